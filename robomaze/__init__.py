@@ -1,0 +1,19 @@
+"""robomaze: robot path planning on mazes.
+
+Generate or load a maze, widen it into an occupancy grid, plan or simulate a
+robot with a real footprint in it, measure length and safety, and benchmark
+planners over widening levels. Subpackages are imported on demand so that
+``import robomaze`` stays cheap.
+
+>>> from robomaze import Maze, widen
+>>> widen(Maze.empty(2, 3), corridor=3, wall=1).shape
+(9, 13)
+"""
+
+from .errors import RobomazeError
+from .grid import OccupancyGrid, widen
+from .maze import Maze
+
+__version__ = "0.1.0"
+
+__all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "__version__"]

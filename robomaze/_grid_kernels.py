@@ -1,0 +1,79 @@
+"""Numba kernels behind :mod:`robomaze.grid` (exact clearance field)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def column_gap(occ):
+    """Per cell, |row distance| to the nearest occupied cell in its column.
+
+    Returns a large value where a column holds no obstacle.
+    """
+    rows, cols = occ.shape
+    big = 1 << 40
+    out = np.empty((rows, cols), np.int64)
+    for c in range(cols):
+        last = -big
+        for r in range(rows):
+            if occ[r, c]:
+                last = r
+            out[r, c] = r - last
+        last = big
+        for r in range(rows - 1, -1, -1):
+            if occ[r, c]:
+                last = r
+            d = last - r
+            if d < out[r, c]:
+                out[r, c] = d
+    return out
+
+
+@njit(cache=True)
+def _sq(d):
+    # squared distance from a cell centre to a cell d cells away, to its nearest face
+    if d == 0:
+        return 0.0
+    x = abs(d) - 0.5
+    return x * x
+
+
+@njit(cache=True)
+def square_clearance(occ):
+    """Squared distance (cells) from each cell centre to the nearest occupied square.
+
+    Distance to a unit square at integer offset (dx, dy) is
+    ``hypot(max(|dx|-.5, 0), max(|dy|-.5, 0))`` which is separable in its
+    square, so a column pass (nearest obstacle row per column) and a row
+    pass with pruning give the exact value.
+    """
+    rows, cols = occ.shape
+    gap = column_gap(occ)
+    out = np.empty((rows, cols), np.float64)
+    for r in range(rows):
+        for c in range(cols):
+            if occ[r, c]:
+                out[r, c] = 0.0
+                continue
+            best = np.inf
+            # scan outward; stop once the column offset alone exceeds best
+            for k in range(cols):
+                fk = _sq(k)
+                if fk >= best:
+                    break
+                cc = c - k
+                if cc >= 0:
+                    v = fk + _sq(gap[r, cc])
+                    if v < best:
+                        best = v
+                cc = c + k
+                if k > 0 and cc < cols:
+                    v = fk + _sq(gap[r, cc])
+                    if v < best:
+                        best = v
+                if c - k < 0 and c + k >= cols:
+                    break
+            out[r, c] = best
+    return out

@@ -1,0 +1,102 @@
+"""Small input checks shared by every public function.
+
+They raise :class:`robomaze.errors.ParameterError` with a message that names
+the parameter, the value received and what was expected.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .errors import ParameterError
+
+__all__ = ["check_int", "check_float", "check_fraction", "as_rng", "check_choice"]
+
+#: Largest number of cells (maze cells or grid cells) we agree to allocate.
+MAX_CELLS = 400_000_000
+
+
+def check_int(name: str, value, *, min_value: int | None = None,
+              max_value: int | None = None) -> int:
+    """Return ``value`` as an int, or raise naming ``name``.
+
+    >>> check_int("rows", 3, min_value=1)
+    3
+    >>> check_int("rows", 0, min_value=1)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: rows must be an integer >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ParameterError(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if min_value is not None and value < min_value:
+        raise ParameterError(f"{name} must be an integer >= {min_value}, got {value}")
+    if max_value is not None and value > max_value:
+        raise ParameterError(f"{name} must be an integer <= {max_value}, got {value}")
+    return value
+
+
+def check_float(name: str, value, *, min_value: float | None = None,
+                max_value: float | None = None, strict_min: bool = False) -> float:
+    """Return ``value`` as a finite float, or raise naming ``name``.
+
+    >>> check_float("resolution", 0.05, min_value=0, strict_min=True)
+    0.05
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ParameterError(f"{name} must be a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ParameterError(f"{name} must be finite, got {value}")
+    if min_value is not None:
+        if strict_min and value <= min_value:
+            raise ParameterError(f"{name} must be > {min_value}, got {value}")
+        if not strict_min and value < min_value:
+            raise ParameterError(f"{name} must be >= {min_value}, got {value}")
+    if max_value is not None and value > max_value:
+        raise ParameterError(f"{name} must be <= {max_value}, got {value}")
+    return value
+
+
+def check_fraction(name: str, value) -> float:
+    """A number in [0, 1].
+
+    >>> check_fraction("fraction", 1.5)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: fraction must be <= 1.0, got 1.5
+    """
+    return check_float(name, value, min_value=0.0, max_value=1.0)
+
+
+def check_choice(name: str, value, choices) -> str:
+    """``value`` must be one of ``choices``.
+
+    >>> check_choice("hand", "left", ("left", "right"))
+    'left'
+    """
+    if value not in choices:
+        raise ParameterError(
+            f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
+
+
+def as_rng(rng) -> np.random.Generator:
+    """Turn a Generator, an int seed or None into a ``numpy.random.Generator``.
+
+    >>> int(as_rng(3).integers(10)) == int(as_rng(3).integers(10))
+    True
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
+        if rng is not None and rng < 0:
+            raise ParameterError(f"rng seed must be >= 0, got {rng}")
+        return np.random.default_rng(rng)
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    raise ParameterError(
+        f"rng must be a numpy.random.Generator, an int seed or None, got {rng!r}")

@@ -1,0 +1,69 @@
+"""The ``robomaze`` command: a thin argparse front-end over the library.
+
+Each sub-command lives in its own module in this package and exposes
+``register(subparsers)``, which adds its parser and sets ``func`` (a callable
+taking the parsed namespace and returning an exit code). Adding a command is
+one new module and one line in :data:`COMMANDS`.
+
+Any :class:`robomaze.errors.RobomazeError` becomes one line on stderr and
+exit status 2; nothing a user types produces a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from ..errors import RobomazeError
+
+__all__ = ["main", "build_parser", "COMMANDS"]
+
+#: Sub-command modules, in the order ``--help`` lists them.
+COMMANDS = [
+    "generate",
+    "render",
+    "stats",
+    "list",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered sub-command."""
+    from .. import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="robomaze",
+        description="Robot path planning on mazes: generate, widen, plan, simulate, benchmark.",
+    )
+    parser.add_argument("--version", action="version", version=f"robomaze {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``robomaze`` console script; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except RobomazeError as exc:
+        print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"robomaze {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except (OSError) as exc:
+        print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,393 @@
+"""Occupancy grids, the widening construction and the clearance field.
+
+Conventions (as in DESIGN.md): ``occupied[row, col]`` is True where blocked;
+row 0 is the north (top) row, as in an image. ``origin = (x, y, yaw)`` is the
+world pose of the lower-left corner of the grid (as in a ROS map), world
+``x`` grows east and ``y`` north, angles are counter-clockwise from east in
+radians. ``resolution`` is metres per grid cell.
+
+Widening maps maze cell ``(r, c)`` to the ``k x k`` block of grid cells with
+rows ``t + r*(k+t) ... t + r*(k+t) + k - 1`` (columns alike). Its *block
+centre* is grid cell ``(t + r*(k+t) + k//2, t + c*(k+t) + k//2)``; between the
+block centres of two adjacent open cells there are exactly ``k + t`` grid
+moves, so grid distances are maze distances times ``k + t``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ._validate import MAX_CELLS, check_float, check_int
+from .errors import ParameterError
+from .maze import Maze
+
+__all__ = ["OccupancyGrid", "Widening", "widen", "clearance_field"]
+
+
+def _frozen_bool(a) -> np.ndarray:
+    a = np.array(a, dtype=bool, copy=True)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True)
+class Widening:
+    """How a maze was widened: corridor width ``k`` and wall thickness ``t``."""
+
+    rows: int
+    cols: int
+    corridor: int
+    wall: int
+
+    @property
+    def pitch(self) -> int:
+        """Grid cells from one maze cell to the next (``k + t``)."""
+        return self.corridor + self.wall
+
+    def block(self, cell: Sequence[int]) -> tuple[slice, slice]:
+        """Grid slices of the ``k x k`` free block of maze cell ``(r, c)``."""
+        r, c = (int(v) for v in cell)
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise ParameterError(f"maze cell {cell!r} outside the {self.rows}x{self.cols} maze")
+        r0 = self.wall + r * self.pitch
+        c0 = self.wall + c * self.pitch
+        return slice(r0, r0 + self.corridor), slice(c0, c0 + self.corridor)
+
+    def centre(self, cell: Sequence[int]) -> tuple[int, int]:
+        """Block-centre grid cell of maze cell ``(r, c)``.
+
+        >>> Widening(5, 5, 3, 1).centre((0, 0))
+        (2, 2)
+        """
+        rs, cs = self.block(cell)
+        k2 = self.corridor // 2
+        return rs.start + k2, cs.start + k2
+
+    def maze_cell(self, grid_cell: Sequence[int]) -> tuple[int, int] | None:
+        """The maze cell whose block holds a grid cell; walls map to the nearest.
+
+        Grid cells inside a wall band are assigned to the maze cell whose
+        block they border on the north/west side (clipped to the maze), so
+        every free grid cell maps to exactly one maze cell.
+
+        >>> w = Widening(5, 5, 3, 1)
+        >>> w.maze_cell((2, 2)), w.maze_cell((4, 6))
+        ((0, 0), (0, 1))
+        """
+        gr, gc = (int(v) for v in grid_cell)
+        r = min(max((gr - self.wall) // self.pitch, 0), self.rows - 1)
+        c = min(max((gc - self.wall) // self.pitch, 0), self.cols - 1)
+        return r, c
+
+    def maze_cells(self, grid_cells: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`maze_cell` for an ``(n, 2)`` array of grid cells."""
+        g = np.asarray(grid_cells, dtype=np.int64).reshape(-1, 2)
+        r = np.clip((g[:, 0] - self.wall) // self.pitch, 0, self.rows - 1)
+        c = np.clip((g[:, 1] - self.wall) // self.pitch, 0, self.cols - 1)
+        return np.stack([r, c], axis=1)
+
+
+@dataclass(frozen=True, eq=False)
+class OccupancyGrid:
+    """An immutable boolean occupancy grid with a world frame.
+
+    Parameters
+    ----------
+    occupied : array_like of bool, shape (rows, cols)
+        True where blocked. Row 0 is the north (top) row.
+    resolution : float
+        Metres per grid cell (> 0).
+    origin : (x, y, yaw)
+        World pose of the lower-left corner of the grid.
+    widening : Widening, optional
+        Set by :func:`widen`: how maze cells map to grid blocks.
+    maze : Maze, optional
+        The maze this grid was widened from, if any.
+
+    Examples
+    --------
+    >>> g = OccupancyGrid([[1, 1, 1], [1, 0, 1], [1, 1, 1]], resolution=0.5)
+    >>> g.shape, g.cell_to_world((1, 1))
+    ((3, 3), (0.75, 0.75))
+    >>> g.world_to_cell((0.75, 0.75))
+    (1, 1)
+    """
+
+    occupied: np.ndarray
+    resolution: float = 1.0
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    widening: Widening | None = None
+    maze: Maze | None = None
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        occ = np.asarray(self.occupied)
+        if occ.ndim != 2 or occ.shape[0] < 1 or occ.shape[1] < 1:
+            raise ParameterError(f"occupied must be a non-empty 2-D array, got shape {occ.shape}")
+        if occ.dtype != bool and not np.isin(occ, (0, 1)).all():
+            raise ParameterError("occupied must hold booleans or 0/1 values")
+        object.__setattr__(self, "occupied", _frozen_bool(occ))
+        res = check_float("resolution", self.resolution, min_value=0.0, strict_min=True)
+        object.__setattr__(self, "resolution", res)
+        try:
+            origin = tuple(float(v) for v in self.origin)
+        except (TypeError, ValueError):
+            raise ParameterError(f"origin must be (x, y, yaw), got {self.origin!r}") from None
+        if len(origin) == 2:
+            origin = origin + (0.0,)
+        if len(origin) != 3 or not all(math.isfinite(v) for v in origin):
+            raise ParameterError(f"origin must be three finite numbers (x, y, yaw), got {self.origin!r}")
+        object.__setattr__(self, "origin", origin)
+
+    # ------------------------------------------------------------ basics
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, cols)`` of the grid."""
+        return self.occupied.shape
+
+    @property
+    def rows(self) -> int:
+        return self.occupied.shape[0]
+
+    @property
+    def cols(self) -> int:
+        return self.occupied.shape[1]
+
+    @property
+    def free(self) -> np.ndarray:
+        """Boolean mask of free cells."""
+        return ~self.occupied
+
+    @property
+    def width(self) -> float:
+        """Extent east-west in metres."""
+        return self.cols * self.resolution
+
+    @property
+    def height(self) -> float:
+        """Extent north-south in metres."""
+        return self.rows * self.resolution
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OccupancyGrid):
+            return NotImplemented
+        return (np.array_equal(self.occupied, other.occupied)
+                and self.resolution == other.resolution and self.origin == other.origin)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def replace(self, **changes) -> "OccupancyGrid":
+        """A copy with fields changed (the cached clearance is not carried over)."""
+        kw = dict(occupied=self.occupied, resolution=self.resolution, origin=self.origin,
+                  widening=self.widening, maze=self.maze)
+        kw.update(changes)
+        return OccupancyGrid(**kw)
+
+    def in_bounds(self, cell: Sequence[int]) -> bool:
+        """Whether a ``(row, col)`` lies inside the grid."""
+        r, c = cell
+        return 0 <= r < self.rows and 0 <= c < self.cols
+
+    def is_free(self, cell: Sequence[int]) -> bool:
+        """Inside the grid and not occupied."""
+        r, c = (int(v) for v in cell)
+        return self.in_bounds((r, c)) and not self.occupied[r, c]
+
+    # ------------------------------------------------------------ frames
+    def _local(self, x, y):
+        ox, oy, yaw = self.origin
+        dx, dy = np.asarray(x, float) - ox, np.asarray(y, float) - oy
+        if yaw == 0.0:
+            return dx, dy
+        cs, sn = math.cos(yaw), math.sin(yaw)
+        return cs * dx + sn * dy, -sn * dx + cs * dy
+
+    def _world(self, lx, ly):
+        ox, oy, yaw = self.origin
+        if yaw == 0.0:
+            return lx + ox, ly + oy
+        cs, sn = math.cos(yaw), math.sin(yaw)
+        return cs * lx - sn * ly + ox, sn * lx + cs * ly + oy
+
+    def world_to_cell(self, point: Sequence[float]) -> tuple[int, int]:
+        """Grid ``(row, col)`` holding a world point (may be out of bounds)."""
+        lx, ly = self._local(point[0], point[1])
+        col = int(math.floor(float(lx) / self.resolution))
+        row = self.rows - 1 - int(math.floor(float(ly) / self.resolution))
+        return row, col
+
+    def cell_to_world(self, cell: Sequence[float]) -> tuple[float, float]:
+        """World ``(x, y)`` of a grid cell's centre."""
+        r, c = cell
+        lx = (c + 0.5) * self.resolution
+        ly = (self.rows - r - 0.5) * self.resolution
+        x, y = self._world(lx, ly)
+        return float(x), float(y)
+
+    def cells_to_world(self, cells: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`cell_to_world`: ``(n, 2)`` cells to ``(n, 2)`` points."""
+        cells = np.asarray(cells, dtype=float).reshape(-1, 2)
+        lx = (cells[:, 1] + 0.5) * self.resolution
+        ly = (self.rows - cells[:, 0] - 0.5) * self.resolution
+        x, y = self._world(lx, ly)
+        return np.stack([x, y], axis=1)
+
+    def world_to_cells(self, points: np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`world_to_cell`: ``(n, 2)`` points to int cells."""
+        p = np.asarray(points, dtype=float).reshape(-1, 2)
+        lx, ly = self._local(p[:, 0], p[:, 1])
+        col = np.floor(lx / self.resolution).astype(np.int64)
+        row = self.rows - 1 - np.floor(ly / self.resolution).astype(np.int64)
+        return np.stack([row, col], axis=1)
+
+    # ------------------------------------------------------------ maze links
+    def maze_block(self, cell: Sequence[int]) -> tuple[slice, slice]:
+        """Grid slices of a maze cell's block (grids made by :func:`widen`)."""
+        return self._need_widening().block(cell)
+
+    def maze_centre(self, cell: Sequence[int]) -> tuple[int, int]:
+        """Block-centre grid cell of a maze cell (grids made by :func:`widen`)."""
+        return self._need_widening().centre(cell)
+
+    def maze_cell(self, grid_cell: Sequence[int]) -> tuple[int, int] | None:
+        """Maze cell of a grid cell (grids made by :func:`widen`)."""
+        return self._need_widening().maze_cell(grid_cell)
+
+    def _need_widening(self) -> Widening:
+        if self.widening is None:
+            raise ParameterError("this grid was not made by widen(); it has no maze cells")
+        return self.widening
+
+    def start_goal(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Block centres of the maze's start and (first) goal cell."""
+        if self.maze is None:
+            raise ParameterError("this grid was not made by widen(); it has no start/goal")
+        return self.maze_centre(self.maze.start), self.maze_centre(self.maze.goals[0])
+
+    # ------------------------------------------------------------ clearance
+    def clearance(self) -> np.ndarray:
+        """Distance (metres) from each cell centre to the nearest occupied cell.
+
+        Exact Euclidean distance to the nearest point of an occupied grid
+        square (not to its centre), with the outside of the grid counted as
+        occupied; 0 on occupied cells. Read-only and cached.
+
+        >>> g = OccupancyGrid(np.pad(np.zeros((3, 3), bool), 1, constant_values=True))
+        >>> g.clearance()[2, 2], g.clearance()[1, 1]
+        (1.5, 0.5)
+        """
+        if "clearance" not in self._cache:
+            c = clearance_field(self.occupied) * self.resolution
+            c.setflags(write=False)
+            self._cache["clearance"] = c
+        return self._cache["clearance"]
+
+    def free_components(self, connectivity: int = 4) -> tuple[int, np.ndarray]:
+        """Connected components of free cells: ``(count, labels)`` (0 = occupied)."""
+        from scipy import ndimage
+
+        structure = ndimage.generate_binary_structure(2, 1 if connectivity == 4 else 2)
+        labels, n = ndimage.label(self.free, structure=structure)
+        return int(n), labels
+
+
+def clearance_field(occupied: np.ndarray, *, outside_occupied: bool = True) -> np.ndarray:
+    """Exact distance (in cells) from each cell centre to the nearest occupied square.
+
+    Parameters
+    ----------
+    occupied : ndarray of bool
+        True where blocked.
+    outside_occupied : bool
+        Treat everything beyond the grid as blocked (the default, so a robot
+        never leaves the map). Otherwise a grid without obstacles gives inf.
+
+    Returns
+    -------
+    ndarray of float64
+        0 on occupied cells, otherwise ``min hypot(max(|dx|-.5, 0), max(|dy|-.5, 0))``
+        over occupied cells at offset ``(dx, dy)``.
+
+    Examples
+    --------
+    >>> clearance_field(np.array([[True, False, False]]), outside_occupied=False)
+    array([[0. , 0.5, 1.5]])
+    """
+    from ._grid_kernels import square_clearance
+
+    occ = np.asarray(occupied, dtype=bool)
+    if occ.ndim != 2:
+        raise ParameterError(f"occupied must be 2-D, got shape {occ.shape}")
+    if outside_occupied:
+        padded = np.pad(occ, 1, constant_values=True)
+        d2 = square_clearance(padded)[1:-1, 1:-1]
+    else:
+        if not occ.any():
+            return np.full(occ.shape, np.inf)
+        d2 = square_clearance(np.ascontiguousarray(occ))
+    return np.sqrt(d2)
+
+
+def widen(maze: Maze, *, corridor: int = 1, wall: int = 1, resolution: float = 1.0,
+          origin: Sequence[float] = (0.0, 0.0, 0.0)) -> OccupancyGrid:
+    """Enlarge a maze into an occupancy grid.
+
+    Every cell becomes a ``corridor x corridor`` block of free grid cells and
+    every wall a band ``wall`` cells thick, so an ``r x c`` maze becomes a
+    ``(r*(k+t)+t) x (c*(k+t)+t)`` grid. Posts (band crossings) are always
+    occupied; boundary openings are carved through the outer band.
+
+    Parameters
+    ----------
+    maze : Maze
+    corridor : int
+        Free cells across each corridor, ``k >= 1``.
+    wall : int
+        Grid cells across each wall, ``t >= 1``.
+    resolution : float
+        Metres per grid cell.
+    origin : (x, y, yaw)
+        World pose of the grid's lower-left corner.
+
+    Returns
+    -------
+    OccupancyGrid
+        With ``widening`` and ``maze`` set, so maze cells map to grid blocks.
+
+    Raises
+    ------
+    ParameterError
+        If ``corridor`` or ``wall`` is below 1 or the grid would be too large.
+
+    Examples
+    --------
+    >>> from robomaze.maze import Maze
+    >>> g = widen(Maze.empty(1, 2), corridor=2, wall=1)
+    >>> g.occupied.astype(int)
+    array([[1, 1, 1, 1, 1, 1, 1],
+           [1, 0, 0, 0, 0, 0, 1],
+           [1, 0, 0, 0, 0, 0, 1],
+           [1, 1, 1, 1, 1, 1, 1]])
+    >>> np.array_equal(widen(Maze.empty(2, 2)).occupied, Maze.empty(2, 2).to_matrix())
+    True
+    """
+    if not isinstance(maze, Maze):
+        raise ParameterError(f"maze must be a robomaze Maze, got {type(maze).__name__}")
+    k = check_int("corridor", corridor, min_value=1)
+    t = check_int("wall", wall, min_value=1)
+    gr = maze.rows * (k + t) + t
+    gc = maze.cols * (k + t) + t
+    if gr * gc > MAX_CELLS:
+        raise ParameterError(
+            f"widening a {maze.rows}x{maze.cols} maze with corridor={k}, wall={t} gives a "
+            f"{gr}x{gc} grid, more than the {MAX_CELLS} cells robomaze allocates")
+    m = maze.to_matrix().astype(bool)
+    rep_r = np.where(np.arange(m.shape[0]) % 2 == 0, t, k)
+    rep_c = np.where(np.arange(m.shape[1]) % 2 == 0, t, k)
+    occ = np.repeat(np.repeat(m, rep_r, axis=0), rep_c, axis=1)
+    return OccupancyGrid(occ, resolution=resolution, origin=tuple(origin),
+                         widening=Widening(maze.rows, maze.cols, k, t), maze=maze)

@@ -1,0 +1,292 @@
+"""Drawing primitives onto a matplotlib ``Axes``, all in GRID coordinates.
+
+A cell ``(row, col)`` is centred at ``x = col, y = row`` and covers
+``[col - 0.5, col + 0.5] x [row - 0.5, row + 0.5]``; the y axis is inverted
+so row 0 is at the top, exactly as the array prints. For a :class:`Maze`
+the "grid" is the maze's own cell lattice; for an :class:`OccupancyGrid`
+it is the occupancy array.
+
+Sizes (line widths, marker sizes) scale with the number of screen pixels
+per grid cell, which every function reads from the axes, so a picture looks
+the same at 5 or 50 pixels per cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.colors import ListedColormap
+
+from ..errors import ParameterError
+from ..grid import OccupancyGrid
+from ..maze import Maze
+
+__all__ = [
+    "draw_grid", "draw_maze", "draw_path", "draw_points", "path_xy",
+    "PATH_COLOR", "START_COLOR", "GOAL_COLOR", "WALL_COLOR", "PALETTE",
+]
+
+#: Colour of a single path overlay (pure so tests can find it in pixels).
+PATH_COLOR = "#ff0000"
+#: Start marker colour.
+START_COLOR = "#00b000"
+#: Goal marker colour.
+GOAL_COLOR = "#0050ff"
+#: Walls and occupied cells.
+WALL_COLOR = "#000000"
+#: Colours for several overlays (``paths=`` / ``marks=``), in order.
+PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
+           "#42d4f4", "#f032e6", "#bfef45", "#9a6324", "#800000")
+
+_OCC_CMAP = ListedColormap(["#ffffff", WALL_COLOR])
+
+
+def _lattice_shape(obj) -> tuple[int, int]:
+    if isinstance(obj, (Maze, OccupancyGrid)):
+        return obj.rows, obj.cols
+    raise ParameterError(
+        f"expected a robomaze Maze or OccupancyGrid, got {type(obj).__name__}")
+
+
+def setup_axes(ax, rows: int, cols: int) -> None:
+    """Grid-coordinate limits, y inverted, equal aspect and no ticks."""
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect("equal", adjustable="box", anchor="C")
+    ax.set_axis_off()
+
+
+def px_per_cell(ax, rows: int, cols: int) -> float:
+    """Screen pixels per grid cell of ``ax`` (from its position, no drawing)."""
+    fig = ax.figure
+    pos = ax.get_position()
+    w = pos.width * fig.get_figwidth() * fig.dpi
+    h = pos.height * fig.get_figheight() * fig.dpi
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    return max(1e-9, min(w / max(abs(x1 - x0), 1e-9), h / max(abs(y1 - y0), 1e-9)))
+
+
+def _pt(ax, px: float) -> float:
+    """Pixels to points (line widths and marker sizes are in points)."""
+    return px * 72.0 / ax.figure.dpi
+
+
+def draw_grid(ax, grid: OccupancyGrid, *, color: str = WALL_COLOR,
+              interpolation: str | None = None) -> Any:
+    """Draw a grid's occupied cells as an image (white = free).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    grid : OccupancyGrid
+    color : str
+        Colour of occupied cells.
+    interpolation : str, optional
+        Passed to ``imshow``; default ``"nearest"`` when each cell covers at
+        least one pixel (crisp edges), ``"antialiased"`` when shrinking.
+
+    Returns
+    -------
+    matplotlib.image.AxesImage
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if not ax.images and not ax.lines and not ax.collections:
+        setup_axes(ax, grid.rows, grid.cols)
+    if interpolation is None:
+        interpolation = "nearest" if px_per_cell(ax, grid.rows, grid.cols) >= 1 else "antialiased"
+    cmap = _OCC_CMAP if color == WALL_COLOR else ListedColormap(["#ffffff", color])
+    return ax.imshow(grid.occupied.astype(np.uint8), cmap=cmap, vmin=0, vmax=1,
+                     interpolation=interpolation, origin="upper",
+                     extent=(-0.5, grid.cols - 0.5, grid.rows - 0.5, -0.5), zorder=0)
+
+
+def maze_wall_segments(maze: Maze) -> np.ndarray:
+    """Wall segments ``(n, 2, 2)`` as ``[[x0, y0], [x1, y1]]`` in grid coordinates.
+
+    >>> maze_wall_segments(Maze.full(1, 1)).shape
+    (4, 2, 2)
+    >>> len(maze_wall_segments(Maze.empty(1, 2, openings=[(0, 0, "W")])))
+    5
+    """
+    rows, cols = maze.shape
+    opened = set(maze.openings)
+    segs = []
+    r_idx, c_idx = np.nonzero(maze.east)
+    for r, c in zip(r_idx.tolist(), c_idx.tolist()):
+        if (r, c, "E") not in opened:
+            segs.append(((c + 0.5, r - 0.5), (c + 0.5, r + 0.5)))
+    r_idx, c_idx = np.nonzero(maze.south)
+    for r, c in zip(r_idx.tolist(), c_idx.tolist()):
+        if (r, c, "S") not in opened:
+            segs.append(((c - 0.5, r + 0.5), (c + 0.5, r + 0.5)))
+    for c in range(cols):
+        if (0, c, "N") not in opened:
+            segs.append(((c - 0.5, -0.5), (c + 0.5, -0.5)))
+    for r in range(rows):
+        if (r, 0, "W") not in opened:
+            segs.append(((-0.5, r - 0.5), (-0.5, r + 0.5)))
+    return np.asarray(segs, dtype=float).reshape(-1, 2, 2)
+
+
+def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | None = None,
+              markers: bool = True) -> LineCollection:
+    """Draw a maze's walls as thin lines, with start and goal marked.
+
+    Openings in the outer wall are left as gaps.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    maze : Maze
+    color : str
+        Wall colour.
+    linewidth : float, optional
+        In points; default about 12% of a cell (at least one pixel).
+    markers : bool
+        Mark the start (green square) and goals (blue squares).
+
+    Returns
+    -------
+    matplotlib.collections.LineCollection
+        The walls.
+    """
+    if not isinstance(maze, Maze):
+        raise ParameterError(f"maze must be a robomaze Maze, got {type(maze).__name__}")
+    if not ax.images and not ax.lines and not ax.collections:
+        setup_axes(ax, maze.rows, maze.cols)
+    px = px_per_cell(ax, maze.rows, maze.cols)
+    if linewidth is None:
+        linewidth = _pt(ax, max(1.0, 0.12 * px))
+    walls = LineCollection(maze_wall_segments(maze), colors=color, linewidths=linewidth,
+                           capstyle="projecting", zorder=2)
+    ax.add_collection(walls)
+    if markers:
+        draw_points(ax, maze, [maze.start], color=START_COLOR, marker="s", size=0.6,
+                    zorder=3)
+        draw_points(ax, maze, list(maze.goals), color=GOAL_COLOR, marker="s", size=0.6,
+                    zorder=3)
+    return walls
+
+
+def path_xy(obj, path, *, world: bool = False) -> np.ndarray:
+    """Plot coordinates ``(n, 2)`` (x = col, y = row) of a path.
+
+    Parameters
+    ----------
+    obj : Maze or OccupancyGrid
+        What the path lives on.
+    path : array_like (n, 2) or object with ``.cells``
+        ``(row, col)`` cells, or a robomaze ``Path`` (its exact world
+        ``.points`` are used on a grid when present, else its ``.cells``).
+    world : bool
+        ``path`` holds world ``(x, y)`` points (metres) of a grid.
+
+    Examples
+    --------
+    >>> from robomaze.grid import OccupancyGrid
+    >>> g = OccupancyGrid(np.zeros((4, 5), bool), resolution=0.5)
+    >>> path_xy(g, [[0, 1], [3, 4]])
+    array([[1., 0.],
+           [4., 3.]])
+    >>> path_xy(g, [[0.25, 1.75]], world=True)
+    array([[0., 0.]])
+    """
+    rows, cols = _lattice_shape(obj)
+    if hasattr(path, "cells"):
+        points = getattr(path, "points", None)
+        if isinstance(obj, OccupancyGrid) and points is not None and len(points):
+            path, world = points, True
+        else:
+            path, world = path.cells, False
+    a = np.asarray(path, dtype=float)
+    if a.size == 0:
+        return np.zeros((0, 2))
+    if a.ndim != 2 or a.shape[1] != 2:
+        raise ParameterError(f"path must be an (n, 2) array of (row, col) cells, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise ParameterError("path coordinates must be finite")
+    if world:
+        if not isinstance(obj, OccupancyGrid):
+            raise ParameterError("world points need an OccupancyGrid, not a Maze")
+        lx, ly = obj._local(a[:, 0], a[:, 1])
+        return np.stack([lx / obj.resolution - 0.5, rows - ly / obj.resolution - 0.5], axis=1)
+    return a[:, ::-1].copy()
+
+
+def draw_path(ax, grid, cells_or_points, *, world: bool = False, color: str = PATH_COLOR,
+              linewidth: float | None = None, label: str | None = None,
+              zorder: float = 4, **style) -> Any:
+    """Draw a path as a polyline through cell centres.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    grid : Maze or OccupancyGrid
+    cells_or_points : array_like (n, 2) or robomaze Path
+        See :func:`path_xy`.
+    world : bool
+        Points are world ``(x, y)`` in metres (grids only).
+    color, linewidth, label, zorder, **style
+        Line style; ``linewidth`` in points, default about 35% of a cell.
+
+    Returns
+    -------
+    matplotlib.lines.Line2D
+    """
+    rows, cols = _lattice_shape(grid)
+    xy = path_xy(grid, cells_or_points, world=world)
+    if linewidth is None:
+        linewidth = _pt(ax, max(1.5, 0.35 * px_per_cell(ax, rows, cols)))
+    style.setdefault("solid_capstyle", "round")
+    style.setdefault("solid_joinstyle", "round")
+    (line,) = ax.plot(xy[:, 0], xy[:, 1], color=color, linewidth=linewidth, label=label,
+                      zorder=zorder, **style)
+    return line
+
+
+def draw_points(ax, grid, cells, *, color: str = PATH_COLOR, marker: str = "o",
+                size: float = 0.5, label: str | None = None, zorder: float = 5,
+                **style) -> Any:
+    """Mark cells with markers.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    grid : Maze or OccupancyGrid
+    cells : array_like (n, 2)
+        ``(row, col)`` cells (or a robomaze Path).
+    color, marker, label, zorder, **style
+        Marker style.
+    size : float
+        Marker size as a fraction of a cell (at least 3 pixels).
+
+    Returns
+    -------
+    matplotlib.collections.PathCollection
+    """
+    rows, cols = _lattice_shape(grid)
+    xy = path_xy(grid, cells)
+    side_pt = _pt(ax, max(3.0, size * px_per_cell(ax, rows, cols)))
+    return ax.scatter(xy[:, 0], xy[:, 1], s=side_pt ** 2, c=color, marker=marker,
+                      label=label, zorder=zorder, linewidths=0, **style)
+
+
+def overlay(ax, obj, *, path=None, paths: Mapping[str, Any] | None = None,
+            marks: Mapping[str, Any] | None = None) -> None:
+    """Draw the optional path, labelled paths and labelled marks; add a legend."""
+    labelled = False
+    if path is not None:
+        draw_path(ax, obj, path)
+    for i, (label, p) in enumerate((paths or {}).items()):
+        draw_path(ax, obj, p, color=PALETTE[i % len(PALETTE)], label=str(label), alpha=0.85)
+        labelled = True
+    for i, (label, cells) in enumerate((marks or {}).items()):
+        color = PALETTE[(i + len(paths or {})) % len(PALETTE)]
+        draw_points(ax, obj, cells, color=color, marker="D", size=0.5, label=str(label))
+        labelled = True
+    if labelled:
+        ax.legend(loc="upper right", fontsize="small", framealpha=0.8)

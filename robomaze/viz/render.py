@@ -1,0 +1,227 @@
+"""Whole pictures: a maze or grid to a Figure, PNG or SVG, and 1:1 bitmaps.
+
+Figures are built with :class:`matplotlib.figure.Figure` on an Agg canvas,
+never through pyplot, so nothing opens a window and no global figure list
+keeps them alive. Pixel sizes are exact: the figure is ``pixels / dpi``
+inches and the axes fill it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path as _FsPath
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .._validate import check_float, check_int
+from ..errors import ParameterError
+from ..grid import OccupancyGrid, widen
+from ..maze import Maze
+from .draw import (GOAL_COLOR, START_COLOR, draw_grid, draw_maze, draw_points, overlay,
+                   setup_axes)
+
+__all__ = ["render", "export_bitmap", "save_figure", "figure_size", "FORMATS"]
+
+#: Output formats :func:`save_figure` writes, by file extension.
+FORMATS = {".png": "png", ".svg": "svg"}
+#: Automatic fitting aims for this many pixels on the longer side.
+TARGET_PX = 1000
+#: Height in pixels of the band reserved for a title.
+TITLE_PX = 28
+_DPI = 100
+
+
+def _format_of(out, *, allowed: Mapping[str, str] = FORMATS) -> str:
+    suffix = _FsPath(os.fspath(out)).suffix.lower()
+    if suffix not in allowed:
+        raise ParameterError(
+            f"out must end in {' or '.join(allowed)}, got {os.fspath(out)!r}")
+    return allowed[suffix]
+
+
+def figure_size(rows: int, cols: int, *, cell_px: float | None = None,
+                size: Sequence[int] | None = None) -> tuple[int, int]:
+    """Image size ``(width, height)`` in pixels for a ``rows x cols`` lattice.
+
+    ``cell_px`` gives pixels per cell; ``size`` a fixed ``(w, h)``; neither
+    fits the longer side to about 1000 pixels with at least 1 pixel per cell.
+
+    >>> figure_size(10, 20)
+    (1000, 500)
+    >>> figure_size(3000, 10)
+    (10, 3000)
+    >>> figure_size(10, 20, cell_px=4)
+    (80, 40)
+    >>> figure_size(10, 20, size=(300, 200))
+    (300, 200)
+    """
+    if cell_px is not None and size is not None:
+        raise ParameterError("give either cell_px or size, not both")
+    if size is not None:
+        try:
+            w, h = size
+        except (TypeError, ValueError):
+            raise ParameterError(f"size must be (width_px, height_px), got {size!r}") from None
+        return (check_int("size width", w, min_value=1, max_value=100_000),
+                check_int("size height", h, min_value=1, max_value=100_000))
+    if cell_px is None:
+        cell_px = max(1, TARGET_PX // max(rows, cols))
+    cell_px = check_float("cell_px", cell_px, min_value=0.0, strict_min=True)
+    w, h = max(1, round(cols * cell_px)), max(1, round(rows * cell_px))
+    if w * h > 400_000_000:
+        raise ParameterError(
+            f"cell_px={cell_px} makes a {w}x{h} pixel image; expected at most 400 megapixels")
+    return w, h
+
+
+def _new_figure(width_px: int, height_px: int) -> Figure:
+    fig = Figure(figsize=(width_px / _DPI, height_px / _DPI), dpi=_DPI, facecolor="white")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig: Figure, out: str | os.PathLike) -> None:
+    """Write a figure to PNG or SVG (chosen by the extension of ``out``).
+
+    The pixel size of a PNG is exactly the figure's size times its dpi.
+
+    Raises
+    ------
+    ParameterError
+        If ``out`` does not end in ``.png`` or ``.svg``.
+    """
+    fmt = _format_of(out)
+    if fig.canvas is None or not hasattr(fig.canvas, "print_figure"):
+        FigureCanvasAgg(fig)
+    fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor())
+
+
+def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
+           path: Any = None, paths: Mapping[str, Any] | None = None,
+           cell_px: float | None = None, size: Sequence[int] | None = None,
+           title: str | None = None, marks: Mapping[str, Any] | None = None,
+           ax: Any = None) -> Figure:
+    """Draw a maze or an occupancy grid, optionally with paths, to a Figure.
+
+    Parameters
+    ----------
+    obj : Maze or OccupancyGrid
+        A Maze is drawn as thin wall lines with the start (green) and goals
+        (blue) marked and boundary openings left as gaps. A grid is drawn as
+        an image (black = occupied); if it was made by ``widen`` the block
+        centres of the maze's start and goals are marked.
+    out : str or path-like, optional
+        Write the picture here; ``.png`` or ``.svg``.
+    path : array_like (n, 2) or robomaze Path, optional
+        ``(row, col)`` cells (maze cells for a Maze, grid cells for a grid),
+        drawn as a red polyline through cell centres.
+    paths : dict label -> path, optional
+        Several overlays, in distinct colours, with a legend.
+    cell_px : float, optional
+        Pixels per cell. Default: fit the longer side to ~1000 pixels, at
+        least 1 pixel per cell.
+    size : (width_px, height_px), optional
+        Fixed image size; the drawing is fitted inside it, centred.
+    title : str, optional
+        Drawn in a band of 28 pixels added above the picture (taken out
+        of ``size`` when a size is given).
+    marks : dict label -> cells, optional
+        Extra labelled markers.
+    ax : matplotlib Axes, optional
+        Draw into these axes instead of a new figure (sizes then ignored).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ParameterError
+        Bad ``obj``, sizes, paths, or an ``out`` that is not .png/.svg.
+
+    Examples
+    --------
+    >>> from robomaze import Maze, widen
+    >>> fig = render(widen(Maze.empty(2, 3)), cell_px=10)
+    >>> [int(v) for v in fig.get_size_inches() * fig.dpi]
+    [70, 50]
+    """
+    if isinstance(obj, Maze):
+        rows, cols = obj.shape
+    elif isinstance(obj, OccupancyGrid):
+        rows, cols = obj.shape
+    else:
+        raise ParameterError(
+            f"obj must be a robomaze Maze or OccupancyGrid, got {type(obj).__name__}")
+    if out is not None:
+        _format_of(out)  # fail before drawing anything
+    if ax is None:
+        band = TITLE_PX if title else 0
+        if size is not None:
+            w, h = figure_size(rows, cols, size=size)
+            if h <= band:
+                raise ParameterError(f"size height must exceed {band} pixels with a title, got {h}")
+            fig_w, fig_h = w, h
+        else:
+            w, h = figure_size(rows, cols, cell_px=cell_px)
+            fig_w, fig_h = w, h + band
+        fig = _new_figure(fig_w, fig_h)
+        ax = fig.add_axes((0.0, 0.0, 1.0, (fig_h - band) / fig_h))
+        if title:
+            fig.text(0.5, 1.0 - 0.5 * band / fig_h, str(title), ha="center", va="center",
+                     fontsize=12)
+    else:
+        fig = ax.figure
+        if title:
+            ax.set_title(str(title))
+    setup_axes(ax, rows, cols)
+    if isinstance(obj, Maze):
+        draw_maze(ax, obj)
+    else:
+        draw_grid(ax, obj)
+        if obj.maze is not None and obj.widening is not None:
+            start = obj.maze_centre(obj.maze.start)
+            goals = [obj.maze_centre(g) for g in obj.maze.goals]
+            k = obj.widening.corridor
+            draw_points(ax, obj, [start], color=START_COLOR, marker="s", size=0.6 * k)
+            draw_points(ax, obj, goals, color=GOAL_COLOR, marker="s", size=0.6 * k)
+    overlay(ax, obj, path=path, paths=paths, marks=marks)
+    if out is not None:
+        save_figure(fig, out)
+    return fig
+
+
+def bitmap(obj: Maze | OccupancyGrid) -> np.ndarray:
+    """The uint8 image of :func:`export_bitmap`: 0 (black) occupied, 255 free.
+
+    >>> bitmap(Maze.empty(1, 1))
+    array([[  0,   0,   0],
+           [  0, 255,   0],
+           [  0,   0,   0]], dtype=uint8)
+    """
+    if isinstance(obj, Maze):
+        obj = widen(obj, corridor=1, wall=1)
+    if not isinstance(obj, OccupancyGrid):
+        raise ParameterError(
+            f"grid must be a robomaze OccupancyGrid or Maze, got {type(obj).__name__}")
+    return np.where(obj.occupied, 0, 255).astype(np.uint8)
+
+
+def export_bitmap(grid: Maze | OccupancyGrid, out: str | os.PathLike) -> None:
+    """Write a 1:1 PNG: one pixel per grid cell, black occupied, white free.
+
+    A Maze is widened with ``corridor = wall = 1`` first (its 2r+1 matrix).
+
+    Raises
+    ------
+    ParameterError
+        If ``out`` does not end in ``.png`` or ``grid`` is neither type.
+    """
+    _format_of(out, allowed={".png": "png"})
+    img = bitmap(grid)
+    from PIL import Image  # matplotlib's own dependency; writes exact 8-bit grey
+
+    Image.fromarray(img).save(os.fspath(out), format="PNG")

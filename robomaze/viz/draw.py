@@ -281,8 +281,13 @@ def overlay(ax, obj, *, path=None, paths: Mapping[str, Any] | None = None,
     labelled = False
     if path is not None:
         draw_path(ax, obj, path)
+    rows, cols = _lattice_shape(obj)
+    px = px_per_cell(ax, rows, cols)
     for i, (label, p) in enumerate((paths or {}).items()):
-        draw_path(ax, obj, p, color=PALETTE[i % len(PALETTE)], label=str(label), alpha=0.85)
+        # later overlays are drawn thinner so overlapping routes stay visible
+        width = _pt(ax, max(1.0, 0.35 * px * 0.8 ** i))
+        draw_path(ax, obj, p, color=PALETTE[i % len(PALETTE)], label=str(label),
+                  linewidth=width, zorder=4 + 0.01 * i)
         labelled = True
     for i, (label, cells) in enumerate((marks or {}).items()):
         color = PALETTE[(i + len(paths or {})) % len(PALETTE)]

@@ -158,6 +158,8 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
             f"obj must be a robomaze Maze or OccupancyGrid, got {type(obj).__name__}")
     if out is not None:
         _format_of(out)  # fail before drawing anything
+    if cell_px is not None and size is not None:
+        raise ParameterError("give either cell_px or size, not both")
     if ax is None:
         band = TITLE_PX if title else 0
         if size is not None:

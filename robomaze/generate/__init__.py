@@ -1,0 +1,151 @@
+"""Maze generators, braiding and start/goal placement.
+
+Every generator is a function ``(rows, cols, *, rng=None, **options) ->
+Maze`` returning a perfect maze, registered by name in :data:`GENERATORS`;
+:func:`generate` is the front-end that validates, generates, braids and
+places start and goal. Hot loops are numba kernels in ``_kernels.py`` and
+``_tree_kernels.py``.
+
+================  ==========================================  ==========
+name              algorithm                                   dead ends*
+================  ==========================================  ==========
+backtracker       iterative randomized depth-first search     ~10%
+hunt_and_kill     random walk + row-major hunt                ~10%
+growing_tree      active-cell list, newest/random/mixed        10-49%
+prim              Prim on i.i.d. random edge weights          ~30%
+prim_frontier     frontier-cell Prim (In/Frontier labels)     ~36%
+kruskal           shuffled edges + union-find                 ~30%
+mst               scipy MST of random edge weights            ~30%
+aldous_broder     random walk, first-entrance edges (uniform) ~29.4%
+wilson            loop-erased random walks (uniform)          ~29.4%
+eller             row by row with set labels                  ~28%
+sidewinder        eastward runs closed northward              ~27%
+binary_tree       each cell opens north or west               ~25%
+division          recursive division                          ~23%
+wall_adder        walls grown from posts to the boundary      ~36%
+================  ==========================================  ==========
+
+\\* approximate, on large mazes; see ``benchmarks/README.md``.
+
+Examples
+--------
+>>> from robomaze.generate import generate
+>>> m = generate("wilson", 8, 12, rng=7, braid=0.5, placement="sides")
+>>> m.shape, m.is_perfect(), m.is_connected()
+((8, 12), False, True)
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Callable
+
+from .._validate import as_rng, check_choice, check_fraction
+from ..errors import ParameterError, unknown_name
+from ..maze import Maze, check_shape
+from .braiding import braid
+from .braiding import braid as _braid_maze  # generate() has a `braid` parameter
+from .placement import PLACEMENTS, centre_cells, place
+from .rows import binary_tree, eller, sidewinder
+from .search import backtracker, growing_tree, hunt_and_kill
+from .trees import kruskal, mst, prim, prim_frontier
+from .walks import aldous_broder, wilson
+from .walls import division, wall_adder
+
+__all__ = [
+    "GENERATORS", "generate", "braid", "place", "PLACEMENTS", "centre_cells",
+    "backtracker", "prim", "prim_frontier", "kruskal", "aldous_broder", "wilson",
+    "hunt_and_kill", "growing_tree", "eller", "sidewinder", "binary_tree",
+    "division", "mst", "wall_adder",
+]
+
+#: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``.
+GENERATORS: dict[str, Callable[..., Maze]] = {
+    "backtracker": backtracker,
+    "prim": prim,
+    "prim_frontier": prim_frontier,
+    "kruskal": kruskal,
+    "aldous_broder": aldous_broder,
+    "wilson": wilson,
+    "hunt_and_kill": hunt_and_kill,
+    "growing_tree": growing_tree,
+    "eller": eller,
+    "sidewinder": sidewinder,
+    "binary_tree": binary_tree,
+    "division": division,
+    "mst": mst,
+    "wall_adder": wall_adder,
+}
+
+
+def generator_options(name: str) -> tuple[str, ...]:
+    """The keyword options a registered generator takes besides ``rng``.
+
+    >>> generator_options("growing_tree")
+    ('selection', 'mix')
+    """
+    if name not in GENERATORS:
+        raise unknown_name("generator", name, GENERATORS)
+    params = inspect.signature(GENERATORS[name]).parameters.values()
+    return tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name != "rng")
+
+
+def generate(name: str, rows: int, cols: int, *, rng=None, braid: float = 0.0,
+             placement: str = "corners", **options) -> Maze:
+    """Generate a maze by generator name, then braid it and place start/goal.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`GENERATORS`.
+    rows, cols : int
+        Maze size in cells (>= 1 each).
+    rng : numpy.random.Generator, int or None
+        Source of randomness for generation, braiding and placement; the
+        same seed gives the same maze.
+    braid : float
+        Fraction of dead ends to remove (0 keeps the maze perfect, 1 leaves
+        no dead ends); see :func:`robomaze.generate.braid`.
+    placement : {"corners", "sides", "centre"}
+        Start/goal placement; see :func:`robomaze.generate.place`.
+    **options
+        Generator-specific options, e.g. ``selection`` and ``mix`` for
+        ``growing_tree``.
+
+    Returns
+    -------
+    Maze
+
+    Raises
+    ------
+    UnknownNameError
+        If ``name`` is not a registered generator (the message lists them).
+    ParameterError
+        If the size, ``braid``, ``placement`` or an option is invalid.
+
+    Examples
+    --------
+    >>> m = generate("kruskal", 5, 6, rng=3)
+    >>> m.is_perfect(), m.start, m.goals, m.openings
+    (True, (0, 0), ((4, 5),), ((0, 0, 'W'), (4, 5, 'E')))
+    >>> generate("nope", 5, 5)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.UnknownNameError: unknown generator 'nope'; expected one of: ...
+    """
+    if name not in GENERATORS:
+        raise unknown_name("generator", name, GENERATORS)
+    rows, cols = check_shape(rows, cols)
+    fraction = check_fraction("braid", braid)
+    check_choice("placement", "centre" if placement == "center" else placement, PLACEMENTS)
+    valid = generator_options(name)
+    for key in options:
+        if key not in valid:
+            raise ParameterError(
+                f"generator {name!r} has no option {key!r}; expected "
+                + (f"one of: {', '.join(valid)}" if valid else "no options"))
+    gen = as_rng(rng)
+    maze = GENERATORS[name](rows, cols, rng=gen, **options)
+    if fraction > 0:
+        maze = _braid_maze(maze, fraction, rng=gen)
+    return place(maze, placement, rng=gen)

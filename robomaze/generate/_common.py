@@ -1,0 +1,32 @@
+"""Glue shared by the generator wrappers: seeding a kernel, shaping its output."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validate import as_rng
+from ..maze import Maze, check_shape
+
+#: Kernel seeds are drawn in [0, 2**63 - 1) so they fit a signed int64.
+SEED_HIGH = 2**63 - 1
+
+
+def kernel_seed(rng) -> int:
+    """One 63-bit seed for a kernel's SplitMix64 stream, drawn from ``rng``.
+
+    This is the only draw a kernel-based generator makes from the caller's
+    Generator, so a maze is a pure function of the Generator's state.
+    """
+    return int(as_rng(rng).integers(0, SEED_HIGH))
+
+
+def walls_to_maze(east: np.ndarray, south: np.ndarray, rows: int, cols: int) -> Maze:
+    """A :class:`Maze` from flat uint8 wall arrays (1 = wall)."""
+    return Maze(east.reshape(rows, cols).astype(bool), south.reshape(rows, cols).astype(bool))
+
+
+def run_kernel(kernel, rows, cols, rng, *args) -> Maze:
+    """Validate the size, seed ``kernel`` from ``rng`` and build the maze."""
+    rows, cols = check_shape(rows, cols)
+    east, south = kernel(rows, cols, kernel_seed(rng), *args)
+    return walls_to_maze(east, south, rows, cols)

@@ -1,0 +1,415 @@
+"""Numba kernels for the walk- and search-based generators.
+
+Every kernel works on flat arrays and returns two ``uint8`` arrays of length
+``rows * cols``: ``east[i]`` / ``south[i]`` are 1 where cell ``i`` has a wall
+on that side (the boundary entries are fixed up by :class:`~robomaze.maze.Maze`).
+
+Randomness comes from a SplitMix64 stream seeded by one 63-bit integer that
+the public wrapper draws from the caller's ``numpy.random.Generator``. A
+kernel-local stream keeps the kernels independent of numba's own global
+``np.random`` state (which would be shared, hidden state) while still making
+every maze a pure function of the caller's Generator. Walks draw an unbounded
+number of variates, so pre-drawing arrays in numpy is not an option for them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True)
+def new_state(seed):
+    st = np.empty(1, np.uint64)
+    st[0] = np.uint64(seed)
+    return st
+
+
+@njit(cache=True)
+def next_u64(st):
+    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
+    st[0] += _GAMMA
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def uniform(st):
+    """A float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(st) >> _S11) * _INV53
+
+
+@njit(cache=True)
+def below(st, n):
+    """An int uniform in [0, n) (n >= 1); bias < 2**-53 * n."""
+    k = np.int64(uniform(st) * n)
+    # rounding of x * n can hit n exactly when x is within 2**-53 of 1
+    return k if k < n else n - 1
+
+
+@njit(cache=True)
+def carve(east, south, cols, a, b):
+    """Open the wall between 4-neighbour cells ``a`` and ``b``."""
+    if b == a + 1:
+        east[a] = 0
+    elif b == a - 1:
+        east[b] = 0
+    elif b == a + cols:
+        south[a] = 0
+    else:
+        south[b] = 0
+
+
+@njit(cache=True)
+def neighbours(u, rows, cols, out):
+    """Write the 4-neighbours of cell ``u`` into ``out``; return their count."""
+    r = u // cols
+    c = u - r * cols
+    k = 0
+    if r > 0:
+        out[k] = u - cols
+        k += 1
+    if c < cols - 1:
+        out[k] = u + 1
+        k += 1
+    if r < rows - 1:
+        out[k] = u + cols
+        k += 1
+    if c > 0:
+        out[k] = u - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _step(u, d, rows, cols):
+    """Neighbour of ``u`` in direction d (0 N, 1 E, 2 S, 3 W) or -1 off-grid."""
+    r = u // cols
+    c = u - r * cols
+    if d == 0:
+        return u - cols if r > 0 else -1
+    if d == 1:
+        return u + 1 if c < cols - 1 else -1
+    if d == 2:
+        return u + cols if r < rows - 1 else -1
+    return u - 1 if c > 0 else -1
+
+
+@njit(cache=True)
+def backtracker(rows, cols, seed):
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    visited = np.zeros(n, np.uint8)
+    stack = np.empty(n, np.int64)
+    nb = np.empty(4, np.int64)
+    cand = np.empty(4, np.int64)
+    u = below(st, n)
+    visited[u] = 1
+    stack[0] = u
+    sp = 1
+    while sp > 0:
+        u = stack[sp - 1]
+        k = neighbours(u, rows, cols, nb)
+        m = 0
+        for i in range(k):
+            if visited[nb[i]] == 0:
+                cand[m] = nb[i]
+                m += 1
+        if m == 0:
+            sp -= 1
+            continue
+        v = cand[below(st, m)]
+        carve(east, south, cols, u, v)
+        visited[v] = 1
+        stack[sp] = v
+        sp += 1
+    return east, south
+
+
+@njit(cache=True)
+def hunt_and_kill(rows, cols, seed):
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    visited = np.zeros(n, np.uint8)
+    nb = np.empty(4, np.int64)
+    cand = np.empty(4, np.int64)
+    u = below(st, n)
+    visited[u] = 1
+    nvis = 1
+    ptr = 0  # every cell before ptr is visited: the hunt never rescans them
+    while nvis < n:
+        k = neighbours(u, rows, cols, nb)
+        m = 0
+        for i in range(k):
+            if visited[nb[i]] == 0:
+                cand[m] = nb[i]
+                m += 1
+        if m > 0:  # kill: walk on into an unvisited neighbour
+            v = cand[below(st, m)]
+            carve(east, south, cols, u, v)
+            visited[v] = 1
+            nvis += 1
+            u = v
+            continue
+        while visited[ptr]:  # hunt: first unvisited cell next to the maze
+            ptr += 1
+        i = ptr
+        while i < n:
+            if visited[i] == 0:
+                k = neighbours(i, rows, cols, nb)
+                m = 0
+                for j in range(k):
+                    if visited[nb[j]]:
+                        cand[m] = nb[j]
+                        m += 1
+                if m > 0:
+                    carve(east, south, cols, i, cand[below(st, m)])
+                    visited[i] = 1
+                    nvis += 1
+                    u = i
+                    break
+            i += 1
+    return east, south
+
+
+@njit(cache=True)
+def growing_tree(rows, cols, seed, selection, mix):
+    """selection: 0 newest, 1 random, 2 mixed (newest with probability mix).
+
+    Removal from the middle of the active list uses tombstones so the list
+    keeps its order (``newest`` stays meaningful under ``mixed``) in O(1)
+    amortised: the list is compacted whenever half of it is dead, which also
+    keeps the rejection sampling of a random live entry at <= 2 tries.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    visited = np.zeros(n, np.uint8)
+    active = np.empty(n, np.int64)
+    alive = np.zeros(n, np.uint8)
+    nb = np.empty(4, np.int64)
+    cand = np.empty(4, np.int64)
+    u = below(st, n)
+    visited[u] = 1
+    active[0] = u
+    alive[0] = 1
+    alen = 1
+    nlive = 1
+    while nlive > 0:
+        if selection == 0 or (selection == 2 and uniform(st) < mix):
+            i = alen - 1
+        else:
+            while True:
+                i = below(st, alen)
+                if alive[i]:
+                    break
+        u = active[i]
+        k = neighbours(u, rows, cols, nb)
+        m = 0
+        for j in range(k):
+            if visited[nb[j]] == 0:
+                cand[m] = nb[j]
+                m += 1
+        if m == 0:
+            alive[i] = 0
+            nlive -= 1
+            while alen > 0 and alive[alen - 1] == 0:
+                alen -= 1
+            if alen > 16 and 2 * nlive < alen:
+                w = 0
+                for j in range(alen):
+                    if alive[j]:
+                        active[w] = active[j]
+                        alive[w] = 1
+                        w += 1
+                for j in range(w, alen):
+                    alive[j] = 0
+                alen = w
+            continue
+        v = cand[below(st, m)]
+        carve(east, south, cols, u, v)
+        visited[v] = 1
+        active[alen] = v
+        alive[alen] = 1
+        alen += 1
+        nlive += 1
+    return east, south
+
+
+@njit(cache=True)
+def aldous_broder(rows, cols, seed):
+    """Simple random walk; the first entrance into each cell is a tree edge.
+
+    A direction is drawn among all four and an off-grid draw is a stay
+    (a lazy walk): the sequence of moves actually made is still the simple
+    random walk on the grid graph, and the first-entrance edges depend only
+    on that sequence, so the tree is uniform (Aldous 1990, Broder 1989).
+    Two random bits per step, 32 steps per 64-bit draw.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    visited = np.zeros(n, np.uint8)
+    u = below(st, n)
+    visited[u] = 1
+    remaining = n - 1
+    r = u // cols
+    c = u - r * cols
+    while remaining > 0:
+        bits = next_u64(st)
+        for _ in range(32):
+            d = bits & np.uint64(3)
+            bits >>= np.uint64(2)
+            if d == 0:
+                if r == 0:
+                    continue
+                v = u - cols
+                r -= 1
+            elif d == 1:
+                if c == cols - 1:
+                    continue
+                v = u + 1
+                c += 1
+            elif d == 2:
+                if r == rows - 1:
+                    continue
+                v = u + cols
+                r += 1
+            else:
+                if c == 0:
+                    continue
+                v = u - 1
+                c -= 1
+            if visited[v] == 0:
+                visited[v] = 1
+                carve(east, south, cols, u, v)
+                remaining -= 1
+                if remaining == 0:
+                    break
+            u = v
+    return east, south
+
+
+@njit(cache=True)
+def wilson(rows, cols, seed):
+    """Loop-erased random walks into the growing tree (Wilson 1996).
+
+    ``nxt[u]`` remembers the last exit taken from ``u``; overwriting it on a
+    revisit is exactly loop erasure, so retracing ``nxt`` from the walk's
+    start yields the loop-erased path. Any order of start cells and any root
+    give a uniform spanning tree.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    intree = np.zeros(n, np.uint8)
+    nxt = np.empty(n, np.int64)
+    intree[below(st, n)] = 1
+    bits = np.uint64(0)
+    nbits = 0
+    for s in range(n):
+        if intree[s]:
+            continue
+        u = s
+        while intree[u] == 0:
+            if nbits == 0:
+                bits = next_u64(st)
+                nbits = 32
+            d = np.int64(bits & np.uint64(3))
+            bits >>= np.uint64(2)
+            nbits -= 1
+            v = _step(u, d, rows, cols)
+            if v < 0:
+                continue
+            nxt[u] = v
+            u = v
+        u = s
+        while intree[u] == 0:
+            intree[u] = 1
+            carve(east, south, cols, u, nxt[u])
+            u = nxt[u]
+    return east, south
+
+
+@njit(cache=True)
+def braid(east, south, rows, cols, order, target, seed):
+    """Open one wall of dead ends taken in ``order`` until ``target`` are gone.
+
+    Like Jamis Buck's braid, a dead end opens toward a neighbouring dead end
+    when it has one (removing two dead ends with one wall), otherwise toward
+    a random walled neighbour. Degrees only grow, so no new dead end appears.
+    Returns the number of dead ends removed.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    deg = np.zeros(n, np.int64)
+    for u in range(n):
+        c = u % cols
+        r = u // cols
+        if c < cols - 1 and east[u] == 0:
+            deg[u] += 1
+            deg[u + 1] += 1
+        if r < rows - 1 and south[u] == 0:
+            deg[u] += 1
+            deg[u + cols] += 1
+    nb = np.empty(4, np.int64)
+    dead = np.empty(4, np.int64)
+    other = np.empty(4, np.int64)
+    removed = 0
+    for i in range(order.size):
+        if removed >= target:
+            break
+        u = order[i]
+        if deg[u] != 1:
+            continue
+        k = neighbours(u, rows, cols, nb)
+        nd = 0
+        no = 0
+        for j in range(k):
+            v = nb[j]
+            walled = False
+            if v == u + 1:
+                walled = east[u] == 1
+            elif v == u - 1:
+                walled = east[v] == 1
+            elif v == u + cols:
+                walled = south[u] == 1
+            else:
+                walled = south[v] == 1
+            if walled:
+                if deg[v] == 1:
+                    dead[nd] = v
+                    nd += 1
+                else:
+                    other[no] = v
+                    no += 1
+        if nd > 0:
+            v = dead[below(st, nd)]
+            removed += 2
+        elif no > 0:
+            v = other[below(st, no)]
+            removed += 1
+        else:  # a one-cell-wide maze end: nothing to open
+            continue
+        carve(east, south, cols, u, v)
+        deg[u] += 1
+        deg[v] += 1
+    return removed

@@ -1,0 +1,424 @@
+"""Numba kernels for the tree-growing, row-by-row and wall-adding generators.
+
+Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
+SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import below, carve, neighbours, new_state, uniform
+
+
+@njit(cache=True)
+def prim(rows, cols, seed):
+    """Prim's algorithm on i.i.d. uniform edge weights (a binary heap).
+
+    Each edge enters the heap at most once (from whichever end joins the tree
+    first), so drawing its weight at push time is the same as drawing all
+    weights up front.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    intree = np.zeros(n, np.uint8)
+    cap = 2 * n + 4
+    key = np.empty(cap, np.float64)
+    src = np.empty(cap, np.int64)
+    dst = np.empty(cap, np.int64)
+    nb = np.empty(4, np.int64)
+    size = 0
+    u = below(st, n)
+    intree[u] = 1
+    count = 1
+    while True:
+        k = neighbours(u, rows, cols, nb)
+        for j in range(k):
+            v = nb[j]
+            if intree[v]:
+                continue
+            w = uniform(st)
+            i = size  # sift up
+            size += 1
+            while i > 0:
+                p = (i - 1) >> 1
+                if key[p] <= w:
+                    break
+                key[i] = key[p]
+                src[i] = src[p]
+                dst[i] = dst[p]
+                i = p
+            key[i] = w
+            src[i] = u
+            dst[i] = v
+        if count == n:
+            break
+        while True:  # pop until an edge leaves the tree
+            a = src[0]
+            b = dst[0]
+            size -= 1
+            lk = key[size]
+            ls = src[size]
+            ld = dst[size]
+            i = 0
+            while True:  # sift the last element down from the root
+                ch = 2 * i + 1
+                if ch >= size:
+                    break
+                if ch + 1 < size and key[ch + 1] < key[ch]:
+                    ch += 1
+                if key[ch] >= lk:
+                    break
+                key[i] = key[ch]
+                src[i] = src[ch]
+                dst[i] = dst[ch]
+                i = ch
+            key[i] = lk
+            src[i] = ls
+            dst[i] = ld
+            if intree[b] == 0:
+                break
+        carve(east, south, cols, a, b)
+        intree[b] = 1
+        count += 1
+        u = b
+    return east, south
+
+
+@njit(cache=True)
+def prim_frontier(rows, cols, seed):
+    """Frontier-cell Prim: cells are Out, Frontier or In.
+
+    A uniformly random Frontier cell joins the maze through a uniformly
+    random In neighbour; its Out neighbours become Frontier. The frontier is
+    an array with swap-removal, so every step is O(1).
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    state = np.zeros(n, np.uint8)  # 0 out, 1 frontier, 2 in
+    front = np.empty(n, np.int64)
+    nb = np.empty(4, np.int64)
+    cand = np.empty(4, np.int64)
+    flen = 0
+    u = below(st, n)
+    state[u] = 2
+    while True:
+        k = neighbours(u, rows, cols, nb)
+        for j in range(k):
+            v = nb[j]
+            if state[v] == 0:
+                state[v] = 1
+                front[flen] = v
+                flen += 1
+        if flen == 0:
+            break
+        i = below(st, flen)
+        u = front[i]
+        flen -= 1
+        front[i] = front[flen]
+        k = neighbours(u, rows, cols, nb)
+        m = 0
+        for j in range(k):
+            if state[nb[j]] == 2:
+                cand[m] = nb[j]
+                m += 1
+        carve(east, south, cols, u, cand[below(st, m)])
+        state[u] = 2
+    return east, south
+
+
+@njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]  # path halving
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def kruskal(rows, cols, seed):
+    """Kruskal on a uniformly shuffled edge list with union-find."""
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    nh = rows * (cols - 1)
+    m = nh + (rows - 1) * cols
+    ea = np.empty(m, np.int64)
+    eb = np.empty(m, np.int64)
+    k = 0
+    for r in range(rows):
+        for c in range(cols - 1):
+            ea[k] = r * cols + c
+            eb[k] = r * cols + c + 1
+            k += 1
+    for r in range(rows - 1):
+        for c in range(cols):
+            ea[k] = r * cols + c
+            eb[k] = (r + 1) * cols + c
+            k += 1
+    parent = np.arange(n)
+    size = np.ones(n, np.int64)
+    joined = 0
+    # Fisher-Yates drawn lazily: position i takes a random one of the
+    # remaining edges, and we stop once the tree is complete.
+    for i in range(m):
+        j = i + below(st, m - i)
+        a = ea[j]
+        b = eb[j]
+        ea[j] = ea[i]
+        eb[j] = eb[i]
+        ra = _find(parent, a)
+        rb = _find(parent, b)
+        if ra == rb:
+            continue
+        if size[ra] < size[rb]:
+            ra, rb = rb, ra
+        parent[rb] = ra
+        size[ra] += size[rb]
+        carve(east, south, cols, a, b)
+        joined += 1
+        if joined == n - 1:
+            break
+    return east, south
+
+
+@njit(cache=True)
+def eller(rows, cols, seed):
+    """Eller's row-at-a-time algorithm with union-find set labels.
+
+    Labels are cell ids; merging two sets in a row is a union (no
+    relabelling pass), so a row costs O(cols) whatever the merges.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    parent = np.arange(n)
+    label = np.arange(cols)
+    down = np.zeros(cols, np.uint8)
+    has = np.zeros(n, np.uint8)
+    seen = np.zeros(n, np.int64)
+    choice = np.zeros(n, np.int64)
+    for r in range(rows):
+        base = r * cols
+        last = r == rows - 1
+        for c in range(cols - 1):
+            a = _find(parent, label[c])
+            b = _find(parent, label[c + 1])
+            if a != b and (last or uniform(st) < 0.5):
+                parent[b] = a
+                east[base + c] = 0
+        if last:
+            break
+        for c in range(cols):
+            label[c] = _find(parent, label[c])
+            down[c] = 1 if uniform(st) < 0.5 else 0
+            if down[c]:
+                has[label[c]] = 1
+        # every set needs a way down: sets that drew none get one random
+        # member (reservoir sampling over the row in one pass)
+        for c in range(cols):
+            lab = label[c]
+            if has[lab] == 0:
+                seen[lab] += 1
+                if below(st, seen[lab]) == 0:
+                    choice[lab] = c
+        for c in range(cols):
+            lab = label[c]
+            if has[lab] == 0:
+                down[choice[lab]] = 1
+                has[lab] = 1
+        for c in range(cols):
+            has[label[c]] = 0
+            seen[label[c]] = 0
+            if down[c]:
+                south[base + c] = 0
+            else:
+                label[c] = base + cols + c  # a fresh set for the next row
+    return east, south
+
+
+@njit(cache=True)
+def sidewinder(rows, cols, seed):
+    """Runs along each row, each closed by one passage north from a random cell."""
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    for c in range(cols - 1):
+        east[c] = 0
+    for r in range(1, rows):
+        base = r * cols
+        run = 0
+        for c in range(cols):
+            if c < cols - 1 and uniform(st) < 0.5:
+                east[base + c] = 0
+            else:
+                k = run + below(st, c - run + 1)
+                south[base - cols + k] = 0
+                run = c + 1
+    return east, south
+
+
+@njit(cache=True)
+def binary_tree(rows, cols, seed):
+    """Each cell opens north or west (whichever exist), at random."""
+    n = rows * cols
+    st = new_state(seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    for u in range(n):
+        r = u // cols
+        c = u - r * cols
+        if r > 0 and c > 0:
+            if uniform(st) < 0.5:
+                south[u - cols] = 0
+            else:
+                east[u - 1] = 0
+        elif r > 0:
+            south[u - cols] = 0
+        elif c > 0:
+            east[u - 1] = 0
+    return east, south
+
+
+@njit(cache=True)
+def division(rows, cols, seed):
+    """Recursive division with an explicit stack of chambers.
+
+    Each wall splits a chamber in two and leaves exactly one gap, so the two
+    halves (each a tree by induction) join by one passage: the result is a
+    spanning tree. Each split shrinks height + width, so the stack depth is
+    below rows + cols.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    cap = 2 * (rows + cols) + 8
+    stack = np.empty((cap, 4), np.int64)
+    stack[0, 0] = 0
+    stack[0, 1] = 0
+    stack[0, 2] = rows
+    stack[0, 3] = cols
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        r0 = stack[sp, 0]
+        c0 = stack[sp, 1]
+        h = stack[sp, 2]
+        w = stack[sp, 3]
+        if h < 2 or w < 2:
+            continue
+        horizontal = h > w or (h == w and uniform(st) < 0.5)
+        if horizontal:
+            wr = r0 + below(st, h - 1)  # wall south of row wr
+            gap = c0 + below(st, w)
+            for c in range(c0, c0 + w):
+                if c != gap:
+                    south[wr * cols + c] = 1
+            stack[sp, 0] = r0
+            stack[sp, 1] = c0
+            stack[sp, 2] = wr - r0 + 1
+            stack[sp, 3] = w
+            stack[sp + 1, 0] = wr + 1
+            stack[sp + 1, 1] = c0
+            stack[sp + 1, 2] = r0 + h - wr - 1
+            stack[sp + 1, 3] = w
+        else:
+            wc = c0 + below(st, w - 1)  # wall east of column wc
+            gap = r0 + below(st, h)
+            for r in range(r0, r0 + h):
+                if r != gap:
+                    east[r * cols + wc] = 1
+            stack[sp, 0] = r0
+            stack[sp, 1] = c0
+            stack[sp, 2] = h
+            stack[sp, 3] = wc - c0 + 1
+            stack[sp + 1, 0] = r0
+            stack[sp + 1, 1] = wc + 1
+            stack[sp + 1, 2] = h
+            stack[sp + 1, 3] = c0 + w - wc - 1
+        sp += 2
+    return east, south
+
+
+@njit(cache=True)
+def wall_adder(rows, cols, seed):
+    """Grow walls between posts until every post is attached to the boundary.
+
+    Posts sit at cell corners, ``(rows + 1) x (cols + 1)`` of them, index
+    ``i * (cols + 1) + j``. Boundary posts start attached (the outer wall);
+    the maze starts with no interior walls. A uniformly random unattached
+    post that neighbours an attached one is joined to a random attached
+    neighbour by one wall segment, until none is left unattached.
+
+    Why the result is perfect: each segment joins an unattached post to the
+    attached component, so it never closes a cycle of walls (a wall cycle
+    would wall off a region of cells); when every one of the
+    ``(rows - 1) * (cols - 1)`` interior posts is attached, the interior
+    walls form a spanning tree of the post graph with the boundary contracted
+    to its root. Its planar dual -- the open passages -- is then a spanning
+    tree of the cells: ``rows*(cols-1) + cols*(rows-1) - (rows-1)*(cols-1)
+    = rows*cols - 1`` passages, and no cell region is cut off.
+    """
+    n = rows * cols
+    st = new_state(seed)
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    pc = cols + 1
+    npost = (rows + 1) * pc
+    state = np.zeros(npost, np.uint8)  # 0 unattached, 1 frontier, 2 attached
+    front = np.empty(npost, np.int64)
+    flen = 0
+    for i in range(rows + 1):
+        for j in range(pc):
+            if i == 0 or i == rows or j == 0 or j == cols:
+                state[i * pc + j] = 2
+    for i in range(1, rows):
+        for j in range(1, cols):
+            if i == 1 or i == rows - 1 or j == 1 or j == cols - 1:
+                state[i * pc + j] = 1
+                front[flen] = i * pc + j
+                flen += 1
+    cand = np.empty(4, np.int64)
+    nbp = np.empty(4, np.int64)
+    while flen > 0:
+        k = below(st, flen)
+        p = front[k]
+        flen -= 1
+        front[k] = front[flen]
+        i = p // pc
+        j = p - i * pc
+        nbp[0] = p - pc
+        nbp[1] = p + 1
+        nbp[2] = p + pc
+        nbp[3] = p - 1  # interior posts have all four neighbours
+        m = 0
+        for d in range(4):
+            if state[nbp[d]] == 2:
+                cand[m] = d
+                m += 1
+        d = cand[below(st, m)]
+        if d == 0:  # segment (i-1, j)-(i, j): east wall of cell (i-1, j-1)
+            east[(i - 1) * cols + j - 1] = 1
+        elif d == 2:  # segment (i, j)-(i+1, j): east wall of cell (i, j-1)
+            east[i * cols + j - 1] = 1
+        elif d == 1:  # segment (i, j)-(i, j+1): south wall of cell (i-1, j)
+            south[(i - 1) * cols + j] = 1
+        else:  # segment (i, j-1)-(i, j): south wall of cell (i-1, j-1)
+            south[(i - 1) * cols + j - 1] = 1
+        state[p] = 2
+        for d in range(4):
+            q = nbp[d]
+            if state[q] == 0:
+                state[q] = 1
+                front[flen] = q
+                flen += 1
+    return east, south

@@ -1,0 +1,83 @@
+"""Uniform spanning trees from random walks: Aldous-Broder and Wilson.
+
+Both sample every spanning tree of the ``rows x cols`` grid graph with the
+same probability (the tests check this exactly on the 192 trees of the 3x3
+grid). A uniform maze has about 29.45% dead ends in the bulk, the known
+dead-end density ``8/pi**2 * (1 - 2/pi)`` of the uniform spanning tree of
+``Z**2``; biased "Aldous-Broder" variants that stop the walk from stepping
+back into visited cells show far fewer.
+"""
+
+from __future__ import annotations
+
+from ..maze import Maze
+from . import _kernels
+from ._common import run_kernel
+
+__all__ = ["aldous_broder", "wilson"]
+
+
+def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
+    """Uniform spanning tree by the Aldous-Broder random walk.
+
+    A simple random walk runs until it has visited every cell; the edge by
+    which it first enters each cell is a passage. Expected running time is
+    the grid's cover time, about ``n log(n)**2`` steps for ``n`` cells.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Maze size in cells (>= 1 each).
+    rng : numpy.random.Generator, int or None
+        Source of randomness (one seed is drawn from it).
+
+    Returns
+    -------
+    Maze
+        A perfect maze, start ``(0, 0)``, goal the opposite corner.
+
+    Raises
+    ------
+    ParameterError
+        If ``rows`` or ``cols`` is not an integer >= 1 or the maze is too large.
+
+    Examples
+    --------
+    >>> m = aldous_broder(6, 9, rng=1)
+    >>> m.shape, m.is_perfect()
+    ((6, 9), True)
+    """
+    return run_kernel(_kernels.aldous_broder, rows, cols, rng)
+
+
+def wilson(rows: int, cols: int, *, rng=None) -> Maze:
+    """Uniform spanning tree by Wilson's loop-erased random walks.
+
+    Starting from a random root, every cell not yet in the tree launches a
+    random walk that stops on hitting the tree; the walk's loop erasure is
+    added. Much faster than Aldous-Broder at the same (uniform) distribution.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Maze size in cells (>= 1 each).
+    rng : numpy.random.Generator, int or None
+        Source of randomness (one seed is drawn from it).
+
+    Returns
+    -------
+    Maze
+        A perfect maze.
+
+    Raises
+    ------
+    ParameterError
+        If the size is invalid.
+
+    Examples
+    --------
+    >>> m = wilson(7, 4, rng=2)
+    >>> m.is_perfect(), m == wilson(7, 4, rng=2)
+    (True, True)
+    """
+    return run_kernel(_kernels.wilson, rows, cols, rng)

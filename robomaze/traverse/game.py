@@ -1,0 +1,275 @@
+"""The interactive walk as a plain class driven by key events.
+
+:class:`Game` holds the whole state of a person (or a scripted player)
+walking a maze: position, heading, moves, bumps, time, what is visible.
+It knows nothing about windows -- :mod:`robomaze.viz.traverse` feeds it
+matplotlib key names and draws what it exposes -- so tests drive it
+headlessly with :meth:`Game.key` and an injected clock.
+
+Controls
+--------
+``"arrows"``: the arrow keys move one cell north/east/south/west (absolute,
+the heading follows the move). ``"robot"``: ``a`` turns left, ``w`` steps
+forward, ``d`` turns right (the left/up/right arrows do the same), as a
+differential-drive robot does. Any key map can be passed as ``keys``.
+
+Visibility modes
+----------------
+``"full"`` -- everything is visible. ``"torch"`` -- only the 3x3
+neighbourhood (``radius`` 1) of the current cell. ``"trail"`` -- the
+neighbourhoods of every cell visited so far. On a grid widened from a maze
+the neighbourhood is measured in maze cells (the blocks of the 3x3 maze
+cells around, with the walls between them), so what a player sees does not
+depend on the widening; on a plain grid it is measured in grid cells.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+
+from .._validate import check_choice, check_int
+from ..errors import ParameterError
+from ..grid import OccupancyGrid
+from ..maze import DIRECTIONS, Maze
+from .record import HEADINGS, Step, TraversalRecord
+
+__all__ = ["Game", "MODES", "CONTROLS", "ARROW_KEYS", "ROBOT_KEYS"]
+
+MODES = ("full", "trail", "torch")
+CONTROLS = ("arrows", "robot")
+#: matplotlib key names -> actions for ``controls="arrows"``.
+ARROW_KEYS = {"up": "N", "right": "E", "down": "S", "left": "W"}
+#: matplotlib key names -> actions for ``controls="robot"``.
+ROBOT_KEYS = {"a": "L", "w": "F", "d": "R", "left": "L", "up": "F", "right": "R"}
+_SIDE_OF_HEADING = {0: "E", 90: "N", 180: "W", 270: "S"}
+
+
+class Game:
+    """A walk through a maze or a grid, one key event at a time.
+
+    Parameters
+    ----------
+    world : Maze or OccupancyGrid
+        A Maze is walked cell by cell; an OccupancyGrid grid cell by grid
+        cell (a grid made by :func:`robomaze.grid.widen` keeps its maze, so
+        goals and visibility are in maze cells).
+    mode : {"full", "trail", "torch"}
+    controls : {"arrows", "robot"}
+    keys : mapping, optional
+        Extra or replacement key -> action bindings (actions ``N E S W``
+        absolute steps, ``F`` forward, ``L R`` turns).
+    clock : callable, optional
+        Returns seconds; default :func:`time.monotonic`. Injected in tests.
+    walker : dict, optional
+        Who walks: default ``{"kind": "person", "name": "", "settings": {}}``.
+        The mode and controls are added to its settings.
+    start : (int, int), optional
+        Start at the game's level; default the maze start (its block centre
+        on a widened grid). Required for a plain grid.
+    goals : sequence of (int, int), optional
+        Goal maze cells (grid cells for a plain grid); default the maze goals.
+    heading : float
+        Initial heading in degrees counter-clockwise from east (a multiple of 90).
+    radius : int
+        Neighbourhood radius of ``torch`` and ``trail`` (1 = 3x3).
+
+    Examples
+    --------
+    >>> ticks = iter(range(100))
+    >>> g = Game(Maze.from_edges(1, 3, [0, 1], [1, 2]), mode="torch",
+    ...          clock=lambda: float(next(ticks)))
+    >>> g.visible.astype(int).tolist()
+    [[1, 1, 0]]
+    >>> g.key("left"), g.key("right"), g.key("right")
+    ('bump', 'moved', 'goal')
+    >>> g.moves, g.bumps, g.reached_goal, g.position
+    (2, 1, True, (0, 2))
+    >>> g.record().positions.tolist()
+    [[0, 0], [0, 1], [0, 2]]
+    """
+
+    def __init__(self, world: Maze | OccupancyGrid, *, mode: str = "full",
+                 controls: str = "arrows", keys: Mapping[str, str] | None = None,
+                 clock: Callable[[], float] | None = None, walker: dict | None = None,
+                 start: Sequence[int] | None = None,
+                 goals: Sequence[Sequence[int]] | None = None,
+                 heading: float = 0.0, radius: int = 1) -> None:
+        self.mode = check_choice("mode", mode, MODES)
+        self.controls = check_choice("controls", controls, CONTROLS)
+        self.radius = check_int("radius", radius, min_value=0)
+        self.keys = dict(ARROW_KEYS if controls == "arrows" else ROBOT_KEYS)
+        for k, action in (keys or {}).items():
+            check_choice(f"action of key {k!r}", action, tuple("NESWFLR"))
+            self.keys[k] = action
+        if isinstance(world, Maze):
+            self.level, self.maze, self.grid = "cell", world, None
+            self.shape = world.shape
+        elif isinstance(world, OccupancyGrid):
+            self.level, self.maze, self.grid = "grid", world.maze, world
+            self.shape = world.shape
+        else:
+            raise ParameterError(f"world must be a Maze or an OccupancyGrid, "
+                                 f"got {type(world).__name__}")
+        self.world = world
+        if self.maze is None and (start is None or goals is None):
+            raise ParameterError("a plain grid (not widened from a maze) needs start= and goals=")
+        if start is None:
+            start = self.maze.start if self.level == "cell" else self.grid.maze_centre(
+                self.maze.start)
+        self.start = self._check_pos("start", start)
+        if goals is None:
+            goals = self.maze.goals
+        self.goals = tuple((int(r), int(c)) for r, c in goals)
+        if not self.goals:
+            raise ParameterError("goals must hold at least one cell")
+        if float(heading) % 90:
+            raise ParameterError(f"heading must be a multiple of 90 degrees, got {heading!r}")
+        self.heading0 = float(heading) % 360.0
+        self.heading = self.heading0
+        self.position = self.start
+        self.clock = clock or time.monotonic
+        self.walker = dict(walker or {"kind": "person", "name": "", "settings": {}})
+        self.walker["settings"] = {**self.walker.get("settings", {}), "mode": self.mode,
+                                   "controls": self.controls}
+        self.steps: list[Step] = []
+        self.moves = 0
+        self.bumps = 0
+        self._t0 = float(self.clock())
+        self._t_end: float | None = None
+        self.seen = np.zeros(self.shape, bool)
+        self.seen |= self._around(self.position)
+        self.reached_goal = self._at_goal(self.position)
+        if self.reached_goal:
+            self._t_end = 0.0
+
+    # ------------------------------------------------------------ state
+    def _check_pos(self, name: str, pos) -> tuple[int, int]:
+        r, c = (int(v) for v in pos)
+        if not (0 <= r < self.shape[0] and 0 <= c < self.shape[1]):
+            raise ParameterError(f"{name} {tuple(pos)!r} is outside the "
+                                 f"{self.shape[0]}x{self.shape[1]} {self.level} map")
+        if self.level == "grid" and self.grid.occupied[r, c]:
+            raise ParameterError(f"{name} {tuple(pos)!r} is an occupied grid cell")
+        return r, c
+
+    def maze_cell(self, pos: Sequence[int] | None = None) -> tuple[int, int]:
+        """Maze cell of a position (default the current one)."""
+        pos = self.position if pos is None else pos
+        if self.level == "grid" and self.grid.widening is not None:
+            return self.grid.widening.maze_cell(pos)
+        return int(pos[0]), int(pos[1])
+
+    def _at_goal(self, pos) -> bool:
+        return self.maze_cell(pos) in self.goals
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the game began (frozen once the goal is reached)."""
+        if self._t_end is not None:
+            return self._t_end
+        return float(self.clock()) - self._t0
+
+    @property
+    def finished(self) -> bool:
+        """True once the goal is reached; further keys are ignored."""
+        return self.reached_goal
+
+    def _around(self, pos) -> np.ndarray:
+        """Mask of the neighbourhood of ``pos`` at the game's level."""
+        mask = np.zeros(self.shape, bool)
+        k = self.radius
+        if self.level == "grid" and self.grid.widening is not None:
+            w = self.grid.widening
+            mr, mc = w.maze_cell(pos)
+            r0, r1 = max(mr - k, 0), min(mr + k, w.rows - 1)
+            c0, c1 = max(mc - k, 0), min(mc + k, w.cols - 1)
+            # the blocks of those maze cells plus the wall bands around them
+            mask[r0 * w.pitch:(r1 + 1) * w.pitch + w.wall,
+                 c0 * w.pitch:(c1 + 1) * w.pitch + w.wall] = True
+        else:
+            r, c = pos
+            mask[max(r - k, 0):r + k + 1, max(c - k, 0):c + k + 1] = True
+        return mask
+
+    @property
+    def visible(self) -> np.ndarray:
+        """Boolean mask (shape of the map at the game's level) of what the player sees."""
+        if self.mode == "full":
+            return np.ones(self.shape, bool)
+        if self.mode == "torch":
+            return self._around(self.position)
+        return self.seen.copy()
+
+    def can_move(self, pos: Sequence[int], side: str) -> bool:
+        """Whether one step from ``pos`` towards ``side`` is open."""
+        r, c = pos
+        dr, dc = DIRECTIONS[side]
+        rr, cc = r + dr, c + dc
+        if not (0 <= rr < self.shape[0] and 0 <= cc < self.shape[1]):
+            return False
+        if self.level == "cell":
+            return not self.maze.wall((r, c), side)
+        return not self.grid.occupied[rr, cc]
+
+    # ------------------------------------------------------------ events
+    def key(self, name: str) -> str:
+        """Handle one key event (a matplotlib key name such as ``"up"`` or ``"w"``).
+
+        Returns
+        -------
+        str
+            ``"moved"``, ``"turned"``, ``"bump"`` (refused by a wall, counted
+            not executed), ``"goal"`` (this move reached the goal) or
+            ``"ignored"`` (unbound key, or the game is over).
+        """
+        action = self.keys.get(name)
+        if action is None or self.finished:
+            return "ignored"
+        return self.act(action)
+
+    def act(self, action: str) -> str:
+        """Perform one action (``N E S W F L R``); see :meth:`key`."""
+        check_choice("action", action, tuple("NESWFLR"))
+        if self.finished:
+            return "ignored"
+        t = self.elapsed
+        if action in "LR":
+            self.heading = (self.heading + (90.0 if action == "L" else -90.0)) % 360.0
+            self._log(t, action)
+            return "turned"
+        side = _SIDE_OF_HEADING[int(self.heading)] if action == "F" else action
+        if not self.can_move(self.position, side):
+            self.bumps += 1
+            self.steps.append(Step(t, action, *self.position, self.heading, True))
+            return "bump"
+        dr, dc = DIRECTIONS[side]
+        self.position = (self.position[0] + dr, self.position[1] + dc)
+        self.heading = HEADINGS[side]
+        self.seen |= self._around(self.position)
+        self._log(t, action)
+        if self._at_goal(self.position):
+            self.reached_goal = True
+            self._t_end = t
+            return "goal"
+        return "moved"
+
+    def _log(self, t: float, action: str) -> None:
+        self.moves += 1
+        self.steps.append(Step(t, action, *self.position, self.heading))
+
+    # ------------------------------------------------------------ output
+    def status(self) -> str:
+        """One line for a window title: moves, bumps, time and the goal."""
+        s = f"moves {self.moves}  bumps {self.bumps}  time {self.elapsed:.1f} s"
+        return s + ("  -- goal reached!" if self.reached_goal else "")
+
+    def record(self, *, source: dict | None = None) -> TraversalRecord:
+        """The walk so far as a :class:`TraversalRecord`."""
+        return TraversalRecord(level=self.level, maze=self.maze, grid=self.grid,
+                               walker=self.walker, start=self.start, goals=self.goals,
+                               steps=tuple(self.steps), heading=self.heading0,
+                               reached_goal=self.reached_goal, duration=self.elapsed,
+                               source=source)

@@ -1,0 +1,658 @@
+"""The traversal record: one walk through one maze, by a person or a robot.
+
+File format (``robomaze-traversal``, version 1) -- JSON Lines, UTF-8:
+
+Line 1, the header (one JSON object)::
+
+    {"format": "robomaze-traversal", "version": 1,
+     "level": "cell" | "grid",
+     "maze": {"rows": R, "cols": C, "matrix": ["#####", "#...#", ...],
+              "start": [r, c], "goals": [[r, c], ...]}  or null,
+     "source": {"generator": "kruskal", "size": [R, C], "seed": 3,
+                "braid": 0.0, "placement": "corners",
+                "corridor": 3, "wall": 1}  or null,
+     "grid": {"corridor": k, "wall": t, "resolution": 1.0,
+              "origin": [x, y, yaw]}            (widened maze, grid level)
+          or {"occupied": ["#..#", ...], "resolution": .., "origin": [..]}
+                                                 (plain grid, no maze)
+          or null                                (cell level),
+     "walker": {"kind": "person" | "agent", "name": "...", "settings": {...}},
+     "start": [r, c], "heading": 0.0, "goals": [[r, c], ...]}
+
+``maze.matrix`` is :meth:`robomaze.maze.Maze.to_matrix` with ``#`` for 1 and
+``.`` for 0. Either ``maze`` (inline walls) or ``source`` (a reference
+resolved with :func:`robomaze.generate.generate`) must describe the maze;
+when both are present the inline walls win and ``source`` is provenance.
+``start`` is the position before the first move, at the record's level
+(a maze cell for ``"cell"``, a grid cell for ``"grid"``); ``goals`` are maze
+cells whenever the record has a maze (a grid-level walker reaches the goal
+by entering the goal cell's block), else grid cells. ``heading`` is in
+degrees counter-clockwise from east (east 0, north 90, west 180, south 270),
+the world convention of :mod:`robomaze.grid`.
+
+Lines 2 .. n+1, one per move::
+
+    {"t": 1.25, "move": "E", "row": 0, "col": 1, "heading": 0.0}
+
+``t`` is seconds since the walk began (non-decreasing), ``move`` the action
+(``N E S W`` an absolute step, ``F`` a forward step, ``L R`` a turn in
+place), ``row, col, heading`` the state *after* the move. A bump into a wall
+is recorded with ``"bump": true`` and the unchanged state; it is counted but
+was not executed. Each executed move changes the position by at most one
+4-neighbour step.
+
+Last line, the end marker::
+
+    {"end": true, "moves": n, "bumps": b, "reached_goal": true,
+     "duration": 12.5, "row": r, "col": c, "heading": 0.0}
+
+``moves`` counts executed moves (lines without ``bump``), ``bumps`` the bump
+lines. A file without the end line is truncated; :func:`read_record` raises
+:class:`robomaze.errors.RecordFormatError` naming the file and line for any
+malformed, inconsistent or truncated record.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from ..errors import ParameterError, RecordFormatError
+from ..grid import OccupancyGrid, widen
+from ..maze import Maze
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
+           "TraversalRecord", "read_record", "write_record", "loads", "dumps",
+           "from_trajectory"]
+
+FORMAT_NAME = "robomaze-traversal"
+FORMAT_VERSION = 1
+#: Every action a record may hold.
+MOVES = ("N", "E", "S", "W", "F", "L", "R")
+#: Heading in degrees (counter-clockwise from east) of each compass step.
+HEADINGS = {"E": 0.0, "N": 90.0, "W": 180.0, "S": 270.0}
+LEVELS = ("cell", "grid")
+WALKER_KINDS = ("person", "agent")
+
+
+class Step(NamedTuple):
+    """One line of a record: the state after a move."""
+
+    t: float
+    move: str
+    row: int
+    col: int
+    heading: float
+    bump: bool = False
+
+
+def _maze_to_json(maze: Maze) -> dict:
+    rows = ["".join("#" if v else "." for v in line) for line in maze.to_matrix()]
+    return {"rows": maze.rows, "cols": maze.cols, "matrix": rows,
+            "start": list(maze.start), "goals": [list(g) for g in maze.goals]}
+
+
+def _maze_from_json(d: Any) -> Maze:
+    if not isinstance(d, dict) or not isinstance(d.get("matrix"), list):
+        raise ValueError("'maze' must be an object with a 'matrix' list of strings")
+    lines = d["matrix"]
+    if not lines or not all(isinstance(s, str) for s in lines) \
+            or len({len(s) for s in lines}) != 1 or not set("".join(lines)) <= {"#", "."}:
+        raise ValueError("'maze.matrix' must be equal-length strings of '#' and '.'")
+    m = np.array([[ch == "#" for ch in s] for s in lines], dtype=np.uint8)
+    goals = [tuple(g) for g in d.get("goals", [])]
+    maze = Maze.from_matrix(m, start=tuple(d.get("start", (0, 0))), goals=goals)
+    if (maze.rows, maze.cols) != (d.get("rows", maze.rows), d.get("cols", maze.cols)):
+        raise ValueError(f"'maze.rows/cols' {d.get('rows')}x{d.get('cols')} do not match "
+                         f"the {maze.rows}x{maze.cols} matrix")
+    return maze
+
+
+def _resolve_source(src: dict) -> Maze:
+    try:
+        from ..generate import generate
+    except ImportError as exc:  # the generator package is optional at read time
+        raise ValueError(f"cannot resolve the maze reference: {exc}") from None
+    size = src.get("size")
+    if not (isinstance(size, list) and len(size) == 2):
+        raise ValueError(f"'source.size' must be [rows, cols], got {size!r}")
+    return generate(src["generator"], int(size[0]), int(size[1]), rng=src.get("seed"),
+                    braid=float(src.get("braid", 0.0)),
+                    placement=src.get("placement", "corners"))
+
+
+@dataclass(frozen=True, eq=False)
+class TraversalRecord:
+    """A walk through a maze (cell level) or an occupancy grid (grid level).
+
+    Parameters
+    ----------
+    level : {"cell", "grid"}
+        Whether positions are maze cells or grid cells.
+    maze : Maze or None
+        The maze walked (None only for a plain grid without a maze).
+    grid : OccupancyGrid or None
+        The grid walked at grid level (None at cell level).
+    walker : dict
+        ``{"kind": "person"|"agent", "name": str, "settings": dict}``.
+    start : (int, int)
+        Position before the first move, at ``level``.
+    goals : tuple of (int, int)
+        Goal maze cells (grid cells for a plain grid).
+    steps : tuple of Step
+        One per move, bumps included.
+    heading : float
+        Heading before the first move (degrees, counter-clockwise from east).
+    reached_goal : bool
+    duration : float
+        Seconds from the beginning to the end of the walk.
+    source : dict or None
+        Generator reference of the maze (provenance).
+
+    Examples
+    --------
+    >>> m = Maze.from_edges(1, 3, [0, 1], [1, 2])
+    >>> rec = TraversalRecord.from_cells(m, [(0, 0), (0, 1), (0, 2)], times=[0, 1, 2])
+    >>> rec.n_moves, rec.reached_goal, rec.positions.tolist()
+    (2, True, [[0, 0], [0, 1], [0, 2]])
+    >>> loads(dumps(rec)).positions.tolist() == rec.positions.tolist()
+    True
+    """
+
+    level: str
+    maze: Maze | None
+    grid: OccupancyGrid | None
+    walker: dict
+    start: tuple[int, int]
+    goals: tuple[tuple[int, int], ...]
+    steps: tuple[Step, ...]
+    heading: float = 0.0
+    reached_goal: bool = False
+    duration: float = 0.0
+    source: dict | None = None
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ParameterError(f"level must be 'cell' or 'grid', got {self.level!r}")
+        if self.level == "cell" and self.maze is None:
+            raise ParameterError("a cell-level record needs a maze")
+        if self.level == "grid" and self.grid is None:
+            raise ParameterError("a grid-level record needs a grid")
+        kind = self.walker.get("kind")
+        if kind not in WALKER_KINDS:
+            raise ParameterError(f"walker kind must be 'person' or 'agent', got {kind!r}")
+        object.__setattr__(self, "start", (int(self.start[0]), int(self.start[1])))
+        object.__setattr__(self, "goals", tuple((int(r), int(c)) for r, c in self.goals))
+        object.__setattr__(self, "steps", tuple(Step(*s) for s in self.steps))
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def from_cells(cls, world: Maze | OccupancyGrid, cells: Sequence[Sequence[int]], *,
+                   times: Sequence[float] | None = None, walker: dict | None = None,
+                   source: dict | None = None) -> "TraversalRecord":
+        """A record of a walk given as its visited cells (start first).
+
+        Consecutive cells must be equal or 4-neighbours; moves are named by
+        compass direction and the heading follows the last step. ``times``
+        (one per cell, default 0, 1, 2...) are seconds; ``times[0]`` is the
+        start.
+        """
+        cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+        if len(cells) == 0:
+            raise ParameterError("cells must hold at least the start cell")
+        t = np.arange(len(cells), dtype=float) if times is None else np.asarray(times, float)
+        if t.shape != (len(cells),):
+            raise ParameterError(f"times must have one entry per cell ({len(cells)}), "
+                                 f"got {t.shape}")
+        t = t - t[0]
+        level, maze, grid = _level_of(world)
+        steps, heading = [], 0.0
+        for i in range(1, len(cells)):
+            d = tuple(int(v) for v in cells[i] - cells[i - 1])
+            if d == (0, 0):
+                continue
+            move = _STEP_NAMES.get(d)
+            if move is None:
+                raise ParameterError(f"cells {cells[i - 1].tolist()} -> {cells[i].tolist()} "
+                                     f"(index {i}) are not 4-neighbours")
+            heading = HEADINGS[move]
+            steps.append(Step(float(t[i]), move, int(cells[i][0]), int(cells[i][1]), heading))
+        goals = maze.goals if maze is not None else (tuple(int(v) for v in cells[-1]),)
+        rec = cls(level=level, maze=maze, grid=grid,
+                  walker=walker or {"kind": "person", "name": "", "settings": {}},
+                  start=tuple(int(v) for v in cells[0]), goals=goals, steps=tuple(steps),
+                  duration=float(t[-1]), source=source)
+        object.__setattr__(rec, "reached_goal", rec.is_goal(rec.final))
+        return rec
+
+    # ------------------------------------------------------------ views
+    @property
+    def world(self) -> Maze | OccupancyGrid:
+        """What was walked: the Maze (cell level) or the OccupancyGrid (grid level)."""
+        return self.maze if self.level == "cell" else self.grid
+
+    @property
+    def executed(self) -> tuple[Step, ...]:
+        """The steps that were executed (bumps left out)."""
+        return tuple(s for s in self.steps if not s.bump)
+
+    @property
+    def n_moves(self) -> int:
+        """Executed moves (turns in place included, bumps not)."""
+        return len(self.executed)
+
+    @property
+    def n_bumps(self) -> int:
+        """Moves refused by a wall."""
+        return sum(1 for s in self.steps if s.bump)
+
+    @property
+    def positions(self) -> np.ndarray:
+        """``(n_moves + 1, 2)`` int positions: the start, then after each executed move."""
+        ex = self.executed
+        out = np.empty((len(ex) + 1, 2), dtype=np.int64)
+        out[0] = self.start
+        for i, s in enumerate(ex, 1):
+            out[i] = s.row, s.col
+        return out
+
+    @property
+    def times(self) -> np.ndarray:
+        """``(n_moves + 1,)`` seconds matching :attr:`positions` (0 at the start)."""
+        return np.array([0.0] + [s.t for s in self.executed])
+
+    @property
+    def headings(self) -> np.ndarray:
+        """``(n_moves + 1,)`` headings in degrees matching :attr:`positions`."""
+        return np.array([self.heading] + [s.heading for s in self.executed])
+
+    @property
+    def final(self) -> tuple[int, int]:
+        """Position after the last move."""
+        p = self.positions[-1]
+        return int(p[0]), int(p[1])
+
+    def maze_cell(self, pos: Sequence[int]) -> tuple[int, int]:
+        """Maze cell of a position at this record's level (grid cells map back)."""
+        if self.level == "cell" or self.grid is None or self.grid.widening is None:
+            return int(pos[0]), int(pos[1])
+        return self.grid.widening.maze_cell(pos)
+
+    def is_goal(self, pos: Sequence[int]) -> bool:
+        """Whether a position (at this record's level) lies in a goal."""
+        return self.maze_cell(pos) in set(self.goals)
+
+    def maze_walk(self) -> tuple[np.ndarray, np.ndarray]:
+        """The walk in maze cells: ``(cells (m, 2), arrival times (m,))``.
+
+        Grid positions map to maze cells (for widened grids) and consecutive
+        repeats collapse, so walks at any widening level compare directly.
+        """
+        pos = self.positions
+        t = self.times
+        if self.level == "grid" and self.grid is not None and self.grid.widening is not None:
+            pos = self.grid.widening.maze_cells(pos)
+        keep = np.ones(len(pos), bool)
+        keep[1:] = np.any(pos[1:] != pos[:-1], axis=1)
+        return pos[keep], t[keep]
+
+    # ------------------------------------------------------------ io
+    def header(self) -> dict:
+        """The header line as a JSON-ready dict."""
+        grid_json = None
+        if self.level == "grid":
+            g = self.grid
+            base = {"resolution": g.resolution, "origin": list(g.origin)}
+            if g.widening is not None and self.maze is not None:
+                grid_json = {"corridor": g.widening.corridor, "wall": g.widening.wall, **base}
+            else:
+                grid_json = {"occupied": ["".join("#" if v else "." for v in row)
+                                          for row in g.occupied], **base}
+        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "level": self.level,
+                "maze": None if self.maze is None else _maze_to_json(self.maze),
+                "source": self.source, "grid": grid_json, "walker": self.walker,
+                "start": list(self.start), "heading": self.heading,
+                "goals": [list(g) for g in self.goals]}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record as JSON Lines; returns the path."""
+        return write_record(self, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TraversalRecord":
+        """Read a record file (see :func:`read_record`)."""
+        return read_record(path)
+
+
+_STEP_NAMES = {(-1, 0): "N", (0, 1): "E", (1, 0): "S", (0, -1): "W"}
+
+
+def _level_of(world) -> tuple[str, Maze | None, OccupancyGrid | None]:
+    if isinstance(world, Maze):
+        return "cell", world, None
+    if isinstance(world, OccupancyGrid):
+        return "grid", world.maze, world
+    raise ParameterError(f"world must be a Maze or an OccupancyGrid, got {type(world).__name__}")
+
+
+def dumps(record: TraversalRecord) -> str:
+    """The record as JSON Lines text."""
+    out = [json.dumps(record.header(), separators=(",", ":"))]
+    for s in record.steps:
+        d = {"t": round(float(s.t), 6), "move": s.move, "row": s.row, "col": s.col,
+             "heading": round(float(s.heading), 6)}
+        if s.bump:
+            d["bump"] = True
+        out.append(json.dumps(d, separators=(",", ":")))
+    r, c = record.final
+    out.append(json.dumps({"end": True, "moves": record.n_moves, "bumps": record.n_bumps,
+                           "reached_goal": bool(record.reached_goal),
+                           "duration": round(float(record.duration), 6), "row": r, "col": c,
+                           "heading": round(float(record.headings[-1]), 6)},
+                          separators=(",", ":")))
+    return "\n".join(out) + "\n"
+
+
+def write_record(record: TraversalRecord, path: str | Path) -> Path:
+    """Write ``record`` to ``path`` (JSON Lines); returns the path."""
+    path = Path(path)
+    path.write_text(dumps(record), encoding="utf-8")
+    return path
+
+
+def read_record(path: str | Path) -> TraversalRecord:
+    """Read and validate a record file.
+
+    Raises
+    ------
+    RecordFormatError
+        Naming ``path:line`` for malformed JSON, a wrong header, a bad or
+        impossible move line, or a missing end line (truncated file).
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordFormatError(f"{path}: not UTF-8 text ({exc})") from None
+    return loads(text, name=str(path))
+
+
+def _fail(name: str, line: int, msg: str) -> RecordFormatError:
+    return RecordFormatError(f"{name}:{line}: {msg}")
+
+
+def _cell(v, what: str) -> tuple[int, int]:
+    if not (isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v)):
+        raise ValueError(f"{what} must be [row, col] integers, got {v!r}")
+    return int(v[0]), int(v[1])
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _parse_header(h: dict) -> dict:
+    if h.get("format") != FORMAT_NAME:
+        raise ValueError(f"'format' must be {FORMAT_NAME!r}, got {h.get('format')!r}")
+    if not _is_int(h.get("version")) or not 1 <= h["version"] <= FORMAT_VERSION:
+        raise ValueError(f"'version' must be an integer 1..{FORMAT_VERSION}, "
+                         f"got {h.get('version')!r}")
+    level = h.get("level")
+    if level not in LEVELS:
+        raise ValueError(f"'level' must be 'cell' or 'grid', got {level!r}")
+    walker = h.get("walker")
+    if not isinstance(walker, dict) or walker.get("kind") not in WALKER_KINDS:
+        raise ValueError(f"'walker' must be an object with kind 'person' or 'agent', "
+                         f"got {walker!r}")
+    walker = {"name": "", "settings": {}, **walker}
+    source = h.get("source")
+    maze = None
+    if h.get("maze") is not None:
+        maze = _maze_from_json(h["maze"])
+    elif isinstance(source, dict):
+        maze = _resolve_source(source)
+    grid = None
+    gj = h.get("grid")
+    if level == "grid":
+        if not isinstance(gj, dict):
+            raise ValueError("a grid-level record needs a 'grid' object")
+        res = gj.get("resolution", 1.0)
+        origin = tuple(gj.get("origin", (0.0, 0.0, 0.0)))
+        if "occupied" in gj:
+            occ = gj["occupied"]
+            if not (isinstance(occ, list) and occ and all(isinstance(s, str) for s in occ)
+                    and len({len(s) for s in occ}) == 1):
+                raise ValueError("'grid.occupied' must be equal-length strings of '#' and '.'")
+            grid = OccupancyGrid(np.array([[ch == "#" for ch in s] for s in occ]),
+                                 resolution=res, origin=origin)
+        else:
+            if maze is None:
+                raise ValueError("a widened grid needs 'maze' or 'source'")
+            src = source or {}
+            k = gj.get("corridor", src.get("corridor"))
+            t = gj.get("wall", src.get("wall"))
+            if not (_is_int(k) and _is_int(t)):
+                raise ValueError(f"'grid.corridor' and 'grid.wall' must be integers, "
+                                 f"got {k!r}, {t!r}")
+            grid = widen(maze, corridor=k, wall=t, resolution=res, origin=origin)
+    elif maze is None:
+        raise ValueError("a cell-level record needs 'maze' (inline walls) or 'source'")
+    goals = h.get("goals")
+    if not isinstance(goals, list):
+        raise ValueError(f"'goals' must be a list of [row, col], got {goals!r}")
+    heading = h.get("heading", 0.0)
+    if not _is_num(heading):
+        raise ValueError(f"'heading' must be a number, got {heading!r}")
+    return dict(level=level, maze=maze, grid=grid, walker=walker,
+                start=_cell(h.get("start"), "'start'"),
+                goals=tuple(_cell(g, "each goal") for g in goals),
+                heading=float(heading), source=source if isinstance(source, dict) else None)
+
+
+def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
+    """Parse record text (see the module docstring for the format)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or not lines[0].strip():
+        raise _fail(name, 1, "empty record: expected a header line")
+    objs = []
+    for i, raw in enumerate(lines, 1):
+        if not raw.strip():
+            raise _fail(name, i, "blank line inside the record")
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            cut = " (the file looks truncated)" if i == len(lines) else ""
+            raise _fail(name, i, f"malformed JSON: {exc.msg} at column {exc.colno}{cut}") from None
+        if not isinstance(obj, dict):
+            raise _fail(name, i, f"expected a JSON object, got {type(obj).__name__}")
+        objs.append(obj)
+    try:
+        fields = _parse_header(objs[0])
+    except (ValueError, TypeError, KeyError) as exc:
+        raise _fail(name, 1, f"bad header: {exc}") from None
+    shape = fields["grid"].shape if fields["level"] == "grid" else fields["maze"].shape
+    r, c = fields["start"]
+    if not (0 <= r < shape[0] and 0 <= c < shape[1]):
+        raise _fail(name, 1, f"start {[r, c]} is outside the {shape[0]}x{shape[1]} "
+                             f"{fields['level']} map")
+    steps: list[Step] = []
+    t_prev = 0.0
+    end = None
+    for i, obj in enumerate(objs[1:], 2):
+        if obj.get("end") is True:
+            if i != len(objs):
+                raise _fail(name, i, f"end line is followed by {len(objs) - i} more line(s)")
+            end = obj
+            break
+        steps.append(_parse_step(obj, name, i, (r, c), t_prev, shape))
+        r, c, t_prev = steps[-1].row, steps[-1].col, steps[-1].t
+    if end is None:
+        raise _fail(name, len(objs), "truncated record: the last line is not the end line "
+                                     '{"end": true, ...}')
+    n_moves = sum(1 for s in steps if not s.bump)
+    n_bumps = len(steps) - n_moves
+    last = len(objs)
+    if end.get("moves") != n_moves or end.get("bumps", 0) != n_bumps:
+        raise _fail(name, last, f"end line says {end.get('moves')} moves and "
+                                f"{end.get('bumps', 0)} bumps but the record holds "
+                                f"{n_moves} and {n_bumps} (truncated or edited?)")
+    if ("row" in end or "col" in end) and (end.get("row"), end.get("col")) != (r, c):
+        raise _fail(name, last, f"end position {[end.get('row'), end.get('col')]} differs "
+                                f"from the last move's position {[r, c]}")
+    duration = end.get("duration", t_prev)
+    if not _is_num(duration) or duration < t_prev - 1e-9:
+        raise _fail(name, last, f"'duration' must be a number >= the last move time "
+                                f"{t_prev}, got {duration!r}")
+    reached = end.get("reached_goal", False)
+    if not isinstance(reached, bool):
+        raise _fail(name, last, f"'reached_goal' must be true or false, got {reached!r}")
+    return TraversalRecord(steps=tuple(steps), reached_goal=reached, duration=float(duration),
+                           **fields)
+
+
+def _parse_step(obj: dict, name: str, i: int, prev: tuple[int, int], t_prev: float,
+                shape: tuple[int, int]) -> Step:
+    missing = [k for k in ("t", "move", "row", "col", "heading") if k not in obj]
+    if missing:
+        raise _fail(name, i, f"move line lacks {', '.join(missing)} "
+                             f"(expected t, move, row, col, heading)")
+    t, move, row, col, heading = (obj[k] for k in ("t", "move", "row", "col", "heading"))
+    bump = obj.get("bump", False)
+    if not _is_num(t) or t < t_prev - 1e-9:
+        raise _fail(name, i, f"'t' must be a number >= the previous time {t_prev}, got {t!r}")
+    if move not in MOVES:
+        raise _fail(name, i, f"'move' must be one of {', '.join(MOVES)}, got {move!r}")
+    if not (_is_int(row) and _is_int(col)):
+        raise _fail(name, i, f"'row' and 'col' must be integers, got {row!r}, {col!r}")
+    if not (0 <= row < shape[0] and 0 <= col < shape[1]):
+        raise _fail(name, i, f"position {[row, col]} is outside the {shape[0]}x{shape[1]} map")
+    if not _is_num(heading):
+        raise _fail(name, i, f"'heading' must be a number, got {heading!r}")
+    if not isinstance(bump, bool):
+        raise _fail(name, i, f"'bump' must be true or false, got {bump!r}")
+    jump = abs(row - prev[0]) + abs(col - prev[1])
+    if bump and jump:
+        raise _fail(name, i, f"a bump leaves the position unchanged, but it moves from "
+                             f"{list(prev)} to {[row, col]}")
+    if jump > 1:
+        raise _fail(name, i, f"position jumps from {list(prev)} to {[row, col]}; each move "
+                             f"changes it by at most one 4-neighbour step")
+    return Step(float(t), move, row, col, float(heading), bump)
+
+
+def _heading_deg(theta: float) -> float:
+    return float(np.degrees(theta) % 360.0)
+
+
+def _four_connected(a: tuple[int, int], b: tuple[int, int], free: np.ndarray) -> list:
+    """Unit steps from ``a`` to ``b`` hugging the straight line, preferring free cells."""
+    out = []
+    r, c = a
+    dr_tot, dc_tot = b[0] - a[0], b[1] - a[1]
+    while (r, c) != tuple(b):
+        cands = []
+        if r != b[0]:
+            cands.append((r + (1 if b[0] > r else -1), c))
+        if c != b[1]:
+            cands.append((r, c + (1 if b[1] > c else -1)))
+
+        def score(cell):
+            inside = 0 <= cell[0] < free.shape[0] and 0 <= cell[1] < free.shape[1]
+            blocked = not (inside and free[cell])
+            # distance of the candidate to the segment a-b (cross product)
+            off = abs((cell[0] - a[0]) * dc_tot - (cell[1] - a[1]) * dr_tot)
+            return blocked, off
+
+        r, c = min(cands, key=score)
+        out.append((r, c))
+    return out
+
+
+def from_trajectory(trajectory, grid: OccupancyGrid, *, walker: dict | None = None,
+                    goals: Sequence[Sequence[int]] | None = None,
+                    source: dict | None = None) -> TraversalRecord:
+    """Convert a simulator trajectory into a grid-level traversal record.
+
+    Each pose ``(x, y, theta)`` maps to the grid cell under it
+    (:meth:`OccupancyGrid.world_to_cells`); a record line is written each
+    time the cell changes, with the pose's time and heading. Jumps of more
+    than one cell between samples are filled with 4-neighbour steps along
+    the straight line (through free cells where there is a choice), so the
+    record obeys the one-step rule and maps back to maze cells.
+
+    Parameters
+    ----------
+    trajectory : robomaze.sim.Trajectory
+        Anything with ``.t`` (n,) seconds and ``.poses`` (n, 3) world poses.
+    grid : OccupancyGrid
+        The grid it was simulated on (widened from a maze for maze-cell
+        reports).
+    walker : dict, optional
+        Default ``{"kind": "agent", "name": "", "settings": {}}``.
+    goals : sequence of (row, col), optional
+        Goal cells; default the maze's goals (maze cells), else the final cell.
+
+    Returns
+    -------
+    TraversalRecord
+
+    Raises
+    ------
+    ParameterError
+        If the trajectory is empty or its arrays disagree in length.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> g = widen(Maze.from_edges(1, 2, [0], [1]), corridor=1, wall=1)
+    >>> traj = SimpleNamespace(t=[0.0, 1.0], poses=[[1.5, 1.5, 0.0], [3.5, 1.5, 0.0]])
+    >>> rec = from_trajectory(traj, g)
+    >>> rec.positions.tolist(), [s.move for s in rec.steps], rec.reached_goal
+    ([[1, 1], [1, 2], [1, 3]], ['E', 'E'], True)
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    t = np.asarray(getattr(trajectory, "t", None), dtype=float).ravel()
+    poses = np.asarray(getattr(trajectory, "poses", None), dtype=float)
+    if poses.ndim != 2 or poses.shape[1] != 3 or len(poses) == 0:
+        raise ParameterError(f"trajectory.poses must be a non-empty (n, 3) array, "
+                             f"got shape {poses.shape}")
+    if t.shape != (len(poses),):
+        raise ParameterError(f"trajectory.t must have one time per pose ({len(poses)}), "
+                             f"got shape {t.shape}")
+    cells = grid.world_to_cells(poses[:, :2])
+    cells[:, 0] = np.clip(cells[:, 0], 0, grid.rows - 1)
+    cells[:, 1] = np.clip(cells[:, 1], 0, grid.cols - 1)
+    t = t - t[0]
+    free = grid.free
+    steps: list[Step] = []
+    cur = (int(cells[0, 0]), int(cells[0, 1]))
+    for i in range(1, len(cells)):
+        nxt = (int(cells[i, 0]), int(cells[i, 1]))
+        if nxt == cur:
+            continue
+        for cell in _four_connected(cur, nxt, free):
+            move = _STEP_NAMES[(cell[0] - cur[0], cell[1] - cur[1])]
+            steps.append(Step(float(t[i]), move, cell[0], cell[1], _heading_deg(poses[i, 2])))
+            cur = cell
+    if goals is None:
+        goals = grid.maze.goals if grid.maze is not None else (cur,)
+    rec = TraversalRecord(level="grid", maze=grid.maze, grid=grid,
+                          walker=walker or {"kind": "agent", "name": "", "settings": {}},
+                          start=tuple(int(v) for v in cells[0]), goals=tuple(goals),
+                          steps=tuple(steps), heading=_heading_deg(poses[0, 2]),
+                          duration=float(t[-1]), source=source)
+    object.__setattr__(rec, "reached_goal", rec.is_goal(rec.final))
+    return rec

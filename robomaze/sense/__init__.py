@@ -1,0 +1,17 @@
+"""Range sensing: exact DDA ray casting, range sensors, LaserScan, noise models.
+
+``SENSORS`` maps preset names (``"ir"``, ``"lidar"``) to factories.
+
+>>> import numpy as np
+>>> from robomaze import Maze, widen
+>>> g = widen(Maze.empty(1, 1), corridor=3, wall=1)
+>>> lidar(n_beams=4).scan(g, (2.5, 2.5, 0.0)).ranges   # west, south, east, north
+array([1.5, 1.5, 1.5, 1.5])
+"""
+
+from .noise import BeamModel, Compose, Dropout, Gaussian, Proportional, compose
+from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, make_sensor
+from .raycast import cast_rays
+
+__all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "SENSORS", "make_sensor", "cast_rays",
+           "Gaussian", "Proportional", "Dropout", "BeamModel", "Compose", "compose"]

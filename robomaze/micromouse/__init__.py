@@ -1,0 +1,40 @@
+"""Micromouse mode: a cell-level mouse world, solvers, metrics and a host
+for external mouse programs speaking the mms text protocol.
+
+>>> from robomaze.maze import Maze
+>>> run = solve(Maze.empty(4, 4, start=(3, 0), goals=[(1, 1)]))
+>>> run.success, run.route_length
+(True, 3)
+"""
+
+from __future__ import annotations
+
+from ..errors import unknown_name
+from ..maze import Maze
+from .floodfill import WallMap, floodfill, known_route
+from .followers import left_wall, right_wall, tremaux, wall_follower
+from .metrics import MotionProfile, mms_score, route_straights, route_turns, run_time
+from .result import MouseRun
+from .world import MouseWorld, wall_array
+
+__all__ = ["SOLVERS", "solve", "floodfill", "left_wall", "right_wall", "tremaux",
+           "wall_follower", "MouseWorld", "MouseRun", "MotionProfile", "run_time",
+           "route_turns", "route_straights", "mms_score", "WallMap", "known_route",
+           "wall_array"]
+
+#: Built-in mouse solvers: name -> fn(maze, **options) -> MouseRun.
+SOLVERS = {
+    "floodfill": floodfill,
+    "left_wall": left_wall,
+    "right_wall": right_wall,
+    "tremaux": tremaux,
+}
+
+
+def solve(maze: Maze, *, method: str = "floodfill", **options) -> MouseRun:
+    """Run a built-in solver by name (see :data:`SOLVERS`)."""
+    try:
+        fn = SOLVERS[method]
+    except KeyError:
+        raise unknown_name("mouse solver", method, SOLVERS) from None
+    return fn(maze, **options)

@@ -1,0 +1,207 @@
+"""The figures the micromouse community compares, with documented formulas.
+
+Route shape
+-----------
+A route is a list of cells. Its *length* is the number of moves (cells
+driven); its *turns* are the direction changes between consecutive moves;
+its *straights* are the lengths (in cells) of the maximal straight runs.
+
+Run-time estimate (:func:`run_time`)
+------------------------------------
+The mouse drives each straight with a trapezoidal speed profile: it
+accelerates at ``a`` from its entry speed ``v_in`` towards ``v_max`` and
+brakes at ``a`` to its exit speed ``v_out``. A straight of length ``s``
+takes, with ``d = (2 v_max^2 - v_in^2 - v_out^2) / (2a)`` the distance
+needed to touch ``v_max``::
+
+    s >= d:  t = (v_max - v_in)/a + (v_max - v_out)/a + (s - d)/v_max
+    s <  d:  v_p = sqrt(a s + (v_in^2 + v_out^2)/2)
+             t = (v_p - v_in)/a + (v_p - v_out)/a
+
+(if ``v_p`` would be below an end speed the segment is driven at constant
+acceleration: ``t = 2 s / (v_in + v_out)``). The route is driven from the
+centre of the start cell to the centre of the last cell and starts and ends
+at rest. Every corner cell (where the direction changes) is driven as a
+smooth 90-degree turn from its entry edge to its exit edge, at
+``turn_speed``, costing ``turn_time`` seconds (a U-turn costs two); the
+straights between corner cells are measured edge to edge (the first from the
+start cell's centre, the last to the final cell's centre), so they start and
+end at ``turn_speed``.
+
+With ``diagonals=True`` every staircase of ``m >= 2`` consecutive corner
+cells turning alternately (left, right, left, ...) is driven as one
+45-degree diagonal straight through the corner cells' edge midpoints, of
+length ``m * cell_size / sqrt(2)``, entered and left by 45-degree turns
+costing ``turn45_time`` each (replacing the ``m`` 90-degree turns).
+
+Score (:func:`mms_score`)
+-------------------------
+A contest-style score in seconds, lower is better (the classic rule with a
+search penalty): ``fast_run_time + search_time / 30 + 10 * crashes``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .._validate import check_float
+
+__all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "mms_score",
+           "route_moves"]
+
+
+@dataclass(frozen=True)
+class MotionProfile:
+    """Motion limits for the run-time estimate (SI units; classic 18 cm cells).
+
+    >>> MotionProfile().cell_size
+    0.18
+    """
+
+    cell_size: float = 0.18
+    max_speed: float = 3.0
+    acceleration: float = 6.0
+    turn_speed: float = 0.7
+    turn_time: float = 0.25
+    diagonals: bool = False
+    turn45_time: float = 0.15
+
+    def __post_init__(self) -> None:
+        for name in ("cell_size", "max_speed", "acceleration", "turn_speed"):
+            check_float(name, getattr(self, name), min_value=0.0, strict_min=True)
+        for name in ("turn_time", "turn45_time"):
+            check_float(name, getattr(self, name), min_value=0.0)
+        if self.turn_speed > self.max_speed:
+            from ..errors import ParameterError
+            raise ParameterError(f"turn_speed {self.turn_speed} must be <= max_speed "
+                                 f"{self.max_speed}")
+
+
+def route_moves(route) -> list[tuple[int, int]]:
+    """Unit moves ``(dr, dc)`` between consecutive cells (waits dropped)."""
+    out = []
+    for (r0, c0), (r1, c1) in zip(route[:-1], route[1:]):
+        d = (int(r1) - int(r0), int(c1) - int(c0))
+        if d != (0, 0):
+            out.append(d)
+    return out
+
+
+def route_turns(route) -> int:
+    """Direction changes along a route (a U-turn counts as 2).
+
+    >>> route_turns([(3, 0), (3, 1), (2, 1), (2, 2), (2, 3)])
+    2
+    """
+    moves = route_moves(route)
+    t = 0
+    for a, b in zip(moves[:-1], moves[1:]):
+        if a != b:
+            t += 2 if (a[0] == -b[0] and a[1] == -b[1]) else 1
+    return t
+
+
+def route_straights(route) -> list[int]:
+    """Lengths (cells) of the maximal straight runs.
+
+    >>> route_straights([(0, 0), (0, 1), (0, 2), (1, 2)])
+    [2, 1]
+    """
+    moves = route_moves(route)
+    if not moves:
+        return []
+    runs = [1]
+    for a, b in zip(moves[:-1], moves[1:]):
+        if a == b:
+            runs[-1] += 1
+        else:
+            runs.append(1)
+    return runs
+
+
+def _segment_time(s: float, v_in: float, v_out: float, p: MotionProfile) -> float:
+    if s <= 0:
+        return 0.0
+    a, vm = p.acceleration, p.max_speed
+    d = (2 * vm * vm - v_in * v_in - v_out * v_out) / (2 * a)
+    if s >= d:
+        return (vm - v_in) / a + (vm - v_out) / a + (s - d) / vm
+    vp = math.sqrt(a * s + (v_in * v_in + v_out * v_out) / 2)
+    if vp < max(v_in, v_out):
+        return 2 * s / (v_in + v_out)
+    return (vp - v_in) / a + (vp - v_out) / a
+
+
+def run_time(route, profile: MotionProfile | None = None, *,
+             stop_at_turns: bool = False) -> float:
+    """Estimated seconds to drive ``route`` (see the module notes).
+
+    ``stop_at_turns=True`` models a search run: the mouse stops for every
+    turn (an in-place turn of ``turn_time``), so straights start and end at
+    rest and U-turns cost two turns.
+
+    >>> p = MotionProfile(max_speed=1.0, acceleration=1.0, cell_size=1.0)
+    >>> run_time([(0, 0), (0, 1), (0, 2)], p)   # 2 m: 1 s up, 1 s down, no cruise
+    2.0
+    """
+    p = profile or MotionProfile()
+    moves = route_moves(route)
+    if not moves:
+        return 0.0
+    if stop_at_turns:
+        runs = route_straights(route)
+        t = sum(_segment_time(n * p.cell_size, 0.0, 0.0, p) for n in runs)
+        return t + route_turns(route) * p.turn_time
+    # Corner cells: the move direction changes entering vs leaving the cell.
+    kinds = []                                 # per turn: +1 right, -1 left
+    for a, b in zip(moves[:-1], moves[1:]):
+        if a == b:
+            kinds.append(0)
+        else:
+            cross = a[1] * b[0] - a[0] * b[1]  # row-down frame: >0 is a right turn
+            kinds.append(2 if a == (-b[0], -b[1]) else (1 if cross > 0 else -1))
+    # Split into pieces: straight lengths (half-cell units) and turn costs.
+    time = 0.0
+    half = p.cell_size / 2
+    straight = half                            # from the start cell's centre
+    v_in = 0.0
+    i = 0
+    n = len(kinds)
+    while i < n:
+        k = kinds[i]
+        if k == 0:
+            straight += 2 * half
+            i += 1
+            continue
+        if p.diagonals and k in (1, -1):
+            j = i
+            while j + 1 < n and kinds[j + 1] == -kinds[j]:
+                j += 1
+            m = j - i + 1
+            if m >= 2:
+                time += _segment_time(straight, v_in, p.turn_speed, p)
+                time += 2 * p.turn45_time
+                diag = m * p.cell_size / math.sqrt(2)
+                time += _segment_time(diag, p.turn_speed, p.turn_speed, p)
+                v_in = p.turn_speed
+                straight = 0.0
+                i = j + 1
+                continue
+        time += _segment_time(straight, v_in, p.turn_speed, p)
+        time += p.turn_time * (2 if k == 2 else 1)
+        v_in = p.turn_speed
+        straight = 0.0
+        i += 1
+    straight += half                           # into the last cell's centre
+    time += _segment_time(straight, v_in, 0.0, p)
+    return time
+
+
+def mms_score(fast_run_time: float, search_time: float, crashes: int = 0) -> float:
+    """Contest-style score: ``fast_run_time + search_time / 30 + 10 * crashes``.
+
+    >>> mms_score(10.0, 60.0, 1)
+    22.0
+    """
+    return float(fast_run_time) + float(search_time) / 30.0 + 10.0 * int(crashes)

@@ -142,8 +142,8 @@ def run_time(route, profile: MotionProfile | None = None, *,
     rest and U-turns cost two turns.
 
     >>> p = MotionProfile(max_speed=1.0, acceleration=1.0, cell_size=1.0)
-    >>> run_time([(0, 0), (0, 1), (0, 2)], p)   # 2 m: 1 s up, 1 s down, no cruise
-    2.0
+    >>> run_time([(0, 0), (0, 1), (0, 2)], p)   # 2 m: 1 s up, 1 s cruise, 1 s down
+    3.0
     """
     p = profile or MotionProfile()
     moves = route_moves(route)

@@ -26,6 +26,9 @@ COMMANDS = [
     "render",
     "stats",
     "list",
+    "play",
+    "replay",
+    "score",
 ]
 
 

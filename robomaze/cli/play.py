@@ -1,0 +1,139 @@
+"""``robomaze play``: walk a maze yourself in a window and save the record."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..grid import OccupancyGrid, widen
+from ..maze import Maze
+from ._common import (PLACEMENTS, add_command, build_maze, fraction, load, nonneg_int,
+                      out_extension, parse_placement, parse_seed, parse_size, positive_int)
+
+EPILOG = """\
+source: a generator name with a SIZE (see `robomaze list generators`), a maze
+or grid file, or a traversal record (.jsonl: play the same maze again).
+--corridor/--wall widen the maze: you then walk grid cell by grid cell.
+
+keys: arrows move north/east/south/west (--controls arrows), or a = turn
+left, w = forward, d = turn right (--controls robot); q or escape ends.
+
+examples:
+  robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
+  robomaze play kruskal 8 --seed 1 --corridor 3 --controls robot -o robot.jsonl
+  robomaze play maze.json --mode trail -o walk.jsonl
+"""
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "play", help="walk a maze interactively and record it",
+                    description="Open a window on a maze and walk it with the keyboard; "
+                                "the walk is saved as a traversal record.",
+                    epilog=EPILOG)
+    add_source_arguments(p)
+    p.add_argument("--mode", choices=("full", "trail", "torch"), default="full",
+                   help="what is visible: everything, the cells around your trail, or "
+                        "only the 3x3 cells around you (default full)")
+    p.add_argument("--controls", choices=("arrows", "robot"), default="arrows",
+                   help="arrow keys (absolute moves) or a/w/d turn-left/forward/turn-right")
+    p.add_argument("--name", default="", help="who walks (stored in the record)")
+    p.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
+                   help="pixels per cell of the window")
+    p.add_argument("-o", "--output", metavar="RECORD", default=None,
+                   help="save the record here (.jsonl)")
+    p.set_defaults(func=run)
+
+
+def add_source_arguments(p: argparse.ArgumentParser) -> None:
+    """SOURCE [SIZE] and the generator/widening options (shared with other commands)."""
+    p.add_argument("source", metavar="SOURCE", help="generator name, maze/grid file or record")
+    p.add_argument("size", metavar="SIZE", nargs="?", default=None,
+                   help="ROWSxCOLS in maze cells when SOURCE is a generator")
+    p.add_argument("--seed", type=nonneg_int, default=None, help="random seed of the generator")
+    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
+                   help="fraction of dead ends to remove (default 0)")
+    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
+                   help="where start and goal go (default corners)")
+    p.add_argument("--corridor", type=positive_int, default=None, metavar="K",
+                   help="widen the maze: free grid cells across a corridor")
+    p.add_argument("--wall", type=positive_int, default=None, metavar="T",
+                   help="widen the maze: grid cells across a wall")
+
+
+def world_from_args(args) -> tuple[Maze | OccupancyGrid, dict | None]:
+    """The Maze or grid to walk, and its generator reference (or None)."""
+    from ..errors import ParameterError
+
+    source = None
+    path = Path(args.source)
+    if path.is_file():
+        if args.size is not None:
+            raise ParameterError(f"SIZE {args.size!r} given with the file {args.source!r}; "
+                                 f"SIZE is only for generator names")
+        if path.suffix.lower() == ".jsonl":
+            from ..traverse.record import read_record
+
+            rec = read_record(path)
+            world, source = (rec.maze if rec.maze is not None else rec.grid), rec.source
+        else:
+            world = load(path)
+    else:
+        if args.size is None:
+            raise ParameterError(f"SOURCE {args.source!r} is not a file, so it must be a "
+                                 f"generator name followed by SIZE (e.g. backtracker 10x10)")
+        rows, cols = parse_size(args.size, "SIZE")
+        seed = parse_seed(args.seed)
+        placement = parse_placement(args.placement)
+        world = build_maze(args.source, rows, cols, seed=seed, braid=args.braid,
+                           placement=placement)
+        source = {"generator": args.source, "size": [rows, cols], "seed": seed,
+                  "braid": args.braid, "placement": placement}
+    if args.corridor is not None or args.wall is not None:
+        if not isinstance(world, Maze):
+            raise ParameterError("--corridor/--wall widen a maze, but the source is a grid")
+        k, t = args.corridor or 1, args.wall or 1
+        world = widen(world, corridor=k, wall=t)
+        if source is not None:
+            source = {**source, "corridor": k, "wall": t}
+    return world, source
+
+
+def interactive_backend() -> str | None:
+    """The current matplotlib backend if it can open windows, else None."""
+    import matplotlib
+    from matplotlib.backends import BackendFilter, backend_registry
+
+    name = matplotlib.get_backend().lower()
+    if name in backend_registry.list_builtin(BackendFilter.NON_INTERACTIVE):
+        return None
+    return name
+
+
+def no_display(command: str) -> int:
+    """Print the one-line error for a headless session; the exit status."""
+    import matplotlib
+
+    print(f"robomaze {command}: error: no display: matplotlib backend "
+          f"{matplotlib.get_backend()!r} cannot open a window (run with a display, or set "
+          f"MPLBACKEND to an interactive backend such as TkAgg or QtAgg)", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..traverse.game import Game
+
+    if args.output is not None:
+        out_extension(args.output, (".jsonl",), "-o/--output")
+    world, source = world_from_args(args)
+    walker = {"kind": "person", "name": args.name, "settings": {}}
+    game = Game(world, mode=args.mode, controls=args.controls, walker=walker)
+    if interactive_backend() is None:
+        return no_display("play")
+    from ..viz.traverse import PlayWindow
+
+    win = PlayWindow(game, out=args.output, cell_px=args.cell_px, source=source)
+    win.show()
+    saved = win.finish()
+    print(f"{game.status()}" + (f" -> {saved}" if saved else ""))
+    return 0

@@ -1,0 +1,63 @@
+"""``robomaze replay``: animate a traversal record, or export it."""
+
+from __future__ import annotations
+
+import argparse
+
+from ._common import add_command, out_extension, positive_float, positive_int
+from .play import interactive_backend, no_display
+
+EPILOG = """\
+output (by the extension of each -o, repeatable):
+  .gif        the animation (one frame per move plus the start)
+  .mp4        the animation (needs ffmpeg)
+  .png .svg   a still picture of the whole walk
+without -o a window opens: space = play/pause, + / - = faster / slower.
+moves are coloured by direction: right blue, down red, left cyan, up green.
+
+examples:
+  robomaze replay walk.jsonl
+  robomaze replay walk.jsonl -o walk.gif -o walk.png --fps 8
+"""
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "replay", help="animate or export a traversal record",
+                    description="Replay a traversal record move by move over its maze.",
+                    epilog=EPILOG)
+    p.add_argument("record", metavar="RECORD", help="traversal record (.jsonl)")
+    p.add_argument("-o", "--output", action="append", default=[], metavar="OUT",
+                   help=".gif, .mp4, .png or .svg (repeatable)")
+    p.add_argument("--fps", type=positive_float, default=5.0, help="frames per second (default 5)")
+    p.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
+                   help="pixels per map cell")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..traverse.record import read_record
+
+    exts = [out_extension(o, (".gif", ".mp4", ".png", ".svg")) for o in args.output]
+    if not exts and interactive_backend() is None:
+        return no_display("replay")
+    if ".mp4" in exts:
+        from ..errors import ParameterError
+        from ..viz.traverse import ffmpeg_available
+
+        if not ffmpeg_available():
+            raise ParameterError("MP4 export needs ffmpeg, which is not installed; "
+                                 "use a .gif output instead")
+    rec = read_record(args.record)
+    from ..viz.traverse import Replay, still
+
+    for out, ext in zip(args.output, exts):
+        if ext in (".gif", ".mp4"):
+            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px)
+            rp.save(out, fps=args.fps)
+            print(f"{args.record}: {rp.n_frames} frames -> {out}")
+        else:
+            still(rec, out, cell_px=args.cell_px)
+            print(f"{args.record}: {rec.n_moves} moves -> {out}")
+    if not exts:
+        Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True).show()
+    return 0

@@ -1,0 +1,380 @@
+"""Windows and pictures for traversals: play, replay, still image, heat map.
+
+* :class:`PlayWindow` connects a figure's ``key_press_event`` to a
+  :class:`robomaze.traverse.game.Game` and redraws the walk, the fog of the
+  visibility mode, the goal and a status line. ``q``/``escape`` ends the game.
+* :class:`Replay` animates a :class:`~robomaze.traverse.record.TraversalRecord`
+  with :class:`matplotlib.animation.FuncAnimation`: frame ``i`` shows the
+  first ``i`` executed moves (so there are ``moves + 1`` frames, the first
+  being the start), each move coloured by its direction -- east (right)
+  blue, south (down) red, west (left) cyan, north (up) green -- and the
+  current position highlighted. In a window, space pauses/resumes and
+  ``+``/``-`` change the speed. :meth:`Replay.save` writes GIF (Pillow) or
+  MP4 (only when ffmpeg is installed).
+* :func:`still` draws the whole walk in one picture; :func:`section_heatmap`
+  paints each maze section with its error from :mod:`robomaze.traverse.score`.
+
+Everything is drawn in grid coordinates (cell ``(row, col)`` at
+``x = col, y = row``, y axis inverted), on the backgrounds of
+:func:`robomaze.viz.draw_maze` and :func:`robomaze.viz.draw_grid`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib import animation
+from matplotlib.collections import LineCollection
+from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
+
+from ..errors import ParameterError
+from ..grid import OccupancyGrid
+from ..maze import Maze
+from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
+from .render import _new_figure, figure_size, save_figure
+
+__all__ = ["DIRECTION_COLORS", "PlayWindow", "Replay", "still", "section_heatmap",
+           "move_colors", "ffmpeg_available"]
+
+#: Colour of a move by its direction ``(drow, dcol)``.
+DIRECTION_COLORS = {(0, 1): "#1f4fff", (1, 0): "#e0201b", (0, -1): "#00c8e0",
+                    (-1, 0): "#10a010"}
+_TURN_COLOR = "#888888"
+_FOG = to_rgba("#505050")
+_HERE = "#ff8c00"
+
+
+def move_colors(positions: np.ndarray) -> list:
+    """Colour of each move between consecutive positions (grey for turns in place)."""
+    d = np.diff(np.asarray(positions), axis=0)
+    return [DIRECTION_COLORS.get((int(a), int(b)), _TURN_COLOR) for a, b in d]
+
+
+def ffmpeg_available() -> bool:
+    """Whether matplotlib can write MP4 (an ffmpeg binary is installed)."""
+    return animation.writers.is_available("ffmpeg")
+
+
+def _new_fig(rows: int, cols: int, cell_px: float | None, interactive: bool) -> Figure:
+    if cell_px is None:
+        cell_px = max(4, min(40, 600 // max(rows, cols)))
+    w, h = figure_size(rows, cols, cell_px=cell_px)
+    h += 28  # room for the status line
+    if interactive:
+        import matplotlib.pyplot as plt  # only a real window needs pyplot
+
+        return plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    return _new_figure(w, h)
+
+
+def _background(ax, world: Maze | OccupancyGrid, goals, *, level_maze: bool) -> None:
+    """Walls (or occupancy) with the goal cells shaded."""
+    if isinstance(world, Maze):
+        setup_axes(ax, world.rows, world.cols)
+        for r, c in goals:
+            ax.add_patch(_square(c, r, 1, 1, GOAL_COLOR, 0.35))
+        draw_maze(ax, world, markers=False)
+    else:
+        draw_grid(ax, world)
+        w = world.widening
+        for r, c in goals:
+            if level_maze and w is not None:
+                rs, cs = w.block((r, c))
+                ax.add_patch(_square(cs.start, rs.start, w.corridor, w.corridor,
+                                     GOAL_COLOR, 0.35))
+            else:
+                ax.add_patch(_square(c, r, 1, 1, GOAL_COLOR, 0.35))
+
+
+def _square(x0: float, y0: float, w: float, h: float, color: str, alpha: float):
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((x0 - 0.5, y0 - 0.5), w, h, facecolor=color, alpha=alpha,
+                     edgecolor="none", zorder=1)
+
+
+def _segments(positions: np.ndarray) -> np.ndarray:
+    xy = np.asarray(positions, float)[:, ::-1]
+    return np.stack([xy[:-1], xy[1:]], axis=1)
+
+
+def _line_width(ax, rows: int, cols: int) -> float:
+    from .draw import px_per_cell
+
+    return max(1.0, 0.3 * px_per_cell(ax, rows, cols)) * 72.0 / ax.figure.dpi
+
+
+# ---------------------------------------------------------------- play
+class PlayWindow:
+    """A matplotlib window (or any figure) driving a :class:`Game` by keys.
+
+    Parameters
+    ----------
+    game : robomaze.traverse.game.Game
+    out : path, optional
+        Where the record is saved when the goal is reached or the game ends.
+    fig : Figure, optional
+        Draw into this figure (tests pass an Agg figure); default a new
+        pyplot window.
+    cell_px : float, optional
+        Pixels per map cell of a new figure.
+    """
+
+    def __init__(self, game, *, out: str | os.PathLike | None = None, fig: Figure | None = None,
+                 cell_px: float | None = None, source: dict | None = None) -> None:
+        self.game = game
+        self.out = None if out is None else Path(out)
+        self.source = source
+        self.saved: Path | None = None
+        rows, cols = game.shape
+        self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, True)
+        self.ax = self.fig.add_axes((0, 0, 1, 0.94))
+        _background(self.ax, game.world, game.goals, level_maze=game.maze is not None)
+        self._fog = self.ax.imshow(np.zeros((rows, cols, 4)), origin="upper", zorder=6,
+                                   extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
+                                   interpolation="nearest")
+        self._trail = LineCollection([], linewidths=_line_width(self.ax, rows, cols),
+                                     zorder=4, capstyle="round")
+        self.ax.add_collection(self._trail)
+        (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=8, zorder=7,
+                                     markeredgecolor="black")
+        self._arrow = None
+        self._title = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
+        self.cid = self.fig.canvas.mpl_connect("key_press_event", self._on_key)
+        self._timer = None
+        self.redraw()
+
+    def _on_key(self, event) -> None:
+        self.handle(event.key)
+
+    def handle(self, key: str | None) -> str:
+        """Process one key name (what ``key_press_event`` delivers); returns the outcome."""
+        if key in ("q", "escape"):
+            self.finish()
+            return "quit"
+        result = self.game.key(key) if key else "ignored"
+        if result != "ignored":
+            self.redraw()
+        if result == "goal":
+            self.finish()
+        return result
+
+    def finish(self) -> Path | None:
+        """Save the record (if ``out`` was given) once; stop the clock display."""
+        if self._timer is not None:
+            self._timer.stop()
+        if self.out is not None and self.saved is None:
+            self.saved = self.game.record(source=self.source).save(self.out)
+        self.redraw()
+        return self.saved
+
+    def redraw(self) -> None:
+        """Update fog, trail, position and status line from the game."""
+        g = self.game
+        fog = np.zeros(g.shape + (4,))
+        fog[~g.visible] = _FOG
+        self._fog.set_data(fog)
+        pos = np.array([g.start] + [(s.row, s.col) for s in g.steps if not s.bump])
+        keep = np.r_[True, np.any(pos[1:] != pos[:-1], axis=1)]
+        pos = pos[keep]
+        self._trail.set_segments(_segments(pos))
+        self._trail.set_color(move_colors(pos))
+        r, c = g.position
+        self._here.set_data([c], [r])
+        if self._arrow is not None:
+            self._arrow.remove()
+        th = np.radians(g.heading)
+        self._arrow = self.ax.annotate(
+            "", xy=(c + 0.45 * np.cos(th), r - 0.45 * np.sin(th)), xytext=(c, r),
+            arrowprops=dict(arrowstyle="-|>", color="black", lw=1.5), zorder=8)
+        self._title.set_text(g.status() + ("" if self.saved is None else f" (saved {self.saved.name})"))
+        self.fig.canvas.draw_idle()
+
+    def show(self) -> None:
+        """Open the window and block until it is closed (needs a GUI backend)."""
+        import matplotlib.pyplot as plt
+
+        self._timer = self.fig.canvas.new_timer(interval=500)
+        self._timer.add_callback(self._tick)
+        self._timer.start()
+        self.fig.canvas.mpl_connect("close_event", lambda _e: self.finish())
+        plt.show()
+
+    def _tick(self) -> None:
+        self._title.set_text(self.game.status())
+        self.fig.canvas.draw_idle()
+
+
+# ---------------------------------------------------------------- replay
+class Replay:
+    """Animated replay of a traversal record.
+
+    Frame ``i`` (``0 <= i <= moves``) shows the walk up to position ``i``
+    of :attr:`TraversalRecord.positions`, so :attr:`n_frames` is
+    ``record.n_moves + 1`` and the highlighted cell of frame ``i`` is
+    exactly ``record.positions[i]``.
+
+    Parameters
+    ----------
+    record : TraversalRecord
+    fig : Figure, optional
+        Default a new Agg figure (``interactive=False``) or pyplot window.
+    interval : float
+        Milliseconds per frame.
+    cell_px : float, optional
+    interactive : bool
+        Open a pyplot window with space = play/pause, ``+``/``-`` = speed.
+    """
+
+    def __init__(self, record, *, fig: Figure | None = None, interval: float = 200,
+                 cell_px: float | None = None, interactive: bool = False) -> None:
+        self.record = record
+        world = record.world
+        rows, cols = world.shape
+        self.positions = record.positions
+        self.n_frames = len(self.positions)
+        self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, interactive)
+        self.ax = self.fig.add_axes((0, 0, 1, 0.94))
+        _background(self.ax, world, record.goals, level_maze=record.maze is not None)
+        self._segs = _segments(self.positions)
+        self._colors = move_colors(self.positions)
+        self._lines = LineCollection([], linewidths=_line_width(self.ax, rows, cols), zorder=4,
+                                     capstyle="round")
+        self.ax.add_collection(self._lines)
+        (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=9, zorder=7,
+                                     markeredgecolor="black")
+        self._text = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
+        self.shown: list[tuple[int, int]] = []
+        self.paused = False
+        self.anim = animation.FuncAnimation(self.fig, self.draw_frame, frames=self.n_frames,
+                                            init_func=lambda: (), interval=interval,
+                                            blit=False, repeat=interactive,
+                                            cache_frame_data=False)
+        if interactive:
+            self.fig.canvas.mpl_connect("key_press_event", lambda e: self.handle(e.key))
+
+    def draw_frame(self, i: int):
+        """Draw frame ``i``; records the highlighted cell in :attr:`shown`."""
+        self._lines.set_segments(self._segs[:i])
+        self._lines.set_color(self._colors[:i])
+        r, c = (int(v) for v in self.positions[i])
+        self._here.set_data([c], [r])
+        t = self.record.times[i]
+        self._text.set_text(f"move {i}/{self.n_frames - 1}  t = {t:.1f} s")
+        self.shown.append((r, c))
+        return self._lines, self._here, self._text
+
+    def handle(self, key: str | None) -> None:
+        """Space toggles play/pause; ``+``/``-`` double/halve the speed."""
+        if key == " ":
+            if self.paused:
+                self.anim.resume()
+            else:
+                self.anim.pause()
+            self.paused = not self.paused
+        elif key in ("+", "=", "-"):
+            src = self.anim.event_source
+            factor = 0.5 if key != "-" else 2.0
+            src.interval = int(min(5000, max(10, src.interval * factor)))
+
+    def save(self, out: str | os.PathLike, *, fps: float = 5) -> Path:
+        """Write the animation: ``.gif`` (Pillow) or ``.mp4`` (ffmpeg).
+
+        Raises
+        ------
+        ParameterError
+            For another extension, or ``.mp4`` without ffmpeg installed.
+        """
+        out = Path(out)
+        ext = out.suffix.lower()
+        if ext == ".gif":
+            writer = animation.PillowWriter(fps=fps)
+        elif ext == ".mp4":
+            if not ffmpeg_available():
+                raise ParameterError(f"cannot write {out}: MP4 export needs ffmpeg, which "
+                                     f"is not installed; write a .gif instead")
+            writer = animation.FFMpegWriter(fps=fps)
+        else:
+            raise ParameterError(f"animation out must end in .gif or .mp4, got {str(out)!r}")
+        self.anim.save(os.fspath(out), writer=writer, dpi=self.fig.dpi)
+        return out
+
+    def show(self) -> None:
+        """Open the window and block until it is closed (needs a GUI backend)."""
+        import matplotlib.pyplot as plt
+
+        plt.show()
+
+
+# ---------------------------------------------------------------- pictures
+def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None = None,
+          ax: Any = None) -> Figure:
+    """The whole walk in one picture, moves coloured by direction.
+
+    Start (green) and final position (orange) are marked. Writes PNG/SVG
+    when ``out`` is given.
+    """
+    world = record.world
+    rows, cols = world.shape
+    if ax is None:
+        fig = _new_fig(rows, cols, cell_px, False)
+        ax = fig.add_axes((0, 0, 1, 1))
+    fig = ax.figure
+    _background(ax, world, record.goals, level_maze=record.maze is not None)
+    pos = record.positions
+    ax.add_collection(LineCollection(_segments(pos), colors=move_colors(pos), zorder=4,
+                                     linewidths=_line_width(ax, rows, cols), capstyle="round"))
+    ax.plot([pos[0, 1]], [pos[0, 0]], "s", color=START_COLOR, markersize=8, zorder=6)
+    ax.plot([pos[-1, 1]], [pos[-1, 0]], "o", color=_HERE, markersize=8, zorder=7,
+            markeredgecolor="black")
+    if out is not None:
+        save_figure(fig, out)
+    return fig
+
+
+def section_heatmap(report, world: Maze | OccupancyGrid, out: str | os.PathLike | None = None,
+                    *, key: str = "error", cell_px: float | None = None,
+                    ax: Any = None) -> Figure:
+    """Paint every section of the maze with its ``key`` (default the error).
+
+    ``report`` is a :class:`robomaze.traverse.score.TraversalScore`;
+    ``world`` the Maze it was scored on (for a widened record, its maze), or
+    the plain grid. Cells never in a section stay white.
+    """
+    values = report.section_map(key)
+    rows, cols = values.shape
+    if world.shape != (rows, cols):
+        raise ParameterError(f"world has shape {world.shape} but the report is "
+                             f"{rows}x{cols}; pass the maze the record was scored on")
+    cax = None
+    if ax is None:
+        if cell_px is None:
+            cell_px = max(4, min(40, 600 // max(rows, cols)))
+        w, h = figure_size(rows, cols, cell_px=cell_px)
+        fig = _new_figure(w + 90, h + 20)
+        ax = fig.add_axes((0, 0, w / (w + 90), h / (h + 20)))
+        cax = fig.add_axes((w / (w + 90) + 12 / (w + 90), 0.05, 14 / (w + 90), 0.85))
+    fig = ax.figure
+    setup_axes(ax, rows, cols)
+    vmax = max(1.0, float(np.nanmax(values)) if np.isfinite(values).any() else 1.0)
+    im = ax.imshow(np.ma.masked_invalid(values), cmap="YlOrRd", vmin=0, vmax=vmax,
+                   origin="upper", extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
+                   interpolation="nearest", zorder=0)
+    if isinstance(world, Maze):
+        draw_maze(ax, world, markers=False)
+    else:
+        occ = np.zeros((rows, cols, 4))
+        occ[world.occupied] = to_rgba("black")
+        ax.imshow(occ, origin="upper", extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
+                  interpolation="nearest", zorder=1)
+    if cax is not None:
+        fig.colorbar(im, cax=cax, label=f"section {key}")
+    else:
+        fig.colorbar(im, ax=ax, fraction=0.08, pad=0.02, label=f"section {key}")
+    if out is not None:
+        save_figure(fig, out)
+    return fig

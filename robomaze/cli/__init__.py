@@ -26,6 +26,7 @@ COMMANDS = [
     "render",
     "stats",
     "list",
+    "bench",
     "play",
     "replay",
     "score",

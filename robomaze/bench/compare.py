@@ -1,0 +1,158 @@
+"""Regression gate: compare two result sets run by run.
+
+Runs are matched on scenario id. For every run in the baseline:
+
+- it must be present in the current results (a missing run is a
+  regression: the sweep shrank or crashed);
+- its ``status`` and every deterministic metric
+  (:data:`robomaze.bench.run.DETERMINISTIC_METRICS`) must match: booleans and
+  integers exactly, floats within ``rel_tol`` (default 1e-6) relative or
+  ``abs_tol`` (default 1e-9 m) absolute, missing equals missing;
+- its compute time is compared as the ratio current / baseline and
+  reported; it fails only when ``fail_on_time`` is given and the
+  geometric-mean ratio over all runs exceeds it (single fast runs are too
+  noisy to gate on one by one).
+
+Runs only in the current results are reported as new, not failed.
+
+>>> base = [{"id": "a", "status": "ok", "metrics": {"length_m": 1.0}, "timings": {"compute_s": 1.0}}]
+>>> cur = [{"id": "a", "status": "ok", "metrics": {"length_m": 1.5}, "timings": {"compute_s": 1.0}}]
+>>> res = compare_rows(base, cur)
+>>> res.ok, res.changes[0][:3]
+(False, ('a', 'length_m', 1.0))
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .run import DETERMINISTIC_METRICS
+from .store import read_rows
+
+__all__ = ["compare_rows", "compare_dirs", "Comparison", "REL_TOL", "ABS_TOL"]
+
+REL_TOL = 1e-6
+ABS_TOL = 1e-9
+#: Compute times below this (s) are too small to ratio meaningfully.
+MIN_TIME = 1e-4
+
+
+@dataclass
+class Comparison:
+    """The outcome of a comparison; ``ok`` is False on any regression."""
+
+    changes: list = field(default_factory=list)   # (id, key, baseline, current)
+    missing: list = field(default_factory=list)   # ids in baseline only
+    new: list = field(default_factory=list)       # ids in current only
+    matched: int = 0
+    time_ratio: float | None = None               # geometric mean current/baseline
+    slowest: list = field(default_factory=list)   # (ratio, id, method) worst first
+    fail_on_time: float | None = None
+    labels: dict = field(default_factory=dict)    # id -> "method corridor footprint"
+
+    @property
+    def time_regressed(self) -> bool:
+        return (self.fail_on_time is not None and self.time_ratio is not None
+                and self.time_ratio > self.fail_on_time)
+
+    @property
+    def ok(self) -> bool:
+        return not self.changes and not self.missing and not self.time_regressed
+
+    def table(self) -> str:
+        """Human-readable report of what changed."""
+        lines = [f"compared {self.matched} runs: {len(self.changes)} metric changes, "
+                 f"{len(self.missing)} missing, {len(self.new)} new"]
+        if self.changes:
+            lines.append("")
+            lines.append(f"{'id':12}  {'run':40}  {'metric':20}  {'baseline':>14}  {'current':>14}")
+            for rid, key, a, b in self.changes:
+                lines.append(f"{rid:12}  {self.labels.get(rid, '')[:40]:40}  {key:20}  "
+                             f"{_show(a):>14}  {_show(b):>14}")
+        if self.missing:
+            lines.append("")
+            lines.append("missing from current: " + ", ".join(
+                f"{i} ({self.labels.get(i, '')})" for i in self.missing[:20])
+                + (" ..." if len(self.missing) > 20 else ""))
+        if self.new:
+            lines.append("new in current (not compared): " + ", ".join(self.new[:20])
+                         + (" ..." if len(self.new) > 20 else ""))
+        if self.time_ratio is not None:
+            gate = (f" (limit {self.fail_on_time:g}: {'FAIL' if self.time_regressed else 'ok'})"
+                    if self.fail_on_time is not None else " (reported, not gated)")
+            lines.append("")
+            lines.append(f"compute time current/baseline: geometric mean {self.time_ratio:.3f}{gate}")
+            for ratio, rid, label in self.slowest[:5]:
+                lines.append(f"  {ratio:7.2f}x  {rid}  {label}")
+        lines.append("")
+        lines.append("OK: no regression" if self.ok else "REGRESSION")
+        return "\n".join(lines)
+
+
+def _show(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.9g}"
+    return "-" if v is None else str(v)
+
+
+def _same(a, b, rel_tol: float, abs_tol: float) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a) == bool(b) and isinstance(a, bool) == isinstance(b, bool)
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(float(a), float(b), rel_tol=rel_tol, abs_tol=abs_tol)
+    return a == b
+
+
+def _label(r: dict) -> str:
+    return f"{r.get('method', '?')} k={r.get('corridor', '?')} {r.get('footprint', '')}"
+
+
+def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
+                 rel_tol: float = REL_TOL, abs_tol: float = ABS_TOL,
+                 fail_on_time: float | None = None,
+                 metrics: Sequence[str] = DETERMINISTIC_METRICS) -> Comparison:
+    """Compare two lists of rows (see the module docstring for the rules)."""
+    base = {r["id"]: r for r in baseline}
+    cur = {r["id"]: r for r in current}
+    res = Comparison(fail_on_time=fail_on_time)
+    res.labels = {i: _label(r) for i, r in {**cur, **base}.items()}
+    res.missing = sorted(set(base) - set(cur))
+    res.new = sorted(set(cur) - set(base))
+    logs = []
+    for rid in sorted(set(base) & set(cur)):
+        a, b = base[rid], cur[rid]
+        res.matched += 1
+        if a.get("status") != b.get("status"):
+            res.changes.append((rid, "status", a.get("status"), b.get("status")))
+        if bool(a.get("success")) != bool(b.get("success")):
+            res.changes.append((rid, "success", bool(a.get("success")), bool(b.get("success"))))
+        ma, mb = a.get("metrics", {}), b.get("metrics", {})
+        for key in metrics:
+            if key == "success":
+                continue
+            if key not in ma and key not in mb:
+                continue
+            if not _same(ma.get(key), mb.get(key), rel_tol, abs_tol):
+                res.changes.append((rid, key, ma.get(key), mb.get(key)))
+        ta = (a.get("timings") or {}).get("compute_s")
+        tb = (b.get("timings") or {}).get("compute_s")
+        if ta and tb and ta >= MIN_TIME and tb >= MIN_TIME:
+            ratio = tb / ta
+            logs.append(math.log(ratio))
+            res.slowest.append((ratio, rid, _label(b)))
+    if logs:
+        res.time_ratio = math.exp(sum(logs) / len(logs))
+    res.slowest.sort(reverse=True)
+    return res
+
+
+def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, **kw) -> Comparison:
+    """:func:`compare_rows` on two result directories (or ``.jsonl`` files)."""
+    return compare_rows(read_rows(baseline), read_rows(current), **kw)

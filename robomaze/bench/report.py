@@ -1,0 +1,352 @@
+"""Summarise a result directory: Markdown report, CSV, figures, OMPL logs.
+
+Runs are grouped by widening level (``corridor``) x method (planner or
+agent) x footprint. For every group :func:`summarize` gives:
+
+========================  ====================================================
+``runs``                  rows in the group
+``successes``             rows with ``success`` true
+``no_path``               runs that found no collision-free path (a result)
+``failed``                runs that raised or timed out (``status != "ok"``)
+``success_rate``          ``successes / runs``
+``length_m``              mean path / executed length of successful runs (m)
+``length_ratio``          mean of length / optimal collision-free length
+``min_clearance``         worst (smallest) minimum footprint clearance (m)
+``min_clearance_mean``    mean of the runs' minimum clearances (m)
+``mean_clearance``        mean of the runs' mean clearances (m)
+``collisions``            mean collision count per run
+``danger_fraction``       mean fraction of the run closer than the safety
+                          distance ("time in danger")
+``compute_median_s``      median compute time (s)
+``compute_iqr_s``         interquartile range of compute time (s)
+========================  ====================================================
+
+Means and extremes are over the successful runs of the group (a run with no
+path has no length or clearance); empty groups give an empty cell.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import io
+import math
+import os
+import socket
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from .store import read_rows
+
+__all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
+
+SUMMARY_COLUMNS = (
+    "corridor", "footprint", "kind", "method", "runs", "successes", "no_path", "failed",
+    "success_rate", "length_m", "length_ratio", "min_clearance", "min_clearance_mean",
+    "mean_clearance", "collisions", "danger_fraction", "compute_median_s", "compute_iqr_s",
+)
+
+
+def fmt(v) -> str:
+    """How report tables print a number (``""`` for missing).
+
+    >>> fmt(0.123456), fmt(3), fmt(None), fmt(1.0)
+    ('0.1235', '3', '', '1')
+    """
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return str(bool(v))
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def _values(rows, key, *, success_only=True):
+    out = []
+    for r in rows:
+        if success_only and not r.get("success"):
+            continue
+        v = r.get("metrics", {}).get(key)
+        if v is not None:
+            out.append(float(v))
+    return out
+
+
+def _mean(xs):
+    return float(np.mean(xs)) if xs else None
+
+
+def _is_no_path(row) -> bool:
+    return row.get("status") == "ok" and not row.get("success") and \
+        str(row.get("reason") or "").startswith("no collision-free path")
+
+
+def _sort_key(row):
+    return (row["corridor"], row["footprint"], row["kind"], row["method"])
+
+
+def summarize(rows: Iterable[dict]) -> list[dict]:
+    """One summary dict per (corridor, footprint, kind, method), sorted."""
+    groups: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        groups[_sort_key(r)].append(r)
+    out = []
+    for key in sorted(groups):
+        g = groups[key]
+        corridor, footprint, kind, method = key
+        succ = sum(bool(r.get("success")) for r in g)
+        compute = [float(r["timings"]["compute_s"]) for r in g
+                   if r.get("status") == "ok" and r.get("timings", {}).get("compute_s") is not None]
+        mins = _values(g, "min_clearance")
+        out.append({
+            "corridor": corridor, "footprint": footprint, "kind": kind, "method": method,
+            "runs": len(g), "successes": succ,
+            "no_path": sum(_is_no_path(r) for r in g),
+            "failed": sum(r.get("status") != "ok" for r in g),
+            "success_rate": succ / len(g),
+            "length_m": _mean(_values(g, "length_m")),
+            "length_ratio": _mean(_values(g, "length_ratio")),
+            "min_clearance": min(mins) if mins else None,
+            "min_clearance_mean": _mean(mins),
+            "mean_clearance": _mean(_values(g, "mean_clearance")),
+            "collisions": _mean(_values(g, "collisions")),
+            "danger_fraction": _mean(_values(g, "danger_fraction")),
+            "compute_median_s": float(np.median(compute)) if compute else None,
+            "compute_iqr_s": (float(np.percentile(compute, 75) - np.percentile(compute, 25))
+                              if compute else None),
+        })
+    return out
+
+
+def _write_csv(summary, path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=SUMMARY_COLUMNS)
+        w.writeheader()
+        for s in summary:
+            w.writerow({k: ("" if s[k] is None else s[k]) for k in SUMMARY_COLUMNS})
+
+
+_MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
+               ("success_rate", "success"), ("no_path", "no path"), ("failed", "failed"),
+               ("length_m", "length (m)"), ("length_ratio", "length / optimal"),
+               ("min_clearance", "min clearance (m)"), ("mean_clearance", "mean clearance (m)"),
+               ("collisions", "collisions"), ("danger_fraction", "time in danger"),
+               ("compute_median_s", "compute median (s)"), ("compute_iqr_s", "compute IQR (s)"))
+
+
+def _md_table(summary) -> str:
+    lines = ["| " + " | ".join(h for _, h in _MD_COLUMNS) + " |",
+             "|" + "|".join("---" for _ in _MD_COLUMNS) + "|"]
+    for s in summary:
+        lines.append("| " + " | ".join(fmt(s[k]) for k, _ in _MD_COLUMNS) + " |")
+    return "\n".join(lines)
+
+
+def write_report(directory: str | os.PathLike, *, figures: bool = True,
+                 examples: bool = True) -> dict[str, Path]:
+    """Write ``report.md``, ``summary.csv``, figures and OMPL logs into ``DIR``.
+
+    Returns the paths written, by name.
+    """
+    d = Path(directory)
+    rows = read_rows(d)
+    summary = summarize(rows)
+    written: dict[str, Path] = {}
+    written["summary"] = d / "summary.csv"
+    _write_csv(summary, written["summary"])
+    figs: dict[str, Path] = {}
+    ex: dict[tuple, Path] = {}
+    if figures and summary:
+        from ..viz.bench import plot_summary
+
+        figs = plot_summary(summary, d / "figures")
+    if examples and rows:
+        ex = _examples(rows, d / "examples")
+    for name, p in write_ompl_logs(rows, d / "ompl").items():
+        written[f"ompl:{name}"] = p
+    written.update({f"figure:{k}": v for k, v in figs.items()})
+    written["report"] = d / "report.md"
+    written["report"].write_text(_markdown(rows, summary, figs, ex, d), encoding="utf-8")
+    return written
+
+
+def _examples(rows, out: Path) -> dict[tuple, Path]:
+    """One picture per (method, corridor): the first successful run's path."""
+    from ..viz.bench import plot_example
+    from .run import build_grid
+    from .scenario import Scenario
+
+    chosen: dict[tuple, dict] = {}
+    for r in sorted(rows, key=lambda r: (r["method"], r["corridor"], not r.get("success"),
+                                         r["footprint"], r["id"])):
+        key = (r["kind"], r["method"], r["corridor"])
+        if key not in chosen and r.get("status") == "ok":
+            chosen[key] = r
+    out.mkdir(parents=True, exist_ok=True)
+    grids: dict[str, tuple] = {}
+    written = {}
+    for (kind, method, corridor), r in sorted(chosen.items()):
+        sc = Scenario.from_dict({"id": r["id"], "spec": r["scenario"],
+                                 "base_dir": r.get("base_dir", ".")})
+        gkey = repr((sc.spec["maze"], sc.spec["widen"], sc.spec["seed"]))
+        try:
+            if gkey not in grids:
+                grids[gkey] = build_grid(sc)
+            grid = grids[gkey][0]
+        except Exception:  # the maze source moved since the run; skip its picture
+            continue
+        status = "reached goal" if r.get("success") else (r.get("reason") or "failed")
+        title = f"{method} corridor={corridor} {r['footprint']}: {status}"[:90]
+        path = out / f"{method}_corridor{corridor}.png"
+        plot_example(grid, r.get("path"), path, title=title)
+        written[(kind, method, corridor)] = path
+    return written
+
+
+def _markdown(rows, summary, figs, examples, d: Path) -> str:
+    prov = rows[0].get("provenance", {}) if rows else {}
+    n_ok = sum(r.get("status") == "ok" for r in rows)
+    n_succ = sum(bool(r.get("success")) for r in rows)
+    sweeps = sorted({r.get("sweep") or "?" for r in rows})
+    out = io.StringIO()
+    w = out.write
+    w(f"# robomaze benchmark report: {', '.join(sweeps)}\n\n")
+    w(f"{len(rows)} runs: {n_succ} reached the goal, {n_ok - n_succ} found no "
+      f"(collision-free) path or did not arrive, {len(rows) - n_ok} failed "
+      f"(error or time limit).\n\n")
+    w(f"robomaze {prov.get('robomaze', '?')}, git {prov.get('git_commit') or 'n/a'}, "
+      f"Python {prov.get('python', '?')}, numpy {prov.get('numpy', '?')}, "
+      f"{prov.get('platform', '?')}.\n\n")
+    w("Lengths and clearances are over successful runs; `length / optimal` divides by "
+      "the shortest collision-free 4/8-connected length for the same footprint; "
+      "`min clearance` is the smallest footprint-to-wall distance of any run in the group; "
+      "`time in danger` is the fraction of the path or trajectory closer than the "
+      "safety distance. Files: `summary.csv` (this table), `results.jsonl` (every run), "
+      "`ompl/*.log` (OMPL benchmark logs for Planner Arena).\n\n")
+    if figs:
+        w("## Figures\n\n")
+        for name, p in figs.items():
+            w(f"![{name}]({p.relative_to(d).as_posix()})\n\n")
+    footprints = sorted({s["footprint"] for s in summary})
+    for fp in footprints:
+        part = [s for s in summary if s["footprint"] == fp]
+        part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))
+        w(f"## Footprint {fp}\n\n{_md_table(part)}\n\n")
+    nopath = [s for s in summary if s["no_path"]]
+    if nopath:
+        w("## No collision-free path\n\nThe footprint did not fit through the corridors "
+          "at these widening levels (a result, not an error):\n\n")
+        w("| footprint | corridor | method | runs without a path |\n|---|---|---|---|\n")
+        for s in nopath:
+            w(f"| {s['footprint']} | {s['corridor']} | {s['method']} | {s['no_path']} |\n")
+        w("\n")
+    failed = [r for r in rows if r.get("status") != "ok"]
+    if failed:
+        w("## Failed runs\n\n| id | method | corridor | footprint | status | reason |\n"
+          "|---|---|---|---|---|---|\n")
+        for r in sorted(failed, key=lambda r: r["id"]):
+            reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
+            w(f"| {r['id']} | {r['method']} | {r['corridor']} | {r['footprint']} | "
+              f"{r['status']} | {reason} |\n")
+        w("\n")
+    if examples:
+        w("## Example runs\n\n")
+        for (kind, method, corridor), p in sorted(examples.items()):
+            w(f"![{method} corridor {corridor}]({p.relative_to(d).as_posix()})\n")
+        w("\n")
+    return out.getvalue()
+
+
+# ------------------------------------------------------------ OMPL export
+_OMPL_PROPS = (("time", "REAL", lambda r: r.get("timings", {}).get("compute_s")),
+               ("solved", "BOOLEAN", lambda r: int(bool(r.get("success")))),
+               ("status", "INTEGER", lambda r: {"ok": 0, "error": 1, "timeout": 2}.get(
+                   r.get("status"), 1)),
+               ("solution length", "REAL", lambda r: r["metrics"].get("length_m")),
+               ("length ratio", "REAL", lambda r: r["metrics"].get("length_ratio")),
+               ("min clearance", "REAL", lambda r: r["metrics"].get("min_clearance")),
+               ("mean clearance", "REAL", lambda r: r["metrics"].get("mean_clearance")),
+               ("collisions", "INTEGER", lambda r: r["metrics"].get("collisions")),
+               ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
+               ("seed", "INTEGER", lambda r: r.get("seed")))
+
+
+def _ompl_value(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    return str(v)
+
+
+def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]:
+    """One OMPL benchmark log per (corridor, footprint) experiment.
+
+    The format is the one ``ompl::tools::Benchmark`` writes and
+    ``ompl_benchmark_statistics.py`` (Planner Arena) reads: experiment
+    properties carry the widening level (``corridor``, ``wall``,
+    ``resolution``) and the footprint; each planner or agent is a "planner"
+    whose runs list the properties in :data:`_OMPL_PROPS`.
+    """
+    out = Path(out)
+    groups: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        groups[(r["corridor"], r["footprint"])].append(r)
+    written = {}
+    if groups:
+        out.mkdir(parents=True, exist_ok=True)
+    from .. import __version__
+
+    host = socket.gethostname() or "localhost"
+    for (corridor, footprint), g in sorted(groups.items()):
+        first = g[0]
+        by_method: dict[str, list] = defaultdict(list)
+        for r in sorted(g, key=lambda r: r["id"]):
+            by_method[f"{r['kind']}_{r['method']}"].append(r)
+        safe_fp = footprint.replace(":", "-").replace(",", "_").replace(";", "_").replace("@", "_")
+        name = f"corridor{corridor}_{safe_fp}"
+        lines = [f"robomaze version {__version__}",
+                 f"Experiment robomaze_{name}",
+                 "4 experiment properties",
+                 f"corridor INTEGER = {corridor}",
+                 f"wall INTEGER = {first['wall']}",
+                 f"resolution REAL = {first['resolution']!r}",
+                 f"footprint TEXT = {footprint}",
+                 f"Running on {host}",
+                 f"Starting at {_dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}",
+                 "<<<|",
+                 f"robomaze sweep {first.get('sweep', '')}: widening corridor={corridor} "
+                 f"wall={first['wall']}, footprint {footprint}",
+                 "|>>>",
+                 "<<<|",
+                 f"{first.get('provenance', {}).get('platform', '')}",
+                 "|>>>",
+                 f"{min(int(r.get('seed') or 0) for r in g)} is the random seed",
+                 f"{max(float(r['scenario']['run']['time_limit']) for r in g)!r} seconds per run",
+                 "0 MB per run",
+                 f"{max(len(v) for v in by_method.values())} runs per planner",
+                 f"{sum(float(r.get('timings', {}).get('total_s') or 0) for r in g)!r} "
+                 "seconds spent to collect the data",
+                 "0 enum types",
+                 f"{len(by_method)} planners"]
+        for method, runs in sorted(by_method.items()):
+            lines.append(method)
+            lines.append("0 common properties")
+            lines.append(f"{len(_OMPL_PROPS)} properties for each run")
+            lines.extend(f"{n} {t}" for n, t, _ in _OMPL_PROPS)
+            lines.append(f"{len(runs)} runs")
+            for r in runs:
+                lines.append("".join(f"{_ompl_value(f(r))}; " for _, _, f in _OMPL_PROPS))
+            lines.append(".")
+        p = out / f"{name}.log"
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        written[name] = p
+    return written

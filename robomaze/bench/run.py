@@ -1,0 +1,364 @@
+"""Run one scenario and turn its outcome into a result row.
+
+:func:`run_scenario` builds the maze (generated or read from a file),
+widens it, builds the footprint, then either plans with a planner from
+:data:`robomaze.plan.PLANNERS` or simulates an agent from
+:data:`robomaze.sim.AGENTS`, and measures the result. "No collision-free
+path" (:class:`robomaze.errors.NoPathError`) is a *result* (``success``
+false, with the reason), not an error. Anything else that raises is left to
+the caller (the runner turns it into a failed row with
+:func:`failed_row`).
+
+A row is a plain JSON-ready dict::
+
+    id, sweep, scenario (canonical spec), base_dir,
+    kind, method, generator, corridor, wall, resolution, footprint, seed,
+    status ("ok" | "error" | "timeout"), success, reason, error,
+    metrics {...deterministic numbers...},
+    timings {"setup_s", "optimal_s", "method_s", "compute_s", "total_s"},
+    path [[row, col], ...] (grid cells, for example images) or None,
+    provenance {robomaze, git_commit, python, numpy, platform, seed}
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import NoPathError, ScenarioError
+from .plugins import import_plugins
+from .scenario import Scenario
+
+__all__ = ["run_scenario", "failed_row", "build_grid", "build_footprint", "provenance",
+           "DETERMINISTIC_METRICS"]
+
+#: Metrics compared by ``bench compare`` (everything but timings).
+DETERMINISTIC_METRICS = (
+    "success", "length_m", "length_cells", "optimal_length_m", "length_ratio",
+    "min_clearance", "mean_clearance", "centre_min_clearance", "collisions",
+    "time_in_collision", "danger_fraction", "turns", "expanded", "walk_length_m", "steps",
+)
+#: Safety distance (metres) below which a pose counts as "in danger".
+SAFETY_FRACTION = 0.5  # of the footprint's inscribed radius
+_MAX_PATH_POINTS = 2000
+
+
+# ------------------------------------------------------------ provenance
+@functools.lru_cache(maxsize=1)
+def _static_provenance() -> dict:
+    from .. import __version__
+
+    commit = None
+    repo = Path(__file__).resolve().parents[2]
+    if (repo / ".git").exists():
+        try:
+            out = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"],
+                                 capture_output=True, text=True, timeout=5)
+            if out.returncode == 0:
+                commit = out.stdout.strip()
+                dirty = subprocess.run(["git", "-C", str(repo), "status", "--porcelain",
+                                        "--untracked-files=no", "robomaze"],
+                                       capture_output=True, text=True, timeout=5)
+                if dirty.returncode == 0 and dirty.stdout.strip():
+                    commit += "-dirty"
+        except (OSError, subprocess.SubprocessError):
+            commit = None
+    return {"robomaze": __version__, "git_commit": commit,
+            "python": platform.python_version(), "numpy": np.__version__,
+            "platform": platform.platform(terse=True)}
+
+
+def provenance(seed: int | None = None) -> dict:
+    """Versions, git commit (if the package runs from a checkout) and seed."""
+    return dict(_static_provenance(), seed=seed)
+
+
+# --------------------------------------------------------------- building
+def _resolve(name: str, base_dir: str) -> Path:
+    p = Path(name).expanduser()
+    return p if p.is_absolute() else Path(base_dir) / p
+
+
+def build_grid(scenario: Scenario):
+    """The occupancy grid, and its start and goal grid cells, of a scenario."""
+    from ..grid import widen
+
+    spec = scenario.spec
+    mz, wd = spec["maze"], spec["widen"]
+    seeds = np.random.SeedSequence(spec["seed"]).spawn(2)
+    if mz["grid"]:
+        from ..io import read_grid
+
+        grid = read_grid(_resolve(mz["grid"], scenario.base_dir))
+        return grid, tuple(mz["start"]), tuple(mz["goal"])
+    if mz["file"]:
+        from ..io import read_maze
+
+        maze = read_maze(_resolve(mz["file"], scenario.base_dir))
+    else:
+        from ..generate import generate
+
+        maze = generate(mz["generator"], mz["rows"], mz["cols"],
+                        rng=np.random.default_rng(seeds[0]), braid=mz["braid"],
+                        placement=mz["placement"], **mz["options"])
+    if mz["start"] is not None or mz["goal"] is not None:
+        maze = maze.replace(start=tuple(mz["start"] or maze.start),
+                            goals=(tuple(mz["goal"]),) if mz["goal"] else maze.goals)
+    grid = widen(maze, corridor=wd["corridor"], wall=wd["wall"], resolution=wd["resolution"])
+    start, goal = grid.start_goal()
+    return grid, tuple(int(v) for v in start), tuple(int(v) for v in goal)
+
+
+def build_footprint(fp: dict):
+    """A :class:`robomaze.geometry.Footprint` from a canonical footprint table."""
+    from ..geometry import Footprint
+
+    if fp["shape"] == "disc":
+        return Footprint.disc(fp["radius"])
+    if fp["shape"] == "rectangle":
+        return Footprint.rectangle(fp["length"], fp["width"], ref=tuple(fp.get("ref", (0, 0))))
+    return Footprint.polygon([tuple(p) for p in fp["coords"]])
+
+
+def _accepts(fn, name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+# ---------------------------------------------------------------- metrics
+def _num(v) -> Any:
+    """JSON-safe number: numpy scalars to Python, non-finite floats to None."""
+    if v is None:
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        v = float(v)
+        return v if math.isfinite(v) else None
+    return v
+
+
+def _optimal_length(grid, start, goal, footprint, connectivity) -> float | None:
+    """Shortest collision-free length for this footprint (None if none)."""
+    from ..plan import plan
+
+    try:
+        return float(plan(grid, start, goal, method="collision_free", footprint=footprint,
+                          connectivity=connectivity).length)
+    except NoPathError:
+        return None
+
+
+def _path_metrics(path, grid, footprint) -> dict:
+    """Length and safety of a planned path (the robot follows it exactly)."""
+    poses = _path_poses(path, grid)
+    clearance = np.asarray(_footprint_clearance(grid, footprint, poses), dtype=float)
+    danger = SAFETY_FRACTION * float(footprint.inscribed_radius)
+    out = {
+        "length_m": float(path.length),
+        "length_cells": _num(path.length_cells),
+        "min_clearance": _num(path.min_clearance),
+        "mean_clearance": _num(path.mean_clearance),
+        "collisions": int(np.count_nonzero(np.diff(np.r_[0, (clearance <= 0).astype(int)]) > 0)),
+        "time_in_collision": _num(float(np.mean(clearance <= 0)) if len(clearance) else 0.0),
+        "danger_fraction": _num(float(np.mean(clearance < danger)) if len(clearance) else 0.0),
+        "turns": _num(path.turns),
+        "expanded": _num(path.expanded),
+        "walk_length_m": _num(getattr(path, "walk_length", None)),
+        "steps": int(len(path.cells)),
+    }
+    return out
+
+
+def _path_poses(path, grid) -> np.ndarray:
+    pts = np.asarray(path.points, dtype=float).reshape(-1, 2)
+    headings = getattr(path, "headings", None)
+    if headings is not None:
+        th = np.asarray(headings, dtype=float).reshape(-1)
+    elif len(pts) > 1:
+        d = np.diff(pts, axis=0)
+        th = np.r_[np.arctan2(d[:, 1], d[:, 0]), np.arctan2(d[-1, 1], d[-1, 0])]
+    else:
+        th = np.zeros(len(pts))
+    return np.column_stack([pts, th])
+
+
+def _footprint_clearance(grid, footprint, poses):
+    from ..geometry import footprint_clearance
+
+    return footprint_clearance(grid, footprint, poses)
+
+
+def _thin(cells: np.ndarray) -> list:
+    cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+    if len(cells) > 1:
+        keep = np.r_[True, np.any(np.diff(cells, axis=0) != 0, axis=1)]
+        cells = cells[keep]
+    if len(cells) > _MAX_PATH_POINTS:
+        idx = np.linspace(0, len(cells) - 1, _MAX_PATH_POINTS).round().astype(int)
+        cells = cells[idx]
+    return cells.tolist()
+
+
+# ------------------------------------------------------------------- rows
+def _base_row(scenario: Scenario) -> dict:
+    spec = scenario.spec
+    mz = spec["maze"]
+    source = mz["generator"] or Path(mz["file"] or mz["grid"]).name
+    return {
+        "id": scenario.id, "sweep": Path(scenario.sweep).stem if scenario.sweep else "",
+        "scenario": spec, "base_dir": scenario.base_dir,
+        "kind": scenario.kind, "method": scenario.method, "generator": source,
+        "corridor": spec["widen"]["corridor"], "wall": spec["widen"]["wall"],
+        "resolution": spec["widen"]["resolution"], "footprint": scenario.footprint,
+        "seed": spec["seed"],
+        "status": "ok", "success": False, "reason": None, "error": None,
+        "metrics": {}, "timings": {}, "path": None,
+        "provenance": provenance(spec["seed"]),
+    }
+
+
+def failed_row(scenario: Scenario, status: str, error: str, *, elapsed: float = 0.0) -> dict:
+    """The row of a run that raised (``"error"``) or ran out of time (``"timeout"``)."""
+    row = _base_row(scenario)
+    row.update(status=status, success=False, error=error,
+               reason=error.strip().splitlines()[-1] if error.strip() else status)
+    row["timings"] = {"total_s": float(elapsed)}
+    return row
+
+
+def run_scenario(scenario: Scenario | dict) -> dict:
+    """Run one scenario in this process and return its result row.
+
+    Raises whatever the maze source, planner or agent raises, except
+    :class:`NoPathError`, which becomes ``success = False`` with its reason.
+    """
+    if isinstance(scenario, dict):
+        scenario = Scenario.from_dict(scenario)
+    spec = scenario.spec
+    import_plugins(spec["plugins"], scenario.base_dir)
+    row = _base_row(scenario)
+    t0 = time.perf_counter()
+    grid, start, goal = build_grid(scenario)
+    footprint = build_footprint(spec["robot"]["footprint"])
+    t1 = time.perf_counter()
+    run = spec["run"]
+    optimal = _optimal_length(grid, start, goal, footprint, run["connectivity"])
+    t2 = time.perf_counter()
+    metrics: dict[str, Any] = {"optimal_length_m": optimal}
+    method_seed = np.random.SeedSequence(spec["seed"]).spawn(2)[1]
+    compute = None
+    try:
+        if scenario.kind == "plan":
+            metrics_, path, compute = _run_planner(scenario, grid, start, goal, footprint,
+                                                   np.random.default_rng(method_seed))
+        else:
+            metrics_, path, compute = _run_agent(scenario, grid, start, goal, footprint,
+                                                 np.random.default_rng(method_seed))
+        metrics.update(metrics_)
+        row["path"] = path
+        row["success"] = bool(metrics.get("success", False))
+        if not row["success"]:
+            row["reason"] = metrics.pop("reason", None) or "did not reach the goal"
+        metrics.pop("reason", None)
+    except NoPathError as exc:
+        row["success"] = False
+        row["reason"] = f"no collision-free path: {exc.reason}"
+        metrics["success"] = False
+    t3 = time.perf_counter()
+    length = metrics.get("length_m")
+    metrics["length_ratio"] = (float(length) / optimal
+                               if row["success"] and optimal and length is not None else None)
+    metrics["success"] = row["success"]
+    row["metrics"] = {k: _num(v) for k, v in metrics.items()}
+    row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
+                      "compute_s": float(compute) if compute is not None else t3 - t2,
+                      "total_s": t3 - t0}
+    json.dumps(row, allow_nan=False)  # a row that cannot be stored is a bug here, not later
+    return row
+
+
+def _run_planner(scenario, grid, start, goal, footprint, rng):
+    from ..plan import PLANNERS, plan
+
+    run = scenario.spec["run"]
+    options = dict(run["options"])
+    if _accepts(PLANNERS[run["planner"]], "rng") and "rng" not in options:
+        options["rng"] = rng
+    t = time.perf_counter()
+    path = plan(grid, start, goal, method=run["planner"], footprint=footprint,
+                connectivity=run["connectivity"], **options)
+    elapsed = time.perf_counter() - t
+    m = _path_metrics(path, grid, footprint)
+    m["success"] = bool(path.collision_free) and len(path.cells) > 0
+    if not path.collision_free:
+        m["reason"] = "path collides with the walls"
+    compute = path.time if getattr(path, "time", None) else elapsed
+    return m, _thin(path.cells), compute
+
+
+def _run_agent(scenario, grid, start, goal, footprint, rng):
+    from ..sim import simulate
+
+    spec = scenario.spec
+    run = spec["run"]
+    t = time.perf_counter()
+    result = simulate(grid, footprint=footprint, agent=run["agent"],
+                      sensor=spec["robot"]["sensor"],
+                      start=grid.cell_to_world(start), goal=grid.cell_to_world(goal),
+                      max_steps=run["max_steps"], dt=run["dt"], rng=rng, **run["options"])
+    elapsed = time.perf_counter() - t
+    m = {k: v for k, v in dict(result.metrics).items() if _num(v) is v or _is_plain(v)}
+    m["success"] = bool(result.success)
+    traj = result.trajectory
+    cells = grid.world_to_cells(np.asarray(traj.poses, dtype=float)[:, :2])
+    if "length_m" not in m:
+        for key in ("length", "executed_length", "path_length"):
+            if key in m:
+                m["length_m"] = m[key]
+                break
+    return m, _thin(cells), elapsed
+
+
+def _is_plain(v) -> bool:
+    return isinstance(v, (bool, int, float, str, np.integer, np.floating, np.bool_)) or v is None
+
+
+def format_exception(exc: BaseException) -> str:
+    """Type, message and the innermost frames of an exception (for rows)."""
+    tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
+    text = "".join(tb[-6:]).strip()
+    return text[-4000:]
+
+
+def validate_for_run(scenario: Scenario) -> None:
+    """Cheap checks that need the file system (maze/grid files exist)."""
+    mz = scenario.spec["maze"]
+    for key in ("file", "grid"):
+        if mz[key] and not _resolve(mz[key], scenario.base_dir).is_file():
+            raise ScenarioError(f"{scenario.sweep}: maze.{key}: no such file "
+                                f"{str(_resolve(mz[key], scenario.base_dir))!r}")
+
+
+if __name__ == "__main__":  # pragma: no cover - debugging aid
+    from .scenario import load_sweep
+
+    for sc in load_sweep(sys.argv[1]).scenarios[: int(os.environ.get("N", "3"))]:
+        print(json.dumps(run_scenario(sc))[:400])

@@ -1,0 +1,359 @@
+"""Run a sweep: in parallel, isolated, time-limited, resumable.
+
+Local execution keeps one single-process
+:class:`concurrent.futures.ProcessPoolExecutor` per worker *slot*. A slot
+runs one scenario at a time, so the parent knows exactly when each run
+started and which process runs it. Two limits guard every run:
+
+- a *soft* limit inside the worker (``SIGALRM`` after ``time_limit``
+  seconds) interrupts Python code and turns the run into a ``timeout`` row
+  while the worker lives on;
+- a *hard* limit in the parent (``time_limit`` plus a grace period) catches
+  what the soft one cannot (a compiled kernel that never returns, a process
+  that blocks signals): the slot's process is killed, the run becomes a
+  ``timeout`` row and the slot gets a fresh process.
+
+A run that raises becomes an ``error`` row with its traceback; a worker that
+dies (segfault, out of memory) becomes an ``error`` row too. The sweep
+always goes on. Rows are appended to ``DIR/results.jsonl`` as they finish
+(fsync'd, see :mod:`robomaze.bench.store`) and ids already there are skipped,
+so rerunning on the same ``DIR`` resumes an interrupted sweep.
+
+With ``executor="dask"`` the same worker function runs on a
+dask.distributed cluster (``pip install 'robomaze[dask]'``); there a run
+that exceeds its limit is reported as a ``timeout`` row but its thread
+cannot be killed and finishes in the background.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from ..errors import ParameterError
+from .plugins import import_plugins
+from .run import failed_row, format_exception, run_scenario
+from .scenario import Scenario
+from .store import ResultStore
+
+__all__ = ["run_sweep", "SweepResult", "Progress", "hard_grace"]
+
+
+def hard_grace(time_limit: float) -> float:
+    """Seconds the parent waits past ``time_limit`` before killing a worker."""
+    return max(2.0, 0.25 * time_limit)
+
+
+# ----------------------------------------------------------------- worker
+class _SoftTimeout(BaseException):
+    """Raised by SIGALRM in a worker; BaseException so planners can't swallow it
+    with ``except Exception``."""
+
+
+def _on_alarm(signum, frame):
+    raise _SoftTimeout()
+
+
+def _worker_init(plugins: Sequence[str], base_dir: str) -> None:
+    # Interrupts belong to the parent: it decides what to do with the sweep.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import_plugins(plugins, base_dir)
+    except Exception:  # reported per run, where the scenario imports them again
+        pass
+
+
+def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
+    """Run one scenario and always return a row (``ok``, ``error`` or ``timeout``)."""
+    scenario = Scenario.from_dict(scenario_dict)
+    t0 = time.perf_counter()
+    use_alarm = soft_timeout and threading.current_thread() is threading.main_thread()
+    if use_alarm:
+        old = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, scenario.time_limit)
+    try:
+        return run_scenario(scenario)
+    except _SoftTimeout:
+        return failed_row(scenario, "timeout",
+                          f"timed out after {scenario.time_limit:g} s (time_limit)",
+                          elapsed=time.perf_counter() - t0)
+    except Exception as exc:  # isolation: any failure of the run is a result row
+        return failed_row(scenario, "error", format_exception(exc),
+                          elapsed=time.perf_counter() - t0)
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
+
+# ---------------------------------------------------------------- progress
+class Progress:
+    """A plain-text progress bar on stderr: done/total, rate, ETA, failures."""
+
+    def __init__(self, total: int, *, stream=None, enabled: bool = True, label: str = "bench"):
+        self.total = total
+        self.done = 0
+        self.failed = 0
+        self.stream = stream if stream is not None else sys.stderr
+        self.enabled = enabled
+        self.label = label
+        self.t0 = time.monotonic()
+        self._last = 0.0
+        self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def update(self, row: dict | None = None) -> None:
+        if row is not None:
+            self.done += 1
+            if row.get("status") != "ok":
+                self.failed += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        final = self.done >= self.total
+        if not final and not self._tty and now - self._last < 2.0:
+            return
+        self._last = now
+        self.stream.write(("\r" if self._tty else "") + self.line() + ("\n" if final or not self._tty else ""))
+        self.stream.flush()
+
+    def line(self) -> str:
+        elapsed = max(time.monotonic() - self.t0, 1e-9)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        eta = _hms(left) if left == left else "?"
+        fail = f"  {self.failed} failed" if self.failed else ""
+        return (f"{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                f"  {rate:.2f} run/s  elapsed {_hms(elapsed)}  ETA {eta}{fail}")
+
+
+def _hms(s: float) -> str:
+    s = int(round(s))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+# ------------------------------------------------------------ local pool
+@dataclass
+class _Slot:
+    ctx: object
+    plugins: tuple
+    base_dir: str
+    executor: ProcessPoolExecutor | None = None
+    pid: int | None = None
+    future: object = None
+    scenario: Scenario | None = None
+    started: float = 0.0
+
+    def start(self) -> None:
+        self.executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=self.ctx, initializer=_worker_init,
+            initargs=(self.plugins, self.base_dir))
+        self.pid = self.executor.submit(os.getpid).result()
+
+    def submit(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.started = time.monotonic()
+        self.future = self.executor.submit(execute, scenario.to_dict())
+
+    def clear(self) -> None:
+        self.future = None
+        self.scenario = None
+
+    def kill(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, TypeError):
+            pass
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.executor = None
+        self.pid = None
+
+
+def _mp_context():
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        # Workers start warm: the heavy imports happen once in the server.
+        ctx.set_forkserver_preload(["robomaze.bench.run", "robomaze.plan", "robomaze.sim",
+                                    "robomaze.generate", "robomaze.geometry", "scipy.ndimage"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], None]) -> None:
+    if not scenarios:
+        return
+    ctx = _mp_context()
+    first = scenarios[0]
+    plugins = tuple(first.spec["plugins"])
+    slots = [_Slot(ctx, plugins, first.base_dir) for _ in range(min(workers, len(scenarios)))]
+    pending = list(reversed(scenarios))
+    try:
+        for slot in slots:
+            slot.start()
+        while True:
+            for slot in slots:
+                if slot.future is None and pending:
+                    slot.submit(pending.pop())
+            busy = [s for s in slots if s.future is not None]
+            if not busy:
+                break
+            now = time.monotonic()
+            next_deadline = min(s.started + s.scenario.time_limit + hard_grace(s.scenario.time_limit)
+                                for s in busy)
+            wait([s.future for s in busy], timeout=max(0.05, next_deadline - now),
+                 return_when=FIRST_COMPLETED)
+            now = time.monotonic()
+            for slot in busy:
+                sc = slot.scenario
+                if slot.future.done():
+                    try:
+                        row = slot.future.result()
+                    except BrokenProcessPool:
+                        row = failed_row(sc, "error", "worker process died during the run "
+                                         "(crash or out of memory)", elapsed=now - slot.started)
+                        slot.kill()
+                        slot.start()
+                    except Exception as exc:  # e.g. the row could not be pickled back
+                        row = failed_row(sc, "error", format_exception(exc),
+                                         elapsed=now - slot.started)
+                    slot.clear()
+                    emit(row)
+                elif now > slot.started + sc.time_limit + hard_grace(sc.time_limit):
+                    slot.kill()
+                    row = failed_row(sc, "timeout",
+                                     f"killed after {now - slot.started:.1f} s: exceeded "
+                                     f"time_limit {sc.time_limit:g} s and did not stop",
+                                     elapsed=now - slot.started)
+                    slot.clear()
+                    emit(row)
+                    slot.start()
+    finally:
+        for slot in slots:
+            if slot.executor is not None:
+                if slot.future is not None and not slot.future.done():
+                    slot.kill()
+                else:
+                    slot.executor.shutdown(wait=True, cancel_futures=True)
+
+
+# ----------------------------------------------------------------- dask
+def _dask_execute(scenario_dict: dict) -> dict:
+    """Dask task: run with a thread watchdog (signals are main-thread only)."""
+    scenario = Scenario.from_dict(scenario_dict)
+    box: dict = {}
+
+    def target():
+        box["row"] = execute(scenario_dict, soft_timeout=False)
+
+    t0 = time.perf_counter()
+    th = threading.Thread(target=target, daemon=True, name=f"robomaze-{scenario.id}")
+    th.start()
+    th.join(scenario.time_limit + hard_grace(scenario.time_limit))
+    if th.is_alive():
+        return failed_row(scenario, "timeout",
+                          f"exceeded time_limit {scenario.time_limit:g} s on the dask worker "
+                          "(the run's thread cannot be killed and finishes in the background)",
+                          elapsed=time.perf_counter() - t0)
+    return box["row"]
+
+
+def _run_dask(scenarios: list[Scenario], scheduler, emit: Callable[[dict], None]) -> None:
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise ParameterError("--executor dask needs dask.distributed: "
+                             "pip install 'robomaze[dask]'") from None
+    if not scenarios:
+        return
+    own = not isinstance(scheduler, Client)
+    client = Client(scheduler) if own else scheduler
+    try:
+        futures = {client.submit(_dask_execute, sc.to_dict(), pure=False,
+                                 key=f"robomaze-bench-{sc.id}-{time.monotonic_ns()}"): sc
+                   for sc in scenarios}
+        for fut in as_completed(futures):
+            sc = futures[fut]
+            try:
+                row = fut.result()
+            except Exception as exc:  # worker lost, task erred outside execute()
+                row = failed_row(sc, "error", format_exception(exc))
+            emit(row)
+    finally:
+        if own:
+            client.close()
+
+
+# ----------------------------------------------------------------- sweep
+@dataclass
+class SweepResult:
+    """What a sweep did: where rows went and how many ran / were skipped."""
+
+    directory: Path
+    total: int
+    skipped: int
+    ran: int
+    failed: int
+    rows: list = field(default_factory=list)
+
+
+def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
+              workers: int | None = None, executor: str = "local", scheduler=None,
+              progress: bool = True, stream=None) -> SweepResult:
+    """Run every scenario not yet in ``DIR/results.jsonl`` and append its row.
+
+    Parameters
+    ----------
+    scenarios : iterable of Scenario
+    directory : path
+        Result directory (created). Rerunning on it resumes.
+    workers : int, optional
+        Local worker processes (default: the number of usable cores).
+    executor : {"local", "dask"}
+    scheduler : str or dask.distributed.Client, optional
+        Scheduler address (or a client) for ``executor="dask"``.
+    progress : bool
+        Draw the progress bar on ``stream`` (stderr).
+    """
+    scenarios = list(scenarios)
+    if executor not in ("local", "dask"):
+        raise ParameterError(f"executor must be 'local' or 'dask', got {executor!r}")
+    if executor == "dask" and scheduler is None:
+        raise ParameterError("executor 'dask' needs a scheduler address (--scheduler)")
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ParameterError(f"workers must be an integer >= 1, got {workers!r}")
+    from .run import validate_for_run
+
+    for sc in scenarios:
+        validate_for_run(sc)
+    directory = Path(directory)
+    with ResultStore(directory) as store:
+        todo = [sc for sc in scenarios if sc.id not in store.done]
+        bar = Progress(len(todo), stream=stream, enabled=progress)
+        result = SweepResult(directory, len(scenarios), len(scenarios) - len(todo), 0, 0)
+
+        def emit(row: dict) -> None:
+            store.append(row)
+            result.ran += 1
+            result.failed += row.get("status") != "ok"
+            bar.update(row)
+
+        if todo:
+            bar.update()
+            if executor == "local":
+                _run_local(todo, workers, emit)
+            else:
+                _run_dask(todo, scheduler, emit)
+    return result

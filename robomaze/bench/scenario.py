@@ -1,0 +1,479 @@
+"""Scenarios as data: TOML sweep files, their validation and expansion.
+
+A *scenario* describes one benchmark run completely (maze source, widening,
+footprint, sensor, planner or agent with options, seed, limits). A *sweep*
+file has the same layout but any axis may hold a list; the sweep is the
+product of all its axes. The method axis is special: the lists under
+``run.planner`` and ``run.agent`` are *joined* (each planner and each agent
+once), because a run uses a planner or a simulated agent, never both.
+
+Layout of a sweep file (every key optional but ``maze`` source and method)::
+
+    name = "default"                   # sweep metadata, not an axis
+    description = "..."
+    plugins = ["my_planners"]          # modules (or .py files beside the
+                                       # sweep) imported before any run;
+                                       # they may register planners/agents
+    seed = [1, 2, 3]                   # maze and method seed
+
+    [maze]
+    generator = ["prim", "kruskal"]    # or: file = "x.maze" (read_maze),
+    rows = 8                           #     grid = "x.map" (read_grid,
+    cols = 8                           #     then start/goal grid cells)
+    braid = 0.0
+    placement = "corners"              # corners | sides | centre
+
+    [widen]
+    corridor = [1, 3, 5]               # free grid cells across a corridor
+    wall = 1                           # grid cells across a wall
+    resolution = 0.1                   # metres per grid cell
+
+    [robot]
+    footprint = ["disc:0.1", {shape = "rectangle", length = 0.4, width = 0.2}]
+    sensor = "lidar"                   # sensor preset used by agents
+
+    [run]
+    planner = ["astar", "wavefront"]
+    agent = ["wall_follow"]
+    connectivity = 4
+    max_steps = 4000                   # simulation step limit
+    dt = 0.1                           # simulation time step (s)
+    time_limit = 30.0                  # wall-clock seconds per run
+
+    [run.options.max_clearance]        # options passed to one method
+    weight = 2.0
+
+Validation happens before any run: every error names the file, the key path,
+the bad value and what was expected.
+
+Examples
+--------
+>>> sweep = parse_sweep({"maze": {"generator": "prim", "rows": 3, "cols": 3},
+...                      "widen": {"corridor": [1, 3]},
+...                      "robot": {"footprint": "disc:0.2"},
+...                      "run": {"planner": ["astar", "wavefront"]}},
+...                     check_names=False)
+>>> len(sweep.scenarios), sweep.scenarios[0].method
+(4, 'astar')
+>>> sweep.scenarios[0].spec["widen"]
+{'corridor': 1, 'wall': 1, 'resolution': 1.0}
+>>> len({sc.id for sc in sweep.scenarios})
+4
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import itertools
+import json
+import math
+import numbers
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import ScenarioError
+
+__all__ = ["Scenario", "Sweep", "load_sweep", "parse_sweep", "scenario_id",
+           "footprint_label", "DEFAULTS"]
+
+#: Every key a scenario may hold, with its default (None = unset).
+DEFAULTS: dict[str, Any] = {
+    "seed": 0,
+    "plugins": [],
+    "maze": {"generator": None, "rows": 8, "cols": 8, "braid": 0.0,
+             "placement": "corners", "options": {}, "file": None, "grid": None,
+             "start": None, "goal": None},
+    "widen": {"corridor": 1, "wall": 1, "resolution": 1.0},
+    "robot": {"footprint": None, "sensor": "lidar"},
+    "run": {"planner": None, "agent": None, "connectivity": 4, "max_steps": 4000,
+            "dt": 0.1, "time_limit": 60.0, "options": {}},
+}
+_META = ("name", "description")
+_PLACEMENTS = ("corners", "sides", "centre")
+
+
+# ----------------------------------------------------------------- checkers
+class _Bad(Exception):
+    """Internal: a value failed a check; ``expected`` says what was wanted."""
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(expected)
+        self.expected = expected
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+def _int(lo: int | None = None) -> Callable[[Any], int]:
+    def check(v):
+        if not _is_int(v) or (lo is not None and v < lo):
+            raise _Bad(f"an integer >= {lo}" if lo is not None else "an integer")
+        return int(v)
+    return check
+
+
+def _num(lo: float | None = None, hi: float | None = None, strict: bool = False):
+    def check(v):
+        what = "a number"
+        if lo is not None:
+            what += f" {'>' if strict else '>='} {lo:g}"
+        if hi is not None:
+            what += f" {'and ' if lo is not None else ''}<= {hi:g}"
+        if not _is_num(v) or not math.isfinite(v):
+            raise _Bad(what)
+        if lo is not None and (v <= lo if strict else v < lo):
+            raise _Bad(what)
+        if hi is not None and v > hi:
+            raise _Bad(what)
+        return float(v)
+    return check
+
+
+def _str(v):
+    if not isinstance(v, str) or not v:
+        raise _Bad("a non-empty string")
+    return v
+
+
+def _choice(*choices):
+    def check(v):
+        if v not in choices:
+            raise _Bad("one of " + ", ".join(map(repr, choices)))
+        return v
+    return check
+
+
+def _cell(v):
+    if (not isinstance(v, list) or len(v) != 2 or not all(_is_int(x) and x >= 0 for x in v)):
+        raise _Bad("a [row, col] pair of integers >= 0")
+    return [int(v[0]), int(v[1])]
+
+
+def _table(v):
+    if not isinstance(v, dict):
+        raise _Bad("a table")
+    return v
+
+
+def footprint_label(fp: dict) -> str:
+    """Short text label of a canonical footprint table.
+
+    >>> footprint_label({"shape": "disc", "radius": 0.1})
+    'disc:0.1'
+    >>> footprint_label({"shape": "rectangle", "length": 0.4, "width": 0.2, "ref": [0.0, 0.0]})
+    'rect:0.4x0.2'
+    """
+    if fp["shape"] == "disc":
+        return f"disc:{fp['radius']:g}"
+    if fp["shape"] == "rectangle":
+        ref = fp.get("ref") or [0.0, 0.0]
+        extra = "" if not any(ref) else f"@{ref[0]:g},{ref[1]:g}"
+        return f"rect:{fp['length']:g}x{fp['width']:g}{extra}"
+    return "poly:" + ";".join(f"{x:g},{y:g}" for x, y in fp["coords"])
+
+
+def _footprint(v) -> dict:
+    """Canonical footprint table from ``"disc:R"``, ``"rect:LxW"`` or a table."""
+    if isinstance(v, str):
+        kind, _, size = v.partition(":")
+        try:
+            if kind == "disc":
+                v = {"shape": "disc", "radius": float(size)}
+            elif kind in ("rect", "rectangle"):
+                length, width = (float(s) for s in size.lower().split("x"))
+                v = {"shape": "rectangle", "length": length, "width": width}
+            else:
+                raise ValueError
+        except ValueError:
+            raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table') from None
+    if not isinstance(v, dict):
+        raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table')
+    shape = v.get("shape")
+    pos = _num(0.0, strict=True)
+    keys = {"disc": ("radius",), "rectangle": ("length", "width", "ref"),
+            "polygon": ("coords",)}
+    if shape not in keys:
+        raise _Bad("a footprint with shape 'disc', 'rectangle' or 'polygon'")
+    unknown = set(v) - {"shape", *keys[shape]}
+    if unknown:
+        raise _Bad(f"only keys shape, {', '.join(keys[shape])} for a {shape} footprint "
+                   f"(unknown: {', '.join(sorted(unknown))})")
+    out: dict[str, Any] = {"shape": shape}
+    try:
+        if shape == "disc":
+            out["radius"] = pos(v.get("radius"))
+        elif shape == "rectangle":
+            out["length"] = pos(v.get("length"))
+            out["width"] = pos(v.get("width"))
+            ref = v.get("ref", [0.0, 0.0])
+            if (not isinstance(ref, list) or len(ref) != 2
+                    or not all(_is_num(x) and math.isfinite(x) for x in ref)):
+                raise _Bad("ref = [x, y], two finite numbers")
+            out["ref"] = [float(ref[0]), float(ref[1])]
+        else:
+            coords = v.get("coords")
+            if (not isinstance(coords, list) or len(coords) < 3 or not all(
+                    isinstance(p, list) and len(p) == 2 and all(_is_num(x) for x in p)
+                    for p in coords)):
+                raise _Bad("coords = [[x, y], ...] with at least 3 points")
+            out["coords"] = [[float(x), float(y)] for x, y in coords]
+    except _Bad as exc:
+        if "footprint" in exc.expected or "ref" in exc.expected or "coords" in exc.expected:
+            raise
+        raise _Bad(f"a {shape} footprint whose sizes are numbers > 0") from None
+    return out
+
+
+# key -> (checker, value is itself a list (so a sweep is a list of lists))
+_SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
+    "": {"seed": (_int(0), False)},
+    "maze": {"generator": (_str, False), "rows": (_int(1), False), "cols": (_int(1), False),
+             "braid": (_num(0.0, 1.0), False), "placement": (_choice(*_PLACEMENTS), False),
+             "file": (_str, False), "grid": (_str, False),
+             "start": (_cell, True), "goal": (_cell, True)},
+    "widen": {"corridor": (_int(1), False), "wall": (_int(1), False),
+              "resolution": (_num(0.0, strict=True), False)},
+    "robot": {"footprint": (_footprint, False), "sensor": (_str, False)},
+    "run": {"planner": (_str, False), "agent": (_str, False),
+            "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
+            "dt": (_num(0.0, strict=True), False),
+            "time_limit": (_num(0.0, strict=True), False)},
+}
+_OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
+
+
+# ------------------------------------------------------------------ classes
+@dataclass(frozen=True)
+class Scenario:
+    """One fully described run.
+
+    ``spec`` is the canonical nested dict (every key present, defaults
+    filled); ``id`` a stable short hash of it; ``base_dir`` the folder that
+    relative file names and plugin files are resolved against (not part of
+    the id, so ids agree across machines).
+    """
+
+    spec: dict
+    id: str
+    base_dir: str = "."
+    sweep: str = ""
+
+    @property
+    def kind(self) -> str:
+        """``"plan"`` for a grid planner, ``"simulate"`` for an agent."""
+        return "plan" if self.spec["run"]["planner"] else "simulate"
+
+    @property
+    def method(self) -> str:
+        """The planner or agent name."""
+        return self.spec["run"]["planner"] or self.spec["run"]["agent"]
+
+    @property
+    def footprint(self) -> str:
+        """Text label of the footprint (``disc:0.1``, ``rect:0.4x0.2``...)."""
+        return footprint_label(self.spec["robot"]["footprint"])
+
+    @property
+    def time_limit(self) -> float:
+        return float(self.spec["run"]["time_limit"])
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (``Scenario.from_dict`` inverts it)."""
+        return {"id": self.id, "spec": copy.deepcopy(self.spec),
+                "base_dir": self.base_dir, "sweep": self.sweep}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Scenario":
+        return cls(spec=d["spec"], id=d["id"], base_dir=d.get("base_dir", "."),
+                   sweep=d.get("sweep", ""))
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A loaded sweep: its metadata and expanded scenarios (in file order)."""
+
+    name: str
+    description: str
+    source: str
+    scenarios: list[Scenario] = field(default_factory=list)
+
+
+def scenario_id(spec: dict) -> str:
+    """Stable 12-hex-digit id of a canonical scenario dict.
+
+    >>> scenario_id({"a": 1, "b": [1, 2]}) == scenario_id({"b": [1, 2], "a": 1})
+    True
+    """
+    text = json.dumps(spec, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+# ------------------------------------------------------------------ parsing
+def load_sweep(path: str | Path, *, check_names: bool = True) -> Sweep:
+    """Read, validate and expand a TOML sweep (or single scenario) file.
+
+    Raises
+    ------
+    ScenarioError
+        Naming the file, the key path, the bad value and what was expected.
+    """
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: no such sweep file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    return parse_sweep(data, source=str(path), base_dir=str(path.resolve().parent),
+                       check_names=check_names)
+
+
+def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
+                check_names: bool = True) -> Sweep:
+    """Validate and expand a sweep given as a dict (what ``tomllib`` returns)."""
+    def fail(key: str, value, expected: str):
+        raise ScenarioError(f"{source}: {key}: expected {expected}, got {value!r}")
+
+    if not isinstance(data, dict):
+        fail("<top>", data, "a table")
+    for k in data:
+        if k not in _SPEC and k not in _SPEC[""] and k not in _META and k != "plugins":
+            fail(k, data[k], "one of the keys "
+                 + ", ".join(sorted([*_SPEC[""], *_META, "plugins", *(s for s in _SPEC if s)])))
+    for k in _META:
+        if k in data and not isinstance(data[k], str):
+            fail(k, data[k], "a string")
+    plugins = data.get("plugins", [])
+    if not isinstance(plugins, list) or not all(isinstance(p, str) and p for p in plugins):
+        fail("plugins", plugins, "a list of module names or .py file paths")
+
+    # axes: list of (section, key, [values...]) in a fixed order
+    axes: list[tuple[str, str, list]] = []
+    for section, keys in _SPEC.items():
+        table = data if section == "" else data.get(section, {})
+        if section and not isinstance(table, dict):
+            fail(section, table, "a table")
+        if section:
+            allowed = set(keys) | set(_OPAQUE.get(section, ()))
+            for k in table:
+                if k not in allowed:
+                    fail(f"{section}.{k}", table[k], "one of the keys "
+                         + ", ".join(sorted(allowed)) + f" in [{section}]")
+        for key, (check, listy) in keys.items():
+            if table.get(key) is None:  # absent (TOML has no null)
+                continue
+            path = f"{section}.{key}" if section else key
+            raw = table[key]
+            is_axis = isinstance(raw, list) and (not listy or (raw and isinstance(raw[0], list)))
+            values = raw if is_axis else [raw]
+            if is_axis and not values:
+                fail(path, raw, "a non-empty list")
+            out = []
+            for i, v in enumerate(values):
+                try:
+                    out.append(check(v))
+                except _Bad as exc:
+                    fail(f"{path}[{i}]" if is_axis else path, v, exc.expected)
+            axes.append((section, key, out))
+        for key in _OPAQUE.get(section, ()):
+            if key in table and not isinstance(table[key], dict):
+                fail(f"{section}.{key}", table[key], "a table")
+
+    by_key = {(s, k): v for s, k, v in axes}
+    maze_src = [k for k in ("generator", "file", "grid") if ("maze", k) in by_key]
+    if len(maze_src) != 1:
+        fail("maze", data.get("maze", {}), "exactly one of maze.generator, maze.file, maze.grid")
+    if maze_src == ["grid"] and not (("maze", "start") in by_key and ("maze", "goal") in by_key):
+        fail("maze", data.get("maze", {}), "maze.start and maze.goal (grid cells) with maze.grid")
+    if ("robot", "footprint") not in by_key:
+        fail("robot.footprint", None, 'a footprint such as "disc:0.1"')
+    methods = [("planner", m) for m in by_key.get(("run", "planner"), [])]
+    methods += [("agent", m) for m in by_key.get(("run", "agent"), [])]
+    if not methods:
+        fail("run", data.get("run", {}), "run.planner and/or run.agent")
+    opts = data.get("run", {}).get("options", {})
+    for name, o in opts.items():
+        if not isinstance(o, dict):
+            fail(f"run.options.{name}", o, "a table of options for that method")
+
+    sweep_plugins = list(plugins)
+    if check_names:
+        _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
+
+    axes = [(s, k, v) for s, k, v in axes if (s, k) not in (("run", "planner"), ("run", "agent"))]
+    scenarios = []
+    for combo in itertools.product(*(v for _, _, v in axes), methods):
+        spec = copy.deepcopy(DEFAULTS)
+        spec["plugins"] = sweep_plugins
+        spec["maze"]["options"] = copy.deepcopy(data.get("maze", {}).get("options", {}))
+        for (section, key, _), value in zip(axes, combo[:-1]):
+            if section:
+                spec[section][key] = copy.deepcopy(value)
+            else:
+                spec[key] = value
+        mkind, mname = combo[-1]
+        spec["run"][mkind] = mname
+        spec["run"]["options"] = copy.deepcopy(opts.get(mname, {}))
+        try:
+            json.dumps(spec, allow_nan=False)
+        except (TypeError, ValueError) as exc:  # e.g. TOML datetimes in options
+            raise ScenarioError(f"{source}: options must be plain TOML values: {exc}") from None
+        scenarios.append(Scenario(spec=spec, id=scenario_id(spec), base_dir=base_dir,
+                                  sweep=source))
+    # identical combinations (e.g. a repeated list entry) would share one id
+    seen: dict[str, Scenario] = {}
+    for sc in scenarios:
+        seen.setdefault(sc.id, sc)
+    return Sweep(name=str(data.get("name", Path(source).stem)),
+                 description=str(data.get("description", "")), source=source,
+                 scenarios=list(seen.values()))
+
+
+def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
+    """Unknown generator / planner / agent names fail before any run."""
+    from .plugins import import_plugins
+
+    try:
+        import_plugins(plugins, base_dir)
+    except Exception as exc:  # a plugin that fails to import is the user's error
+        raise ScenarioError(f"{source}: plugins: could not import: {exc}") from None
+
+    def known(kind: str):
+        if kind == "generator":
+            from ..generate import GENERATORS as reg
+        elif kind == "planner":
+            from ..plan import PLANNERS as reg
+        else:
+            from ..sim import AGENTS as reg
+        return reg
+
+    checks = [("maze.generator", "generator", by_key.get(("maze", "generator"), []))]
+    checks.append(("run.planner", "planner", [m for k, m in methods if k == "planner"]))
+    checks.append(("run.agent", "agent", [m for k, m in methods if k == "agent"]))
+    for path, kind, names in checks:
+        if not names:
+            continue
+        try:
+            reg = known(kind)
+        except ImportError as exc:
+            raise ScenarioError(f"{source}: {path}: {kind}s are not available "
+                                f"in this installation ({exc})") from None
+        for name in names:
+            if name not in reg:
+                raise ScenarioError(
+                    f"{source}: {path}: unknown {kind} {name!r}; expected one of: "
+                    f"{', '.join(sorted(reg))}")
+    for name in opts:
+        if name not in {m for _, m in methods}:
+            raise ScenarioError(
+                f"{source}: run.options.{name}: options for a method the sweep does not "
+                f"run; expected one of: {', '.join(sorted({m for _, m in methods}))}")

@@ -1,0 +1,142 @@
+"""The results store: one JSON line per finished run in ``DIR/results.jsonl``.
+
+Rows are appended as runs finish, each flushed and ``fsync``'d, so a crash
+or Ctrl-C loses at most the run in flight. A crash mid-write can leave a
+truncated last line; :func:`read_rows` ignores it and :class:`ResultStore`
+cuts it off before appending, so a resumed sweep never writes after garbage.
+A malformed line anywhere else is corruption and raises.
+
+>>> import tempfile
+>>> d = tempfile.mkdtemp()
+>>> with ResultStore(d) as store:
+...     store.append({"id": "a1", "status": "ok"})
+>>> [r["id"] for r in read_rows(d)]
+['a1']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Iterable
+
+from ..errors import RecordFormatError
+
+__all__ = ["ResultStore", "read_rows", "write_rows", "results_path", "RESULTS_NAME"]
+
+RESULTS_NAME = "results.jsonl"
+
+
+def results_path(path: str | os.PathLike) -> Path:
+    """``DIR/results.jsonl`` for a directory, or the path itself for a file."""
+    p = Path(path)
+    return p if p.suffix == ".jsonl" else p / RESULTS_NAME
+
+
+def _scan(path: Path) -> tuple[list[dict], int]:
+    """Rows and the byte offset just after the last complete, valid line."""
+    rows: list[dict] = []
+    good_end = 0
+    if not path.exists():
+        return rows, 0
+    data = path.read_bytes()
+    pos = 0
+    lineno = 0
+    while pos < len(data):
+        nl = data.find(b"\n", pos)
+        end = len(data) if nl < 0 else nl + 1
+        line = data[pos:end]
+        lineno += 1
+        last = nl < 0 or end == len(data)
+        text = line.strip()
+        if text:
+            try:
+                row = json.loads(text)
+                if not isinstance(row, dict) or "id" not in row:
+                    raise ValueError("not a result row (an object with an 'id')")
+            except ValueError as exc:
+                if last:  # a crash mid-write: drop the partial line
+                    break
+                raise RecordFormatError(f"{path}:{lineno}: corrupt result row: {exc}") from None
+            if nl < 0:  # complete JSON but no newline yet: keep it, newline added on append
+                rows.append(row)
+                good_end = -len(data)  # marker: needs a newline
+                break
+            rows.append(row)
+        good_end = end
+        pos = end
+    return rows, good_end
+
+
+def read_rows(path: str | os.PathLike, *, dedupe: bool = True) -> list[dict]:
+    """All rows of a result directory (or ``.jsonl`` file), in file order.
+
+    With ``dedupe`` the last row per id wins (there is only one unless rows
+    were appended by hand).
+    """
+    p = results_path(path)
+    if not p.exists():
+        raise RecordFormatError(f"{p}: no results file (run a sweep into this directory first)")
+    rows, _ = _scan(p)
+    if not dedupe:
+        return rows
+    by_id: dict[str, dict] = {}
+    for row in rows:
+        by_id.pop(row["id"], None)
+        by_id[row["id"]] = row
+    return list(by_id.values())
+
+
+def write_rows(path: str | os.PathLike, rows: Iterable[dict]) -> Path:
+    """Write rows to a fresh results file (replacing any), atomically."""
+    p = results_path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(".jsonl.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, sort_keys=True, allow_nan=False) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, p)
+    return p
+
+
+class ResultStore:
+    """Append-only writer for ``DIR/results.jsonl`` (single writer).
+
+    Opening repairs a truncated last line; :attr:`done` holds the ids already
+    present, which a resumed sweep skips.
+    """
+
+    def __init__(self, directory: str | os.PathLike) -> None:
+        self.path = results_path(directory)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        rows, good_end = _scan(self.path)
+        self.done: set[str] = {r["id"] for r in rows}
+        if self.path.exists():
+            size = self.path.stat().st_size
+            if good_end < 0:
+                with open(self.path, "ab") as fh:
+                    fh.write(b"\n")
+            elif good_end < size:
+                with open(self.path, "r+b") as fh:
+                    fh.truncate(good_end)
+        self._fh = open(self.path, "a", encoding="utf-8")
+
+    def append(self, row: dict) -> None:
+        """Write one row durably (flush + fsync) and remember its id."""
+        self._fh.write(json.dumps(row, sort_keys=True, allow_nan=False) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self.done.add(row["id"])
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self) -> "ResultStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

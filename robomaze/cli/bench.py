@@ -1,0 +1,112 @@
+"""``robomaze bench``: run a sweep, report on it, compare two result sets."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import ParameterError
+from ._common import add_command
+
+EPILOG = """\
+forms:
+  robomaze bench [SWEEP.toml] -o DIR [--workers N] [--executor local|dask --scheduler ADDR]
+      run every scenario of the sweep (default: the embedded default sweep)
+      in parallel, appending one JSON line per run to DIR/results.jsonl;
+      rerunning on the same DIR resumes (finished runs are skipped); the
+      report is written to DIR/report.md at the end
+  robomaze bench report DIR
+      (re)write DIR/report.md, DIR/summary.csv, DIR/figures/, DIR/examples/
+      and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
+  robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
+      compare deterministic metrics run by run; exit 1 on a regression
+
+examples:
+  robomaze bench -o results
+  robomaze bench scenarios/ci.toml -o ci-results --workers 2
+  robomaze bench compare benchmarks/baselines/ci ci-results
+"""
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "bench", help="benchmark planners and agents over a sweep",
+                    description="Sweep widening levels, footprints, planners and agents; "
+                                "report length and safety; guard regressions.",
+                    epilog=EPILOG)
+    p.add_argument("args", nargs="*", metavar="SWEEP | report DIR | compare BASE CUR",
+                   help="a sweep file, or 'report DIR', or 'compare BASELINE CURRENT'")
+    p.add_argument("-o", "--output", metavar="DIR", default=None,
+                   help="result directory of a sweep (default: results)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: all usable cores)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://host:8786")
+    p.add_argument("--no-report", action="store_true", help="do not write the report after the sweep")
+    p.add_argument("--no-examples", action="store_true",
+                   help="skip the per-planner example pictures in the report")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--fail-on-time", type=float, metavar="R", default=None,
+                   help="compare: fail when runs got R times slower (geometric mean)")
+    p.add_argument("--rel-tol", type=float, default=None,
+                   help="compare: relative tolerance of float metrics (default 1e-6)")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    pos = list(args.args)
+    if pos and pos[0] == "report":
+        if len(pos) != 2:
+            raise ParameterError("usage: robomaze bench report DIR")
+        return _report(Path(pos[1]), examples=not args.no_examples)
+    if pos and pos[0] == "compare":
+        if len(pos) != 3:
+            raise ParameterError("usage: robomaze bench compare BASELINE CURRENT")
+        return _compare(pos[1], pos[2], args)
+    if len(pos) > 1:
+        raise ParameterError(f"expected one sweep file, got {len(pos)} arguments: {' '.join(pos)}")
+    if args.fail_on_time is not None or args.rel_tol is not None:
+        raise ParameterError("--fail-on-time and --rel-tol belong to 'robomaze bench compare'")
+    return _run(pos[0] if pos else None, args)
+
+
+def _run(sweep_file: str | None, args) -> int:
+    from ..bench import default_sweep_path, load_sweep, run_sweep, write_report
+
+    path = Path(sweep_file) if sweep_file else default_sweep_path()
+    sweep = load_sweep(path)
+    out = Path(args.output or "results")
+    if args.executor == "dask" and not args.scheduler:
+        raise ParameterError("--executor dask needs --scheduler ADDR")
+    if args.scheduler and args.executor != "dask":
+        raise ParameterError("--scheduler is only used with --executor dask")
+    print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
+    result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
+                       scheduler=args.scheduler, progress=not args.quiet)
+    print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
+          f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
+    if not args.no_report:
+        _report(out, examples=not args.no_examples)
+    return 0
+
+
+def _report(directory: Path, *, examples: bool = True) -> int:
+    from ..bench import write_report
+
+    written = write_report(directory, examples=examples)
+    print(f"report: {written['report']}")
+    print(f"summary: {written['summary']}")
+    return 0
+
+
+def _compare(baseline: str, current: str, args) -> int:
+    from ..bench import compare_dirs
+    from ..bench.compare import REL_TOL
+
+    if args.fail_on_time is not None and args.fail_on_time <= 0:
+        raise ParameterError(f"--fail-on-time must be > 0, got {args.fail_on_time}")
+    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time,
+                       rel_tol=args.rel_tol if args.rel_tol is not None else REL_TOL)
+    print(res.table())
+    return 0 if res.ok else 1

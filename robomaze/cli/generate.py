@@ -1,0 +1,107 @@
+"""``robomaze generate``: make a maze and save it (picture, grid, matrix or JSON)."""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from .. import __version__
+from ..grid import widen
+from ._common import (PLACEMENTS, add_command, build_maze, fraction, nonneg_int, out_extension,
+                      parse_options, parse_placement, parse_seed, parse_size, positive_float,
+                      positive_int, write_matrix_txt, write_maze_json)
+
+OUTPUTS = (".png", ".svg", ".npy", ".txt", ".json")
+
+EPILOG = """\
+output (by the extension of -o):
+  .png .svg  picture of the widened occupancy grid (start green, goal blue)
+  .npy       widened occupancy grid, a 2-D bool array (True = occupied)
+  .txt       widened grid as lines of 0 (free) / 1 (occupied); with the
+             default --corridor 1 --wall 1 this is the 2r+1 maze matrix
+  .json      the Maze itself (walls, start, goals, openings) and how it
+             was generated
+
+examples:
+  robomaze generate backtracker 20x30 --seed 1 -o maze.png
+  robomaze generate kruskal 50x50 --braid 0.5 --placement centre -o maze.json
+  robomaze generate wilson 10x10 --corridor 3 --wall 1 -o grid.npy
+"""
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "generate", help="generate a maze and save it",
+                    description="Generate a maze with a named algorithm (see `robomaze list "
+                                "generators`) and save it; prints a one-line summary.",
+                    epilog=EPILOG)
+    p.add_argument("algorithm", metavar="ALGO", help="generator name, e.g. backtracker")
+    p.add_argument("size", metavar="SIZE", help="ROWSxCOLS in maze cells, e.g. 20x30")
+    p.add_argument("--seed", type=nonneg_int, default=None,
+                   help="random seed (default: a fresh one, printed in the summary)")
+    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
+                   help="fraction of dead ends to remove, 0..1 (default 0: perfect maze)")
+    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
+                   help="where start and goal go (default corners)")
+    p.add_argument("--corridor", type=positive_int, default=1, metavar="K",
+                   help="free grid cells across a corridor when widening (default 1)")
+    p.add_argument("--wall", type=positive_int, default=1, metavar="T",
+                   help="grid cells across a wall when widening (default 1)")
+    p.add_argument("--resolution", type=positive_float, default=1.0, metavar="R",
+                   help="metres per grid cell, recorded in the .json provenance (default 1)")
+    p.add_argument("--solution", action="store_true",
+                   help="draw the shortest start-goal route on .png/.svg output")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="generator-specific option, repeatable (e.g. selection=random "
+                        "for growing_tree)")
+    p.add_argument("-o", "--output", metavar="OUT", default=None,
+                   help="output file: .png .svg .npy .txt or .json (default: summary only)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows, cols = parse_size(args.size, "SIZE")
+    placement = parse_placement(args.placement)
+    ext = out_extension(args.output, OUTPUTS) if args.output else None
+    seed = parse_seed(args.seed)
+    options = parse_options(args.option)
+    maze = build_maze(args.algorithm, rows, cols, seed=seed, braid=args.braid,
+                      placement=placement, **options)
+    if ext is not None:
+        _save(maze, args, ext, seed, placement, options)
+    deg = maze.degrees()
+    dead = int((deg == 1).sum())
+    sol = maze.solution_length()
+    print(f"{args.algorithm} {rows}x{cols} seed={seed} braid={args.braid:g} "
+          f"placement={placement} dead_ends={dead} ({dead / deg.size:.1%}) "
+          f"solution={'none' if sol is None else sol}"
+          + (f" -> {args.output}" if args.output else ""))
+    return 0
+
+
+def _save(maze, args, ext: str, seed: int, placement: str, options: dict) -> None:
+    if ext == ".json":
+        provenance = {
+            "algorithm": args.algorithm, "rows": maze.rows, "cols": maze.cols, "seed": seed,
+            "braid": args.braid, "placement": placement, "options": options,
+            "widening": {"corridor": args.corridor, "wall": args.wall,
+                         "resolution": args.resolution},
+            "robomaze": __version__,
+        }
+        write_maze_json(maze, args.output, provenance)
+        return
+    grid = widen(maze, corridor=args.corridor, wall=args.wall, resolution=args.resolution)
+    if ext == ".npy":
+        with open(args.output, "wb") as fh:  # a file object: np.save must not add ".npy"
+            np.save(fh, np.ascontiguousarray(grid.occupied))
+    elif ext == ".txt":
+        write_matrix_txt(grid.occupied, args.output)
+    else:
+        from ..viz import render
+
+        path = None
+        if args.solution:
+            route = maze.solution()
+            if route is not None:
+                path = np.array([grid.maze_centre(c) for c in route])
+        render(grid, args.output, path=path)

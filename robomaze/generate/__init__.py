@@ -9,23 +9,23 @@ places start and goal. Hot loops are numba kernels in ``_kernels.py`` and
 ================  ==========================================  ==========
 name              algorithm                                   dead ends*
 ================  ==========================================  ==========
-backtracker       iterative randomized depth-first search     ~10%
-hunt_and_kill     random walk + row-major hunt                ~10%
-growing_tree      active-cell list, newest/random/mixed        10-49%
-prim              Prim on i.i.d. random edge weights          ~30%
-prim_frontier     frontier-cell Prim (In/Frontier labels)     ~36%
-kruskal           shuffled edges + union-find                 ~30%
-mst               scipy MST of random edge weights            ~30%
-aldous_broder     random walk, first-entrance edges (uniform) ~29.4%
-wilson            loop-erased random walks (uniform)          ~29.4%
-eller             row by row with set labels                  ~28%
-sidewinder        eastward runs closed northward              ~27%
-binary_tree       each cell opens north or west               ~25%
-division          recursive division                          ~23%
-wall_adder        walls grown from posts to the boundary      ~36%
+backtracker       iterative randomized depth-first search     10%
+hunt_and_kill     random walk + row-major hunt                9%
+growing_tree      active-cell list, newest/mixed/random       10/20/27%
+prim              Prim on i.i.d. random edge weights          30.6%
+prim_frontier     frontier-cell Prim (In/Frontier labels)     35.7%
+kruskal           shuffled edges + union-find                 30.6%
+mst               scipy MST of random edge weights            30.6%
+aldous_broder     random walk, first-entrance edges (uniform) 29.4%
+wilson            loop-erased random walks (uniform)          29.4%
+eller             row by row with set labels                  29.6%
+sidewinder        eastward runs closed northward              27.7%
+binary_tree       each cell opens north or west               25%
+division          recursive division                          27%
+wall_adder        walls grown from posts to the boundary      31.5%
 ================  ==========================================  ==========
 
-\\* approximate, on large mazes; see ``benchmarks/README.md``.
+\\* mean over 30 seeds of 100x100 mazes (sd 0.002-0.003 per maze).
 
 Examples
 --------

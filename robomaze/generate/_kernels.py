@@ -61,14 +61,15 @@ def below(st, n):
 @njit(cache=True)
 def carve(east, south, cols, a, b):
     """Open the wall between 4-neighbour cells ``a`` and ``b``."""
-    if b == a + 1:
-        east[a] = 0
-    elif b == a - 1:
-        east[b] = 0
-    elif b == a + cols:
+    # vertical first: with one column, a +- 1 is also a vertical move
+    if b == a + cols:
         south[a] = 0
-    else:
+    elif b == a - cols:
         south[b] = 0
+    elif b == a + 1:
+        east[a] = 0
+    else:
+        east[b] = 0
 
 
 @njit(cache=True)
@@ -386,14 +387,14 @@ def braid(east, south, rows, cols, order, target, seed):
         for j in range(k):
             v = nb[j]
             walled = False
-            if v == u + 1:
-                walled = east[u] == 1
-            elif v == u - 1:
-                walled = east[v] == 1
-            elif v == u + cols:
+            if v == u + cols:
                 walled = south[u] == 1
-            else:
+            elif v == u - cols:
                 walled = south[v] == 1
+            elif v == u + 1:
+                walled = east[u] == 1
+            else:
+                walled = east[v] == 1
             if walled:
                 if deg[v] == 1:
                     dead[nd] = v

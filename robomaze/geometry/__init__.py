@@ -1,0 +1,15 @@
+"""Robot footprints and configuration space.
+
+:class:`Footprint` (disc, rectangle, polygon) knows its radii and
+rasterizes itself; :func:`cspace` gives the blocked reference-point
+positions on a grid (one grid for a disc, one per heading bin otherwise);
+:func:`footprint_clearance` measures the exact distance from the robot's
+body to the walls.
+"""
+
+from .clearance import footprint_clearance, segment_clearance
+from .cspace import cspace, free_space, heading_bin, heading_bins, swept_kernel
+from .footprint import Footprint
+
+__all__ = ["Footprint", "cspace", "free_space", "footprint_clearance", "segment_clearance",
+           "heading_bins", "heading_bin", "swept_kernel"]

@@ -1,0 +1,161 @@
+"""Numba kernels behind :mod:`robomaze.geometry.clearance`.
+
+Coordinates are continuous *cell units*: ``u`` grows east with column ``c``
+spanning ``[c, c + 1]``, ``v`` grows south with row ``r`` spanning
+``[r, r + 1]``. Cells outside the grid count as occupied.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _point_seg(px, py, ax, ay, bx, by):
+    dx, dy = bx - ax, by - ay
+    ll = dx * dx + dy * dy
+    t = 0.0
+    if ll > 0.0:
+        t = ((px - ax) * dx + (py - ay) * dy) / ll
+        t = min(1.0, max(0.0, t))
+    qx, qy = ax + t * dx - px, ay + t * dy - py
+    return math.sqrt(qx * qx + qy * qy)
+
+
+@njit(cache=True)
+def _point_box(px, py, u0, v0, u1, v1):
+    dx = max(u0 - px, 0.0, px - u1)
+    dy = max(v0 - py, 0.0, py - v1)
+    return math.sqrt(dx * dx + dy * dy)
+
+
+@njit(cache=True)
+def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
+    # Liang-Barsky on the closed box: touching counts
+    t0, t1 = 0.0, 1.0
+    dx, dy = bx - ax, by - ay
+    for k in range(4):
+        if k == 0:
+            p, q = -dx, ax - u0
+        elif k == 1:
+            p, q = dx, u1 - ax
+        elif k == 2:
+            p, q = -dy, ay - v0
+        else:
+            p, q = dy, v1 - ay
+        if p == 0.0:
+            if q < 0.0:
+                return False
+        else:
+            t = q / p
+            if p < 0.0:
+                if t > t1:
+                    return False
+                if t > t0:
+                    t0 = t
+            else:
+                if t < t0:
+                    return False
+                if t < t1:
+                    t1 = t
+    return t0 <= t1
+
+
+@njit(cache=True)
+def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
+    """Exact distance between a segment and a closed axis-aligned box."""
+    if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
+        return 0.0
+    # disjoint convex sets: the minimum is attained at a vertex of one of them
+    d = min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
+    d = min(d, _point_seg(u0, v0, ax, ay, bx, by))
+    d = min(d, _point_seg(u1, v0, ax, ay, bx, by))
+    d = min(d, _point_seg(u0, v1, ax, ay, bx, by))
+    d = min(d, _point_seg(u1, v1, ax, ay, bx, by))
+    return d
+
+
+@njit(cache=True)
+def _inside(px, py, us, vs):
+    m = us.shape[0]
+    inside = False
+    j = m - 1
+    for i in range(m):
+        if (vs[i] > py) != (vs[j] > py):
+            x = us[i] + (py - vs[i]) * (us[j] - us[i]) / (vs[j] - vs[i])
+            if px < x:
+                inside = not inside
+        j = i
+    return inside
+
+
+@njit(cache=True)
+def _shape_box(us, vs, closed, u0, v0, u1, v1):
+    m = us.shape[0]
+    if m == 1:
+        return _point_box(us[0], vs[0], u0, v0, u1, v1)
+    best = np.inf
+    n_edges = m if closed else m - 1
+    for i in range(n_edges):
+        j = (i + 1) % m
+        d = _seg_box(us[i], vs[i], us[j], vs[j], u0, v0, u1, v1)
+        if d < best:
+            best = d
+            if best == 0.0:
+                return 0.0
+    if closed and _inside(u0, v0, us, vs):
+        return 0.0
+    return best
+
+
+@njit(cache=True)
+def _one(occ, us, vs, closed, radius):
+    rows, cols = occ.shape
+    umin, umax = us.min(), us.max()
+    vmin, vmax = vs.min(), vs.max()
+    w = max(1.0, math.ceil(radius) + 1.0)
+    while True:
+        c0 = int(math.floor(umin - w)) - 1
+        c1 = int(math.floor(umax + w)) + 1
+        r0 = int(math.floor(vmin - w)) - 1
+        r1 = int(math.floor(vmax + w)) + 1
+        best = np.inf
+        for r in range(r0, r1 + 1):
+            dy = max(r - vmax, vmin - (r + 1.0), 0.0)
+            if dy >= best:
+                continue
+            inside_r = 0 <= r < rows
+            for c in range(c0, c1 + 1):
+                if inside_r and 0 <= c < cols and not occ[r, c]:
+                    continue
+                dx = max(c - umax, umin - (c + 1.0), 0.0)
+                if dx * dx + dy * dy >= best * best:
+                    continue
+                d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
+                if d < best:
+                    best = d
+            if best == 0.0:
+                break
+        covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
+        if best <= w or covers:
+            return max(best - radius, 0.0)
+        w *= 2.0
+
+
+@njit(cache=True)
+def shapes_clearance(occ, us, vs, closed, radius):
+    """Distance (cells) from each shape ``(us[i], vs[i])`` to the nearest occupied square.
+
+    A shape is a closed polygon (``closed``), an open polyline or a single
+    point, inflated by ``radius``; the result is clipped at 0 (touching or
+    overlapping). The search window grows until the best distance found is
+    no larger than the margin searched, which makes the answer exact.
+    """
+    n = us.shape[0]
+    out = np.empty(n, np.float64)
+    for i in range(n):
+        out[i] = _one(occ, us[i], vs[i], closed, radius)
+    return out

@@ -1,0 +1,160 @@
+"""Configuration space: where the robot's reference point may stand.
+
+The reference point sits on grid cell centres. A position is *blocked*
+when the footprint placed there intersects (or merely touches) an occupied
+grid square; everything beyond the grid counts as occupied, so the robot
+never leaves the map.
+
+* Disc: one bool grid, blocked iff ``grid.clearance() <= radius`` -- the
+  clearance field is the exact distance from each cell centre to the
+  nearest occupied square, so this is exact (touching = blocked).
+* Any other shape: an ``(N, rows, cols)`` stack, one grid per heading bin.
+  Bin ``i`` covers world headings ``[(i - 1/2) * 2pi/N, (i + 1/2) * 2pi/N]``
+  around its sample heading ``i * 2pi/N``. With ``sweep=True`` (default) a
+  bin is blocked where the footprint at *any* heading of the interval
+  collides -- the kernel is the union of the footprint rotated over the
+  whole interval (dense samples plus a buffer bounding the arc between
+  samples), so a robot may take and rotate through any heading of a free
+  bin. With ``sweep=False`` each bin is exactly the footprint at the
+  sample heading.
+
+The obstacle set is dilated by the *reflected* footprint kernel:
+the footprint at cell ``x`` covers ``x + K``, so ``x`` is blocked iff
+``(x + K) & O`` is not empty, i.e. ``x`` is in ``O (+) (-K)``; and
+``scipy.ndimage.binary_dilation(O, B)`` computes ``O (+) B``, so ``B`` is
+``K`` flipped in both axes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from scipy import ndimage
+from shapely import affinity
+
+from .._validate import check_int
+from ..errors import ParameterError
+from ..grid import OccupancyGrid
+from .footprint import Footprint, _raster_geometry
+
+__all__ = ["cspace", "heading_bins", "heading_bin", "swept_kernel", "free_space"]
+
+#: Angular spacing (radians) of the samples whose union approximates a bin's sweep.
+_SWEEP_STEP = math.radians(2.0)
+
+
+def heading_bins(n: int) -> np.ndarray:
+    """Sample headings (radians, world frame) of ``n`` heading bins.
+
+    >>> heading_bins(4)
+    array([0.        , 1.57079633, 3.14159265, 4.71238898])
+    """
+    n = check_int("headings", n, min_value=1)
+    return np.arange(n) * (2.0 * math.pi / n)
+
+
+def heading_bin(theta, n: int):
+    """Index of the heading bin holding world heading(s) ``theta``.
+
+    >>> int(heading_bin(-0.1, 8)), int(heading_bin(math.pi, 4))
+    (0, 2)
+    """
+    step = 2.0 * math.pi / n
+    return np.mod(np.floor(np.asarray(theta, float) / step + 0.5), n).astype(np.int64)
+
+
+def swept_kernel(footprint: Footprint, resolution: float, lo: float, hi: float) -> np.ndarray:
+    """Kernel of cells touched by the footprint at any heading in ``[lo, hi]``.
+
+    The union of the footprint rotated at headings spaced at most 2 degrees
+    apart, buffered by ``R * step / 2`` (``R`` the circumscribed radius): a
+    point at distance ``rho <= R`` from the reference point moves at most
+    ``rho * step / 2`` away from the nearer of two neighbouring samples, so
+    the buffered union holds every intermediate heading.
+    """
+    if footprint.kind == "disc":
+        return footprint.rasterize(resolution, lo)
+    span = float(hi - lo)
+    m = max(2, int(math.ceil(span / _SWEEP_STEP)) + 1)
+    thetas = np.linspace(lo, hi, m)
+    step = span / (m - 1)
+    parts = [affinity.rotate(footprint.geometry, float(t), origin=(0.0, 0.0), use_radians=True)
+             for t in thetas]
+    pad = footprint.circumscribed_radius * step / 2.0
+    geom = shapely.union_all(parts).buffer(pad + 1e-12, quad_segs=4)
+    return _raster_geometry(geom, resolution, footprint.circumscribed_radius + pad)
+
+
+def _dilate(occupied: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """Reference cells where ``kernel`` (footprint cells) meets an occupied cell."""
+    h = kernel.shape[0] // 2
+    padded = np.pad(occupied, h, constant_values=True)
+    out = ndimage.binary_dilation(padded, structure=kernel[::-1, ::-1])
+    return np.ascontiguousarray(out[h:h + occupied.shape[0], h:h + occupied.shape[1]])
+
+
+def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
+           sweep: bool = True) -> np.ndarray:
+    """Blocked reference-point positions of a footprint on a grid.
+
+    Parameters
+    ----------
+    grid : OccupancyGrid
+    footprint : Footprint
+    headings : int
+        Number of heading bins for non-disc footprints (ignored for discs).
+    sweep : bool
+        Non-disc shapes: block a bin wherever any heading of its interval
+        collides (True, the safe default), or only its sample heading.
+
+    Returns
+    -------
+    ndarray of bool
+        ``(rows, cols)`` for a disc, else ``(headings, rows, cols)``;
+        True = blocked.
+
+    Examples
+    --------
+    >>> from robomaze import Maze, widen
+    >>> g = widen(Maze.empty(1, 1), corridor=3, wall=1)
+    >>> cspace(g, Footprint.disc(1.2)).astype(int)[2]
+    array([1, 1, 0, 1, 1])
+    >>> cs = cspace(g, Footprint.rectangle(2.6, 0.6), headings=4, sweep=False)
+    >>> cs.shape, cs[0, 2].astype(int), cs[1, :, 2].astype(int)
+    ((4, 5, 5), array([1, 1, 0, 1, 1]), array([1, 1, 0, 1, 1]))
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if not isinstance(footprint, Footprint):
+        raise ParameterError(f"footprint must be a Footprint, got {type(footprint).__name__}")
+    if footprint.kind == "disc":
+        return grid.clearance() <= footprint.radius
+    n = check_int("headings", headings, min_value=1)
+    yaw = grid.origin[2]
+    step = 2.0 * math.pi / n
+    out = np.empty((n,) + grid.shape, dtype=bool)
+    for i, theta in enumerate(heading_bins(n)):
+        local = theta - yaw  # kernels live in the grid frame
+        if sweep:
+            k = swept_kernel(footprint, grid.resolution, local - step / 2, local + step / 2)
+        else:
+            k = footprint.rasterize(grid.resolution, local)
+        out[i] = _dilate(grid.occupied, k)
+    return out
+
+
+def free_space(grid: OccupancyGrid, footprint: Footprint | None) -> np.ndarray:
+    """Cells where the reference point is free at *every* heading.
+
+    No footprint: the free cells. A disc: clearance > radius. Any other
+    shape: clearance > circumscribed radius (the disc swept by the robot
+    turning on the spot), which is what the heading-agnostic planners use.
+    """
+    if footprint is None:
+        return grid.free
+    if not isinstance(footprint, Footprint):
+        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
+    r = footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius
+    return grid.clearance() > r

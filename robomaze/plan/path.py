@@ -1,0 +1,234 @@
+"""The result of every planner: a :class:`Path` with its length and safety.
+
+A path is a sequence of *key poses*: grid cells, their world points and
+optionally headings. The robot moves from pose ``i`` to pose ``i + 1`` by
+translating with heading ``headings[i]`` and then turning on the spot to
+``headings[i + 1]`` (so a planner over (cell, heading) states gives pure
+translations and pure rotations). Without explicit headings each pose
+faces along its outgoing segment (the last one along its incoming one).
+
+Safety is measured for the footprint, not just its centre:
+``min_clearance`` / ``mean_clearance`` are the exact distances from the
+footprint at each key pose to the nearest occupied cell, and
+``collision_free`` also checks the motion between poses: exactly for
+discs and point robots (the disc swept along each segment), and for other
+shapes at interpolated poses at most a quarter cell apart and 5 degrees
+apart during turns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ParameterError
+from ..geometry import Footprint, footprint_clearance, segment_clearance
+from ..grid import OccupancyGrid
+
+__all__ = ["Path", "make_path"]
+
+_TURN_STEP = math.radians(5.0)
+
+
+def _frozen(a):
+    if a is None:
+        return None
+    a = np.array(a, copy=True)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Path:
+    """A planned path; build it with :func:`make_path`.
+
+    Attributes
+    ----------
+    cells : ndarray, shape (n, 2), int
+        Grid cells of the key poses (row, col).
+    points : ndarray, shape (n, 2), float
+        World points (metres) of the key poses.
+    length : float
+        Polyline length in metres.
+    length_cells : float
+        Length in maze cells for grids made by ``widen`` (grid-cell length
+        divided by ``corridor + wall``), else in grid cells.
+    turns : int
+        Changes of direction along the polyline.
+    expanded : int
+        Nodes the planner expanded.
+    time : float
+        Planning time in seconds.
+    min_clearance, mean_clearance : float
+        Footprint clearance (metres) over the key poses.
+    collision_free : bool
+        No key pose and no motion between them touches an occupied cell.
+    method : str
+        Planner name.
+    walk : ndarray or None
+        Every cell a classic solver visited, backtracking included.
+    walk_length : float or None
+        Length of the walk in metres.
+    headings : ndarray or None
+        World heading (radians) of each key pose when the planner chose them.
+    """
+
+    cells: np.ndarray
+    points: np.ndarray
+    length: float
+    length_cells: float
+    turns: int
+    expanded: int
+    time: float
+    min_clearance: float
+    mean_clearance: float
+    collision_free: bool
+    method: str = ""
+    walk: np.ndarray | None = None
+    walk_length: float | None = None
+    headings: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return int(self.cells.shape[0])
+
+    def summary(self) -> str:
+        """One line: method, lengths, clearance, collision-free, expanded, time."""
+        return (f"{self.method or 'path'}: length {self.length:.3f} m "
+                f"({self.length_cells:.2f} cells), min clearance {self.min_clearance:.3f} m, "
+                f"collision-free {'yes' if self.collision_free else 'NO'}, "
+                f"expanded {self.expanded}, time {self.time * 1e3:.1f} ms")
+
+
+def _polyline_length(p: np.ndarray) -> float:
+    if p.shape[0] < 2:
+        return 0.0
+    return float(np.hypot(*np.diff(p, axis=0).T).sum())
+
+
+def _turns(p: np.ndarray) -> int:
+    d = np.diff(p, axis=0)
+    d = d[np.hypot(d[:, 0], d[:, 1]) > 1e-12]
+    if d.shape[0] < 2:
+        return 0
+    a = np.arctan2(d[:, 1], d[:, 0])
+    da = np.abs(np.angle(np.exp(1j * np.diff(a))))
+    return int((da > 1e-9).sum())
+
+
+def _derived_headings(p: np.ndarray) -> np.ndarray:
+    n = p.shape[0]
+    if n < 2:
+        return np.zeros(n)
+    d = np.diff(p, axis=0)
+    seg = np.arctan2(d[:, 1], d[:, 0])
+    moving = np.hypot(d[:, 0], d[:, 1]) > 1e-12
+    if not moving.any():
+        return np.zeros(n)
+    # zero-length segments take the next moving segment's direction (last: the previous)
+    idx = np.where(moving, np.arange(n - 1), n)
+    nxt = np.minimum.accumulate(idx[::-1])[::-1]
+    prev = np.maximum.accumulate(np.where(moving, np.arange(n - 1), -1))
+    pick = np.where(nxt < n, nxt, prev)
+    h = seg[pick]
+    return np.concatenate([h, h[-1:]])
+
+
+def _motion_poses(p: np.ndarray, h: np.ndarray, res: float) -> np.ndarray:
+    """Interpolated poses of translate-then-turn motions between key poses."""
+    out = []
+    for i in range(p.shape[0] - 1):
+        seg = p[i + 1] - p[i]
+        L = math.hypot(*seg)
+        m = int(math.ceil(L / (0.25 * res)))
+        if m > 1:
+            s = (np.arange(1, m) / m)[:, None]
+            xy = p[i] + s * seg
+            out.append(np.column_stack([xy, np.full(m - 1, h[i])]))
+        dh = math.remainder(h[i + 1] - h[i], 2 * math.pi)
+        m = int(math.ceil(abs(dh) / _TURN_STEP))
+        if m > 1:
+            t = h[i] + dh * np.arange(1, m) / m
+            out.append(np.column_stack([np.repeat(p[i + 1][None, :], m - 1, axis=0), t]))
+    if not out:
+        return np.zeros((0, 3))
+    return np.concatenate(out)
+
+
+def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
+              method: str = "", expanded: int = 0, time: float = 0.0, walk=None,
+              points=None, headings=None) -> Path:
+    """Build a :class:`Path` from grid cells and measure its length and safety.
+
+    Parameters
+    ----------
+    grid : OccupancyGrid
+    cells : array_like, shape (n, 2)
+        Grid cells ``(row, col)`` of the key poses, n >= 1.
+    footprint : Footprint, optional
+        The robot whose clearance is measured (None: a point robot).
+    method, expanded, time
+        Planner name, nodes expanded, planning time (s).
+    walk : array_like, shape (m, 2), optional
+        Full walk of a classic solver (grid cells).
+    points : array_like, shape (n, 2), optional
+        World points of the poses; default the cell centres.
+    headings : array_like, shape (n,), optional
+        World headings; default along the path.
+
+    Returns
+    -------
+    Path
+
+    Examples
+    --------
+    >>> from robomaze import Maze, widen
+    >>> g = widen(Maze.empty(1, 2), corridor=3, wall=1)
+    >>> p = make_path(g, [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6)], method="demo")
+    >>> p.length, p.length_cells, p.turns, p.min_clearance, p.collision_free
+    (4.0, 1.0, 0, 1.5, True)
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    c = np.asarray(cells)
+    if c.ndim != 2 or c.shape[1] != 2 or c.shape[0] < 1:
+        raise ParameterError(f"cells must be an (n, 2) array with n >= 1, got shape {c.shape}")
+    c = c.astype(np.int64)
+    if ((c < 0) | (c >= np.array(grid.shape))).any():
+        raise ParameterError(f"path cells must lie inside the {grid.rows}x{grid.cols} grid")
+    p = grid.cells_to_world(c) if points is None else np.asarray(points, float).reshape(-1, 2)
+    if p.shape[0] != c.shape[0]:
+        raise ParameterError(f"points must have one row per cell ({c.shape[0]}), got {p.shape[0]}")
+    if headings is None:
+        h = _derived_headings(p)
+        given = None
+    else:
+        h = np.asarray(headings, float).reshape(-1)
+        if h.shape[0] != c.shape[0]:
+            raise ParameterError(
+                f"headings must have one entry per cell ({c.shape[0]}), got {h.shape[0]}")
+        given = h
+    length = _polyline_length(p)
+    unit = grid.resolution * (grid.widening.pitch if grid.widening is not None else 1)
+    poses = np.column_stack([p, h])
+    clear = footprint_clearance(grid, footprint, poses)
+    free = bool(clear.min() > 0.0)
+    if free and p.shape[0] > 1:
+        if footprint is None or footprint.kind == "disc":
+            r = 0.0 if footprint is None else footprint.radius
+            free = bool((segment_clearance(grid, r, p[:-1], p[1:]) > 0.0).all())
+        else:
+            mid = _motion_poses(p, h, grid.resolution)
+            free = bool(mid.shape[0] == 0 or footprint_clearance(grid, footprint, mid).min() > 0.0)
+    wl = None
+    if walk is not None:
+        w = np.asarray(walk).astype(np.int64).reshape(-1, 2)
+        wl = _polyline_length(grid.cells_to_world(w))
+        walk = w
+    return Path(cells=_frozen(c), points=_frozen(p), length=length, length_cells=length / unit,
+                turns=_turns(p), expanded=int(expanded), time=float(time),
+                min_clearance=float(clear.min()), mean_clearance=float(clear.mean()),
+                collision_free=free, method=str(method), walk=_frozen(walk), walk_length=wl,
+                headings=_frozen(given))

@@ -1,0 +1,160 @@
+"""The key-driven Game: moves, bumps, visibility modes, records, the play window."""
+
+import numpy as np
+import pytest
+
+from robomaze.errors import ParameterError
+from robomaze.grid import widen
+from robomaze.maze import Maze
+from robomaze.traverse.game import Game
+from robomaze.traverse.record import read_record
+from trav_mazes import ManualClock, comb, keys_for, random_perfect
+
+# A 3x3 serpentine: (0,0)->(0,2), down, (1,2)->(1,0), down, (2,0)->(2,2).
+SNAKE = Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 6, 7], [1, 2, 5, 4, 3, 6, 7, 8],
+                        start=(0, 0), goals=[(2, 2)])
+SNAKE_ROUTE = [(0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0), (2, 0), (2, 1), (2, 2)]
+
+
+def _mask(shape, cells):
+    m = np.zeros(shape, bool)
+    for r, c in cells:
+        m[r, c] = True
+    return m
+
+
+def _box(shape, centre, k=1):
+    r, c = centre
+    return _mask(shape, [(i, j) for i in range(r - k, r + k + 1) for j in range(c - k, c + k + 1)
+                         if 0 <= i < shape[0] and 0 <= j < shape[1]])
+
+
+@pytest.mark.parametrize("mode", ["full", "trail", "torch"])
+def test_walk_snake_to_goal_in_each_mode(mode, tmp_path):
+    clock = ManualClock()
+    g = Game(SNAKE, mode=mode, clock=clock)
+    outcomes = []
+    for i, key in enumerate(keys_for(SNAKE_ROUTE), 1):
+        clock.now = 1.5 * i
+        outcomes.append(g.key(key))
+    assert outcomes == ["moved"] * 7 + ["goal"]
+    assert g.reached_goal and g.finished and g.position == (2, 2)
+    assert g.moves == 8 and g.bumps == 0 and g.elapsed == 12.0
+    assert g.key("left") == "ignored" and g.moves == 8
+    rec = g.record()
+    path = rec.save(tmp_path / "walk.jsonl")
+    back = read_record(path)
+    assert back.positions.tolist() == [list(c) for c in SNAKE_ROUTE]
+    assert back.times.tolist() == [0.0] + [1.5 * i for i in range(1, 9)]
+    assert [s.move for s in back.steps] == ["E", "E", "S", "W", "W", "S", "E", "E"]
+    assert back.reached_goal and back.final == (2, 2) and back.n_moves == 8
+    assert back.duration == 12.0
+    assert back.walker["settings"] == {"mode": mode, "controls": "arrows"}
+    assert back.maze == SNAKE
+
+
+def test_visibility_masks_at_given_steps():
+    keys = keys_for(SNAKE_ROUTE)
+    games = {m: Game(SNAKE, mode=m, clock=ManualClock()) for m in ("full", "trail", "torch")}
+    # step 0: at (0,0)
+    assert games["full"].visible.all()
+    assert np.array_equal(games["torch"].visible, _box((3, 3), (0, 0)))
+    assert np.array_equal(games["trail"].visible, _box((3, 3), (0, 0)))
+    for g in games.values():
+        for k in keys[:2]:
+            g.key(k)
+    # step 2: at (0,2), visited (0,0) (0,1) (0,2): rows 0-1 revealed
+    assert np.array_equal(games["torch"].visible, _mask((3, 3), [(0, 1), (0, 2), (1, 1), (1, 2)]))
+    assert np.array_equal(games["trail"].visible,
+                          _mask((3, 3), [(r, c) for r in (0, 1) for c in range(3)]))
+    for g in games.values():
+        for k in keys[2:5]:
+            g.key(k)
+    # step 5: at (1,0): torch sees rows 0-2 of cols 0-1; trail sees everything
+    assert games["torch"].position == (1, 0)
+    assert np.array_equal(games["torch"].visible, _box((3, 3), (1, 0)))
+    assert games["trail"].visible.all()
+    assert games["full"].visible.all()
+
+
+def test_bumps_counted_not_executed():
+    clock = ManualClock()
+    g = Game(SNAKE, clock=clock)
+    assert g.key("down") == "bump"      # wall south of (0,0)
+    assert g.key("up") == "bump"        # outer wall
+    assert g.key("x") == "ignored"      # unbound key
+    assert g.key("right") == "moved"
+    assert (g.moves, g.bumps, g.position) == (1, 2, (0, 1))
+    rec = g.record()
+    assert rec.n_bumps == 2 and rec.n_moves == 1
+    assert [s.bump for s in rec.steps] == [True, True, False]
+    assert rec.positions.tolist() == [[0, 0], [0, 1]]
+    assert not rec.reached_goal
+
+
+def test_robot_controls_turn_and_forward():
+    g = Game(SNAKE, controls="robot", clock=ManualClock())   # heading east
+    assert g.key("w") == "moved" and g.position == (0, 1)
+    assert g.key("d") == "turned" and g.heading == 270.0      # now facing south
+    assert g.key("w") == "bump" and g.position == (0, 1)
+    assert g.key("a") == "turned" and g.heading == 0.0
+    assert g.key("w") == "moved" and g.key("d") == "turned" and g.key("w") == "moved"
+    assert g.position == (1, 2) and g.heading == 270.0
+    rec = g.record()
+    assert [s.move for s in rec.executed] == ["F", "R", "L", "F", "R", "F"]
+    # turns are moves in place: 6 executed moves, 7 positions, 1 bump
+    assert rec.n_moves == 6 and rec.n_bumps == 1
+    assert rec.positions.tolist() == [[0, 0], [0, 1], [0, 1], [0, 1], [0, 2], [0, 2], [1, 2]]
+    assert rec.headings.tolist() == [0, 0, 270, 0, 0, 270, 270]
+
+
+def test_custom_keys_and_bad_arguments():
+    g = Game(SNAKE, keys={"l": "E"}, clock=ManualClock())
+    assert g.key("l") == "moved"
+    with pytest.raises(ParameterError, match="mode"):
+        Game(SNAKE, mode="fog")
+    with pytest.raises(ParameterError, match="controls"):
+        Game(SNAKE, controls="mouse")
+    with pytest.raises(ParameterError, match="action of key"):
+        Game(SNAKE, keys={"l": "jump"})
+    with pytest.raises(ParameterError, match="start"):
+        Game(SNAKE, start=(5, 0))
+
+
+def test_grid_level_on_widened_maze_walks_blocks_and_sees_maze_cells(tmp_path):
+    grid = widen(comb(2, cols=4, junction=1), corridor=2, wall=1)   # pitch 3
+    g = Game(grid, mode="torch", clock=ManualClock())
+    assert g.level == "grid" and g.position == grid.maze_centre((0, 0)) == (2, 2)
+    # torch in maze cells: maze cells rows 0-1, cols 0-1 -> grid rows 0..6, cols 0..6
+    expect = np.zeros(grid.shape, bool)
+    expect[0:7, 0:7] = True
+    assert np.array_equal(g.visible, expect)
+    assert g.key("up") == "moved" and g.position == (1, 2)
+    assert g.key("up") == "bump"                      # the outer wall band
+    assert g.key("down") == "moved"
+    assert g.key("left") == "moved" and g.position == (2, 1)
+    for key in ["right"] * 9:
+        res = g.key(key)
+    assert res == "goal" and g.maze_cell() == (0, 3) and g.position == (2, 10)
+    rec = read_record(g.record().save(tmp_path / "g.jsonl"))
+    assert rec.level == "grid" and rec.grid.shape == grid.shape
+    cells, _ = rec.maze_walk()
+    assert cells.tolist() == [[0, 0], [0, 1], [0, 2], [0, 3]]
+
+
+def test_play_window_headless_saves_record_at_goal(tmp_path):
+    from robomaze.viz.render import _new_figure
+    from robomaze.viz.traverse import PlayWindow
+
+    maze = random_perfect(5, 6, seed=4)
+    route = maze.solution()
+    g = Game(maze, mode="torch", clock=ManualClock())
+    win = PlayWindow(g, fig=_new_figure(240, 230), out=tmp_path / "w.jsonl")
+    fog0 = win._fog.get_array()[..., 3].copy()
+    assert np.array_equal(fog0 == 0, g.visible)          # fog exactly where hidden
+    results = [win.handle(k) for k in keys_for(route)]
+    assert results[-1] == "goal" and win.saved == tmp_path / "w.jsonl"
+    rec = read_record(win.saved)
+    assert rec.positions.tolist() == [list(c) for c in route] and rec.reached_goal
+    assert "goal reached" in win._title.get_text()
+    assert win.handle("q") == "quit"

@@ -1,0 +1,488 @@
+"""Numba kernels of the classic maze solvers.
+
+Every kernel works on a flat ``uint8`` free mask (1 = the robot's reference
+point may stand there) of a ``rows x cols`` grid, with cells numbered
+``row * cols + col``. Headings are 0 = N, 1 = E, 2 = S, 3 = W, so turning
+right is ``+1`` and left ``-1`` (mod 4). A ``hand`` of ``+1`` is the right
+hand, ``-1`` the left.
+
+The *sight* array (see :func:`sight_field`) holds, for every cell from which
+the goal is in line of sight, the direction of the next step towards it
+(0-3 axis moves, 4-7 diagonal moves NE, SE, SW, NW realised as a vertical
+then a horizontal move), 8 on the goal itself and -1 elsewhere; a walker that
+reaches such a cell walks straight to the goal.
+
+Walk buffers grow by doubling so a kernel never allocates more than about
+twice what its walk needs. Kernels return a status code; the Python wrappers
+turn failures into :class:`robomaze.errors.NoPathError`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
+DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
+
+#: Kernel status codes.
+OK = 0
+BACK_AT_START = 1      # wall follower: back in its start state
+LOOPING = 2            # a deterministic walker entered a cycle of states
+STUCK = 3              # no free neighbour to move to
+EXHAUSTED = 4          # explorer: every reachable cell explored, no goal
+STEP_LIMIT = 5         # random walk: ran out of steps (chunk finished)
+
+
+@njit(cache=True)
+def _step(free, rows, cols, p, d):
+    r = p // cols + DR[d]
+    c = p % cols + DC[d]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return -1
+    q = r * cols + c
+    if free[q]:
+        return q
+    return -1
+
+
+@njit(cache=True)
+def _push(buf, n, v):
+    if n == buf.shape[0]:
+        grown = np.empty(2 * buf.shape[0], buf.dtype)
+        grown[:n] = buf
+        buf = grown
+    buf[n] = v
+    return buf, n + 1
+
+
+@njit(cache=True)
+def _walk_sight(walk, n, cols, p, vis):
+    """Append the straight walk from ``p`` (which sees the goal) to the goal."""
+    while vis[p] != 8:
+        d = vis[p]
+        if d < 4:
+            p = p + DR[d] * cols + DC[d]
+            walk, n = _push(walk, n, p)
+        else:
+            p = p + DR[d] * cols
+            walk, n = _push(walk, n, p)
+            p = p + DC[d]
+            walk, n = _push(walk, n, p)
+    return walk, n
+
+
+@njit(cache=True)
+def sight_field(free, rows, cols, goal, enabled):
+    """Cells that see the goal along one of the 8 compass rays (see module doc)."""
+    vis = np.full(rows * cols, -1, np.int8)
+    vis[goal] = 8
+    if not enabled:
+        return vis
+    gr = goal // cols
+    gc = goal % cols
+    for d in range(8):
+        dr = DR[d]
+        dc = DC[d]
+        back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
+        r = gr
+        c = gc
+        while True:
+            nr = r + dr
+            nc = c + dc
+            if nr < 0 or nr >= rows or nc < 0 or nc >= cols or not free[nr * cols + nc]:
+                break
+            # A diagonal step is walked as two axis moves: both corners must be free.
+            if d >= 4 and not (free[nr * cols + c] and free[r * cols + nc]):
+                break
+            r = nr
+            c = nc
+            vis[r * cols + c] = back
+    return vis
+
+
+@njit(cache=True)
+def loop_erase(walk, ncells):
+    """Chronological loop erasure: on revisiting a cell, cut back to it."""
+    pos = np.full(ncells, -1, np.int64)
+    path = np.empty(walk.shape[0], np.int64)
+    m = 0
+    for v in walk:
+        i = pos[v]
+        if i >= 0:
+            for j in range(i + 1, m):
+                pos[path[j]] = -1
+            m = i + 1
+        else:
+            pos[v] = m
+            path[m] = v
+            m += 1
+    return path[:m].copy()
+
+
+@njit(cache=True)
+def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
+    """Hand-on-the-wall walk: try hand side, straight, other side, back.
+
+    If ``h0 >= 0`` the walker starts following at once with heading ``h0``
+    (the caller chose it so the wall is on the hand side); otherwise it first
+    runs straight in ``run_dir`` to the first wall and turns away from it.
+    Returns ``(walk, n, status, distinct_cells)``.
+    """
+    walk = np.empty(1024, np.int64)
+    n = 0
+    p = start
+    walk, n = _push(walk, n, p)
+    if vis[p] >= 0:
+        walk, n = _walk_sight(walk, n, cols, p, vis)
+        return walk[:n], n, OK
+    if h0 >= 0:
+        h = h0
+    else:
+        while True:
+            q = _step(free, rows, cols, p, run_dir)
+            if q < 0:
+                break
+            p = q
+            walk, n = _push(walk, n, p)
+            if vis[p] >= 0:
+                walk, n = _walk_sight(walk, n, cols, p, vis)
+                return walk[:n], n, OK
+        h = (run_dir - hand) % 4
+    marks = np.zeros(rows * cols, np.uint8)
+    start_state = p * 4 + h
+    marks[p] |= np.uint8(1 << h)
+    turns = np.array([hand, 0, -hand, 2], np.int64)
+    while True:
+        q = -1
+        d = 0
+        for k in range(4):
+            d = (h + turns[k]) % 4
+            q = _step(free, rows, cols, p, d)
+            if q >= 0:
+                break
+        if q < 0:
+            return walk[:n], n, STUCK
+        p = q
+        h = d
+        walk, n = _push(walk, n, p)
+        if vis[p] >= 0:
+            walk, n = _walk_sight(walk, n, cols, p, vis)
+            return walk[:n], n, OK
+        bit = np.uint8(1 << h)
+        if marks[p] & bit:
+            if p * 4 + h == start_state:
+                return walk[:n], n, BACK_AT_START
+            return walk[:n], n, LOOPING
+        marks[p] |= bit
+
+
+@njit(cache=True)
+def pledge_walk(free, rows, cols, start, vis, hand, main):
+    """The Pledge algorithm: go ``main`` until blocked, follow the wall
+    counting turns, leave it when the count is back to zero.
+
+    Deterministic, so it fails when a state (position, heading, count, mode)
+    provably repeats forever: a straight-mode state seen twice, or a full lap
+    of wall following whose turn count drifts away from zero (the outer
+    boundary of a region with no exit to be found). A lap whose count drifts
+    towards zero is continued, as the walker will leave it on a later lap.
+    Returns ``(walk, n, status)``.
+    """
+    ncells = rows * cols
+    walk = np.empty(1024, np.int64)
+    heads = np.empty(1024, np.int64)
+    counts = np.empty(1024, np.int64)
+    n = 0
+    p = start
+    walk, n = _push(walk, n, p)
+    heads[0] = main
+    counts[0] = 0
+    straight_seen = np.zeros(ncells, np.uint8)
+    follow_marks = np.zeros(ncells, np.uint8)
+    turns = np.array([hand, 0, -hand, -2 * hand], np.int64)
+    following = False
+    count = 0
+    h = main
+    seg = 0
+    while True:
+        if vis[p] >= 0:
+            walk, n = _walk_sight(walk, n, cols, p, vis)
+            return walk[:n], n, OK
+        if not following:
+            if straight_seen[p]:
+                return walk[:n], n, LOOPING
+            straight_seen[p] = 1
+            q = _step(free, rows, cols, p, main)
+            if q >= 0:
+                p = q
+                walk, n = _push(walk, n, p)
+                heads, _ = _push(heads, n - 1, main)
+                counts, _ = _push(counts, n - 1, 0)
+                continue
+            following = True
+            h = (main - hand) % 4
+            count = -hand
+            seg = n
+        q = -1
+        d = 0
+        k = 0
+        for k in range(4):
+            d = (h + turns[k]) % 4
+            q = _step(free, rows, cols, p, d)
+            if q >= 0:
+                break
+        if q < 0:
+            return walk[:n], n, STUCK
+        count += turns[k]
+        h = d
+        p = q
+        walk, n = _push(walk, n, p)
+        heads, _ = _push(heads, n - 1, h)
+        counts, _ = _push(counts, n - 1, count)
+        if count == 0:
+            following = False
+            for j in range(seg, n):
+                follow_marks[walk[j]] = 0
+            continue
+        bit = np.uint8(1 << h)
+        if follow_marks[p] & bit:
+            j = n - 2
+            while not (walk[j] == p and heads[j] == h):
+                j -= 1
+            delta = count - counts[j]
+            if delta == 0 or delta * count > 0:
+                return walk[:n], n, LOOPING
+            for i in range(seg, n):
+                follow_marks[walk[i]] = 0
+            seg = n - 1
+        follow_marks[p] |= bit
+
+
+@njit(cache=True)
+def tremaux_walk(free, rows, cols, start, vis, hand):
+    """Trémaux's rule with marks on the passages between neighbouring cells.
+
+    A passage is marked each time it is walked (at most twice). Arriving at
+    a visited cell through a fresh passage, turn back; otherwise take an
+    unmarked passage (hand side first), else the once-marked one back along
+    the thread. Back at the start with nothing left: the goal is not
+    reachable. Returns ``(walk, n, status)``.
+    """
+    ncells = rows * cols
+    marks = np.zeros(ncells, np.uint8)  # 2 bits per direction
+    visited = np.zeros(ncells, np.uint8)
+    walk = np.empty(1024, np.int64)
+    n = 0
+    p = start
+    walk, n = _push(walk, n, p)
+    visited[p] = 1
+    h = 0
+    bounce = False
+    order = np.array([hand, 0, -hand, 2], np.int64)
+    while True:
+        if vis[p] >= 0:
+            walk, n = _walk_sight(walk, n, cols, p, vis)
+            return walk[:n], n, OK
+        d = -1
+        if bounce:
+            d = (h + 2) % 4
+        else:
+            for k in range(4):
+                dd = (h + order[k]) % 4
+                if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 0:
+                    d = dd
+                    break
+            if d < 0:
+                for dd in range(4):
+                    if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 1:
+                        d = dd
+                        break
+            if d < 0:
+                return walk[:n], n, EXHAUSTED
+        q = _step(free, rows, cols, p, d)
+        m = ((marks[p] >> (2 * d)) & 3) + 1
+        b = (d + 2) % 4
+        marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
+        marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+        bounce = visited[q] == 1 and m == 1
+        visited[q] = 1
+        p = q
+        h = d
+        walk, n = _push(walk, n, p)
+
+
+@njit(cache=True)
+def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
+    """Depth-first exploration with backtracking; cell ``p`` tries its
+    neighbours in the order ``perms[perm_ids[p]]``. Returns ``(walk, n, status)``."""
+    ncells = rows * cols
+    visited = np.zeros(ncells, np.uint8)
+    cursor = np.zeros(ncells, np.uint8)
+    parent = np.zeros(ncells, np.uint8)
+    walk = np.empty(1024, np.int64)
+    n = 0
+    p = start
+    walk, n = _push(walk, n, p)
+    visited[p] = 1
+    while True:
+        if vis[p] >= 0:
+            walk, n = _walk_sight(walk, n, cols, p, vis)
+            return walk[:n], n, OK
+        moved = False
+        while cursor[p] < 4:
+            d = perms[perm_ids[p], cursor[p]]
+            cursor[p] += 1
+            q = _step(free, rows, cols, p, d)
+            if q >= 0 and not visited[q]:
+                visited[q] = 1
+                parent[q] = (d + 2) % 4
+                p = q
+                walk, n = _push(walk, n, p)
+                moved = True
+                break
+        if not moved:
+            if p == start:
+                return walk[:n], n, EXHAUSTED
+            p = _step(free, rows, cols, p, parent[p])
+            walk, n = _push(walk, n, p)
+
+
+@njit(cache=True)
+def mouse_walk(free, rows, cols, p, h, vis, u):
+    """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
+
+    Picks uniformly (one number of ``u`` per move) among the open directions
+    except straight back, turning back only at a dead end. Returns
+    ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
+    STEP_LIMIT when the numbers ran out first.
+    """
+    walk = np.empty(max(16, min(u.shape[0], 1 << 20)), np.int64)
+    n = 0
+    cand = np.empty(4, np.int64)
+    for i in range(u.shape[0]):
+        if vis[p] >= 0:
+            walk, n = _walk_sight(walk, n, cols, p, vis)
+            return walk[:n], n, OK, p, h
+        m = 0
+        for d in range(4):
+            if h >= 0 and d == (h + 2) % 4:
+                continue
+            if _step(free, rows, cols, p, d) >= 0:
+                cand[m] = d
+                m += 1
+        if m == 0:
+            if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
+                return walk[:n], n, STUCK, p, h
+            d = (h + 2) % 4
+        else:
+            d = cand[min(int(u[i] * m), m - 1)]
+        p = _step(free, rows, cols, p, d)
+        h = d
+        walk, n = _push(walk, n, p)
+    if vis[p] >= 0:
+        walk, n = _walk_sight(walk, n, cols, p, vis)
+        return walk[:n], n, OK, p, h
+    return walk[:n], n, STEP_LIMIT, p, h
+
+
+@njit(cache=True)
+def fill_dead_ends(free, rows, cols, a, b, removable):
+    """Fill (in place) every free cell that is a dead end in the topological
+    sense, except the anchors ``a`` and ``b``, until none is left.
+
+    ``removable[config]`` says whether a cell whose 8 neighbours are free per
+    the bits of ``config`` (N, NE, E, SE, S, SW, W, NW) may be filled. Cells
+    are processed first in, first out, so wide regions are peeled layer by
+    layer. Returns the number of cells filled.
+    """
+    ncells = rows * cols
+    queue = np.empty(ncells, np.int64)
+    inq = np.zeros(ncells, np.uint8)
+    head = 0
+    size = 0
+    for p in range(ncells):
+        if not free[p] or p == a or p == b:
+            continue
+        r = p // cols
+        c = p % cols
+        border = False
+        for d in range(8):
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
+                border = True
+                break
+        if border:
+            queue[(head + size) % ncells] = p
+            size += 1
+            inq[p] = 1
+    ring = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)  # N NE E SE S SW W NW
+    filled = 0
+    while size > 0:
+        p = queue[head]
+        head = (head + 1) % ncells
+        size -= 1
+        inq[p] = 0
+        if not free[p] or p == a or p == b:
+            continue
+        r = p // cols
+        c = p % cols
+        config = 0
+        for i in range(8):
+            d = ring[i]
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
+                config |= 1 << i
+        if not removable[config]:
+            continue
+        free[p] = 0
+        filled += 1
+        for i in range(8):
+            d = ring[i]
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if 0 <= rr < rows and 0 <= cc < cols:
+                q = rr * cols + cc
+                if free[q] and not inq[q]:
+                    queue[(head + size) % ncells] = q
+                    size += 1
+                    inq[q] = 1
+    return filled
+
+
+@njit(cache=True)
+def bfs_path(free, rows, cols, s, g):
+    """Shortest 4-connected route from ``s`` to ``g`` over free cells (empty if none)."""
+    ncells = rows * cols
+    parent = np.full(ncells, -1, np.int64)
+    queue = np.empty(ncells, np.int64)
+    parent[s] = s
+    queue[0] = s
+    head = 0
+    tail = 1
+    while head < tail:
+        p = queue[head]
+        head += 1
+        if p == g:
+            break
+        for d in range(4):
+            q = _step(free, rows, cols, p, d)
+            if q >= 0 and parent[q] < 0:
+                parent[q] = p
+                queue[tail] = q
+                tail += 1
+    if parent[g] < 0:
+        return np.empty(0, np.int64)
+    m = 1
+    v = g
+    while v != s:
+        v = parent[v]
+        m += 1
+    out = np.empty(m, np.int64)
+    v = g
+    for i in range(m - 1, -1, -1):
+        out[i] = v
+        v = parent[v]
+    return out

@@ -172,6 +172,26 @@ def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, beam_angles, ra
 
 
 @njit(cache=True)
+def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, beam_angles,
+                     range_min, range_max, out):
+    """Noise-free scan of one pose, clipped to ``[range_min, range_max]`` (the simulator's hot path)."""
+    ct = math.cos(th)
+    st = math.sin(th)
+    sx = x + ct * mount[0] - st * mount[1] - ox
+    sy_ = y + st * mount[0] + ct * mount[1] - oy
+    cy = math.cos(oyaw)
+    sy = math.sin(oyaw)
+    a0 = (cy * sx + sy * sy_) / res
+    b0 = rows - (-sy * sx + cy * sy_) / res
+    base = th + mount[2] - oyaw
+    tmax = range_max / res
+    for j in range(beam_angles.shape[0]):
+        phi = base + beam_angles[j]
+        d = cast_one(occ, rows, cols, a0, b0, math.cos(phi), -math.sin(phi), tmax) * res
+        out[j] = min(max(d, range_min), range_max)
+
+
+@njit(cache=True)
 def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
     """Trace one beam of measured length ``rng_t`` (cells) and count cell evidence.
 

@@ -1,0 +1,344 @@
+"""The simulator: a Gymnasium-style environment of one robot in one grid.
+
+Contract (as ``gymnasium.Env``, without depending on gymnasium):
+
+* ``reset(*, seed=None, options=None) -> (observation, info)``; ``options``
+  may hold ``"start"`` and ``"goal"`` to override the constructor's.
+* ``step(action) -> (observation, reward, terminated, truncated, info)``.
+
+Observation: a dict with ``"scan"`` (the first sensor's
+:class:`~robomaze.sense.LaserScan`, or None without sensors), ``"scans"``
+(one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
+the true pose and the velocity reached) and ``"time"``.
+
+Each step the action goes through the kinematic limits and the pose is
+integrated over ``dt``. If the footprint would touch a wall anywhere along
+that motion (see :meth:`Collider.motion_collides`) the step is *refused*:
+the robot stays where it was, its velocity drops to 0, the step is flagged
+as a collision and a collision *event* is counted when the previous step was
+not one. With ``on_collision="stop"`` the episode then terminates; with
+``"continue"`` (default) it goes on.
+
+``terminated`` is True when the reference point enters the goal region (or
+on a collision with ``on_collision="stop"``); ``truncated`` when
+``max_steps`` steps or ``max_time`` seconds have elapsed. Reward: ``-dt``
+per step, ``-1`` per collision event, ``+10`` on reaching the goal.
+
+Goal region: for a grid made by :func:`robomaze.widen` with no explicit
+goal, the whole free block of the maze's first goal cell; otherwise the disc
+of ``goal_radius`` metres (default: two grid cells) around the goal point.
+
+Start and goal may be given as ``(row, col)`` grid cells (ints: the cell
+centre), world points ``(x, y)`` or poses ``(x, y, theta)`` (floats). The
+default start is the block centre of the maze's start cell, heading east.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .._validate import as_rng, check_choice, check_float, check_int
+from ..errors import CollisionError, ParameterError
+from ..grid import OccupancyGrid
+from ..sense import _kernels as _sense_kernels
+from ..sense.sensor import LaserScan, flat_occupancy
+from .collision import Collider
+from .robot import Robot
+from .trajectory import Trajectory
+
+__all__ = ["SimEnv", "GoalRegion", "as_point"]
+
+
+def as_point(grid: OccupancyGrid, value, name: str) -> tuple:
+    """A ``(row, col)`` cell (ints) or world ``(x, y[, theta])`` (floats) as a world tuple."""
+    try:
+        vals = tuple(value)
+    except TypeError:
+        raise ParameterError(f"{name} must be (row, col), (x, y) or (x, y, theta), got {value!r}") from None
+    if len(vals) not in (2, 3) or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                          for v in vals):
+        raise ParameterError(f"{name} must be (row, col), (x, y) or (x, y, theta), got {value!r}")
+    if len(vals) == 2 and all(isinstance(v, numbers.Integral) for v in vals):
+        if not grid.in_bounds(vals):
+            raise ParameterError(f"{name} cell {vals} is outside the {grid.rows}x{grid.cols} grid")
+        return grid.cell_to_world(vals)
+    out = tuple(float(v) for v in vals)
+    if not all(math.isfinite(v) for v in out):
+        raise ParameterError(f"{name} must be finite, got {value!r}")
+    return out
+
+
+class GoalRegion:
+    """Where a run ends successfully: a disc, or an axis-aligned block of grid cells.
+
+    >>> from robomaze import Maze, widen
+    >>> g = widen(Maze.empty(2, 2), corridor=3, wall=1)
+    >>> region = GoalRegion.for_grid(g)
+    >>> region.kind, region.centre, region.contains(*region.centre), region.contains(1.5, 1.5)
+    ('block', (6.5, 2.5), True, False)
+    """
+
+    def __init__(self, grid: OccupancyGrid, centre, radius: float | None = None,
+                 block: tuple[slice, slice] | None = None) -> None:
+        self.grid = grid
+        self.centre = (float(centre[0]), float(centre[1]))
+        self.radius = radius
+        self.block = block
+        self.kind = "block" if block is not None else "disc"
+        ox, oy, yaw = grid.origin
+        self._frame = (ox, oy, math.cos(yaw), math.sin(yaw), grid.resolution, grid.rows)
+
+    @classmethod
+    def for_grid(cls, grid: OccupancyGrid, goal=None, radius: float | None = None) -> "GoalRegion":
+        """The default region of a grid (see the module docstring)."""
+        if goal is None:
+            if grid.maze is None:
+                raise ParameterError("goal is required for a grid not made by widen()")
+            cell = grid.maze.goals[0]
+            rs, cs = grid.maze_block(cell)
+            centre = grid.cell_to_world(grid.maze_centre(cell))
+            if grid.widening.corridor % 2 == 0:   # even blocks: centre between cells
+                centre = grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
+            return cls(grid, centre, block=(rs, cs))
+        point = as_point(grid, goal, "goal")
+        r = 2.0 * grid.resolution if radius is None else check_float("goal_radius", radius,
+                                                                       min_value=0.0)
+        return cls(grid, point[:2], radius=r)
+
+    def contains(self, x: float, y: float) -> bool:
+        """Whether the world point lies in the region (closed)."""
+        if self.block is None:
+            return math.hypot(x - self.centre[0], y - self.centre[1]) <= self.radius
+        ox, oy, cy, sy, res, rows = self._frame
+        dx, dy = x - ox, y - oy
+        a = (cy * dx + sy * dy) / res
+        b = rows - (-sy * dx + cy * dy) / res
+        rs, cs = self.block
+        return cs.start <= a <= cs.stop and rs.start <= b <= rs.stop
+
+    def describe(self) -> dict:
+        if self.block is None:
+            return {"kind": "disc", "centre": list(self.centre), "radius": self.radius}
+        rs, cs = self.block
+        return {"kind": "block", "centre": list(self.centre),
+                "rows": [rs.start, rs.stop], "cols": [cs.start, cs.stop]}
+
+
+class SimEnv:
+    """One robot in one occupancy grid (see the module docstring for the contract).
+
+    Parameters
+    ----------
+    grid : OccupancyGrid
+        The world; sensors and collisions both use it.
+    robot : Robot
+    start, goal : see the module docstring
+    goal_radius : float, optional
+        Radius of a point goal's disc region.
+    dt : float
+        Time step in seconds.
+    max_steps : int
+        Steps before truncation.
+    max_time : float, optional
+        Seconds before truncation.
+    on_collision : {"continue", "stop"}
+    record_scans : bool
+        Keep the first sensor's readings in the trajectory.
+    stop_at_goal : bool
+        Set False to keep stepping after the goal (used by replay).
+    rng : Generator, int or None
+        Default seed source of :meth:`reset`.
+
+    Examples
+    --------
+    >>> from robomaze import Maze, widen
+    >>> from robomaze.geometry import Footprint
+    >>> from robomaze.sense import lidar
+    >>> g = widen(Maze.empty(1, 3), corridor=3, wall=1)
+    >>> env = SimEnv(g, Robot(Footprint.disc(0.5), sensors=[lidar(n_beams=8)]), dt=0.5)
+    >>> obs, info = env.reset(seed=0)
+    >>> obs["odom"].tolist()
+    [2.5, 2.5, 0.0, 0.0, 0.0]
+    >>> for _ in range(40):
+    ...     obs, reward, terminated, truncated, info = env.step((0.5, 0.0))
+    ...     if terminated:
+    ...         break
+    >>> terminated, info["collisions"], round(float(obs["odom"][0]), 3)
+    (True, 0, 9.0)
+    """
+
+    def __init__(self, grid: OccupancyGrid, robot: Robot, *, start=None, goal=None,
+                 goal_radius: float | None = None, dt: float = 0.05, max_steps: int = 10_000,
+                 max_time: float | None = None, on_collision: str = "continue",
+                 record_scans: bool = False, stop_at_goal: bool = True, rng=None) -> None:
+        if not isinstance(grid, OccupancyGrid):
+            raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+        if not isinstance(robot, Robot):
+            raise ParameterError(f"robot must be a Robot, got {type(robot).__name__}")
+        self.grid = grid
+        self.robot = robot
+        self.dt = check_float("dt", dt, min_value=0.0, strict_min=True)
+        self.max_steps = check_int("max_steps", max_steps, min_value=1)
+        self.max_time = None if max_time is None else check_float("max_time", max_time,
+                                                                  min_value=0.0, strict_min=True)
+        self.on_collision = check_choice("on_collision", on_collision, ("continue", "stop"))
+        self.record_scans = bool(record_scans)
+        self.stop_at_goal = bool(stop_at_goal)
+        self._start_arg, self._goal_arg, self._goal_radius = start, goal, goal_radius
+        self._rng = as_rng(rng)
+        self.collider = Collider(grid, robot.footprint)
+        self._occ = flat_occupancy(grid)
+        self._kin = robot.kinematics
+        self._pose_arr = np.zeros((1, 3))
+        self._outs = [np.empty((1, s.n_beams)) for s in robot.sensors]
+        self._sensor_rngs = [None] * len(robot.sensors)
+        self._done = True
+        self.start = None
+        self.goal = None
+
+    # ------------------------------------------------------------------ reset
+    def _start_pose(self, value) -> tuple:
+        if value is None:
+            if self.grid.maze is None:
+                raise ParameterError("start is required for a grid not made by widen()")
+            cell = self.grid.maze.start
+            rs, cs = self.grid.maze_block(cell)
+            x, y = self.grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
+            return (x, y, 0.0)
+        p = as_point(self.grid, value, "start")
+        return p if len(p) == 3 else (p[0], p[1], 0.0)
+
+    def reset(self, *, seed=None, options: dict | None = None):
+        """Start a new episode; returns ``(observation, info)``."""
+        if seed is not None:
+            self._rng = as_rng(seed)
+        options = dict(options or {})
+        unknown = set(options) - {"start", "goal"}
+        if unknown:
+            raise ParameterError(f"reset options may be 'start' and 'goal', got {sorted(unknown)}")
+        self.start = self._start_pose(options.get("start", self._start_arg))
+        self.goal = GoalRegion.for_grid(self.grid, options.get("goal", self._goal_arg),
+                                        self._goal_radius)
+        if self.collider.collides(*self.start):
+            raise CollisionError(
+                f"start pose {tuple(round(v, 6) for v in self.start)} collides with a wall "
+                f"for this footprint")
+        self._sensor_rngs = [np.random.default_rng(int(self._rng.integers(2 ** 63)))
+                             for _ in self.robot.sensors]
+        self._pose = self.start
+        self._vel = (0.0,) * self._kin.n_controls
+        self._t = 0.0
+        self._n = 0
+        self._events = 0
+        self._prev_collision = False
+        self._done = False
+        cap = min(self.max_steps + 1, 4096)
+        self._buf_pose = np.empty((cap, 3))
+        self._buf_cmd = np.empty((cap, self._kin.n_controls))
+        self._buf_col = np.empty(cap, bool)
+        self._buf_t = np.empty(cap)
+        self._scans = []
+        obs = self._observe()
+        self._record(np.zeros(self._kin.n_controls), False, obs)
+        return obs, self._info(False, False)
+
+    # ------------------------------------------------------------------ step
+    def step(self, action):
+        """Advance ``dt``; returns ``(observation, reward, terminated, truncated, info)``."""
+        if self._done:
+            raise ParameterError("step() called on a finished episode; call reset() first")
+        kin = self._kin
+        cmd = kin.parse(action)
+        dt = self.dt
+        vel = kin.limit(cmd, self._vel, dt)
+        new = kin.integrate(self._pose, vel, dt)
+        collision = self.collider.motion_collides(self._pose, new)
+        if collision:
+            new = self._pose
+            vel = (0.0,) * kin.n_controls
+        self._pose, self._vel = new, vel
+        self._n += 1
+        self._t = self._n * dt
+        reward = -dt
+        if collision and not self._prev_collision:
+            self._events += 1
+            reward -= 1.0
+        self._prev_collision = collision
+        obs = self._observe()
+        self._record(cmd, collision, obs)
+        reached = self.goal.contains(new[0], new[1])
+        terminated = (reached and self.stop_at_goal) or (collision and self.on_collision == "stop")
+        if reached and self.stop_at_goal:
+            reward += 10.0
+        truncated = not terminated and (
+            self._n >= self.max_steps or (self.max_time is not None and self._t >= self.max_time - 1e-12))
+        if terminated or truncated:
+            self._done = True
+        return obs, reward, terminated, truncated, self._info(collision, reached)
+
+    # ------------------------------------------------------------------ internals
+    def _observe(self) -> dict:
+        x, y, th = self._pose
+        g = self.grid
+        ox, oy, oyaw = g.origin
+        scans = []
+        for s, out, rng in zip(self.robot.sensors, self._outs, self._sensor_rngs):
+            if s.noise is None:
+                ranges = np.empty(s.n_beams)
+                _sense_kernels.scan_one_clipped(self._occ, g.rows, g.cols, g.resolution, ox, oy,
+                                                oyaw, x, y, th, s._mount, s._angles, s.range_min,
+                                                s.range_max, ranges)
+            else:
+                pa = self._pose_arr
+                pa[0, 0], pa[0, 1], pa[0, 2] = x, y, th
+                _sense_kernels.scan_poses(self._occ, g.rows, g.cols, g.resolution, ox, oy, oyaw,
+                                          pa, s._mount, s._angles, s.range_max, out)
+                ranges = s._finish(out[0], rng)
+            scans.append(LaserScan(s.angle_min, s.angle_max, s.angle_increment, s.range_min,
+                                   s.range_max, ranges, self._t))
+        v = self._vel
+        odom = np.array([x, y, th, v[0], v[-1]])
+        return {"scan": scans[0] if scans else None, "scans": tuple(scans), "odom": odom,
+                "time": self._t}
+
+    def _record(self, cmd, collision: bool, obs) -> None:
+        i = self._n
+        if i >= len(self._buf_t):
+            grow = min(2 * len(self._buf_t), self.max_steps + 1)
+            for name in ("_buf_pose", "_buf_cmd", "_buf_col", "_buf_t"):
+                old = getattr(self, name)
+                new = np.empty((grow,) + old.shape[1:], old.dtype)
+                new[: len(old)] = old
+                setattr(self, name, new)
+        self._buf_pose[i] = self._pose
+        self._buf_cmd[i] = cmd
+        self._buf_col[i] = collision
+        self._buf_t[i] = self._t
+        if self.record_scans and obs["scan"] is not None:
+            self._scans.append(obs["scan"].ranges)
+
+    def _info(self, collision: bool, reached: bool) -> dict:
+        return {"collision": collision, "collisions": self._events, "steps": self._n,
+                "time": self._t, "goal_reached": reached}
+
+    @property
+    def pose(self) -> tuple:
+        """Current world pose ``(x, y, theta)``."""
+        return self._pose
+
+    @property
+    def collision_events(self) -> int:
+        return self._events
+
+    def trajectory(self, meta: dict | None = None) -> Trajectory:
+        """The run so far as a :class:`Trajectory` (rows 0 .. steps)."""
+        n = self._n + 1
+        scans = np.array(self._scans) if self.record_scans and self._scans else None
+        m = {"dt": self.dt, "start": list(self.start), "goal": self.goal.describe(),
+             **self.robot.describe()}
+        m.update(meta or {})
+        return Trajectory(self._buf_t[:n], self._buf_pose[:n], self._buf_cmd[:n],
+                          self._buf_col[:n], scans, meta=m)

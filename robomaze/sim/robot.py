@@ -1,0 +1,58 @@
+"""A robot: a footprint, its kinematics and the range sensors it carries.
+
+>>> from robomaze.geometry import Footprint
+>>> from robomaze.sense import lidar
+>>> r = Robot(Footprint.disc(0.2), sensors=[lidar(n_beams=36)])
+>>> r.kinematics.v_max, len(r.sensors)
+(0.5, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import ParameterError
+from ..sense.sensor import RangeSensor
+from .kinematics import Kinematics
+
+__all__ = ["Robot"]
+
+
+@dataclass(frozen=True, eq=False)
+class Robot:
+    """Footprint + kinematics + sensors (all mounted in the robot frame).
+
+    Parameters
+    ----------
+    footprint : robomaze.geometry.Footprint
+    kinematics : Kinematics
+        Limits and model (unicycle by default).
+    sensors : sequence of RangeSensor
+        The first one is the robot's main sensor (``obs["scan"]``).
+    """
+
+    footprint: object
+    kinematics: Kinematics = field(default_factory=Kinematics)
+    sensors: tuple = ()
+
+    def __post_init__(self) -> None:
+        if getattr(self.footprint, "kind", None) not in ("disc", "rectangle", "polygon"):
+            raise ParameterError(f"footprint must be a robomaze Footprint, got {self.footprint!r}")
+        if not isinstance(self.kinematics, Kinematics):
+            raise ParameterError(f"kinematics must be a Kinematics, got {self.kinematics!r}")
+        sensors = (self.sensors,) if isinstance(self.sensors, RangeSensor) else tuple(self.sensors)
+        for s in sensors:
+            if not isinstance(s, RangeSensor):
+                raise ParameterError(f"sensors must be RangeSensor instances, got {s!r}")
+        object.__setattr__(self, "sensors", sensors)
+
+    def describe(self) -> dict:
+        """JSON-friendly description (for trajectory headers)."""
+        fp = self.footprint
+        shape = {"kind": fp.kind}
+        if fp.kind == "disc":
+            shape["radius"] = fp.radius
+        else:
+            shape["vertices"] = [list(map(float, v)) for v in fp.vertices]
+        return {"footprint": shape, "kinematics": self.kinematics.describe(),
+                "sensors": [s.describe() for s in self.sensors]}

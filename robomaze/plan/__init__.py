@@ -36,6 +36,14 @@ PLANNERS: dict[str, Callable[..., Path]] = {
 
 # classic maze solvers (robomaze/plan/classic/) register below this line
 # --- classic maze solvers ---
+from .classic import (dead_end_filling, dfs_backtracking, pledge,  # noqa: E402
+                      random_mouse, tremaux, wall_follower)
+PLANNERS["wall_follower"] = wall_follower
+PLANNERS["pledge"] = pledge
+PLANNERS["tremaux"] = tremaux
+PLANNERS["dfs_backtracking"] = dfs_backtracking
+PLANNERS["dead_end_filling"] = dead_end_filling
+PLANNERS["random_mouse"] = random_mouse
 # --- end classic maze solvers ---
 
 

@@ -29,7 +29,8 @@ Definitions
   node form one section each.
 * **time** -- the time between two arrivals belongs to the move (and its
   section); the time from arriving at a cell to leaving it is that cell's
-  dwell time, summed over regions of the maze for ``region_time``.
+  dwell time (the final cell's lasts until the end of the walk), summed over
+  regions of the maze for ``region_time``.
 """
 
 from __future__ import annotations
@@ -272,7 +273,8 @@ def score(record: TraversalRecord, *, regions: Sequence[int] = (2, 2)) -> Traver
         pitch = record.grid.widening.pitch
     lvl = record.positions
     level_moves = int(np.any(lvl[1:] != lvl[:-1], axis=1).sum())
-    rep = score_walk(world, cells, times, goals=record.goals, regions=regions)
+    rep = score_walk(world, cells, times, goals=record.goals, regions=regions,
+                     end_time=record.duration)
     rep.summary.update(walker=record.walker.get("name") or record.walker.get("kind"),
                        level=record.level, bumps=record.n_bumps,
                        duration=float(record.duration), level_moves=level_moves, pitch=pitch)
@@ -281,11 +283,13 @@ def score(record: TraversalRecord, *, regions: Sequence[int] = (2, 2)) -> Traver
 
 def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
                goals: Sequence[Sequence[int]] | None = None,
-               regions: Sequence[int] = (2, 2)) -> TraversalScore:
+               regions: Sequence[int] = (2, 2),
+               end_time: float | None = None) -> TraversalScore:
     """Score a walk given as cells (start first) on a Maze or a plain grid.
 
     ``times`` are the arrival times (default 0, 1, 2...); ``goals`` default
-    to the maze goals. See :func:`score`.
+    to the maze goals; ``end_time`` (default the last arrival) ends the dwell
+    in the final cell. See :func:`score`.
     """
     cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
     if len(cells) == 0:
@@ -357,6 +361,8 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
             sec_err[sid] += err
             sec_time[sid] += times[i] - times[i - 1]
     np.add.at(cell_time, w[:-1], np.diff(times))
+    end = times[-1] if end_time is None else max(float(end_time), times[-1])
+    cell_time[w[-1]] += end - times[-1]
     moves = len(w) - 1
     optimal = int(dist[w[0]])
     reached = w[-1] in goal_set
@@ -380,7 +386,7 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
         "error": total_err, "revisits": revisits, "wrong_turns": wrong,
         "turnbacks": turnback, "dead_ends_entered": dead,
         "distinct_dead_ends": len(dead_cells), "bumps": 0,
-        "duration": float(times[-1] - times[0]), "level_moves": moves, "pitch": 1,
+        "duration": float(end - times[0]), "level_moves": moves, "pitch": 1,
         "sections": n_sec, "sections_with_error": int((sec_err > 0).sum()),
     }
     return TraversalScore(summary=summary, table_rows=table,

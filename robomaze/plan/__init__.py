@@ -21,17 +21,24 @@ from ..geometry import Footprint
 from ..grid import OccupancyGrid
 from ._endpoints import check_connectivity
 from .path import Path, make_path
+from .anyangle import smooth, theta_star
+from .clearance_planner import inflation_cost, max_clearance
+from .footprint_planner import collision_free
 from .search import astar, dijkstra
 from .wavefront import wavefront, wavefront_field
 
 __all__ = ["PLANNERS", "plan", "Path", "make_path", "wavefront", "wavefront_field",
-           "dijkstra", "astar"]
+           "dijkstra", "astar", "collision_free", "max_clearance", "inflation_cost",
+           "theta_star", "smooth"]
 
 #: Planner name -> planner function.
 PLANNERS: dict[str, Callable[..., Path]] = {
     "wavefront": wavefront,
     "dijkstra": dijkstra,
     "astar": astar,
+    "collision_free": collision_free,
+    "max_clearance": max_clearance,
+    "theta_star": theta_star,
 }
 
 # classic maze solvers (robomaze/plan/classic/) register below this line

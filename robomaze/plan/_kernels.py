@@ -462,8 +462,8 @@ def line_of_sight(free, rows, cols, a, b):
 
 
 @njit(cache=True)
-def theta_star(free, rows, cols, start, goal):
-    """Basic Theta*: A* over 8-connected cells whose parent may be any visible cell."""
+def theta_star(free, rows, cols, start, goal, conn8):
+    """Basic Theta*: A* over grid cells whose parent may be any visible cell."""
     n = rows * cols
     g = np.full(n, np.inf)
     parent = np.full(n, -2, np.int64)
@@ -490,7 +490,7 @@ def theta_star(free, rows, cols, start, goal):
         r = node // cols
         c = node - r * cols
         p = parent[node]
-        for k in range(8):
+        for k in range(8 if conn8 else 4):
             nb = _move_ok(free, rows, cols, r, c, k)
             if nb < 0 or closed[nb]:
                 continue

@@ -57,6 +57,18 @@ def add_command(subparsers, name: str, *, help: str, description: str | None = N
         raise SystemExit(2)
 
     parser.error = error  # type: ignore[method-assign]
+
+    # Unknown options would otherwise travel back to the top-level parser,
+    # which prints its whole usage block; report them here, in one line.
+    parse_known = parser.parse_known_args
+
+    def parse_known_args(args=None, namespace=None):
+        namespace, extras = parse_known(args, namespace)
+        if extras:
+            error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign]
     return parser
 
 

@@ -122,6 +122,8 @@ def test_generator_options_pass_through(capsys):
     (["generate", "prim", "5x5", "--option", "nonsense"], "nonsense"),
     (["generate", "growing_tree", "5x5", "--option", "bogus=1"], "bogus"),
     (["generate", "prim"], "SIZE"),
+    (["generate", "prim", "5x5", "--bogus"], "--bogus"),
+    (["generate", "prim", "5x5", "extra"], "extra"),
 ])
 def test_bad_input_is_one_line_and_nonzero(capsys, tmp_path, argv, needle, monkeypatch):
     monkeypatch.chdir(tmp_path)

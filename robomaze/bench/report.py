@@ -133,7 +133,7 @@ def _write_csv(summary, path: Path) -> None:
 
 
 _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
-               ("success_rate", "success"), ("no_path", "no path"), ("failed", "failed"),
+               ("success_rate", "success rate"), ("no_path", "no path"), ("failed", "failed"),
                ("length_m", "length (m)"), ("length_ratio", "length / optimal"),
                ("min_clearance", "min clearance (m)"), ("mean_clearance", "mean clearance (m)"),
                ("collisions", "collisions"), ("danger_fraction", "time in danger"),
@@ -201,8 +201,8 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
             grid = grids[gkey][0]
         except Exception:  # the maze source moved since the run; skip its picture
             continue
-        status = "reached goal" if r.get("success") else (r.get("reason") or "failed")
-        title = f"{method} corridor={corridor} {r['footprint']}: {status}"[:90]
+        status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
+        title = f"{method}  k={corridor}  {r['footprint']}  ({status})"
         path = out / f"{method}_corridor{corridor}.png"
         plot_example(grid, r.get("path"), path, title=title)
         written[(kind, method, corridor)] = path

@@ -157,10 +157,13 @@ def _num(v) -> Any:
 
 def _optimal_length(grid, start, goal, footprint, connectivity) -> float | None:
     """Shortest collision-free length for this footprint (None if none)."""
-    from ..plan import plan
+    from ..plan import PLANNERS, plan
 
+    # the footprint-aware planner (headings for non-round robots); Dijkstra on
+    # the footprint's C-space where it is not available
+    method = "collision_free" if "collision_free" in PLANNERS else "dijkstra"
     try:
-        return float(plan(grid, start, goal, method="collision_free", footprint=footprint,
+        return float(plan(grid, start, goal, method=method, footprint=footprint,
                           connectivity=connectivity).length)
     except NoPathError:
         return None

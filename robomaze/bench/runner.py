@@ -50,7 +50,7 @@ __all__ = ["run_sweep", "SweepResult", "Progress", "hard_grace"]
 
 def hard_grace(time_limit: float) -> float:
     """Seconds the parent waits past ``time_limit`` before killing a worker."""
-    return max(2.0, 0.25 * time_limit)
+    return max(1.0, 0.25 * time_limit)
 
 
 # ----------------------------------------------------------------- worker
@@ -63,9 +63,21 @@ def _on_alarm(signum, frame):
     raise _SoftTimeout()
 
 
-def _worker_init(plugins: Sequence[str], base_dir: str) -> None:
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(parent, 0)
+        except ProcessLookupError:  # the sweep was killed: do not linger as an orphan
+            os._exit(1)
+        except PermissionError:
+            pass
+
+
+def _worker_init(plugins: Sequence[str], base_dir: str, parent: int) -> None:
     # Interrupts belong to the parent: it decides what to do with the sweep.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     try:
         import_plugins(plugins, base_dir)
     except Exception:  # reported per run, where the scenario imports them again
@@ -154,11 +166,14 @@ class _Slot:
     scenario: Scenario | None = None
     started: float = 0.0
 
-    def start(self) -> None:
+    def start(self, *, wait: bool = True):
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=self.ctx, initializer=_worker_init,
-            initargs=(self.plugins, self.base_dir))
-        self.pid = self.executor.submit(os.getpid).result()
+            initargs=(self.plugins, self.base_dir, os.getpid()))
+        fut = self.executor.submit(os.getpid)
+        if wait:
+            self.pid = fut.result()
+        return fut
 
     def submit(self, scenario: Scenario) -> None:
         self.scenario = scenario
@@ -185,7 +200,8 @@ def _mp_context():
         ctx = multiprocessing.get_context("forkserver")
         # Workers start warm: the heavy imports happen once in the server.
         ctx.set_forkserver_preload(["robomaze.bench.run", "robomaze.plan", "robomaze.sim",
-                                    "robomaze.generate", "robomaze.geometry", "scipy.ndimage"])
+                                    "robomaze.generate", "robomaze.geometry",
+                                    "robomaze.bench._warm"])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -199,8 +215,9 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
     slots = [_Slot(ctx, plugins, first.base_dir) for _ in range(min(workers, len(scenarios)))]
     pending = list(reversed(scenarios))
     try:
-        for slot in slots:
-            slot.start()
+        started = [slot.start(wait=False) for slot in slots]  # start them side by side
+        for slot, fut in zip(slots, started):
+            slot.pid = fut.result()
         while True:
             for slot in slots:
                 if slot.future is None and pending:

@@ -43,7 +43,8 @@ def plot_metric(summary: Sequence[dict], key: str, ylabel: str, out: str | os.Pa
     n = max(1, len(footprints))
     fig = Figure(figsize=(4.2 * n + 2.6, 3.8), dpi=100, facecolor="white")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, n, sharey=True, squeeze=False)[0]
+    axes = fig.subplots(1, n, sharey=True, sharex=True, squeeze=False)[0]
+    corridors = sorted({s["corridor"] for s in summary})
     series: dict[tuple, list] = defaultdict(list)
     for s in summary:
         series[(s["footprint"], s["kind"], s["method"])].append((s["corridor"], s.get(key)))
@@ -59,6 +60,9 @@ def plot_metric(summary: Sequence[dict], key: str, ylabel: str, out: str | os.Pa
                               label=method if kind == "plan" else f"{method} (agent)")
             handles[line.get_label()] = line
         ax.set_title(f"footprint {fp}", fontsize=10)
+        ax.set_xticks(corridors)
+        if corridors:
+            ax.set_xlim(corridors[0] - 0.5, corridors[-1] + 0.5)
         ax.set_xlabel("corridor width (grid cells)")
         ax.grid(True, alpha=0.3)
     axes[0].set_ylabel(ylabel)
@@ -86,10 +90,10 @@ def plot_summary(summary: Sequence[dict], out_dir: str | os.PathLike) -> dict[st
 
 
 def plot_example(grid, cells, out: str | os.PathLike, *, title: str = "") -> Path:
-    """The path (grid cells, may be None) drawn on its grid, about 360 px wide."""
+    """The path (grid cells, may be None) drawn on its grid, about 400 px wide."""
     from .render import render
 
-    cell_px = max(0.5, min(8.0, 360.0 / max(grid.shape)))
+    cell_px = max(0.5, min(24.0, 400.0 / max(grid.shape)))
     path = cells if cells is not None and len(cells) > 1 else None
     fig = render(grid, out, path=path, cell_px=cell_px, title=title or None)
     fig.clear()

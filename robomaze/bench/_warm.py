@@ -1,0 +1,28 @@
+"""Imported once by the runner's fork server: compile the numba kernels there.
+
+Workers are forked from that server, so they inherit the compiled code and
+a run's time limit measures the run, not the JIT. Never raises: a failure
+here only means workers warm up on their first run instead.
+"""
+
+
+def _warm() -> None:
+    try:
+        from ..generate import generate
+        from ..geometry import Footprint
+        from ..grid import widen
+        from ..plan import PLANNERS, plan
+
+        grid = widen(generate("kruskal", 3, 3, rng=0), corridor=2, wall=1, resolution=0.1)
+        start, goal = grid.start_goal()
+        for fp in (Footprint.disc(0.04), Footprint.rectangle(0.12, 0.08)):
+            for name in sorted(PLANNERS):
+                try:
+                    plan(grid, start, goal, method=name, footprint=fp)
+                except Exception:
+                    pass
+    except Exception:
+        pass
+
+
+_warm()

@@ -1,0 +1,34 @@
+"""Test planners registered through the sweep's ``plugins`` list.
+
+Imported by every worker process before its first run (that is the point:
+monkeypatching the registry in the test process would not reach them).
+"""
+
+import os
+import signal
+import time
+
+from robomaze.plan import PLANNERS
+
+
+def explode(grid, start, goal, **options):
+    raise RuntimeError("test planner exploded on purpose")
+
+
+def hang(grid, start, goal, **options):
+    time.sleep(3600)  # interruptible: the worker's soft limit stops it
+
+
+def hang_hard(grid, start, goal, **options):
+    # Blocks the soft limit, as a compiled kernel would: only a kill stops it.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    time.sleep(3600)
+
+
+def slow_astar(grid, start, goal, *, rng=None, **options):
+    time.sleep(float(os.environ.get("ROBOMAZE_TEST_SLOW", "0.3")))
+    return PLANNERS["astar"](grid, start, goal, **options)
+
+
+PLANNERS.update(test_explode=explode, test_hang=hang, test_hang_hard=hang_hard,
+                test_slow_astar=slow_astar)

@@ -1,0 +1,46 @@
+"""A planner that raises and ones that hang become failed rows; the rest completes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from robomaze.bench import load_sweep, read_rows, run_sweep, write_report
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_raising_and_hanging_planners_are_failed_rows(tmp_path):
+    sweep_file = tmp_path / "iso.toml"
+    sweep_file.write_text(f"""
+plugins = ["{(HERE / 'bench_plugin_planners.py').as_posix()}"]
+[maze]
+generator = "prim"
+rows = 3
+cols = 3
+[widen]
+corridor = [1, 3]
+resolution = 0.1
+[robot]
+footprint = "disc:0.04"
+[run]
+planner = ["astar", "test_explode", "test_hang", "test_hang_hard", "wavefront"]
+time_limit = 1.0
+""")
+    sweep = load_sweep(sweep_file)
+    result = run_sweep(sweep.scenarios, tmp_path / "out", workers=2, progress=False)
+    rows = {(r["method"], r["corridor"]): r for r in read_rows(tmp_path / "out")}
+    assert len(rows) == 10 and result.ran == 10 and result.failed == 6
+    for k in (1, 3):
+        assert rows[("astar", k)]["status"] == "ok" and rows[("astar", k)]["success"]
+        assert rows[("wavefront", k)]["status"] == "ok" and rows[("wavefront", k)]["success"]
+        boom = rows[("test_explode", k)]
+        assert boom["status"] == "error" and not boom["success"]
+        assert boom["reason"] == "RuntimeError: test planner exploded on purpose"
+        assert "bench_plugin_planners.py" in boom["error"]  # the traceback is kept
+        soft = rows[("test_hang", k)]
+        assert soft["status"] == "timeout" and "time_limit" in soft["reason"]
+        hard = rows[("test_hang_hard", k)]
+        assert hard["status"] == "timeout" and hard["reason"].startswith("killed after")
+    md = write_report(tmp_path / "out", examples=False)["report"].read_text()
+    assert "## Failed runs" in md and "test planner exploded on purpose" in md
+    assert md.count("| timeout |") == 4

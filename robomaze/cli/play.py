@@ -137,3 +137,4 @@ def run(args: argparse.Namespace) -> int:
     saved = win.finish()
     print(f"{game.status()}" + (f" -> {saved}" if saved else ""))
     return 0
+

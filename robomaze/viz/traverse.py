@@ -250,12 +250,21 @@ class Replay:
         self._text = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
         self.shown: list[tuple[int, int]] = []
         self.paused = False
-        self.anim = animation.FuncAnimation(self.fig, self.draw_frame, frames=self.n_frames,
-                                            init_func=lambda: (), interval=interval,
-                                            blit=False, repeat=interactive,
-                                            cache_frame_data=False)
+        self.interval = interval
+        self.interactive = interactive
+        self._anim: animation.FuncAnimation | None = None
         if interactive:
             self.fig.canvas.mpl_connect("key_press_event", lambda e: self.handle(e.key))
+
+    @property
+    def anim(self) -> animation.FuncAnimation:
+        """The FuncAnimation (made on first use: matplotlib warns about unused ones)."""
+        if self._anim is None:
+            self._anim = animation.FuncAnimation(
+                self.fig, self.draw_frame, frames=self.n_frames, init_func=lambda: (),
+                interval=self.interval, blit=False, repeat=self.interactive,
+                cache_frame_data=False)
+        return self._anim
 
     def draw_frame(self, i: int):
         """Draw frame ``i``; records the highlighted cell in :attr:`shown`."""
@@ -307,6 +316,7 @@ class Replay:
         """Open the window and block until it is closed (needs a GUI backend)."""
         import matplotlib.pyplot as plt
 
+        self.anim  # noqa: B018 -- start the animation before the window opens
         plt.show()
 
 

@@ -324,9 +324,14 @@ def load(path) -> Maze | OccupancyGrid:
     if ext == ".txt" and _is_matrix_text(p.read_text(encoding="utf-8", errors="replace")):
         occ = read_matrix_txt(p)
         try:
-            return Maze.from_matrix(occ.astype(np.uint8))
+            maze = Maze.from_matrix(occ.astype(np.uint8))
         except ParameterError:
             return OccupancyGrid(occ)
+        # a widened grid (k > 1) can pass as a matrix of a finer maze but its
+        # free posts would turn into walls; only an exact 2r+1 matrix is a maze
+        if np.array_equal(maze.to_matrix().astype(bool), occ):
+            return maze
+        return OccupancyGrid(occ)
     if ext in _MAZE_EXTS:
         reader = _io_reader("read_maze")
         if reader is not None:

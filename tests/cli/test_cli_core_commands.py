@@ -100,6 +100,20 @@ def test_txt_matrix_loads_as_maze_else_grid(tmp_path, capsys):
     assert load(q).occupied.tolist() == [[False, True, True, False], [False] * 4]
 
 
+def test_widened_txt_stays_a_grid(tmp_path, capsys):
+    # k = 3: odd sizes and free (odd, odd) cells, but free "posts" inside blocks
+    out = tmp_path / "w.txt"
+    assert cli(["generate", "kruskal", "3x4", "--seed", "1", "--corridor", "3",
+                "-o", str(out)], capsys)[0] == 0
+    loaded = load(out)
+    from robomaze.generate import generate
+    from robomaze.grid import widen
+
+    expected = widen(generate("kruskal", 3, 4, rng=1), corridor=3, wall=1).occupied
+    assert not isinstance(loaded, Maze)
+    np.testing.assert_array_equal(loaded.occupied, expected)
+
+
 @pytest.mark.parametrize("argv, needle", [
     (["render", "missing.json", "-o", "x.png"], "missing.json"),
     (["render", "{maze}", "-o", "x.jpg"], "x.jpg"),

@@ -18,3 +18,6 @@ def _doctest_numpy_printing(doctest_namespace):
     doctest_namespace["np"] = np
     yield
     np.set_printoptions(legacy=False)
+
+# Test mouse programs are standalone scripts run by the mms host, not modules.
+collect_ignore_glob = ["tests/micromouse/mice/*", "benchmarks/*"]

@@ -1,0 +1,115 @@
+"""C-space against exact shapely intersection of the placed footprint with the walls."""
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Point, box
+
+from robomaze import OccupancyGrid
+from robomaze.geometry import Footprint, cspace, heading_bin, heading_bins
+
+L_SHAPE = [(-0.3, -0.2), (0.55, -0.2), (0.55, 0.05), (0.0, 0.05), (0.0, 0.45), (-0.3, 0.45)]
+SHAPES = {
+    "rect_offset": Footprint.rectangle(0.9, 0.35, ref=(0.3, 0.07)),
+    "l_shape": Footprint.polygon(L_SHAPE),
+}
+
+
+def obstacles(grid, margin=3.0):
+    """Union of occupied squares plus a thick frame outside the grid (world frame)."""
+    res = grid.resolution
+    parts = []
+    for r, c in np.argwhere(grid.occupied):
+        x, y = grid.cell_to_world((r, c))
+        parts.append(box(x - res / 2, y - res / 2, x + res / 2, y + res / 2))
+    W, H = grid.width, grid.height
+    outer = box(-margin, -margin, W + margin, H + margin).difference(box(0, 0, W, H))
+    return shapely.union_all(parts + [outer])
+
+
+def random_grid(seed, shape=(7, 8), p=0.25, res=0.5):
+    rng = np.random.default_rng(seed)
+    return OccupancyGrid(rng.random(shape) < p, resolution=res)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("radius", [0.3, 0.61, 0.9])
+def test_disc_cspace_is_exact(seed, radius):
+    g = random_grid(seed)
+    obs = obstacles(g)
+    blocked = cspace(g, Footprint.disc(radius))
+    assert blocked.shape == g.shape
+    for r in range(g.rows):
+        for c in range(g.cols):
+            d = obs.distance(Point(*g.cell_to_world((r, c))))
+            assert blocked[r, c] == (d <= radius), (r, c, d)   # touching is blocked
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_exact_heading_cspace_matches_shapely(seed, name):
+    fp = SHAPES[name]
+    g = random_grid(seed)
+    obs = obstacles(g)
+    shapely.prepare(obs)
+    n = 8
+    blocked = cspace(g, fp, headings=n, sweep=False)
+    assert blocked.shape == (n,) + g.shape
+    for b, theta in enumerate(heading_bins(n)):
+        for r in range(g.rows):
+            for c in range(g.cols):
+                x, y = g.cell_to_world((r, c))
+                assert blocked[b, r, c] == obs.intersects(fp.at(x, y, theta)), (b, r, c)
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_swept_bins_are_conservative_and_tight(name):
+    fp = SHAPES[name]
+    g = random_grid(11, shape=(8, 9))
+    obs = obstacles(g)
+    shapely.prepare(obs)
+    n = 6
+    step = 2 * math.pi / n
+    blocked = cspace(g, fp, headings=n)
+    R = fp.circumscribed_radius
+    slack = R * (math.radians(2.0) / 2 * 1.05 + step / 40) + 1e-6
+    for b, centre in enumerate(heading_bins(n)):
+        samples = centre + np.linspace(-step / 2, step / 2, 21)
+        assert (heading_bin(samples[1:-1], n) == b).all()
+        for r in range(g.rows):
+            for c in range(g.cols):
+                x, y = g.cell_to_world((r, c))
+                dists = [obs.distance(fp.at(x, y, t)) for t in samples]
+                if not blocked[b, r, c]:
+                    # free bin: every heading in the bin is collision-free
+                    assert min(dists) > 0, (b, r, c)
+                else:
+                    # blocked only if some heading of the bin comes close
+                    assert min(dists) <= slack, (b, r, c, min(dists))
+
+
+def test_asymmetric_footprint_is_reflected():
+    # one obstacle; a footprint reaching 1 cell east of its reference point
+    occ = np.zeros((3, 7), bool)
+    occ[1, 3] = True
+    g = OccupancyGrid(occ)
+    fp = Footprint.polygon([(-0.2, -0.2), (1.2, -0.2), (1.2, 0.2), (-0.2, 0.2)])
+    blocked = cspace(g, fp, headings=4, sweep=False)[0]
+    # facing east, the robot hits the obstacle from the cell WEST of it, never from the east
+    assert blocked[1, 2] and blocked[1, 3] and not blocked[1, 4]
+    assert not blocked[0, 2] and not blocked[2, 2]
+    # facing west (bin 2) the mirror image
+    west = cspace(g, fp, headings=4, sweep=False)[2]
+    assert west[1, 4] and not west[1, 2] and not west[1, 1]
+
+
+def test_single_bin_is_the_circumscribed_disc():
+    g = random_grid(5, shape=(6, 6))
+    fp = SHAPES["rect_offset"]
+    one = cspace(g, fp, headings=1)[0]
+    disc = cspace(g, Footprint.disc(fp.circumscribed_radius * 1.06))
+    ring = cspace(g, Footprint.disc(fp.circumscribed_radius * 0.999))
+    # the full sweep is the disc of radius R (up to the small documented pad)
+    assert (one <= disc).all() and (ring <= one).all()

@@ -1,0 +1,133 @@
+"""``robomaze mouse``: micromouse mode.
+
+* ``robomaze mouse solve MAZE [--method floodfill]`` runs a built-in solver;
+* ``robomaze mouse run MAZE -- COMMAND...`` hosts an external mouse program
+  speaking the mms text protocol over stdin/stdout.
+
+Both print the community's figures (cells explored, search moves and turns,
+best route length and turns, run-time estimates, score) and can render the
+maze with the explored cells and the best route.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import ParameterError
+
+
+def _add_common(p) -> None:
+    p.add_argument("maze", help="maze file (micromouse text, .num or JSON)")
+    p.add_argument("--unknown", choices=("wall", "open", "error"), default="wall",
+                   help="how '.' (unknown) walls of a text maze are read (default wall)")
+    p.add_argument("--render", default=None, metavar="OUT",
+                   help="draw the maze, explored cells and best route to OUT (.png/.svg)")
+    p.add_argument("--json", dest="json_out", default=None, metavar="OUT",
+                   help="write the figures as JSON")
+    p.add_argument("--cell-size", type=float, default=0.18, help="cell size in m (0.18)")
+    p.add_argument("--max-speed", type=float, default=3.0, help="m/s (3.0)")
+    p.add_argument("--acceleration", type=float, default=6.0, help="m/s^2 (6.0)")
+    p.add_argument("--turn-speed", type=float, default=0.7, help="m/s through turns (0.7)")
+    p.add_argument("--turn-time", type=float, default=0.25, help="s per 90-degree turn (0.25)")
+    p.add_argument("--diagonals", action="store_true", help="drive staircases as diagonals")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("mouse", help="micromouse mode: built-in solvers, host mms mice",
+                              description=__doc__.split("\n\n")[1] if __doc__ else None)
+    sub = p.add_subparsers(dest="mouse_command", metavar="ACTION")
+    s = sub.add_parser("solve", help="run a built-in mouse solver (flood fill by default)")
+    _add_common(s)
+    s.add_argument("--method", default="floodfill",
+                   help="floodfill, left_wall, right_wall or tremaux")
+    s.add_argument("--no-prove", action="store_true",
+                   help="flood fill: stop exploring at the goal (no proof of the best route)")
+    s.set_defaults(func=solve_cmd)
+    r = sub.add_parser("run", help="host an external mouse program (mms protocol)",
+                       description="Run COMMAND (after --) as a mouse speaking the mms text "
+                                   "protocol; exit status 1 if the run fails.")
+    _add_common(r)
+    r.add_argument("--command-timeout", type=float, default=5.0,
+                   help="longest silence between commands, s (5)")
+    r.add_argument("--total-timeout", type=float, default=120.0, help="run time limit, s (120)")
+    r.add_argument("--lenient", action="store_true",
+                   help="ignore unknown commands as mms does (default: protocol error)")
+    r.add_argument("--stop-after", choices=("fast_run", "search", "exit"), default="fast_run")
+    r.add_argument("program", nargs=argparse.REMAINDER,
+                   help="-- COMMAND [ARGS...] (after a literal --)")
+    r.set_defaults(func=run_cmd, _run_parser=r)
+    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def _profile(args):
+    from ..micromouse import MotionProfile
+    return MotionProfile(cell_size=args.cell_size, max_speed=args.max_speed,
+                         acceleration=args.acceleration, turn_speed=args.turn_speed,
+                         turn_time=args.turn_time, diagonals=args.diagonals)
+
+
+def _report(maze, run, args) -> int:
+    from ..micromouse import mms_score
+    prof = _profile(args)
+    s = run.summary(prof)
+    s["reference_route_length"] = maze.solution_length()
+    if s["fast_run_time"] is not None:
+        s["score"] = mms_score(s["fast_run_time"], s["search_time"], run.crashes)
+    else:
+        s["score"] = None
+    s.pop("display", None)
+    width = max(len(k) for k in s)
+    for k, v in s.items():
+        if k in ("stderr",) or v is None and k not in ("route_length",):
+            continue
+        if isinstance(v, float):
+            v = f"{v:.3f}"
+        print(f"{k:<{width}}  {v}")
+    if args.render:
+        from ..viz.micromouse import render_micromouse
+        render_micromouse(maze, run=run, out=args.render, title=f"{run.method}")
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as fh:
+            json.dump({k: v for k, v in s.items()}, fh, indent=2, default=str)
+    return 0 if run.success else 1
+
+
+def solve_cmd(args) -> int:
+    from ..io import read_maze
+    from ..micromouse import floodfill, solve
+    maze = read_maze(args.maze, unknown=args.unknown)
+    if args.method == "floodfill":
+        run = floodfill(maze, prove=not args.no_prove)
+    else:
+        run = solve(maze, method=args.method)
+    if not run.success:
+        print(f"robomaze mouse: {run.method} failed: {run.reason}", file=sys.stderr)
+    return _report(maze, run, args)
+
+
+def run_cmd(args) -> int:
+    from ..io import read_maze
+    from ..micromouse.host import host_mouse
+    program = list(args.program)
+    if "--" in program:
+        # argparse.REMAINDER also swallows our own options typed between MAZE
+        # and "--": parse those again, keep what follows "--" as the command.
+        cut = program.index("--")
+        options, program = program[:cut], program[cut + 1:]
+        if options:
+            args._run_parser.parse_args([*options, args.maze], namespace=args)
+    if not program:
+        raise ParameterError("no mouse program given; expected: robomaze mouse run MAZE -- "
+                             "COMMAND [ARGS...]")
+    maze = read_maze(args.maze, unknown=args.unknown)
+    run = host_mouse(maze, program, command_timeout=args.command_timeout,
+                     total_timeout=args.total_timeout, lenient=args.lenient,
+                     stop_after=args.stop_after)
+    if not run.success:
+        print(f"robomaze mouse: the mouse failed: {run.reason}", file=sys.stderr)
+        tail = run.extra.get("stderr", "").strip()
+        if tail:
+            print("mouse stderr (tail):\n" + tail[-800:], file=sys.stderr)
+    return _report(maze, run, args)

@@ -1,0 +1,47 @@
+"""``robomaze movingai SCEN``: run a MovingAI scenario file and check its optima."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..io.movingai_run import run_scen_file
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "movingai", help="run a MovingAI .scen file with 8-connected A* and compare lengths",
+        description="Plan every problem of a MovingAI scenario (8-connected A*, diagonal "
+                    "sqrt(2), no corner cutting) and report agreement with the stored "
+                    "optimal lengths. Exit status 1 if any problem disagrees.")
+    p.add_argument("scen", help="the .scen file")
+    p.add_argument("--map", dest="map_path", default=None,
+                   help="the .map file (default: the map named in the scenario, beside it)")
+    p.add_argument("--limit", type=int, default=None, help="run only the first N problems")
+    p.add_argument("--every", type=int, default=1, help="run every k-th problem")
+    p.add_argument("--method", default="astar", help="planner name (default astar)")
+    p.add_argument("--rtol", type=float, default=1e-6, help="relative tolerance (1e-6)")
+    p.add_argument("--json", dest="json_out", default=None, help="write the summary as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    def progress(done, total):
+        if not args.quiet:
+            print(f"  {done}/{total} problems", file=sys.stderr, flush=True)
+
+    rep = run_scen_file(args.scen, map_path=args.map_path, limit=args.limit, every=args.every,
+                        method=args.method, rtol=args.rtol, progress=progress)
+    s = rep.summary()
+    print(f"{s['problems']} problems, {s['agree']} agree with the stored optimal length, "
+          f"{s['disagree']} disagree; {s['seconds']:.2f} s "
+          f"({s['per_problem_ms']:.2f} ms/problem, method {s['method']})")
+    for i, length, opt in rep.worst():
+        p = rep.problems[i]
+        print(f"  problem {i}: start {p.start} goal {p.goal}: length {length:.8f}, "
+              f"optimal {opt:.8f}")
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as fh:
+            json.dump(s, fh, indent=2)
+    return 0 if s["disagree"] == 0 else 1

@@ -30,6 +30,8 @@ COMMANDS = [
     "play",
     "replay",
     "score",
+    "movingai",
+    "mouse",
 ]
 
 

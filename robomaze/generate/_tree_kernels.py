@@ -9,7 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import below, carve, neighbours, new_state, uniform
+from ._kernels import below, carve, neighbours, new_state, next_u64, uniform
+
+
+_S31 = np.uint64(31)
+_EDGE_MASK = np.uint64((1 << 31) - 1)
 
 
 @njit(cache=True)
@@ -18,17 +22,17 @@ def prim(rows, cols, seed):
 
     Each edge enters the heap at most once (from whichever end joins the tree
     first), so drawing its weight at push time is the same as drawing all
-    weights up front.
+    weights up front. A heap entry is one uint64: a 33-bit random weight
+    above the 31-bit edge id ``cell * 4 + direction`` -- one array keeps the
+    heap cache-friendly. (Equal 33-bit weights, about one pair per 2**33
+    comparisons, fall back to edge-id order: a negligible tie-break.)
     """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
     intree = np.zeros(n, np.uint8)
-    cap = 2 * n + 4
-    key = np.empty(cap, np.float64)
-    src = np.empty(cap, np.int64)
-    dst = np.empty(cap, np.int64)
+    heap = np.empty(2 * n + 4, np.uint64)
     nb = np.empty(4, np.int64)
     size = 0
     u = below(st, n)
@@ -40,45 +44,47 @@ def prim(rows, cols, seed):
             v = nb[j]
             if intree[v]:
                 continue
-            w = uniform(st)
+            d = v - u  # direction code: 0 N, 1 E, 2 S, 3 W
+            code = 0 if d == -cols else (2 if d == cols else (1 if d == 1 else 3))
+            key = ((next_u64(st) >> _S31) << _S31) | np.uint64(u * 4 + code)
             i = size  # sift up
             size += 1
             while i > 0:
                 p = (i - 1) >> 1
-                if key[p] <= w:
+                if heap[p] <= key:
                     break
-                key[i] = key[p]
-                src[i] = src[p]
-                dst[i] = dst[p]
+                heap[i] = heap[p]
                 i = p
-            key[i] = w
-            src[i] = u
-            dst[i] = v
+            heap[i] = key
         if count == n:
             break
         while True:  # pop until an edge leaves the tree
-            a = src[0]
-            b = dst[0]
+            top = heap[0]
             size -= 1
-            lk = key[size]
-            ls = src[size]
-            ld = dst[size]
+            last = heap[size]
             i = 0
-            while True:  # sift the last element down from the root
+            while True:  # sift the last entry down from the root
                 ch = 2 * i + 1
                 if ch >= size:
                     break
-                if ch + 1 < size and key[ch + 1] < key[ch]:
+                if ch + 1 < size and heap[ch + 1] < heap[ch]:
                     ch += 1
-                if key[ch] >= lk:
+                if heap[ch] >= last:
                     break
-                key[i] = key[ch]
-                src[i] = src[ch]
-                dst[i] = dst[ch]
+                heap[i] = heap[ch]
                 i = ch
-            key[i] = lk
-            src[i] = ls
-            dst[i] = ld
+            heap[i] = last
+            e = np.int64(top & _EDGE_MASK)
+            a = e >> 2
+            code = e & 3
+            if code == 0:
+                b = a - cols
+            elif code == 1:
+                b = a + 1
+            elif code == 2:
+                b = a + cols
+            else:
+                b = a - 1
             if intree[b] == 0:
                 break
         carve(east, south, cols, a, b)
@@ -134,54 +140,61 @@ def prim_frontier(rows, cols, seed):
 
 @njit(cache=True)
 def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]  # path halving
-        x = parent[x]
-    return x
+    """Root of x; roots hold ``-size`` (one array for parent and size)."""
+    root = x
+    while parent[root] >= 0:
+        root = parent[root]
+    while parent[x] >= 0 and parent[x] != root:  # path compression
+        nxt = parent[x]
+        parent[x] = root
+        x = nxt
+    return root
 
 
 @njit(cache=True)
 def kruskal(rows, cols, seed):
-    """Kruskal on a uniformly shuffled edge list with union-find."""
+    """Kruskal on a uniformly shuffled edge list with union-find.
+
+    An edge is one int32 ``2 * cell + (0 east | 1 south)`` and the union-find
+    is one int32 array, to keep the random accesses few (this kernel is
+    memory-bound at 1000x1000).
+    """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
-    nh = rows * (cols - 1)
-    m = nh + (rows - 1) * cols
-    ea = np.empty(m, np.int64)
-    eb = np.empty(m, np.int64)
+    m = rows * (cols - 1) + (rows - 1) * cols
+    edges = np.empty(m, np.int32)
     k = 0
-    for r in range(rows):
-        for c in range(cols - 1):
-            ea[k] = r * cols + c
-            eb[k] = r * cols + c + 1
+    for u in range(n):
+        if u % cols < cols - 1:
+            edges[k] = 2 * u
             k += 1
-    for r in range(rows - 1):
-        for c in range(cols):
-            ea[k] = r * cols + c
-            eb[k] = (r + 1) * cols + c
+        if u < n - cols:
+            edges[k] = 2 * u + 1
             k += 1
-    parent = np.arange(n)
-    size = np.ones(n, np.int64)
+    parent = np.full(n, -1, np.int32)
     joined = 0
     # Fisher-Yates drawn lazily: position i takes a random one of the
     # remaining edges, and we stop once the tree is complete.
     for i in range(m):
         j = i + below(st, m - i)
-        a = ea[j]
-        b = eb[j]
-        ea[j] = ea[i]
-        eb[j] = eb[i]
+        e = edges[j]
+        edges[j] = edges[i]
+        a = e >> 1
+        b = a + cols if e & 1 else a + 1
         ra = _find(parent, a)
         rb = _find(parent, b)
         if ra == rb:
             continue
-        if size[ra] < size[rb]:
+        if parent[ra] > parent[rb]:  # ra is the smaller tree
             ra, rb = rb, ra
+        parent[ra] += parent[rb]
         parent[rb] = ra
-        size[ra] += size[rb]
-        carve(east, south, cols, a, b)
+        if e & 1:
+            south[a] = 0
+        else:
+            east[a] = 0
         joined += 1
         if joined == n - 1:
             break
@@ -199,7 +212,7 @@ def eller(rows, cols, seed):
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
-    parent = np.arange(n)
+    parent = np.full(n, -1, np.int64)  # roots negative, as _find expects
     label = np.arange(cols)
     down = np.zeros(cols, np.uint8)
     has = np.zeros(n, np.uint8)

@@ -146,10 +146,23 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     rows, cols = check_shape(rows, cols)
     gen = as_rng(rng)
     n = rows * cols
-    idx = np.arange(n, dtype=np.int32).reshape(rows, cols)
-    a = np.concatenate([idx[:, :-1].ravel(), idx[:-1, :].ravel()])
-    b = np.concatenate([idx[:, 1:].ravel(), idx[1:, :].ravel()])
-    w = 1.0 + gen.random(a.size)
-    graph = sp.csr_matrix((w, (a, b)), shape=(n, n))
-    tree = csgraph.minimum_spanning_tree(graph).tocoo()
-    return Maze.from_edges(rows, cols, tree.row, tree.col)
+    # Upper-triangular CSR built directly (row u lists u+1 then u+cols), so
+    # scipy needs no COO conversion; weights follow the CSR entry order.
+    u = np.arange(n, dtype=np.int32)
+    has_e = (u % cols) < cols - 1
+    has_s = u < n - cols
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(has_e.astype(np.int32) + has_s, out=indptr[1:])
+    indices = np.empty(int(indptr[-1]), dtype=np.int32)
+    indices[indptr[:-1][has_e]] = u[has_e] + 1
+    indices[(indptr[:-1] + has_e)[has_s]] = u[has_s] + cols
+    weights = 1.0 + gen.random(indices.size)
+    graph = sp.csr_matrix((weights, indices, indptr), shape=(n, n))
+    tree = csgraph.minimum_spanning_tree(graph, overwrite=True).tocoo()
+    east = np.ones(n, bool)
+    south = np.ones(n, bool)
+    # with one column u + 1 is the cell below: every edge is vertical then
+    horiz = (tree.col == tree.row + 1) & (cols > 1)
+    east[tree.row[horiz]] = False
+    south[tree.row[~horiz]] = False
+    return Maze(east.reshape(rows, cols), south.reshape(rows, cols))

@@ -28,7 +28,17 @@ def register(subparsers) -> None:
 
 
 def summary(obj) -> str:
-    """First line of the documentation of a registry entry (function or spec)."""
+    """Summary sentence of a registry entry's documentation (function or spec).
+
+    >>> def f():
+    ...     '''Walk at random;
+    ...     scan when stuck.
+    ...
+    ...     Details.
+    ...     '''
+    >>> summary(f)
+    'Walk at random; scan when stuck.'
+    """
     for attr in ("description", "summary"):
         text = getattr(obj, attr, None)
         if isinstance(text, str) and text.strip():
@@ -38,8 +48,9 @@ def summary(obj) -> str:
         if callable(getattr(obj, attr, None)):
             target = getattr(obj, attr)
             break
-    doc = inspect.getdoc(target) or ""
-    return doc.strip().splitlines()[0] if doc.strip() else ""
+    doc = (inspect.getdoc(target) or "").strip()
+    # the summary may wrap over several lines; it ends at the first blank line
+    return " ".join(doc.split("\n\n")[0].split())
 
 
 def registry(kind: str) -> dict | None:

@@ -233,3 +233,37 @@ def test_no_pyplot_and_no_window():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"MPLBACKEND": "", "PATH": ""})
     assert out.stdout.strip() == "False"
+
+
+def test_world_points_follow_the_grid_frame():
+    """World points map to grid coordinates through resolution, origin and yaw."""
+    from robomaze.viz import path_xy
+
+    cells = np.array([(0, 0), (2, 3), (4, 1)])
+    for origin in [(0.0, 0.0, 0.0), (1.5, -2.0, 0.0), (0.3, 0.7, 0.6)]:
+        g = OccupancyGrid(np.zeros((5, 4), bool), resolution=0.25, origin=origin)
+        xy = path_xy(g, g.cells_to_world(cells), world=True)
+        np.testing.assert_allclose(xy, cells[:, ::-1], atol=1e-12)
+
+
+def test_draw_primitives_on_user_axes():
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from robomaze.viz import draw_grid, draw_maze, draw_path, draw_points
+
+    fig = Figure(figsize=(2, 2), dpi=50)
+    FigureCanvasAgg(fig)
+    ax = fig.add_axes((0, 0, 1, 1))
+    g = widen(serpentine(2, 2))
+    img = draw_grid(ax, g)
+    assert img.get_array().shape == g.shape
+    assert ax.get_ylim() == (g.rows - 0.5, -0.5)               # y inverted, row 0 on top
+    line = draw_path(ax, g, [(1, 1), (1, 3), (3, 3)], color="#123456")
+    assert list(line.get_xdata()) == [1, 3, 3] and list(line.get_ydata()) == [1, 1, 3]
+    pts = draw_points(ax, g, [(3, 1)])
+    assert pts.get_offsets().tolist() == [[1.0, 3.0]]
+    ax2 = fig.add_axes((0, 0, 0.5, 0.5))
+    walls = draw_maze(ax2, Maze.full(2, 2))
+    # a full 2x2 maze: 3 horizontal and 3 vertical straight runs
+    assert len(walls.get_path().vertices) == 12
+    fig.canvas.draw()

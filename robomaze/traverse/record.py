@@ -184,6 +184,8 @@ class TraversalRecord:
             raise ParameterError("a cell-level record needs a maze")
         if self.level == "grid" and self.grid is None:
             raise ParameterError("a grid-level record needs a grid")
+        if not isinstance(self.walker, dict):
+            raise ParameterError(f"walker must be a dict with a 'kind', got {self.walker!r}")
         kind = self.walker.get("kind")
         if kind not in WALKER_KINDS:
             raise ParameterError(f"walker kind must be 'person' or 'agent', got {kind!r}")
@@ -252,25 +254,31 @@ class TraversalRecord:
         """Moves refused by a wall."""
         return sum(1 for s in self.steps if s.bump)
 
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if "arrays" not in self._cache:
+            ex = self.executed
+            pos = np.array([self.start] + [(s.row, s.col) for s in ex], dtype=np.int64)
+            t = np.array([0.0] + [s.t for s in ex])
+            h = np.array([self.heading] + [s.heading for s in ex])
+            for a in (pos, t, h):
+                a.setflags(write=False)
+            self._cache["arrays"] = (pos, t, h)
+        return self._cache["arrays"]
+
     @property
     def positions(self) -> np.ndarray:
         """``(n_moves + 1, 2)`` int positions: the start, then after each executed move."""
-        ex = self.executed
-        out = np.empty((len(ex) + 1, 2), dtype=np.int64)
-        out[0] = self.start
-        for i, s in enumerate(ex, 1):
-            out[i] = s.row, s.col
-        return out
+        return self._arrays()[0]
 
     @property
     def times(self) -> np.ndarray:
         """``(n_moves + 1,)`` seconds matching :attr:`positions` (0 at the start)."""
-        return np.array([0.0] + [s.t for s in self.executed])
+        return self._arrays()[1]
 
     @property
     def headings(self) -> np.ndarray:
         """``(n_moves + 1,)`` headings in degrees matching :attr:`positions`."""
-        return np.array([self.heading] + [s.heading for s in self.executed])
+        return self._arrays()[2]
 
     @property
     def final(self) -> tuple[int, int]:

@@ -318,48 +318,38 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
     secs = sections(world if isinstance(world, Maze) else world)
     n_sec = len(secs)
     route = _route(adj, dist, int(w[0]))
-    sec_moves = np.zeros(n_sec, np.int64)
-    sec_opt = np.zeros(n_sec, np.int64)
-    sec_err = np.zeros(n_sec, np.int64)
-    sec_wrong = np.zeros(n_sec, np.int64)
-    sec_time = np.zeros(n_sec)
-    for a, b in zip(route[:-1], route[1:]):
-        sec_opt[secs.of_edge(a, b)] += 1
     n = rows * cols
-    visits = np.zeros(n, np.int64)
-    cell_err = np.zeros(n, np.int64)
+    goal_mask = np.zeros(n, bool)
+    goal_mask[goal_idx] = True
+    r_arr = np.asarray(route, dtype=np.int64)
+    sec_opt = np.bincount(_edge_ids(secs, r_arr[:-1], r_arr[1:]), minlength=n_sec)[:n_sec]
+    a, b = w[:-1], w[1:]
+    sid = _edge_ids(secs, a, b)
+    on = sid >= 0               # moves along a passage (always, unless the walk jumps)
+    d = dist[w]
+    # a move errs unless it reaches a cell closer to the goal than any before
+    err = (d[1:] >= np.minimum.accumulate(d)[:-1]).astype(np.int64)
+    away = d[1:] > d[:-1]
+    begins = away & ~np.r_[False, away[:-1]]
+    at_junction = (deg[a] >= 3) | (a == w[0])
+    wrong_moves = begins & at_junction
+    wrong = int(wrong_moves.sum())
+    turnback = int((begins & ~at_junction).sum())
+    first = np.zeros(len(w), bool)
+    first[np.unique(w, return_index=True)[1]] = True
+    revisits = int((~first[1:]).sum())
+    dead_arrivals = b[(deg[b] == 1) & ~goal_mask[b]]
+    dead = int(dead_arrivals.size)
+    dt = np.diff(times)
+    sec_moves = np.bincount(sid[on], minlength=n_sec)
+    sec_err = np.bincount(sid[on], weights=err[on], minlength=n_sec).astype(np.int64)
+    sec_wrong = np.bincount(sid[on & wrong_moves], minlength=n_sec)
+    sec_time = np.bincount(sid[on], weights=dt[on], minlength=n_sec)
+    visits = np.bincount(w, minlength=n).astype(np.int64)
+    cell_err = np.bincount(b, weights=err, minlength=n).astype(np.int64)
     cell_time = np.zeros(n)
-    visits[w[0]] = 1
-    best = dist[w[0]]
-    revisits = wrong = turnback = dead = 0
-    dead_cells = set()
+    dead_cells = set(dead_arrivals.tolist())
     goal_set = set(goal_idx.tolist())
-    away_prev = False
-    for i in range(1, len(w)):
-        a, b = int(w[i - 1]), int(w[i])
-        sid = secs.of_edge(a, b)
-        err = 0 if dist[b] < best else 1
-        best = min(best, dist[b])
-        away = dist[b] > dist[a]
-        if away and not away_prev:
-            if deg[a] >= 3 or a == w[0]:
-                wrong += 1
-                if sid >= 0:
-                    sec_wrong[sid] += 1
-            else:
-                turnback += 1
-        away_prev = away
-        if visits[b]:
-            revisits += 1
-        visits[b] += 1
-        cell_err[b] += err
-        if deg[b] == 1 and b not in goal_set:
-            dead += 1
-            dead_cells.add(b)
-        if sid >= 0:
-            sec_moves[sid] += 1
-            sec_err[sid] += err
-            sec_time[sid] += times[i] - times[i - 1]
     np.add.at(cell_time, w[:-1], np.diff(times))
     end = times[-1] if end_time is None else max(float(end_time), times[-1])
     cell_time[w[-1]] += end - times[-1]
@@ -393,6 +383,13 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
                           cell_visits=visits.reshape(shape), cell_error=cell_err.reshape(shape),
                           cell_time=ct, region_time=region, sections=secs,
                           route=np.array([divmod(int(v), cols) for v in route]))
+
+
+def _edge_ids(secs: Sections, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Section of each passage ``a[i]-b[i]`` (-1 where they are not adjacent)."""
+    if len(a) == 0:
+        return np.zeros(0, np.int64)
+    return np.asarray(secs.edge_section[a, b]).ravel().astype(np.int64) - 1
 
 
 def _route(adj: sp.csr_matrix, dist: np.ndarray, start: int) -> list[int]:

@@ -5,7 +5,7 @@ Each is a planner ``(grid, start, goal, *, footprint=None, connectivity=4,
 the robot stepped on, backtracking included; ``Path.walk_length``) and the
 loop-free route extracted from it (``Path.cells``: the walk with its loops
 erased in order — whenever a cell repeats, the walk is cut back to its
-earlier visit).
+earlier visit; Trémaux returns its thread instead, see :func:`tremaux`).
 
 Free space
     The solvers move on grid cells, 4-connected, in the free space of the

@@ -267,7 +267,9 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     a visited cell through a fresh passage, turn back; otherwise take an
     unmarked passage (hand side first), else the once-marked one back along
     the thread. Back at the start with nothing left: the goal is not
-    reachable. Returns ``(walk, n, status)``.
+    reachable. Returns ``(walk, n, status, thread)``; the thread (the cells
+    joined by passages marked once, start first) ends with the walk to the
+    goal on sight, which may cross it.
     """
     ncells = rows * cols
     marks = np.zeros(ncells, np.uint8)  # 2 bits per direction
@@ -276,14 +278,20 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     n = 0
     p = start
     walk, n = _push(walk, n, p)
+    thread = np.empty(1024, np.int64)
+    depth = 0
+    thread, depth = _push(thread, depth, p)
     visited[p] = 1
     h = 0
     bounce = False
     order = np.array([hand, 0, -hand, 2], np.int64)
     while True:
         if vis[p] >= 0:
+            n0 = n
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            for i in range(n0, n):
+                thread, depth = _push(thread, depth, walk[i])
+            return walk[:n], n, OK, thread[:depth]
         d = -1
         if bounce:
             d = (h + 2) % 4
@@ -299,12 +307,16 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
                         d = dd
                         break
             if d < 0:
-                return walk[:n], n, EXHAUSTED
+                return walk[:n], n, EXHAUSTED, thread[:depth]
         q = _step(free, rows, cols, p, d)
         m = ((marks[p] >> (2 * d)) & 3) + 1
         b = (d + 2) % 4
         marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
         marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+        if m == 1 and visited[q] == 0:
+            thread, depth = _push(thread, depth, q)   # a new cell: unroll the thread
+        elif m == 2 and not bounce:
+            depth -= 1                                  # retreat: roll it back up
         bounce = visited[q] == 1 and m == 1
         visited[q] = 1
         p = q

@@ -34,10 +34,12 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     the walker turns straight back; otherwise it takes an unmarked passage
     (``hand`` side first, then straight, then the other side) and, if there
     is none, goes back along the passage marked once, rolling up the thread.
-    The thread is therefore at every moment the route from the entrance, and
-    when the goal is reached it is the returned ``cells`` (the loop-erased
-    walk). No passage is walked more than twice; back at the start with no
-    unmarked passage left, the goal is unreachable.
+    The thread -- the passages marked once -- is therefore at every moment
+    the route from the entrance, and when the goal is reached it is the
+    returned ``cells`` (rather than the loop-erased walk of the other
+    solvers: stepping onto an old cell and turning back is not a retreat, so
+    it does not cut the thread). No passage is walked more than twice; back
+    at the start with no unmarked passage left, the goal is unreachable.
 
     Parameters
     ----------
@@ -55,7 +57,8 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     Returns
     -------
     Path
-        With ``walk`` (every cell visited, retreats included) and ``cells``.
+        With ``walk`` (every cell visited, retreats included) and ``cells``
+        (the thread; loops erased where the final walk on sight crosses it).
 
     Raises
     ------
@@ -76,12 +79,13 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     check_options("tremaux", options)
     side = check_hand(hand)
     pb = Problem("tremaux", grid, start, goal, footprint, connectivity, sight)
-    walk, _, status = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis, side)
+    walk, _, status, thread = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols, pb.start,
+                                                    pb.vis, side)
     if status == _kernels.EXHAUSTED:
         raise pb.fail(f"every passage reachable from the start was walked twice "
                       f"({walk.size - 1} moves); the goal is not reachable",
                       "goal not reachable")
-    return pb.result(walk)
+    return pb.result(walk, path=_kernels.loop_erase(thread, pb.rows * pb.cols))
 
 
 def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,

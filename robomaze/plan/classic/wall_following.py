@@ -11,6 +11,8 @@ touches the boundary, on its side or just behind it.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...grid import OccupancyGrid
 from . import _kernels
 from ._common import HEADINGS, Problem, check_hand, check_heading, check_options, \
@@ -81,23 +83,36 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     r, c = divmod(pb.start, pb.cols)
     h0 = -1
     if run is None:
-        for d in range(4):  # a wall next to the start: put it at the hand
-            if _kernels._step(pb.free, pb.rows, pb.cols, pb.start, d) < 0:
-                h0 = (d - side) % 4
-                break
+        # A wall next to the start goes at the hand; prefer a heading with a
+        # free cell behind, as if the walker had arrived along that wall.
+        open_ = [_kernels._step(pb.free, pb.rows, pb.cols, pb.start, d) >= 0
+                 for d in range(4)]
+        heads = [(d - side) % 4 for d in range(4) if not open_[d]]
+        behind = [h for h in heads if open_[(h + 2) % 4]]
+        h0 = (behind or heads or [-1])[0]
         run = nearest_wall_heading(pb.free2d, (r, c)) if h0 < 0 else 0
     walk, _, status = _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
                                            side, h0, run)
-    if status == _kernels.BACK_AT_START:
-        raise pb.fail(f"wall follower returned to its start state after {walk.size - 1} "
-                      f"moves without reaching the goal",
-                      "wall follower returned to its start")
-    if status == _kernels.LOOPING:
+    if status in (_kernels.BACK_AT_START, _kernels.LOOPING):
+        if status == _kernels.BACK_AT_START or pb.start in _cycle(walk, pb.cols):
+            raise pb.fail(f"wall follower returned to its start after {walk.size - 1} moves "
+                          f"without reaching the goal (it would circle forever)",
+                          "wall follower returned to its start")
         raise pb.fail(f"wall follower is circling (a state repeated after {walk.size - 1} "
                       f"moves) without reaching the goal", "wall follower is circling")
     if status == _kernels.STUCK:
         raise pb.fail("the start cell has no free neighbour", "start is walled in")
     return pb.result(walk)
+
+
+def _cycle(walk: np.ndarray, cols: int) -> np.ndarray:
+    """Cells of the repeating tail of a walk that ended on a repeated state."""
+    steps = np.diff(walk)
+    last = walk[-1]
+    for j in range(walk.size - 2, 0, -1):
+        if walk[j] == last and steps[j - 1] == steps[-1]:
+            return walk[j:]
+    return walk
 
 
 def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,

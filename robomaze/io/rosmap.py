@@ -197,8 +197,8 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
         raise fail("no keys; expected a map_server YAML file", path, 1, 1)
     for key in REQUIRED_KEYS:
         if key not in d:
-            raise fail(f"missing key {key!r}; map_server requires "
-                       f"{', '.join(REQUIRED_KEYS)}", path, len(text.splitlines()) + 1, 1)
+            raise fail(f"missing key {key!r}; expected all of {', '.join(REQUIRED_KEYS)} "
+                       "(map_server requires them)", path, len(text.splitlines()) + 1, 1)
     res = _number(d, "resolution", path, positive=True)
     occ_t = _number(d, "occupied_thresh", path, lo=0.0, hi=1.0)
     free_t = _number(d, "free_thresh", path, lo=0.0, hi=1.0)

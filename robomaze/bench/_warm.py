@@ -13,9 +13,9 @@ def _warm() -> None:
         from ..grid import widen
         from ..plan import PLANNERS, plan
 
-        grid = widen(generate("kruskal", 3, 3, rng=0), corridor=2, wall=1, resolution=0.1)
+        grid = widen(generate("kruskal", 3, 3, rng=0), corridor=3, wall=1, resolution=0.1)
         start, goal = grid.start_goal()
-        for fp in (Footprint.disc(0.04), Footprint.rectangle(0.12, 0.08)):
+        for fp in (Footprint.disc(0.04), Footprint.rectangle(0.1, 0.06)):
             for name in sorted(PLANNERS):
                 try:
                     plan(grid, start, goal, method=name, footprint=fp)

@@ -137,7 +137,8 @@ def _accepts(fn, name: str) -> bool:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    # explicit parameters only: a **options catch-all may reject unknown names
+    return name in params
 
 
 # ---------------------------------------------------------------- metrics

@@ -74,13 +74,13 @@ def main(args: argparse.Namespace) -> int:
 def _run(sweep_file: str | None, args) -> int:
     from ..bench import default_sweep_path, load_sweep, run_sweep, write_report
 
-    path = Path(sweep_file) if sweep_file else default_sweep_path()
-    sweep = load_sweep(path)
-    out = Path(args.output or "results")
     if args.executor == "dask" and not args.scheduler:
         raise ParameterError("--executor dask needs --scheduler ADDR")
     if args.scheduler and args.executor != "dask":
         raise ParameterError("--scheduler is only used with --executor dask")
+    path = Path(sweep_file) if sweep_file else default_sweep_path()
+    sweep = load_sweep(path)
+    out = Path(args.output or "results")
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
     result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
                        scheduler=args.scheduler, progress=not args.quiet)

@@ -9,7 +9,8 @@ Contract (as ``gymnasium.Env``, without depending on gymnasium):
 Observation: a dict with ``"scan"`` (the first sensor's
 :class:`~robomaze.sense.LaserScan`, or None without sensors), ``"scans"``
 (one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
-the true pose and the velocity reached) and ``"time"``.
+the true pose and the velocity reached), ``"time"`` and ``"collision"``
+(whether the last step was refused -- a bump sensor).
 
 Each step the action goes through the kinematic limits and the pose is
 integrated over ``dt``. If the footprint would touch a wall anywhere along
@@ -242,6 +243,7 @@ class SimEnv:
         self._buf_t = np.empty(cap)
         self._scans = []
         obs = self._observe()
+        obs["collision"] = False
         self._record(np.zeros(self._kin.n_controls), False, obs)
         return obs, self._info(False, False)
 
@@ -268,6 +270,7 @@ class SimEnv:
             reward -= 1.0
         self._prev_collision = collision
         obs = self._observe()
+        obs["collision"] = collision
         self._record(cmd, collision, obs)
         reached = self.goal.contains(new[0], new[1])
         terminated = (reached and self.stop_at_goal) or (collision and self.on_collision == "stop")

@@ -1,0 +1,321 @@
+"""Run and path metrics: one module, one documented definition each.
+
+Every function takes a :class:`robomaze.sim.Trajectory`, a
+:class:`robomaze.plan.Path` or an ``(n, 2|3)`` array of world points/poses
+("a route"). *Samples* of a route: a trajectory's recorded rows (equal time
+steps, so fractions over samples are fractions of time); a path or array is
+resampled every quarter grid cell along its polyline (fractions of length),
+headings following the segments.
+
+Definitions
+-----------
+success
+    The reference point entered the goal region at some recorded row.
+executed length
+    Sum of the straight distances between consecutive positions (metres).
+optimality ratio
+    Executed length divided by the length of the shortest collision-free
+    path for the footprint from the route's first to its last position,
+    computed by the any-angle ``theta_star`` planner on the footprint's free
+    space (an upper bound of the true shortest length, so the ratio can dip a
+    hair below 1 for a route that hugs corners).
+footprint clearance (min, mean)
+    Exact distance (metres) from the footprint at each sample to the nearest
+    occupied grid square, 0 when touching
+    (:func:`robomaze.geometry.footprint_clearance`).
+centre clearance (min, mean)
+    The same for the reference point alone (comparable with benchmarks that
+    treat the robot as a point).
+collision count
+    Number of collision *entry events*: samples flagged as in collision
+    whose predecessor is not (trajectories: refused steps; paths: footprint
+    clearance 0).
+time in collision
+    Seconds spent in steps flagged as collisions.
+unsafe fraction
+    Fraction of samples whose footprint clearance is below ``safety``
+    (default: one grid cell).
+smoothness
+    Total absolute heading change per metre travelled (rad/m; lower is
+    smoother; NaN for a route that does not move).
+time to goal
+    Time of the first row inside the goal region (NaN if never).
+steps
+    Number of simulation steps (rows minus one).
+fraction seen
+    Fraction of the grid's free cells crossed by at least one noise-free
+    beam of ``sensor`` cast from the samples (explorers).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .errors import NoPathError, ParameterError
+from .grid import OccupancyGrid
+
+__all__ = ["success", "executed_length", "shortest_length", "optimality_ratio",
+           "footprint_clearances", "min_clearance", "mean_clearance", "centre_clearance",
+           "collision_flags", "collision_count", "time_in_collision", "unsafe_fraction",
+           "smoothness", "time_to_goal", "steps", "fraction_seen", "trajectory_metrics",
+           "path_metrics"]
+
+
+def _is_traj(obj) -> bool:
+    return hasattr(obj, "poses") and hasattr(obj, "collisions")
+
+
+def _points(obj) -> np.ndarray:
+    if _is_traj(obj):
+        return np.asarray(obj.poses[:, :2], float)
+    if hasattr(obj, "points") and hasattr(obj, "cells"):
+        return np.asarray(obj.points, float)
+    a = np.asarray(obj, float)
+    if a.ndim != 2 or a.shape[1] not in (2, 3) or len(a) == 0:
+        raise ParameterError(f"route must be a Trajectory, a Path or an (n, 2|3) array, got shape {a.shape}")
+    return a[:, :2]
+
+
+def samples(obj, grid: OccupancyGrid) -> np.ndarray:
+    """The ``(m, 3)`` poses a route is measured at (see the module docstring).
+
+    >>> from robomaze import OccupancyGrid
+    >>> samples(np.array([[0.0, 0.0], [1.0, 0.0]]), OccupancyGrid(np.zeros((2, 2)))).shape
+    (5, 3)
+    """
+    if _is_traj(obj):
+        return np.asarray(obj.poses, float)
+    p = _points(obj)
+    if len(p) == 1:
+        return np.array([[p[0, 0], p[0, 1], 0.0]])
+    seg = np.diff(p, axis=0)
+    lens = np.hypot(seg[:, 0], seg[:, 1])
+    head = np.arctan2(seg[:, 1], seg[:, 0])
+    step = grid.resolution / 4
+    out = []
+    for i in range(len(seg)):
+        n = max(int(math.ceil(lens[i] / step)), 1)
+        f = np.arange(n) / n
+        out.append(np.column_stack([p[i, 0] + f * seg[i, 0], p[i, 1] + f * seg[i, 1],
+                                    np.full(n, head[i])]))
+    out.append([[p[-1, 0], p[-1, 1], head[-1]]])
+    return np.concatenate(out)
+
+
+def success(obj, goal) -> bool:
+    """Whether the route's reference point entered ``goal`` (a :class:`GoalRegion`)."""
+    p = _points(obj)
+    return bool(any(goal.contains(x, y) for x, y in p))
+
+
+def executed_length(obj) -> float:
+    """Polyline length of the route in metres.
+
+    >>> executed_length(np.array([[0.0, 0.0], [3.0, 4.0]]))
+    5.0
+    """
+    p = _points(obj)
+    d = np.diff(p, axis=0)
+    return float(np.hypot(d[:, 0], d[:, 1]).sum())
+
+
+def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
+    """Length of the ``theta_star`` collision-free path (metres), NaN if none."""
+    from .plan import plan
+
+    try:
+        return float(plan(grid, (float(start[0]), float(start[1])), (float(goal[0]), float(goal[1])),
+                          method="theta_star", footprint=footprint).length)
+    except NoPathError:
+        return math.nan
+
+
+def optimality_ratio(obj, grid: OccupancyGrid, footprint, *, reference: float | None = None) -> float:
+    """Executed length over the shortest collision-free length between the route's ends."""
+    p = _points(obj)
+    ref = shortest_length(grid, footprint, p[0], p[-1]) if reference is None else reference
+    length = executed_length(obj)
+    if not ref or math.isnan(ref):
+        return math.nan if length > 0 or (ref is not None and math.isnan(ref)) else 1.0
+    return length / ref
+
+
+def footprint_clearances(obj, grid: OccupancyGrid, footprint) -> np.ndarray:
+    """Footprint clearance (metres) at each sample."""
+    from .geometry import footprint_clearance
+
+    return footprint_clearance(grid, footprint, samples(obj, grid))
+
+
+def min_clearance(obj, grid: OccupancyGrid, footprint) -> float:
+    """Smallest footprint clearance over the samples (metres)."""
+    return float(footprint_clearances(obj, grid, footprint).min())
+
+
+def mean_clearance(obj, grid: OccupancyGrid, footprint) -> float:
+    """Mean footprint clearance over the samples (metres)."""
+    return float(footprint_clearances(obj, grid, footprint).mean())
+
+
+def centre_clearance(obj, grid: OccupancyGrid) -> np.ndarray:
+    """Clearance of the reference point alone at each sample (metres)."""
+    from .geometry import footprint_clearance
+
+    return footprint_clearance(grid, None, samples(obj, grid))
+
+
+def collision_flags(obj, grid: OccupancyGrid | None = None, footprint=None) -> np.ndarray:
+    """Per-sample collision flags: a trajectory's refused steps, or a path's touching samples."""
+    if _is_traj(obj):
+        return np.asarray(obj.collisions, bool)
+    if grid is None or footprint is None:
+        raise ParameterError("collision flags of a path need the grid and the footprint")
+    return footprint_clearances(obj, grid, footprint) <= 0.0
+
+
+def collision_count(obj, grid: OccupancyGrid | None = None, footprint=None) -> int:
+    """Number of collision entry events.
+
+    >>> from robomaze.sim import Trajectory
+    >>> tr = Trajectory(np.arange(5.0), np.zeros((5, 3)), np.zeros((5, 2)),
+    ...                 [False, True, True, False, True])
+    >>> collision_count(tr), time_in_collision(tr)
+    (2, 3.0)
+    """
+    f = collision_flags(obj, grid, footprint)
+    if len(f) == 0:
+        return 0
+    return int(f[0]) + int(np.count_nonzero(f[1:] & ~f[:-1]))
+
+
+def time_in_collision(traj) -> float:
+    """Seconds spent in refused steps (trajectories only)."""
+    if not _is_traj(traj):
+        raise ParameterError("time in collision needs a Trajectory")
+    dt = np.diff(traj.t)
+    return float(dt[traj.collisions[1:]].sum())
+
+
+def unsafe_fraction(obj, grid: OccupancyGrid, footprint, safety: float | None = None) -> float:
+    """Fraction of samples whose footprint clearance is below ``safety`` metres."""
+    s = grid.resolution if safety is None else float(safety)
+    return float(np.mean(footprint_clearances(obj, grid, footprint) < s))
+
+
+def smoothness(obj) -> float:
+    """Total absolute heading change per metre (rad/m).
+
+    >>> smoothness(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]))  # one right angle in 2 m
+    0.7853981633974483
+    """
+    length = executed_length(obj)
+    if length <= 0:
+        return math.nan
+    if _is_traj(obj):
+        th = np.asarray(obj.poses[:, 2], float)
+    else:
+        p = _points(obj)
+        d = np.diff(p, axis=0)
+        d = d[np.hypot(d[:, 0], d[:, 1]) > 0]
+        th = np.arctan2(d[:, 1], d[:, 0])
+    turn = (np.diff(th) + math.pi) % (2 * math.pi) - math.pi
+    return float(np.abs(turn).sum() / length)
+
+
+def time_to_goal(traj, goal) -> float:
+    """Time of the first recorded row inside the goal region (NaN if never)."""
+    for t, (x, y) in zip(traj.t, traj.poses[:, :2]):
+        if goal.contains(x, y):
+            return float(t)
+    return math.nan
+
+
+def steps(traj) -> int:
+    """Number of simulation steps."""
+    return int(len(traj.t) - 1)
+
+
+def fraction_seen(obj, grid: OccupancyGrid, sensor, *, max_samples: int = 2000) -> float:
+    """Fraction of free cells crossed by a noise-free beam from the samples.
+
+    At most ``max_samples`` evenly spaced samples are used.
+    """
+    from .sense import _kernels
+
+    p = samples(obj, grid)
+    if len(p) > max_samples:
+        p = p[np.linspace(0, len(p) - 1, max_samples).round().astype(int)]
+    exact = sensor.exact(grid, p)
+    rows, cols = grid.shape
+    free_marks = np.zeros(rows * cols, np.int32)
+    hit_marks = np.zeros(rows * cols, np.int32)
+    ox, oy, yaw = grid.origin
+    mx, my, mth = sensor.mount
+    for pose, ranges in zip(p, exact):
+        x, y, th = pose
+        sx = x + math.cos(th) * mx - math.sin(th) * my
+        sy = y + math.sin(th) * mx + math.cos(th) * my
+        _kernels.mark_scan(rows, cols, grid.resolution, ox, oy, yaw, sx, sy, th + mth,
+                           sensor._angles, ranges, sensor.range_max, free_marks, hit_marks)
+    free = grid.free.ravel()
+    return float(np.count_nonzero((free_marks > 0) & free) / max(np.count_nonzero(free), 1))
+
+
+def trajectory_metrics(traj, grid: OccupancyGrid, *, footprint, goal, sensor=None,
+                       safety: float | None = None, reference: bool = True) -> dict:
+    """All metrics of one simulated run as a flat dict (see the module docstring).
+
+    ``reference=False`` skips the planner call behind the optimality ratio.
+    ``fraction_seen`` is included when ``sensor`` is given.
+    """
+    fc = footprint_clearances(traj, grid, footprint)
+    cc = centre_clearance(traj, grid)
+    s = grid.resolution if safety is None else float(safety)
+    length = executed_length(traj)
+    out = {
+        "success": success(traj, goal),
+        "length": length,
+        "optimal_length": math.nan,
+        "optimality_ratio": math.nan,
+        "min_clearance": float(fc.min()),
+        "mean_clearance": float(fc.mean()),
+        "min_centre_clearance": float(cc.min()),
+        "mean_centre_clearance": float(cc.mean()),
+        "collisions": collision_count(traj),
+        "time_in_collision": time_in_collision(traj),
+        "unsafe_fraction": float(np.mean(fc < s)),
+        "smoothness": smoothness(traj),
+        "time_to_goal": time_to_goal(traj, goal),
+        "steps": steps(traj),
+    }
+    if reference and length > 0:
+        p = traj.poses
+        ref = shortest_length(grid, footprint, p[0], p[-1])
+        out["optimal_length"] = ref
+        out["optimality_ratio"] = length / ref if ref and not math.isnan(ref) else math.nan
+    if sensor is not None:
+        out["fraction_seen"] = fraction_seen(traj, grid, sensor)
+    return out
+
+
+def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None = None,
+                 reference: bool = True) -> dict:
+    """Length, optimality and safety metrics of a planned :class:`~robomaze.plan.Path`."""
+    fc = footprint_clearances(path, grid, footprint)
+    cc = centre_clearance(path, grid)
+    s = grid.resolution if safety is None else float(safety)
+    flags = fc <= 0.0
+    out = {
+        "length": executed_length(path),
+        "optimality_ratio": optimality_ratio(path, grid, footprint) if reference else math.nan,
+        "min_clearance": float(fc.min()),
+        "mean_clearance": float(fc.mean()),
+        "min_centre_clearance": float(cc.min()),
+        "mean_centre_clearance": float(cc.mean()),
+        "collisions": int(flags[0]) + int(np.count_nonzero(flags[1:] & ~flags[:-1])),
+        "unsafe_fraction": float(np.mean(fc < s)),
+        "smoothness": smoothness(path),
+    }
+    return out

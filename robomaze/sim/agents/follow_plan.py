@@ -1,0 +1,129 @@
+"""``follow_plan``: plan once on the known map, then track the path with pure pursuit.
+
+The agent is given the occupancy grid. At the start it asks
+:func:`robomaze.plan.plan` (any registered ``method``, default
+``"max_clearance"``, which keeps to corridor centres) for a path for the
+robot's footprint from its start to the goal centre, then tracks the path's
+world points with pure pursuit: the target is the point ``lookahead``
+metres further along the path than the point nearest the robot (the search
+for the nearest point only moves forward), the curvature is ``2 sin(alpha)
+/ L``, and the robot turns in place when the target is more than 40 degrees
+off its heading. If the robot is blocked (the simulator refused
+``replan_after`` steps in a row) it plans again from where it stands.
+
+The default look-ahead is the path's minimum clearance (how far the corners
+may be cut) bounded to ``[2, 10]`` grid cells.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..._validate import check_float, check_int
+from ...errors import NoPathError, ParameterError
+from .base import AgentContext, pursue
+
+__all__ = ["follow_plan", "PlanFollower"]
+
+
+class PlanFollower:
+    """State of one plan-tracking run (see the module docstring)."""
+
+    def __init__(self, ctx: AgentContext, *, method: str = "max_clearance",
+                 lookahead: float | None = None, speed: float | None = None,
+                 replan_after: int = 3, **planner_options) -> None:
+        if ctx.grid is None:
+            raise ParameterError("follow_plan needs the map")
+        self.ctx = ctx
+        self.method = method
+        self.planner_options = planner_options
+        self.replan_after = check_int("replan_after", replan_after, min_value=1)
+        self._lookahead_arg = None if lookahead is None else check_float(
+            "lookahead", lookahead, min_value=0.0, strict_min=True)
+        kin = ctx.kinematics
+        res = ctx.resolution
+        self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res) * 2) if speed is None else speed
+        self.replans = 0
+        self._blocked_steps = 0
+        self._plan(ctx.start)
+
+    def _plan(self, pose) -> None:
+        from ...plan import plan
+
+        goal = self.ctx.goal.centre
+        path = plan(self.ctx.grid, (float(pose[0]), float(pose[1])), (float(goal[0]), float(goal[1])),
+                    method=self.method, footprint=self.ctx.footprint, **self.planner_options)
+        pts = np.asarray(path.points, float)
+        keep = np.ones(len(pts), bool)
+        keep[1:] = np.any(np.diff(pts, axis=0) != 0, axis=1)
+        self.path = path
+        self.points = pts[keep]
+        seg = np.hypot(*np.diff(self.points, axis=0).T) if len(self.points) > 1 else np.zeros(0)
+        self.s = np.concatenate([[0.0], np.cumsum(seg)])
+        self._i = 0
+        res = self.ctx.resolution
+        if self._lookahead_arg is not None:
+            self.lookahead = self._lookahead_arg
+        else:
+            mc = path.min_clearance if path.min_clearance is not None else 0.0
+            self.lookahead = min(max(float(mc), 2 * res), 10 * res)
+        self.replans += 1
+
+    def _target(self, x: float, y: float) -> tuple[float, float]:
+        pts = self.points
+        n = len(pts)
+        if n == 1:
+            return tuple(pts[0])
+        # Nearest point on the segments ahead (forward-only window).
+        best, best_s = math.inf, self.s[self._i]
+        hi = min(n - 1, self._i + 50)
+        for i in range(self._i, hi):
+            p, q = pts[i], pts[i + 1]
+            d = q - p
+            L2 = float(d @ d)
+            t = 0.0 if L2 == 0 else min(max(((x - p[0]) * d[0] + (y - p[1]) * d[1]) / L2, 0.0), 1.0)
+            cx, cy = p[0] + t * d[0], p[1] + t * d[1]
+            dist = math.hypot(x - cx, y - cy)
+            if dist < best - 1e-12:
+                best, best_s, bi = dist, self.s[i] + t * math.sqrt(L2), i
+        if best < math.inf:
+            self._i = bi
+        s_t = best_s + self.lookahead
+        if s_t >= self.s[-1]:
+            return tuple(pts[-1])
+        j = int(np.searchsorted(self.s, s_t, side="right")) - 1
+        f = (s_t - self.s[j]) / (self.s[j + 1] - self.s[j])
+        return (pts[j, 0] + f * (pts[j + 1, 0] - pts[j, 0]), pts[j, 1] + f * (pts[j + 1, 1] - pts[j, 1]))
+
+    def __call__(self, obs):
+        x, y, th = (float(v) for v in obs["odom"][:3])
+        if obs.get("collision"):
+            self._blocked_steps += 1
+            if self._blocked_steps >= self.replan_after:
+                self._blocked_steps = 0
+                try:
+                    self._plan((x, y, th))
+                except NoPathError:
+                    return (0.0, 0.0)
+        else:
+            self._blocked_steps = 0
+        target = self._target(x, y)
+        kin = self.ctx.kinematics
+        v, w = pursue((x, y, th), target, speed=self.speed, omega_max=kin.omega_max,
+                      turn_in_place=math.radians(40))
+        # Brake for the end of the path.
+        remaining = math.hypot(self.points[-1, 0] - x, self.points[-1, 1] - y)
+        v = min(v, math.sqrt(2.0 * 0.8 * kin.a_max * remaining))
+        return (v, w)
+
+
+def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
+    """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
+    and planner options)."""
+    return PlanFollower(ctx, **options)
+
+
+follow_plan.uses_map = True
+follow_plan.explorer = False

@@ -1,0 +1,158 @@
+"""``simulate``: run one agent in one grid and measure the run.
+
+>>> from robomaze import Maze, widen
+>>> from robomaze.geometry import Footprint
+>>> g = widen(Maze.empty(1, 3), corridor=5, wall=1, resolution=0.1)
+>>> res = simulate(g, footprint=Footprint.disc(0.1), agent="explore", rng=0)
+>>> res.success, res.metrics["collisions"], res.reason
+(True, 0, 'goal')
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._validate import as_rng, check_float, check_int
+from ..errors import NoPathError, ParameterError, unknown_name
+from ..grid import OccupancyGrid
+from ..sense.sensor import RangeSensor, make_sensor
+from .agents import AGENTS, AgentContext
+from .env import SimEnv
+from .kinematics import Kinematics
+from .robot import Robot
+from .trajectory import Trajectory
+
+__all__ = ["simulate", "SimResult", "default_sensor"]
+
+
+@dataclass(frozen=True, eq=False)
+class SimResult:
+    """Outcome of :func:`simulate`.
+
+    ``reason`` is ``"goal"``, ``"collision"`` (stopped on contact),
+    ``"max_steps"``/``"max_time"`` (truncated) or ``"no_path"`` (the agent
+    could not start, e.g. no collision-free path for ``follow_plan``).
+    """
+
+    trajectory: Trajectory
+    success: bool
+    metrics: dict
+    reason: str
+    agent: object = None
+    info: dict = field(default_factory=dict)
+
+
+def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
+    """A preset sized to the grid.
+
+    ``lidar``: ``range_max`` = the grid's diagonal (sees everything in line
+    of sight); ``ir``: two maze cells (``2 (k + t)`` grid cells) for widened
+    mazes, else 10 grid cells. Both use ``range_min = 0``. Explicit
+    ``options`` win.
+    """
+    if name not in ("ir", "lidar"):
+        return make_sensor(name, **options)
+    opts = {"range_min": 0.0}
+    if name == "lidar":
+        opts["range_max"] = math.hypot(grid.width, grid.height)
+    else:
+        w = grid.widening
+        opts["range_max"] = (2 * w.pitch if w is not None else 10) * grid.resolution
+    opts.update(options)
+    return make_sensor(name, **opts)
+
+
+def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", start=None,
+             goal=None, max_steps: int = 20_000, dt: float = 0.05, rng=None,
+             kinematics: Kinematics | None = None, goal_radius: float | None = None,
+             on_collision: str = "continue", max_time: float | None = None,
+             record_scans: bool = False, **agent_options) -> SimResult:
+    """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
+
+    Parameters
+    ----------
+    grid : OccupancyGrid
+    footprint : robomaze.geometry.Footprint
+    agent : str
+        A name in :data:`robomaze.sim.AGENTS`.
+    sensor : str or RangeSensor
+        A preset name (sized by :func:`default_sensor`) or a sensor.
+    start, goal
+        As in :class:`SimEnv` (defaults: the maze's start and goal cells).
+    max_steps : int
+        Truncate after this many steps.
+    dt : float
+        Time step, seconds.
+    rng : Generator, int or None
+        Seeds sensor noise and the agent's choices; same seed, same run.
+    kinematics : Kinematics, optional
+        Defaults to ``Kinematics()``.
+    goal_radius, on_collision, max_time, record_scans
+        Passed to :class:`SimEnv`.
+    **agent_options
+        Passed to the agent factory.
+
+    Returns
+    -------
+    SimResult
+        ``metrics`` from :func:`robomaze.metrics.trajectory_metrics`.
+
+    Raises
+    ------
+    UnknownNameError
+        For an unknown agent or sensor name.
+    CollisionError
+        If the start pose collides.
+    """
+    from .. import metrics as _metrics
+
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if agent not in AGENTS:
+        raise unknown_name("agent", agent, AGENTS)
+    factory = AGENTS[agent]
+    check_int("max_steps", max_steps, min_value=1)
+    check_float("dt", dt, min_value=0.0, strict_min=True)
+    gen = as_rng(rng)
+    sensor_obj = default_sensor(sensor, grid) if isinstance(sensor, str) else make_sensor(sensor)
+    kin = Kinematics() if kinematics is None else kinematics
+    robot = Robot(footprint, kin, sensors=(sensor_obj,))
+    env = SimEnv(grid, robot, start=start, goal=goal, goal_radius=goal_radius, dt=dt,
+                 max_steps=max_steps, max_time=max_time, on_collision=on_collision,
+                 record_scans=record_scans)
+    env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
+    obs, info = env.reset(seed=env_seed)
+    ctx = AgentContext(footprint=footprint, kinematics=kin, sensor=sensor_obj, dt=dt,
+                       start=env.start, goal=env.goal, shape=grid.shape,
+                       resolution=grid.resolution, origin=grid.origin, widening=grid.widening,
+                       grid=grid if getattr(factory, "uses_map", False) else None,
+                       rng=np.random.default_rng(agent_seed))
+    meta = {"agent": agent, "agent_options": {k: repr(v) for k, v in agent_options.items()},
+            "seed": rng if isinstance(rng, int) else None}
+    reason = None
+    try:
+        controller = factory(ctx, **agent_options)
+    except NoPathError as exc:
+        controller, reason = None, "no_path"
+        info = dict(info, error=str(exc))
+    terminated = truncated = False
+    if controller is not None:
+        while not (terminated or truncated):
+            obs, _, terminated, truncated, info = env.step(controller(obs))
+        if info["goal_reached"]:
+            reason = "goal"
+        elif terminated:
+            reason = "collision"
+        elif max_time is not None and info["time"] >= max_time - 1e-12:
+            reason = "max_time"
+        else:
+            reason = "max_steps"
+    traj = env.trajectory(meta=meta)
+    success = reason == "goal"
+    m = _metrics.trajectory_metrics(traj, grid, footprint=footprint, goal=env.goal,
+                                    sensor=sensor_obj if getattr(factory, "explorer", False) else None)
+    m["reason"] = reason
+    return SimResult(traj, success, m, reason, controller, info)

@@ -7,11 +7,24 @@
 * :mod:`.score` -- deviation from the optimal route, per maze section and
   per maze cell.
 
-Drawing lives in :mod:`robomaze.viz.traverse`.
+Drawing (play window, replay animation, still image, heat map) lives in
+:mod:`robomaze.viz.traverse`; the commands are ``robomaze play``,
+``robomaze replay`` and ``robomaze score``.
+
+>>> from robomaze import Maze
+>>> from robomaze.traverse import Game, score
+>>> g = Game(Maze.from_edges(1, 3, [0, 1], [1, 2]), mode="trail", clock=lambda: 0.0)
+>>> [g.key(k) for k in ("right", "right")]
+['moved', 'goal']
+>>> score(g.record()).summary["extra_moves"]
+0
 """
 
+from .game import CONTROLS, MODES, Game
 from .record import (FORMAT_NAME, FORMAT_VERSION, Step, TraversalRecord, from_trajectory,
                      read_record, write_record)
+from .score import SUMMARY_KEYS, Sections, TraversalScore, score, score_walk, sections
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "Step", "TraversalRecord", "from_trajectory",
-           "read_record", "write_record"]
+           "read_record", "write_record", "Game", "MODES", "CONTROLS", "score", "score_walk",
+           "sections", "Sections", "TraversalScore", "SUMMARY_KEYS"]

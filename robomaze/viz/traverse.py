@@ -49,7 +49,11 @@ _HERE = "#ff8c00"
 
 
 def move_colors(positions: np.ndarray) -> list:
-    """Colour of each move between consecutive positions (grey for turns in place)."""
+    """Colour of each move between consecutive positions (grey for turns in place).
+
+    >>> move_colors([(0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)])
+    ['#1f4fff', '#e0201b', '#888888', '#00c8e0', '#10a010']
+    """
     d = np.diff(np.asarray(positions), axis=0)
     return [DIRECTION_COLORS.get((int(a), int(b)), _TURN_COLOR) for a, b in d]
 
@@ -95,6 +99,22 @@ def _square(x0: float, y0: float, w: float, h: float, color: str, alpha: float):
 
     return Rectangle((x0 - 0.5, y0 - 0.5), w, h, facecolor=color, alpha=alpha,
                      edgecolor="none", zorder=1)
+
+
+def _own_keys(fig: Figure) -> None:
+    """Detach matplotlib's default key bindings (arrows = back/forward, s = save...)
+    from a window, so every key reaches the game."""
+    manager = getattr(fig.canvas, "manager", None)
+    hid = getattr(manager, "key_press_handler_id", None)
+    if hid is not None:
+        fig.canvas.mpl_disconnect(hid)
+
+
+def _close(fig: Figure) -> None:
+    if getattr(fig.canvas, "manager", None) is not None:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
 
 
 def _segments(positions: np.ndarray) -> np.ndarray:
@@ -144,17 +164,18 @@ class PlayWindow:
                                      markeredgecolor="black")
         self._arrow = None
         self._title = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
-        self.cid = self.fig.canvas.mpl_connect("key_press_event", self._on_key)
+        _own_keys(self.fig)
+        # a lambda, not a bound method: matplotlib keeps bound methods only weakly,
+        # and the window must live as long as its figure
+        self.cid = self.fig.canvas.mpl_connect("key_press_event", lambda e: self.handle(e.key))
         self._timer = None
         self.redraw()
-
-    def _on_key(self, event) -> None:
-        self.handle(event.key)
 
     def handle(self, key: str | None) -> str:
         """Process one key name (what ``key_press_event`` delivers); returns the outcome."""
         if key in ("q", "escape"):
             self.finish()
+            _close(self.fig)
             return "quit"
         result = self.game.key(key) if key else "ignored"
         if result != "ignored":
@@ -254,6 +275,7 @@ class Replay:
         self.interactive = interactive
         self._anim: animation.FuncAnimation | None = None
         if interactive:
+            _own_keys(self.fig)
             self.fig.canvas.mpl_connect("key_press_event", lambda e: self.handle(e.key))
 
     @property
@@ -278,8 +300,10 @@ class Replay:
         return self._lines, self._here, self._text
 
     def handle(self, key: str | None) -> None:
-        """Space toggles play/pause; ``+``/``-`` double/halve the speed."""
-        if key == " ":
+        """Space toggles play/pause; ``+``/``-`` double/halve the speed; ``q`` closes."""
+        if key in ("q", "escape"):
+            _close(self.fig)
+        elif key == " ":
             if self.paused:
                 self.anim.resume()
             else:

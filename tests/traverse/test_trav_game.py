@@ -158,3 +158,31 @@ def test_play_window_headless_saves_record_at_goal(tmp_path):
     assert rec.positions.tolist() == [list(c) for c in route] and rec.reached_goal
     assert "goal reached" in win._title.get_text()
     assert win.handle("q") == "quit"
+
+
+def test_key_press_events_reach_the_game_not_matplotlib_defaults(tmp_path):
+    """Real key_press_event dispatch on a pyplot figure (Agg): arrows move the player,
+    and matplotlib's own bindings (left/right = back/forward, q = quit) are detached."""
+    import matplotlib.pyplot as plt
+    from matplotlib.backend_bases import KeyEvent
+
+    from robomaze.viz.traverse import PlayWindow
+
+    fig = plt.figure()
+    try:
+        default_id = fig.canvas.manager.key_press_handler_id
+        g = Game(SNAKE, clock=ManualClock())
+        PlayWindow(g, fig=fig, out=tmp_path / "k.jsonl")
+        assert default_id not in fig.canvas.callbacks.callbacks["key_press_event"]
+        for key in keys_for(SNAKE_ROUTE[:4]):
+            fig.canvas.callbacks.process("key_press_event",
+                                         KeyEvent("key_press_event", fig.canvas, key))
+        assert g.position == SNAKE_ROUTE[3] and g.moves == 3
+        fig.canvas.callbacks.process("key_press_event",
+                                     KeyEvent("key_press_event", fig.canvas, "q"))
+        rec = read_record(tmp_path / "k.jsonl")     # quitting saves the walk so far
+        assert rec.positions.tolist() == [list(c) for c in SNAKE_ROUTE[:4]]
+        assert not rec.reached_goal
+        assert not plt.fignum_exists(fig.number)
+    finally:
+        plt.close(fig)

@@ -27,7 +27,10 @@ Reading rules
   only ``S``, ``G`` or space at a cell centre.
 * The start is the ``S`` cell, else micromouse ``(0, 0)``. Goals are all
   ``G`` cells, else the centre: the 2 x 2 centre cells for even sizes, the
-  single (or 1 x 2) centre for odd ones.
+  single (or 1 x 2) centre for odd ones (minus the start cell in tiny mazes
+  where they overlap).
+* A cell holds one mark, so the writer refuses a maze whose start is also a
+  goal.
 * An open gap on the outer boundary becomes a :class:`~robomaze.maze.Maze`
   opening.
 """
@@ -208,8 +211,10 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
             openings.append((r, cols - 1, "E"))
     if start is None:
         start = (rows - 1, 0)
-    maze = Maze(east, south, start=start, goals=tuple(goals) or centre_goals(rows, cols),
-                openings=tuple(openings))
+    if not goals:
+        goals = [g for g in centre_goals(rows, cols) if g != start] or \
+            list(centre_goals(rows, cols))
+    maze = Maze(east, south, start=start, goals=tuple(goals), openings=tuple(openings))
     ue = vert[:, 1:] == 2
     us = horiz[1:, :] == 2
     return MicromouseText(maze, ue, us, post)
@@ -280,6 +285,11 @@ def format_micromouse(maze: Maze, *, post: str = "o", unknown_east=None,
     if post not in _POSTS:
         from ..errors import ParameterError
         raise ParameterError(f"post must be 'o' or '+', got {post!r}")
+    if maze.start in maze.goals:
+        from ..errors import ParameterError
+        raise ParameterError(
+            f"the start {maze.start} is also a goal; the micromouse text format holds one "
+            "mark per cell (expected a start that is not a goal)")
     rows, cols = maze.shape
     ue = np.zeros((rows, cols), bool) if unknown_east is None else np.asarray(unknown_east, bool)
     us = np.zeros((rows, cols), bool) if unknown_south is None else np.asarray(unknown_south, bool)

@@ -1,0 +1,216 @@
+"""MovingAI maps and scenarios, ROS map_server maps, PNG/PGM images, .npy."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robomaze.grid import OccupancyGrid
+from robomaze.io import (read_grid, read_movingai, read_rosmap, read_scen, write_grid,
+                         write_rosmap)
+from robomaze.io.image import format_pgm, parse_pgm
+from robomaze.io.movingai import format_movingai, parse_movingai
+from robomaze.io.movingai_run import run_scen_file, run_scenarios
+from robomaze.io.rosmap import interpret_pixels, parse_map_yaml
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+
+
+def _need(path):
+    if not path.exists():
+        pytest.skip(f"sample data {path} not present")
+    return path
+
+
+# ----------------------------------------------------------------- MovingAI
+def test_movingai_sample_map_round_trips_exactly():
+    f = _need(DATA / "movingai" / "maze512-1-0.map")
+    g = read_movingai(f)
+    assert g.shape == (512, 512)
+    text = f.read_text()
+    lines = text.splitlines()
+    # (x, y) = (0, 0) is the upper-left character = grid row 0, col 0.
+    assert g.occupied[0, 0] == (lines[4][0] != ".")
+    assert g.occupied[1, 1] == (lines[5][1] not in ".G")
+    assert format_movingai(g) == text
+
+
+def test_movingai_terrain_classes():
+    g = parse_movingai("type octile\nheight 1\nwidth 7\nmap\n.G@OTSW\n")
+    assert g.occupied.tolist() == [[False, False, True, True, True, True, True]]
+
+
+def test_scenario_sample():
+    probs = read_scen(_need(DATA / "movingai" / "maze512-1-0.map.scen"))
+    assert len(probs) == 12120
+    p = probs[0]    # "0 maze512-1-0.map 512 512 477 130 476 131 2.00000000"
+    assert (p.bucket, p.width, p.height) == (0, 512, 512)
+    assert p.start == (130, 477) and p.goal == (131, 476) and p.optimal == 2.0
+
+
+def test_movingai_runner_agrees_on_300_problems():
+    rep = run_scen_file(_need(DATA / "movingai" / "maze512-1-0.map.scen"), limit=300)
+    assert rep.n == 300 and rep.n_agree == 300
+    assert np.allclose(rep.lengths, rep.optimal, rtol=1e-6)
+
+
+def test_movingai_runner_octile_and_corner_cutting(tmp_path):
+    from robomaze.io.movingai import ScenProblem
+    # 3x3 open room: corner to corner is 2 diagonals. With the centre
+    # blocked, corner cutting is forbidden, so the path goes round: 4 moves.
+    open_room = OccupancyGrid(np.zeros((3, 3), bool))
+    blocked = OccupancyGrid(np.array([[0, 0, 0], [0, 1, 0], [0, 0, 0]], bool))
+    prob = ScenProblem(0, "m.map", 3, 3, (0, 0), (2, 2), 2 * math.sqrt(2))
+    assert run_scenarios(open_room, [prob]).n_agree == 1
+    rep = run_scenarios(blocked, [prob])
+    assert rep.n_agree == 0 and rep.lengths[0] == pytest.approx(4.0)
+    assert rep.worst() == [(0, pytest.approx(4.0), pytest.approx(2 * math.sqrt(2)))]
+
+
+# ----------------------------------------------------------------- ROS maps
+def test_room_map_follows_map_server_rules():
+    f = _need(DATA / "ros" / "room.yaml")
+    grid, unknown = read_rosmap(f)
+    raw = parse_pgm((DATA / "ros" / "room.pgm").read_bytes())
+    assert grid.shape == raw.shape == (10, 12)
+    assert grid.resolution == 0.05 and grid.origin == (-0.3, -0.25, 0.0)
+    # p = (255 - v) / 255: 0 -> 1.0 occupied; 254 -> 0.0039 free;
+    # 205 -> 50/255 = 0.196 < free_thresh 0.25 -> free (map_server's rule).
+    assert np.array_equal(grid.occupied, raw == 0)
+    assert not unknown.any()
+    assert (raw == 205).sum() == 4
+
+
+def test_negated_room_map():
+    f = _need(DATA / "ros" / "room-negate.yaml")
+    grid, unknown = read_rosmap(f)
+    raw = parse_pgm((DATA / "ros" / "room-negate.pgm").read_bytes())
+    # negate: p = v / 255: 255 -> occupied, 1 -> free,
+    # 50 -> 0.196078 > free_thresh 0.196 and < 0.65 -> unknown.
+    assert np.array_equal(unknown, raw == 50) and unknown.sum() == 4
+    assert np.array_equal(grid.occupied, (raw == 255) | (raw == 50))
+    plain, _ = read_rosmap(DATA / "ros" / "room.yaml")
+    # The two samples draw the same walls.
+    assert np.array_equal(grid.occupied & ~unknown, plain.occupied)
+
+
+def test_orientation_top_row_is_north_and_origin_is_lower_left(tmp_path):
+    occ = np.zeros((3, 4), bool)
+    occ[0, 0] = True                         # north-west corner
+    g = OccupancyGrid(occ, resolution=0.5, origin=(10.0, 20.0, 0.0))
+    write_rosmap(g, tmp_path / "m.yaml")
+    raw = parse_pgm((tmp_path / "m.pgm").read_bytes())
+    assert raw[0, 0] == 0 and raw[2, 3] == 254   # image top-left pixel is occupied
+    back, _ = read_rosmap(tmp_path / "m.yaml")
+    # The lower-left pixel (row 2, col 0) has its corner at the origin.
+    assert back.cell_to_world((2, 0)) == (10.25, 20.25)
+    assert back.cell_to_world((0, 0)) == (10.25, 21.25)
+
+
+def test_saved_yaml_is_what_map_saver_writes(tmp_path):
+    g = OccupancyGrid(np.eye(3, dtype=bool), resolution=0.1 + 0.2, origin=(-1.5, 0.1, 0.0))
+    write_rosmap(g, tmp_path / "m.yaml")
+    text = (tmp_path / "m.yaml").read_text()
+    assert text == ("image: m.pgm\nmode: trinary\nresolution: 0.30000000000000004\n"
+                    "origin: [-1.5, 0.1, 0.0]\nnegate: 0\noccupied_thresh: 0.65\n"
+                    "free_thresh: 0.25\n")
+    raw = parse_pgm((tmp_path / "m.pgm").read_bytes())
+    assert set(np.unique(raw)) == {0, 254}
+    keys = parse_map_yaml(text)
+    assert keys["resolution"][0] == 0.1 + 0.2      # strtod/float() read the exact double
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.integers(1, 9), st.integers(1, 9), st.integers(0, 2 ** 32 - 1),
+       st.floats(0.001, 10, allow_nan=False), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3))
+def test_grid_ros_grid_round_trip(tmp_path_factory, rows, cols, seed, res, ox, oy):
+    rng = np.random.default_rng(seed)
+    g = OccupancyGrid(rng.random((rows, cols)) < 0.4, resolution=res, origin=(ox, oy, 0.0))
+    d = tmp_path_factory.mktemp("ros")
+    write_grid(g, d / "m.yaml")
+    back = read_grid(d / "m.yaml")
+    assert back == g
+    assert back.resolution == g.resolution and back.origin == g.origin
+
+
+def test_unknown_cells_round_trip_and_png(tmp_path):
+    rng = np.random.default_rng(1)
+    occ = rng.random((6, 7)) < 0.3
+    unk = (rng.random((6, 7)) < 0.2) & ~occ
+    g = OccupancyGrid(occ, resolution=0.05)
+    for image in ("m.pgm", "m.png"):
+        write_rosmap(g, tmp_path / "m.yaml", image=tmp_path / image, unknown=unk)
+        back, back_unk = read_rosmap(tmp_path / "m.yaml")
+        assert np.array_equal(back_unk, unk)
+        assert np.array_equal(back.occupied, occ | unk)
+        free_read = read_grid(tmp_path / "m.yaml", unknown="free")
+        assert np.array_equal(free_read.occupied, occ)
+    # With unknown cells the writer uses ROS 1 map_saver's free_thresh.
+    assert "free_thresh: 0.196\n" in (tmp_path / "m.yaml").read_text()
+
+
+def test_interpret_pixels_modes():
+    v = np.array([[0, 50, 100, 200, 254, 255]], np.uint8)
+    occ, unk = interpret_pixels(v, negate=False, occupied_thresh=0.65, free_thresh=0.25)
+    # p = (255-v)/255 = 1, .80, .61, .216, .004, 0
+    assert occ.tolist() == [[True, True, False, False, False, False]]
+    assert unk.tolist() == [[False, False, True, False, False, False]]
+    occ, unk = interpret_pixels(v, negate=True, occupied_thresh=0.65, free_thresh=0.25)
+    # p = v/255 = 0, .196, .392, .784, .996, 1
+    assert occ.tolist() == [[False, False, False, True, True, True]]
+    assert unk.tolist() == [[False, False, True, False, False, False]]
+    occ, unk = interpret_pixels(v, negate=False, occupied_thresh=0.65, free_thresh=0.25,
+                                mode="raw")
+    # raw: the value is the occupancy 0..100; > 100 unknown
+    assert occ.tolist() == [[False, False, True, False, False, False]]
+    assert unk.tolist() == [[False, True, False, True, True, True]]
+
+
+def test_yaml_subset_parser_details():
+    d = parse_map_yaml("# header\n---\nimage: 'my map.pgm'  # comment\n"
+                       "origin: [ -1 , 2.5e-1, 0 ]\nnegate: false\nmode: trinary\n")
+    assert d["image"][0] == "my map.pgm"
+    assert d["origin"][0] == [-1, 0.25, 0]
+    assert d["negate"][0] is False
+    assert d["mode"][1:] == (6, 7)
+
+
+def test_pgm_p2_and_16_bit():
+    a = parse_pgm(b"P2\n# comment\n3 2\n15\n0 1 2\n3 4 15\n")
+    assert a.tolist() == [[0, 1, 2], [3, 4, 15]]
+    b = parse_pgm(b"P5 2 1 65535 " + np.array([1, 65535], ">u2").tobytes())
+    assert b.dtype == np.uint16 and b.tolist() == [[1, 65535]]
+    assert parse_pgm(format_pgm(np.arange(6, dtype=np.uint8).reshape(2, 3))).tolist() == \
+        [[0, 1, 2], [3, 4, 5]]
+
+
+# ------------------------------------------------------------ images, npy
+@pytest.mark.parametrize("name", ["g.png", "g.pgm", "g.npy", "g.map"])
+def test_plain_grid_round_trips(tmp_path, name):
+    rng = np.random.default_rng(7)
+    g = OccupancyGrid(rng.random((9, 13)) < 0.5)
+    write_grid(g, tmp_path / name)
+    assert read_grid(tmp_path / name) == g
+
+
+def test_png_dark_is_blocked_and_colour_is_averaged(tmp_path):
+    from PIL import Image
+    rgb = np.zeros((2, 2, 3), np.uint8)
+    rgb[0, 0] = (255, 255, 255)
+    rgb[0, 1] = (200, 100, 0)      # mean 100 -> dark -> blocked
+    rgb[1, 0] = (250, 200, 0)      # mean 150 -> light -> free
+    Image.fromarray(rgb, "RGB").save(tmp_path / "c.png")
+    g = read_grid(tmp_path / "c.png")
+    assert g.occupied.tolist() == [[False, True], [False, True]]
+
+
+def test_read_grid_sniffs_content_not_extension(tmp_path):
+    g = OccupancyGrid(np.array([[0, 1], [1, 0]], bool))
+    write_grid(g, tmp_path / "a.bin", format="movingai")
+    write_grid(g, tmp_path / "b.bin", format="npy")
+    write_grid(g, tmp_path / "c.bin", format="image")
+    for n in ("a.bin", "b.bin", "c.bin"):
+        assert read_grid(tmp_path / n) == g

@@ -37,6 +37,11 @@ def register(subparsers) -> None:
                         "only the 3x3 cells around you (default full)")
     p.add_argument("--controls", choices=("arrows", "robot"), default="arrows",
                    help="arrow keys (absolute moves) or a/w/d turn-left/forward/turn-right")
+    p.add_argument("--start", type=_cell_arg, default=None, metavar="R,C",
+                   help="start cell at the level you walk (default the maze start; "
+                        "required for a plain grid file)")
+    p.add_argument("--goal", type=_cell_arg, action="append", default=None, metavar="R,C",
+                   help="goal cell, repeatable (maze cells; grid cells for a plain grid)")
     p.add_argument("--name", default="", help="who walks (stored in the record)")
     p.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                    help="pixels per cell of the window")
@@ -59,6 +64,15 @@ def add_source_arguments(p: argparse.ArgumentParser) -> None:
                    help="widen the maze: free grid cells across a corridor")
     p.add_argument("--wall", type=positive_int, default=None, metavar="T",
                    help="widen the maze: grid cells across a wall")
+
+
+def _cell_arg(text: str) -> tuple[int, int]:
+    """An argparse ``type`` for ``ROW,COL``."""
+    try:
+        r, c = (int(v) for v in str(text).split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be ROW,COL like 3,4, got {text!r}") from None
+    return r, c
 
 
 def world_from_args(args) -> tuple[Maze | OccupancyGrid, dict | None]:
@@ -127,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         out_extension(args.output, (".jsonl",), "-o/--output")
     world, source = world_from_args(args)
     walker = {"kind": "person", "name": args.name, "settings": {}}
-    game = Game(world, mode=args.mode, controls=args.controls, walker=walker)
+    game = Game(world, mode=args.mode, controls=args.controls, walker=walker,
+                start=args.start, goals=args.goal)
     if interactive_backend() is None:
         return no_display("play")
     from ..viz.traverse import PlayWindow

@@ -114,3 +114,34 @@ def test_grid_level_game_record_scores_through_cli(capsys, tmp_path):
     out = capsys.readouterr().out
     n = maze.solution_length()
     assert f"moves {n} (optimal {n}, extra 0" in out and "grid moves at pitch 3" in out
+
+
+def test_play_on_plain_grid_needs_start_and_goal(capsys, tmp_path):
+    import numpy as np
+
+    grid_file = tmp_path / "room.npy"
+    np.save(grid_file, np.pad(np.zeros((3, 4), bool), 1, constant_values=True))
+    assert main(["play", str(grid_file)]) == 2
+    assert "needs start= and goals=" in capsys.readouterr().err
+    assert main(["play", str(grid_file), "--start", "1,1", "--goal", "3,4"]) == 2
+    assert "no display" in capsys.readouterr().err      # got as far as the window
+    with pytest.raises(SystemExit) as info:
+        main(["play", str(grid_file), "--start", "1;1"])
+    assert info.value.code == 2 and "ROW,COL" in capsys.readouterr().err
+
+
+def test_game_on_plain_grid_records_and_scores(tmp_path):
+    import numpy as np
+
+    from robomaze.grid import OccupancyGrid
+    from robomaze.traverse.record import read_record
+    from robomaze.traverse.score import score
+
+    occ = np.pad(np.zeros((1, 4), bool), 1, constant_values=True)
+    g = Game(OccupancyGrid(occ), mode="torch", start=(1, 1), goals=[(1, 4)],
+             clock=ManualClock())
+    assert [g.key(k) for k in ["right", "left", "right", "right", "right"]][-1] == "goal"
+    rec = read_record(g.record().save(tmp_path / "p.jsonl"))
+    assert rec.maze is None and rec.goals == ((1, 4),)
+    s = score(rec).summary
+    assert (s["moves"], s["optimal"], s["extra_moves"], s["turnbacks"]) == (5, 3, 2, 1)

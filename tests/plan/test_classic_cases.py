@@ -274,7 +274,7 @@ def test_bad_options_raise_parameter_error(name):
     s, t = g.start_goal()
     bad = [{"colour": "red"}, {"connectivity": 8}]
     if name != "dead_end_filling":
-        bad.append({"sight": "yes"})
+        bad += [{"sight": "yes"}, {"route": "best"}]
     if name in ("wall_follower", "pledge", "tremaux"):
         bad.append({"hand": "up"})
     if name == "wall_follower":

@@ -245,3 +245,27 @@ def test_wall_follower_with_start_and_goal_on_the_boundary_of_braid_mazes():
             p = plan(g, (1, 1), (g.rows - 2, 1 + 2 * (seed % 8)), method="wall_follower",
                      hand=hand, sight=False)
             check_walk(p, g.free, (1, 1), (g.rows - 2, 1 + 2 * (seed % 8)))
+
+
+@pytest.mark.parametrize("name", [n for n in SOLVERS if n != "dead_end_filling"])
+def test_shortest_known_route_drops_dead_ends_in_wide_corridors(name):
+    from scipy import ndimage
+
+    for seed in range(3):
+        maze = perfect_maze(7, 7, 800 + seed)
+        for corridor in (2, 3, 4):
+            g = widen(maze, corridor=corridor, wall=1 + seed % 2)
+            s, t = g.start_goal()
+            q = solve(name, g, s, t, seed)
+            p = solve(name, g, s, t, seed, route="shortest_known")
+            assert np.array_equal(p.walk, q.walk)
+            walked = np.zeros(g.shape, bool)
+            walked[p.walk[:, 0], p.walk[:, 1]] = True
+            known = ndimage.binary_dilation(walked, structure=np.ones((3, 3), bool)) & g.free
+            assert known[p.cells[:, 0], p.cells[:, 1]].all()
+            assert (np.abs(np.diff(p.cells, axis=0)).sum(axis=1) == 1).all()
+            assert tuple(p.cells[0]) == s and tuple(p.cells[-1]) == t
+            assert p.length <= q.length
+            proj = [tuple(c) for c in g.widening.maze_cells(p.cells)]
+            assert [c for i, c in enumerate(proj) if i == 0 or c != proj[i - 1]] == \
+                maze.solution()

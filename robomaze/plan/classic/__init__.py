@@ -27,10 +27,13 @@ Goal recognition
 
 On a widened perfect maze with one-cell corridors (any wall thickness) the
 free space is a tree, so every solver's route is the unique solution. With
-wider corridors the route passes through exactly the solution's maze cells
-in order for the wall followers' and explorers' walks only up to the dead
-ends they enter and leave on different cells; it is a valid, loop-free but
-usually not shortest route.
+wider corridors the free space holds many routes: the loop-erased walk is
+loop-free and passes the solution's maze cells in order, but keeps the dead
+ends a walker entered and left along different cells (a wall follower goes
+in along one wall and out along the other). ``route="shortest_known"``
+instead takes the shortest route through the cells the walk stepped on or
+touched -- the second run on the explored map -- which for corridors up to
+4 cells wide passes exactly the solution's maze cells.
 """
 
 from .dead_end_filling import REMOVABLE, dead_end_filling, fill_dead_ends

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..._validate import check_choice
 from ...errors import NoPathError, ParameterError
 from ...grid import OccupancyGrid
 from ...geometry import free_space
@@ -46,6 +47,13 @@ def check_heading(name: str, heading) -> int | None:
     return HEADINGS.index(heading)
 
 
+ROUTES = ("loop_erased", "shortest_known")
+
+
+def check_route(route, routes: Sequence[str] = ROUTES) -> str:
+    return check_choice("route", route, routes)
+
+
 def check_sight(sight) -> bool:
     if not isinstance(sight, (bool, np.bool_)):
         raise ParameterError(f"sight must be True or False, got {sight!r}")
@@ -81,15 +89,23 @@ class Problem:
         return NoPathError(f"{self.method}: {message}", reason=reason)
 
     def result(self, walk: np.ndarray, *, path: np.ndarray | None = None,
-               expanded: int | None = None):
-        """The Path of a finished walk: ``cells`` is the loop-erased walk."""
+               expanded: int | None = None, route: str = "loop_erased"):
+        """The Path of a finished walk.
+
+        ``cells`` is ``path`` if given, else the loop-erased walk; with
+        ``route="shortest_known"`` it is the shortest route through the cells
+        the walk visited or touched (a second run on the explored map).
+        """
         from ..path import make_path
 
         walk = np.asarray(walk, dtype=np.int64)
-        if path is None:
+        if route == "shortest_known":
+            known = _kernels.known_cells(self.free, self.rows, self.cols, walk)
+            path = _kernels.bfs_path(known, self.rows, self.cols, self.start, self.goal)
+        elif path is None:
             path = _kernels.loop_erase(walk, self.rows * self.cols)
         if expanded is None:
-            expanded = int(np.unique(walk).size)
+            expanded = _kernels.count_distinct(walk, self.rows * self.cols)
         return make_path(self.grid, self.cells(path), footprint=self.footprint,
                          method=self.method, expanded=int(expanded),
                          time=time.perf_counter() - self.t0, walk=self.cells(walk))

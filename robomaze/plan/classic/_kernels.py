@@ -121,6 +121,18 @@ def loop_erase(walk, ncells):
 
 
 @njit(cache=True)
+def count_distinct(walk, ncells):
+    """Number of distinct cells in a walk."""
+    seen = np.zeros(ncells, np.uint8)
+    count = 0
+    for v in walk:
+        if not seen[v]:
+            seen[v] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     """Hand-on-the-wall walk: try hand side, straight, other side, back.
 
@@ -462,6 +474,22 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
                     size += 1
                     inq[q] = 1
     return filled
+
+
+@njit(cache=True)
+def known_cells(free, rows, cols, walk):
+    """Free cells a walk stepped on or touched (its cells' free 8-neighbours)."""
+    known = np.zeros(rows * cols, np.uint8)
+    for p in walk:
+        r = p // cols
+        c = p % cols
+        known[p] = 1
+        for d in range(8):
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
+                known[rr * cols + cc] = 1
+    return known
 
 
 @njit(cache=True)

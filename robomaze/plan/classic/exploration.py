@@ -17,7 +17,7 @@ import numpy as np
 from ..._validate import as_rng
 from ...grid import OccupancyGrid
 from . import _kernels
-from ._common import Problem, check_hand, check_options
+from ._common import Problem, check_hand, check_options, check_route
 
 __all__ = ["tremaux", "dfs_backtracking"]
 
@@ -26,7 +26,7 @@ _PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 
 def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
-            hand: str = "right", sight: bool = True, **options):
+            hand: str = "right", sight: bool = True, route: str = "thread", **options):
     """Solve with Trémaux's algorithm (Ariadne's thread and chalk marks).
 
     Each passage between two neighbouring cells gets a mark every time it is
@@ -53,6 +53,10 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     sight : bool
         Walk straight to the goal once it is in line of sight (see
         :func:`robomaze.plan.classic.wall_follower`).
+    route : {"thread", "shortest_known"}
+        ``cells`` is the thread (default), or the shortest route through the
+        cells the walk stepped on or touched, as for
+        :func:`robomaze.plan.classic.wall_follower`.
 
     Returns
     -------
@@ -78,6 +82,7 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     """
     check_options("tremaux", options)
     side = check_hand(hand)
+    route = check_route(route, ("thread", "shortest_known"))
     pb = Problem("tremaux", grid, start, goal, footprint, connectivity, sight)
     walk, _, status, thread = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols, pb.start,
                                                     pb.vis, side)
@@ -85,11 +90,14 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
         raise pb.fail(f"every passage reachable from the start was walked twice "
                       f"({walk.size - 1} moves); the goal is not reachable",
                       "goal not reachable")
+    if route == "shortest_known":
+        return pb.result(walk, route=route)
     return pb.result(walk, path=_kernels.loop_erase(thread, pb.rows * pb.cols))
 
 
 def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
-                     connectivity: int = 4, rng=None, sight: bool = True, **options):
+                     connectivity: int = 4, rng=None, sight: bool = True,
+                     route: str = "loop_erased", **options):
     """Solve by depth-first search with backtracking in a random neighbour order.
 
     The walker remembers the cells it has visited; from the current cell it
@@ -108,6 +116,8 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
         Draws each cell's neighbour order (one of the 24 permutations).
     sight : bool
         Walk straight to the goal once it is in line of sight.
+    route : {"loop_erased", "shortest_known"}
+        See :func:`robomaze.plan.classic.wall_follower`.
 
     Returns
     -------
@@ -131,6 +141,7 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
     (True, [3, 3])
     """
     check_options("dfs_backtracking", options)
+    route = check_route(route)
     gen = as_rng(rng)
     pb = Problem("dfs_backtracking", grid, start, goal, footprint, connectivity, sight)
     perm_ids = gen.integers(0, len(_PERMS), size=pb.rows * pb.cols, dtype=np.uint8)
@@ -140,4 +151,4 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
         raise pb.fail(f"every cell reachable from the start was explored "
                       f"({walk.size - 1} moves); the goal is not reachable",
                       "goal not reachable")
-    return pb.result(walk)
+    return pb.result(walk, route=route)

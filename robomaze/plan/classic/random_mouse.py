@@ -7,7 +7,7 @@ import numpy as np
 from ..._validate import as_rng, check_int
 from ...grid import OccupancyGrid
 from . import _kernels
-from ._common import Problem, check_options
+from ._common import Problem, check_options, check_route
 
 __all__ = ["random_mouse"]
 
@@ -16,7 +16,8 @@ _CHUNK = 1 << 18
 
 
 def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
-                 rng=None, max_steps: int | None = None, sight: bool = True, **options):
+                 rng=None, max_steps: int | None = None, sight: bool = True,
+                 route: str = "loop_erased", **options):
     """Solve by random walk: at every cell pick an open direction at random.
 
     The mouse never turns straight back unless it is in a dead end, so in a
@@ -39,6 +40,8 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     sight : bool
         Walk straight to the goal once it is in line of sight (these moves
         do not count against ``max_steps``).
+    route : {"loop_erased", "shortest_known"}
+        See :func:`robomaze.plan.classic.wall_follower`.
 
     Returns
     -------
@@ -63,6 +66,7 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     ([1, 1], [5, 5])
     """
     check_options("random_mouse", options)
+    route = check_route(route)
     gen = as_rng(rng)
     pb = Problem("random_mouse", grid, start, goal, footprint, connectivity, sight)
     if max_steps is None:
@@ -85,4 +89,4 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     if status != _kernels.OK:
         raise pb.fail(f"the random mouse did not reach the goal within max_steps={limit} "
                       f"moves", "step limit")
-    return pb.result(walk)
+    return pb.result(walk, route=route)

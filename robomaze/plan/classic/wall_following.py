@@ -16,14 +16,14 @@ import numpy as np
 from ...grid import OccupancyGrid
 from . import _kernels
 from ._common import HEADINGS, Problem, check_hand, check_heading, check_options, \
-    nearest_wall_heading
+    check_route, nearest_wall_heading
 
 __all__ = ["wall_follower", "pledge"]
 
 
 def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
                   hand: str = "right", heading: str | None = None, sight: bool = True,
-                  **options):
+                  route: str = "loop_erased", **options):
     """Solve by keeping one hand on the wall.
 
     If the start touches a wall (one of its four neighbours is blocked) the
@@ -51,6 +51,15 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
         Walk straight to the goal once it is in line of sight along one of
         the 8 compass directions (how the robot recognises a goal in the
         middle of a wide room or corridor). ``False``: it must step on it.
+    route : {"loop_erased", "shortest_known"}
+        How ``cells`` is extracted from the walk: the walk with its loops
+        erased (default), or the shortest route through the cells the walk
+        stepped on or touched (their free 8-neighbours) -- what a second run
+        on the explored map would take. They agree on one-cell corridors;
+        in wide corridors a wall follower enters and leaves a dead end along
+        opposite walls, which loop erasure cannot cut out but the second
+        run avoids when the corridor is at most 4 cells wide (the two
+        tracks then touch a common cell or two neighbouring ones).
 
     Returns
     -------
@@ -78,6 +87,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     """
     check_options("wall_follower", options)
     side = check_hand(hand)
+    route = check_route(route)
     run = check_heading("heading", heading)
     pb = Problem("wall_follower", grid, start, goal, footprint, connectivity, sight)
     r, c = divmod(pb.start, pb.cols)
@@ -102,7 +112,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
                       f"moves) without reaching the goal", "wall follower is circling")
     if status == _kernels.STUCK:
         raise pb.fail("the start cell has no free neighbour", "start is walled in")
-    return pb.result(walk)
+    return pb.result(walk, route=route)
 
 
 def _cycle(walk: np.ndarray, cols: int) -> np.ndarray:
@@ -117,7 +127,7 @@ def _cycle(walk: np.ndarray, cols: int) -> np.ndarray:
 
 def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
            hand: str = "right", direction: str | None = None, sight: bool = True,
-           **options):
+           route: str = "loop_erased", **options):
     """Solve with the Pledge algorithm (escape to an exit on the outer boundary).
 
     The walker goes in its preferred ``direction`` until blocked, then follows
@@ -146,6 +156,8 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
     sight : bool
         Walk straight to the goal once it is in line of sight (see
         :func:`wall_follower`).
+    route : {"loop_erased", "shortest_known"}
+        See :func:`wall_follower`.
 
     Returns
     -------
@@ -170,6 +182,7 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
     """
     check_options("pledge", options)
     side = check_hand(hand)
+    route = check_route(route)
     main = check_heading("direction", direction)
     pb = Problem("pledge", grid, start, goal, footprint, connectivity, sight)
     if main is None:
@@ -187,5 +200,5 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
                       f"the outer boundary of its region", "pledge is circling")
     if status == _kernels.STUCK:
         raise pb.fail("the start cell has no free neighbour", "start is walled in")
-    return pb.result(walk)
+    return pb.result(walk, route=route)
 

@@ -1,0 +1,163 @@
+"""``robomaze plan``: plan a path on a maze or grid and print its summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import ParameterError
+from ..geometry import Footprint
+from ..grid import OccupancyGrid, widen
+from ..maze import Maze
+from ._common import (add_command, build_maze, load, out_extension, parse_options, parse_seed,
+                      parse_size, positive_int)
+
+EPILOG = """\
+input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),
+       or a generator and a size: ALGO ROWSxCOLS (with --seed)
+footprint: disc:R | rect:LxW | rect:LxW@RX,RY (reference point from the centre)
+           | poly:X1,Y1;X2,Y2;X3,Y3...   (metres, robot frame, heading 0 = east)
+
+examples:
+  robomaze plan kruskal 20x20 --seed 3 --corridor 5 --resolution 0.1 --method max_clearance \\
+      --footprint disc:0.15 -o path.png
+  robomaze plan maze.json --method collision_free --footprint rect:0.6x0.25 --corridor 7 \\
+      --resolution 0.1
+  robomaze plan room.yaml --start 1,1 --goal 8,10 --method theta_star
+"""
+
+
+def parse_footprint(text: str | None) -> Footprint | None:
+    """``disc:0.3``, ``rect:0.6x0.4[@rx,ry]`` or ``poly:x,y;x,y;...`` -> Footprint.
+
+    >>> parse_footprint("rect:0.6x0.4@0.1,0").geometry.bounds
+    (-0.4, -0.2, 0.2, 0.2)
+    >>> parse_footprint("disc:0.3").radius
+    0.3
+    """
+    if text is None or text.strip().lower() in ("", "none", "point"):
+        return None
+    kind, sep, spec = text.partition(":")
+    kind = kind.strip().lower()
+    try:
+        if kind == "disc" and sep:
+            return Footprint.disc(float(spec))
+        if kind in ("rect", "rectangle") and sep:
+            dims, _, ref = spec.partition("@")
+            length, width = (float(v) for v in dims.lower().split("x"))
+            rx, ry = (float(v) for v in ref.split(",")) if ref else (0.0, 0.0)
+            return Footprint.rectangle(length, width, ref=(rx, ry))
+        if kind in ("poly", "polygon") and sep:
+            pts = [tuple(float(v) for v in p.split(",")) for p in spec.split(";") if p.strip()]
+            return Footprint.polygon(pts)
+    except ValueError as exc:
+        if isinstance(exc, ParameterError):
+            raise ParameterError(f"--footprint {text!r}: {exc}") from None
+    raise ParameterError(
+        f"--footprint must be disc:R, rect:LxW[@RX,RY] or poly:X1,Y1;X2,Y2;..., got {text!r}")
+
+
+def _parse_point(text: str | None, name: str):
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+            return int(parts[0]), int(parts[1])
+        if len(parts) == 2:
+            return float(parts[0]), float(parts[1])
+    except ValueError:
+        pass
+    raise ParameterError(f"{name} must be ROW,COL (integers) or X,Y (metres), got {text!r}")
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "plan", help="plan a path on a maze or grid",
+                    description="Plan a path with one of the registered planners and print "
+                                "one summary line (length, clearance, safety, effort).",
+                    epilog=EPILOG)
+    p.add_argument("source", nargs="+", metavar="SOURCE",
+                   help="a maze/grid file, or ALGO ROWSxCOLS to generate a maze")
+    p.add_argument("--seed", type=int, default=None, help="generator seed (default: fresh)")
+    p.add_argument("--corridor", type=positive_int, default=3, metavar="K",
+                   help="corridor width in grid cells when widening a maze (default 3)")
+    p.add_argument("--wall", type=positive_int, default=1, metavar="T",
+                   help="wall thickness in grid cells when widening a maze (default 1)")
+    p.add_argument("--resolution", type=float, default=None, metavar="M",
+                   help="metres per grid cell (default 1 for mazes; a grid file keeps its own)")
+    p.add_argument("--method", default="astar", help="planner name (default astar)")
+    p.add_argument("--footprint", default=None, metavar="SPEC",
+                   help="robot shape: disc:R, rect:LxW[@RX,RY], poly:X,Y;X,Y;... (default point)")
+    p.add_argument("--connectivity", type=int, default=4, choices=(4, 8))
+    p.add_argument("--start", default=None, metavar="R,C|X,Y", help="default: the maze's start")
+    p.add_argument("--goal", default=None, metavar="R,C|X,Y", help="default: the maze's goal")
+    p.add_argument("--smooth", action="store_true", help="shortcut the result by line of sight")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="planner option, e.g. weight=5 or fewest_bends=1 (repeatable)")
+    p.add_argument("-o", "--output", default=None, metavar="OUT",
+                   help="draw the grid and path to this .png/.svg")
+    p.set_defaults(func=run)
+
+
+def _grid(args) -> OccupancyGrid:
+    src = args.source
+    if len(src) == 1:
+        obj = load(src[0])
+    elif len(src) == 2:
+        rows, cols = parse_size(src[1])
+        seed = parse_seed(args.seed)
+        obj = build_maze(src[0], rows, cols, seed=seed)
+        if args.seed is None:
+            print(f"robomaze plan: seed {seed}", file=sys.stderr)
+    else:
+        raise ParameterError(f"SOURCE must be one file or ALGO ROWSxCOLS, got {' '.join(src)!r}")
+    if isinstance(obj, Maze):
+        return widen(obj, corridor=args.corridor, wall=args.wall,
+                     resolution=1.0 if args.resolution is None else args.resolution)
+    if args.resolution is not None:
+        obj = obj.replace(resolution=args.resolution)
+    return obj
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..plan import plan, smooth
+
+    if args.output is not None:
+        out_extension(args.output, (".png", ".svg"))
+    footprint = parse_footprint(args.footprint)
+    grid = _grid(args)
+    options = parse_options(args.option)
+    if "fewest_bends" in options:
+        options["fewest_bends"] = bool(options["fewest_bends"])
+    path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
+                method=args.method, footprint=footprint, connectivity=args.connectivity,
+                **_checked(args.method, options))
+    if args.smooth:
+        path = smooth(path, grid, footprint)
+    if args.output is not None:
+        from ..viz import render
+
+        render(grid, args.output, path=path, title=path.method)
+    print(path.summary() + (f" -> {args.output}" if args.output else ""))
+    return 0
+
+
+def _checked(method: str, options: dict) -> dict:
+    """Reject options the planner does not take with a one-line error."""
+    import inspect
+
+    from ..plan import PLANNERS
+
+    fn = PLANNERS.get(method)
+    if fn is None or not options:
+        return options
+    params = inspect.signature(fn).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return options
+    bad = sorted(set(options) - set(params))
+    if bad:
+        valid = sorted(k for k, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
+                       and k not in ("footprint", "connectivity"))
+        raise ParameterError(f"planner {method!r} takes no option {', '.join(bad)}; "
+                             f"its options are: {', '.join(valid) or 'none'}")
+    return options

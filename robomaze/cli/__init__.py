@@ -32,6 +32,7 @@ COMMANDS = [
     "score",
     "movingai",
     "mouse",
+    "plan",
 ]
 
 

@@ -102,12 +102,13 @@ def main(argv=None) -> int:
     mazelib_version = None
     if not args.no_mazelib:
         try:
+            import importlib
             from importlib.metadata import version
 
-            import mazelib  # noqa: F401
             mazelib_version = version("mazelib")
-            import cython
-            mazelib_compiled = bool(getattr(cython, "compiled", False))
+            # a Cython-built mazelib ships extension modules, a pure wheel .py
+            probe = importlib.import_module("mazelib.generate.Prims")
+            mazelib_compiled = not probe.__file__.endswith(".py")
         except ImportError:
             print("mazelib not installed: pip install mazelib==0.9.16 (comparison skipped)")
 

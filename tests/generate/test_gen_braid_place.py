@@ -123,3 +123,28 @@ def test_generate_front_end():
 def test_generate_every_generator_is_solvable(name, placement):
     m = generate(name, 9, 8, rng=2, braid=0.3, placement=placement)
     assert m.is_connected() and m.solution_length() is not None
+
+
+@settings(deadline=None, max_examples=30)
+@given(rows=st.integers(1, 20), cols=st.integers(1, 20), seed=st.integers(0, 10**6),
+       placement=st.sampled_from(["corners", "sides", "centre"]))
+def test_placement_invariants(rows, cols, seed, placement):
+    m = generate("kruskal", rows, cols, rng=seed, placement=placement)
+    sr, sc = m.start
+    if placement == "centre":
+        assert m.start == (rows - 1, 0) and m.openings == ()
+        # goals: the 1 or 2 middle rows x the 1 or 2 middle columns
+        gr = {r for r, _ in m.goals}
+        gc = {c for _, c in m.goals}
+        assert len(m.goals) == len(gr) * len(gc)
+        assert all(abs(2 * r + 1 - rows) <= 1 for r in gr)
+        assert all(abs(2 * c + 1 - cols) <= 1 for c in gc)
+    else:
+        (gr, gc), = m.goals
+        assert sc == 0 and gc == cols - 1
+        assert set(m.openings) == {(sr, 0, "W"), (gr, cols - 1, "E")}
+        if placement == "corners":
+            assert (sr, gr) == (0, rows - 1)
+        mat = m.to_matrix()  # the openings really are gaps in the frame
+        assert mat[2 * sr + 1, 0] == 0 and mat[2 * gr + 1, -1] == 0
+    assert m.solution_length() is not None

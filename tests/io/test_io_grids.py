@@ -214,3 +214,27 @@ def test_read_grid_sniffs_content_not_extension(tmp_path):
     write_grid(g, tmp_path / "c.bin", format="image")
     for n in ("a.bin", "b.bin", "c.bin"):
         assert read_grid(tmp_path / n) == g
+
+
+def test_widened_maze_exports_with_scale_and_orientation(tmp_path):
+    from robomaze.grid import widen
+    from robomaze.maze import Maze
+    # A 2x3 maze whose only interior wall is east of the north-west cell.
+    east = np.zeros((2, 3), bool)
+    east[0, 0] = True
+    m = Maze(east, np.zeros((2, 3), bool), start=(1, 0), goals=[(0, 2)])
+    g = widen(m, corridor=3, wall=1, resolution=0.05, origin=(-1.0, 2.0, 0.0))
+    write_rosmap(g, tmp_path / "maze.yaml")
+    back, unknown = read_rosmap(tmp_path / "maze.yaml")
+    assert back == g and not unknown.any()
+    raw = parse_pgm((tmp_path / "maze.pgm").read_bytes())
+    # 2x3 cells of 3 px plus 1 px walls: (2*4+1) x (3*4+1) pixels at 5 cm.
+    assert raw.shape == (9, 13)
+    assert back.resolution * raw.shape[1] == pytest.approx(0.65)
+    # The wall east of the NORTH-west cell is the image column 4, rows 1-3
+    # (top of the image), not rows 5-7.
+    assert (raw[1:4, 4] == 0).all() and (raw[5:8, 4] == 254).all()
+    # World positions survive: the start block centre is the same point.
+    r, c = g.maze_centre(m.start)
+    assert back.cell_to_world((r, c)) == g.cell_to_world((r, c))
+    assert back.cell_to_world((r, c))[1] < back.cell_to_world(g.maze_centre((0, 2)))[1]

@@ -159,3 +159,11 @@ def test_bad_program_and_arguments():
         host_mouse(m, [])
     with pytest.raises(ParameterError):
         host_mouse(m, mouse("silent_mouse"), command_timeout=0)
+
+
+def test_mouse_that_closes_its_input_is_a_clear_failure():
+    maze = _sample("16MM2019CX.maze")
+    t0 = time.monotonic()
+    run = host_mouse(maze, mouse("deaf_mouse"), command_timeout=5, total_timeout=20)
+    assert time.monotonic() - t0 < 10
+    assert not run.success and "closed its input" in run.reason

@@ -101,6 +101,14 @@ def _square(x0: float, y0: float, w: float, h: float, color: str, alpha: float):
                      edgecolor="none", zorder=1)
 
 
+def _goal_xy(game, cell) -> tuple[float, float]:
+    """Plot position of a goal cell (its block centre on a widened grid)."""
+    if game.level == "grid" and game.grid.widening is not None:
+        rs, cs = game.grid.widening.block(cell)
+        return (cs.start + cs.stop - 1) / 2, (rs.start + rs.stop - 1) / 2
+    return float(cell[1]), float(cell[0])
+
+
 def _own_keys(fig: Figure) -> None:
     """Detach matplotlib's default key bindings (arrows = back/forward, s = save...)
     from a window, so every key reaches the game."""
@@ -157,6 +165,10 @@ class PlayWindow:
         self._fog = self.ax.imshow(np.zeros((rows, cols, 4)), origin="upper", zorder=6,
                                    extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
                                    interpolation="nearest")
+        # the goal stays marked above the fog: the player always knows where to go
+        gxy = np.array([_goal_xy(game, cell) for cell in game.goals])
+        self.ax.plot(gxy[:, 0], gxy[:, 1], "*", color=GOAL_COLOR, markersize=12, zorder=9,
+                     markeredgecolor="white")
         self._trail = LineCollection([], linewidths=_line_width(self.ax, rows, cols),
                                      zorder=4, capstyle="round")
         self.ax.add_collection(self._trail)

@@ -152,6 +152,9 @@ def test_play_window_headless_saves_record_at_goal(tmp_path):
     win = PlayWindow(g, fig=_new_figure(240, 230), out=tmp_path / "w.jsonl")
     fog0 = win._fog.get_array()[..., 3].copy()
     assert np.array_equal(fog0 == 0, g.visible)          # fog exactly where hidden
+    stars = [ln for ln in win.ax.lines if ln.get_marker() == "*"]
+    assert len(stars) == 1 and stars[0].get_zorder() > win._fog.get_zorder()
+    assert (stars[0].get_xdata()[0], stars[0].get_ydata()[0]) == (5.0, 4.0)  # goal (4, 5)
     results = [win.handle(k) for k in keys_for(route)]
     assert results[-1] == "goal" and win.saved == tmp_path / "w.jsonl"
     rec = read_record(win.saved)

@@ -37,7 +37,7 @@ from ..grid import OccupancyGrid
 from ..maze import Maze
 from ._common import PathLike, fail, read_bytes
 from .image import is_pgm, is_png, read_image, write_image
-from .maze_json import maze_from_json, read_maze_json, write_maze_json
+from .maze_json import read_maze_json, write_maze_json
 from .micromouse import (cell_to_mm, centre_goals, format_micromouse, looks_like_micromouse,
                          mm_to_cell, parse_micromouse, read_micromouse, write_micromouse)
 from .mms_num import looks_like_num, parse_num, read_num, write_num

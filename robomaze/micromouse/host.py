@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import check_float, check_int
+from .._validate import check_float
 from ..errors import ParameterError
 from ..maze import Maze
 from .result import MouseRun
@@ -207,8 +207,7 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
     display = _Display()
     eighth = 0                                  # extra 45-degree offset (0 or 1)
     state = {"phase": "search", "moves_to_goal": None, "search_moves": None,
-             "search_turns": None, "fast_start": None, "route": None,
-             "left_start": False}
+             "search_turns": None, "fast_start": None, "route": None}
     commands = 0
     start_t = time.monotonic()
     total_deadline = start_t + total_timeout

@@ -10,7 +10,6 @@ import pytest
 
 from robomaze.cli import movingai as movingai_cli
 from robomaze.cli import mouse as mouse_cli
-from robomaze.io import read_maze
 from robomaze.maze import Maze
 from robomaze.micromouse import floodfill
 

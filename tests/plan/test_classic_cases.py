@@ -13,9 +13,9 @@ from robomaze.errors import NoPathError, ParameterError
 from robomaze.grid import OccupancyGrid, widen
 from robomaze.maze import Maze
 from robomaze.plan import plan
-from robomaze.plan.classic import (CLASSIC_SOLVERS, dead_end_filling, dfs_backtracking,
-                                   pledge, random_mouse, tremaux, wall_follower)
-from robomaze.plan.classic.dead_end_filling import REMOVABLE
+from robomaze.plan.classic import (CLASSIC_SOLVERS, REMOVABLE, dead_end_filling,
+                                   dfs_backtracking, pledge, random_mouse, tremaux,
+                                   wall_follower)
 
 SOLVERS = sorted(CLASSIC_SOLVERS)
 
@@ -185,6 +185,21 @@ def test_random_mouse_reproducible_and_independent_of_the_step_limit():
     with pytest.raises(NoPathError) as err:
         random_mouse(g, s, t, rng=3, max_steps=2)
     assert err.value.reason == "step limit"
+
+
+def test_random_mouse_walk_does_not_depend_on_how_numbers_are_chunked(monkeypatch):
+    import importlib
+
+    module = importlib.import_module("robomaze.plan.classic.random_walk")
+
+    g = widen(with_loops(random_tree_maze(6, 6, 9), 6, 9), corridor=2)
+    s, t = g.start_goal()
+    whole = random_mouse(g, s, t, rng=11, sight=False)
+    monkeypatch.setattr(module, "_CHUNK", 7)
+    pieces = random_mouse(g, s, t, rng=11, sight=False)
+    assert len(whole.walk) > 50 and np.array_equal(whole.walk, pieces.walk)
+    with pytest.raises(NoPathError):
+        random_mouse(g, s, t, rng=11, sight=False, max_steps=len(whole.walk) - 2)
 
 
 def test_random_mouse_chooses_uniformly_at_a_junction():

@@ -36,13 +36,13 @@ touched -- the second run on the explored map -- which for corridors up to
 4 cells wide passes exactly the solution's maze cells.
 """
 
-from .dead_end_filling import REMOVABLE, dead_end_filling, fill_dead_ends
+from .filling import REMOVABLE, dead_end_filling, fill_dead_ends
 from .exploration import dfs_backtracking, tremaux
-from .random_mouse import random_mouse
+from .random_walk import random_mouse
 from .wall_following import pledge, wall_follower
 
 __all__ = ["wall_follower", "pledge", "tremaux", "dfs_backtracking", "dead_end_filling",
-           "random_mouse", "fill_dead_ends", "CLASSIC_SOLVERS"]
+           "random_mouse", "fill_dead_ends", "REMOVABLE", "CLASSIC_SOLVERS"]
 
 #: The classic solvers by planner name.
 CLASSIC_SOLVERS = {

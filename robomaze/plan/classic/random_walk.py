@@ -13,6 +13,8 @@ __all__ = ["random_mouse"]
 
 #: Random numbers drawn per kernel call; the walk does not depend on it.
 _CHUNK = 1 << 18
+#: Largest default step limit.
+_DEFAULT_CAP = 10_000_000
 
 
 def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
@@ -36,7 +38,8 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     rng : numpy.random.Generator, int or None
     max_steps : int, optional
         Give up after this many random moves; default ``100`` times the
-        number of free cells (the walk is recorded, so mind memory).
+        number of free cells, at most ten million (the whole walk is kept,
+        about 24 bytes a move).
     sight : bool
         Walk straight to the goal once it is in line of sight (these moves
         do not count against ``max_steps``).
@@ -70,7 +73,7 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     gen = as_rng(rng)
     pb = Problem("random_mouse", grid, start, goal, footprint, connectivity, sight)
     if max_steps is None:
-        limit = 100 * int(pb.free.sum())
+        limit = min(100 * int(pb.free.sum()), _DEFAULT_CAP)
     else:
         limit = check_int("max_steps", max_steps, min_value=0)
     pieces = [np.array([pb.start], np.int64)]

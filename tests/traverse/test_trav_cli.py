@@ -145,3 +145,14 @@ def test_game_on_plain_grid_records_and_scores(tmp_path):
     assert rec.maze is None and rec.goals == ((1, 4),)
     s = score(rec).summary
     assert (s["moves"], s["optimal"], s["extra_moves"], s["turnbacks"]) == (5, 3, 2, 1)
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "score"])
+def test_help_of_traverse_commands(capsys, command):
+    from robomaze.cli import COMMANDS
+
+    assert command in COMMANDS
+    with pytest.raises(SystemExit) as info:
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and f"usage: robomaze {command}" in out and "examples:" in out

@@ -187,3 +187,18 @@ def test_other_structural_errors(tmp_path):
     p = tmp_path / "bin.jsonl"
     p.write_bytes(b"\xff\xfe\x00")
     assert "not UTF-8" in _err(p)
+
+
+def test_grid_record_from_reference_only():
+    gen = pytest.importorskip("robomaze.generate")
+    maze = gen.generate("prim", 4, 4, rng=5)
+    grid = widen(maze, corridor=3, wall=1)
+    src = {"generator": "prim", "size": [4, 4], "seed": 5, "braid": 0.0,
+           "placement": "corners", "corridor": 3, "wall": 1}
+    rec = TraversalRecord.from_cells(grid, [grid.maze_centre(maze.start)], source=src)
+    lines = dumps(rec).splitlines()
+    head = json.loads(lines[0])
+    head["maze"] = None
+    head["grid"] = {"resolution": 1.0, "origin": [0, 0, 0]}   # widening from the reference
+    back = loads("\n".join([json.dumps(head)] + lines[1:]) + "\n")
+    assert back.grid == grid and back.grid.widening == grid.widening and back.maze == maze

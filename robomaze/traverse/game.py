@@ -172,6 +172,12 @@ class Game:
             return self._t_end
         return float(self.clock()) - self._t0
 
+    def start_clock(self) -> None:
+        """Restart the clock at 0 (only before the first key: a window calls this
+        when it opens, so setting up does not count as walking time)."""
+        if not self.steps and not self.reached_goal:
+            self._t0 = float(self.clock())
+
     @property
     def finished(self) -> bool:
         """True once the goal is reached; further keys are ignored."""

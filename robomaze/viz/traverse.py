@@ -231,6 +231,7 @@ class PlayWindow:
         """Open the window and block until it is closed (needs a GUI backend)."""
         import matplotlib.pyplot as plt
 
+        self.game.start_clock()
         self._timer = self.fig.canvas.new_timer(interval=500)
         self._timer.add_callback(self._tick)
         self._timer.start()

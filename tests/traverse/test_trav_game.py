@@ -108,6 +108,19 @@ def test_robot_controls_turn_and_forward():
     assert rec.headings.tolist() == [0, 0, 270, 0, 0, 270, 270]
 
 
+def test_clock_restarts_only_before_the_first_move():
+    clock = ManualClock()
+    clock.now = 100.0
+    g = Game(SNAKE, clock=clock)
+    clock.now = 130.0
+    g.start_clock()                      # the window opened 30 s later
+    clock.now = 132.0
+    g.key("right")
+    g.start_clock()                      # ignored once walking
+    clock.now = 135.0
+    assert g.steps[0].t == 2.0 and g.elapsed == 5.0
+
+
 def test_custom_keys_and_bad_arguments():
     g = Game(SNAKE, keys={"l": "E"}, clock=ManualClock())
     assert g.key("l") == "moved"

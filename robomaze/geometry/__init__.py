@@ -7,9 +7,10 @@ positions on a grid (one grid for a disc, one per heading bin otherwise);
 body to the walls.
 """
 
-from .clearance import footprint_clearance, segment_clearance
+from .clearance import cell_clearance, footprint_clearance, segment_clearance
 from .cspace import cspace, free_space, heading_bin, heading_bins, swept_kernel
 from .footprint import Footprint
 
 __all__ = ["Footprint", "cspace", "free_space", "footprint_clearance", "segment_clearance",
+           "cell_clearance",
            "heading_bins", "heading_bin", "swept_kernel"]

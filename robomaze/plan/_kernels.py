@@ -235,28 +235,31 @@ def astar4(free, rows, cols, start, goal):
         c = node - r * cols
         ng = g[node] + 1
         for k in range(4):
+            # neighbour row/col are known per direction: no division needed
             if k == 0:
                 if r == 0:
                     continue
-                nb = node - cols
+                nb, nr, nc = node - cols, r - 1, c
             elif k == 1:
                 if c == cols - 1:
                     continue
-                nb = node + 1
+                nb, nr, nc = node + 1, r, c + 1
             elif k == 2:
                 if r == rows - 1:
                     continue
-                nb = node + cols
+                nb, nr, nc = node + cols, r + 1, c
             else:
                 if c == 0:
                     continue
-                nb = node - 1
-            if not free[nb] or closed[nb]:
+                nb, nr, nc = node - 1, r, c - 1
+            # closed nodes already hold their optimal g (consistent heuristic),
+            # so the g test alone rejects them
+            if not free[nb]:
                 continue
-            if g[nb] < 0 or ng < g[nb]:
+            gn = g[nb]
+            if gn < 0 or ng < gn:
                 g[nb] = ng
-                nr = nb // cols
-                f = ng + abs(nr - gr) + abs(nb - nr * cols - gc)
+                f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
                     if ncur == cur_s.shape[0]:
                         cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))

@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ParameterError
-from ..geometry import Footprint, footprint_clearance, segment_clearance
+from ..geometry import Footprint, cell_clearance, footprint_clearance, segment_clearance
 from ..grid import OccupancyGrid
 
 __all__ = ["Path", "make_path"]
@@ -201,8 +201,10 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
     p = grid.cells_to_world(c) if points is None else np.asarray(points, float).reshape(-1, 2)
     if p.shape[0] != c.shape[0]:
         raise ParameterError(f"points must have one row per cell ({c.shape[0]}), got {p.shape[0]}")
+    round_robot = footprint is None or footprint.kind == "disc"
     if headings is None:
-        h = _derived_headings(p)
+        # a round robot's clearance does not depend on its heading
+        h = np.zeros(p.shape[0]) if round_robot else _derived_headings(p)
         given = None
     else:
         h = np.asarray(headings, float).reshape(-1)
@@ -212,13 +214,32 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
         given = h
     length = _polyline_length(p)
     unit = grid.resolution * (grid.widening.pitch if grid.widening is not None else 1)
-    poses = np.column_stack([p, h])
-    clear = footprint_clearance(grid, footprint, poses)
+    at_centres = points is None
+    if round_robot and at_centres:
+        clear = cell_clearance(grid, footprint, c)
+    else:
+        clear = footprint_clearance(grid, footprint, np.column_stack([p, h]))
     free = bool(clear.min() > 0.0)
     if free and p.shape[0] > 1:
-        if footprint is None or footprint.kind == "disc":
+        if round_robot:
             r = 0.0 if footprint is None else footprint.radius
-            free = bool((segment_clearance(grid, r, p[:-1], p[1:]) > 0.0).all())
+            seg = np.ones(p.shape[0] - 1, bool)   # segments still to check exactly
+            if at_centres:
+                step = np.abs(np.diff(c, axis=0))
+                # a disc clear at both ends of a unit axis move is clear along it;
+                # a diagonal one also needs the two cells beside it clear (the
+                # 2x2-block argument of plan._kernels.line_of_sight)
+                seg = step.max(axis=1) > 1
+                diag = np.flatnonzero((step[:, 0] == 1) & (step[:, 1] == 1))
+                if diag.size:
+                    a, b = c[diag], c[diag + 1]
+                    side = np.concatenate([np.column_stack([a[:, 0], b[:, 1]]),
+                                           np.column_stack([b[:, 0], a[:, 1]])])
+                    ok = cell_clearance(grid, footprint, side) > 0.0
+                    seg[diag] = ~(ok[:diag.size] & ok[diag.size:])
+            if seg.any():
+                idx = np.flatnonzero(seg)
+                free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > 0.0).all())
         else:
             mid = _motion_poses(p, h, grid.resolution)
             free = bool(mid.shape[0] == 0 or footprint_clearance(grid, footprint, mid).min() > 0.0)

@@ -94,8 +94,6 @@ def save_figure(fig: Figure, out: str | os.PathLike) -> None:
         If ``out`` does not end in ``.png`` or ``.svg``.
     """
     fmt = _format_of(out)
-    if fig.canvas is None or not hasattr(fig.canvas, "print_figure"):
-        FigureCanvasAgg(fig)
     fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor())
 
 

@@ -33,7 +33,10 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     sees it (``sight``) and fails when it comes back to a state (cell and
     heading) it has been in: then it would circle forever. The wall follower
     is complete when the free space is simply connected, as in a widened
-    perfect maze, and when start and goal both lie on the outer boundary.
+    perfect maze, and when start and goal both lie on the outer boundary
+    (with no island touching the start, since a wall next to the start is
+    taken in the order N, E, S, W and the walker cannot tell an island
+    from the outer wall).
 
     Parameters
     ----------
@@ -64,8 +67,8 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     Returns
     -------
     Path
-        ``walk`` holds every cell visited in order; ``cells`` the walk with
-        its loops erased; ``expanded`` the number of distinct cells visited.
+        ``walk`` holds every cell visited in order; ``cells`` the route
+        (see ``route``); ``expanded`` the number of distinct cells visited.
 
     Raises
     ------
@@ -104,7 +107,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     walk, _, status = _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
                                            side, h0, run)
     if status in (_kernels.BACK_AT_START, _kernels.LOOPING):
-        if status == _kernels.BACK_AT_START or pb.start in _cycle(walk, pb.cols):
+        if status == _kernels.BACK_AT_START or pb.start in _cycle(walk):
             raise pb.fail(f"wall follower returned to its start after {walk.size - 1} moves "
                           f"without reaching the goal (it would circle forever)",
                           "wall follower returned to its start")
@@ -115,7 +118,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     return pb.result(walk, route=route)
 
 
-def _cycle(walk: np.ndarray, cols: int) -> np.ndarray:
+def _cycle(walk: np.ndarray) -> np.ndarray:
     """Cells of the repeating tail of a walk that ended on a repeated state."""
     steps = np.diff(walk)
     last = walk[-1]
@@ -131,9 +134,10 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
     """Solve with the Pledge algorithm (escape to an exit on the outer boundary).
 
     The walker goes in its preferred ``direction`` until blocked, then follows
-    the wall with its ``hand`` while summing its turns (+1 for a quarter turn
-    towards the hand, -1 away, a dead-end U-turn counting as two turns away),
-    and leaves the wall as soon as the sum is back to zero, i.e. it faces the
+    the wall with its ``hand`` while summing its turns (quarter turns,
+    clockwise positive; the U-turn at a dead end counts as two turns away
+    from the hand), and leaves the wall as soon as the sum is back to zero,
+    i.e. it faces the
     preferred direction again having unwound every turn. Unlike the plain
     wall follower it cannot be trapped circling an island, so it reaches an
     exit (the goal) on the outer boundary of the free space from any start.

@@ -74,3 +74,18 @@ def test_bad_poses_raise():
         footprint_clearance(g, None, [[1, 2, 3, 4]])
     with pytest.raises(ParameterError, match="finite"):
         footprint_clearance(g, None, [[1, np.nan]])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_cell_centre_fast_path_matches_shapely(seed):
+    from robomaze.geometry import cell_clearance
+    rng = np.random.default_rng(seed)
+    g = OccupancyGrid(rng.random((12, 13)) < 0.12, resolution=0.3)
+    obs = obstacles(g)
+    cells = np.argwhere(np.ones(g.shape, bool))
+    for fp in (None, Footprint.disc(0.25)):
+        got = cell_clearance(g, fp, cells)
+        r = 0.0 if fp is None else fp.radius
+        for (rr, cc), d in zip(cells, got):
+            ref = max(obs.distance(Point(*g.cell_to_world((rr, cc)))) - r, 0.0)
+            assert d == pytest.approx(ref, abs=1e-9)

@@ -315,7 +315,7 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
     if np.isinf(dist[w[0]]):
         raise ParameterError(f"no route from the start {tuple(cells[0])} to the goals")
     deg = np.diff(adj.tocsr().indptr)
-    secs = sections(world if isinstance(world, Maze) else world)
+    secs = sections(world)
     n_sec = len(secs)
     route = _route(adj, dist, int(w[0]))
     n = rows * cols

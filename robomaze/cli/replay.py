@@ -9,7 +9,8 @@ from .play import interactive_backend, no_display
 
 EPILOG = """\
 output (by the extension of each -o, repeatable):
-  .gif        the animation (one frame per move plus the start)
+  .gif        the animation (one frame per move plus the start; with
+              --every K one per K moves plus the last)
   .mp4        the animation (needs ffmpeg)
   .png .svg   a still picture of the whole walk
 without -o a window opens: space = play/pause, + / - = faster / slower.
@@ -31,6 +32,8 @@ def register(subparsers) -> None:
     p.add_argument("--fps", type=positive_float, default=5.0, help="frames per second (default 5)")
     p.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                    help="pixels per map cell")
+    p.add_argument("--every", type=positive_int, default=1, metavar="K",
+                   help="animate every K-th position only (long robot runs; default 1)")
     p.set_defaults(func=run)
 
 
@@ -52,12 +55,13 @@ def run(args: argparse.Namespace) -> int:
 
     for out, ext in zip(args.output, exts):
         if ext in (".gif", ".mp4"):
-            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px)
+            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every)
             rp.save(out, fps=args.fps)
             print(f"{args.record}: {rp.n_frames} frames -> {out}")
         else:
             still(rec, out, cell_px=args.cell_px)
             print(f"{args.record}: {rec.n_moves} moves -> {out}")
     if not exts:
-        Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True).show()
+        Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True,
+               every=args.every).show()
     return 0

@@ -31,6 +31,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
+from .._validate import check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
@@ -250,7 +251,9 @@ class Replay:
     Frame ``i`` (``0 <= i <= moves``) shows the walk up to position ``i``
     of :attr:`TraversalRecord.positions`, so :attr:`n_frames` is
     ``record.n_moves + 1`` and the highlighted cell of frame ``i`` is
-    exactly ``record.positions[i]``.
+    exactly ``record.positions[i]``. With ``every=k`` (long robot runs) only
+    positions ``0, k, 2k, ...`` and the last one get a frame:
+    ``ceil(moves / k) + 1`` frames.
 
     Parameters
     ----------
@@ -262,15 +265,21 @@ class Replay:
     cell_px : float, optional
     interactive : bool
         Open a pyplot window with space = play/pause, ``+``/``-`` = speed.
+    every : int
+        Show every ``every``-th position (the last one always).
     """
 
     def __init__(self, record, *, fig: Figure | None = None, interval: float = 200,
-                 cell_px: float | None = None, interactive: bool = False) -> None:
+                 cell_px: float | None = None, interactive: bool = False,
+                 every: int = 1) -> None:
+        every = check_int("every", every, min_value=1)
         self.record = record
         world = record.world
         rows, cols = world.shape
         self.positions = record.positions
-        self.n_frames = len(self.positions)
+        n = len(self.positions)
+        self.frame_index = np.unique(np.r_[np.arange(0, n, every), n - 1])
+        self.n_frames = len(self.frame_index)
         self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, interactive)
         self.ax = self.fig.add_axes((0, 0, 1, 0.94))
         _background(self.ax, world, record.goals, level_maze=record.maze is not None)
@@ -302,13 +311,14 @@ class Replay:
         return self._anim
 
     def draw_frame(self, i: int):
-        """Draw frame ``i``; records the highlighted cell in :attr:`shown`."""
-        self._lines.set_segments(self._segs[:i])
-        self._lines.set_color(self._colors[:i])
-        r, c = (int(v) for v in self.positions[i])
+        """Draw frame ``i`` (position ``frame_index[i]``); the cell is appended to :attr:`shown`."""
+        k = int(self.frame_index[i])
+        self._lines.set_segments(self._segs[:k])
+        self._lines.set_color(self._colors[:k])
+        r, c = (int(v) for v in self.positions[k])
         self._here.set_data([c], [r])
-        t = self.record.times[i]
-        self._text.set_text(f"move {i}/{self.n_frames - 1}  t = {t:.1f} s")
+        t = self.record.times[k]
+        self._text.set_text(f"move {k}/{len(self.positions) - 1}  t = {t:.1f} s")
         self.shown.append((r, c))
         return self._lines, self._here, self._text
 

@@ -35,6 +35,17 @@ def test_replay_reproduces_recorded_positions_and_gif_frame_count(tmp_path):
     assert rp.shown == [tuple(p) for p in rec.positions.tolist()]
 
 
+def test_every_kth_position_frames(tmp_path):
+    rec = TraversalRecord.from_cells(comb(2), comb_detour_walk(2))     # 8 moves
+    rp = vt.Replay(rec, cell_px=8, every=3)
+    assert rp.n_frames == 4 and rp.frame_index.tolist() == [0, 3, 6, 8]
+    with Image.open(rp.save(tmp_path / "k.gif")) as im:
+        assert im.n_frames == 4
+    assert rp.shown == [tuple(rec.positions[k]) for k in (0, 3, 6, 8)]
+    with pytest.raises(ParameterError, match="every"):
+        vt.Replay(rec, every=0)
+
+
 def test_replay_of_turns_in_place_keeps_one_frame_per_move(tmp_path):
     rec = _recorded(tmp_path, controls="robot")
     assert any(s.move in "LR" for s in rec.executed)

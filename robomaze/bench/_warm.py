@@ -11,6 +11,7 @@ def _warm() -> None:
         from ..generate import generate
         from ..geometry import Footprint
         from ..grid import widen
+        from ..metrics import path_metrics
         from ..plan import PLANNERS, plan
 
         grid = widen(generate("kruskal", 3, 3, rng=0), corridor=3, wall=1, resolution=0.1)
@@ -18,7 +19,17 @@ def _warm() -> None:
         for fp in (Footprint.disc(0.04), Footprint.rectangle(0.1, 0.06)):
             for name in sorted(PLANNERS):
                 try:
-                    plan(grid, start, goal, method=name, footprint=fp)
+                    path_metrics(plan(grid, start, goal, method=name, footprint=fp), grid,
+                                 footprint=fp)
+                except Exception:
+                    pass
+        from ..sim import AGENTS, simulate
+
+        for name in sorted(AGENTS):
+            for sensor in ("lidar", "ir"):
+                try:
+                    simulate(grid, footprint=Footprint.disc(0.04), agent=name, sensor=sensor,
+                             max_steps=30, rng=0)
                 except Exception:
                     pass
     except Exception:

@@ -15,8 +15,8 @@ agent) x footprint. For every group :func:`summarize` gives:
 ``min_clearance_mean``    mean of the runs' minimum clearances (m)
 ``mean_clearance``        mean of the runs' mean clearances (m)
 ``collisions``            mean collision count per run
-``danger_fraction``       mean fraction of the run closer than the safety
-                          distance ("time in danger")
+``danger_fraction``       mean fraction of the run closer than one grid cell
+                          to a wall ("time in danger")
 ``compute_median_s``      median compute time (s)
 ``compute_iqr_s``         interquartile range of compute time (s)
 ========================  ====================================================
@@ -223,12 +223,16 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
     w(f"robomaze {prov.get('robomaze', '?')}, git {prov.get('git_commit') or 'n/a'}, "
       f"Python {prov.get('python', '?')}, numpy {prov.get('numpy', '?')}, "
       f"{prov.get('platform', '?')}.\n\n")
-    w("Lengths and clearances are over successful runs; `length / optimal` divides by "
-      "the shortest collision-free 4/8-connected length for the same footprint; "
-      "`min clearance` is the smallest footprint-to-wall distance of any run in the group; "
-      "`time in danger` is the fraction of the path or trajectory closer than the "
-      "safety distance. Files: `summary.csv` (this table), `results.jsonl` (every run), "
-      "`ompl/*.log` (OMPL benchmark logs for Planner Arena).\n\n")
+    w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
+      "`length / optimal` divides by the shortest collision-free length for the same "
+      "footprint between the run's own ends (any-angle `theta_star`, an upper bound of the "
+      "true optimum, so 4-connected grid paths score above 1 and agents that cut corners "
+      "can score a hair below). `min clearance` is the smallest footprint-to-wall distance "
+      "of any run in the group; `time in danger` the fraction of the path or trajectory "
+      "closer than one grid cell to a wall. Compute time is the planner's own time, or "
+      "the whole simulation for agents. Files: `summary.csv` (these tables), "
+      "`results.jsonl` (every run), `ompl/*.log` (OMPL benchmark logs for Planner "
+      "Arena's `ompl_benchmark_statistics.py`).\n\n")
     if figs:
         w("## Figures\n\n")
         for name, p in figs.items():

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import NoPathError, ScenarioError
+from ..errors import CollisionError, NoPathError, ScenarioError
 from .plugins import import_plugins
 from .scenario import Scenario
 
@@ -47,11 +47,10 @@ __all__ = ["run_scenario", "failed_row", "build_grid", "build_footprint", "prove
 #: Metrics compared by ``bench compare`` (everything but timings).
 DETERMINISTIC_METRICS = (
     "success", "length_m", "length_cells", "optimal_length_m", "length_ratio",
-    "min_clearance", "mean_clearance", "centre_min_clearance", "collisions",
-    "time_in_collision", "danger_fraction", "turns", "expanded", "walk_length_m", "steps",
+    "min_clearance", "mean_clearance", "centre_min_clearance", "centre_mean_clearance",
+    "collisions", "time_in_collision", "danger_fraction", "smoothness", "turns", "expanded",
+    "walk_length_m", "steps", "time_to_goal", "fraction_seen",
 )
-#: Safety distance (metres) below which a pose counts as "in danger".
-SAFETY_FRACTION = 0.5  # of the footprint's inscribed radius
 _MAX_PATH_POINTS = 2000
 
 
@@ -156,58 +155,34 @@ def _num(v) -> Any:
     return v
 
 
-def _optimal_length(grid, start, goal, footprint, connectivity) -> float | None:
-    """Shortest collision-free length for this footprint (None if none)."""
-    from ..plan import PLANNERS, plan
+def _optimal_length(grid, start, goal, footprint) -> float | None:
+    """Shortest collision-free length for this footprint (None if there is none).
 
-    # the footprint-aware planner (headings for non-round robots); Dijkstra on
-    # the footprint's C-space where it is not available
-    method = "collision_free" if "collision_free" in PLANNERS else "dijkstra"
-    try:
-        return float(plan(grid, start, goal, method=method, footprint=footprint,
-                          connectivity=connectivity).length)
-    except NoPathError:
+    The definition of :func:`robomaze.metrics.shortest_length` (any-angle
+    ``theta_star`` on the footprint's free space), shared by planners and
+    agents so their ratios are comparable.
+    """
+    from .. import metrics as M
+
+    v = M.shortest_length(grid, footprint, grid.cell_to_world(start), grid.cell_to_world(goal))
+    return None if v is None or not math.isfinite(v) else float(v)
+
+
+def _length_cells(grid, length_m: float | None) -> float | None:
+    if length_m is None:
         return None
+    pitch = grid.widening.pitch if grid.widening is not None else 1
+    return float(length_m) / (grid.resolution * pitch)
 
 
-def _path_metrics(path, grid, footprint) -> dict:
-    """Length and safety of a planned path (the robot follows it exactly)."""
-    poses = _path_poses(path, grid)
-    clearance = np.asarray(_footprint_clearance(grid, footprint, poses), dtype=float)
-    danger = SAFETY_FRACTION * float(footprint.inscribed_radius)
-    out = {
-        "length_m": float(path.length),
-        "length_cells": _num(path.length_cells),
-        "min_clearance": _num(path.min_clearance),
-        "mean_clearance": _num(path.mean_clearance),
-        "collisions": int(np.count_nonzero(np.diff(np.r_[0, (clearance <= 0).astype(int)]) > 0)),
-        "time_in_collision": _num(float(np.mean(clearance <= 0)) if len(clearance) else 0.0),
-        "danger_fraction": _num(float(np.mean(clearance < danger)) if len(clearance) else 0.0),
-        "turns": _num(path.turns),
-        "expanded": _num(path.expanded),
-        "walk_length_m": _num(getattr(path, "walk_length", None)),
-        "steps": int(len(path.cells)),
-    }
-    return out
+#: robomaze.metrics key -> row metric key
+_RENAME = {"length": "length_m", "min_centre_clearance": "centre_min_clearance",
+           "mean_centre_clearance": "centre_mean_clearance", "unsafe_fraction": "danger_fraction"}
+_DROP = ("optimal_length", "optimality_ratio", "reason")
 
 
-def _path_poses(path, grid) -> np.ndarray:
-    pts = np.asarray(path.points, dtype=float).reshape(-1, 2)
-    headings = getattr(path, "headings", None)
-    if headings is not None:
-        th = np.asarray(headings, dtype=float).reshape(-1)
-    elif len(pts) > 1:
-        d = np.diff(pts, axis=0)
-        th = np.r_[np.arctan2(d[:, 1], d[:, 0]), np.arctan2(d[-1, 1], d[-1, 0])]
-    else:
-        th = np.zeros(len(pts))
-    return np.column_stack([pts, th])
-
-
-def _footprint_clearance(grid, footprint, poses):
-    from ..geometry import footprint_clearance
-
-    return footprint_clearance(grid, footprint, poses)
+def _from_metrics(m: dict) -> dict:
+    return {_RENAME.get(k, k): v for k, v in m.items() if k not in _DROP}
 
 
 def _thin(cells: np.ndarray) -> list:
@@ -263,8 +238,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     grid, start, goal = build_grid(scenario)
     footprint = build_footprint(spec["robot"]["footprint"])
     t1 = time.perf_counter()
-    run = spec["run"]
-    optimal = _optimal_length(grid, start, goal, footprint, run["connectivity"])
+    optimal = _optimal_length(grid, start, goal, footprint)
     t2 = time.perf_counter()
     metrics: dict[str, Any] = {"optimal_length_m": optimal}
     method_seed = np.random.SeedSequence(spec["seed"]).spawn(2)[1]
@@ -277,6 +251,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
             metrics_, path, compute = _run_agent(scenario, grid, start, goal, footprint,
                                                  np.random.default_rng(method_seed))
         metrics.update(metrics_)
+        optimal = metrics.get("optimal_length_m", optimal)
         row["path"] = path
         row["success"] = bool(metrics.get("success", False))
         if not row["success"]:
@@ -288,6 +263,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         metrics["success"] = False
     t3 = time.perf_counter()
     length = metrics.get("length_m")
+    metrics["length_cells"] = _length_cells(grid, length)
     metrics["length_ratio"] = (float(length) / optimal
                                if row["success"] and optimal and length is not None else None)
     metrics["success"] = row["success"]
@@ -310,7 +286,12 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     path = plan(grid, start, goal, method=run["planner"], footprint=footprint,
                 connectivity=run["connectivity"], **options)
     elapsed = time.perf_counter() - t
-    m = _path_metrics(path, grid, footprint)
+    from .. import metrics as M
+
+    # safety measured along the whole polyline (resampled every quarter cell)
+    m = _from_metrics(M.path_metrics(path, grid, footprint=footprint, reference=False))
+    m.update(turns=path.turns, expanded=path.expanded, steps=len(path.cells),
+             walk_length_m=getattr(path, "walk_length", None))
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
     if not path.collision_free:
         m["reason"] = "path collides with the walls"
@@ -322,22 +303,33 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     from ..sim import simulate
 
     spec = scenario.spec
-    run = spec["run"]
+    run, mz = spec["run"], spec["maze"]
+    # widened mazes: the simulator's defaults (start block centre, goal = the
+    # goal cell's whole block); grid files: the given grid cells
+    where = {"start": start, "goal": goal} if mz["grid"] or mz["start"] or mz["goal"] else {}
     t = time.perf_counter()
-    result = simulate(grid, footprint=footprint, agent=run["agent"],
-                      sensor=spec["robot"]["sensor"],
-                      start=grid.cell_to_world(start), goal=grid.cell_to_world(goal),
-                      max_steps=run["max_steps"], dt=run["dt"], rng=rng, **run["options"])
+    try:
+        result = simulate(grid, footprint=footprint, agent=run["agent"],
+                          sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
+                          dt=run["dt"], rng=rng, **where, **run["options"])
+    except CollisionError as exc:  # the robot does not even fit where it starts
+        raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None
     elapsed = time.perf_counter() - t
-    m = {k: v for k, v in dict(result.metrics).items() if _num(v) is v or _is_plain(v)}
+    m = {k: v for k, v in _from_metrics(dict(result.metrics)).items() if _is_plain(v)}
     m["success"] = bool(result.success)
-    traj = result.trajectory
-    cells = grid.world_to_cells(np.asarray(traj.poses, dtype=float)[:, :2])
-    if "length_m" not in m:
-        for key in ("length", "executed_length", "path_length"):
-            if key in m:
-                m["length_m"] = m[key]
-                break
+    # normalise by the shortest path between the trajectory's own ends (it
+    # stops on entering the goal block, not at its centre), as robomaze.metrics does
+    ref = _num(result.metrics.get("optimal_length"))
+    if result.success and ref:
+        m["optimal_length_m"] = ref
+    if not result.success:
+        why = {"no_path": "no collision-free path", "collision": "stopped on a collision",
+               "max_steps": "step limit reached", "max_time": "time limit reached"}
+        m["reason"] = why.get(result.reason, str(result.reason))
+        if result.reason == "no_path":
+            raise NoPathError(str(result.info.get("error", "no path")), reason=str(
+                result.info.get("error", "no path")))
+    cells = grid.world_to_cells(np.asarray(result.trajectory.poses, dtype=float)[:, :2])
     return m, _thin(cells), elapsed
 
 

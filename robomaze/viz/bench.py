@@ -21,6 +21,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Sequence
 
+from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
@@ -33,6 +34,7 @@ FIGURES = {
     "success_vs_widening": ("success_rate", "success rate"),
 }
 _MARKERS = "osD^v<>pPX*h"
+_COLORS = colormaps["tab20"]
 
 
 def plot_metric(summary: Sequence[dict], key: str, ylabel: str, out: str | os.PathLike,
@@ -56,7 +58,9 @@ def plot_metric(summary: Sequence[dict], key: str, ylabel: str, out: str | os.Pa
                 continue
             xs, ys = zip(*pts)
             style = "-" if kind == "plan" else "--"
-            (line,) = ax.plot(xs, ys, style, marker=_MARKERS[i % len(_MARKERS)], markersize=4,
+            # fixed colour and marker per method, identical in every panel
+            (line,) = ax.plot(xs, ys, style, color=_COLORS(i % 20), marker=_MARKERS[i % len(_MARKERS)],
+                              markersize=4,
                               label=method if kind == "plan" else f"{method} (agent)")
             handles[line.get_label()] = line
         ax.set_title(f"footprint {fp}", fontsize=10)

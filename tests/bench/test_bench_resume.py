@@ -37,7 +37,7 @@ planner = "test_slow_astar"
 
 
 def _cli(sweep: Path, out: Path, **popen):
-    env = dict(os.environ, ROBOMAZE_TEST_SLOW="0.25")
+    env = dict(os.environ, ROBOMAZE_TEST_SLOW="0.2")
     return subprocess.Popen([sys.executable, "-m", "robomaze.cli", "bench", str(sweep), "-o", str(out),
                              "--workers", "1", "-q", "--no-report"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)

@@ -45,6 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Robot path planning on mazes: generate, widen, plan, simulate, benchmark.",
     )
     parser.add_argument("--version", action="version", version=f"robomaze {__version__}")
+
+    def error(message: str):
+        # one line, like every other robomaze error (argparse would print usage first)
+        print(f"robomaze: error: {message} (see 'robomaze --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+    parser.error = error  # type: ignore[method-assign]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")

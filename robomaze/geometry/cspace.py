@@ -155,7 +155,7 @@ def free_space(grid: OccupancyGrid, footprint: Footprint | None) -> np.ndarray:
     turning on the spot), which is what the heading-agnostic planners use.
     """
     if footprint is None:
-        return grid.free
+        return np.logical_not(grid.occupied)
     if not isinstance(footprint, Footprint):
         raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     r = footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius

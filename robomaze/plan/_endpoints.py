@@ -23,7 +23,14 @@ from ..errors import NoPathError, ParameterError
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
 
-__all__ = ["as_cell", "endpoints", "check_placeable", "check_connectivity", "check_grid"]
+__all__ = ["as_cell", "endpoints", "check_placeable", "check_connectivity", "check_grid",
+           "flat_u8"]
+
+
+def flat_u8(mask: np.ndarray) -> np.ndarray:
+    """A bool mask as the flat uint8 array the kernels take (a view when possible)."""
+    m = np.ascontiguousarray(mask, dtype=bool)
+    return m.view(np.uint8).ravel()
 
 
 def check_grid(grid) -> OccupancyGrid:

@@ -19,7 +19,7 @@ from ..errors import NoPathError, ParameterError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from . import _kernels as K
-from ._endpoints import check_connectivity, check_grid, endpoints
+from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
 from .path import Path, make_path
 
 __all__ = ["theta_star", "smooth"]
@@ -48,7 +48,7 @@ def theta_star(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None 
     free = free_space(grid, footprint)
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     rows, cols = grid.shape
-    f8 = np.ascontiguousarray(free, dtype=np.uint8).ravel()
+    f8 = flat_u8(free)
     parent, _, expanded = K.theta_star(f8, rows, cols, s[0] * cols + s[1], g[0] * cols + g[1],
                                        conn == 8)
     gi = g[0] * cols + g[1]
@@ -101,7 +101,7 @@ def smooth(path: Path, grid: OccupancyGrid, footprint: Footprint | None = None) 
     free = free_space(grid, footprint)
     rows, cols = grid.shape
     flat = cells[:, 0] * cols + cells[:, 1]
-    keep = K.shortcut(np.ascontiguousarray(free, dtype=np.uint8).ravel(), rows, cols, flat)
+    keep = K.shortcut(flat_u8(free), rows, cols, flat)
     heads = None if path.headings is None else np.asarray(path.headings)[keep]
     elapsed = path.time + (_time.perf_counter() - t0)
     return make_path(grid, cells[keep], footprint=footprint, method=f"{path.method}+smooth",

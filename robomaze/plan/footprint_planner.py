@@ -28,7 +28,7 @@ from ..geometry import Footprint, cspace, heading_bin, heading_bins
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
 from . import _kernels as K
-from ._endpoints import check_connectivity, check_grid, endpoints
+from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
 from .path import Path, make_path
 from .search import grid_search
 
@@ -38,7 +38,7 @@ __all__ = ["collision_free"]
 def _why_not(grid: OccupancyGrid, s, g, conn: int) -> NoPathError:
     """A point robot connects s and g? Then the robot is simply too big somewhere."""
     rows, cols = grid.shape
-    f8 = np.ascontiguousarray(grid.free, dtype=np.uint8).ravel()
+    f8 = flat_u8(grid.free)
     dist, _ = K.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
     if dist[s[0] * cols + s[1]] >= 0:
         return NoPathError(
@@ -134,7 +134,7 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     if not (free_b[:, g[0], g[1]].any() if gbin < 0 else free_b[gbin, g[0], g[1]]):
         raise NoPathError(f"goal cell {g} is blocked for the footprint at every allowed heading",
                           reason="goal blocked for footprint")
-    flat = np.ascontiguousarray(free_b, dtype=np.uint8).ravel()
+    flat = flat_u8(free_b)
     parent, reached, expanded = K.state_search(flat, rows, cols, n, sbins * N + si, gi, gbin,
                                                conn == 8, rot / grid.resolution)
     if reached < 0:

@@ -29,7 +29,7 @@ from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from . import _kernels as K
-from ._endpoints import check_connectivity, check_grid, endpoints
+from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
 from .path import Path, make_path
 
 __all__ = ["dijkstra", "astar", "grid_search"]
@@ -45,7 +45,7 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
     free = free_space(grid, footprint)
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     rows, cols = grid.shape
-    f8 = np.ascontiguousarray(free, dtype=np.uint8).ravel()
+    f8 = flat_u8(free)
     si, gi = s[0] * cols + s[1], g[0] * cols + g[1]
     if heuristic and conn == 4 and cost is None:
         gfield, expanded = K.astar4(f8, rows, cols, si, gi)

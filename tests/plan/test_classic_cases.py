@@ -309,6 +309,18 @@ def test_bad_options_raise_parameter_error(name):
         plan(g, s, (9, 9), method=name)  # outside
 
 
+def test_sight_accepts_the_command_line_zero_and_one():
+    g = widen(random_tree_maze(4, 4, 2), corridor=3)
+    s, t = g.start_goal()
+    for name in ("wall_follower", "tremaux", "dfs_backtracking"):
+        off = plan(g, s, t, method=name, sight=0)
+        assert np.array_equal(off.walk, plan(g, s, t, method=name, sight=False).walk)
+        assert np.array_equal(plan(g, s, t, method=name, sight=1).walk,
+                              plan(g, s, t, method=name, sight=True).walk)
+    with pytest.raises(ParameterError, match="sight"):
+        plan(g, s, t, method="tremaux", sight=2)
+
+
 @pytest.mark.parametrize("name", SOLVERS)
 def test_start_equal_to_goal(name):
     g = widen(Maze.empty(2, 2))

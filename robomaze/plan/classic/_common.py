@@ -3,6 +3,7 @@ endpoints, option checking, line of sight to the goal and the result Path."""
 
 from __future__ import annotations
 
+import numbers
 import time
 from typing import Any, Sequence
 
@@ -55,9 +56,11 @@ def check_route(route, routes: Sequence[str] = ROUTES) -> str:
 
 
 def check_sight(sight) -> bool:
-    if not isinstance(sight, (bool, np.bool_)):
-        raise ParameterError(f"sight must be True or False, got {sight!r}")
-    return bool(sight)
+    """True/False, or 1/0 as the command line's ``--option sight=0`` gives it."""
+    if isinstance(sight, (bool, np.bool_)) or (isinstance(sight, numbers.Integral)
+                                               and sight in (0, 1)):
+        return bool(sight)
+    raise ParameterError(f"sight must be True or False (or 1/0), got {sight!r}")
 
 
 class Problem:

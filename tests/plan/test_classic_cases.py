@@ -312,11 +312,12 @@ def test_bad_options_raise_parameter_error(name):
 def test_sight_accepts_the_command_line_zero_and_one():
     g = widen(random_tree_maze(4, 4, 2), corridor=3)
     s, t = g.start_goal()
-    for name in ("wall_follower", "tremaux", "dfs_backtracking"):
-        off = plan(g, s, t, method=name, sight=0)
-        assert np.array_equal(off.walk, plan(g, s, t, method=name, sight=False).walk)
-        assert np.array_equal(plan(g, s, t, method=name, sight=1).walk,
-                              plan(g, s, t, method=name, sight=True).walk)
+    for name, kw in (("tremaux", {}), ("dfs_backtracking", {"rng": 4}),
+                     ("random_mouse", {"rng": 4})):
+        off = plan(g, s, t, method=name, sight=0, **kw)
+        assert np.array_equal(off.walk, plan(g, s, t, method=name, sight=False, **kw).walk)
+        assert np.array_equal(plan(g, s, t, method=name, sight=1, **kw).walk,
+                              plan(g, s, t, method=name, sight=True, **kw).walk)
     with pytest.raises(ParameterError, match="sight"):
         plan(g, s, t, method="tremaux", sight=2)
 

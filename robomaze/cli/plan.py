@@ -30,8 +30,8 @@ examples:
 def parse_footprint(text: str | None) -> Footprint | None:
     """``disc:0.3``, ``rect:0.6x0.4[@rx,ry]`` or ``poly:x,y;x,y;...`` -> Footprint.
 
-    >>> parse_footprint("rect:0.6x0.4@0.1,0").geometry.bounds
-    (-0.4, -0.2, 0.2, 0.2)
+    >>> [round(v, 3) for v in parse_footprint("rect:0.6x0.4@0.1,0").geometry.bounds]
+    [-0.4, -0.2, 0.2, 0.2]
     >>> parse_footprint("disc:0.3").radius
     0.3
     """

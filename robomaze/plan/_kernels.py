@@ -37,57 +37,103 @@ def _move_ok(free, rows, cols, r, c, k):
 
 # ---------------------------------------------------------------- wavefront
 @njit(cache=True)
+def _border_blocked(free, rows, cols):
+    for c in range(cols):
+        if free[c] or free[(rows - 1) * cols + c]:
+            return False
+    for r in range(rows):
+        if free[r * cols] or free[r * cols + cols - 1]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def bfs_field(free, rows, cols, goal, conn8):
     """Lee/Moore wave: BFS step counts from ``goal`` (-1 unreachable).
 
-    Returns ``(dist, expanded)``. Unrolled neighbour tests keep the inner
-    loop branch-light; it is the same algorithm as ``benchmarks/bfs_ref.c``.
+    Returns ``(dist, expanded)``. Occupied cells are pre-marked -2 in the
+    label array, so one load tells "free and unlabelled". When the grid's
+    border is blocked (every widened maze) no free cell has an outside
+    neighbour and the 4-connected loop needs neither bounds checks nor the
+    row/column division; otherwise it is the textbook BFS of
+    ``benchmarks/bfs_ref.c``.
     """
     n = rows * cols
-    dist = np.full(n, -1, np.int32)
+    dist = np.empty(n, np.int32)
+    for i in range(n):
+        dist[i] = -1 if free[i] else -2
     queue = np.empty(n, np.int32)
     dist[goal] = 0
     queue[0] = goal
     head, tail = 0, 1
-    last = rows - 1
-    lastc = cols - 1
-    while head < tail:
-        cur = queue[head]
-        head += 1
-        r = cur // cols
-        c = cur - r * cols
-        d = dist[cur] + 1
-        if r > 0:
+    if not conn8 and rows >= 3 and cols >= 3 and _border_blocked(free, rows, cols):
+        while head < tail:
+            cur = queue[head]
+            head += 1
+            d = dist[cur] + 1
             nb = cur - cols
-            if free[nb] and dist[nb] < 0:
+            if dist[nb] == -1:
                 dist[nb] = d
                 queue[tail] = nb
                 tail += 1
-        if c < lastc:
             nb = cur + 1
-            if free[nb] and dist[nb] < 0:
+            if dist[nb] == -1:
                 dist[nb] = d
                 queue[tail] = nb
                 tail += 1
-        if r < last:
             nb = cur + cols
-            if free[nb] and dist[nb] < 0:
+            if dist[nb] == -1:
                 dist[nb] = d
                 queue[tail] = nb
                 tail += 1
-        if c > 0:
             nb = cur - 1
-            if free[nb] and dist[nb] < 0:
+            if dist[nb] == -1:
                 dist[nb] = d
                 queue[tail] = nb
                 tail += 1
-        if conn8:
-            for k in range(4, 8):
-                nb = _move_ok(free, rows, cols, r, c, k)
-                if nb >= 0 and dist[nb] < 0:
+    else:
+        last = rows - 1
+        lastc = cols - 1
+        while head < tail:
+            cur = queue[head]
+            head += 1
+            r = cur // cols
+            c = cur - r * cols
+            d = dist[cur] + 1
+            if r > 0:
+                nb = cur - cols
+                if dist[nb] == -1:
                     dist[nb] = d
                     queue[tail] = nb
                     tail += 1
+            if c < lastc:
+                nb = cur + 1
+                if dist[nb] == -1:
+                    dist[nb] = d
+                    queue[tail] = nb
+                    tail += 1
+            if r < last:
+                nb = cur + cols
+                if dist[nb] == -1:
+                    dist[nb] = d
+                    queue[tail] = nb
+                    tail += 1
+            if c > 0:
+                nb = cur - 1
+                if dist[nb] == -1:
+                    dist[nb] = d
+                    queue[tail] = nb
+                    tail += 1
+            if conn8:
+                for k in range(4, 8):
+                    nb = _move_ok(free, rows, cols, r, c, k)
+                    if nb >= 0 and dist[nb] == -1:
+                        dist[nb] = d
+                        queue[tail] = nb
+                        tail += 1
+    for i in range(n):
+        if dist[i] == -2:
+            dist[i] = -1
     return dist, head
 
 

@@ -199,6 +199,9 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     of wall following whose turn count drifts away from zero (the outer
     boundary of a region with no exit to be found). A lap whose count drifts
     towards zero is continued, as the walker will leave it on a later lap.
+    (While following, the count keeps the sign of the first turn away from
+    the wall: turns towards the hand move it by one towards zero, where the
+    walker leaves, and U-turns move it away.)
     Returns ``(walk, n, status)``.
     """
     ncells = rows * cols

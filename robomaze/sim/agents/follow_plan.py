@@ -7,8 +7,11 @@ robot's footprint from its start to the goal centre, then tracks the path's
 world points with pure pursuit: the target is the point ``lookahead``
 metres further along the path than the point nearest the robot (the search
 for the nearest point only moves forward), the curvature is ``2 sin(alpha)
-/ L``, and the robot turns in place when the target is more than 40 degrees
-off its heading. If the robot is blocked (the simulator refused
+/ L``, and the robot turns in place when the target is more than 15 degrees
+off its heading. The target never skips a vertex where the path turns by
+more than 10 degrees (regulated pure pursuit): the robot drives to such a
+corner, turns there and goes on, so it never cuts a corner the planner
+kept clear of the walls. If the robot is blocked (the simulator refused
 ``replan_after`` steps in a row) it plans again from where it stands.
 
 The default look-ahead is the path's minimum clearance (how far the corners
@@ -63,6 +66,12 @@ class PlanFollower:
         seg = np.hypot(*np.diff(self.points, axis=0).T) if len(self.points) > 1 else np.zeros(0)
         self.s = np.concatenate([[0.0], np.cumsum(seg)])
         self._i = 0
+        self._progress = 0.0
+        # Vertices where the path turns by more than 10 degrees: never cut.
+        d = np.diff(self.points, axis=0)
+        head = np.arctan2(d[:, 1], d[:, 0]) if len(d) else np.zeros(0)
+        turn = np.abs((np.diff(head) + np.pi) % (2 * np.pi) - np.pi)
+        self._sharp = np.flatnonzero(turn > math.radians(10)) + 1
         res = self.ctx.resolution
         if self._lookahead_arg is not None:
             self.lookahead = self._lookahead_arg
@@ -90,7 +99,18 @@ class PlanFollower:
                 best, best_s, bi = dist, self.s[i] + t * math.sqrt(L2), i
         if best < math.inf:
             self._i = bi
+        best_s = max(best_s, self._progress)
         s_t = best_s + self.lookahead
+        ahead = self._sharp[self.s[self._sharp] > best_s + 1e-9]
+        if len(ahead):
+            j = int(ahead[0])
+            corner = pts[j]
+            if math.hypot(corner[0] - x, corner[1] - y) <= 0.1 * self.ctx.resolution:
+                # Reached the corner: count it as passed and look beyond it.
+                self._progress = float(self.s[j])
+                return self._target(x, y)
+            if s_t >= self.s[j]:
+                return (float(corner[0]), float(corner[1]))
         if s_t >= self.s[-1]:
             return tuple(pts[-1])
         j = int(np.searchsorted(self.s, s_t, side="right")) - 1
@@ -112,9 +132,9 @@ class PlanFollower:
         target = self._target(x, y)
         kin = self.ctx.kinematics
         v, w = pursue((x, y, th), target, speed=self.speed, omega_max=kin.omega_max,
-                      turn_in_place=math.radians(40))
-        # Brake for the end of the path.
-        remaining = math.hypot(self.points[-1, 0] - x, self.points[-1, 1] - y)
+                      turn_in_place=math.radians(15))
+        # Brake for the corner or the end of the path the target sits on.
+        remaining = math.hypot(target[0] - x, target[1] - y)
         v = min(v, math.sqrt(2.0 * 0.8 * kin.a_max * remaining))
         return (v, w)
 

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..._validate import check_choice, check_float
 from ...errors import ParameterError
 from ..kinematics import wrap_angle
-from .base import AgentContext, beam_range, front_range
+from .base import AgentContext, beam_range
 
 __all__ = ["wall_follow", "WallFollower"]
 
@@ -52,42 +54,82 @@ class WallFollower:
         self.state = "find"
         self._integral = 0.0
         self._prev_e = None
-        self._corner_start = 0.0
         self._kin = ctx.kinematics
+        ang = ctx.sensor.angles
+        rel = self.s * ang
+        self._side_idx = np.flatnonzero((rel >= math.radians(30) - 1e-9)
+                                        & (rel <= math.radians(150) + 1e-9))
+        self._front_idx = np.flatnonzero(np.abs(ang) <= math.radians(10) + 1e-9)
+        self._front_cos = np.cos(ang[self._front_idx])
+        self._angles = ang
 
     def _setup(self, scan) -> None:
         if self.d is None:
             if self.ctx.corridor is not None:
                 self.d = self.ctx.corridor / 2
             else:
-                n = len(scan.ranges)
                 best = math.inf
-                for i in range(n):
-                    r1 = scan.ranges[i]
-                    r2, _ = beam_range(scan, scan.angle_min + i * scan.angle_increment + math.pi)
+                for i in range(len(scan.ranges)):
+                    r2, _ = beam_range(scan, self._angles[i] + math.pi)
                     if r2 == r2:
-                        best = min(best, r1 + r2)
-                self.d = best / 2 if math.isfinite(best) else 4 * self.ctx.footprint.circumscribed_radius
-        r = self.ctx.footprint.circumscribed_radius
-        self.d = max(self.d, 1.05 * r)
+                        best = min(best, scan.ranges[i] + r2)
+                r = self.ctx.footprint.circumscribed_radius
+                self.d = best / 2 if math.isfinite(best) else 4 * r
+        self.d = max(self.d, 1.05 * self.ctx.footprint.circumscribed_radius)
         if self.speed is None:
-            self.speed = min(self._kin.v_max, 2.0 * self.d)
-        # Stopping distance under the acceleration limit fits in the margin ahead.
+            # Slow enough to round a wall end at radius d well within the turn-rate limit.
+            self.speed = min(self._kin.v_max, 0.4 * self._kin.omega_max * self.d)
         self.front_stop = self.d
         self.lost = 1.9 * self.d
+
+    def _front(self, ranges) -> float:
+        if len(self._front_idx) == 0:
+            return math.inf
+        return float(np.min(ranges[self._front_idx] * self._front_cos))
+
+    def _wall(self, scan) -> tuple[float, float] | None:
+        """``(D, alpha)`` of the followed wall, or None when it is lost.
+
+        The two-beam estimate (side beam and the beam 45 degrees ahead of it)
+        is used when it agrees with the nearest obstacle point on that side;
+        at wall ends and corners it does not, and the nearest point itself
+        (distance, and the tangent perpendicular to it) is followed instead,
+        which carries the robot round the corner at distance ``d``.
+        """
+        if len(self._side_idx) == 0:
+            return None
+        ranges = scan.ranges
+        side = ranges[self._side_idx]
+        j = int(np.argmin(side))
+        dn = float(side[j])
+        if dn >= self.lost:
+            return None
+        phi = float(self._angles[self._side_idx[j]])
+        alpha_n = wrap_angle(-self.s * phi + math.pi / 2)
+        b, ab = beam_range(scan, self.s * math.pi / 2)
+        a, aa = beam_range(scan, self.s * math.pi / 4)
+        if b == b and a == a and b < self.lost and a < 2 * self.lost:
+            pb = (b * math.cos(ab), b * math.sin(ab))
+            ux, uy = a * math.cos(aa) - pb[0], a * math.sin(aa) - pb[1]
+            nu = math.hypot(ux, uy)
+            if nu > 1e-9:
+                dist = abs(pb[0] * uy - pb[1] * ux) / nu
+                alpha = -self.s * math.atan2(uy, ux)   # > 0: heading into the wall
+                if abs(dist - dn) <= 0.1 * self.d and abs(wrap_angle(alpha - alpha_n)) < 0.35:
+                    return dist, alpha
+        return dn, alpha_n
 
     def __call__(self, obs):
         scan = obs["scan"]
         if self.d is None:
             self._setup(scan)
         s, d = self.s, self.d
-        th = float(obs["odom"][2])
-        b, ab = beam_range(scan, s * math.pi / 2)
-        a, aa = beam_range(scan, s * math.pi / 4)
-        f = front_range(scan, math.radians(12))
+        ranges = np.asarray(scan.ranges)
+        f = self._front(ranges)
         wmax = self._kin.omega_max
+        wall = self._wall(scan)
         if self.state == "turn":
-            if f > self.front_stop + d and (not b == b or b < self.lost or f > 3 * d):
+            if f > self.front_stop + 0.5 * d:
                 self.state = "follow"
                 self._prev_e = None
             else:
@@ -95,34 +137,13 @@ class WallFollower:
         if f <= self.front_stop:
             self.state = "turn"
             return (0.0, -s * wmax)
-        if self.state == "find":
-            if b < self.lost:
-                self.state = "follow"
-            else:
-                return (self._brake(f, self.speed), 0.0)
-        if self.state == "corner":
-            turned = abs(wrap_angle(th - self._corner_start))
-            if turned < math.pi / 2 - 0.05:
-                v = self._brake(f, min(self.speed, wmax * d * 0.9))
-                return (v, s * v / d)
-            self.state = "follow"
-            self._prev_e = None
-        # follow
-        if not b < self.lost:
-            self.state = "corner"
-            self._corner_start = th
-            v = self._brake(f, min(self.speed, wmax * d * 0.9))
-            return (v, s * v / d)
-        pb = (b * math.cos(ab), b * math.sin(ab))
-        alpha = 0.0
-        dist = b
-        if a == a and a < 1.5 * b / math.cos(math.pi / 4):
-            pa = (a * math.cos(aa), a * math.sin(aa))
-            ux, uy = pa[0] - pb[0], pa[1] - pb[1]
-            nu = math.hypot(ux, uy)
-            if nu > 1e-9:
-                alpha = -s * math.atan2(uy, ux)   # > 0: heading into the wall
-                dist = abs(pb[0] * uy - pb[1] * ux) / nu
+        if wall is None:
+            # Lost (or never found): drive on, curving gently towards the side.
+            self.state = "seek" if self.state != "find" else "find"
+            v = self._brake(f, self.speed)
+            return (v, 0.0 if self.state == "find" else s * v / (2 * d))
+        self.state = "follow"
+        dist, alpha = wall
         e = (d - dist) / d + math.sin(alpha)
         de = 0.0 if self._prev_e is None else (e - self._prev_e) / self.ctx.dt
         self._prev_e = e

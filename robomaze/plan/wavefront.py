@@ -41,6 +41,13 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     -------
     ndarray of int32, shape (rows, cols)
 
+    Raises
+    ------
+    ParameterError
+        Goal outside the grid or on an occupied cell; bad connectivity.
+    NoPathError
+        The footprint does not fit at the goal.
+
     Examples
     --------
     >>> from robomaze import OccupancyGrid

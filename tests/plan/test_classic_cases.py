@@ -143,7 +143,7 @@ def test_tremaux_walks_each_passage_at_most_twice_and_its_thread_is_the_route():
         for k in (1, 2):
             g = widen(maze, corridor=k)
             s, t = g.start_goal()
-            p = tremaux(g, s, t, sight=False, hand=("right", "left")[seed % 2])
+            p = tremaux(g, s, t, sight=False, hand=("right", "left")[seed % 2], route="thread")
             assert max(_edge_counts(p.walk).values()) <= 2
             # The thread: passages walked once, from the start, form the route.
             once = {e for e, n in _edge_counts(p.walk).items() if n == 1}
@@ -158,7 +158,7 @@ def test_dfs_walk_has_the_depth_first_move_count():
     for seed in range(6):
         g = widen(random_tree_maze(8, 9, 90 + seed), corridor=1 + seed % 3)
         s, t = g.start_goal()
-        p = dfs_backtracking(g, s, t, rng=seed, sight=False)
+        p = dfs_backtracking(g, s, t, rng=seed, sight=False, route="loop_erased")
         visited = len({tuple(c) for c in p.walk})
         assert len(p.walk) - 1 == 2 * (visited - 1) - (len(p.cells) - 1)
         assert p.expanded == visited

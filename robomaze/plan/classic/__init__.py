@@ -30,10 +30,13 @@ free space is a tree, so every solver's route is the unique solution. With
 wider corridors the free space holds many routes: the loop-erased walk is
 loop-free and passes the solution's maze cells in order, but keeps the dead
 ends a walker entered and left along different cells (a wall follower goes
-in along one wall and out along the other). ``route="shortest_known"``
-instead takes the shortest route through the cells the walk stepped on or
-touched -- the second run on the explored map -- which for corridors up to
-4 cells wide passes exactly the solution's maze cells.
+in along one wall and out along the other). The default,
+``route="shortest_known"``, therefore takes the shortest route through the
+cells the walk stepped on or touched -- the second run on the explored map,
+as a micromouse does -- which for corridors up to 4 cells wide passes exactly
+the solution's maze cells and on one-cell corridors equals the loop-erased
+walk. ``route="loop_erased"`` (and ``route="thread"`` for Tremaux) returns
+the walk's own loop-free route instead.
 """
 
 from .filling import REMOVABLE, dead_end_filling, fill_dead_ends

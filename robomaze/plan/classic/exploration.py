@@ -26,7 +26,7 @@ _PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
 
 
 def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
-            hand: str = "right", sight: bool = True, route: str = "thread", **options):
+            hand: str = "right", sight: bool = True, route: str = "shortest_known", **options):
     """Solve with Trémaux's algorithm (Ariadne's thread and chalk marks).
 
     Each passage between two neighbouring cells gets a mark every time it is
@@ -54,7 +54,7 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
         Walk straight to the goal once it is in line of sight (see
         :func:`robomaze.plan.classic.wall_follower`).
     route : {"thread", "shortest_known"}
-        ``cells`` is the thread (default), or the shortest route through the
+        ``cells`` is the thread, or (default) the shortest route through the
         cells the walk stepped on or touched, as for
         :func:`robomaze.plan.classic.wall_follower`.
 
@@ -97,7 +97,7 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
 
 def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
                      connectivity: int = 4, rng=None, sight: bool = True,
-                     route: str = "loop_erased", **options):
+                     route: str = "shortest_known", **options):
     """Solve by depth-first search with backtracking in a random neighbour order.
 
     The walker remembers the cells it has visited; from the current cell it

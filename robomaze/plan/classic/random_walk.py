@@ -19,7 +19,7 @@ _DEFAULT_CAP = 10_000_000
 
 def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
                  rng=None, max_steps: int | None = None, sight: bool = True,
-                 route: str = "loop_erased", **options):
+                 route: str = "shortest_known", **options):
     """Solve by random walk: at every cell pick an open direction at random.
 
     The mouse never turns straight back unless it is in a dead end, so in a

@@ -23,7 +23,7 @@ __all__ = ["wall_follower", "pledge"]
 
 def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
                   hand: str = "right", heading: str | None = None, sight: bool = True,
-                  route: str = "loop_erased", **options):
+                  route: str = "shortest_known", **options):
     """Solve by keeping one hand on the wall.
 
     If the start touches a wall (one of its four neighbours is blocked) the
@@ -56,7 +56,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
         middle of a wide room or corridor). ``False``: it must step on it.
     route : {"loop_erased", "shortest_known"}
         How ``cells`` is extracted from the walk: the walk with its loops
-        erased (default), or the shortest route through the cells the walk
+        erased, or (default) the shortest route through the cells the walk
         stepped on or touched (their free 8-neighbours) -- what a second run
         on the explored map would take. They agree on one-cell corridors;
         in wide corridors a wall follower enters and leaves a dead end along
@@ -130,7 +130,7 @@ def _cycle(walk: np.ndarray) -> np.ndarray:
 
 def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: int = 4,
            hand: str = "right", direction: str | None = None, sight: bool = True,
-           route: str = "loop_erased", **options):
+           route: str = "shortest_known", **options):
     """Solve with the Pledge algorithm (escape to an exit on the outer boundary).
 
     The walker goes in its preferred ``direction`` until blocked, then follows

@@ -28,6 +28,8 @@ resolution = 0.1
 footprint = ["disc:0.04", "rect:0.2x0.1"]
 [run]
 planner = {METHODS!r}
+agent = ["explore"]
+max_steps = 400
 """.replace("'", '"'))
     scenarios = load_sweep(p).scenarios
     run_sweep(scenarios, tmp_path / "one", workers=1, progress=False)

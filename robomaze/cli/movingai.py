@@ -19,7 +19,9 @@ def register(subparsers) -> None:
                    help="the .map file (default: the map named in the scenario, beside it)")
     p.add_argument("--limit", type=int, default=None, help="run only the first N problems")
     p.add_argument("--every", type=int, default=1, help="run every k-th problem")
-    p.add_argument("--method", default="astar", help="planner name (default astar)")
+    p.add_argument("--method", default="astar",
+                   help="planner name (default astar), or 'batch' for the lengths-only "
+                        "A* kernel (faster)")
     p.add_argument("--rtol", type=float, default=1e-6, help="relative tolerance (1e-6)")
     p.add_argument("--json", dest="json_out", default=None, help="write the summary as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")

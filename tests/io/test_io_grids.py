@@ -238,3 +238,56 @@ def test_widened_maze_exports_with_scale_and_orientation(tmp_path):
     r, c = g.maze_centre(m.start)
     assert back.cell_to_world((r, c)) == g.cell_to_world((r, c))
     assert back.cell_to_world((r, c))[1] < back.cell_to_world(g.maze_centre((0, 2)))[1]
+
+
+def _scipy_octile_lengths(free, pairs):
+    """Reference: scipy Dijkstra on the 8-connected no-corner-cutting graph."""
+    import scipy.sparse as sp
+    from scipy.sparse import csgraph
+    rows, cols = free.shape
+    a, b, w = [], [], []
+    for r in range(rows):
+        for c in range(cols):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < rows and 0 <= cc < cols) or not (free[r, c] and free[rr, cc]):
+                    continue
+                if dr and dc and not (free[r, cc] and free[rr, c]):
+                    continue
+                a.append(r * cols + c)
+                b.append(rr * cols + cc)
+                w.append(math.sqrt(2) if dr and dc else 1.0)
+    n = rows * cols
+    g = sp.csr_matrix((w + w, (a + b, b + a)), shape=(n, n))
+    d = csgraph.dijkstra(g, directed=False)
+    return [d[s[0] * cols + s[1], t[0] * cols + t[1]] for s, t in pairs]
+
+
+@settings(deadline=None, max_examples=20)
+@given(st.integers(2, 12), st.integers(2, 12), st.integers(0, 2 ** 32 - 1))
+def test_batch_and_astar_match_scipy_on_random_grids(rows, cols, seed):
+    from robomaze.io.movingai import ScenProblem
+    rng = np.random.default_rng(seed)
+    occ = rng.random((rows, cols)) < 0.3
+    free_cells = np.argwhere(~occ)
+    if len(free_cells) < 2:
+        return
+    grid = OccupancyGrid(occ)
+    pairs = [(tuple(free_cells[i]), tuple(free_cells[j]))
+             for i, j in rng.integers(0, len(free_cells), size=(8, 2))]
+    ref = _scipy_octile_lengths(~occ, pairs)
+    probs = [ScenProblem(0, "m", cols, rows, tuple(map(int, s)), tuple(map(int, t)),
+                         float(d) if np.isfinite(d) else -1.0) for (s, t), d in zip(pairs, ref)]
+    for method in ("batch", "astar"):
+        rep = run_scenarios(grid, probs, method=method)
+        for length, d in zip(rep.lengths, ref):
+            if np.isfinite(d):
+                assert length == pytest.approx(d, rel=1e-9)
+            else:
+                assert np.isnan(length)
+
+
+def test_batch_runner_on_the_sample():
+    rep = run_scen_file(_need(DATA / "movingai" / "maze512-1-0.map.scen"), every=120,
+                        method="batch")
+    assert rep.n == 101 and rep.n_agree == 101

@@ -2,8 +2,9 @@
 
 1. MovingAI: every problem of maze512-1-0.scen (or every k-th with
    ``--every k``) planned with robomaze's 8-connected A* (no corner cutting)
-   against the stored optimal lengths, and a sample side by side with
-   scipy.sparse.csgraph.dijkstra on the same 8-connected graph.
+   and with the lengths-only batch kernel, against the stored optimal
+   lengths, and a sample side by side with scipy.sparse.csgraph.dijkstra on
+   the same 8-connected graph.
 2. Micromouse: flood-fill search + proof + return + fast run on all 80
    sample mazes.
 3. Readers/writers: the 512x512 map as MovingAI text, ROS YAML+PGM, PNG, npy.
@@ -61,6 +62,10 @@ def bench_movingai(every: int, sample: int) -> dict:
     rep = run_scenarios(grid, chosen)
     out = {"problems": rep.n, "agree": rep.n_agree, "seconds": rep.seconds,
            "ms_per_problem": 1000 * rep.seconds / rep.n, "every": every}
+    run_scenarios(grid, probs[:3], method="batch")      # JIT warm-up
+    rb = run_scenarios(grid, chosen, method="batch")
+    out.update({"batch_agree": rb.n_agree, "batch_seconds": rb.seconds,
+                "batch_ms_per_problem": 1000 * rb.seconds / rb.n})
     # Side by side on an evenly spread sample.
     pick = [probs[i] for i in np.linspace(0, len(probs) - 1, sample).astype(int)]
     g = graph8(grid.free)

@@ -450,6 +450,8 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
     def known(kind: str):
         if kind == "generator":
             from ..generate import GENERATORS as reg
+        elif kind == "sensor":
+            from ..sense import SENSORS as reg
         elif kind == "planner":
             from ..plan import PLANNERS as reg
         else:
@@ -459,6 +461,8 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
     checks = [("maze.generator", "generator", by_key.get(("maze", "generator"), []))]
     checks.append(("run.planner", "planner", [m for k, m in methods if k == "planner"]))
     checks.append(("run.agent", "agent", [m for k, m in methods if k == "agent"]))
+    if any(k == "agent" for k, _ in methods):  # only agents carry sensors
+        checks.append(("robot.sensor", "sensor", by_key.get(("robot", "sensor"), ["lidar"])))
     for path, kind, names in checks:
         if not names:
             continue

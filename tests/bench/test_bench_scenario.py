@@ -97,6 +97,14 @@ def test_unknown_generator_and_missing_parts(tmp_path):
         load_sweep(write(tmp_path, GOOD.replace('generator = "kruskal"', 'generator = "kruskal"\nfile = "x.maze"')))
 
 
+def test_unknown_sensor_is_caught_when_agents_run(tmp_path):
+    pytest.importorskip("robomaze.sim")
+    text = GOOD.replace('planner = ["astar", "wavefront"]', 'agent = "explore"')
+    text = text.replace("[robot]", '[robot]\nsensor = "sonar"')
+    with pytest.raises(ScenarioError, match="robot.sensor: unknown sensor 'sonar'; expected one of: ir, lidar"):
+        load_sweep(write(tmp_path, text))
+
+
 def test_not_toml_and_missing_file(tmp_path):
     with pytest.raises(ScenarioError, match="not valid TOML"):
         load_sweep(write(tmp_path, "[maze\nrows = 3"))

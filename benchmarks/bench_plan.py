@@ -16,9 +16,10 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   - ``skimage.graph.MCP`` (``find_costs`` from the goal, unit costs,
     4-connected) -- target: robomaze >= 10x faster;
 
-  scipy and MCP run only on grids up to ``--peer-max`` cells a side (default
-  4001): on the 8001 grid the scipy graph alone needs several GB, which
-  this shared machine cannot spare. All fields are checked equal.
+  scipy and MCP run on grids up to ``--peer-max`` cells a side (default
+  8001, i.e. all; the scipy graph of the 8001 grid takes the run to a peak
+  of ~5.8 GB resident -- lower it on a small machine). All fields are
+  checked equal.
 
 * single-pair A* (4-connected) from the maze start to the goal: robomaze's
   public ``astar`` (validation, search, path and its footprint-clearance
@@ -26,14 +27,17 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   (obstacles as ``inf`` weights, prepared outside the timing) -- target:
   at least as fast. Path lengths are checked equal.
 
-Times are the best (minimum) of ``--repeat`` wall-clock runs
-(``time.perf_counter``), the same for every contender, after JIT warm-up.
+Times are the best (minimum) of ``--repeat`` runs, after JIT warm-up; the
+contenders alternate run by run. Every contender is single-threaded, so the
+ratios use *CPU time* (``time.process_time`` here, the process CPU clock
+inside the C program): on a shared, loaded machine wall time mostly
+measures the neighbours. Wall times are recorded too.
 Prints a table and writes ``benchmarks/results/plan.json``.
 
 Usage::
 
-    python benchmarks/bench_plan.py [--sizes 1000 2000] [--repeat 3]
-        [--peer-max 4001] [--seed 1] [--out PATH]
+    python benchmarks/bench_plan.py [--sizes 1000 2000] [--repeat 5]
+        [--peer-max 8001] [--seed 1] [--out PATH]
 """
 
 from __future__ import annotations
@@ -58,13 +62,21 @@ from robomaze.plan import _kernels as K
 HERE = Path(__file__).resolve().parent
 
 
-def best_time(fn, repeat: int):
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), out
+def timed(fn):
+    """``(wall s, cpu s, result)`` of one call; CPU = this process's user + system time."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = fn()
+    return time.perf_counter() - t0, time.process_time() - c0, out
+
+
+class Best:
+    """Best (minimum) wall and CPU time over the runs recorded so far."""
+
+    def __init__(self):
+        self.wall = self.cpu = float("inf")
+
+    def add(self, wall, cpu):
+        self.wall, self.cpu = min(self.wall, wall), min(self.cpu, cpu)
 
 
 def make_maze(n: int, seed: int):
@@ -103,21 +115,25 @@ def mcp_field(free, goal):
     return cum
 
 
-def c_bfs(exe: Path, tmp: Path, free: np.ndarray, goal, repeat: int):
-    raw = tmp / "grid.raw"
-    np.ascontiguousarray(free, dtype=np.uint8).tofile(raw)
-    out = subprocess.run([str(exe), str(raw), str(free.shape[0]), str(free.shape[1]),
-                          str(goal[0] * free.shape[1] + goal[1]), str(repeat)],
+def c_bfs(exe: Path, raw: Path, shape, goal):
+    """One run of the C reference: ``(wall, cpu, reached, sum, max)``."""
+    out = subprocess.run([str(exe), str(raw), str(shape[0]), str(shape[1]),
+                          str(goal[0] * shape[1] + goal[1]), "1"],
                          check=True, capture_output=True, text=True).stdout.split()
-    raw.unlink()
-    return float(out[0]), int(out[1]), int(out[2]), int(out[3])
+    return float(out[0]), float(out[1]), int(out[2]), int(out[3]), int(out[4])
+
+
+def _version(dist: str) -> str:
+    from importlib.metadata import version
+
+    return version(dist)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--peer-max", type=int, default=4001)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--peer-max", type=int, default=8001)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(HERE / "results" / "plan.json"))
     args = ap.parse_args(argv)
@@ -156,59 +172,76 @@ def main(argv=None) -> int:
             row = {"maze": n, "grid": f"{grid.rows}x{grid.cols}", "free_cells": int(free.sum()),
                    "t_build_s": t_build}
 
-            t_ours, field = best_time(lambda: wavefront_field(grid, goal), args.repeat)
+            # robomaze and C alternate, so both see the same background load
             f8 = np.ascontiguousarray(free, dtype=np.uint8).ravel()
             gi = goal[0] * grid.cols + goal[1]
-            t_kernel, _ = best_time(lambda: K.bfs_field(f8, grid.rows, grid.cols, gi, False),
-                                    args.repeat)
-            row.update(t_wavefront_s=t_ours, t_wavefront_kernel_s=t_kernel)
-
-            t_c, reached, total, maxd = c_bfs(exe, tmp, free, goal, args.repeat)
+            raw = tmp / "grid.raw"
+            f8.tofile(raw)
+            ours, kern, cref = Best(), Best(), Best()
+            for _ in range(args.repeat):
+                w, c, field = timed(lambda: wavefront_field(grid, goal))
+                ours.add(w, c)
+                w, c, _ = timed(lambda: K.bfs_field(f8, grid.rows, grid.cols, gi, False))
+                kern.add(w, c)
+                w, c, reached, total, maxd = c_bfs(exe, raw, grid.shape, goal)
+                cref.add(w, c)
+            raw.unlink()
             reach = field >= 0
             assert reached == int(reach.sum()) and total == int(field[reach].sum(dtype=np.int64)) \
                 and maxd == int(field.max()), "C BFS and robomaze fields differ"
-            row.update(t_c_bfs_s=t_c, speed_vs_c=t_c / t_ours)
+            row.update(wavefront_wall_s=ours.wall, wavefront_cpu_s=ours.cpu,
+                       kernel_wall_s=kern.wall, kernel_cpu_s=kern.cpu,
+                       c_bfs_wall_s=cref.wall, c_bfs_cpu_s=cref.cpu,
+                       speed_vs_c=cref.cpu / ours.cpu)
 
             if side <= args.peer_max:
-                t_sp, d = best_time(lambda: scipy_field(free, goal), 1)
+                w, c, d = timed(lambda: scipy_field(free, goal))
                 ref = np.where(np.isinf(d), -1, d).reshape(grid.shape)
                 assert np.array_equal(ref[free], field[free]), "scipy field differs"
-                row.update(t_scipy_s=t_sp, ratio_scipy=t_sp / t_ours)
+                row.update(scipy_wall_s=w, scipy_cpu_s=c, ratio_scipy=c / ours.cpu)
                 del d, ref
-                t_mcp, cum = best_time(lambda: mcp_field(free, goal), 1)
+                w, c, cum = timed(lambda: mcp_field(free, goal))
                 ok = np.isfinite(cum) & free
                 # MCP counts the cost of the start cell too
                 assert np.array_equal(cum[ok].astype(np.int64) - 1, field[ok]), "MCP field differs"
-                row.update(t_mcp_s=t_mcp, ratio_mcp=t_mcp / t_ours)
+                row.update(mcp_wall_s=w, mcp_cpu_s=c, ratio_mcp=c / ours.cpu)
                 del cum
             del field
 
-            t_astar, p = best_time(lambda: astar(grid, start, goal), args.repeat)
-            row.update(t_astar_s=t_astar, astar_length=p.length, astar_expanded=p.expanded)
+            ours = Best()
+            py = Best()
+            w32 = np.where(free, np.float32(1.0), np.float32(np.inf)).astype(np.float32)
+            for _ in range(args.repeat):
+                w, c, p = timed(lambda: astar(grid, start, goal))
+                ours.add(w, c)
+                if pyastar2d is not None:
+                    w, c, q = timed(lambda: pyastar2d.astar_path(w32, start, goal,
+                                                                 allow_diagonal=False))
+                    py.add(w, c)
+                    assert q is not None and len(q) - 1 == int(round(p.length)), \
+                        "pyastar2d and robomaze A* lengths differ"
+                    del q
+            row.update(astar_wall_s=ours.wall, astar_cpu_s=ours.cpu, astar_length=p.length,
+                       astar_expanded=p.expanded)
             if pyastar2d is not None:
-                w = np.where(free, np.float32(1.0), np.float32(np.inf)).astype(np.float32)
-                t_py, q = best_time(lambda: pyastar2d.astar_path(w, start, goal,
-                                                                 allow_diagonal=False),
-                                    args.repeat)
-                assert q is not None and len(q) - 1 == int(round(p.length)), \
-                    "pyastar2d and robomaze A* lengths differ"
-                row.update(t_pyastar2d_s=t_py, ratio_pyastar2d=t_py / t_astar)
-                del w, q
-            del p
+                row.update(pyastar2d_wall_s=py.wall, pyastar2d_cpu_s=py.cpu,
+                           ratio_pyastar2d=py.cpu / ours.cpu)
+            del w32, p
             rows_out.append(row)
             print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v)
                               for k, v in row.items()}), file=sys.stderr)
 
-    hdr = (f"{'grid':>11} {'ours s':>8} {'kernel s':>8} {'C s':>8} {'vs C':>6} {'scipy s':>8} "
-           f"{'x':>6} {'MCP s':>8} {'x':>6} | {'A* s':>7} {'pyastar s':>9} {'x':>6}")
+    print("CPU seconds (best of runs); x = peer time / robomaze time")
+    hdr = (f"{'grid':>11} {'ours':>7} {'kernel':>7} {'C':>7} {'vs C':>5} {'scipy':>7} "
+           f"{'x':>5} {'MCP':>7} {'x':>5} | {'A*':>6} {'pyastar':>7} {'x':>5}")
     print(hdr)
     for r in rows_out:
-        def f(k, fmt="8.3f"):
+        def f(k, fmt="7.3f"):
             return format(r[k], fmt) if k in r else format("-", ">" + fmt.split(".")[0])
-        print(f"{r['grid']:>11} {f('t_wavefront_s')} {f('t_wavefront_kernel_s')} {f('t_c_bfs_s')} "
-              f"{f('speed_vs_c', '6.2f')} {f('t_scipy_s')} {f('ratio_scipy', '6.1f')} "
-              f"{f('t_mcp_s')} {f('ratio_mcp', '6.1f')} | {f('t_astar_s', '7.3f')} "
-              f"{f('t_pyastar2d_s', '9.3f')} {f('ratio_pyastar2d', '6.2f')}")
+        print(f"{r['grid']:>11} {f('wavefront_cpu_s')} {f('kernel_cpu_s')} {f('c_bfs_cpu_s')} "
+              f"{f('speed_vs_c', '5.2f')} {f('scipy_cpu_s')} {f('ratio_scipy', '5.1f')} "
+              f"{f('mcp_cpu_s')} {f('ratio_mcp', '5.1f')} | {f('astar_cpu_s', '6.3f')} "
+              f"{f('pyastar2d_cpu_s', '7.3f')} {f('ratio_pyastar2d', '5.2f')}")
 
     meta = {"python": sys.version.split()[0], "platform": platform.platform(),
             "cpu_count": os.cpu_count(), "numpy": np.__version__,
@@ -216,7 +249,7 @@ def main(argv=None) -> int:
                                   text=True).stdout.splitlines()[0],
             "repeat": args.repeat, "seed": args.seed, "generator": "backtracker",
             "corridor": 3, "wall": 1, "peer_max": args.peer_max,
-            "pyastar2d": getattr(pyastar2d, "__version__", "installed") if pyastar2d else None}
+            "pyastar2d": _version("pyastar2d") if pyastar2d else None}
     try:
         import scipy
         import skimage

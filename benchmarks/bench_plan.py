@@ -226,7 +226,7 @@ def main(argv=None) -> int:
             if pyastar2d is not None:
                 row.update(pyastar2d_wall_s=py.wall, pyastar2d_cpu_s=py.cpu,
                            ratio_pyastar2d=py.cpu / ours.cpu)
-            del w32, p
+            w32 = p = None  # free the big arrays before the next grid
             rows_out.append(row)
             print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v)
                               for k, v in row.items()}), file=sys.stderr)

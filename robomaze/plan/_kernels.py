@@ -15,9 +15,6 @@ import numpy as np
 from numba import njit
 
 SQRT2 = math.sqrt(2.0)
-# move order: N, E, S, W, NE, SE, SW, NW
-DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
-DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
 
 @njit(cache=True)

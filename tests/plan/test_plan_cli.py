@@ -1,6 +1,5 @@
 """``robomaze plan`` end to end."""
 
-import numpy as np
 import pytest
 
 from robomaze import Maze

@@ -69,14 +69,9 @@ def _profile(args):
 
 
 def _report(maze, run, args) -> int:
-    from ..micromouse import mms_score
     prof = _profile(args)
     s = run.summary(prof)
     s["reference_route_length"] = maze.solution_length()
-    if s["fast_run_time"] is not None:
-        s["score"] = mms_score(s["fast_run_time"], s["search_time"], run.crashes)
-    else:
-        s["score"] = None
     s.pop("display", None)
     width = max(len(k) for k in s)
     for k, v in s.items():

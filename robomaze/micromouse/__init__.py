@@ -13,13 +13,15 @@ from ..errors import unknown_name
 from ..maze import Maze
 from .floodfill import WallMap, floodfill, known_route
 from .followers import left_wall, right_wall, tremaux, wall_follower
-from .metrics import MotionProfile, mms_score, route_straights, route_turns, run_time
+from .metrics import (MotionProfile, contest_score, mms_stats, route_commands,
+                      route_straights, route_turns, run_time)
 from .result import MouseRun
 from .world import MouseWorld, wall_array
 
 __all__ = ["SOLVERS", "solve", "floodfill", "left_wall", "right_wall", "tremaux",
            "wall_follower", "MouseWorld", "MouseRun", "MotionProfile", "run_time",
-           "route_turns", "route_straights", "mms_score", "WallMap", "known_route",
+           "route_turns", "route_straights", "contest_score", "mms_stats", "route_commands",
+           "WallMap", "known_route",
            "wall_array"]
 
 #: Built-in mouse solvers: name -> fn(maze, **options) -> MouseRun.

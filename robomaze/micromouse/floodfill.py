@@ -26,6 +26,7 @@ import numpy as np
 from .._validate import check_int
 from ..maze import Maze
 from ._kernels import OPEN, UNKNOWN, WALL, flood
+from .metrics import route_commands
 from .result import MouseRun
 from .world import DC, DR, MouseWorld
 
@@ -226,9 +227,15 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
     elif reason == "move limit":
         reason = f"stopped at the move limit of {limit} moves"
     route = known_route(wm, start, sorted(goals)) if reached else None
+    log = list(world.log)
+    if route is not None and returned:
+        # The fast run, driven as one moveForward per straight from the
+        # heading the mouse came home with.
+        log += route_commands(route, world.heading)
     return MouseRun(method="floodfill", success=reason == "" and reached, reason=reason,
                     reached_goal=reached, proven=proven,
                     returned=returned, moves=world.moves, turns=world.turns,
                     crashes=world.crashes, moves_to_goal=moves_to_goal,
                     explored=world.visited.copy(), trace=list(world.trace),
-                    known=wm.array(), route=route)
+                    known=wm.array(), route=route, log=log, start=start,
+                    goals=tuple(maze.goals))

@@ -31,7 +31,8 @@ def _finish(method, world, wm, maze, reached, reason, moves_to_goal) -> MouseRun
                     proven=False, returned=False, moves=world.moves, turns=world.turns,
                     crashes=world.crashes, moves_to_goal=moves_to_goal,
                     explored=world.visited.copy(), trace=list(world.trace),
-                    known=wm.array(), route=route)
+                    known=wm.array(), route=route, log=list(world.log), start=maze.start,
+                    goals=tuple(maze.goals))
 
 
 def wall_follower(maze: Maze, *, hand: str = "left") -> MouseRun:

@@ -320,6 +320,7 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
                 step = -1 if "Left" in name else 1
                 total = world.heading * 2 + eighth + step
                 world.heading, eighth = (total // 2) % 4, total % 2
+                world.log.append(("T",))        # mms counts every turn command
                 state["turns45"] = state.get("turns45", 0) + 1
                 answer = "ack"
             elif name == "wasReset" and not args:
@@ -411,4 +412,5 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
                     moves=search_moves, turns=search_turns, crashes=world.crashes,
                     moves_to_goal=state["moves_to_goal"], explored=explored,
                     trace=list(world.trace[:trace_end]), known=None,
-                    route=state["route"], extra=extra)
+                    route=state["route"], extra=extra, log=list(world.log),
+                    start=maze.start, goals=tuple(maze.goals))

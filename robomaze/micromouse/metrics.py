@@ -34,10 +34,24 @@ cells turning alternately (left, right, left, ...) is driven as one
 length ``m * cell_size / sqrt(2)``, entered and left by 45-degree turns
 costing ``turn45_time`` each (replacing the ``m`` 90-degree turns).
 
-Score (:func:`mms_score`)
--------------------------
-A contest-style score in seconds, lower is better (the classic rule with a
-search penalty): ``fast_run_time + search_time / 30 + 10 * crashes``.
+Scores
+------
+:func:`mms_stats` reproduces the statistics panel of the mms simulator from
+the mouse's command log (our reading of mms's ``Stats``): a command
+``moveForward n`` counts ``n`` cells of distance and an *effective distance*
+of ``n`` if ``n <= 2`` else ``n / 2 + 1`` (long straights are cheap); every
+turn command counts one turn. A *run* starts when the mouse leaves the start
+cell and finishes when it enters a goal cell; the best run is the one with
+the least ``turns + effective distance``. Then::
+
+    mms score = best_run_turns + best_run_effective_distance
+                + 0.1 * (total_turns + total_effective_distance)
+
+(2000 while no run has finished), lower is better.
+
+:func:`contest_score` is a time-based contest score in seconds, lower is
+better (the classic rule with a search penalty):
+``fast_run_time + search_time / 30 + 10 * crashes``.
 """
 
 from __future__ import annotations
@@ -47,8 +61,8 @@ from dataclasses import dataclass
 
 from .._validate import check_float
 
-__all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "mms_score",
-           "route_moves"]
+__all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "contest_score",
+           "route_moves", "mms_stats", "effective_distance", "route_commands"]
 
 
 @dataclass(frozen=True)
@@ -198,10 +212,113 @@ def run_time(route, profile: MotionProfile | None = None, *,
     return time
 
 
-def mms_score(fast_run_time: float, search_time: float, crashes: int = 0) -> float:
-    """Contest-style score: ``fast_run_time + search_time / 30 + 10 * crashes``.
+def contest_score(fast_run_time: float, search_time: float, crashes: int = 0) -> float:
+    """Time-based contest score: ``fast_run_time + search_time / 30 + 10 * crashes``.
 
-    >>> mms_score(10.0, 60.0, 1)
+    >>> contest_score(10.0, 60.0, 1)
     22.0
     """
     return float(fast_run_time) + float(search_time) / 30.0 + 10.0 * int(crashes)
+
+
+def effective_distance(n: int) -> float:
+    """mms's effective distance of one ``moveForward n``.
+
+    >>> effective_distance(2), effective_distance(6)
+    (2.0, 4.0)
+    """
+    return float(n) if n <= 2 else n / 2.0 + 1.0
+
+
+def route_commands(route, heading: int) -> list[tuple]:
+    """The command log of driving ``route`` with one ``moveForward n`` per straight.
+
+    ``heading`` (0 N, 1 E, 2 S, 3 W) is the mouse's heading at the first
+    cell; turns are 90-degree commands (a U-turn is two). Log entries are
+    ``("T",)`` for a turn and ``("F", cells)`` for a move through ``cells``.
+
+    >>> route_commands([(1, 0), (0, 0), (0, 1), (0, 2)], 0)
+    [('F', [(0, 0)]), ('T',), ('F', [(0, 1), (0, 2)])]
+    """
+    dirs = {(-1, 0): 0, (0, 1): 1, (1, 0): 2, (0, -1): 3}
+    log: list[tuple] = []
+    h = heading
+    cells = [tuple(map(int, c)) for c in route]
+    i = 0
+    while i < len(cells) - 1:
+        d = dirs[(cells[i + 1][0] - cells[i][0], cells[i + 1][1] - cells[i][1])]
+        log.extend([("T",)] * (0, 1, 2, 1)[(d - h) % 4])
+        h = d
+        j = i + 1
+        while j < len(cells) - 1 and dirs[(cells[j + 1][0] - cells[j][0],
+                                          cells[j + 1][1] - cells[j][1])] == d:
+            j += 1
+        log.append(("F", cells[i + 1:j + 1]))
+        i = j
+    return log
+
+
+def mms_stats(log, start, goals) -> dict:
+    """mms's statistics and score from a command log (see the module notes).
+
+    ``log`` holds ``("T",)`` per turn, ``("F", cells)`` per successful
+    ``moveForward`` (``cells``: the cells entered, in order) and ``("R",)``
+    for a reset to the start.
+
+    >>> log = [("F", [(1, 0)]), ("T",), ("F", [(1, 1), (1, 2), (1, 3)])]
+    >>> s = mms_stats(log, start=(0, 0), goals={(1, 3)})
+    >>> s["best_run_turns"], s["best_run_effective_distance"], s["score"]
+    (1, 3.5, 4.95)
+    """
+    goals = {tuple(g) for g in goals}
+    start = tuple(start)
+    total_turns = 0
+    total_eff = 0.0
+    total_dist = 0
+    started = False
+    run_turns = 0
+    run_eff = 0.0
+    run_dist = 0
+    best = None
+    runs = 0
+    pos = start
+    for entry in log:
+        if entry[0] == "T":
+            total_turns += 1
+            if started:
+                run_turns += 1
+            continue
+        if entry[0] == "R":                 # ackReset: back on the start, run abandoned
+            pos, started = start, False
+            continue
+        cells = [tuple(c) for c in entry[1]]
+        if not cells:
+            continue
+        n = len(cells)
+        eff = effective_distance(n)
+        total_eff += eff
+        total_dist += n
+        if pos == start:                    # leaving the start begins a run
+            started, run_turns, run_eff, run_dist = True, 0, 0.0, 0
+        pos = cells[-1]
+        if not started:
+            continue
+        run_eff += eff
+        run_dist += n
+        if any(c in goals for c in cells):
+            runs += 1
+            if best is None or run_turns + run_eff < best[0] + best[1]:
+                best = (run_turns, run_eff, run_dist)
+            started = False
+        elif start in cells:                # back home without a goal: unfinished
+            started = False
+    solved = best is not None
+    score = (best[0] + best[1] + 0.1 * (total_turns + total_eff)) if solved else 2000.0
+    return {
+        "total_turns": total_turns, "total_distance": total_dist,
+        "total_effective_distance": total_eff, "runs_finished": runs,
+        "best_run_turns": best[0] if solved else None,
+        "best_run_effective_distance": best[1] if solved else None,
+        "best_run_distance": best[2] if solved else None,
+        "score": round(score, 10),
+    }

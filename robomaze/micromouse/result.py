@@ -38,6 +38,14 @@ class MouseRun:
         Wall knowledge (0 unknown, 1 open, 2 wall; sides N, E, S, W).
     route : list of (row, col) or None
         The fast-run route, start to goal, on known walls only.
+    extra : dict
+        Solver-specific figures (the host's exit status, stderr...).
+    log : list or None
+        Command log (``("T",)``, ``("F", cells)``, ``("R",)``) of the search
+        and, where the solver drives it, the fast run; scored by
+        :func:`~robomaze.micromouse.metrics.mms_stats`.
+    start, goals
+        The maze's start and goal cells (for scoring the log).
     """
 
     method: str
@@ -55,6 +63,9 @@ class MouseRun:
     known: np.ndarray | None = None
     route: list | None = None
     extra: dict = field(default_factory=dict)
+    log: list | None = None
+    start: tuple | None = None
+    goals: tuple = ()
 
     @property
     def cells_explored(self) -> int:
@@ -73,8 +84,13 @@ class MouseRun:
         return None if self.route is None else route_turns(self.route)
 
     def summary(self, profile=None) -> dict:
-        """The community's comparison figures (plus run-time estimates)."""
-        from .metrics import MotionProfile, run_time
+        """The community's comparison figures, run-time estimates and scores.
+
+        ``contest_score`` (seconds) and ``mms_score`` (mms's panel score,
+        when the run has a command log) are defined in
+        :mod:`robomaze.micromouse.metrics`.
+        """
+        from .metrics import MotionProfile, contest_score, mms_stats, run_time
         profile = profile or MotionProfile()
         d = {
             "method": self.method, "success": self.success, "reason": self.reason,
@@ -87,5 +103,12 @@ class MouseRun:
         d["search_time"] = run_time(self.trace, profile, stop_at_turns=True) \
             if len(self.trace) > 1 else 0.0
         d["fast_run_time"] = run_time(self.route, profile) if self.route else None
+        d["contest_score"] = (contest_score(d["fast_run_time"], d["search_time"], self.crashes)
+                              if d["fast_run_time"] is not None else None)
+        if self.log is not None and self.start is not None and self.goals:
+            stats = mms_stats(self.log, self.start, self.goals)
+            d["mms_score"] = stats["score"]
+            d["mms_best_run_turns"] = stats["best_run_turns"]
+            d["mms_best_run_effective_distance"] = stats["best_run_effective_distance"]
         d.update(self.extra)
         return d

@@ -6,7 +6,8 @@ robomaze reads) facing north; it senses the walls in front, to the left and
 to the right of its cell; it moves forward one or ``n`` cells or turns 90
 degrees. A move that would run into a wall is a *crash*: it is reported and
 counted, and the mouse does not move. Boundary openings count as walls (a
-micromouse maze is enclosed).
+micromouse maze is enclosed). ``log`` records the commands in the form
+:func:`robomaze.micromouse.metrics.mms_stats` scores.
 
 Headings are ``0 = N, 1 = E, 2 = S, 3 = W`` (clockwise).
 """
@@ -91,10 +92,12 @@ class MouseWorld:
             self.turns = 0
             self.crashes = 0
             self.trace = [self.start]
+            self.log = []
             self.visited[:] = False
             self.visited[self.start] = True
         else:
             self.trace.append(self.start)
+            self.log.append(("R",))
 
     def is_wall(self, side: int) -> bool:
         """Wall on absolute side ``side`` (0..3) of the mouse's cell."""
@@ -118,12 +121,14 @@ class MouseWorld:
         n = check_int("n", n, min_value=1)
         self.heading = (self.heading - n) % 4
         self.turns += n
+        self.log.extend([("T",)] * n)
 
     def turn_right(self, n: int = 1) -> None:
         """Turn 90 degrees right ``n`` times."""
         n = check_int("n", n, min_value=1)
         self.heading = (self.heading + n) % 4
         self.turns += n
+        self.log.extend([("T",)] * n)
 
     def face(self, side: int) -> int:
         """Turn (by the shorter way) to face absolute side ``side``; returns turns made."""
@@ -147,10 +152,13 @@ class MouseWorld:
                 return False
             r, c = r + DR[h], c + DC[h]
         r, c = self.cell
+        entered = []
         for _ in range(n):
             r, c = r + DR[h], c + DC[h]
             self.visited[r, c] = True
-            self.trace.append((r, c))
+            entered.append((r, c))
+        self.trace.extend(entered)
+        self.log.append(("F", entered))
         self.cell = (r, c)
         self.moves += n
         return True

@@ -60,7 +60,7 @@ def test_mouse_run_cli_with_options_after_the_maze(tmp_path):
                           str(out), "--", sys.executable, str(MICE / "floodfill_mouse.py")])
     assert rc == 0
     data = json.loads(out.read_text())
-    assert data["success"] and data["route_length"] == 75 and data["score"] > 0
+    assert data["success"] and data["route_length"] == 75 and data["mms_score"] > 0
     rc = _run(mouse_cli, ["mouse", "run", str(maze), "--command-timeout", "0.3", "--",
                           sys.executable, str(MICE / "silent_mouse.py")])
     assert rc == 1

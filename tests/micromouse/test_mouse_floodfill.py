@@ -194,3 +194,19 @@ def test_world_senses_and_crashes():
     w.turn_right()
     assert w.move_forward() and w.cell == (1, 1)
     assert w.moves == 3 and w.turns == 2 and route_turns(w.trace) == 2
+
+
+def test_floodfill_mms_score_counts_the_fast_run():
+    from robomaze.micromouse import mms_stats, route_straights
+    from robomaze.micromouse.metrics import effective_distance
+    m = read_maze(DATA / "16MM2012CX.maze") if DATA.exists() else None
+    if m is None:
+        pytest.skip("sample data not present")
+    run = floodfill(m)
+    s = mms_stats(run.log, m.start, m.goals)
+    assert s["runs_finished"] == 2                   # the search run and the fast run
+    eff = sum(effective_distance(n) for n in route_straights(run.route))
+    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (run.route_turns, eff)
+    # Totals: every search move was one cell (effective 1), plus the fast run.
+    assert s["total_effective_distance"] == run.moves + eff
+    assert run.summary()["mms_score"] == s["score"]

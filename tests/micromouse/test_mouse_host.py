@@ -167,3 +167,13 @@ def test_mouse_that_closes_its_input_is_a_clear_failure():
     run = host_mouse(maze, mouse("deaf_mouse"), command_timeout=5, total_timeout=20)
     assert time.monotonic() - t0 < 10
     assert not run.success and "closed its input" in run.reason
+
+
+def test_hosted_run_is_scored_like_mms():
+    maze = _sample("16MM2012CX.maze")
+    run = host_mouse(maze, mouse("floodfill_mouse"))
+    s = run.summary()
+    # The test mouse drives one cell per command: effective distance = cells.
+    assert s["mms_best_run_effective_distance"] == run.route_length
+    assert s["mms_best_run_turns"] <= run.extra["fast_run_turns"]
+    assert s["mms_score"] < 2000

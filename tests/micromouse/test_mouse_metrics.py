@@ -5,7 +5,8 @@ import math
 import pytest
 
 from robomaze.errors import ParameterError
-from robomaze.micromouse import MotionProfile, mms_score, route_straights, route_turns, run_time
+from robomaze.micromouse import (MotionProfile, contest_score, mms_stats, route_commands,
+                                 route_straights, route_turns, run_time)
 
 P = MotionProfile(cell_size=1.0, max_speed=1.0, acceleration=1.0, turn_speed=0.5,
                   turn_time=2.0, turn45_time=0.5)
@@ -60,8 +61,41 @@ def test_search_time_stops_at_turns():
 
 
 def test_score_and_profile_validation():
-    assert mms_score(10.0, 60.0, 1) == pytest.approx(22.0)
+    assert contest_score(10.0, 60.0, 1) == pytest.approx(22.0)
     with pytest.raises(ParameterError):
         MotionProfile(max_speed=-1)
     with pytest.raises(ParameterError):
         MotionProfile(turn_speed=5.0, max_speed=1.0)
+
+
+def test_mms_stats_by_hand():
+    start, goals = (2, 0), {(0, 0)}
+    log = [
+        ("T",),                              # before leaving: not in a run
+        ("F", [(2, 1)]),                     # run 1 starts (left the start)
+        ("F", [(2, 0)]),                     # back home: run 1 unfinished
+        ("F", [(1, 0), (0, 0)]),             # run 2: 2 cells, eff 2 -> goal
+        ("T",), ("T",),
+        ("F", [(1, 0), (2, 0)]),             # home again, no run
+        ("F", [(1, 0)]), ("R",),             # run 3 abandoned by a reset
+        ("F", [(1, 0), (0, 0)]),             # run 4: eff 2, no turns -> goal
+    ]
+    s = mms_stats(log, start, goals)
+    assert s["total_turns"] == 3
+    assert s["total_distance"] == 1 + 1 + 2 + 2 + 1 + 2
+    assert s["total_effective_distance"] == 9.0
+    assert s["runs_finished"] == 2
+    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (0, 2.0)
+    assert s["score"] == pytest.approx(0 + 2 + 0.1 * (3 + 9))
+    assert mms_stats([("F", [(1, 0)])], start, goals)["score"] == 2000.0
+
+
+def test_route_commands_and_effective_distance():
+    route = [(3, 0), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 4)]
+    log = route_commands(route, heading=1)            # facing east at the start
+    kinds = [e[0] for e in log]
+    assert kinds == ["T", "F", "T", "F", "T", "F"]
+    assert [len(e[1]) for e in log if e[0] == "F"] == [3, 4, 1]
+    s = mms_stats(log, (3, 0), {(1, 4)})
+    # turns inside the run: 2; effective: 3/2+1 + 4/2+1 + 1 = 6.5
+    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (2, 6.5)

@@ -12,6 +12,7 @@ command                    answer
 ``wallFront [k]``          ``true`` / ``false``; with ``k`` the wall in
 ``wallRight [k]``          front of (left/right of) the cell ``k`` cells
 ``wallLeft [k]``           ahead, ``true`` if a wall is met before it
+``wallBack [k]``           (an extension some mms forks have)
 ``moveForward [n]``        ``ack``, or ``crash`` (the mouse does not move)
 ``turnLeft`` ``turnRight`` ``ack`` (also ``turnLeft90`` / ``turnRight90``)
 ``turnLeft45`` ...         ``ack``; a move while not on a 90-degree heading
@@ -285,14 +286,14 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
                 answer = str(maze.cols)
             elif name == "mazeHeight" and not args:
                 answer = str(rows)
-            elif name in ("wallFront", "wallRight", "wallLeft") and len(args) <= 1:
+            elif name in ("wallFront", "wallRight", "wallLeft", "wallBack") and len(args) <= 1:
                 try:
                     k = int(args[0]) if args else 0
                 except ValueError:
                     k = -1
                 if k < 0:
                     raise _Stop(f"protocol error: bad argument in {line!r}")
-                rel = {"wallFront": 0, "wallRight": 1, "wallLeft": 3}[name]
+                rel = {"wallFront": 0, "wallRight": 1, "wallBack": 2, "wallLeft": 3}[name]
                 answer = "true" if look(rel, k) else "false"
             elif name == "moveForward" and len(args) <= 1:
                 try:

@@ -65,7 +65,7 @@ def test_protocol_answers():
     script = ("mazeWidth;mazeHeight;wallFront;wallLeft;wallRight;moveForward;"
               "turnRight;wallFront 1;moveForward 3;turnLeft90;turnRight45;moveForward;"
               "turnLeft45;wasReset;setColor 0 0 G;setText 1 1 hi there;clearAllText;"
-              "ackReset;turnLeft;moveForward 2")
+              "ackReset;turnLeft;moveForward 2;wallBack")
     env = dict(os.environ, MOUSE_SCRIPT=script, MOUSE_LOG=str(log))
     run = host_mouse(maze, mouse("script_mouse"), env=env, stop_after="exit")
     answers = dict((i, a) for i, (_, a) in enumerate(json.loads(log.read_text())))
@@ -83,6 +83,7 @@ def test_protocol_answers():
     assert answers[14] is None and answers[16] is None
     assert answers[17] == "ack"                # back to the start, facing north
     assert answers[18] == "ack" and answers[19] == "crash"   # west boundary
+    assert answers[20] == "false"              # behind (east of) the start: open
     assert run.extra["display"].colors == {(0, 0): "G"}
     assert run.extra["display"].texts == {}
     assert run.crashes == 3

@@ -8,9 +8,11 @@ body to the walls.
 """
 
 from .clearance import cell_clearance, footprint_clearance, segment_clearance
-from .cspace import cspace, free_space, heading_bin, heading_bins, swept_kernel
+from .cspace import (MOTIONS, bin_geometry, cspace, free_space, heading_bin, heading_bins,
+                     motion_cspace, swept_kernel)
 from .footprint import Footprint
 
 __all__ = ["Footprint", "cspace", "free_space", "footprint_clearance", "segment_clearance",
            "cell_clearance",
-           "heading_bins", "heading_bin", "swept_kernel"]
+           "heading_bins", "heading_bin", "swept_kernel", "bin_geometry", "motion_cspace",
+           "MOTIONS"]

@@ -39,7 +39,8 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from .footprint import Footprint, _raster_geometry
 
-__all__ = ["cspace", "heading_bins", "heading_bin", "swept_kernel", "free_space"]
+__all__ = ["cspace", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
+           "bin_geometry", "free_space"]
 
 #: Angular spacing (radians) of the samples whose union approximates a bin's sweep.
 _SWEEP_STEP = math.radians(2.0)
@@ -65,28 +66,92 @@ def heading_bin(theta, n: int):
     return np.mod(np.floor(np.asarray(theta, float) / step + 0.5), n).astype(np.int64)
 
 
-def swept_kernel(footprint: Footprint, resolution: float, lo: float, hi: float) -> np.ndarray:
-    """Kernel of cells touched by the footprint at any heading in ``[lo, hi]``.
+def bin_geometry(footprint: Footprint, lo: float, hi: float):
+    """The region covered by the footprint at any heading in ``[lo, hi]`` (robot frame).
 
     The union of the footprint rotated at headings spaced at most 2 degrees
-    apart, buffered by ``R * step / 2`` (``R`` the circumscribed radius): a
-    point at distance ``rho <= R`` from the reference point moves at most
-    ``rho * step / 2`` away from the nearer of two neighbouring samples, so
-    the buffered union holds every intermediate heading.
+    apart, buffered by ``1.05 * R * step / 2`` (``R`` the circumscribed
+    radius): a point at distance ``rho <= R`` from the reference point moves
+    at most ``rho * step / 2`` away from the nearer of two neighbouring
+    samples, so the buffered union holds every intermediate heading (the 5 %
+    covers the polygonal buffer lying inside the true offset curve).
+    Returns ``(geometry, reach)`` with ``reach`` bounding its distance from
+    the reference point.
     """
-    if footprint.kind == "disc":
-        return footprint.rasterize(resolution, lo)
     span = float(hi - lo)
     m = max(2, int(math.ceil(span / _SWEEP_STEP)) + 1)
     thetas = np.linspace(lo, hi, m)
     step = span / (m - 1)
     parts = [affinity.rotate(footprint.geometry, float(t), origin=(0.0, 0.0), use_radians=True)
              for t in thetas]
-    # the polygonal buffer lies inside the true offset curve by a factor
-    # cos(pi / 32) for quad_segs=8; 5 % extra covers it
     pad = footprint.circumscribed_radius * step / 2.0 * 1.05 + 1e-9
     geom = shapely.union_all(parts).buffer(pad, quad_segs=8)
-    return _raster_geometry(geom, resolution, footprint.circumscribed_radius + pad)
+    return geom, footprint.circumscribed_radius + pad
+
+
+def swept_kernel(footprint: Footprint, resolution: float, lo: float, hi: float) -> np.ndarray:
+    """Kernel of cells touched by the footprint at any heading in ``[lo, hi]`` (grid frame).
+
+    See :func:`bin_geometry`; discs give their plain rasterization.
+    """
+    if footprint.kind == "disc":
+        return footprint.rasterize(resolution, lo)
+    geom, reach = bin_geometry(footprint, lo, hi)
+    return _raster_geometry(geom, resolution, reach)
+
+
+def _translate_sweep(geom, dx: float, dy: float):
+    """Minkowski sum of a polygonal region with the segment from 0 to (dx, dy)."""
+    parts = [geom, affinity.translate(geom, dx, dy)]
+    polys = getattr(geom, "geoms", [geom])
+    for poly in polys:
+        for ring in [poly.exterior, *poly.interiors]:
+            xy = np.asarray(ring.coords)
+            for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
+                quad = shapely.Polygon([(x0, y0), (x1, y1), (x1 + dx, y1 + dy), (x0 + dx, y0 + dy)])
+                if quad.area > 0:
+                    parts.append(quad)
+    return shapely.union_all(parts)
+
+
+#: Translation directions of :func:`motion_cspace`: E, S, SE, SW as (drow, dcol).
+MOTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def motion_cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
+                  connectivity: int = 4) -> np.ndarray:
+    """Blocked translations between neighbouring cells, per heading bin.
+
+    Entry ``[m, b, r, c]`` is True when the footprint, at any heading of
+    bin ``b``, sweeping from cell ``(r, c)`` to ``(r, c) + MOTIONS[m]``
+    touches an occupied cell (or leaves the grid). The swept region is the
+    bin region of :func:`bin_geometry` translated along the move (its
+    Minkowski sum with the segment), so a free move is collision-free for
+    the whole continuous motion, not just at its ends. The reverse moves
+    (W, N, NW, NE) are the same sweeps seen from the other cell.
+
+    Returns
+    -------
+    ndarray of bool, shape (2 or 4, headings, rows, cols)
+        2 motions (E, S) for ``connectivity=4``, 4 for 8.
+    """
+    n = check_int("headings", headings, min_value=1)
+    nm = 4 if connectivity == 8 else 2
+    yaw = grid.origin[2]
+    step = 2.0 * math.pi / n
+    res = grid.resolution
+    out = np.empty((nm, n) + grid.shape, dtype=bool)
+    for i, theta in enumerate(heading_bins(n)):
+        local = theta - yaw
+        if footprint.kind == "disc":
+            geom, reach = footprint.geometry.buffer(footprint.radius * 0.01), footprint.radius * 1.01
+        else:
+            geom, reach = bin_geometry(footprint, local - step / 2, local + step / 2)
+        for m, (dr, dc) in enumerate(MOTIONS[:nm]):
+            swept = _translate_sweep(geom, dc * res, -dr * res)
+            k = _raster_geometry(swept, res, reach + math.hypot(dr, dc) * res)
+            out[m, i] = _dilate(grid.occupied, k)
+    return out
 
 
 def _dilate(occupied: np.ndarray, kernel: np.ndarray) -> np.ndarray:

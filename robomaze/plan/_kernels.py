@@ -578,12 +578,14 @@ def shortcut(free, rows, cols, cells):
 
 # ---------------------------------------------------------------- (cell, heading)
 @njit(cache=True)
-def state_search(free_b, rows, cols, nb, starts, goal, goal_bin, conn8, rot_cost):
+def state_search(free_b, move_free, rows, cols, nb, starts, goal, goal_bin, conn8, rot_cost):
     """Dijkstra/A* over states ``bin * N + cell`` of a heading-binned C-space.
 
-    ``free_b`` is the flat ``(nb * N)`` free mask. Moves: to a neighbouring
-    cell in the same bin (free in that bin, diagonals without corner
-    cutting in that bin) at cost 1 or sqrt(2), or a rotation in place to
+    ``free_b`` is the flat ``(nb * N)`` free mask, ``move_free`` the flat
+    ``(motions, nb, N)`` mask of collision-free sweeps E, S[, SE, SW] from
+    each cell. Moves: to a neighbouring cell in the same bin (free in that
+    bin, its sweep free, diagonals also without corner cutting) at cost 1
+    or sqrt(2), or a rotation in place to
     the neighbouring bin at cost ``rot_cost``. The octile distance is the
     heuristic. ``starts`` are the admissible start states; the search ends
     at the first state on ``goal`` (in ``goal_bin`` if >= 0).
@@ -627,6 +629,26 @@ def state_search(free_b, rows, cols, nb, starts, goal, goal_bin, conn8, rot_cost
             if k < nk:
                 t = _move_ok(fb, rows, cols, r, c, k)
                 if t < 0:
+                    continue
+                # the sweep of a move west/north(-east/-west) is the E/S/SW/SE
+                # sweep starting from the target cell
+                if k == 0:
+                    m, src = 1, t
+                elif k == 1:
+                    m, src = 0, cell
+                elif k == 2:
+                    m, src = 1, cell
+                elif k == 3:
+                    m, src = 0, t
+                elif k == 4:
+                    m, src = 3, t
+                elif k == 5:
+                    m, src = 2, cell
+                elif k == 6:
+                    m, src = 3, cell
+                else:
+                    m, src = 2, t
+                if not move_free[(m * nb + b) * N + src]:
                     continue
                 ns = b * N + t
                 step = 1.0 if k < 4 else SQRT2

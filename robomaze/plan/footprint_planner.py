@@ -6,9 +6,12 @@
 * Any other shape: search over states ``(row, col, heading bin)`` of the
   heading-binned configuration space (:func:`robomaze.geometry.cspace`,
   conservative over each bin's angular interval): translations to
-  neighbouring cells keep the heading (a holonomic base), rotations on the
-  spot step to a neighbouring bin and are allowed only where both bins are
-  free, so a long robot turns only where the corridor is wide enough.
+  neighbouring cells keep the heading (a holonomic base) and are allowed
+  only when the footprint's whole sweep along the move is clear
+  (:func:`robomaze.geometry.motion_cspace`), rotations on the spot step to
+  a neighbouring bin and are allowed only where both bins are free, so a
+  long robot turns only where the corridor is wide enough and the returned
+  motion is collision-free throughout, not only at the cells it visits.
 
 When no path exists the planner raises :class:`~robomaze.errors.NoPathError`
 with a ``reason``: ``"corridor narrower than robot"`` (the robot fits
@@ -24,7 +27,7 @@ import time as _time
 import numpy as np
 
 from ..errors import NoPathError, ParameterError
-from ..geometry import Footprint, cspace, heading_bin, heading_bins
+from ..geometry import Footprint, cspace, heading_bin, heading_bins, motion_cspace
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
 from . import _kernels as K
@@ -135,8 +138,9 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
         raise NoPathError(f"goal cell {g} is blocked for the footprint at every allowed heading",
                           reason="goal blocked for footprint")
     flat = flat_u8(free_b)
-    parent, reached, expanded = K.state_search(flat, rows, cols, n, sbins * N + si, gi, gbin,
-                                               conn == 8, rot / grid.resolution)
+    moves = flat_u8(~motion_cspace(grid, footprint, headings=n, connectivity=conn))
+    parent, reached, expanded = K.state_search(flat, moves, rows, cols, n, sbins * N + si, gi,
+                                               gbin, conn == 8, rot / grid.resolution)
     if reached < 0:
         raise _why_not(grid, s, g, conn)
     states = K.follow_parents(parent, reached)

@@ -113,3 +113,38 @@ def test_single_bin_is_the_circumscribed_disc():
     ring = cspace(g, Footprint.disc(fp.circumscribed_radius * 0.999))
     # the full sweep is the disc of radius R (up to the small documented pad)
     assert (one <= disc).all() and (ring <= one).all()
+
+
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_motion_sweeps_are_collision_free(name):
+    from robomaze.geometry import MOTIONS, motion_cspace
+    fp = SHAPES[name]
+    g = random_grid(3, shape=(8, 9), p=0.1)
+    obs = obstacles(g)
+    shapely.prepare(obs)
+    n = 4
+    step = 2 * math.pi / n
+    moves = motion_cspace(g, fp, headings=n, connectivity=8)
+    ends = cspace(g, fp, headings=n)
+    assert moves.shape == (4, n) + g.shape
+    free_moves = 0
+    for m, (dr, dc) in enumerate(MOTIONS):
+        for b, centre in enumerate(heading_bins(n)):
+            for r in range(g.rows):
+                for c in range(g.cols):
+                    r2, c2 = r + dr, c + dc
+                    if not (0 <= r2 < g.rows and 0 <= c2 < g.cols):
+                        assert moves[m, b, r, c]          # leaving the grid is blocked
+                        continue
+                    if ends[b, r, c] or ends[b, r2, c2]:
+                        assert moves[m, b, r, c]          # the sweep holds both ends
+                        continue
+                    if moves[m, b, r, c]:
+                        continue
+                    free_moves += 1
+                    (x0, y0), (x1, y1) = g.cell_to_world((r, c)), g.cell_to_world((r2, c2))
+                    for s in np.linspace(0, 1, 7):
+                        for t in centre + np.linspace(-step / 2, step / 2, 5):
+                            pose = fp.at(x0 + s * (x1 - x0), y0 + s * (y1 - y0), t)
+                            assert not obs.intersects(pose), (m, b, r, c, s, t)
+    assert free_moves > 10                                # the test checked something

@@ -195,9 +195,13 @@ def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, beam_a
 def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
     """Trace one beam of measured length ``rng_t`` (cells) and count cell evidence.
 
-    Every cell the ray enters strictly before ``rng_t`` gets a free mark; the
-    cell just beyond ``rng_t`` gets a hit mark unless ``rng_t >= tmax`` (no
-    return). Used by mapping agents on their own belief grids.
+    Every cell the ray enters before ``rng_t - 0.5`` gets a free mark. The
+    hit mark goes to the cell entered at the grid-line crossing nearest to
+    ``rng_t`` (within half a cell; otherwise the cell holding the reading's
+    end point), unless ``rng_t >= tmax`` (no return). An exact reading ends
+    on the wall's face, so the wall cell is marked; small range noise snaps
+    back to the same face instead of marking the free cell in front of it.
+    Used by mapping agents on their own belief grids.
     """
     if abs(da) < _TINY_DIR:
         da = 0.0
@@ -232,31 +236,39 @@ def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
         sr = 0
         tmb = inf
         tdb = inf
-    stop = rng_t - 1e-6
-    if rng_t > 1e-6:
+    free_until = rng_t - 0.5
+    hit = rng_t < tmax - 1e-6
+    if free_until > 0.0:
         marks_free[r * cols + c] += 1
+    best = 0.5
+    best_u = -1
     while True:
         if tma < tmb:
             t = tma
-            if t >= stop:
-                break
             c += sc
             tma += tda
         else:
             t = tmb
-            if t >= stop:
-                break
             r += sr
             tmb += tdb
+        if t > rng_t + 0.5:
+            break
         if r < 0 or r >= rows or c < 0 or c >= cols:
-            return
-        marks_free[r * cols + c] += 1
-    if rng_t < tmax - 1e-6:
-        e = rng_t + 1e-6
-        hc = int(math.floor(a0 + e * da))
-        hr = int(math.floor(b0 + e * db))
-        if 0 <= hr < rows and 0 <= hc < cols:
-            marks_hit[hr * cols + hc] += 1
+            break
+        u = r * cols + c
+        if t < free_until:
+            marks_free[u] += 1
+        elif hit and abs(t - rng_t) < best:
+            best = abs(t - rng_t)
+            best_u = u
+    if hit:
+        if best_u < 0:
+            hc = int(math.floor(a0 + rng_t * da))
+            hr = int(math.floor(b0 + rng_t * db))
+            if 0 <= hr < rows and 0 <= hc < cols:
+                best_u = hr * cols + hc
+        if best_u >= 0:
+            marks_hit[best_u] += 1
 
 
 @njit(cache=True)
@@ -275,7 +287,9 @@ def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, rang
     for j in range(beam_angles.shape[0]):
         phi = th - oyaw + beam_angles[j]
         rr = ranges[j]
-        if not (rr == rr):  # NaN readings carry no evidence
+        # NaN and no-return readings carry no evidence: a lost echo and open
+        # space look alike, and trusting a lost echo would erase walls.
+        if not (rr == rr) or rr >= range_max:
             continue
         march_one(rows, cols, a0, b0, math.cos(phi), -math.sin(phi), tmax,
                   marks_free, marks_hit, rr / res)

@@ -2,9 +2,10 @@
 
 The agent knows the map frame (size, resolution, origin) and where the goal
 is, but not a single wall. Each step it adds its scan to a belief grid:
-every cell a beam crosses before its reading gets a *free* count, the cell
-just beyond a reading shorter than ``range_max`` a *hit* count; a cell is
-believed occupied when its hits are at least its free counts. It plans on
+every cell a beam crosses up to half a cell before its reading gets a
+*free* count, the cell behind the grid line nearest the reading a *hit*
+count (readings at ``range_max`` -- no return -- are ignored); a cell is
+believed occupied when its hits outnumber its free counts. It plans on
 that belief with unknown cells treated as free -- the micromouse
 flood-fill idea at robot scale: an 8-connected distance field from the
 goal over the cells whose exact clearance from believed walls exceeds the
@@ -15,7 +16,10 @@ whenever new walls appear.
 Every replan either reaches the goal or uncovers a wall the plan relied
 on, and there are finitely many walls, so the goal is reached whenever it
 is reachable for the footprint (perfect and braid mazes alike). If the
-belief leaves no way to the goal even with ``margin = 0``, the agent stops.
+belief leaves no way to the goal even with ``margin = 0``, it retries with
+stricter evidence (a cell counts as a wall only with clearly more hits than
+free passes) before it stops -- noisy readings can mark free cells as
+walls; with exact sensors this never triggers.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ class Explorer:
     @property
     def occupied(self) -> np.ndarray:
         """Believed walls, ``(rows, cols)`` bool."""
-        return ((self.hit_counts > 0) & (self.hit_counts >= self.free_counts)).reshape(
+        return (self.hit_counts > self.free_counts).reshape(
             self.rows, self.cols)
 
     @property
@@ -98,14 +102,19 @@ class Explorer:
                                 scan.range_max, self.free_counts, self.hit_counts)
 
     def _replan(self) -> None:
-        occ = self.occupied
-        clear = clearance_field(occ) * self.ctx.resolution
-        for margin in (self.margin, 0.0):
-            blocked = (clear <= self.radius + margin).ravel().astype(np.uint8)
-            dist = distance_field(blocked, self.rows, self.cols, self.goal_cells)
-            self._blocked, self._dist = blocked, dist
-            if np.isfinite(dist).any():
-                break
+        # Stricter evidence levels are tried only when the belief leaves no
+        # way to the goal: noisy readings can mark a free cell as a wall.
+        for strict in (0, 1, 2, 3):
+            occ = (self.hit_counts > (2 ** strict) * self.free_counts + (4 ** strict - 1)
+                   ).reshape(self.rows, self.cols)
+            clear = clearance_field(occ) * self.ctx.resolution
+            for margin in (self.margin, 0.0):
+                blocked = (clear <= self.radius + margin).ravel().astype(np.uint8)
+                dist = distance_field(blocked, self.rows, self.cols, self.goal_cells)
+                self._blocked, self._dist = blocked, dist
+                if self._current_cell(*self._ab) >= 0:
+                    self.replans += 1
+                    return
         self.replans += 1
 
     def _current_cell(self, a: float, b: float) -> int:
@@ -128,12 +137,13 @@ class Explorer:
 
     def __call__(self, obs):
         self._integrate(obs)
-        n_walls = int(np.count_nonzero(self.occupied))
-        if n_walls != self._n_walls or self._dist is None:
-            self._n_walls = n_walls
-            self._replan()
         x, y, th = (float(v) for v in obs["odom"][:3])
         a, b = world_to_cell_units(self.ctx, x, y)
+        self._ab = (a, b)
+        n_walls = int(np.count_nonzero(self.occupied))
+        if n_walls != self._n_walls or self._dist is None or self.stuck:
+            self._n_walls = n_walls
+            self._replan()
         u = self._current_cell(a, b)
         if u < 0:
             self.stuck = True

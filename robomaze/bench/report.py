@@ -189,6 +189,8 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
         if key not in chosen and r.get("status") == "ok":
             chosen[key] = r
     out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.png"):  # pictures of an earlier report of this directory
+        old.unlink()
     grids: dict[str, tuple] = {}
     written = {}
     for (kind, method, corridor), r in sorted(chosen.items()):
@@ -203,7 +205,8 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
             continue
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
         title = f"{method}  k={corridor}  {r['footprint']}  ({status})"
-        path = out / f"{method}_corridor{corridor}.png"
+        prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
+        path = out / f"{prefix}{method}_corridor{corridor}.png"
         plot_example(grid, r.get("path"), path, title=title)
         written[(kind, method, corridor)] = path
     return written
@@ -260,9 +263,16 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
               f"{r['status']} | {reason} |\n")
         w("\n")
     if examples:
-        w("## Example runs\n\n")
-        for (kind, method, corridor), p in sorted(examples.items()):
-            w(f"![{method} corridor {corridor}]({p.relative_to(d).as_posix()})\n")
+        corridors = sorted({c for _, _, c in examples})
+        w("## Example runs\n\nOne run per planner (or agent) and widening level: the first "
+          "successful one, else the first that ran.\n\n")
+        w("| method | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
+        w("|---|" + "---|" * len(corridors) + "\n")
+        for kind, method in sorted({(k, m) for k, m, _ in examples}):
+            label = method if kind == "plan" else f"{method} (agent)"
+            cells = [f"![{label} {c}]({examples[(kind, method, c)].relative_to(d).as_posix()})"
+                     if (kind, method, c) in examples else "" for c in corridors]
+            w(f"| {label} | " + " | ".join(cells) + " |\n")
         w("\n")
     return out.getvalue()
 

@@ -186,7 +186,7 @@ def _from_metrics(m: dict) -> dict:
 
 
 def _thin(cells: np.ndarray) -> list:
-    cells = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
+    cells = np.asarray(cells).reshape(-1, 2)
     if len(cells) > 1:
         keep = np.r_[True, np.any(np.diff(cells, axis=0) != 0, axis=1)]
         cells = cells[keep]
@@ -329,8 +329,17 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
         if result.reason == "no_path":
             raise NoPathError(str(result.info.get("error", "no path")), reason=str(
                 result.info.get("error", "no path")))
-    cells = grid.world_to_cells(np.asarray(result.trajectory.poses, dtype=float)[:, :2])
+    cells = _fractional_cells(grid, np.asarray(result.trajectory.poses, dtype=float)[:, :2])
     return m, _thin(cells), elapsed
+
+
+def _fractional_cells(grid, points: np.ndarray) -> np.ndarray:
+    """World points as fractional (row, col) grid coordinates (for smooth drawings)."""
+    base = np.array([[0, 0], [1, 0], [0, 1]], dtype=float)
+    w = np.asarray(grid.cells_to_world(base), dtype=float)
+    a = np.column_stack([w[1] - w[0], w[2] - w[0]])  # world = w0 + a @ (row, col)
+    rc = np.linalg.solve(a, (np.asarray(points, dtype=float) - w[0]).T).T
+    return np.round(rc, 3)
 
 
 def _is_plain(v) -> bool:

@@ -133,6 +133,7 @@ def test_report_files_exist(swept):
     for method in ("astar", "wavefront"):
         for k in (1, 3):
             assert (out / "examples" / f"{method}_corridor{k}.png").is_file()
+    assert "## Example runs" in (out / "report.md").read_text()
 
 
 def _parse_ompl(text):
@@ -179,3 +180,14 @@ def test_ompl_log_has_widening_as_experiment_property(swept):
     want = sorted(r["metrics"]["length_m"] for r in rows
                   if (r["corridor"], r["footprint"], r["method"]) == (3, "disc:0.04", "astar"))
     assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_trajectories_are_stored_as_fractional_grid_cells():
+    from robomaze import Maze, widen
+    from robomaze.bench.run import _fractional_cells
+
+    g = widen(Maze.empty(2, 3), corridor=3, resolution=0.1, origin=(1.0, 2.0, 0.0))
+    cells = np.array([[1, 1], [4, 6], [2, 3]])
+    assert np.allclose(_fractional_cells(g, g.cells_to_world(cells)), cells)
+    mid = (g.cells_to_world([[1, 1]])[0] + g.cells_to_world([[1, 2]])[0]) / 2
+    assert np.allclose(_fractional_cells(g, mid[None]), [[1, 1.5]])

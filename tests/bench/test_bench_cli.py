@@ -71,3 +71,19 @@ def test_usage_errors(capsys):
 def test_default_sweep_is_shipped_in_the_package():
     sweep = load_sweep(default_sweep_path())
     assert sweep.name == "default" and len(sweep.scenarios) > 100
+
+
+def test_progress_bar_shows_done_total_rate_eta_and_failures():
+    import io
+
+    from robomaze.bench import Progress
+
+    buf = io.StringIO()
+    bar = Progress(4, stream=buf)
+    bar.update({"status": "ok"})
+    bar.update({"status": "error"})
+    line = bar.line()
+    assert "2/4" in line and "run/s" in line and "ETA" in line and "1 failed" in line
+    bar.update({"status": "ok"})
+    bar.update({"status": "ok"})
+    assert buf.getvalue().rstrip().endswith("1 failed") and "4/4" in buf.getvalue()

@@ -245,13 +245,20 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
         part = [s for s in summary if s["footprint"] == fp]
         part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))
         w(f"## Footprint {fp}\n\n{_md_table(part)}\n\n")
-    nopath = [s for s in summary if s["no_path"]]
-    if nopath:
-        w("## No collision-free path\n\nThe footprint did not fit through the corridors "
-          "at these widening levels (a result, not an error):\n\n")
-        w("| footprint | corridor | method | runs without a path |\n|---|---|---|---|\n")
-        for s in nopath:
-            w(f"| {s['footprint']} | {s['corridor']} | {s['method']} | {s['no_path']} |\n")
+    if any(s["no_path"] for s in summary):
+        corridors = sorted({s["corridor"] for s in summary})
+        w("## No collision-free path\n\nRuns (over all planners and agents) in which the "
+          "footprint found no collision-free way through the corridors at that widening "
+          "level: a result, not an error.\n\n")
+        w("| footprint | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
+        w("|---|" + "---|" * len(corridors) + "\n")
+        for fp in footprints:
+            cells = []
+            for c in corridors:
+                part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c]
+                cells.append(f"{sum(s['no_path'] for s in part)}/{sum(s['runs'] for s in part)}"
+                             if part else "")
+            w(f"| {fp} | " + " | ".join(cells) + " |\n")
         w("\n")
     failed = [r for r in rows if r.get("status") != "ok"]
     if failed:

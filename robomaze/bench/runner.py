@@ -294,6 +294,8 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
 # ----------------------------------------------------------------- dask
 def _dask_execute(scenario_dict: dict) -> dict:
     """Dask task: run with a thread watchdog (signals are main-thread only)."""
+    from . import _warm  # noqa: F401  (first task per worker process compiles the kernels)
+
     scenario = Scenario.from_dict(scenario_dict)
     box: dict = {}
 

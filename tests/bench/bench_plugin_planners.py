@@ -25,10 +25,14 @@ def hang_hard(grid, start, goal, **options):
     time.sleep(3600)
 
 
+def crash(grid, start, goal, **options):
+    os.kill(os.getpid(), signal.SIGKILL)  # as a segfault or the OOM killer would
+
+
 def slow_astar(grid, start, goal, *, rng=None, **options):
     time.sleep(float(os.environ.get("ROBOMAZE_TEST_SLOW", "0.3")))
     return PLANNERS["astar"](grid, start, goal, **options)
 
 
 PLANNERS.update(test_explode=explode, test_hang=hang, test_hang_hard=hang_hard,
-                test_slow_astar=slow_astar)
+                test_crash=crash, test_slow_astar=slow_astar)

@@ -9,7 +9,7 @@ from robomaze.bench import load_sweep, read_rows, run_sweep, write_report
 HERE = Path(__file__).resolve().parent
 
 
-def test_raising_and_hanging_planners_are_failed_rows(tmp_path):
+def test_raising_hanging_and_crashing_planners_are_failed_rows(tmp_path):
     sweep_file = tmp_path / "iso.toml"
     sweep_file.write_text(f"""
 plugins = ["{(HERE / 'bench_plugin_planners.py').as_posix()}"]
@@ -23,13 +23,13 @@ resolution = 0.1
 [robot]
 footprint = "disc:0.04"
 [run]
-planner = ["astar", "test_explode", "test_hang", "test_hang_hard", "wavefront"]
+planner = ["astar", "test_explode", "test_hang", "test_hang_hard", "test_crash", "wavefront"]
 time_limit = 1.0
 """)
     sweep = load_sweep(sweep_file)
     result = run_sweep(sweep.scenarios, tmp_path / "out", workers=2, progress=False)
     rows = {(r["method"], r["corridor"]): r for r in read_rows(tmp_path / "out")}
-    assert len(rows) == 10 and result.ran == 10 and result.failed == 6
+    assert len(rows) == 12 and result.ran == 12 and result.failed == 8
     for k in (1, 3):
         assert rows[("astar", k)]["status"] == "ok" and rows[("astar", k)]["success"]
         assert rows[("wavefront", k)]["status"] == "ok" and rows[("wavefront", k)]["success"]
@@ -41,6 +41,8 @@ time_limit = 1.0
         assert soft["status"] == "timeout" and "time_limit" in soft["reason"]
         hard = rows[("test_hang_hard", k)]
         assert hard["status"] == "timeout" and hard["reason"].startswith("killed after")
+        dead = rows[("test_crash", k)]
+        assert dead["status"] == "error" and "worker process died" in dead["reason"]
     md = write_report(tmp_path / "out", examples=False)["report"].read_text()
     assert "## Failed runs" in md and "test planner exploded on purpose" in md
     assert md.count("| timeout |") == 4

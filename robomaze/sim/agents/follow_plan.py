@@ -12,7 +12,14 @@ off its heading. The target never skips a vertex where the path turns by
 more than 10 degrees (regulated pure pursuit): the robot drives to such a
 corner, turns there and goes on, so it never cuts a corner the planner
 kept clear of the walls. If the robot is blocked (the simulator refused
-``replan_after`` steps in a row) it plans again from where it stands.
+``replan_after`` steps in a row) it plans again from where it stands, at
+most ``max_replans`` times, then gives up (stands still).
+
+The path's headings, if the planner chose any, are ignored: a unicycle faces
+where it drives and turns in place at corners. That is safe for discs and
+for any footprint on ``max_clearance`` paths in corridors wider than the
+footprint's circumscribed diameter; a rectangle on a ``collision_free``
+path planned for a fixed sideways heading may be blocked.
 
 The default look-ahead is the path's minimum clearance (how far the corners
 may be cut) bounded to ``[2, 10]`` grid cells.
@@ -36,13 +43,14 @@ class PlanFollower:
 
     def __init__(self, ctx: AgentContext, *, method: str = "max_clearance",
                  lookahead: float | None = None, speed: float | None = None,
-                 replan_after: int = 3, **planner_options) -> None:
+                 replan_after: int = 3, max_replans: int = 20, **planner_options) -> None:
         if ctx.grid is None:
             raise ParameterError("follow_plan needs the map")
         self.ctx = ctx
         self.method = method
         self.planner_options = planner_options
         self.replan_after = check_int("replan_after", replan_after, min_value=1)
+        self.max_replans = check_int("max_replans", max_replans, min_value=0)
         self._lookahead_arg = None if lookahead is None else check_float(
             "lookahead", lookahead, min_value=0.0, strict_min=True)
         kin = ctx.kinematics
@@ -123,6 +131,8 @@ class PlanFollower:
             self._blocked_steps += 1
             if self._blocked_steps >= self.replan_after:
                 self._blocked_steps = 0
+                if self.replans > self.max_replans:
+                    return (0.0, 0.0)
                 try:
                     self._plan((x, y, th))
                 except NoPathError:
@@ -141,7 +151,7 @@ class PlanFollower:
 
 def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
     """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
-    and planner options)."""
+    max_replans, and planner options)."""
     return PlanFollower(ctx, **options)
 
 

@@ -12,9 +12,12 @@ state machine:
 * ``follow`` -- the PID above, slowing down for a wall ahead;
 * ``turn``   -- a wall ahead closer than ``d``: stop and turn in place away
   from the followed side until the way ahead is clear;
-* ``corner`` -- the side beam lost the wall (an opening on that side): arc
-  around the wall's end with radius ``d`` for a quarter turn, then look again
-  (this is how the follower "seeks the wall when it is lost").
+* wall ends -- where the two beams disagree (an opening on the followed
+  side) the follower keeps the *nearest point* on that side at distance
+  ``d`` instead, remembered in odometry coordinates when the sensor stops
+  seeing it, which rounds the wall's end at radius ``d``;
+* ``seek``   -- nothing on the followed side within ``1.9 d``: drive on,
+  curving gently towards that side until a wall is found.
 
 In a perfect maze every wall is connected to the outer wall, so following
 one wall visits every cell and reaches any goal. The default ``d`` is half
@@ -54,6 +57,7 @@ class WallFollower:
         self.state = "find"
         self._integral = 0.0
         self._prev_e = None
+        self._mem = None
         self._kin = ctx.kinematics
         ang = ctx.sensor.angles
         rel = self.s * ang
@@ -87,24 +91,36 @@ class WallFollower:
             return math.inf
         return float(np.min(ranges[self._front_idx] * self._front_cos))
 
-    def _wall(self, scan) -> tuple[float, float] | None:
+    def _wall(self, scan, pose) -> tuple[float, float] | None:
         """``(D, alpha)`` of the followed wall, or None when it is lost.
 
         The two-beam estimate (side beam and the beam 45 degrees ahead of it)
         is used when it agrees with the nearest obstacle point on that side;
         at wall ends and corners it does not, and the nearest point itself
         (distance, and the tangent perpendicular to it) is followed instead,
-        which carries the robot round the corner at distance ``d``.
+        which carries the robot round the corner at distance ``d``. The
+        nearest point is remembered (in odometry coordinates), so a sparse
+        sensor that stops seeing a wall end still rounds it.
         """
-        if len(self._side_idx) == 0:
-            return None
+        x, y, th = pose
         ranges = scan.ranges
-        side = ranges[self._side_idx]
-        j = int(np.argmin(side))
-        dn = float(side[j])
-        if dn >= self.lost:
+        dn, phi = math.inf, 0.0
+        if len(self._side_idx):
+            side = ranges[self._side_idx]
+            j = int(np.argmin(side))
+            if side[j] < self.lost:
+                dn, phi = float(side[j]), float(self._angles[self._side_idx[j]])
+        if self._mem is not None:
+            mx, my = self._mem[0] - x, self._mem[1] - y
+            dm = math.hypot(mx, my)
+            pm = wrap_angle(math.atan2(my, mx) - th)
+            # Only while the remembered point is still on the followed side.
+            if dm < dn and dm < self.lost and self.s * pm > 0:
+                dn, phi = dm, pm
+        if not math.isfinite(dn):
+            self._mem = None
             return None
-        phi = float(self._angles[self._side_idx[j]])
+        self._mem = (x + dn * math.cos(th + phi), y + dn * math.sin(th + phi))
         alpha_n = wrap_angle(-self.s * phi + math.pi / 2)
         b, ab = beam_range(scan, self.s * math.pi / 2)
         a, aa = beam_range(scan, self.s * math.pi / 4)
@@ -127,7 +143,7 @@ class WallFollower:
         ranges = np.asarray(scan.ranges)
         f = self._front(ranges)
         wmax = self._kin.omega_max
-        wall = self._wall(scan)
+        wall = self._wall(scan, tuple(float(v) for v in obs["odom"][:3]))
         if self.state == "turn":
             if f > self.front_stop + 0.5 * d:
                 self.state = "follow"

@@ -43,8 +43,10 @@ time to goal
 steps
     Number of simulation steps (rows minus one).
 fraction seen
-    Fraction of the grid's free cells crossed by at least one noise-free
-    beam of ``sensor`` cast from the samples (explorers).
+    Fraction of the grid's free cells that at least one noise-free beam of
+    ``sensor``, cast from the samples, enters more than half a cell before
+    its end -- the free-space rule of the ``explore`` agent's map; beams that
+    hit nothing within ``range_max`` are not counted (explorers).
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ COMMANDS = [
     "movingai",
     "mouse",
     "plan",
+    "simulate",
 ]
 
 

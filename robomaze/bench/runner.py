@@ -89,11 +89,18 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
     scenario = Scenario.from_dict(scenario_dict)
     t0 = time.perf_counter()
     use_alarm = soft_timeout and threading.current_thread() is threading.main_thread()
-    if use_alarm:
-        old = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, scenario.time_limit)
+    old = None
     try:
-        return run_scenario(scenario)
+        if use_alarm:
+            old = signal.signal(signal.SIGALRM, _on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, scenario.time_limit)
+        try:
+            return run_scenario(scenario)
+        finally:
+            # disarm before anything else; an alarm landing in this window is
+            # still caught below (the run then counts as timed out)
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
     except _SoftTimeout:
         return failed_row(scenario, "timeout",
                           f"timed out after {scenario.time_limit:g} s (time_limit)",
@@ -102,8 +109,7 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
         return failed_row(scenario, "error", format_exception(exc),
                           elapsed=time.perf_counter() - t0)
     finally:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if use_alarm and old is not None:
             signal.signal(signal.SIGALRM, old)
 
 
@@ -267,7 +273,9 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
                         slot.kill()
                         with _single_threaded_children():
                             slot.start()
-                    except Exception as exc:  # e.g. the row could not be pickled back
+                    except (KeyboardInterrupt, SystemExit):
+                        raise
+                    except BaseException as exc:  # e.g. the row could not be pickled back
                         row = failed_row(sc, "error", format_exception(exc),
                                          elapsed=now - slot.started)
                     slot.clear()

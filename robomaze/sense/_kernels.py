@@ -43,29 +43,47 @@ def _blocked(occ, rows, cols, r, c):
 
 
 @njit(cache=True)
-def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
-    """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
-
-    Returns ``tmax`` when nothing is hit within ``tmax``.
-    """
-    if abs(da) < _TINY_DIR:
-        da = 0.0
-    if abs(db) < _TINY_DIR:
-        db = 0.0
+def origin_blocked(occ, rows, cols, a0, b0):
+    """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
-        return 0.0
+        return True
     c = int(math.floor(a0))
     r = int(math.floor(b0))
     a_on = a0 == c
     b_on = b0 == r
     if _blocked(occ, rows, cols, r, c):
-        return 0.0
+        return True
     if a_on and _blocked(occ, rows, cols, r, c - 1):
-        return 0.0
+        return True
     if b_on and _blocked(occ, rows, cols, r - 1, c):
-        return 0.0
+        return True
     if a_on and b_on and _blocked(occ, rows, cols, r - 1, c - 1):
+        return True
+    return False
+
+
+@njit(cache=True)
+def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
+    """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
+
+    Returns ``tmax`` when nothing is hit within ``tmax``.
+    """
+    if origin_blocked(occ, rows, cols, a0, b0):
         return 0.0
+    return cast_free(occ, rows, cols, a0, b0, da, db, tmax)
+
+
+@njit(cache=True)
+def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
+    """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
+    if abs(da) < _TINY_DIR:
+        da = 0.0
+    if abs(db) < _TINY_DIR:
+        db = 0.0
+    c = int(math.floor(a0))
+    r = int(math.floor(b0))
+    a_on = a0 == c
+    b_on = b0 == r
     if a_on and da < 0.0:
         c -= 1
     if b_on and db < 0.0:
@@ -144,15 +162,16 @@ def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
 
 
 @njit(cache=True)
-def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, beam_angles, range_max, out):
+def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_max, out):
     """Exact scans (metres) of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
 
-    ``out`` has shape ``(n, len(beam_angles))``.
+    ``cos_b, sin_b`` are the cosines and sines of the beam angles (sensor
+    frame); ``out`` has shape ``(n, len(cos_b))``.
     """
     cy = math.cos(oyaw)
     sy = math.sin(oyaw)
     tmax = range_max / res
-    m = beam_angles.shape[0]
+    m = cos_b.shape[0]
     for i in range(poses.shape[0]):
         x = poses[i, 0]
         y = poses[i, 1]
@@ -166,13 +185,22 @@ def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, beam_angles, ra
         a0 = lx / res
         b0 = rows - ly / res
         base = th + mount[2] - oyaw
+        cb = math.cos(base)
+        sb = math.sin(base)
+        if origin_blocked(occ, rows, cols, a0, b0):
+            for j in range(m):
+                out[i, j] = 0.0
+            continue
         for j in range(m):
-            phi = base + beam_angles[j]
-            out[i, j] = cast_one(occ, rows, cols, a0, b0, math.cos(phi), -math.sin(phi), tmax) * res
+            # cos/sin of base + beam angle by the addition formulas: no trig per beam.
+            ca = cos_b[j]
+            sa = sin_b[j]
+            out[i, j] = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa,
+                                  -(sb * ca + cb * sa), tmax) * res
 
 
 @njit(cache=True)
-def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, beam_angles,
+def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
                      range_min, range_max, out):
     """Noise-free scan of one pose, clipped to ``[range_min, range_max]`` (the simulator's hot path)."""
     ct = math.cos(th)
@@ -184,10 +212,17 @@ def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, beam_a
     a0 = (cy * sx + sy * sy_) / res
     b0 = rows - (-sy * sx + cy * sy_) / res
     base = th + mount[2] - oyaw
+    cb = math.cos(base)
+    sb = math.sin(base)
     tmax = range_max / res
-    for j in range(beam_angles.shape[0]):
-        phi = base + beam_angles[j]
-        d = cast_one(occ, rows, cols, a0, b0, math.cos(phi), -math.sin(phi), tmax) * res
+    blocked = origin_blocked(occ, rows, cols, a0, b0)
+    for j in range(cos_b.shape[0]):
+        ca = cos_b[j]
+        sa = sin_b[j]
+        d = 0.0
+        if not blocked:
+            d = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa),
+                          tmax) * res
         out[j] = min(max(d, range_min), range_max)
 
 

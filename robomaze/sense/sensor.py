@@ -123,6 +123,8 @@ class RangeSensor:
             self.angle_min = -self.fov / 2 if self.n_beams > 1 else 0.0
         self.angle_max = self.angle_min + (self.n_beams - 1) * self.angle_increment
         self._angles = self.angle_min + self.angle_increment * np.arange(self.n_beams)
+        self._cos = np.cos(self._angles)
+        self._sin = np.sin(self._angles)
         self._mount = np.array(mount, float)
 
     @property
@@ -146,7 +148,7 @@ class RangeSensor:
         out = np.empty((p.shape[0], self.n_beams))
         ox, oy, oyaw = grid.origin
         _kernels.scan_poses(flat_occupancy(grid), grid.rows, grid.cols, grid.resolution,
-                            ox, oy, oyaw, p, self._mount, self._angles, self.range_max, out)
+                            ox, oy, oyaw, p, self._mount, self._cos, self._sin, self.range_max, out)
         return out
 
     def _finish(self, exact: np.ndarray, rng) -> np.ndarray:

@@ -292,13 +292,13 @@ class SimEnv:
             if s.noise is None:
                 ranges = np.empty(s.n_beams)
                 _sense_kernels.scan_one_clipped(self._occ, g.rows, g.cols, g.resolution, ox, oy,
-                                                oyaw, x, y, th, s._mount, s._angles, s.range_min,
-                                                s.range_max, ranges)
+                                                oyaw, x, y, th, s._mount, s._cos, s._sin,
+                                                s.range_min, s.range_max, ranges)
             else:
                 pa = self._pose_arr
                 pa[0, 0], pa[0, 1], pa[0, 2] = x, y, th
                 _sense_kernels.scan_poses(self._occ, g.rows, g.cols, g.resolution, ox, oy, oyaw,
-                                          pa, s._mount, s._angles, s.range_max, out)
+                                          pa, s._mount, s._cos, s._sin, s.range_max, out)
                 ranges = s._finish(out[0], rng)
             scans.append(LaserScan(s.angle_min, s.angle_max, s.angle_increment, s.range_min,
                                    s.range_max, ranges, self._t))

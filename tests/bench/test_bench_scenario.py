@@ -128,3 +128,29 @@ def test_shipped_sweeps_load_and_the_embedded_default_is_identical():
     assert {s.method for s in default.scenarios if s.kind == "simulate"} == set(AGENTS)
     for p in sorted((ROOT / "scenarios" / "examples").glob("*.toml")):
         assert len(load_sweep(p).scenarios) == 1, p
+
+
+def test_expansion_size_and_unique_stable_ids_property():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    ints = st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True)
+
+    @settings(deadline=None, max_examples=30)
+    @given(ints, ints, st.lists(st.sampled_from(["astar", "wavefront", "dijkstra"]),
+                                min_size=1, max_size=3, unique=True),
+           st.lists(st.floats(0.01, 1.0), min_size=1, max_size=2, unique=True))
+    def check(corridors, seeds, planners, radii):
+        data = {"seed": seeds, "maze": {"generator": "prim", "rows": 3, "cols": 3},
+                "widen": {"corridor": corridors},
+                "robot": {"footprint": [{"shape": "disc", "radius": r} for r in radii]},
+                "run": {"planner": planners}}
+        a = parse_sweep(data, check_names=False).scenarios
+        assert len(a) == len(corridors) * len(seeds) * len(planners) * len(radii)
+        assert len({s.id for s in a}) == len(a)
+        b = parse_sweep(data, check_names=False).scenarios
+        assert [s.id for s in a] == [s.id for s in b]
+        assert {(s.spec["widen"]["corridor"], s.spec["seed"], s.method) for s in a} == {
+            (c, sd, p) for c in corridors for sd in seeds for p in planners}
+
+    check()

@@ -26,10 +26,8 @@ import functools
 import inspect
 import json
 import math
-import os
 import platform
 import subprocess
-import sys
 import time
 import traceback
 from pathlib import Path
@@ -360,10 +358,3 @@ def validate_for_run(scenario: Scenario) -> None:
         if mz[key] and not _resolve(mz[key], scenario.base_dir).is_file():
             raise ScenarioError(f"{scenario.sweep}: maze.{key}: no such file "
                                 f"{str(_resolve(mz[key], scenario.base_dir))!r}")
-
-
-if __name__ == "__main__":  # pragma: no cover - debugging aid
-    from .scenario import load_sweep
-
-    for sc in load_sweep(sys.argv[1]).scenarios[: int(os.environ.get("N", "3"))]:
-        print(json.dumps(run_scenario(sc))[:400])

@@ -72,7 +72,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _run(sweep_file: str | None, args) -> int:
-    from ..bench import default_sweep_path, load_sweep, run_sweep, write_report
+    from ..bench import default_sweep_path, load_sweep, run_sweep
 
     if args.executor == "dask" and not args.scheduler:
         raise ParameterError("--executor dask needs --scheduler ADDR")

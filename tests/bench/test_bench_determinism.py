@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from robomaze.bench import compare_rows, load_sweep, read_rows, run_sweep
 from robomaze.bench.run import DETERMINISTIC_METRICS

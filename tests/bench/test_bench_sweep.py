@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import csv
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from robomaze.bench import load_sweep, read_rows, run_sweep, write_report
-from robomaze.plan import PLANNERS
 
 SWEEP = """
 name = "small"

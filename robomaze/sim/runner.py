@@ -89,7 +89,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     rng : Generator, int or None
         Seeds sensor noise and the agent's choices; same seed, same run.
     kinematics : Kinematics, optional
-        Defaults to ``Kinematics()``.
+        Defaults to ``Kinematics()``. With a holonomic one, the agents' ``(v,
+        omega)`` commands are sent as ``(v, 0, omega)``.
     goal_radius, on_collision, max_time, record_scans
         Passed to :class:`SimEnv`.
     **agent_options
@@ -140,8 +141,13 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         info = dict(info, error=str(exc))
     terminated = truncated = False
     if controller is not None:
+        lift = kin.holonomic
         while not (terminated or truncated):
-            obs, _, terminated, truncated, info = env.step(controller(obs))
+            action = controller(obs)
+            if lift and len(action) == 2:
+                # Agents steer like unicycles; a holonomic base just never side-slips.
+                action = (action[0], 0.0, action[1])
+            obs, _, terminated, truncated, info = env.step(action)
         if info["goal_reached"]:
             reason = "goal"
         elif terminated:

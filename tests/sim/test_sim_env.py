@@ -10,7 +10,7 @@ from robomaze.errors import CollisionError, ParameterError, RecordFormatError
 from robomaze.geometry import Footprint
 from robomaze.grid import OccupancyGrid
 from robomaze.sense import Dropout, Gaussian, lidar
-from robomaze.sim import Robot, SimEnv, Trajectory, replay, simulate
+from robomaze.sim import Kinematics, Robot, SimEnv, Trajectory, replay, simulate
 
 
 def corridor_env(**kw):
@@ -142,3 +142,20 @@ def test_grid_without_maze_needs_start_and_goal():
     env = SimEnv(g, Robot(Footprint.disc(0.1)), start=(2, 2), goal=(7, 7))
     obs, _ = env.reset()
     assert obs["scan"] is None and obs["odom"][:2].tolist() == pytest.approx([0.25, 0.75])
+
+
+def test_holonomic_robot_slides_sideways_and_runs_agents():
+    g = widen(Maze.empty(1, 3), corridor=3, wall=1)
+    env = SimEnv(g, Robot(Footprint.disc(0.5), Kinematics(holonomic=True, a_max=10.0)),
+                 dt=0.5, goal=(11.0, 2.5))
+    env.reset()
+    for _ in range(4):
+        obs, *_ = env.step((0.0, 0.5, 0.0))
+    # 0.25 m per step; y = 3.5 would touch the wall at y = 4 (touching collides): refused.
+    assert obs["odom"][:3].tolist() == pytest.approx([2.5, 3.25, 0.0])
+    assert obs["collision"]
+    assert env.trajectory().commands.shape == (5, 3)
+    res = simulate(widen(Maze.empty(2, 2), corridor=5, wall=1, resolution=0.1),
+                   footprint=Footprint.disc(0.15), agent="explore",
+                   kinematics=Kinematics(holonomic=True), rng=0)
+    assert res.success and res.metrics["collisions"] == 0

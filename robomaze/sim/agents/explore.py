@@ -15,7 +15,11 @@ whenever new walls appear.
 
 Every replan either reaches the goal or uncovers a wall the plan relied
 on, and there are finitely many walls, so the goal is reached whenever it
-is reachable for the footprint (perfect and braid mazes alike). If the
+is reachable for the footprint (perfect and braid mazes alike) -- provided
+the sensor sees the walls next to the planned route, as a lidar does. The
+5-beam ``ir`` preset can miss a wall between its beams; the robot then
+bumps into it (the step is refused) and may stall: use ``tremaux`` or
+``wall_follow`` with ``ir``. If the
 belief leaves no way to the goal even with ``margin = 0``, it retries with
 stricter evidence (a cell counts as a wall only with clearly more hits than
 free passes) before it stops -- noisy readings can mark free cells as

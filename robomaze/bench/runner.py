@@ -43,7 +43,7 @@ from ..errors import ParameterError
 from .plugins import import_plugins
 from .run import failed_row, format_exception, run_scenario
 from .scenario import Scenario
-from .store import ResultStore
+from .store import ResultStore, read_rows, results_path, write_rows
 
 __all__ = ["run_sweep", "SweepResult", "Progress", "hard_grace"]
 
@@ -363,7 +363,7 @@ class SweepResult:
 
 def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
               workers: int | None = None, executor: str = "local", scheduler=None,
-              progress: bool = True, stream=None) -> SweepResult:
+              progress: bool = True, stream=None, retry_failed: bool = False) -> SweepResult:
     """Run every scenario not yet in ``DIR/results.jsonl`` and append its row.
 
     Parameters
@@ -378,6 +378,10 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         Scheduler address (or a client) for ``executor="dask"``.
     progress : bool
         Draw the progress bar on ``stream`` (stderr).
+    retry_failed : bool
+        Drop the rows of runs that failed (``error`` / ``timeout``) from
+        ``DIR/results.jsonl`` first, so they run again (the file is
+        rewritten atomically; successful and no-path rows are kept).
     """
     scenarios = list(scenarios)
     if executor not in ("local", "dask"):
@@ -393,6 +397,11 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
     for sc in scenarios:
         validate_for_run(sc)
     directory = Path(directory)
+    if retry_failed and results_path(directory).exists():
+        rows = read_rows(directory, dedupe=False)
+        kept = [r for r in rows if r.get("status") == "ok"]
+        if len(kept) != len(rows):
+            write_rows(directory, kept)
     with ResultStore(directory) as store:
         todo = [sc for sc in scenarios if sc.id not in store.done]
         bar = Progress(len(todo), stream=stream, enabled=progress)

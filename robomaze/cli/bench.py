@@ -14,8 +14,9 @@ forms:
   robomaze bench [SWEEP.toml] -o DIR [--workers N] [--executor local|dask --scheduler ADDR]
       run every scenario of the sweep (default: the embedded default sweep)
       in parallel, appending one JSON line per run to DIR/results.jsonl;
-      rerunning on the same DIR resumes (finished runs are skipped); the
-      report is written to DIR/report.md at the end
+      rerunning on the same DIR resumes (finished runs are skipped;
+      --retry-failed runs the failed ones again); the report is written
+      to DIR/report.md at the end
   robomaze bench report DIR
       (re)write DIR/report.md, DIR/summary.csv, DIR/figures/, DIR/examples/
       and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
@@ -43,6 +44,8 @@ def register(subparsers) -> None:
     p.add_argument("--executor", choices=("local", "dask"), default="local")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="dask.distributed scheduler address, e.g. tcp://host:8786")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="run again the runs that failed (error or time limit) in DIR")
     p.add_argument("--no-report", action="store_true", help="do not write the report after the sweep")
     p.add_argument("--no-examples", action="store_true",
                    help="skip the per-planner example pictures in the report")
@@ -83,7 +86,8 @@ def _run(sweep_file: str | None, args) -> int:
     out = Path(args.output or "results")
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
     result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
-                       scheduler=args.scheduler, progress=not args.quiet)
+                       scheduler=args.scheduler, progress=not args.quiet,
+                       retry_failed=args.retry_failed)
     print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:

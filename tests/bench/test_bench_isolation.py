@@ -46,3 +46,34 @@ time_limit = 1.0
     md = write_report(tmp_path / "out", examples=False)["report"].read_text()
     assert "## Failed runs" in md and "test planner exploded on purpose" in md
     assert md.count("| timeout |") == 4
+
+
+def test_retry_failed_reruns_only_failed_rows(tmp_path):
+    from robomaze.bench.store import ResultStore
+
+    sweep_file = tmp_path / "r.toml"
+    sweep_file.write_text("""
+[maze]
+generator = "prim"
+rows = 3
+cols = 3
+[widen]
+corridor = [1, 3]
+resolution = 0.1
+[robot]
+footprint = "disc:0.04"
+[run]
+planner = "astar"
+""")
+    scenarios = load_sweep(sweep_file).scenarios
+    bad, good = scenarios
+    with ResultStore(tmp_path / "out") as store:  # as if the first run had crashed
+        store.append({"id": bad.id, "status": "error", "success": False, "reason": "boom"})
+    run_sweep(scenarios, tmp_path / "out", workers=1, progress=False)
+    assert {r["id"]: r["status"] for r in read_rows(tmp_path / "out")}[bad.id] == "error"
+    result = run_sweep(scenarios, tmp_path / "out", workers=1, progress=False, retry_failed=True)
+    assert result.ran == 1 and result.skipped == 1
+    lines = (tmp_path / "out" / "results.jsonl").read_text().splitlines()
+    rows = read_rows(tmp_path / "out", dedupe=False)
+    assert len(lines) == 2 and sorted(r["id"] for r in rows) == sorted([bad.id, good.id])
+    assert all(r["status"] == "ok" and r["success"] for r in rows)

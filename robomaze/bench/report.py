@@ -144,7 +144,10 @@ def _md_table(summary) -> str:
     lines = ["| " + " | ".join(h for _, h in _MD_COLUMNS) + " |",
              "|" + "|".join("---" for _ in _MD_COLUMNS) + "|"]
     for s in summary:
-        lines.append("| " + " | ".join(fmt(s[k]) for k, _ in _MD_COLUMNS) + " |")
+        cells = [fmt(s[k]) for k, _ in _MD_COLUMNS]
+        if s["kind"] != "plan":  # "tremaux" is both a planner and an agent
+            cells[0] += " (agent)"
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

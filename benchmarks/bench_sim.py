@@ -178,8 +178,8 @@ def main() -> None:
     rays = bench_rays(args.poses, args.beams)
     steps = bench_steps(args.steps)
     print("## ray casting, 2001x2001 widened maze, same poses")
-    print(f"| method | rays | time (s) | rays/s |")
-    print(f"|---|---:|---:|---:|")
+    print("| method | rays | time (s) | rays/s |")
+    print("|---|---:|---:|---:|")
     print(f"| robomaze exact DDA (numba) | {rays['rays']} | {rays['exact_s']:.3f} | "
           f"{rays['exact_rays_per_s']:,.0f} |")
     print(f"| numpy march, 0.5 cell, batched | {rays['rays']} | {rays['march_s']:.3f} | "

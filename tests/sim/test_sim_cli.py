@@ -1,6 +1,5 @@
 """The ``robomaze simulate`` command."""
 
-import numpy as np
 import pytest
 
 from robomaze.cli import main

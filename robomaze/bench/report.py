@@ -215,6 +215,39 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
     return written
 
 
+def _glance(summary, footprints) -> str:
+    """Per footprint and widening level: the shortest and the safest method.
+
+    Only methods that succeeded in every run of the group compete; ties go
+    to the alphabetically first name.
+    """
+    corridors = sorted({s["corridor"] for s in summary})
+    out = ["## At a glance\n",
+           "Among the planners and agents that reached the goal in every run of a group: "
+           "the shortest (mean length / optimal) and the safest (largest minimum "
+           "clearance).\n",
+           "| footprint | corridor | shortest | length / optimal | safest | min clearance (m) |",
+           "|---|---|---|---|---|---|"]
+    for fp in footprints:
+        for c in corridors:
+            full = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
+                    and s["runs"] and s["success_rate"] == 1.0]
+            if not full:
+                out.append(f"| {fp} | {c} | no method always succeeded | | | |")
+                continue
+            name = lambda s: s["method"] + ("" if s["kind"] == "plan" else " (agent)")  # noqa: E731
+            full.sort(key=name)  # min/max keep the first of equals
+            short = min((s for s in full if s["length_ratio"] is not None),
+                        key=lambda s: s["length_ratio"], default=None)
+            safe = max((s for s in full if s["min_clearance"] is not None),
+                       key=lambda s: s["min_clearance"], default=None)
+            out.append(f"| {fp} | {c} | {name(short) if short else ''} | "
+                       f"{fmt(short['length_ratio']) if short else ''} | "
+                       f"{name(safe) if safe else ''} | "
+                       f"{fmt(safe['min_clearance']) if safe else ''} |")
+    return "\n".join(out) + "\n\n"
+
+
 def _markdown(rows, summary, figs, examples, d: Path) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
     n_ok = sum(r.get("status") == "ok" for r in rows)
@@ -244,6 +277,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
         for name, p in figs.items():
             w(f"![{name}]({p.relative_to(d).as_posix()})\n\n")
     footprints = sorted({s["footprint"] for s in summary})
+    w(_glance(summary, footprints))
     for fp in footprints:
         part = [s for s in summary if s["footprint"] == fp]
         part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))

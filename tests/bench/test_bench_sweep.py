@@ -86,6 +86,7 @@ def test_too_wide_footprint_is_a_result_shown_in_the_report(swept):
     assert all(r["reason"].startswith("no collision-free path") for r in wide)
     md = written["report"].read_text()
     assert "## No collision-free path" in md
+    assert "| disc:0.3 | 1 | no method always succeeded |" in md
     # 2 planners x 2 seeds per widening level, none found a path; the small disc always did
     assert "| disc:0.3 | 4/4 | 4/4 |" in md and "| disc:0.04 | 0/4 | 0/4 |" in md
 
@@ -121,6 +122,21 @@ def test_report_numbers_equal_those_recomputed_from_rows(swept):
             expect = f"| {' | '.join(cells)} | {want['success_rate']:.4g} |"
             assert expect in md
             assert f"| {want['length_m']:.4g} |" in md
+
+
+def test_at_a_glance_names_the_shortest_and_safest(swept):
+    _, _, rows, written, _ = swept
+    md = written["report"].read_text()
+    for k in (1, 3):
+        group = [r for r in rows if r["corridor"] == k and r["footprint"] == "disc:0.04"]
+        ratio = {m: sum(r["metrics"]["length_ratio"] for r in group if r["method"] == m) / 2
+                 for m in ("astar", "wavefront")}
+        safest = {m: min(r["metrics"]["min_clearance"] for r in group if r["method"] == m)
+                  for m in ("astar", "wavefront")}
+        short = min(sorted(ratio), key=ratio.get)
+        safe = max(sorted(safest), key=safest.get)
+        assert (f"| disc:0.04 | {k} | {short} | {ratio[short]:.4g} | {safe} | "
+                f"{safest[safe]:.4g} |") in md
 
 
 def test_report_files_exist(swept):

@@ -20,7 +20,7 @@ The summary line reports: result, steps, simulated time, executed length,
 optimality ratio, minimum/mean footprint clearance, collision events and, for
 explorers, the fraction of the maze seen. -o writes the trajectory (.npz, see
 robomaze.sim.trajectory); --image draws the run over the maze (refused steps
-marked).
+marked). Exit status: 0 when the goal was reached, 1 when not, 2 on errors.
 
 examples:
   robomaze simulate kruskal 8x8 --seed 3 --corridor 5 --resolution 0.1 \\

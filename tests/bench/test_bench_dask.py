@@ -36,3 +36,36 @@ planner = ["astar", "random_mouse"]
     local, remote = read_rows(tmp_path / "local"), read_rows(tmp_path / "dask")
     assert sorted(r["id"] for r in remote) == sorted(s.id for s in scenarios)
     assert compare_rows(local, remote).ok
+
+
+def test_dask_run_past_its_limit_is_a_timeout_row(tmp_path):
+    from pathlib import Path
+
+    plugin = (Path(__file__).resolve().parent / "bench_plugin_planners.py").as_posix()
+    p = tmp_path / "h.toml"
+    p.write_text(f"""
+plugins = ["{plugin}"]
+[maze]
+generator = "kruskal"
+rows = 3
+cols = 3
+[widen]
+corridor = 3
+resolution = 0.1
+[robot]
+footprint = "disc:0.04"
+[run]
+planner = ["astar", "test_hang", "test_explode"]
+time_limit = 0.5
+""")
+    scenarios = load_sweep(p).scenarios
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=3, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        result = run_sweep(scenarios, tmp_path / "out", executor="dask", scheduler=client,
+                           progress=False)
+    rows = {r["method"]: r for r in read_rows(tmp_path / "out")}
+    assert result.ran == 3 and result.failed == 2
+    assert rows["astar"]["status"] == "ok" and rows["astar"]["success"]
+    assert rows["test_hang"]["status"] == "timeout" and "dask worker" in rows["test_hang"]["reason"]
+    assert rows["test_explode"]["status"] == "error"

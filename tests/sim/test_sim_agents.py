@@ -10,6 +10,7 @@ from robomaze.errors import UnknownNameError
 from robomaze.generate import generate
 from robomaze.geometry import Footprint
 from robomaze.grid import OccupancyGrid
+from robomaze.plan import PLANNERS
 from robomaze.sim import AGENTS, simulate
 
 
@@ -95,3 +96,10 @@ def test_unknown_agent_lists_the_names():
     g = widen(Maze.empty(2, 2), corridor=3, wall=1)
     with pytest.raises(UnknownNameError, match="wall_follow"):
         simulate(g, footprint=Footprint.disc(0.5), agent="teleport")
+
+
+@pytest.mark.parametrize("method", sorted(PLANNERS))
+def test_follow_plan_tracks_every_registered_planner(method):
+    g = widen(generate("kruskal", 5, 5, rng=1), corridor=5, wall=1, resolution=0.1)
+    res = simulate(g, footprint=Footprint.disc(0.15), agent="follow_plan", method=method, rng=0)
+    assert res.success and res.metrics["collisions"] == 0

@@ -21,6 +21,10 @@ for any footprint on ``max_clearance`` paths in corridors wider than the
 footprint's circumscribed diameter; a rectangle on a ``collision_free``
 path planned for a fixed sideways heading may be blocked.
 
+Planning uses the footprint grown by ``margin`` (default a quarter grid
+cell) so the path keeps a little room for tracking errors; if that leaves
+no path, the exact footprint is used.
+
 The default look-ahead is the path's minimum clearance (how far the corners
 may be cut) bounded to ``[2, 10]`` grid cells.
 """
@@ -43,7 +47,8 @@ class PlanFollower:
 
     def __init__(self, ctx: AgentContext, *, method: str = "max_clearance",
                  lookahead: float | None = None, speed: float | None = None,
-                 replan_after: int = 3, max_replans: int = 20, **planner_options) -> None:
+                 replan_after: int = 3, max_replans: int = 20, margin: float | None = None,
+                 **planner_options) -> None:
         if ctx.grid is None:
             raise ParameterError("follow_plan needs the map")
         self.ctx = ctx
@@ -55,17 +60,39 @@ class PlanFollower:
             "lookahead", lookahead, min_value=0.0, strict_min=True)
         kin = ctx.kinematics
         res = ctx.resolution
+        self.margin = 0.25 * res if margin is None else check_float("margin", margin,
+                                                                     min_value=0.0)
         self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res) * 2) if speed is None else speed
         self.replans = 0
         self._blocked_steps = 0
         self._plan(ctx.start)
 
+    def _planning_footprints(self):
+        fp = self.ctx.footprint
+        if self.margin > 0:
+            from ...geometry import Footprint
+
+            if fp.kind == "disc":
+                yield Footprint.disc(fp.radius + self.margin)
+            else:
+                yield Footprint.polygon(fp.geometry.buffer(self.margin, join_style="mitre"))
+        yield fp
+
     def _plan(self, pose) -> None:
         from ...plan import plan
 
         goal = self.ctx.goal.centre
-        path = plan(self.ctx.grid, (float(pose[0]), float(pose[1])), (float(goal[0]), float(goal[1])),
-                    method=self.method, footprint=self.ctx.footprint, **self.planner_options)
+        error = None
+        for fp in self._planning_footprints():
+            try:
+                path = plan(self.ctx.grid, (float(pose[0]), float(pose[1])),
+                            (float(goal[0]), float(goal[1])), method=self.method, footprint=fp,
+                            **self.planner_options)
+                break
+            except NoPathError as exc:
+                error = exc
+        else:
+            raise error
         pts = np.asarray(path.points, float)
         keep = np.ones(len(pts), bool)
         keep[1:] = np.any(np.diff(pts, axis=0) != 0, axis=1)
@@ -151,7 +178,7 @@ class PlanFollower:
 
 def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
     """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
-    max_replans, and planner options)."""
+    max_replans, margin, and planner options)."""
     return PlanFollower(ctx, **options)
 
 

@@ -1,4 +1,7 @@
-"""``wall_follow``: a reactive wall follower that uses nothing but its scan.
+"""``wall_follow``: a reactive wall follower driven by its scan (no map, no plan).
+
+Besides the scan it only uses odometry, to remember the last wall point it
+saw (below).
 
 It keeps the right (or left) wall at a set distance ``d``. Two beams on
 that side -- straight to the side and 45 degrees ahead of it -- hit the wall

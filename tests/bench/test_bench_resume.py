@@ -10,10 +10,27 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from robomaze.bench import load_sweep, read_rows
 from robomaze.bench.store import ResultStore
 
 HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True)
+def _restore_registries():
+    """The test plugin registers failing planners in this process too (the sweep is
+    validated here): take them out again so no other test ever calls them."""
+    from robomaze.bench import plugins
+    from robomaze.plan import PLANNERS
+
+    before, loaded = dict(PLANNERS), dict(plugins._loaded)
+    yield
+    PLANNERS.clear()
+    PLANNERS.update(before)
+    plugins._loaded.clear()
+    plugins._loaded.update(loaded)
 
 
 def _sweep(tmp_path: Path) -> Path:
@@ -74,7 +91,7 @@ def test_kill_mid_sweep_then_resume(tmp_path):
 
 
 def test_store_tolerates_only_a_truncated_last_line(tmp_path):
-    import pytest
+
 
     from robomaze.errors import RecordFormatError
 

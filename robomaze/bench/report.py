@@ -30,6 +30,7 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
+import json
 import math
 import os
 import socket
@@ -250,12 +251,27 @@ def _glance(summary, footprints) -> str:
 
 def _markdown(rows, summary, figs, examples, d: Path) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
+    info = {}
+    if (d / "sweep.json").exists():
+        try:
+            info = json.loads((d / "sweep.json").read_text(encoding="utf-8"))
+        except ValueError:
+            info = {}
     n_ok = sum(r.get("status") == "ok" for r in rows)
     n_succ = sum(bool(r.get("success")) for r in rows)
     sweeps = sorted({r.get("sweep") or "?" for r in rows})
     out = io.StringIO()
     w = out.write
     w(f"# robomaze benchmark report: {', '.join(sweeps)}\n\n")
+    if info.get("description"):
+        w(f"{info['description']} (`{info.get('source', '')}`).\n\n")
+    if info.get("ids"):
+        have = {r["id"] for r in rows}
+        missing = [i for i in info["ids"] if i not in have]
+        w(f"Results for {len(info['ids']) - len(missing)} of the {len(info['ids'])} scenarios "
+          f"of the last sweep run into this directory"
+          + (f" ({len(missing)} not run yet: rerun the same command to resume)" if missing
+             else "") + ".\n\n")
     w(f"{len(rows)} runs: {n_succ} reached the goal, {n_ok - n_succ} found no "
       f"(collision-free) path or did not arrive, {len(rows) - n_ok} failed "
       f"(error or time limit).\n\n")

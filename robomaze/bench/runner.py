@@ -27,6 +27,7 @@ cannot be killed and finishes in the background.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -363,7 +364,8 @@ class SweepResult:
 
 def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
               workers: int | None = None, executor: str = "local", scheduler=None,
-              progress: bool = True, stream=None, retry_failed: bool = False) -> SweepResult:
+              progress: bool = True, stream=None, retry_failed: bool = False,
+              meta: dict | None = None) -> SweepResult:
     """Run every scenario not yet in ``DIR/results.jsonl`` and append its row.
 
     Parameters
@@ -382,6 +384,9 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         Drop the rows of runs that failed (``error`` / ``timeout``) from
         ``DIR/results.jsonl`` first, so they run again (the file is
         rewritten atomically; successful and no-path rows are kept).
+    meta : dict, optional
+        Sweep name, description and source, written with the scenario ids to
+        ``DIR/sweep.json`` so the report can say how complete the directory is.
     """
     scenarios = list(scenarios)
     if executor not in ("local", "dask"):
@@ -413,6 +418,12 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
             result.failed += row.get("status") != "ok"
             bar.update(row)
 
+        info = {"name": "", "description": "", "source": ""}
+        info.update(meta or {})
+        info["ids"] = [sc.id for sc in scenarios]
+        tmp = directory / "sweep.json.tmp"
+        tmp.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, directory / "sweep.json")
         if todo:
             bar.update()
             if executor == "local":

@@ -87,7 +87,9 @@ def _run(sweep_file: str | None, args) -> int:
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
     result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
                        scheduler=args.scheduler, progress=not args.quiet,
-                       retry_failed=args.retry_failed)
+                       retry_failed=args.retry_failed,
+                       meta={"name": sweep.name, "description": sweep.description,
+                             "source": str(path)})
     print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:

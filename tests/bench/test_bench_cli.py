@@ -55,6 +55,7 @@ def test_run_then_report_subcommand(tmp_path, capsys):
     assert main(["bench", "report", str(out)]) == 0
     assert f"report: {out / 'report.md'}" in capsys.readouterr().out
     assert "| astar | 3 | 1 | 1 |" in (out / "report.md").read_text()
+    assert "Results for 1 of the 1 scenarios" in (out / "report.md").read_text()
     # rerun: everything is already there
     assert main(["bench", str(p), "-o", str(out), "-q", "--no-report"]) == 0
     assert "0 ran, 1 already done" in capsys.readouterr().err

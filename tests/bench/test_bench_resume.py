@@ -75,6 +75,10 @@ def test_kill_mid_sweep_then_resume(tmp_path):
     text = results.read_text()
     before = text[: text.rfind("\n") + 1].splitlines()  # whole lines (a kill may cut the last)
     assert 3 <= len(before) < 12
+    from robomaze.bench import write_report
+
+    md = write_report(out, figures=False, examples=False)["report"].read_text()
+    assert f"Results for {len(before)} of the 12 scenarios" in md and "not run yet" in md
     # a crash in the middle of a write leaves half a line behind
     with open(results, "a") as fh:
         fh.write(before[0][: len(before[0]) // 2])

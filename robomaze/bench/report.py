@@ -23,6 +23,12 @@ agent) x footprint. For every group :func:`summarize` gives:
 
 Means and extremes are over the successful runs of the group (a run with no
 path has no length or clearance); empty groups give an empty cell.
+
+``report.md`` opens with how complete the directory is (against the ids in
+``DIR/sweep.json``), then an "At a glance" table (per footprint and widening
+level, the shortest and the safest method among those that always
+succeeded), the figures, one table per footprint, the no-path matrix,
+failed runs and the example pictures.
 """
 
 from __future__ import annotations

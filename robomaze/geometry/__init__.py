@@ -10,9 +10,9 @@ body to the walls.
 from .clearance import cell_clearance, footprint_clearance, segment_clearance
 from .cspace import (MOTIONS, bin_geometry, cspace, free_space, heading_bin, heading_bins,
                      motion_cspace, swept_kernel)
-from .footprint import Footprint
+from .footprint import CONTACT_TOL, Footprint
 
-__all__ = ["Footprint", "cspace", "free_space", "footprint_clearance", "segment_clearance",
+__all__ = ["Footprint", "CONTACT_TOL", "cspace", "free_space", "footprint_clearance", "segment_clearance",
            "cell_clearance",
            "heading_bins", "heading_bin", "swept_kernel", "bin_geometry", "motion_cspace",
            "MOTIONS"]

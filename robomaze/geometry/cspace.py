@@ -7,7 +7,8 @@ never leaves the map.
 
 * Disc: one bool grid, blocked iff ``grid.clearance() <= radius`` -- the
   clearance field is the exact distance from each cell centre to the
-  nearest occupied square, so this is exact (touching = blocked).
+  nearest occupied square, so this is exact (touching = blocked, within
+  :data:`~robomaze.geometry.footprint.CONTACT_TOL` of float round-off).
 * Any other shape: an ``(N, rows, cols)`` stack, one grid per heading bin.
   Bin ``i`` covers world headings ``[(i - 1/2) * 2pi/N, (i + 1/2) * 2pi/N]``
   around its sample heading ``i * 2pi/N``. With ``sweep=True`` (default) a
@@ -37,7 +38,7 @@ from shapely import affinity
 from .._validate import check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from .footprint import Footprint, _raster_geometry
+from .footprint import CONTACT_TOL, Footprint, _raster_geometry
 
 __all__ = ["cspace", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
            "bin_geometry", "free_space"]
@@ -197,7 +198,7 @@ def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
     if not isinstance(footprint, Footprint):
         raise ParameterError(f"footprint must be a Footprint, got {type(footprint).__name__}")
     if footprint.kind == "disc":
-        return grid.clearance() <= footprint.radius
+        return grid.clearance() <= footprint.radius + CONTACT_TOL
     n = check_int("headings", headings, min_value=1)
     yaw = grid.origin[2]
     step = 2.0 * math.pi / n
@@ -224,4 +225,4 @@ def free_space(grid: OccupancyGrid, footprint: Footprint | None) -> np.ndarray:
     if not isinstance(footprint, Footprint):
         raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     r = footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius
-    return grid.clearance() > r
+    return grid.clearance() > r + CONTACT_TOL

@@ -25,10 +25,16 @@ from shapely.geometry import Point, Polygon, box
 from .._validate import check_float
 from ..errors import ParameterError
 
-__all__ = ["Footprint"]
+__all__ = ["Footprint", "CONTACT_TOL"]
 
 #: Segments per quarter circle of a disc's polygon approximation (``.geometry``).
 _QUAD_SEGS = 32
+
+
+#: Distances (metres) within this of zero count as contact. Clearances are
+#: computed in floating point (e.g. ``1.5 * 0.1`` is ``0.15000000000000002``),
+#: so a robot exactly touching a wall must not come out a hair clear of it.
+CONTACT_TOL = 1e-9
 
 
 @dataclass(frozen=True, eq=False)
@@ -162,9 +168,9 @@ class Footprint:
         """
         res = check_float("resolution", resolution, min_value=0.0, strict_min=True)
         if self.kind == "disc":
-            h = int(math.floor(self.radius / res + 0.5))
+            h = int(math.floor((self.radius + CONTACT_TOL) / res + 0.5))
             d = np.maximum(np.abs(np.arange(-h, h + 1)) - 0.5, 0.0) * res
-            return np.hypot(d[:, None], d[None, :]) <= self.radius
+            return np.hypot(d[:, None], d[None, :]) <= self.radius + CONTACT_TOL
         g = affinity.rotate(self.geometry, float(theta), origin=(0.0, 0.0), use_radians=True)
         return _raster_geometry(g, res, self.circumscribed_radius)
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParameterError
-from ..geometry import Footprint, cell_clearance, footprint_clearance, segment_clearance
+from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, footprint_clearance,
+                        segment_clearance)
 from ..grid import OccupancyGrid
 
 __all__ = ["Path", "make_path"]
@@ -217,7 +218,7 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
         clear = cell_clearance(grid, footprint, c)
     else:
         clear = footprint_clearance(grid, footprint, np.column_stack([p, h]))
-    free = bool(clear.min() > 0.0)
+    free = bool(clear.min() > CONTACT_TOL)
     if free and p.shape[0] > 1:
         if round_robot:
             r = 0.0 if footprint is None else footprint.radius
@@ -233,14 +234,15 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
                     a, b = c[diag], c[diag + 1]
                     side = np.concatenate([np.column_stack([a[:, 0], b[:, 1]]),
                                            np.column_stack([b[:, 0], a[:, 1]])])
-                    ok = cell_clearance(grid, footprint, side) > 0.0
+                    ok = cell_clearance(grid, footprint, side) > CONTACT_TOL
                     seg[diag] = ~(ok[:diag.size] & ok[diag.size:])
             if seg.any():
                 idx = np.flatnonzero(seg)
-                free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > 0.0).all())
+                free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > CONTACT_TOL).all())
         else:
             mid = _motion_poses(p, h, grid.resolution)
-            free = bool(mid.shape[0] == 0 or footprint_clearance(grid, footprint, mid).min() > 0.0)
+            free = bool(mid.shape[0] == 0
+                        or footprint_clearance(grid, footprint, mid).min() > CONTACT_TOL)
     wl = None
     if walk is not None:
         w = np.asarray(walk).astype(np.int64).reshape(-1, 2)

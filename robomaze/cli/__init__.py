@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import Sequence
 
@@ -72,6 +73,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RobomazeError as exc:
         print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader went away (e.g. `robomaze list | head`): not an error of ours
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt:
         print(f"robomaze {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -32,7 +32,7 @@ __all__ = ["max_clearance", "inflation_cost"]
 
 
 def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
-                   weight: float = 10.0, decay: float | None = None,
+                   weight: float = 50.0, decay: float | None = None,
                    inflation_radius: float | None = None) -> np.ndarray:
     """Per-cell traversal cost (>= 1) of :func:`max_clearance`.
 
@@ -42,6 +42,11 @@ def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
     footprint : Footprint, optional
     weight : float
         Extra cost at the inscribed radius (Nav2's 253-level, rescaled), >= 0.
+        The default, 50, keeps a 4-connected path on the centre line of
+        corridors up to about ten cells wide -- its minimum clearance is the
+        largest possible on the default-sweep mazes at corridor widths 3 to 9
+        -- for about 5% more length than the shortest path; 10 already cuts
+        the inner corners of 9-cell corridors by a cell.
     decay : float, optional
         Exponential decay per metre of extra clearance; default
         ``1 / resolution`` (the cost falls by ``e`` per grid cell).
@@ -69,7 +74,7 @@ def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
 
 
 def max_clearance(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,
-                  connectivity: int = 4, weight: float = 10.0, decay: float | None = None,
+                  connectivity: int = 4, weight: float = 50.0, decay: float | None = None,
                   inflation_radius: float | None = None) -> Path:
     """Path minimising length weighted by proximity to obstacles.
 

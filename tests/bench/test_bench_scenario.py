@@ -53,7 +53,6 @@ def test_expansion_is_the_product_and_ids_are_stable(tmp_path):
 def test_planner_and_agent_lists_are_joined_not_multiplied(tmp_path):
     text = GOOD.replace('planner = ["astar", "wavefront"]',
                         'planner = ["astar"]\nagent = ["wall_follow"]')
-    pytest.importorskip("robomaze.sim")
     sweep = load_sweep(write(tmp_path, text))
     kinds = sorted({(s.kind, s.method) for s in sweep.scenarios})
     assert kinds == [("plan", "astar"), ("simulate", "wall_follow")]
@@ -98,7 +97,6 @@ def test_unknown_generator_and_missing_parts(tmp_path):
 
 
 def test_unknown_sensor_is_caught_when_agents_run(tmp_path):
-    pytest.importorskip("robomaze.sim")
     text = GOOD.replace('planner = ["astar", "wavefront"]', 'agent = "explore"')
     text = text.replace("[robot]", '[robot]\nsensor = "sonar"')
     with pytest.raises(ScenarioError, match="robot.sensor: unknown sensor 'sonar'; expected one of: ir, lidar"):

@@ -31,7 +31,6 @@ def test_plan_file_prints_summary_and_draws(tmp_path, capsys):
 
 
 def test_plan_generator_options(capsys):
-    pytest.importorskip("robomaze.generate")
     rc = main(["plan", "kruskal", "6x7", "--seed", "2", "--method", "collision_free",
                "--footprint", "rect:0.6x0.2", "--corridor", "5", "--resolution", "0.2",
                "--connectivity", "8"])

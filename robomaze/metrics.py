@@ -5,7 +5,9 @@ Every function takes a :class:`robomaze.sim.Trajectory`, a
 ("a route"). *Samples* of a route: a trajectory's recorded rows (equal time
 steps, so fractions over samples are fractions of time); a path or array is
 resampled every quarter grid cell along its polyline (fractions of length),
-headings following the segments.
+headings following the segments -- or, for a path that carries its own
+headings (heading-aware planners), the translate-then-turn motion it planned
+(:func:`robomaze.plan.path.motion_poses`).
 
 Definitions
 -----------
@@ -90,6 +92,12 @@ def samples(obj, grid: OccupancyGrid) -> np.ndarray:
     if _is_traj(obj):
         return np.asarray(obj.poses, float)
     p = _points(obj)
+    if getattr(obj, "headings", None) is not None:
+        # a heading-aware plan (e.g. collision_free for a rectangle) moves at
+        # its own headings and turns in place; measure the motion it planned
+        from .plan.path import motion_poses
+
+        return motion_poses(p, obj.headings, grid.resolution)
     if len(p) == 1:
         return np.array([[p[0, 0], p[0, 1], 0.0]])
     seg = np.diff(p, axis=0)

@@ -135,25 +135,66 @@ def _derived_headings(p: np.ndarray) -> np.ndarray:
     return np.concatenate([h, h[-1:]])
 
 
-def _motion_poses(p: np.ndarray, h: np.ndarray, res: float) -> np.ndarray:
-    """Interpolated poses of translate-then-turn motions between key poses."""
+def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> np.ndarray:
+    """Poses of the translate-then-turn motions between key poses, in order.
+
+    Between key poses ``i`` and ``i + 1`` the robot first moves in a straight
+    line at heading ``headings[i]`` (a pose every quarter cell), then turns
+    in place at ``points[i + 1]`` to ``headings[i + 1]`` along the shorter
+    way (a pose every 5 degrees) -- the motion model of the heading-aware
+    planners, shared with :mod:`robomaze.metrics`.
+
+    Parameters
+    ----------
+    points : array_like, shape (n, 2)
+        Key positions (world metres).
+    headings : array_like, shape (n,)
+        Key headings (radians).
+    resolution : float
+        Grid resolution (metres per cell) setting the sampling step.
+    keys : bool
+        Include the key poses themselves (in order) or only the poses
+        between them.
+
+    Returns
+    -------
+    ndarray, shape (m, 3)
+        ``x, y, theta`` rows.
+
+    Examples
+    --------
+    Two keys one cell apart with a quarter turn at the end: the start key,
+    3 poses along the move, the end key at the old heading, 17 poses of the
+    turn (5 degree steps) and the final key.
+
+    >>> motion_poses([[0.0, 0.0], [1.0, 0.0]], [0.0, math.pi / 2], 1.0).shape
+    (23, 3)
+    """
+    p = np.asarray(points, float).reshape(-1, 2)
+    h = np.asarray(headings, float).reshape(-1)
     out = []
     for i in range(p.shape[0] - 1):
+        if keys:
+            out.append([[p[i, 0], p[i, 1], h[i]]])
         seg = p[i + 1] - p[i]
         L = math.hypot(*seg)
-        m = int(math.ceil(L / (0.25 * res)))
+        m = int(math.ceil(L / (0.25 * resolution)))
         if m > 1:
             s = (np.arange(1, m) / m)[:, None]
             xy = p[i] + s * seg
             out.append(np.column_stack([xy, np.full(m - 1, h[i])]))
+        if keys and L > 0:
+            out.append([[p[i + 1, 0], p[i + 1, 1], h[i]]])
         dh = math.remainder(h[i + 1] - h[i], 2 * math.pi)
         m = int(math.ceil(abs(dh) / _TURN_STEP))
         if m > 1:
             t = h[i] + dh * np.arange(1, m) / m
             out.append(np.column_stack([np.repeat(p[i + 1][None, :], m - 1, axis=0), t]))
+    if keys and p.shape[0]:
+        out.append([[p[-1, 0], p[-1, 1], h[-1]]])
     if not out:
         return np.zeros((0, 3))
-    return np.concatenate(out)
+    return np.concatenate([np.asarray(o, float).reshape(-1, 3) for o in out])
 
 
 def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
@@ -240,7 +281,7 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
                 idx = np.flatnonzero(seg)
                 free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > CONTACT_TOL).all())
         else:
-            mid = _motion_poses(p, h, grid.resolution)
+            mid = motion_poses(p, h, grid.resolution, keys=False)
             free = bool(mid.shape[0] == 0
                         or footprint_clearance(grid, footprint, mid).min() > CONTACT_TOL)
     wl = None

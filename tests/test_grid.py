@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from scipy.sparse import csgraph
 
 from robomaze.errors import ParameterError
-from robomaze.grid import OccupancyGrid, clearance_field, widen
+from robomaze.grid import OccupancyGrid, centre_lines, clearance_field, widen
 from robomaze.maze import Maze
 
 
@@ -44,12 +44,19 @@ def test_widen_shape_and_distances(rows, cols, k, t, seed):
     g = widen(m, corridor=k, wall=t)
     assert g.shape == (rows * (k + t) + t, cols * (k + t) + t)
     s, goal = g.start_goal()
+    lines = centre_lines(g)
+    assert not (lines & g.occupied).any()
+    d_lines = _grid_bfs(~lines, s)
     d = _grid_bfs(g.occupied, s)
     sol = m.solution_length()
     if sol is None:
-        assert np.isinf(d[goal])
+        assert np.isinf(d[goal]) and np.isinf(d_lines[goal])
     else:
-        assert d[goal] == sol * (k + t)
+        # exact along the centre lines; over all free cells U-turns can be cut
+        assert d_lines[goal] == sol * (k + t)
+        assert d[goal] <= sol * (k + t)
+        if k == 1:
+            assert d[goal] == sol * (k + t)
     # every block is free, every post is occupied
     for r in range(rows):
         for c in range(cols):
@@ -118,3 +125,13 @@ def test_grid_bad_input():
         OccupancyGrid(np.zeros((2, 2), bool), origin=(1, 2, 3, 4))
     with pytest.raises(ParameterError, match="2-D"):
         OccupancyGrid(np.zeros(3, bool))
+
+
+def test_free_space_cuts_u_turns_by_at_most_k_minus_one_each():
+    """A hand-built U: right, down, left. Centre lines: 3(k+t); free space cuts 2(k//2)."""
+    m = Maze.from_edges(2, 2, [0, 1, 2], [1, 3, 3], start=(0, 0), goals=[(1, 0)])
+    for k, t in [(1, 1), (3, 1), (4, 2), (5, 1)]:
+        g = widen(m, corridor=k, wall=t)
+        s, goal = g.start_goal()
+        assert _grid_bfs(~centre_lines(g), s)[goal] == 3 * (k + t)
+        assert _grid_bfs(g.occupied, s)[goal] == 3 * (k + t) - 2 * (k // 2)

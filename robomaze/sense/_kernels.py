@@ -42,6 +42,16 @@ def _blocked(occ, rows, cols, r, c):
     return occ[r * cols + c] != 0
 
 
+@njit(cache=True, inline="always")
+def _axis_setup(p0, d, cell):
+    """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
+    if d > 0.0:
+        return 1, (cell + 1 - p0) / d, 1.0 / d
+    if d < 0.0:
+        return -1, (cell - p0) / d, -1.0 / d
+    return 0, math.inf, math.inf
+
+
 @njit(cache=True)
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
@@ -91,31 +101,8 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     # Moving exactly along a grid line: both squares beside the line count.
     along_a = a_on and da == 0.0
     along_b = b_on and db == 0.0
-    inf = math.inf
-    if da > 0.0:
-        sc = 1
-        tma = (c + 1 - a0) / da
-        tda = 1.0 / da
-    elif da < 0.0:
-        sc = -1
-        tma = (c - a0) / da
-        tda = -1.0 / da
-    else:
-        sc = 0
-        tma = inf
-        tda = inf
-    if db > 0.0:
-        sr = 1
-        tmb = (r + 1 - b0) / db
-        tdb = 1.0 / db
-    elif db < 0.0:
-        sr = -1
-        tmb = (r - b0) / db
-        tdb = -1.0 / db
-    else:
-        sr = 0
-        tmb = inf
-        tdb = inf
+    sc, tma, tda = _axis_setup(a0, da, c)
+    sr, tmb, tdb = _axis_setup(b0, db, r)
     while True:
         diff = tma - tmb
         tol = _CORNER_TOL * (1.0 + min(tma, tmb))
@@ -246,31 +233,8 @@ def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
         return
     c = int(math.floor(a0))
     r = int(math.floor(b0))
-    inf = math.inf
-    if da > 0.0:
-        sc = 1
-        tma = (c + 1 - a0) / da
-        tda = 1.0 / da
-    elif da < 0.0:
-        sc = -1
-        tma = (c - a0) / da
-        tda = -1.0 / da
-    else:
-        sc = 0
-        tma = inf
-        tda = inf
-    if db > 0.0:
-        sr = 1
-        tmb = (r + 1 - b0) / db
-        tdb = 1.0 / db
-    elif db < 0.0:
-        sr = -1
-        tmb = (r - b0) / db
-        tdb = -1.0 / db
-    else:
-        sr = 0
-        tmb = inf
-        tdb = inf
+    sc, tma, tda = _axis_setup(a0, da, c)
+    sr, tmb, tdb = _axis_setup(b0, db, r)
     free_until = rng_t - 0.5
     hit = rng_t < tmax - 1e-6
     if free_until > 0.0:

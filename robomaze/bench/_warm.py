@@ -22,7 +22,7 @@ def _warm() -> None:
                     path_metrics(plan(grid, start, goal, method=name, footprint=fp), grid,
                                  footprint=fp)
                 except Exception:
-                    pass
+                    pass  # e.g. the rectangle fits nowhere: the kernels compiled anyway
         from ..sim import AGENTS, simulate
 
         for name in sorted(AGENTS):
@@ -31,9 +31,9 @@ def _warm() -> None:
                     simulate(grid, footprint=Footprint.disc(0.04), agent=name, sensor=sensor,
                              max_steps=30, rng=0)
                 except Exception:
-                    pass
+                    pass  # an agent that fails here fails again, reported, in its own run
     except Exception:
-        pass
+        pass  # warm-up is an optimisation only; runs report their own errors
 
 
 _warm()

@@ -72,7 +72,7 @@ def _watch_parent(parent: int) -> None:
         except ProcessLookupError:  # the sweep was killed: do not linger as an orphan
             os._exit(1)
         except PermissionError:
-            pass
+            pass  # the parent exists but is not ours to signal: it is alive
 
 
 def _worker_init(plugins: Sequence[str], base_dir: str, parent: int) -> None:

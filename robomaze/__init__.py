@@ -10,10 +10,11 @@ planners over widening levels. Subpackages are imported on demand so that
 (9, 13)
 """
 
+from ._validate import limit_cells
 from .errors import RobomazeError
 from .grid import OccupancyGrid, widen
 from .maze import Maze
 
 __version__ = "0.1.0"
 
-__all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "__version__"]
+__all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "limit_cells", "__version__"]

@@ -6,16 +6,56 @@ the parameter, the value received and what was expected.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import numbers
+from typing import Iterator
 
 import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["check_int", "check_float", "check_fraction", "as_rng", "check_choice"]
+__all__ = ["check_int", "check_float", "check_fraction", "as_rng", "check_choice",
+           "MAX_CELLS", "cell_limit", "limit_cells", "check_cells"]
 
-#: Largest number of cells (maze cells or grid cells) we agree to allocate.
+#: Largest number of cells (maze cells or grid cells) the library agrees to
+#: allocate unless told otherwise (:func:`limit_cells`). The command line
+#: sets a lower default (``robomaze --max-cells``).
 MAX_CELLS = 400_000_000
+_CELL_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar("robomaze_cell_limit",
+                                                                  default=MAX_CELLS)
+
+
+def cell_limit() -> int:
+    """The cell limit in force (:data:`MAX_CELLS` unless :func:`limit_cells` set one)."""
+    return _CELL_LIMIT.get()
+
+
+@contextlib.contextmanager
+def limit_cells(n: int) -> Iterator[int]:
+    """Within the block, refuse mazes and grids of more than ``n`` cells.
+
+    >>> from robomaze.maze import Maze
+    >>> with limit_cells(100):
+    ...     Maze.full(20, 20)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: a 20x20 maze has 400 cells, more than the limit of 100 cells; expected rows*cols <= 100 (raise the limit with --max-cells or robomaze.limit_cells)
+    """
+    token = _CELL_LIMIT.set(check_int("max_cells", n, min_value=1))
+    try:
+        yield n
+    finally:
+        _CELL_LIMIT.reset(token)
+
+
+def check_cells(what: str, n: int, expected: str) -> None:
+    """Raise if ``n`` cells exceed the limit in force; ``what`` describes them."""
+    limit = cell_limit()
+    if n > limit:
+        raise ParameterError(
+            f"{what} has {n} cells, more than the limit of {limit} cells; expected "
+            f"{expected} <= {limit} (raise the limit with --max-cells or robomaze.limit_cells)")
 
 
 def check_int(name: str, value, *, min_value: int | None = None,

@@ -25,7 +25,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ._validate import MAX_CELLS, check_float, check_int
+from ._validate import check_cells, check_float, check_int
 from .errors import ParameterError
 from .maze import Maze
 
@@ -385,10 +385,8 @@ def widen(maze: Maze, *, corridor: int = 1, wall: int = 1, resolution: float = 1
     t = check_int("wall", wall, min_value=1)
     gr = maze.rows * (k + t) + t
     gc = maze.cols * (k + t) + t
-    if gr * gc > MAX_CELLS:
-        raise ParameterError(
-            f"widening a {maze.rows}x{maze.cols} maze with corridor={k}, wall={t} gives a "
-            f"{gr}x{gc} grid, more than the {MAX_CELLS} cells robomaze allocates")
+    check_cells(f"widening a {maze.rows}x{maze.cols} maze with corridor={k}, wall={t} "
+                f"gives a {gr}x{gc} grid, which", gr * gc, "grid rows*cols")
     m = maze.to_matrix().astype(bool)
     rep_r = np.where(np.arange(m.shape[0]) % 2 == 0, t, k)
     rep_c = np.where(np.arange(m.shape[1]) % 2 == 0, t, k)

@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from ._validate import MAX_CELLS, check_int
+from ._validate import check_cells, check_int
 from .errors import ParameterError
 
 __all__ = ["Maze", "SIDES", "DIRECTIONS"]
@@ -454,10 +454,7 @@ class Maze:
 def _check_shape(rows, cols) -> tuple[int, int]:
     rows = check_int("rows", rows, min_value=1)
     cols = check_int("cols", cols, min_value=1)
-    if rows * cols > MAX_CELLS:
-        raise ParameterError(
-            f"a {rows}x{cols} maze has {rows * cols} cells, more than the "
-            f"{MAX_CELLS} robomaze allocates; expected rows*cols <= {MAX_CELLS}")
+    check_cells(f"a {rows}x{cols} maze", rows * cols, "rows*cols")
     return rows, cols
 
 

@@ -84,6 +84,10 @@ def provenance(seed: int | None = None) -> dict:
 
 # --------------------------------------------------------------- building
 def _resolve(name: str, base_dir: str) -> Path:
+    from ..data import PREFIX, resolve
+
+    if name.startswith(PREFIX):  # a sample shipped in the package
+        return resolve(name)
     p = Path(name).expanduser()
     return p if p.is_absolute() else Path(base_dir) / p
 

@@ -17,7 +17,9 @@ import os
 import sys
 from typing import Sequence
 
+from .._validate import limit_cells
 from ..errors import RobomazeError
+from ._argv import rewrite, value_options
 
 __all__ = ["main", "build_parser", "COMMANDS"]
 
@@ -35,7 +37,24 @@ COMMANDS = [
     "mouse",
     "plan",
     "simulate",
+    "data",
 ]
+
+
+#: Default cell limit of the command line (2**26 = 67,108,864 cells, about
+#: 0.5 GB for a float64 field): a typo like ``--size 30000x30000`` is refused
+#: at once instead of allocating gigabytes.
+CLI_MAX_CELLS = 2 ** 26
+
+
+def _cells(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of cells, got {text!r}")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Robot path planning on mazes: generate, widen, plan, simulate, benchmark.",
     )
     parser.add_argument("--version", action="version", version=f"robomaze {__version__}")
+    parser.add_argument("--max-cells", type=_cells, default=CLI_MAX_CELLS, metavar="N",
+                        help="refuse mazes and grids of more than N cells before allocating "
+                             f"them (default {CLI_MAX_CELLS:,d}: a 4000x4000 maze widened "
+                             "with corridor 1, wall 1)")
 
     def error(message: str):
         # one line, like every other robomaze error (argparse would print usage first)
@@ -64,12 +87,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``robomaze`` console script; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        words = rewrite(sys.argv[1:] if argv is None else argv, value_options(parser))
+    except RobomazeError as exc:
+        print(f"robomaze: error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with limit_cells(args.max_cells):
+            return int(args.func(args) or 0)
     except RobomazeError as exc:
         print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -96,6 +96,12 @@ def parse_size(text: str, name: str = "size") -> tuple[int, int]:
         raise ParameterError(f"{name} {text!r}: {exc}") from None
 
 
+#: Largest picture the CLI draws: 16384 pixels a side, 64 megapixels in all
+#: (an RGBA canvas of 256 MB).
+MAX_PIXELS_SIDE = 16384
+MAX_PIXELS = 64_000_000
+
+
 def parse_pixel_size(text: str) -> tuple[int, int]:
     """``"800x600"`` -> ``(width, height)`` in pixels.
 
@@ -106,8 +112,10 @@ def parse_pixel_size(text: str) -> tuple[int, int]:
     if not m:
         raise ParameterError(f"--size must be WIDTHxHEIGHT in pixels like 800x600, got {text!r}")
     w, h = int(m.group(1)), int(m.group(2))
-    if not (1 <= w <= 100_000 and 1 <= h <= 100_000):
-        raise ParameterError(f"--size must be between 1x1 and 100000x100000 pixels, got {text!r}")
+    if not (1 <= w <= MAX_PIXELS_SIDE and 1 <= h <= MAX_PIXELS_SIDE) or w * h > MAX_PIXELS:
+        raise ParameterError(
+            f"--size must be between 1x1 and {MAX_PIXELS_SIDE}x{MAX_PIXELS_SIDE} pixels with at "
+            f"most {MAX_PIXELS:,d} pixels in all, got {text!r}")
     return w, h
 
 

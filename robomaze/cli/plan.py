@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from ..errors import ParameterError
@@ -57,6 +58,10 @@ def parse_footprint(text: str | None) -> Footprint | None:
         f"--footprint must be disc:R, rect:LxW[@RX,RY] or poly:X1,Y1;X2,Y2;..., got {text!r}")
 
 
+#: Largest world coordinate accepted on the command line (m).
+MAX_COORD = 1e9
+
+
 def _parse_point(text: str | None, name: str):
     if text is None:
         return None
@@ -64,10 +69,14 @@ def _parse_point(text: str | None, name: str):
     try:
         if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
             return int(parts[0]), int(parts[1])
-        if len(parts) == 2:
-            return float(parts[0]), float(parts[1])
+        xy = (float(parts[0]), float(parts[1])) if len(parts) == 2 else None
     except ValueError:
-        pass
+        xy = None
+    if xy is not None:
+        if not all(math.isfinite(v) and abs(v) <= MAX_COORD for v in xy):
+            raise ParameterError(f"{name} must be finite coordinates within +-{MAX_COORD:g} m, "
+                                 f"got {text!r}")
+        return xy
     raise ParameterError(f"{name} must be ROW,COL (integers) or X,Y (metres), got {text!r}")
 
 

@@ -23,6 +23,16 @@ examples:
 """
 
 
+def _plain_text(text: str) -> str:
+    r"""A title drawn literally: matplotlib would parse ``$...$`` as math and
+    fail at save time on a stray ``$`` or ``^``.
+
+    >>> print(_plain_text("cost $x^$"))
+    cost \$x^\$
+    """
+    return text.replace("$", r"\$")
+
+
 def register(subparsers) -> None:
     p = add_command(subparsers, "render", help="draw a maze or grid file to PNG/SVG",
                     description="Draw a maze (as wall lines) or an occupancy grid (as an "
@@ -41,7 +51,8 @@ def register(subparsers) -> None:
                    help="widen a maze input with this corridor width before drawing")
     p.add_argument("--wall", type=positive_int, default=None, metavar="T",
                    help="widen a maze input with this wall thickness before drawing")
-    p.add_argument("--title", default=None, help="title above the picture")
+    p.add_argument("--title", default=None, type=_plain_text,
+                   help="title above the picture (plain text: $ is printed as is)")
     p.add_argument("--bitmap", action="store_true",
                    help="write a 1:1 PNG (one pixel per grid cell, black = occupied)")
     p.set_defaults(func=run)

@@ -7,6 +7,7 @@ import math
 import sys
 
 from ..errors import ParameterError
+from ..sim.env import MAX_DT
 from ._common import add_command, out_extension, parse_options, positive_int
 
 EPILOG = """\
@@ -27,6 +28,18 @@ examples:
       --footprint disc:0.15 --agent explore -o run.npz --image run.png
   robomaze simulate maze.json --agent wall_follow --sensor ir --option side=left
 """
+
+
+def _time_step(text: str) -> float:
+    """``--dt``: a finite step in (0, 1] s (a huge step would make the
+    collision sub-stepping loop run for ever)."""
+    try:
+        dt = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}")
+    if not (0.0 < dt <= MAX_DT):
+        raise argparse.ArgumentTypeError(f"must be > 0 and <= {MAX_DT} s, got {text!r}")
+    return dt
 
 
 def register(subparsers) -> None:
@@ -53,7 +66,8 @@ def register(subparsers) -> None:
     p.add_argument("--start", default=None, metavar="R,C|X,Y", help="default: the maze's start")
     p.add_argument("--goal", default=None, metavar="R,C|X,Y", help="default: the maze's goal")
     p.add_argument("--max-steps", type=positive_int, default=20_000, metavar="N")
-    p.add_argument("--dt", type=float, default=0.05, help="time step in seconds (default 0.05)")
+    p.add_argument("--dt", type=_time_step, default=0.05,
+                   help="time step in seconds, 0 < DT <= 1 (default 0.05)")
     p.add_argument("--scans", action="store_true", help="store the scans in the trajectory")
     p.add_argument("-o", "--output", default=None, metavar="OUT.npz",
                    help="write the trajectory here")

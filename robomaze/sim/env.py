@@ -50,7 +50,11 @@ from .collision import Collider
 from .robot import Robot
 from .trajectory import Trajectory
 
-__all__ = ["SimEnv", "GoalRegion", "as_point"]
+__all__ = ["SimEnv", "GoalRegion", "as_point", "MAX_DT"]
+
+#: Longest time step accepted (s): a step far past the robot's dynamics
+#: only makes the collision sub-stepping count explode.
+MAX_DT = 1.0
 
 
 def as_point(grid: OccupancyGrid, value, name: str) -> tuple:
@@ -181,7 +185,7 @@ class SimEnv:
             raise ParameterError(f"robot must be a Robot, got {type(robot).__name__}")
         self.grid = grid
         self.robot = robot
-        self.dt = check_float("dt", dt, min_value=0.0, strict_min=True)
+        self.dt = check_float("dt", dt, min_value=0.0, strict_min=True, max_value=MAX_DT)
         self.max_steps = check_int("max_steps", max_steps, min_value=1)
         self.max_time = None if max_time is None else check_float("max_time", max_time,
                                                                   min_value=0.0, strict_min=True)

@@ -20,7 +20,7 @@ from ..errors import NoPathError, ParameterError, unknown_name
 from ..grid import OccupancyGrid
 from ..sense.sensor import RangeSensor, make_sensor
 from .agents import AGENTS, AgentContext
-from .env import SimEnv
+from .env import MAX_DT, SimEnv
 from .kinematics import Kinematics
 from .robot import Robot
 from .trajectory import Trajectory
@@ -116,7 +116,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         raise unknown_name("agent", agent, AGENTS)
     factory = AGENTS[agent]
     check_int("max_steps", max_steps, min_value=1)
-    check_float("dt", dt, min_value=0.0, strict_min=True)
+    check_float("dt", dt, min_value=0.0, strict_min=True, max_value=MAX_DT)
     gen = as_rng(rng)
     sensor_obj = default_sensor(sensor, grid) if isinstance(sensor, str) else make_sensor(sensor)
     kin = Kinematics() if kinematics is None else kinematics

@@ -9,13 +9,13 @@ import pytest
 
 from robomaze.bench import load_sweep, read_rows, run_sweep
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 @pytest.fixture(scope="module")
 def data():
     if not (DATA / "micromouse" / "tiny-4x4.txt").exists() or not (DATA / "ros" / "room.yaml").exists():
-        pytest.skip("sample data not found beside the repository")
+        pytest.fail("sample data missing from tests/data")
     return DATA.resolve()
 
 

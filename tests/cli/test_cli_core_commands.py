@@ -17,7 +17,7 @@ from robomaze.cli import list as list_cmd
 from robomaze.cli._common import load, write_maze_json
 from robomaze.viz import PATH_COLOR
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def cli(argv, capsys):
@@ -175,7 +175,7 @@ def test_stats_of_grid_and_of_sample_micromouse(tmp_path, capsys):
     assert d["occupied"] == 4 and d["free_components"] == 2
     tiny = DATA / "micromouse" / "tiny-4x4.txt"
     if not tiny.exists():
-        pytest.skip("shared sample data not present")
+        pytest.fail("shared sample data not present")
     d = json.loads(cli(["stats", str(tiny), "--json"], capsys)[1])
     assert d["solution_length"] == 9 and d["loops"] == 0      # per the data README
 

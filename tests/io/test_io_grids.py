@@ -16,12 +16,12 @@ from robomaze.io.movingai import format_movingai, parse_movingai
 from robomaze.io.movingai_run import run_scen_file, run_scenarios
 from robomaze.io.rosmap import interpret_pixels, parse_map_yaml
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _need(path):
     if not path.exists():
-        pytest.skip(f"sample data {path} not present")
+        pytest.fail(f"sample data {path} not present")
     return path
 
 

@@ -14,13 +14,13 @@ from robomaze.io.maze_json import maze_from_json, maze_to_json
 from robomaze.io.mms_num import format_num, parse_num
 from robomaze.maze import Maze
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 MM = DATA / "micromouse"
 
 
 def _need(path):
     if not path.exists():
-        pytest.skip(f"sample data {path} not present")
+        pytest.fail(f"sample data {path} not present")
     return path
 
 

@@ -14,7 +14,7 @@ from robomaze.maze import Maze
 from robomaze.micromouse import floodfill
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / ".." / "shared" / "data"
+DATA = ROOT / "tests" / "data"
 MICE = Path(__file__).resolve().parent / "mice"
 
 
@@ -30,7 +30,7 @@ def _run(module, argv):
 
 def _need(p):
     if not p.exists():
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     return p
 
 

@@ -13,7 +13,7 @@ from robomaze.maze import Maze
 from robomaze.micromouse import (SOLVERS, MouseWorld, floodfill, route_turns, solve, tremaux,
                                  wall_follower)
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "micromouse"
+DATA = Path(__file__).resolve().parents[1] / "data" / "micromouse"
 
 
 def _files():
@@ -31,7 +31,7 @@ def _check_route(maze, route):
 def test_floodfill_on_every_sample_maze():
     files = _files()
     if not files:
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     assert len(files) == 81
     failed = []
     for f in files:
@@ -64,7 +64,7 @@ def test_floodfill_on_every_sample_maze():
 def test_unknown_walls_open_makes_32_unknown_solvable():
     f = DATA / "32_unknown.maze"
     if not f.exists():
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     m = read_maze(f, unknown="open")
     run = floodfill(m)
     assert run.success and run.route_length == m.solution_length()
@@ -73,7 +73,7 @@ def test_unknown_walls_open_makes_32_unknown_solvable():
 def test_tiny_maze_route_and_turns():
     f = DATA / "tiny-4x4.txt"
     if not f.exists():
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     run = floodfill(read_maze(f))
     assert run.route_length == 9 and run.route_turns == 4
     assert run.route == [(3, 0), (3, 1), (3, 2), (3, 3), (2, 3), (1, 3), (0, 3), (0, 2),
@@ -90,7 +90,7 @@ def test_fast_run_prefers_fewer_turns():
 def test_search_without_proof_stops_at_the_goal_side():
     m = read_maze(DATA / "16MM2017CX.maze") if DATA.exists() else None
     if m is None:
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     quick = floodfill(m, prove=False, return_to_start=False)
     full = floodfill(m)
     assert quick.success and quick.moves == quick.moves_to_goal
@@ -137,7 +137,7 @@ def test_floodfill_finds_the_true_shortest_route(rows, cols, seed):
 def test_followers_and_tremaux_on_sample_mazes():
     files = [DATA / n for n in ("16MM2012CX.maze", "16MM2019H_Kansai.maze", "tiny-4x4.txt")]
     if not all(f.exists() for f in files):
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     for f in files:
         m = read_maze(f)
         t = tremaux(m)
@@ -161,7 +161,7 @@ def test_followers_and_tremaux_on_sample_mazes():
 def test_wall_follower_solves_a_perfect_maze():
     m = read_maze(DATA / "tiny-4x4.txt") if DATA.exists() else None
     if m is None:
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     assert m.is_perfect()
     for hand in ("left", "right"):
         run = wall_follower(m, hand=hand)
@@ -201,7 +201,7 @@ def test_floodfill_mms_score_counts_the_fast_run():
     from robomaze.micromouse.metrics import effective_distance
     m = read_maze(DATA / "16MM2012CX.maze") if DATA.exists() else None
     if m is None:
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     run = floodfill(m)
     s = mms_stats(run.log, m.start, m.goals)
     assert s["runs_finished"] == 2                   # the search run and the fast run

@@ -15,7 +15,7 @@ from robomaze.micromouse import floodfill
 from robomaze.micromouse.host import host_mouse
 
 MICE = Path(__file__).resolve().parent / "mice"
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "micromouse"
+DATA = Path(__file__).resolve().parents[1] / "data" / "micromouse"
 
 
 def mouse(name):
@@ -25,7 +25,7 @@ def mouse(name):
 def _sample(name):
     f = DATA / name
     if not f.exists():
-        pytest.skip("sample data not present")
+        pytest.fail("sample data not present")
     return read_maze(f)
 
 

@@ -34,7 +34,7 @@ __all__ = [
 
 
 def default_sweep_path():
-    """Path of the default sweep shipped in the package (``robomaze/data/default.toml``)."""
-    from pathlib import Path
+    """Path of the default sweep shipped in the package (``pkg:scenarios/default.toml``)."""
+    from ..data import sample_path
 
-    return Path(__file__).resolve().parent.parent / "data" / "default.toml"
+    return sample_path("scenarios/default.toml")

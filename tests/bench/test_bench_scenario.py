@@ -111,8 +111,11 @@ def test_not_toml_and_missing_file(tmp_path):
 
 
 def test_shipped_sweeps_load_and_the_embedded_default_is_identical():
-    assert filecmp.cmp(ROOT / "scenarios" / "default.toml",
-                       ROOT / "robomaze" / "data" / "default.toml", shallow=False)
+    from robomaze.bench import default_sweep_path
+
+    # the repository's scenarios/ is the package's folder, not a second copy
+    assert filecmp.cmp(ROOT / "scenarios" / "default.toml", default_sweep_path(), shallow=False)
+    assert (ROOT / "scenarios").resolve() == default_sweep_path().parent
     for name in ("default.toml", "ci.toml", "micromouse.toml"):
         sweep = load_sweep(ROOT / "scenarios" / name)
         assert sweep.scenarios, name

@@ -60,15 +60,24 @@ def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("readme")
 
 
-# In order: later commands read what earlier ones wrote (maze.json, mm-results, ...).
-@pytest.mark.parametrize("command", [c for c in COMMANDS if not c.startswith("robomaze play")])
-def test_usage_command_runs(command, workdir):
+# One test, in order: later commands read what earlier ones wrote (maze.json,
+# mm-results, ...), and pytest-xdist would spread parametrized cases over
+# workers with different folders.
+RUNNABLE = [c for c in COMMANDS if not c.startswith("robomaze play")]
+
+
+def test_usage_commands_run_in_order(workdir):
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["MPLBACKEND"] = "Agg"
-    proc = subprocess.run(["bash", "-c", command], cwd=workdir, env=env, capture_output=True,
-                          text=True, timeout=900, stdin=subprocess.DEVNULL)
-    assert proc.returncode == 0, f"{command}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"
-    assert "Traceback" not in proc.stderr
-    for out in outputs(command):
-        assert (workdir / out).exists(), f"{command} did not write {out}"
+    failures = []
+    for command in RUNNABLE:
+        proc = subprocess.run(["bash", "-c", command], cwd=workdir, env=env, capture_output=True,
+                              text=True, timeout=900, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0 or "Traceback" in proc.stderr:
+            failures.append(f"{command}\n  exit {proc.returncode}\n{proc.stdout[-1500:]}\n{proc.stderr[-1500:]}")
+            continue
+        missing = [out for out in outputs(command) if not (workdir / out).exists()]
+        if missing:
+            failures.append(f"{command} did not write {missing}")
+    assert not failures, "\n\n".join(failures)

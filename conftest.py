@@ -20,8 +20,10 @@ def _doctest_numpy_printing(doctest_namespace):
     np.set_printoptions(legacy=False)
 
 # Test mouse programs are standalone scripts run by the mms host, not modules;
-# the fork-server warm-up module does work when imported.
-collect_ignore_glob = ["tests/micromouse/mice/*", "benchmarks/*", "robomaze/bench/_warm.py"]
+# the fork-server warm-up module does work when imported; packaged samples
+# (the example mouse) are data, not modules.
+collect_ignore_glob = ["tests/micromouse/mice/*", "benchmarks/*", "robomaze/bench/_warm.py",
+                       "robomaze/data/samples/*"]
 
 
 def pytest_ignore_collect(collection_path, config):

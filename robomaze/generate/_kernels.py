@@ -140,19 +140,109 @@ def backtracker(rows, cols, seed):
     return east, south
 
 
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_U6 = np.uint64(6)
+_U8 = np.uint64(8)
+_U63 = np.uint64(63)
+_UFF = np.uint64(0xFF)
+
+
+@njit(cache=True)
+def _ctz(w):
+    """Index of the lowest set bit of a non-zero uint64."""
+    k = 0
+    while (w & _UFF) == _U0:
+        w >>= _U8
+        k += 8
+    while (w & _U1) == _U0:
+        w >>= _U1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def _bits_new(n):
+    """A 64-ary bit tree over ``n`` items, four levels in one flat array.
+
+    ``off[l]`` is where level ``l`` starts; level 0 holds one bit per item and
+    each level above one bit per non-zero word below. Setting, clearing and
+    finding the smallest member cost O(levels), so a hunt is O(1) whatever
+    the maze size.
+    """
+    off = np.zeros(5, np.int64)
+    m = n
+    for lev in range(4):
+        m = (m + 63) // 64
+        off[lev + 1] = off[lev] + m
+    return np.zeros(off[4], np.uint64), off
+
+
+@njit(cache=True)
+def _bits_set(words, off, i):
+    for lev in range(4):
+        j = off[lev] + (i >> 6)
+        was = words[j]
+        words[j] = was | (_U1 << np.uint64(i & 63))
+        if was != _U0:
+            return
+        i >>= 6
+
+
+@njit(cache=True)
+def _bits_clear(words, off, i):
+    for lev in range(4):
+        j = off[lev] + (i >> 6)
+        words[j] &= ~(_U1 << np.uint64(i & 63))
+        if words[j] != _U0:
+            return
+        i >>= 6
+
+
+@njit(cache=True)
+def _bits_min(words, off):
+    """Smallest member, or -1 when empty."""
+    top = -1
+    for j in range(off[3], off[4]):
+        if words[j] != _U0:
+            top = (j - off[3]) * 64 + _ctz(words[j])
+            break
+    if top < 0:
+        return -1
+    i = top
+    for lev in range(2, -1, -1):
+        i = i * 64 + _ctz(words[off[lev] + i])
+    return i
+
+
+@njit(cache=True)
+def _hk_visit(v, visited, words, off, rows, cols, nb):
+    """Mark ``v`` visited and keep the frontier (unvisited cells next to it) exact."""
+    visited[v] = 1
+    _bits_clear(words, off, v)
+    k = neighbours(v, rows, cols, nb)
+    for i in range(k):
+        if visited[nb[i]] == 0:
+            _bits_set(words, off, nb[i])
+
+
 @njit(cache=True)
 def hunt_and_kill(rows, cols, seed):
+    """The hunt takes the first unvisited cell in row-major order that touches
+    the maze, as the classic scan does, but reads it off a bit tree of the
+    frontier instead of rescanning rows: linear time overall."""
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
     visited = np.zeros(n, np.uint8)
     nb = np.empty(4, np.int64)
+    nb2 = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
+    words, off = _bits_new(n)
     u = below(st, n)
-    visited[u] = 1
+    _hk_visit(u, visited, words, off, rows, cols, nb2)
     nvis = 1
-    ptr = 0  # every cell before ptr is visited: the hunt never rescans them
     while nvis < n:
         k = neighbours(u, rows, cols, nb)
         m = 0
@@ -163,28 +253,21 @@ def hunt_and_kill(rows, cols, seed):
         if m > 0:  # kill: walk on into an unvisited neighbour
             v = cand[below(st, m)]
             carve(east, south, cols, u, v)
-            visited[v] = 1
+            _hk_visit(v, visited, words, off, rows, cols, nb2)
             nvis += 1
             u = v
             continue
-        while visited[ptr]:  # hunt: first unvisited cell next to the maze
-            ptr += 1
-        i = ptr
-        while i < n:
-            if visited[i] == 0:
-                k = neighbours(i, rows, cols, nb)
-                m = 0
-                for j in range(k):
-                    if visited[nb[j]]:
-                        cand[m] = nb[j]
-                        m += 1
-                if m > 0:
-                    carve(east, south, cols, i, cand[below(st, m)])
-                    visited[i] = 1
-                    nvis += 1
-                    u = i
-                    break
-            i += 1
+        i = _bits_min(words, off)  # hunt
+        k = neighbours(i, rows, cols, nb)
+        m = 0
+        for j in range(k):
+            if visited[nb[j]]:
+                cand[m] = nb[j]
+                m += 1
+        carve(east, south, cols, i, cand[below(st, m)])
+        _hk_visit(i, visited, words, off, rows, cols, nb2)
+        nvis += 1
+        u = i
     return east, south
 
 

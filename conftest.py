@@ -5,6 +5,8 @@ Doctests print numpy scalars the pre-2.0 way (``1.5``, not
 numpy version; matplotlib never opens a window.
 """
 
+import os
+
 import matplotlib
 import numpy as np
 import pytest
@@ -39,3 +41,8 @@ def pytest_ignore_collect(collection_path, config):
             and collection_path.name != "conftest.py"):
         return True
     return None
+
+# The first-compile notice (robomaze._jit_notice) would add a line to the
+# stderr of CLI subprocesses on a cold numba cache; tests that check "one
+# line of error" set it back on explicitly where they test the notice.
+os.environ.setdefault("ROBOMAZE_COMPILE_NOTICE", "0")

@@ -7,6 +7,9 @@ here only means workers warm up on their first run instead.
 
 
 def _warm() -> None:
+    from .. import _jit_notice
+
+    _jit_notice.install()  # the first sweep on a machine compiles here: say so
     try:
         from ..generate import generate
         from ..geometry import Footprint
@@ -34,6 +37,7 @@ def _warm() -> None:
                     pass  # an agent that fails here fails again, reported, in its own run
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
+    _jit_notice.summary()
 
 
 _warm()

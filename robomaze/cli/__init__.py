@@ -17,6 +17,7 @@ import os
 import sys
 from typing import Sequence
 
+from .. import _jit_notice
 from .._validate import limit_cells
 from ..errors import RobomazeError
 from ._argv import rewrite, value_options
@@ -96,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    _jit_notice.install()
     try:
         with limit_cells(args.max_cells):
             return int(args.func(args) or 0)
@@ -115,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError) as exc:
         print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        _jit_notice.summary()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -55,6 +55,12 @@ def register(subparsers) -> None:
     r.add_argument("--lenient", action="store_true",
                    help="ignore unknown commands as mms does (default: protocol error)")
     r.add_argument("--stop-after", choices=("fast_run", "search", "exit"), default="fast_run")
+    r.add_argument("--goal", choices=("mms", "file"), default="mms",
+                   help="goal cells: mms's rule, the maze's centre (default), or the maze "
+                        "file's own goal cells; the output's goal_rule says which was used")
+    r.add_argument("--stderr-limit", type=int, default=65536, metavar="BYTES",
+                   help="bytes of the mouse's stderr kept; the middle of a longer one is "
+                        "dropped with a marker (65536)")
     r.add_argument("program", nargs=argparse.REMAINDER,
                    help="-- COMMAND [ARGS...] (after a literal --)")
     r.set_defaults(func=run_cmd, _run_parser=r)
@@ -71,8 +77,12 @@ def _profile(args):
 def _report(maze, run, args) -> int:
     prof = _profile(args)
     s = run.summary(prof)
+    # The run's own start and goals (a hosted run may use mms's centre rule).
+    if run.start is not None and run.goals:
+        maze = maze.replace(start=run.start, goals=list(run.goals))
     s["reference_route_length"] = maze.solution_length()
     s.pop("display", None)
+    s.pop("mms_stats", None)
     width = max(len(k) for k in s)
     for k, v in s.items():
         if k in ("stderr",) or v is None and k not in ("route_length",):
@@ -119,7 +129,8 @@ def run_cmd(args) -> int:
     maze = read_maze(args.maze, unknown=args.unknown)
     run = host_mouse(maze, program, command_timeout=args.command_timeout,
                      total_timeout=args.total_timeout, lenient=args.lenient,
-                     stop_after=args.stop_after)
+                     stop_after=args.stop_after, goal=args.goal,
+                     stderr_limit=args.stderr_limit)
     if not run.success:
         print(f"robomaze mouse: the mouse failed: {run.reason}", file=sys.stderr)
         tail = run.extra.get("stderr", "").strip()

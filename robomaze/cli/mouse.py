@@ -82,10 +82,9 @@ def _report(maze, run, args) -> int:
         maze = maze.replace(start=run.start, goals=list(run.goals))
     s["reference_route_length"] = maze.solution_length()
     s.pop("display", None)
-    s.pop("mms_stats", None)
     width = max(len(k) for k in s)
     for k, v in s.items():
-        if k in ("stderr",) or v is None and k not in ("route_length",):
+        if k in ("stderr", "mms_stats") or v is None and k not in ("route_length",):
             continue
         if isinstance(v, float):
             v = f"{v:.3f}"

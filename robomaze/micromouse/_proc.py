@@ -1,11 +1,12 @@
 """Supervise a mouse program: find and end every process it started.
 
 A mouse may fork, ``setsid`` and double-fork, so its process group is not
-enough. On Linux the host becomes a *child subreaper*
-(``prctl(PR_SET_CHILD_SUBREAPER)``): orphaned descendants of the mouse are
-re-parented to the host instead of init, so walking ``/proc`` parent links
-from the mouse (and from the host, for adopted orphans carrying the run's
-token in their environment) finds every one of them. They are frozen with
+enough. On Linux the host is a *child subreaper*
+(``prctl(PR_SET_CHILD_SUBREAPER)``) while the mouse runs: orphaned
+descendants of the mouse are re-parented to the host instead of init (and
+reaped by it), so walking ``/proc`` parent links from the mouse finds every
+one of them; a process that carries the run's token in its environment is
+the run's wherever it went. They are frozen with
 SIGSTOP until no new one appears (so none can fork away meanwhile), then
 killed and reaped. Where ``/proc`` is missing the process group is killed.
 
@@ -26,21 +27,26 @@ __all__ = ["set_subreaper", "mouse_processes", "end_processes", "StderrSpool",
            "TOKEN_VAR"]
 
 PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
 #: Environment variable carrying a run's token to the mouse and its children.
 TOKEN_VAR = "ROBOMAZE_MOUSE_RUN"
-_subreaper = None
 
 
-def set_subreaper() -> bool:
-    """Make this process a child subreaper (Linux); False where unsupported."""
-    global _subreaper
-    if _subreaper is None:
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            _subreaper = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            _subreaper = False
-    return _subreaper
+def set_subreaper(on: bool = True) -> bool | None:
+    """Make this process a child subreaper or not (Linux).
+
+    Returns the previous setting, or None where ``prctl`` is unavailable.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        flag = ctypes.c_int(0)
+        if libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) != 0:
+            return None
+        if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+            return None
+        return bool(flag.value)
+    except (OSError, AttributeError):
+        return None
 
 
 def _table() -> dict[int, int] | None:
@@ -74,19 +80,18 @@ def _has_token(pid: int, token: bytes) -> bool:
 
 
 def mouse_processes(root: int, token: str) -> set[int] | None:
-    """Live processes of a mouse run: ``root``'s descendants and adopted orphans.
+    """Live processes of a mouse run: ``root``'s descendants and token carriers.
 
-    An adopted orphan is a child of this process carrying ``TOKEN_VAR=token``
-    in its environment (its parent died, the subreaper took it). Returns None
-    without ``/proc``.
+    A process whose environment holds ``TOKEN_VAR=token`` (unique to the run)
+    belongs to it wherever it was re-parented; so do all its descendants.
+    Returns None without ``/proc``.
     """
     table = _table()
     if table is None:
         return None
-    me = os.getpid()
     tag = f"{TOKEN_VAR}={token}".encode()
     found = {root} if root in table else set()
-    found |= {p for p, pp in table.items() if pp == me and p != root and _has_token(p, tag)}
+    found |= {p for p in table if p != root and p != os.getpid() and _has_token(p, tag)}
     children: dict[int, list[int]] = {}
     for p, pp in table.items():
         children.setdefault(pp, []).append(p)

@@ -167,7 +167,6 @@ def _check(maze, command, command_timeout, total_timeout, stop_after, goal, stde
 
 
 def _start(cmd, cwd, env, token):
-    set_subreaper()
     env = dict(os.environ if env is None else env)
     env[TOKEN_VAR] = token
     err_r, err_w = os.pipe()
@@ -222,9 +221,10 @@ def _signals(on: bool, old: dict, state: dict) -> None:
         return
 
     def handler(signum, frame):
-        if state.get("signal") is None:       # a second signal must not abort cleanup
+        if state.get("signal") is None:
             state["signal"] = signum
-            raise _HostSignal(signum)
+            if not state.get("cleanup"):      # a signal must not abort the cleanup
+                raise _HostSignal(signum)
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
         old[sig] = signal.signal(sig, handler)
@@ -326,6 +326,7 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
     start_t = time.monotonic()
     old, state = {}, {}
     _signals(True, old, state)
+    was_reaper = set_subreaper(True)
     ended_by, failed, own_exit, spool, proc = "", False, None, None, None
     try:
         proc, err_fd = _start(cmd, cwd, env, token)
@@ -337,8 +338,11 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
     except _HostSignal as sig:
         ended_by, failed = f"host received {signal.Signals(sig.signum).name}", True
     finally:
+        state["cleanup"] = True
         if proc is not None:
             own_exit = _finish(s, proc, token, ended_by)
+        if was_reaper is False:
+            set_subreaper(False)
         _signals(False, old, state)
     if state.get("signal") is not None:
         signal.raise_signal(state["signal"])  # the old handler decides (default: stop)

@@ -110,3 +110,21 @@ def test_stderr_is_capped_with_a_marker(tmp_path):
     assert err.startswith("<xxx") and err.endswith("xxx>")
     assert "[... 2996000 bytes of stderr dropped ...]" in err
     assert len(err) < 4100
+
+
+def test_the_host_is_a_subreaper_only_while_the_mouse_runs():
+    # In a fresh process (this test process is a subreaper for the whole session).
+    code = (
+        "import ctypes, sys\n"
+        "from robomaze.maze import Maze\n"
+        "from robomaze.micromouse.host import host_mouse\n"
+        "libc = ctypes.CDLL(None)\n"
+        "flag = ctypes.c_int(-1)\n"
+        "run = host_mouse(Maze.empty(2, 2), [sys.executable, '-c', 'print(\"mazeWidth\")'])\n"
+        "libc.prctl(37, ctypes.byref(flag), 0, 0, 0)\n"
+        "print(run.extra['commands'], flag.value)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "0"]

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from robomaze.errors import ParameterError
 from robomaze.io import read_maze
@@ -181,3 +183,76 @@ def test_start_is_south_west_facing_north_for_every_source(tmp_path):
 def test_bad_goal_rule():
     with pytest.raises(ParameterError, match="goal must be"):
         host_mouse(maze3(), [sys.executable, "-c", "pass"], goal="centre")
+
+
+def _ray_wall(maze, x, y, side, cells):
+    """Independent reference: a wall on ``side`` (0 N, 1 E, 2 S, 3 W) of any
+    of ``cells`` consecutive cells from micromouse (x, y), from the raw arrays."""
+    rows, cols = maze.shape
+    dx, dy = ((0, 1), (1, 0), (0, -1), (-1, 0))[side]
+    for _ in range(cells):
+        r, c = rows - 1 - y, x
+        if side == 0:
+            wall = r == 0 or maze.south[r - 1, c]
+        elif side == 1:
+            wall = c == cols - 1 or maze.east[r, c]
+        elif side == 2:
+            wall = r == rows - 1 or maze.south[r, c]
+        else:
+            wall = c == 0 or maze.east[r, c - 1]
+        if wall:
+            return True
+        x, y = x + dx, y + dy
+    return False
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.lists(st.integers(0, 5), max_size=25))
+def test_cardinal_queries_and_moves_agree_with_the_wall_arrays(seed, steps):
+    from robomaze.generate import generate
+    maze = generate("backtracker", 5, 6, rng=seed)
+    m = MmsMouse(maze, goals=[])
+    for step in steps:
+        x, y = m.cell
+        h = m.heading // 2
+        for rel in range(4):                 # k = 2j + 1 half cells reach j cells on
+            for j in range(3):
+                assert m.wall(2 * rel, 2 * j + 1) == _ray_wall(maze, x, y, (h + rel) % 4,
+                                                               j + 1)
+        if step < 3:
+            n = step + 1
+            blocked = [_ray_wall(maze, x, y, h, i + 1) for i in range(n)]
+            free = blocked.index(True) if True in blocked else n
+            dx, dy = ((0, 1), (1, 0), (0, -1), (-1, 0))[h]
+            assert m.move(2 * n) == (free == n, 2 * free)
+            assert m.cell == (x + dx * free, y + dy * free)
+        else:
+            m.turn((-2, 2, 4)[step - 3])
+
+
+def _mirror(maze):
+    """The maze mirrored east-west (micromouse x -> width - 1 - x)."""
+    east = np.ones_like(maze.east)
+    east[:, :-1] = maze.east[:, :-1][:, ::-1]
+    return Maze(east=east, south=maze.south[:, ::-1], start=maze.start, goals=[])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), x=st.integers(0, 4), y=st.integers(0, 3),
+       half=st.integers(0, 3), heading=st.integers(0, 7), k=st.integers(1, 6))
+def test_diagonal_geometry_is_mirror_symmetric(seed, x, y, half, heading, k):
+    # Metamorphic check of every diagonal branch: in the east-west mirror of
+    # the maze, at the mirrored pose, left and right swap and nothing else changes.
+    from robomaze.generate import generate
+    maze = generate("backtracker", 4, 5, rng=seed)
+    a, b = MmsMouse(maze, goals=[]), MmsMouse(_mirror(maze), goals=[])
+    a.sx, a.sy = 2 * x + 1, 2 * y + 1
+    if half < 3 and not a.wall(2 * half - a.heading):   # step half a cell N, E or S
+        a.sx += (0, 1, 0)[half]
+        a.sy += (1, 0, -1)[half]
+    a.heading = heading
+    b.sx, b.sy, b.heading = 2 * a.cols - a.sx, a.sy, (-heading) % 8
+    for rel in range(8):
+        assert a.wall(rel, k) == b.wall(-rel, k)
+    assert a.move(k) == b.move(k)
+    assert (b.sx, b.sy) == (2 * a.cols - a.sx, a.sy)

@@ -12,6 +12,7 @@ maze with the explored cells and the best route.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -44,6 +45,9 @@ def register(subparsers) -> None:
                    help="floodfill, left_wall, right_wall or tremaux")
     s.add_argument("--no-prove", action="store_true",
                    help="flood fill: stop exploring at the goal (no proof of the best route)")
+    s.add_argument("--goal", choices=("file", "mms"), default="file",
+                   help="goal cells: the maze file's own (default) or mms's rule, the "
+                        "maze's centre; the output's goal_rule says which was used")
     s.set_defaults(func=solve_cmd)
     r = sub.add_parser("run", help="host an external mouse program (mms protocol)",
                        description="Run COMMAND (after --) as a mouse speaking the mms text "
@@ -102,10 +106,14 @@ def solve_cmd(args) -> int:
     from ..io import read_maze
     from ..micromouse import floodfill, solve
     maze = read_maze(args.maze, unknown=args.unknown)
+    if args.goal == "mms":
+        from ..micromouse.mms import mms_centre
+        maze = maze.replace(goals=list(mms_centre(*maze.shape)))
     if args.method == "floodfill":
         run = floodfill(maze, prove=not args.no_prove)
     else:
         run = solve(maze, method=args.method)
+    run = dataclasses.replace(run, goal_rule=args.goal)
     if not run.success:
         print(f"robomaze mouse: {run.method} failed: {run.reason}", file=sys.stderr)
     return _report(maze, run, args)

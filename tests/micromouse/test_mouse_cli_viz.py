@@ -95,3 +95,28 @@ def test_render_micromouse_pixels(tmp_path):
     assert has(PATH_COLOR) and has(EXPLORED_COLOR) and has("#000000")
     # A cell the route does not touch and the mouse never explored stays white.
     assert tuple(img[0 * 40 + 20, 1 * 40 + 20]) == (255, 255, 255)
+
+
+@pytest.mark.parametrize("rule, length", [("file", 15), ("mms", 5)])
+def test_mouse_solve_goal_rule(tmp_path, rule, length):
+    # 04_test_01's own goal is (row 3, col 1); mms's is the 2 x 2 centre.
+    maze = _need(DATA / "micromouse" / "04_test_01.maze")
+    out = tmp_path / "s.json"
+    assert _run(mouse_cli, ["mouse", "solve", str(maze), "--goal", rule,
+                            "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["goal_rule"] == rule
+    assert data["route_length"] == data["reference_route_length"] == length
+
+
+def test_mouse_run_cli_reports_goal_rule_and_mms_stats(tmp_path):
+    maze = _need(DATA / "micromouse" / "16MM2019CX.maze")
+    out = tmp_path / "r.json"
+    rc = _run(mouse_cli, ["mouse", "run", str(maze), "--goal", "file", "--json", str(out),
+                          "--", sys.executable, str(MICE / "floodfill_mouse.py")])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["goal_rule"] == "file"
+    # The test mouse moves one cell per command: its best run's effective
+    # distance is its length in cells (mms's panel, read at the end).
+    assert data["mms_stats"]["best-run-effective-distance"] == data["route_length"] == 75

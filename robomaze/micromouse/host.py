@@ -315,6 +315,15 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
         ``fast_run_moves``, ``fast_run_turns``, ``display``, ``mms_stats``
         (every ``getStat`` value at the end) and ``file_start``.
         ``success`` means the goal was reached and nothing failed.
+
+    Examples
+    --------
+    >>> import sys
+    >>> prog = "for c in ('moveForward', 'turnRight', 'moveForward'): print(c); input()"
+    >>> run = host_mouse(Maze.empty(3, 3), [sys.executable, "-u", "-c", prog],
+    ...                  stop_after="exit")
+    >>> run.success, run.goal_rule, run.trace, run.extra["exit_code"]
+    (True, 'mms', [(2, 0), (1, 0), (1, 1)], 0)
     """
     cmd = _check(maze, command, command_timeout, total_timeout, stop_after, goal,
                  stderr_limit)

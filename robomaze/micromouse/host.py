@@ -331,17 +331,33 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
     s = Session(maze=maze, mouse=MmsMouse(maze, goals), goals=goals,
                 start=(maze.rows - 1, 0), stop_after=stop_after, lenient=lenient)
     s.trace.append(s.start)
-    token = uuid.uuid4().hex
     start_t = time.monotonic()
+    ended_by, failed, own_exit, proc, spool = _drive(s, cmd, cwd, env, command_timeout,
+                                                     start_t + total_timeout, stderr_limit)
+    failed, reason = _outcome(s, ended_by, failed, own_exit)
+    extra = {"exit_code": proc.returncode if proc else None,
+             "elapsed": time.monotonic() - start_t, "stderr": spool.text() if spool else "",
+             "ended_by": ended_by, "file_start": maze.start}
+    return _result(s, failed, reason, extra, goal)
+
+
+def _drive(s: Session, cmd, cwd, env, command_timeout, total_deadline, stderr_limit):
+    """Start the program, serve it, end it and all its processes.
+
+    Returns ``(ended_by, failed, own_exit, proc, spool)``; a SIGTERM / SIGHUP
+    that stopped the run is raised again once everything is cleaned up.
+    """
+    token = uuid.uuid4().hex
     old, state = {}, {}
     _signals(True, old, state)
     was_reaper = set_subreaper(True)
     ended_by, failed, own_exit, spool, proc = "", False, None, None, None
     try:
         proc, err_fd = _start(cmd, cwd, env, token)
-        spool = StderrSpool(err_fd, head=stderr_limit // 4, tail=stderr_limit - stderr_limit // 4)
+        head = stderr_limit // 4
+        spool = StderrSpool(err_fd, head=head, tail=stderr_limit - head)
         s.pipe = Pipe(proc, MAX_LINE)
-        _serve(s, command_timeout, start_t + total_timeout)
+        _serve(s, command_timeout, total_deadline)
     except Stop as stop:
         ended_by, failed = stop.reason, stop.failed
     except _HostSignal as sig:
@@ -355,11 +371,7 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
         _signals(False, old, state)
     if state.get("signal") is not None:
         signal.raise_signal(state["signal"])  # the old handler decides (default: stop)
-    failed, reason = _outcome(s, ended_by, failed, own_exit)
-    extra = {"exit_code": proc.returncode if proc else None,
-             "elapsed": time.monotonic() - start_t, "stderr": spool.text() if spool else "",
-             "ended_by": ended_by, "file_start": maze.start}
-    return _result(s, failed, reason, extra, goal)
+    return ended_by, failed, own_exit, proc, spool
 
 
 def _finish(s: Session, proc, token: str, ended_by: str) -> int | None:

@@ -223,7 +223,8 @@ def _signals(on: bool, old: dict, state: dict) -> None:
     def handler(signum, frame):
         if state.get("signal") is None:
             state["signal"] = signum
-            if not state.get("cleanup"):      # a signal must not abort the cleanup
+            # Not while the program starts (it would be lost) or during cleanup.
+            if not state.get("defer") and not state.get("cleanup"):
                 raise _HostSignal(signum)
 
     for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -353,10 +354,14 @@ def _drive(s: Session, cmd, cwd, env, command_timeout, total_deadline, stderr_li
     was_reaper = set_subreaper(True)
     ended_by, failed, own_exit, spool, proc = "", False, None, None, None
     try:
+        state["defer"] = True
         proc, err_fd = _start(cmd, cwd, env, token)
         head = stderr_limit // 4
         spool = StderrSpool(err_fd, head=head, tail=stderr_limit - head)
         s.pipe = Pipe(proc, MAX_LINE)
+        state["defer"] = False
+        if state.get("signal") is not None:
+            raise _HostSignal(state["signal"])
         _serve(s, command_timeout, total_deadline)
     except Stop as stop:
         ended_by, failed = stop.reason, stop.failed

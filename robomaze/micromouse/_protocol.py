@@ -16,12 +16,16 @@ from typing import Callable, NamedTuple
 
 from .mms import DX, DY, STAT_NAMES
 
-__all__ = ["COMMANDS", "Command", "Display", "Pipe", "Stop", "COLORS"]
+__all__ = ["COMMANDS", "Command", "Display", "Invalid", "Pipe", "Stop", "COLORS"]
 
 #: mms's cell colour characters.
 COLORS = frozenset("kbacgorwyBCAGRY")
 _DIRS = "nesw"
 _TEXT_MAX = 10
+
+
+class Invalid(Exception):
+    """A malformed command: a protocol error, or dropped unanswered when lenient (as mms)."""
 
 
 class Stop(Exception):
@@ -118,7 +122,7 @@ class Pipe:
 
 
 def _bad(s, line: str, what: str):
-    raise Stop(f"protocol error: {what} in {line!r} (command {s.commands})")
+    raise Invalid(f"{what} in {line!r}")
 
 
 def _count(s, arg: str | None, line: str, default: int = 1) -> int | None:
@@ -163,8 +167,6 @@ def _wall(rel: int):
 
 def _get_stat(s, args, line):
     if args[0] not in STAT_NAMES:
-        if s.lenient:
-            return None                  # mms drops an invalid command unanswered
         _bad(s, line, f"unknown stat (expected one of {', '.join(STAT_NAMES)})")
     return s.mouse.stats.get(args[0])
 

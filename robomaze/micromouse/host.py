@@ -68,7 +68,7 @@ from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..maze import Maze
 from ._proc import TOKEN_VAR, StderrSpool, end_processes, set_subreaper
-from ._protocol import COMMANDS, Display, Pipe, Stop
+from ._protocol import COMMANDS, Display, Invalid, Pipe, Stop
 from .mms import MmsMouse, mms_centre
 from .result import MouseRun
 
@@ -206,7 +206,12 @@ def _serve(s: Session, command_timeout: float, total_deadline: float) -> None:
             what = "unknown command" if spec is None else "wrong number of arguments in"
             raise Stop(f"protocol error: {what} {shown!r} (command {s.commands})")
         s.deadline = deadline
-        answer = spec.handler(s, words[1:], line)
+        try:
+            answer = spec.handler(s, words[1:], line)
+        except Invalid as exc:
+            if s.lenient:                 # mms drops it, unanswered
+                continue
+            raise Stop(f"protocol error: {exc} (command {s.commands})") from None
         if answer is not None:
             s.pipe.write(answer + "\n", deadline)
 

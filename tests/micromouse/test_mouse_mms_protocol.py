@@ -160,9 +160,12 @@ def test_malformed_commands_are_protocol_errors(tmp_path, line, error):
 def test_lenient_host_behaves_like_mms(tmp_path):
     # mms drops invalid commands unanswered; a distance it cannot read counts as 1.
     script = ["!getStat speed", "!fly", "wallFront 0", "wallLeft x", "moveForward 0",
-              "mazeWidth"]
+              "setColor 0 0 Z", "setWall 7 7 n", "setColor 0 0 r", "mazeWidth"]
     run, answers = run_script(tmp_path, maze3(), script, lenient=True)
-    assert answers == [None, None, "false", "true", "crash", "3"]
+    assert answers == [None, None, "false", "true", "crash", None, None, None, "3"]
+    d = run.extra["display"]
+    assert d.colors == {(0, 0): "r"} and d.walls == {}
+    assert run.crashes == 1 and "never reached the goal" in run.reason
 
 
 def test_start_is_south_west_facing_north_for_every_source(tmp_path):

@@ -1,8 +1,8 @@
 """After every micromouse test no process started by the test is left alive.
 
-The test process becomes a child subreaper (Linux ``prctl``), so even a
-mouse's daemonised grandchild (setsid + double fork) is re-parented to it
-and shows up among its descendants, read from ``/proc``.
+The test process is a child subreaper (Linux ``prctl``) while each test
+runs, so even a mouse's daemonised grandchild (setsid + double fork) is
+re-parented to it and shows up among its descendants, read from ``/proc``.
 """
 
 import ctypes
@@ -12,6 +12,7 @@ import time
 import pytest
 
 PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
 
 
 def _descendants(root: int) -> dict[int, str]:
@@ -38,37 +39,51 @@ def _descendants(root: int) -> dict[int, str]:
     return {p: state[p] for p in below}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _subreaper():
+def _subreaper(on: bool) -> bool:
+    """Set this process's child-subreaper flag; return the previous one."""
     libc = ctypes.CDLL(None, use_errno=True)
-    assert libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    yield
+    flag = ctypes.c_int(0)
+    assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0
+    assert libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
+    return bool(flag.value)
+
+
+def _alive_below(me: int, before: set) -> dict:
+    """Live new descendants; dead ones left to us are reaped on the way."""
+    alive = {}
+    for pid, st in _descendants(me).items():
+        if pid in before:
+            continue
+        if st == "Z":
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            continue
+        alive[pid] = st
+    return alive
 
 
 @pytest.fixture(autouse=True)
-def no_process_left(_subreaper):
+def no_process_left():
+    # A subreaper for the test's duration only (tests elsewhere keep init).
+    was = _subreaper(True)
     me = os.getpid()
     before = set(_descendants(me))
-    yield
-    deadline = time.monotonic() + 5.0
-    while True:
-        alive = {}
-        for pid, st in _descendants(me).items():
-            if pid in before:
-                continue
-            if st == "Z":                 # dead; collect it if it was left to us
-                try:
-                    os.waitpid(pid, os.WNOHANG)
-                except ChildProcessError:
-                    pass
-                continue
-            alive[pid] = st
-        if not alive or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    for pid in alive:                     # don't let one leak poison the next tests
-        try:
-            os.kill(pid, 9)
-        except ProcessLookupError:
-            pass
+    try:
+        yield
+        deadline = time.monotonic() + 5.0
+        alive = _alive_below(me, before)
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.05)
+            alive = _alive_below(me, before)
+        for pid in alive:                 # don't let one leak poison the next tests
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05 if alive else 0)
+        _alive_below(me, before)          # reap what was just killed
+    finally:
+        _subreaper(was)
     assert not alive, f"processes left alive by the test: {sorted(alive)}"

@@ -113,7 +113,7 @@ def test_stderr_is_capped_with_a_marker(tmp_path):
 
 
 def test_the_host_is_a_subreaper_only_while_the_mouse_runs():
-    # In a fresh process (this test process is a subreaper for the whole session).
+    # In a fresh process (the conftest makes this test process a subreaper).
     code = (
         "import ctypes, sys\n"
         "from robomaze.maze import Maze\n"

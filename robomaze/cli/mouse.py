@@ -50,8 +50,13 @@ def register(subparsers) -> None:
                         "maze's centre; the output's goal_rule says which was used")
     s.set_defaults(func=solve_cmd)
     r = sub.add_parser("run", help="host an external mouse program (mms protocol)",
-                       description="Run COMMAND (after --) as a mouse speaking the mms text "
-                                   "protocol; exit status 1 if the run fails.")
+                       description="Run COMMAND (after --) as a mouse speaking today's mms "
+                                   "text protocol. The mouse starts in micromouse (0, 0), "
+                                   "the south-west cell, facing north; the goal is mms's "
+                                   "(the maze centre) unless --goal file. A program that "
+                                   "crashes fails the run; it and every process it started "
+                                   "are ended at the end (also on SIGTERM/SIGHUP). Exit "
+                                   "status 1 if the run fails.")
     _add_common(r)
     r.add_argument("--command-timeout", type=float, default=5.0,
                    help="longest silence between commands, s (5)")

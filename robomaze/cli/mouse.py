@@ -12,6 +12,7 @@ maze with the explored cells and the best route.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -44,10 +45,18 @@ def register(subparsers) -> None:
                    help="floodfill, left_wall, right_wall or tremaux")
     s.add_argument("--no-prove", action="store_true",
                    help="flood fill: stop exploring at the goal (no proof of the best route)")
+    s.add_argument("--goal", choices=("file", "mms"), default="file",
+                   help="goal cells: the maze file's own (default) or mms's rule, the "
+                        "maze's centre; the output's goal_rule says which was used")
     s.set_defaults(func=solve_cmd)
     r = sub.add_parser("run", help="host an external mouse program (mms protocol)",
-                       description="Run COMMAND (after --) as a mouse speaking the mms text "
-                                   "protocol; exit status 1 if the run fails.")
+                       description="Run COMMAND (after --) as a mouse speaking today's mms "
+                                   "text protocol. The mouse starts in micromouse (0, 0), "
+                                   "the south-west cell, facing north; the goal is mms's "
+                                   "(the maze centre) unless --goal file. A program that "
+                                   "crashes fails the run; it and every process it started "
+                                   "are ended at the end (also on SIGTERM/SIGHUP). Exit "
+                                   "status 1 if the run fails.")
     _add_common(r)
     r.add_argument("--command-timeout", type=float, default=5.0,
                    help="longest silence between commands, s (5)")
@@ -55,6 +64,12 @@ def register(subparsers) -> None:
     r.add_argument("--lenient", action="store_true",
                    help="ignore unknown commands as mms does (default: protocol error)")
     r.add_argument("--stop-after", choices=("fast_run", "search", "exit"), default="fast_run")
+    r.add_argument("--goal", choices=("mms", "file"), default="mms",
+                   help="goal cells: mms's rule, the maze's centre (default), or the maze "
+                        "file's own goal cells; the output's goal_rule says which was used")
+    r.add_argument("--stderr-limit", type=int, default=65536, metavar="BYTES",
+                   help="bytes of the mouse's stderr kept; the middle of a longer one is "
+                        "dropped with a marker (65536)")
     r.add_argument("program", nargs=argparse.REMAINDER,
                    help="-- COMMAND [ARGS...] (after a literal --)")
     r.set_defaults(func=run_cmd, _run_parser=r)
@@ -71,11 +86,14 @@ def _profile(args):
 def _report(maze, run, args) -> int:
     prof = _profile(args)
     s = run.summary(prof)
+    # The run's own start and goals (a hosted run may use mms's centre rule).
+    if run.start is not None and run.goals:
+        maze = maze.replace(start=run.start, goals=list(run.goals))
     s["reference_route_length"] = maze.solution_length()
     s.pop("display", None)
     width = max(len(k) for k in s)
     for k, v in s.items():
-        if k in ("stderr",) or v is None and k not in ("route_length",):
+        if k in ("stderr", "mms_stats") or v is None and k not in ("route_length",):
             continue
         if isinstance(v, float):
             v = f"{v:.3f}"
@@ -93,10 +111,14 @@ def solve_cmd(args) -> int:
     from ..io import read_maze
     from ..micromouse import floodfill, solve
     maze = read_maze(args.maze, unknown=args.unknown)
+    if args.goal == "mms":
+        from ..micromouse.mms import mms_centre
+        maze = maze.replace(goals=list(mms_centre(*maze.shape)))
     if args.method == "floodfill":
         run = floodfill(maze, prove=not args.no_prove)
     else:
         run = solve(maze, method=args.method)
+    run = dataclasses.replace(run, goal_rule=args.goal)
     if not run.success:
         print(f"robomaze mouse: {run.method} failed: {run.reason}", file=sys.stderr)
     return _report(maze, run, args)
@@ -119,7 +141,8 @@ def run_cmd(args) -> int:
     maze = read_maze(args.maze, unknown=args.unknown)
     run = host_mouse(maze, program, command_timeout=args.command_timeout,
                      total_timeout=args.total_timeout, lenient=args.lenient,
-                     stop_after=args.stop_after)
+                     stop_after=args.stop_after, goal=args.goal,
+                     stderr_limit=args.stderr_limit)
     if not run.success:
         print(f"robomaze mouse: the mouse failed: {run.reason}", file=sys.stderr)
         tail = run.extra.get("stderr", "").strip()

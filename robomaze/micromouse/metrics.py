@@ -37,12 +37,14 @@ costing ``turn45_time`` each (replacing the ``m`` 90-degree turns).
 Scores
 ------
 :func:`mms_stats` reproduces the statistics panel of the mms simulator from
-the mouse's command log (our reading of mms's ``Stats``): a command
+the mouse's command log (the documented rules, computed by
+:class:`robomaze.micromouse.mms.MmsStats` as for hosted mice): a command
 ``moveForward n`` counts ``n`` cells of distance and an *effective distance*
 of ``n`` if ``n <= 2`` else ``n / 2 + 1`` (long straights are cheap); every
-turn command counts one turn. A *run* starts when the mouse leaves the start
-cell and finishes when it enters a goal cell; the best run is the one with
-the least ``turns + effective distance``. Then::
+turn command counts one turn. A *run* starts when a move starts in the start
+cell and finishes when a movement ends in a goal cell; the best run is the
+one with the least ``turns + effective distance``; a reset adds 15 to the
+next run's effective distance. Then::
 
     mms score = best_run_turns + best_run_effective_distance
                 + 0.1 * (total_turns + total_effective_distance)
@@ -60,6 +62,7 @@ import math
 from dataclasses import dataclass
 
 from .._validate import check_float
+from .mms import MmsStats, effective_half_steps
 
 __all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "contest_score",
            "route_moves", "mms_stats", "effective_distance", "route_commands"]
@@ -227,7 +230,7 @@ def effective_distance(n: int) -> float:
     >>> effective_distance(2), effective_distance(6)
     (2.0, 4.0)
     """
-    return float(n) if n <= 2 else n / 2.0 + 1.0
+    return effective_half_steps(2 * n)
 
 
 def route_commands(route, heading: int) -> list[tuple]:
@@ -263,7 +266,9 @@ def mms_stats(log, start, goals) -> dict:
 
     ``log`` holds ``("T",)`` per turn, ``("F", cells)`` per successful
     ``moveForward`` (``cells``: the cells entered, in order) and ``("R",)``
-    for a reset to the start.
+    for a reset to the start. The rules are those of the hosted mms world
+    (:class:`~robomaze.micromouse.mms.MmsStats`): a run starts with a move
+    from the start cell and finishes when a movement ends in a goal cell.
 
     >>> log = [("F", [(1, 0)]), ("T",), ("F", [(1, 1), (1, 2), (1, 3)])]
     >>> s = mms_stats(log, start=(0, 0), goals={(1, 3)})
@@ -272,53 +277,36 @@ def mms_stats(log, start, goals) -> dict:
     """
     goals = {tuple(g) for g in goals}
     start = tuple(start)
-    total_turns = 0
-    total_eff = 0.0
-    total_dist = 0
-    started = False
-    run_turns = 0
-    run_eff = 0.0
-    run_dist = 0
-    best = None
-    runs = 0
+    stats = MmsStats()
     pos = start
     for entry in log:
+        if entry[0] == "R":                 # ackReset: back on the start, penalty due
+            stats.penalize_for_reset()
+            stats.end_unfinished_run()
+            pos = start
+            continue
         if entry[0] == "T":
-            total_turns += 1
-            if started:
-                run_turns += 1
-            continue
-        if entry[0] == "R":                 # ackReset: back on the start, run abandoned
-            pos, started = start, False
-            continue
-        cells = [tuple(c) for c in entry[1]]
-        if not cells:
-            continue
-        n = len(cells)
-        eff = effective_distance(n)
-        total_eff += eff
-        total_dist += n
-        if pos == start:                    # leaving the start begins a run
-            started, run_turns, run_eff, run_dist = True, 0, 0.0, 0
-        pos = cells[-1]
-        if not started:
-            continue
-        run_eff += eff
-        run_dist += n
-        if any(c in goals for c in cells):
-            runs += 1
-            if best is None or run_turns + run_eff < best[0] + best[1]:
-                best = (run_turns, run_eff, run_dist)
-            started = False
-        elif start in cells:                # back home without a goal: unfinished
-            started = False
-    solved = best is not None
-    score = (best[0] + best[1] + 0.1 * (total_turns + total_eff)) if solved else 2000.0
+            stats.add_turn()
+        else:
+            cells = [tuple(c) for c in entry[1]]
+            if not cells:
+                continue
+            if pos == start:
+                stats.start_run()
+            stats.add_distance(2 * len(cells))
+            pos = cells[-1]
+        if pos in goals:                    # every movement's end is checked, as mms does
+            stats.finish_run()
+        elif pos == start:
+            stats.end_unfinished_run()
+    v = stats.values()
     return {
-        "total_turns": total_turns, "total_distance": total_dist,
-        "total_effective_distance": total_eff, "runs_finished": runs,
-        "best_run_turns": best[0] if solved else None,
-        "best_run_effective_distance": best[1] if solved else None,
-        "best_run_distance": best[2] if solved else None,
-        "score": round(score, 10),
+        "total_turns": v["total-turns"], "total_distance": int(v["total-distance"]),
+        "total_effective_distance": v["total-effective-distance"],
+        "runs_finished": stats.runs_finished,
+        "best_run_turns": v["best-run-turns"],
+        "best_run_effective_distance": v["best-run-effective-distance"],
+        "best_run_distance": None if v["best-run-distance"] is None
+        else int(v["best-run-distance"]),
+        "score": round(v["score"], 10),
     }

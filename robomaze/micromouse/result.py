@@ -45,7 +45,10 @@ class MouseRun:
         and, where the solver drives it, the fast run; scored by
         :func:`~robomaze.micromouse.metrics.mms_stats`.
     start, goals
-        The maze's start and goal cells (for scoring the log).
+        The start and goal cells the run used (for scoring the log).
+    goal_rule : {"file", "mms"}
+        Where the goals came from: the maze file's goal cells, or mms's rule
+        (the maze's centre cells).
     """
 
     method: str
@@ -66,6 +69,7 @@ class MouseRun:
     log: list | None = None
     start: tuple | None = None
     goals: tuple = ()
+    goal_rule: str = "file"
 
     @property
     def cells_explored(self) -> int:
@@ -94,6 +98,7 @@ class MouseRun:
         profile = profile or MotionProfile()
         d = {
             "method": self.method, "success": self.success, "reason": self.reason,
+            "goal_rule": self.goal_rule,
             "reached_goal": self.reached_goal, "proven": self.proven,
             "returned": self.returned, "cells_explored": self.cells_explored,
             "search_moves": self.moves, "search_turns": self.turns,

@@ -1,8 +1,9 @@
 """A cell-level mouse world, like the competition simulators.
 
 The mouse lives in a :class:`~robomaze.maze.Maze`. It starts in the maze's
-start cell (micromouse ``(0, 0)``, the south-west corner, for the formats
-robomaze reads) facing north; it senses the walls in front, to the left and
+start cell (micromouse ``(0, 0)``, the south-west corner, for micromouse
+text and ``.num`` files; a JSON maze names its own) facing north (the hosted
+mms world of :mod:`robomaze.micromouse.host` always starts in ``(0, 0)``); it senses the walls in front, to the left and
 to the right of its cell; it moves forward one or ``n`` cells or turns 90
 degrees. A move that would run into a wall is a *crash*: it is reported and
 counted, and the mouse does not move. Boundary openings count as walls (a

@@ -86,6 +86,9 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
         explored = run.explored if explored is None else explored
         route = run.route if route is None else route
         known = run.known if known is None else known
+        # Show the start and goals the run used (a hosted run may use mms's centre).
+        if getattr(run, "start", None) is not None and getattr(run, "goals", ()):
+            maze = maze.replace(start=tuple(run.start), goals=list(run.goals))
     ax.set_xlim(-0.5 - 0.05, cols - 0.5 + 0.05)
     ax.set_ylim(rows - 0.5 + 0.05, -0.5 - 0.05)
     ax.set_aspect("equal")
@@ -93,6 +96,22 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
     px = max(1.0, min(bbox.width / max(cols, 1), bbox.height / max(rows, 1)))
     if linewidth is None:
         linewidth = max(0.8, 0.08 * px) * 72 / _DPI
+    _draw_cells(ax, maze, explored)
+    _draw_walls(ax, maze, known, unknown_walls, linewidth)
+    if route is not None and len(route) > 1:
+        draw_path(ax, maze, np.asarray(route), color=PATH_COLOR, zorder=4,
+                  linewidth=max(1.0, 0.2 * px) * 72 / _DPI)
+    r0, c0 = maze.start
+    ax.scatter([c0], [r0], s=(px * 0.35 * 72 / _DPI) ** 2, c=START_COLOR, marker="o",
+               linewidths=0, zorder=5)
+    gx = [c for _, c in maze.goals]
+    gy = [r for r, _ in maze.goals]
+    ax.scatter(gx, gy, s=(px * 0.3 * 72 / _DPI) ** 2, c=GOAL_COLOR, marker="*",
+               linewidths=0, zorder=5)
+
+
+def _draw_cells(ax, maze: Maze, explored) -> None:
+    """Explored cells, then the goal and start fills."""
     if explored is not None:
         ex = np.asarray(explored, bool)
         if ex.shape != maze.shape:
@@ -106,6 +125,11 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
     r0, c0 = maze.start
     ax.add_patch(Rectangle((c0 - 0.5, r0 - 0.5), 1, 1, color=_START_FILL, alpha=0.8,
                            linewidth=0, zorder=0.5))
+
+
+def _draw_walls(ax, maze: Maze, known, unknown_walls, linewidth: float) -> None:
+    """Walls (seen solid, unseen faint, unknown in the file dotted) and posts."""
+    rows, cols = maze.shape
     east, south, north, west = _wall_masks(maze)
     seen_e = np.ones_like(east)
     seen_s = np.ones_like(south)
@@ -139,15 +163,6 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
     post = (linewidth * 1.6) ** 2
     ax.scatter(px_.ravel(), py_.ravel(), s=post, c=WALL_COLOR, marker="s", linewidths=0,
                zorder=3.5)
-    if route is not None and len(route) > 1:
-        draw_path(ax, maze, np.asarray(route), color=PATH_COLOR, zorder=4,
-                  linewidth=max(1.0, 0.2 * px) * 72 / _DPI)
-    ax.scatter([c0], [r0], s=(px * 0.35 * 72 / _DPI) ** 2, c=START_COLOR, marker="o",
-               linewidths=0, zorder=5)
-    gx = [c for _, c in maze.goals]
-    gy = [r for r, _ in maze.goals]
-    ax.scatter(gx, gy, s=(px * 0.3 * 72 / _DPI) ** 2, c=GOAL_COLOR, marker="*",
-               linewidths=0, zorder=5)
 
 
 def render_micromouse(maze: Maze, out: str | os.PathLike | None = None, *, run: Any = None,

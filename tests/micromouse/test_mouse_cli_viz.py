@@ -95,3 +95,50 @@ def test_render_micromouse_pixels(tmp_path):
     assert has(PATH_COLOR) and has(EXPLORED_COLOR) and has("#000000")
     # A cell the route does not touch and the mouse never explored stays white.
     assert tuple(img[0 * 40 + 20, 1 * 40 + 20]) == (255, 255, 255)
+
+
+@pytest.mark.parametrize("rule, length", [("file", 15), ("mms", 5)])
+def test_mouse_solve_goal_rule(tmp_path, rule, length):
+    # 04_test_01's own goal is (row 3, col 1); mms's is the 2 x 2 centre.
+    maze = _need(DATA / "micromouse" / "04_test_01.maze")
+    out = tmp_path / "s.json"
+    assert _run(mouse_cli, ["mouse", "solve", str(maze), "--goal", rule,
+                            "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["goal_rule"] == rule
+    assert data["route_length"] == data["reference_route_length"] == length
+
+
+def test_mouse_run_cli_reports_goal_rule_and_mms_stats(tmp_path):
+    maze = _need(DATA / "micromouse" / "16MM2019CX.maze")
+    out = tmp_path / "r.json"
+    rc = _run(mouse_cli, ["mouse", "run", str(maze), "--goal", "file", "--json", str(out),
+                          "--", sys.executable, str(MICE / "floodfill_mouse.py")])
+    assert rc == 0
+    data = json.loads(out.read_text())
+    assert data["goal_rule"] == "file"
+    # The test mouse moves one cell per command: its best run's effective
+    # distance is its length in cells (mms's panel, read at the end).
+    assert data["mms_stats"]["best-run-effective-distance"] == data["route_length"] == 75
+
+
+def test_render_shows_the_goals_the_run_used(tmp_path):
+    # 04_test_01's file goal is (3, 1); a run under mms's rule aimed at the
+    # 2 x 2 centre, and the drawing marks those cells, not the file's.
+    from PIL import Image
+
+    from robomaze.io import read_maze
+    from robomaze.micromouse.mms import mms_centre
+    from robomaze.viz import GOAL_COLOR
+    from robomaze.viz.micromouse import render_micromouse
+    maze = read_maze(_need(DATA / "micromouse" / "04_test_01.maze"))
+    run = floodfill(maze.replace(goals=list(mms_centre(4, 4))))
+    render_micromouse(maze, tmp_path / "g.png", run=run, cell_px=40, ticks=False)
+    img = np.asarray(Image.open(tmp_path / "g.png").convert("RGB")).astype(int)
+    goal = np.array([int(GOAL_COLOR[i:i + 2], 16) for i in (1, 3, 5)])
+
+    def is_goal(r, c):
+        return np.abs(img[r * 40 + 20, c * 40 + 20] - goal).sum() < 40
+
+    assert all(is_goal(r, c) for r, c in mms_centre(4, 4))
+    assert not is_goal(3, 1)

@@ -75,7 +75,7 @@ def test_protocol_answers():
     # boundary on the left, no wall on the right ('| S             |').
     assert [answers[i] for i in range(6)] == ["4", "4", "true", "true", "false", "crash"]
     assert answers[6] == "ack"                 # now facing east
-    assert answers[7] == "false"               # ahead of the next cell (1, 0): open
+    assert answers[7] == "false"               # 1 half cell == no argument: (1, 0)'s east side
     assert answers[8] == "ack"                 # three cells east to (3, 0)
     assert answers[9] == "ack" and answers[10] == "ack"
     assert answers[11] == "crash"              # 45 degrees off the grid: no move

@@ -78,15 +78,17 @@ def test_mms_stats_by_hand():
         ("T",), ("T",),
         ("F", [(1, 0), (2, 0)]),             # home again, no run
         ("F", [(1, 0)]), ("R",),             # run 3 abandoned by a reset
-        ("F", [(1, 0), (0, 0)]),             # run 4: eff 2, no turns -> goal
+        ("F", [(1, 0), (0, 0)]),             # run 4: eff 15 (reset penalty) + 2 -> goal
     ]
     s = mms_stats(log, start, goals)
     assert s["total_turns"] == 3
     assert s["total_distance"] == 1 + 1 + 2 + 2 + 1 + 2
-    assert s["total_effective_distance"] == 9.0
+    assert s["total_effective_distance"] == 9.0 + 15.0
     assert s["runs_finished"] == 2
     assert (s["best_run_turns"], s["best_run_effective_distance"]) == (0, 2.0)
-    assert s["score"] == pytest.approx(0 + 2 + 0.1 * (3 + 9))
+    assert s["score"] == pytest.approx(0 + 2 + 0.1 * (3 + 24))
+    # A move that passes through the goal without stopping there finishes nothing.
+    assert mms_stats([("F", [(1, 0), (0, 0), (0, 1)])], start, goals)["score"] == 2000.0
     assert mms_stats([("F", [(1, 0)])], start, goals)["score"] == 2000.0
 
 

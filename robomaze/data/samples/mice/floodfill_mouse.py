@@ -1,111 +1,227 @@
-"""A correct flood-fill mouse speaking the mms protocol (an example written for robomaze; MIT, like robomaze).
+"""A flood-fill mouse for the mms micromouse simulator (an example written for
+robomaze; MIT, like robomaze).
 
-It knows nothing of robomaze: it asks the maze size, searches to the centre
-with unknown walls assumed open, drives back to the start, then runs the
-shortest known route to the centre and exits. It also exercises the display
-commands (setWall, setColor, setText) like a real mms mouse.
+It speaks today's mms mouse API as documented in the mms README
+(github.com/mackorone/mms, "Mouse API"): commands go to stdout, answers come
+from stdin, logging goes to stderr. It knows nothing of robomaze and runs in
+mms itself as well as under ``robomaze mouse run MAZE -- python THIS_FILE``.
+
+What it does:
+
+1. asks the maze size; the goal is mms's, the centre cells;
+2. searches to the centre, sensing the walls of each cell it enters
+   (``wallFront``, ``wallLeft``, ``wallRight``) and flooding distances with
+   unknown walls taken as open; it draws what it learns (``setWall``,
+   ``setColor``, ``setText``);
+3. drives back to the start the same way, learning more walls;
+4. makes the fast run on known walls only, one ``moveForward N`` per
+   straight, and logs mms's statistics (``getStat``) to stderr.
+
+If the simulator's reset button was pressed (``wasReset``) it acknowledges
+with ``ackReset`` and starts again from the start cell, keeping its map.
 """
 
 import sys
 from collections import deque
 
+NORTH, EAST, SOUTH, WEST = range(4)
+DX = (0, 1, 0, -1)
+DY = (1, 0, -1, 0)
 
-def cmd(line, answer=True):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-    if answer:
+
+class Reset(Exception):
+    """The simulator's reset button was pressed."""
+
+
+class API:
+    """The mms commands this mouse uses."""
+
+    @staticmethod
+    def send(line, answer=True):
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+        if not answer:
+            return None
         reply = sys.stdin.readline()
         if not reply:
-            sys.exit(3)
+            sys.exit(0)                   # the simulator went away: nothing left to do
         return reply.strip()
-    return None
+
+    def maze_width(self):
+        return int(self.send("mazeWidth"))
+
+    def maze_height(self):
+        return int(self.send("mazeHeight"))
+
+    def wall(self, side):
+        return self.send(side) == "true"
+
+    def move_forward(self, n=1):
+        return self.send("moveForward" if n == 1 else f"moveForward {n}") == "ack"
+
+    def turn_left(self):
+        self.send("turnLeft")
+
+    def turn_right(self):
+        self.send("turnRight")
+
+    def set_wall(self, x, y, d):
+        self.send(f"setWall {x} {y} {'nesw'[d]}", answer=False)
+
+    def set_color(self, x, y, c):
+        self.send(f"setColor {x} {y} {c}", answer=False)
+
+    def set_text(self, x, y, text):
+        self.send(f"setText {x} {y} {text}", answer=False)
+
+    def clear_all_color(self):
+        self.send("clearAllColor", answer=False)
+
+    def was_reset(self):
+        return self.send("wasReset") == "true"
+
+    def ack_reset(self):
+        self.send("ackReset")
+
+    def get_stat(self, name):
+        return self.send(f"getStat {name}")
 
 
-W = int(cmd("mazeWidth"))
-H = int(cmd("mazeHeight"))
-DX = (0, 1, 0, -1)   # N E S W
-DY = (1, 0, -1, 0)
-walls = {}           # (x, y, d) -> True/False
-x, y, h = 0, 0, 0
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
 
 
-def set_wall(cx, cy, d, w):
-    walls[(cx, cy, d)] = w
-    nx, ny = cx + DX[d], cy + DY[d]
-    if 0 <= nx < W and 0 <= ny < H:
-        walls[(nx, ny, (d + 2) % 4)] = w
-    if w:
-        cmd(f"setWall {cx} {cy} {'nesw'[d]}", answer=False)
+class Mouse:
+    """Pose, wall map and flood fill over the micromouse frame (x east, y north)."""
+
+    def __init__(self, api):
+        self.api = api
+        self.w, self.h = api.maze_width(), api.maze_height()
+        self.walls = {}                   # (x, y, d) -> True (wall) / False (open)
+        self.x, self.y, self.d = 0, 0, NORTH
+        xs = [self.w // 2 - 1, self.w // 2] if self.w % 2 == 0 else [self.w // 2]
+        ys = [self.h // 2 - 1, self.h // 2] if self.h % 2 == 0 else [self.h // 2]
+        self.centre = [(x, y) for x in xs for y in ys]
+
+    def inside(self, x, y):
+        return 0 <= x < self.w and 0 <= y < self.h
+
+    def learn(self, x, y, d, wall):
+        if (x, y, d) in self.walls:
+            return
+        self.walls[(x, y, d)] = wall
+        nx, ny = x + DX[d], y + DY[d]
+        if self.inside(nx, ny):
+            self.walls[(nx, ny, (d + 2) % 4)] = wall
+        if wall:
+            self.api.set_wall(x, y, d)
+
+    def sense(self):
+        for turn, name in ((0, "wallFront"), (1, "wallRight"), (3, "wallLeft")):
+            self.learn(self.x, self.y, (self.d + turn) % 4, self.api.wall(name))
+
+    def open(self, x, y, d, optimistic):
+        if not self.inside(x + DX[d], y + DY[d]):
+            return False
+        known = self.walls.get((x, y, d))
+        return known is False or (known is None and optimistic)
+
+    def flood(self, targets, optimistic):
+        dist = {t: 0 for t in targets}
+        queue = deque(targets)
+        while queue:
+            x, y = queue.popleft()
+            for d in range(4):
+                n = (x + DX[d], y + DY[d])
+                if n not in dist and self.open(x, y, d, optimistic):
+                    dist[n] = dist[(x, y)] + 1
+                    queue.append(n)
+        return dist
+
+    def face(self, d):
+        turn = (d - self.d) % 4
+        if turn == 1:
+            self.api.turn_right()
+        elif turn == 3:
+            self.api.turn_left()
+        elif turn == 2:
+            self.api.turn_right()
+            self.api.turn_right()
+        self.d = d
+
+    def next_step(self, dist, optimistic):
+        """The heading of a neighbour one step closer (straight on first)."""
+        here = dist[(self.x, self.y)]
+        for turn in (0, 1, 3, 2):
+            d = (self.d + turn) % 4
+            n = (self.x + DX[d], self.y + DY[d])
+            if self.open(self.x, self.y, d, optimistic) and dist.get(n, here) == here - 1:
+                return d
+        return None
+
+    def explore(self, targets):
+        """Walk to ``targets`` one cell at a time, learning walls on the way."""
+        while (self.x, self.y) not in targets:
+            if self.api.was_reset():
+                raise Reset()
+            self.sense()
+            dist = self.flood(targets, optimistic=True)
+            if (self.x, self.y) not in dist:
+                log("no way to", targets)
+                sys.exit(4)
+            d = self.next_step(dist, optimistic=True)
+            self.face(d)
+            if not self.api.move_forward():
+                log("unexpected crash at", self.x, self.y)
+                sys.exit(5)
+            self.x, self.y = self.x + DX[d], self.y + DY[d]
+            self.api.set_color(self.x, self.y, "c")
+            self.api.set_text(self.x, self.y, str(dist[(self.x, self.y)]))
+        self.sense()
+
+    def fast_run(self, targets):
+        """Drive the best known route, one moveForward per straight."""
+        dist = self.flood(targets, optimistic=False)
+        if (self.x, self.y) not in dist:
+            log("no known route to the centre")
+            sys.exit(6)
+        while (self.x, self.y) not in targets:
+            d = self.next_step(dist, optimistic=False)
+            self.face(d)
+            n = 0
+            x, y = self.x, self.y
+            while (x, y) not in targets and self.next_from(x, y, d, dist):
+                x, y = x + DX[d], y + DY[d]
+                n += 1
+            if not self.api.move_forward(n):
+                log("crash in the fast run")
+                sys.exit(7)
+            self.x, self.y = x, y
+            self.api.set_color(x, y, "G")
+
+    def next_from(self, x, y, d, dist):
+        n = (x + DX[d], y + DY[d])
+        return self.open(x, y, d, False) and dist.get(n, -1) == dist[(x, y)] - 1
 
 
-def passable(cx, cy, d, optimistic):
-    nx, ny = cx + DX[d], cy + DY[d]
-    if not (0 <= nx < W and 0 <= ny < H):
-        return False
-    w = walls.get((cx, cy, d))
-    return (w is None and optimistic) or w is False
+def main():
+    api = API()
+    mouse = Mouse(api)
+    log(f"maze {mouse.w} x {mouse.h}, centre {mouse.centre}")
+    while True:
+        try:
+            mouse.explore(mouse.centre)
+            mouse.explore([(0, 0)])
+            break
+        except Reset:
+            api.ack_reset()
+            mouse.x, mouse.y, mouse.d = 0, 0, NORTH
+    api.clear_all_color()
+    mouse.fast_run(mouse.centre)
+    for stat in ("total-distance", "total-turns", "best-run-distance", "best-run-turns",
+                 "score"):
+        log(f"{stat}: {api.get_stat(stat)}")
 
 
-def flood(targets, optimistic=True):
-    dist = {t: 0 for t in targets}
-    q = deque(targets)
-    while q:
-        cx, cy = q.popleft()
-        for d in range(4):
-            if passable(cx, cy, d, optimistic):
-                n = (cx + DX[d], cy + DY[d])
-                if n not in dist:
-                    dist[n] = dist[(cx, cy)] + 1
-                    q.append(n)
-    return dist
-
-
-def sense():
-    for rel, name in ((0, "wallFront"), (1, "wallRight"), (3, "wallLeft")):
-        set_wall(x, y, (h + rel) % 4, cmd(name) == "true")
-
-
-def face(d):
-    global h
-    turn = (d - h) % 4
-    if turn == 1:
-        cmd("turnRight")
-    elif turn == 3:
-        cmd("turnLeft")
-    elif turn == 2:
-        cmd("turnRight")
-        cmd("turnRight")
-    h = d
-
-
-def go(targets, optimistic=True, learn=True):
-    global x, y
-    while (x, y) not in targets:
-        if learn:
-            sense()
-        dist = flood(targets, optimistic)
-        if (x, y) not in dist:
-            sys.exit(4)
-        for rel in (0, 1, 3, 2):
-            d = (h + rel) % 4
-            n = (x + DX[d], y + DY[d])
-            if passable(x, y, d, optimistic) and dist.get(n, 1 << 30) == dist[(x, y)] - 1:
-                break
-        face(d)
-        if walls.get((x, y, d)) is None:
-            continue
-        if cmd("moveForward") != "ack":
-            sys.exit(5)
-        x, y = x + DX[d], y + DY[d]
-        cmd(f"setColor {x} {y} G", answer=False)
-        cmd(f"setText {x} {y} {dist[(x, y)]}", answer=False)
-
-
-xs = [W // 2 - 1, W // 2] if W % 2 == 0 else [W // 2]
-ys = [H // 2 - 1, H // 2] if H % 2 == 0 else [H // 2]
-centre = [(cx, cy) for cx in xs for cy in ys]
-go(centre)
-sense()
-go([(0, 0)])
-go(centre, optimistic=False, learn=False)
-cmd("clearAllColor", answer=False)
+if __name__ == "__main__":
+    main()

@@ -126,11 +126,7 @@ def build_footprint(fp: dict):
     """A :class:`robomaze.geometry.Footprint` from a canonical footprint table."""
     from ..geometry import Footprint
 
-    if fp["shape"] == "disc":
-        return Footprint.disc(fp["radius"])
-    if fp["shape"] == "rectangle":
-        return Footprint.rectangle(fp["length"], fp["width"], ref=tuple(fp.get("ref", (0, 0))))
-    return Footprint.polygon([tuple(p) for p in fp["coords"]])
+    return Footprint.from_spec(fp)
 
 
 def _accepts(fn, name: str) -> bool:

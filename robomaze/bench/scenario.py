@@ -164,72 +164,34 @@ def _table(v):
 
 
 def footprint_label(fp: dict) -> str:
-    """Short text label of a canonical footprint table.
+    """The spec string of a canonical footprint table (reads back exactly).
+
+    The label is :meth:`robomaze.geometry.Footprint.to_spec`, so
+    ``Footprint.from_spec(label)`` rebuilds the footprint of the run.
 
     >>> footprint_label({"shape": "disc", "radius": 0.1})
     'disc:0.1'
     >>> footprint_label({"shape": "rectangle", "length": 0.4, "width": 0.2, "ref": [0.0, 0.0]})
     'rect:0.4x0.2'
     """
-    if fp["shape"] == "disc":
-        return f"disc:{fp['radius']:g}"
-    if fp["shape"] == "rectangle":
-        ref = fp.get("ref") or [0.0, 0.0]
-        extra = "" if not any(ref) else f"@{ref[0]:g},{ref[1]:g}"
-        return f"rect:{fp['length']:g}x{fp['width']:g}{extra}"
-    return "poly:" + ";".join(f"{x:g},{y:g}" for x, y in fp["coords"])
+    from ..geometry import Footprint
+
+    return Footprint.from_spec(fp).to_spec()
 
 
 def _footprint(v) -> dict:
-    """Canonical footprint table from ``"disc:R"``, ``"rect:LxW"`` or a table."""
-    if isinstance(v, str):
-        kind, _, size = v.partition(":")
-        try:
-            if kind == "disc":
-                v = {"shape": "disc", "radius": float(size)}
-            elif kind in ("rect", "rectangle"):
-                length, width = (float(s) for s in size.lower().split("x"))
-                v = {"shape": "rectangle", "length": length, "width": width}
-            else:
-                raise ValueError
-        except ValueError:
-            raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table') from None
-    if not isinstance(v, dict):
-        raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table')
-    shape = v.get("shape")
-    pos = _num(0.0, strict=True)
-    keys = {"disc": ("radius",), "rectangle": ("length", "width", "ref"),
-            "polygon": ("coords",)}
-    if shape not in keys:
-        raise _Bad("a footprint with shape 'disc', 'rectangle' or 'polygon'")
-    unknown = set(v) - {"shape", *keys[shape]}
-    if unknown:
-        raise _Bad(f"only keys shape, {', '.join(keys[shape])} for a {shape} footprint "
-                   f"(unknown: {', '.join(sorted(unknown))})")
-    out: dict[str, Any] = {"shape": shape}
+    """Canonical footprint table from a spec string or a table (one parser:
+    :meth:`robomaze.geometry.Footprint.from_spec`)."""
+    from ..errors import ParameterError
+    from ..geometry import Footprint
+    from ..geometry.footprint import SPEC_FORMS
+
+    if not isinstance(v, (str, dict)):
+        raise _Bad(f"a footprint spec ({SPEC_FORMS}) or a footprint table")
     try:
-        if shape == "disc":
-            out["radius"] = pos(v.get("radius"))
-        elif shape == "rectangle":
-            out["length"] = pos(v.get("length"))
-            out["width"] = pos(v.get("width"))
-            ref = v.get("ref", [0.0, 0.0])
-            if (not isinstance(ref, list) or len(ref) != 2
-                    or not all(_is_num(x) and math.isfinite(x) for x in ref)):
-                raise _Bad("ref = [x, y], two finite numbers")
-            out["ref"] = [float(ref[0]), float(ref[1])]
-        else:
-            coords = v.get("coords")
-            if (not isinstance(coords, list) or len(coords) < 3 or not all(
-                    isinstance(p, list) and len(p) == 2 and all(_is_num(x) for x in p)
-                    for p in coords)):
-                raise _Bad("coords = [[x, y], ...] with at least 3 points")
-            out["coords"] = [[float(x), float(y)] for x, y in coords]
-    except _Bad as exc:
-        if "footprint" in exc.expected or "ref" in exc.expected or "coords" in exc.expected:
-            raise
-        raise _Bad(f"a {shape} footprint whose sizes are numbers > 0") from None
-    return out
+        return Footprint.from_spec(v).to_table()
+    except ParameterError as exc:
+        raise _Bad(f"a valid footprint ({exc})") from None
 
 
 # key -> (checker, value is itself a list (so a sweep is a list of lists))

@@ -64,7 +64,7 @@ def test_planner_and_agent_lists_are_joined_not_multiplied(tmp_path):
     ("rows = 4", 'rows = "four"', "maze.rows", "an integer >= 1"),
     ("corridor = [1, 3]", "corridor = [1, 0]", "widen.corridor[1]", "an integer >= 1"),
     ("corridor = [1, 3]", "corridor = 0", "widen.corridor", "an integer >= 1"),
-    ('"disc:0.04"', '"disc:-0.1"', "robot.footprint[0]", "radius must be > 0"),
+    ('"disc:0.04"', '"disc:-0.1"', "robot.footprint[0]", "sizes are numbers > 0"),
     ('"disc:0.04"', '{shape = "disc", radius = 0}', "robot.footprint[0]", "> 0"),
     ("width = 0.2", "width = -0.2", "robot.footprint[1]", "> 0"),
     ("resolution = 0.1", "resolution = 0", "widen.resolution", "a number > 0"),

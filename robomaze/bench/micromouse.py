@@ -1,0 +1,139 @@
+"""The micromouse run kind of the benchmark: a cell-level mouse in a contest maze.
+
+A sweep lists mouse solvers under ``run.mouse`` (names in
+:data:`robomaze.micromouse.SOLVERS`: ``floodfill``, ``left_wall``,
+``right_wall``, ``tremaux``). Such a run needs no widening and no robot:
+the mouse drives the maze's cells with the classic contest rules of
+:mod:`robomaze.micromouse` (search run from the start, the fast run on the
+walls it learned), and the run's figures come from
+:meth:`robomaze.micromouse.MouseRun.summary` with the default
+:class:`~robomaze.micromouse.MotionProfile` (18 cm cells, 3 m/s, 6 m/s^2,
+0.7 m/s through 0.25 s turns). Options under ``[run.options.NAME]`` go to
+the solver (e.g. ``prove = false`` for flood fill).
+
+Metrics of a mouse row (``row["metrics"]``)
+-------------------------------------------
+=============================  ===============================================
+``success``                    the solver's own success (flood fill: reached,
+                               proved the best route and came back)
+``reached_goal``, ``proven``,  search milestones
+``returned``
+``cells_explored``             distinct cells visited in the search
+``search_moves``,              cells driven and 90-degree turns in the search
+``search_turns``
+``moves_to_goal``              cells driven until the goal was first reached
+``crashes``                    moves into walls (``collisions`` too)
+``search_time``                search run time estimate (s; the mouse stops to
+                               turn)
+``route_length``,              fast-run route (cells, turns): the best route
+``route_turns``                on the walls the mouse learned
+``fast_run_time``              fast-run time estimate, 90-degree turns (s)
+``fast_run_time_diagonal``     the same driving staircases as diagonals (s)
+``best_route_length``,         the best route on the true maze (the shortest,
+``best_route_turns``           fewest turns among those: what a mouse that
+                               knew every wall would drive)
+``best_route_time``,           its time estimates without / with diagonals (s)
+``best_route_time_diagonal``
+``fast_run_ratio``             ``fast_run_time / best_route_time``
+``contest_score``              ``fast_run_time + search_time / 30 + 10 crashes``
+                               (s, lower is better)
+``mms_score``                  the mms simulator's score of the command log
+                               (lower is better)
+``length_m``,                  fast-run and best route in metres (cell size
+``optimal_length_m``           0.18 m), so the common tables can show them;
+``length_ratio``               ``route_length / best_route_length``
+=============================  ===============================================
+
+Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
+:mod:`robomaze.micromouse.metrics`), deterministic, not wall-clock.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from .scenario import Scenario
+
+__all__ = ["run_mouse", "best_route", "MOUSE_METRICS"]
+
+#: Every metric a mouse row holds (compared by ``bench compare`` too).
+MOUSE_METRICS = (
+    "reached_goal", "proven", "returned", "cells_explored", "search_moves", "search_turns",
+    "moves_to_goal", "crashes", "search_time", "route_length", "route_turns", "fast_run_time",
+    "fast_run_time_diagonal", "best_route_length", "best_route_turns", "best_route_time",
+    "best_route_time_diagonal", "fast_run_ratio", "contest_score", "mms_score",
+)
+
+
+def best_route(maze) -> list | None:
+    """The best route of ``maze`` with every wall known (shortest, fewest turns).
+
+    >>> from robomaze.maze import Maze
+    >>> best_route(Maze.empty(2, 3, start=(1, 0), goals=[(0, 2)]))
+    [(1, 0), (1, 1), (1, 2), (0, 2)]
+    """
+    from ..micromouse import WallMap, known_route, wall_array
+
+    walls = wall_array(maze)
+    rows, cols = maze.shape
+    wm = WallMap(rows, cols)
+    for r in range(rows):
+        for c in range(cols):
+            for side in (1, 2):  # east and south; set() mirrors to the neighbour
+                wm.set((r, c), side, bool(walls[r, c, side]))
+    return known_route(wm, maze.start, sorted(maze.goals))
+
+
+def _route_cells(route) -> list | None:
+    """Maze cells as grid cells of the default widening (k = t = 1: cell (r, c)
+    is grid cell (2r + 1, 2c + 1)), so example pictures can draw the route."""
+    if not route:
+        return None
+    return [[2 * r + 1, 2 * c + 1] for r, c in route]
+
+
+def run_mouse(scenario: Scenario, row: dict) -> dict:
+    """Run the scenario's mouse solver and fill ``row`` (returned)."""
+    from dataclasses import replace
+
+    from ..micromouse import MotionProfile, route_turns, run_time, solve
+    from .run import build_grid
+
+    spec = scenario.spec
+    t0 = time.perf_counter()
+    grid, _, _ = build_grid(scenario)
+    maze = grid.maze
+    t1 = time.perf_counter()
+    run = solve(maze, method=spec["run"]["mouse"], **spec["run"]["options"])
+    t2 = time.perf_counter()
+    profile = MotionProfile()
+    diag = replace(profile, diagonals=True)
+    s = run.summary(profile)
+    best = best_route(maze)
+    m: dict[str, Any] = {k: s.get(k) for k in MOUSE_METRICS if k in s}
+    m["fast_run_time_diagonal"] = run_time(run.route, diag) if run.route else None
+    if best is not None:
+        m["best_route_length"] = len(best) - 1
+        m["best_route_turns"] = route_turns(best)
+        m["best_route_time"] = run_time(best, profile)
+        m["best_route_time_diagonal"] = run_time(best, diag)
+    fast, ideal = m.get("fast_run_time"), m.get("best_route_time")
+    m["fast_run_ratio"] = fast / ideal if fast is not None and ideal else None
+    m["collisions"] = run.crashes
+    length = run.route_length
+    m["length_m"] = None if length is None else length * profile.cell_size
+    m["optimal_length_m"] = None if best is None else (len(best) - 1) * profile.cell_size
+    m["length_ratio"] = (length / (len(best) - 1) if run.success and length is not None
+                         and best is not None and len(best) > 1 else None)
+    m["success"] = bool(run.success)
+    from .run import _num
+
+    row["success"] = bool(run.success)
+    row["reason"] = None if run.success else (run.reason or "did not reach the goal")
+    row["metrics"] = {k: _num(v) for k, v in m.items()}
+    row["path"] = _route_cells(run.route)
+    t3 = time.perf_counter()
+    row["timings"] = {"setup_s": t1 - t0, "optimal_s": t3 - t2, "method_s": t2 - t1,
+                      "compute_s": t2 - t1, "total_s": t3 - t0}
+    return row

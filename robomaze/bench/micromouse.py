@@ -29,19 +29,23 @@ Metrics of a mouse row (``row["metrics"]``)
 ``route_turns``                on the walls the mouse learned
 ``fast_run_time``              fast-run time estimate, 90-degree turns (s)
 ``fast_run_time_diagonal``     the same driving staircases as diagonals (s)
-``best_route_length``,         the best route on the true maze (the shortest,
-``best_route_turns``           fewest turns among those: what a mouse that
-                               knew every wall would drive)
-``best_route_time``,           its time estimates without / with diagonals (s)
-``best_route_time_diagonal``
-``fast_run_ratio``             ``fast_run_time / best_route_time``
+``shortest_route_length``,     the shortest route of the true maze, fewest
+``shortest_route_turns``       turns among those (what a flood-fill mouse
+                               that knew every wall would drive)
+``shortest_route_time``,       its time estimates without / with diagonals
+``shortest_route_time_``       (s)
+``diagonal``
+``fast_run_ratio``             ``fast_run_time / shortest_route_time``; it can
+                               dip below 1 when the mouse's route is longer
+                               in cells but straighter (the shortest route is
+                               not always the fastest)
 ``contest_score``              ``fast_run_time + search_time / 30 + 10 crashes``
                                (s, lower is better)
 ``mms_score``                  the mms simulator's score of the command log
                                (lower is better)
-``length_m``,                  fast-run and best route in metres (cell size
-``optimal_length_m``           0.18 m), so the common tables can show them;
-``length_ratio``               ``route_length / best_route_length``
+``length_m``,                  fast-run and shortest route in metres (cell
+``optimal_length_m``           size 0.18 m), so the common tables can show
+``length_ratio``               them; ``route_length / shortest_route_length``
 =============================  ===============================================
 
 Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
@@ -55,22 +59,22 @@ from typing import Any
 
 from .scenario import Scenario
 
-__all__ = ["run_mouse", "best_route", "MOUSE_METRICS"]
+__all__ = ["run_mouse", "shortest_route", "MOUSE_METRICS"]
 
 #: Every metric a mouse row holds (compared by ``bench compare`` too).
 MOUSE_METRICS = (
     "reached_goal", "proven", "returned", "cells_explored", "search_moves", "search_turns",
     "moves_to_goal", "crashes", "search_time", "route_length", "route_turns", "fast_run_time",
-    "fast_run_time_diagonal", "best_route_length", "best_route_turns", "best_route_time",
-    "best_route_time_diagonal", "fast_run_ratio", "contest_score", "mms_score",
+    "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns", "shortest_route_time",
+    "shortest_route_time_diagonal", "fast_run_ratio", "contest_score", "mms_score",
 )
 
 
-def best_route(maze) -> list | None:
-    """The best route of ``maze`` with every wall known (shortest, fewest turns).
+def shortest_route(maze) -> list | None:
+    """The shortest route of ``maze`` with every wall known (fewest turns among those).
 
     >>> from robomaze.maze import Maze
-    >>> best_route(Maze.empty(2, 3, start=(1, 0), goals=[(0, 2)]))
+    >>> shortest_route(Maze.empty(2, 3, start=(1, 0), goals=[(0, 2)]))
     [(1, 0), (1, 1), (1, 2), (0, 2)]
     """
     from ..micromouse import WallMap, known_route, wall_array
@@ -110,15 +114,15 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
     profile = MotionProfile()
     diag = replace(profile, diagonals=True)
     s = run.summary(profile)
-    best = best_route(maze)
+    best = shortest_route(maze)
     m: dict[str, Any] = {k: s.get(k) for k in MOUSE_METRICS if k in s}
     m["fast_run_time_diagonal"] = run_time(run.route, diag) if run.route else None
     if best is not None:
-        m["best_route_length"] = len(best) - 1
-        m["best_route_turns"] = route_turns(best)
-        m["best_route_time"] = run_time(best, profile)
-        m["best_route_time_diagonal"] = run_time(best, diag)
-    fast, ideal = m.get("fast_run_time"), m.get("best_route_time")
+        m["shortest_route_length"] = len(best) - 1
+        m["shortest_route_turns"] = route_turns(best)
+        m["shortest_route_time"] = run_time(best, profile)
+        m["shortest_route_time_diagonal"] = run_time(best, diag)
+    fast, ideal = m.get("fast_run_time"), m.get("shortest_route_time")
     m["fast_run_ratio"] = fast / ideal if fast is not None and ideal else None
     m["collisions"] = run.crashes
     length = run.route_length

@@ -78,13 +78,15 @@ def noise_groups(rows) -> list[dict]:
             groups[(r["corridor"], r.get("wall"), r.get("resolution"), r["footprint"],
                     r["method"], _level(r))].append(r)
     out = []
-    for key in sorted(groups, key=lambda k: (k[:5], _level_key(k[5]))):
+    # odometry level before sensor level: rows with equal odometry noise together
+    for key in sorted(groups, key=lambda k: (k[:5], _level_key(k[5])[::-1])):
         g = groups[key]
         done = [r for r in g if r.get("status") == "ok"]
         mins = _metric(done, "min_clearance")
         out.append({
             "corridor": key[0], "wall": key[1], "resolution": key[2], "footprint": key[3],
-            "method": key[4], "level": key[5], "runs": len(g),
+            "method": key[4], "level": key[5], "sensor": key[5].partition(" / ")[0],
+            "odometry": key[5].partition(" / ")[2], "runs": len(g),
             "success_rate": sum(bool(r.get("success")) for r in g) / len(g),
             "min_clearance": min(mins) if mins else None,
             "collisions": _mean(_metric(done, "collisions")),
@@ -116,7 +118,9 @@ def _noise_section(rows, d: Path, figures: bool) -> str:
 
         fig_dir = d / "figures"
         fig_dir.mkdir(parents=True, exist_ok=True)
-        p = plot_safety_vs_noise(groups, levels, fig_dir / "safety_vs_noise.png")
+        sensor = sorted({g["sensor"] for g in groups}, key=noise_level_key)
+        odometry = sorted({g["odometry"] for g in groups}, key=noise_level_key)
+        p = plot_safety_vs_noise(groups, sensor, odometry, fig_dir / "safety_vs_noise.png")
         lines.append(f"![safety vs noise]({p.relative_to(d).as_posix()})\n")
     lines += ["| corridor | footprint | agent | noise (sensor / odometry) | runs | success rate "
               "| min clearance (m) | collisions | time in danger | odometry error (m) |",

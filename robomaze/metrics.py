@@ -83,6 +83,10 @@ metrics dict               bench row                       meaning (see Definiti
 ``fraction_seen``          ``fraction_seen``               fraction seen (explorers)
 --                         ``turns``, ``expanded``,        ``Path.turns``, ``Path.expanded``,
                            ``walk_length_m``               ``Path.walk_length``
+``odometry_error``         ``odometry_error``              distance (m) between the final
+                                                           believed and true positions
+                                                           (agents with odometry noise,
+                                                           :func:`robomaze.sim.simulate`)
 =========================  ==============================  ================================
 
 ``Path.min_clearance_key_poses`` / ``Path.mean_clearance_key_poses`` are
@@ -92,7 +96,8 @@ while ``min_clearance`` samples the whole motion, so
 ``min_clearance <= Path.min_clearance_key_poses``. The micromouse run kind
 of the benchmark adds its own names (``cells_explored``, ``search_time``,
 ``fast_run_time``, ``fast_run_time_diagonal``, ``contest_score``,
-``mms_score``, ...), documented in :mod:`robomaze.bench.micromouse`.
+``mms_score``, ...), documented in one table in
+:mod:`robomaze.bench.micromouse`.
 """
 
 from __future__ import annotations

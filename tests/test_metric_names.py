@@ -13,9 +13,15 @@ from robomaze.plan.path import Path
 
 
 def test_every_row_metric_is_documented_in_the_one_table():
+    from robomaze.bench import micromouse
+
     doc = M.__doc__.split("Metric names")[1]
+    mouse_doc = micromouse.__doc__.split("Metrics of a mouse row")[1]
     for name in DETERMINISTIC_METRICS:
-        assert f"``{name}``" in doc, name
+        if name in micromouse.MOUSE_METRICS:
+            assert f"``{name}``" in mouse_doc, name
+        else:
+            assert f"``{name}``" in doc, name
 
 
 def test_path_has_no_min_clearance_attribute_of_a_different_meaning():

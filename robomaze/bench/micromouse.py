@@ -13,40 +13,43 @@ the solver (e.g. ``prove = false`` for flood fill).
 
 Metrics of a mouse row (``row["metrics"]``)
 -------------------------------------------
-=============================  ===============================================
-``success``                    the solver's own success (flood fill: reached,
-                               proved the best route and came back)
-``reached_goal``, ``proven``,  search milestones
+==================================  ============================================
+``success``                         the solver's own success (flood fill:
+                                    reached, proved the best route and came
+                                    back)
+``reached_goal``,                   search milestones
+``proven``,
 ``returned``
-``cells_explored``             distinct cells visited in the search
-``search_moves``,              cells driven and 90-degree turns in the search
-``search_turns``
-``moves_to_goal``              cells driven until the goal was first reached
-``crashes``                    moves into walls (``collisions`` too)
-``search_time``                search run time estimate (s; the mouse stops to
-                               turn)
-``route_length``,              fast-run route (cells, turns): the best route
-``route_turns``                on the walls the mouse learned
-``fast_run_time``              fast-run time estimate, 90-degree turns (s)
-``fast_run_time_diagonal``     the same driving staircases as diagonals (s)
-``shortest_route_length``,     the shortest route of the true maze, fewest
-``shortest_route_turns``       turns among those (what a flood-fill mouse
-                               that knew every wall would drive)
-``shortest_route_time``,       its time estimates without / with diagonals
-``shortest_route_time_``       (s)
-``diagonal``
-``fast_run_ratio``             ``fast_run_time / shortest_route_time``; it can
-                               dip below 1 when the mouse's route is longer
-                               in cells but straighter (the shortest route is
-                               not always the fastest)
-``contest_score``              ``fast_run_time + search_time / 30 + 10 crashes``
-                               (s, lower is better)
-``mms_score``                  the mms simulator's score of the command log
-                               (lower is better)
-``length_m``,                  fast-run and shortest route in metres (cell
-``optimal_length_m``           size 0.18 m), so the common tables can show
-``length_ratio``               them; ``route_length / shortest_route_length``
-=============================  ===============================================
+``cells_explored``                  distinct cells visited in the search
+``search_moves``,                   cells driven and 90-degree turns in the
+``search_turns``                    search
+``moves_to_goal``                   cells driven until the goal was first
+                                    reached
+``crashes``                         moves into walls (``collisions`` too)
+``search_time``                     search run time estimate (s; the mouse stops
+                                    to turn)
+``route_length``,                   fast-run route (cells, turns): the best
+``route_turns``                     route on the walls the mouse learned
+``fast_run_time``                   fast-run time estimate, 90-degree turns (s)
+``fast_run_time_diagonal``          the same driving staircases as diagonals (s)
+``shortest_route_length``,          the shortest route of the true maze, fewest
+``shortest_route_turns``            turns among those (what a flood-fill mouse
+                                    that knew every wall would drive)
+``shortest_route_time``,            its time estimates without / with diagonals
+``shortest_route_time_diagonal``    (s)
+``fast_run_ratio``                  ``fast_run_time / shortest_route_time``; it
+                                    can dip below 1 when the mouse's route is
+                                    longer in cells but straighter (the shortest
+                                    route is not always the fastest)
+``contest_score``                   ``fast_run_time + search_time / 30 + 10
+                                    crashes`` (s, lower is better)
+``mms_score``                       the mms simulator's score of the command log
+                                    (lower is better)
+``length_m``,                       fast-run and shortest route in metres (cell
+``optimal_length_m``,               size 0.18 m), so the common tables can show
+``length_ratio``                    them; ``route_length /
+                                    shortest_route_length``
+==================================  ============================================
 
 Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
 :mod:`robomaze.micromouse.metrics`), deterministic, not wall-clock.

@@ -37,10 +37,12 @@ Metrics of a mouse row (``row["metrics"]``)
                                     that knew every wall would drive)
 ``shortest_route_time``,            its time estimates without / with diagonals
 ``shortest_route_time_diagonal``    (s)
-``fast_run_ratio``                  ``fast_run_time / shortest_route_time``; it
-                                    can dip below 1 when the mouse's route is
-                                    longer in cells but straighter (the shortest
-                                    route is not always the fastest)
+``fastest_route_length``,           the best possible route: the fastest route
+``fastest_route_turns``,            of the true maze under the 90-degree
+``fastest_route_time``              run-time model (:func:`fastest_route`;
+                                    never slower than the shortest route, often
+                                    longer in cells but straighter)
+``fast_run_ratio``                  ``fast_run_time / fastest_route_time`` (>= 1)
 ``contest_score``                   ``fast_run_time + search_time / 30 + 10
                                     crashes`` (s, lower is better)
 ``mms_score``                       the mms simulator's score of the command log
@@ -57,19 +59,22 @@ Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import time
 from typing import Any
 
 from .scenario import Scenario
 
-__all__ = ["run_mouse", "shortest_route", "MOUSE_METRICS"]
+__all__ = ["run_mouse", "shortest_route", "fastest_route", "MOUSE_METRICS"]
 
 #: Every metric a mouse row holds (compared by ``bench compare`` too).
 MOUSE_METRICS = (
     "reached_goal", "proven", "returned", "cells_explored", "search_moves", "search_turns",
     "moves_to_goal", "crashes", "search_time", "route_length", "route_turns", "fast_run_time",
     "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns", "shortest_route_time",
-    "shortest_route_time_diagonal", "fast_run_ratio", "contest_score", "mms_score",
+    "shortest_route_time_diagonal", "fastest_route_length", "fastest_route_turns",
+    "fastest_route_time", "fast_run_ratio", "contest_score", "mms_score",
 )
 
 
@@ -90,6 +95,84 @@ def shortest_route(maze) -> list | None:
             for side in (1, 2):  # east and south; set() mirrors to the neighbour
                 wm.set((r, c), side, bool(walls[r, c, side]))
     return known_route(wm, maze.start, sorted(maze.goals))
+
+
+def fastest_route(maze, profile=None) -> tuple[list, float] | None:
+    """The minimum-time route of ``maze`` with every wall known, and its time (s).
+
+    Exact for the 90-degree run-time model of
+    :func:`robomaze.micromouse.run_time`: there a route's time is a sum over
+    its straights (the first starts at rest from the start cell's centre, the
+    last ends at rest in the goal cell's centre, the others run from corner
+    to corner at ``turn_speed``) plus ``turn_time`` per corner, so a
+    Dijkstra search over (corner cell, heading out of it) states, whose edges
+    are one straight and one turn, finds the fastest route. A straight ends
+    at the first goal cell it enters. None if no goal is reachable.
+
+    >>> from robomaze.maze import Maze
+    >>> route, t = fastest_route(Maze.empty(3, 3, start=(2, 0), goals=[(0, 2)]))
+    >>> len(route) - 1, round(t, 4)
+    (4, 0.9271)
+    """
+    from ..micromouse import MotionProfile, wall_array
+    from ..micromouse.metrics import segment_time
+    from ..micromouse.world import DC, DR
+
+    p = profile or MotionProfile()
+    walls = wall_array(maze)
+    goals = {tuple(g) for g in maze.goals}
+    start = tuple(maze.start)
+    if start in goals:
+        return [start], 0.0
+    half, cell = p.cell_size / 2, p.cell_size
+    origin, end = ("start",), ("end",)
+    best = {origin: 0.0}
+    back: dict = {}
+    tie = itertools.count()
+    heap = [(0.0, next(tie), origin)]
+
+    def relax(state, t, how):
+        if t < best.get(state, float("inf")):
+            best[state] = t
+            back[state] = how
+            heapq.heappush(heap, (t, next(tie), state))
+
+    while heap:
+        t, _, state = heapq.heappop(heap)
+        if t > best[state]:
+            continue
+        if state == end:
+            break
+        if state == origin:
+            (r0, c0), dirs, v_in, lead = start, range(4), 0.0, half
+        else:
+            (r0, c0), d0 = state
+            dirs, v_in, lead = (d0,), p.turn_speed, 0.0
+        for d in dirs:
+            r, c, k = r0, c0, 0
+            while not walls[r, c, d]:
+                r, c, k = r + DR[d], c + DC[d], k + 1
+                length = lead + (k - 1) * cell      # up to the entry edge of (r, c)
+                if (r, c) in goals:
+                    relax(end, t + segment_time(length + half, v_in, 0.0, p), (state, d, k))
+                    break
+                for d2 in ((d + 1) % 4, (d + 3) % 4):
+                    if not walls[r, c, d2]:
+                        relax(((r, c), d2), t + segment_time(length, v_in, p.turn_speed, p)
+                              + p.turn_time, (state, d, k))
+    if end not in best:
+        return None
+    legs = []
+    state = end
+    while state != origin:
+        prev, d, k = back[state]
+        legs.append((d, k))
+        state = prev
+    route = [start]
+    for d, k in reversed(legs):
+        r, c = route[-1]
+        route += [(r + DR[d] * i, c + DC[d] * i) for i in range(1, k + 1)]
+    return route, best[end]
 
 
 def _route_cells(route) -> list | None:
@@ -125,7 +208,12 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
         m["shortest_route_turns"] = route_turns(best)
         m["shortest_route_time"] = run_time(best, profile)
         m["shortest_route_time_diagonal"] = run_time(best, diag)
-    fast, ideal = m.get("fast_run_time"), m.get("shortest_route_time")
+    fastest = fastest_route(maze, profile)
+    if fastest is not None:
+        m["fastest_route_length"] = len(fastest[0]) - 1
+        m["fastest_route_turns"] = route_turns(fastest[0])
+        m["fastest_route_time"] = fastest[1]
+    fast, ideal = m.get("fast_run_time"), m.get("fastest_route_time")
     m["fast_run_ratio"] = fast / ideal if fast is not None and ideal else None
     m["collisions"] = run.crashes
     length = run.route_length

@@ -53,7 +53,8 @@ DETERMINISTIC_METRICS = (
     "odometry_error", "reached_goal", "proven", "returned", "cells_explored", "search_moves",
     "search_turns", "moves_to_goal", "crashes", "search_time", "route_length", "route_turns",
     "fast_run_time", "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns",
-    "shortest_route_time", "shortest_route_time_diagonal", "fast_run_ratio", "contest_score",
+    "shortest_route_time", "shortest_route_time_diagonal", "fastest_route_length",
+    "fastest_route_turns", "fastest_route_time", "fast_run_ratio", "contest_score",
     "mms_score",
 )
 _MAX_PATH_POINTS = 2000

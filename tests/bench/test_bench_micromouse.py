@@ -76,7 +76,7 @@ def test_floodfill_row_on_contest_mazes_matches_references(name):
     assert 0 < m["cells_explored"] <= 256 and m["search_moves"] >= 2 * ref
     assert m["contest_score"] == pytest.approx(m["fast_run_time"] + m["search_time"] / 30
                                                + 10 * m["crashes"])
-    assert m["fast_run_ratio"] == pytest.approx(m["fast_run_time"] / m["shortest_route_time"])
+    assert m["fast_run_ratio"] == pytest.approx(m["fast_run_time"] / m["fastest_route_time"])
     assert m["mms_score"] < 2000
     # the route is drawn on the k = t = 1 grid: cell (r, c) -> (2r + 1, 2c + 1)
     assert row["path"][0] == [2 * maze.start[0] + 1, 2 * maze.start[1] + 1]
@@ -117,3 +117,51 @@ def test_shortest_route_prefers_fewer_turns_among_equal_lengths():
 def test_mouse_runs_are_deterministic():
     sc = mouse_sweep(["tremaux"], files=MAZES[1:]).scenarios[0]
     assert run_scenario(sc)["metrics"] == run_scenario(sc)["metrics"]
+
+
+def brute_force_fastest(maze):
+    """Minimum run_time over every simple path from the start to its first goal."""
+    from robomaze.micromouse import run_time
+    from robomaze.micromouse.world import DC, DR
+
+    w = wall_array(maze)
+    goals = set(maze.goals)
+    best = [math.inf]
+
+    def walk(path, seen):
+        r, c = path[-1]
+        if (r, c) in goals:
+            best[0] = min(best[0], run_time(path))
+            return
+        for d in range(4):
+            if not w[r, c, d]:
+                nxt = (r + DR[d], c + DC[d])
+                if nxt not in seen:
+                    seen.add(nxt)
+                    walk(path + [nxt], seen)
+                    seen.discard(nxt)
+
+    walk([maze.start], {maze.start})
+    return best[0]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fastest_route_is_the_minimum_over_all_simple_paths(seed):
+    from robomaze.bench.micromouse import fastest_route
+    from robomaze.generate import generate
+    from robomaze.micromouse import run_time
+
+    maze = generate("kruskal", 4, 4, rng=seed, braid=0.6)
+    route, t = fastest_route(maze)
+    assert t == pytest.approx(brute_force_fastest(maze), rel=1e-12)
+    assert run_time(route) == pytest.approx(t, rel=1e-12)     # the route it returns
+    assert route[0] == maze.start and route[-1] in set(maze.goals)
+    assert t <= run_time(shortest_route(maze)) + 1e-12
+
+
+def test_mouse_fast_run_is_never_faster_than_the_fastest_route():
+    sw = mouse_sweep(["floodfill", "tremaux"], files=MAZES)
+    for sc in sw.scenarios:
+        m = run_scenario(sc)["metrics"]
+        assert m["fast_run_ratio"] >= 1 - 1e-12
+        assert m["fastest_route_time"] <= m["shortest_route_time"] + 1e-12

@@ -150,7 +150,9 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                        grid=grid if getattr(factory, "uses_map", False) else None,
                        rng=np.random.default_rng(agent_seed))
     meta = {"agent": agent, "agent_options": {k: repr(v) for k, v in agent_options.items()},
-            "seed": rng if isinstance(rng, int) else None}
+            "seed": rng if isinstance(rng, int) else None,
+            "odometry_noise": (env.odometry_noise.to_spec() if env.odometry_noise is not None
+                               else "none")}
     reason = None
     try:
         controller = factory(ctx, **agent_options)

@@ -108,3 +108,17 @@ def test_zero_noise_is_no_noise():
 def test_bad_specs_raise_one_clear_error(bad):
     with pytest.raises(ParameterError, match="odometry noise"):
         parse_odometry_noise(bad)
+
+
+def test_simulate_noise_goes_to_the_preset_sensor_and_is_recorded():
+    from robomaze.sense import lidar
+    from robomaze.sense.noise import Gaussian
+
+    g = widen(Maze.empty(2, 3), corridor=5, wall=1, resolution=0.1)
+    fp = Footprint.disc(0.1)
+    res = simulate(g, footprint=fp, agent="wall_follow", rng=2, max_steps=20,
+                   noise="gaussian:0.05", odometry_noise="drift:0.1")
+    assert res.trajectory.meta["sensors"][0]["noise"] == repr(Gaussian(0.05))
+    assert res.trajectory.meta["odometry_noise"] == "drift:0.1"
+    with pytest.raises(ParameterError, match="sensor instance"):
+        simulate(g, footprint=fp, agent="wall_follow", sensor=lidar(), noise="gaussian:0.1")

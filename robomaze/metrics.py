@@ -49,6 +49,55 @@ fraction seen
     ``sensor``, cast from the samples, enters more than half a cell before
     its end -- the free-space rule of the ``explore`` agent's map; beams that
     hit nothing within ``range_max`` are not counted (explorers).
+
+Metric names
+------------
+One name per metric, everywhere. The same quantity keeps its name in
+:func:`trajectory_metrics` / :func:`path_metrics` (left), in benchmark
+result rows (``row["metrics"]``, :mod:`robomaze.bench.run`) and on
+:class:`robomaze.plan.Path` (right); a different quantity gets a different
+name.
+
+=========================  ==============================  ================================
+metrics dict               bench row                       meaning (see Definitions)
+=========================  ==============================  ================================
+``success``                ``success``                     success
+``length``                 ``length_m``                    executed length (m)
+--                         ``length_cells``                ``length_m`` in maze cells
+``optimal_length``         ``optimal_length_m``            shortest collision-free length
+``optimality_ratio``       ``length_ratio``                optimality ratio
+``min_clearance``          ``min_clearance``               footprint clearance, min over
+                                                           the samples (every quarter cell
+                                                           or every step)
+``mean_clearance``         ``mean_clearance``              footprint clearance, mean
+``min_centre_clearance``   ``centre_min_clearance``        centre clearance, min
+``mean_centre_clearance``  ``centre_mean_clearance``       centre clearance, mean
+``collisions``             ``collisions``                  collision count
+``time_in_collision``      ``time_in_collision``           time in collision (s)
+``unsafe_fraction``        ``danger_fraction``             unsafe fraction ("time in
+                                                           danger" in reports)
+``smoothness``             ``smoothness``                  smoothness (rad/m)
+``time_to_goal``           ``time_to_goal``                time to goal (s)
+``steps``                  ``steps``                       steps (agents); key poses
+                                                           (planners)
+``fraction_seen``          ``fraction_seen``               fraction seen (explorers)
+--                         ``turns``, ``expanded``,        ``Path.turns``, ``Path.expanded``,
+                           ``walk_length_m``               ``Path.walk_length``
+``odometry_error``         ``odometry_error``              distance (m) between the final
+                                                           believed and true positions
+                                                           (agents with odometry noise,
+                                                           :func:`robomaze.sim.simulate`)
+=========================  ==============================  ================================
+
+``Path.min_clearance_key_poses`` / ``Path.mean_clearance_key_poses`` are
+*not* ``min_clearance`` / ``mean_clearance``: they measure the footprint at
+the path's key poses only (what a planner checks as it builds the path),
+while ``min_clearance`` samples the whole motion, so
+``min_clearance <= Path.min_clearance_key_poses``. The micromouse run kind
+of the benchmark adds its own names (``cells_explored``, ``search_time``,
+``fast_run_time``, ``fast_run_time_diagonal``, ``contest_score``,
+``mms_score``, ...), documented in one table in
+:mod:`robomaze.bench.micromouse`.
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ from typing import Iterable
 
 import numpy as np
 
+from .report_research import sections as _research_sections
 from .store import read_rows
 
 __all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
@@ -304,6 +305,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
         part = [s for s in summary if s["footprint"] == fp]
         part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))
         w(f"## Footprint {fp}\n\n{_md_table(part)}\n\n")
+    w(_research_sections(rows, d, figures=bool(figs)))  # safety vs noise, micromouse
     if any(s["no_path"] for s in summary):
         corridors = sorted({s["corridor"] for s in summary})
         w("## No collision-free path\n\nRuns (over all planners and agents) in which the "

@@ -13,6 +13,7 @@ A row is a plain JSON-ready dict::
 
     id, sweep, scenario (canonical spec), base_dir,
     kind, method, generator, corridor, wall, resolution, footprint, seed,
+    noise, odometry_noise (the agent's noise specs, "none" for other runs),
     status ("ok" | "error" | "timeout"), success, reason, error,
     metrics {...deterministic numbers...},
     timings {"setup_s", "optimal_s", "method_s", "compute_s", "total_s"},
@@ -48,6 +49,13 @@ DETERMINISTIC_METRICS = (
     "min_clearance", "mean_clearance", "centre_min_clearance", "centre_mean_clearance",
     "collisions", "time_in_collision", "danger_fraction", "smoothness", "turns", "expanded",
     "walk_length_m", "steps", "time_to_goal", "fraction_seen",
+    # noisy agents and the micromouse run kind (robomaze.bench.micromouse)
+    "odometry_error", "reached_goal", "proven", "returned", "cells_explored", "search_moves",
+    "search_turns", "moves_to_goal", "crashes", "search_time", "route_length", "route_turns",
+    "fast_run_time", "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns",
+    "shortest_route_time", "shortest_route_time_diagonal", "fastest_route_length",
+    "fastest_route_turns", "fastest_route_time", "fast_run_ratio", "contest_score",
+    "mms_score",
 )
 _MAX_PATH_POINTS = 2000
 
@@ -126,11 +134,7 @@ def build_footprint(fp: dict):
     """A :class:`robomaze.geometry.Footprint` from a canonical footprint table."""
     from ..geometry import Footprint
 
-    if fp["shape"] == "disc":
-        return Footprint.disc(fp["radius"])
-    if fp["shape"] == "rectangle":
-        return Footprint.rectangle(fp["length"], fp["width"], ref=tuple(fp.get("ref", (0, 0))))
-    return Footprint.polygon([tuple(p) for p in fp["coords"]])
+    return Footprint.from_spec(fp)
 
 
 def _accepts(fn, name: str) -> bool:
@@ -210,6 +214,8 @@ def _base_row(scenario: Scenario) -> dict:
         "corridor": spec["widen"]["corridor"], "wall": spec["widen"]["wall"],
         "resolution": spec["widen"]["resolution"], "footprint": scenario.footprint,
         "seed": spec["seed"],
+        "noise": spec["robot"].get("noise") or "none",
+        "odometry_noise": spec["robot"].get("odometry_noise") or "none",
         "status": "ok", "success": False, "reason": None, "error": None,
         "metrics": {}, "timings": {}, "path": None,
         "provenance": provenance(spec["seed"]),
@@ -236,6 +242,12 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     spec = scenario.spec
     import_plugins(spec["plugins"], scenario.base_dir)
     row = _base_row(scenario)
+    if scenario.kind == "mouse":
+        from .micromouse import run_mouse
+
+        row = run_mouse(scenario, row)
+        json.dumps(row, allow_nan=False)
+        return row
     t0 = time.perf_counter()
     grid, start, goal = build_grid(scenario)
     footprint = build_footprint(spec["robot"]["footprint"])
@@ -313,7 +325,9 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     try:
         result = simulate(grid, footprint=footprint, agent=run["agent"],
                           sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
-                          dt=run["dt"], rng=rng, **where, **run["options"])
+                          dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
+                          odometry_noise=spec["robot"].get("odometry_noise"),
+                          **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts
         raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None
     elapsed = time.perf_counter() - t

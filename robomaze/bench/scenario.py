@@ -4,8 +4,9 @@ A *scenario* describes one benchmark run completely (maze source, widening,
 footprint, sensor, planner or agent with options, seed, limits). A *sweep*
 file has the same layout but any axis may hold a list; the sweep is the
 product of all its axes. The method axis is special: the lists under
-``run.planner`` and ``run.agent`` are *joined* (each planner and each agent
-once), because a run uses a planner or a simulated agent, never both.
+``run.planner``, ``run.agent`` and ``run.mouse`` are *joined* (each planner,
+agent and mouse once), because a run uses a planner, a simulated agent or a
+cell-level micromouse solver, never two of them.
 
 Layout of a sweep file (every key optional but ``maze`` source and method)::
 
@@ -31,10 +32,18 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
     [robot]
     footprint = ["disc:0.1", {shape = "rectangle", length = 0.4, width = 0.2}]
     sensor = "lidar"                   # sensor preset used by agents
+    noise = ["none", "gaussian:0.01"]  # range noise of the sensor (agents
+                                       # only; robomaze.sense.noise specs)
+    odometry_noise = "drift:0.01"      # odometry the agent sees (agents
+                                       # only; robomaze.sim.odometry specs)
 
     [run]
     planner = ["astar", "wavefront"]
     agent = ["wall_follow"]
+    mouse = ["floodfill"]              # micromouse solvers on the maze's
+                                       # cells (robomaze.micromouse.SOLVERS;
+                                       # no widening, no robot: see
+                                       # robomaze.bench.micromouse)
     connectivity = 4
     max_steps = 4000                   # simulation step limit
     dt = 0.1                           # simulation time step (s)
@@ -42,6 +51,13 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
 
     [run.options.max_clearance]        # options passed to one method
     weight = 2.0
+
+Keys that only some runs use are left out of the others' canonical specs,
+so the product does not repeat identical runs (repeats share one id):
+``robot.noise`` and ``robot.odometry_noise`` exist only in agent runs (and
+only when not ``"none"``, so sweeps without noise keep their ids), and a
+mouse run has the default ``[widen]``, ``run.connectivity``, ``max_steps``
+and ``dt`` and no footprint.
 
 Validation happens before any run: every error names the file, the key path,
 the bad value and what was expected.
@@ -164,72 +180,67 @@ def _table(v):
 
 
 def footprint_label(fp: dict) -> str:
-    """Short text label of a canonical footprint table.
+    """The spec string of a canonical footprint table (reads back exactly).
+
+    The label is :meth:`robomaze.geometry.Footprint.to_spec`, so
+    ``Footprint.from_spec(label)`` rebuilds the footprint of the run.
 
     >>> footprint_label({"shape": "disc", "radius": 0.1})
     'disc:0.1'
     >>> footprint_label({"shape": "rectangle", "length": 0.4, "width": 0.2, "ref": [0.0, 0.0]})
     'rect:0.4x0.2'
     """
-    if fp["shape"] == "disc":
-        return f"disc:{fp['radius']:g}"
-    if fp["shape"] == "rectangle":
-        ref = fp.get("ref") or [0.0, 0.0]
-        extra = "" if not any(ref) else f"@{ref[0]:g},{ref[1]:g}"
-        return f"rect:{fp['length']:g}x{fp['width']:g}{extra}"
-    return "poly:" + ";".join(f"{x:g},{y:g}" for x, y in fp["coords"])
+    from ..geometry import Footprint
+
+    return Footprint.from_spec(fp).to_spec()
+
+
+def _noise(v):
+    """Canonical range-noise spec (None for ``"none"``)."""
+    from ..errors import ParameterError
+    from ..sense.noise import NOISE_FORMS, noise_spec, parse_noise
+
+    if not isinstance(v, str):
+        raise _Bad(f"a noise spec string ({NOISE_FORMS})")
+    try:
+        model = parse_noise(v)
+    except ParameterError as exc:
+        raise _Bad(f"a valid noise spec ({exc})") from None
+    return None if model is None else noise_spec(model)
+
+
+def _odometry_noise(v):
+    """Canonical odometry-noise spec (None for ``"none"`` or all zeros)."""
+    from ..errors import ParameterError
+    from ..sim.odometry import ODOMETRY_FORMS, parse_odometry_noise
+
+    if not isinstance(v, str):
+        raise _Bad(f"an odometry noise spec string ({ODOMETRY_FORMS})")
+    try:
+        model = parse_odometry_noise(v)
+    except ParameterError as exc:
+        raise _Bad(f"a valid odometry noise spec ({exc})") from None
+    return None if model is None else model.to_spec()
 
 
 def _footprint(v) -> dict:
-    """Canonical footprint table from ``"disc:R"``, ``"rect:LxW"`` or a table."""
-    if isinstance(v, str):
-        kind, _, size = v.partition(":")
-        try:
-            if kind == "disc":
-                v = {"shape": "disc", "radius": float(size)}
-            elif kind in ("rect", "rectangle"):
-                length, width = (float(s) for s in size.lower().split("x"))
-                v = {"shape": "rectangle", "length": length, "width": width}
-            else:
-                raise ValueError
-        except ValueError:
-            raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table') from None
-    if not isinstance(v, dict):
-        raise _Bad('"disc:RADIUS", "rect:LENGTHxWIDTH" or a footprint table')
-    shape = v.get("shape")
-    pos = _num(0.0, strict=True)
-    keys = {"disc": ("radius",), "rectangle": ("length", "width", "ref"),
-            "polygon": ("coords",)}
-    if shape not in keys:
-        raise _Bad("a footprint with shape 'disc', 'rectangle' or 'polygon'")
-    unknown = set(v) - {"shape", *keys[shape]}
-    if unknown:
-        raise _Bad(f"only keys shape, {', '.join(keys[shape])} for a {shape} footprint "
-                   f"(unknown: {', '.join(sorted(unknown))})")
-    out: dict[str, Any] = {"shape": shape}
+    """Canonical footprint table from a spec string or a table (one parser:
+    :meth:`robomaze.geometry.Footprint.from_spec`)."""
+    from ..errors import ParameterError
+    from ..geometry import Footprint
+    from ..geometry.footprint import SPEC_FORMS
+
+    if not isinstance(v, (str, dict)):
+        raise _Bad(f"a footprint spec ({SPEC_FORMS}) or a footprint table")
     try:
-        if shape == "disc":
-            out["radius"] = pos(v.get("radius"))
-        elif shape == "rectangle":
-            out["length"] = pos(v.get("length"))
-            out["width"] = pos(v.get("width"))
-            ref = v.get("ref", [0.0, 0.0])
-            if (not isinstance(ref, list) or len(ref) != 2
-                    or not all(_is_num(x) and math.isfinite(x) for x in ref)):
-                raise _Bad("ref = [x, y], two finite numbers")
-            out["ref"] = [float(ref[0]), float(ref[1])]
-        else:
-            coords = v.get("coords")
-            if (not isinstance(coords, list) or len(coords) < 3 or not all(
-                    isinstance(p, list) and len(p) == 2 and all(_is_num(x) for x in p)
-                    for p in coords)):
-                raise _Bad("coords = [[x, y], ...] with at least 3 points")
-            out["coords"] = [[float(x), float(y)] for x, y in coords]
-    except _Bad as exc:
-        if "footprint" in exc.expected or "ref" in exc.expected or "coords" in exc.expected:
-            raise
-        raise _Bad(f"a {shape} footprint whose sizes are numbers > 0") from None
-    return out
+        return Footprint.from_spec(v).to_table()
+    except ParameterError as exc:
+        shape = v.get("shape") if isinstance(v, dict) else {
+            "disc": "disc", "rect": "rectangle", "rectangle": "rectangle", "poly": "polygon",
+            "polygon": "polygon"}.get(v.partition(":")[0].strip().lower())
+        if shape in ("disc", "rectangle") and ("must be >" in str(exc) or "number" in str(exc)):
+            raise _Bad(f"a {shape} footprint whose sizes are numbers > 0 ({exc})") from None
+        raise _Bad(f"a valid footprint ({exc})") from None
 
 
 # key -> (checker, value is itself a list (so a sweep is a list of lists))
@@ -241,13 +252,18 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
              "start": (_cell, True), "goal": (_cell, True)},
     "widen": {"corridor": (_int(1), False), "wall": (_int(1), False),
               "resolution": (_num(0.0, strict=True), False)},
-    "robot": {"footprint": (_footprint, False), "sensor": (_str, False)},
-    "run": {"planner": (_str, False), "agent": (_str, False),
+    "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
+              "noise": (_noise, False), "odometry_noise": (_odometry_noise, False)},
+    "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
             "dt": (_num(0.0, strict=True), False),
             "time_limit": (_num(0.0, strict=True), False)},
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
+#: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
+_OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise")}
+#: The method lists joined into the method axis, in order.
+_METHOD_KEYS = ("planner", "agent", "mouse")
 
 
 # ------------------------------------------------------------------ classes
@@ -268,18 +284,24 @@ class Scenario:
 
     @property
     def kind(self) -> str:
-        """``"plan"`` for a grid planner, ``"simulate"`` for an agent."""
+        """``"plan"`` for a grid planner, ``"simulate"`` for an agent, ``"mouse"``
+        for a cell-level micromouse solver."""
+        if self.spec["run"].get("mouse"):
+            return "mouse"
         return "plan" if self.spec["run"]["planner"] else "simulate"
 
     @property
     def method(self) -> str:
         """The planner or agent name."""
-        return self.spec["run"]["planner"] or self.spec["run"]["agent"]
+        run = self.spec["run"]
+        return run["planner"] or run["agent"] or run.get("mouse")
 
     @property
     def footprint(self) -> str:
-        """Text label of the footprint (``disc:0.1``, ``rect:0.4x0.2``...)."""
-        return footprint_label(self.spec["robot"]["footprint"])
+        """Text label of the footprint (``disc:0.1``, ``rect:0.4x0.2``...; ``mouse``
+        for a micromouse solver, which moves cell to cell)."""
+        fp = self.spec["robot"]["footprint"]
+        return "mouse" if fp is None else footprint_label(fp)
 
     @property
     def time_limit(self) -> float:
@@ -394,12 +416,14 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
         fail("maze", data.get("maze", {}), "exactly one of maze.generator, maze.file, maze.grid")
     if maze_src == ["grid"] and not (("maze", "start") in by_key and ("maze", "goal") in by_key):
         fail("maze", data.get("maze", {}), "maze.start and maze.goal (grid cells) with maze.grid")
-    if ("robot", "footprint") not in by_key:
-        fail("robot.footprint", None, 'a footprint such as "disc:0.1"')
-    methods = [("planner", m) for m in by_key.get(("run", "planner"), [])]
-    methods += [("agent", m) for m in by_key.get(("run", "agent"), [])]
+    methods = [(k, m) for k in _METHOD_KEYS for m in by_key.get(("run", k), [])]
     if not methods:
-        fail("run", data.get("run", {}), "run.planner and/or run.agent")
+        fail("run", data.get("run", {}), "run.planner and/or run.agent (or run.mouse)")
+    if ("robot", "footprint") not in by_key and any(k != "mouse" for k, _ in methods):
+        fail("robot.footprint", None, 'a footprint such as "disc:0.1"')
+    if maze_src == ["grid"] and any(k == "mouse" for k, _ in methods):
+        fail("run.mouse", by_key[("run", "mouse")], "a maze (maze.generator or maze.file): "
+             "a micromouse solver runs on maze cells, not on a grid file")
     opts = data.get("run", {}).get("options", {})
     for name, o in opts.items():
         if not isinstance(o, dict):
@@ -409,19 +433,22 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     if check_names:
         _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
 
-    axes = [(s, k, v) for s, k, v in axes if (s, k) not in (("run", "planner"), ("run", "agent"))]
+    axes = [(s, k, v) for s, k, v in axes if not (s == "run" and k in _METHOD_KEYS)]
     scenarios = []
     for combo in itertools.product(*(v for _, _, v in axes), methods):
         spec = copy.deepcopy(DEFAULTS)
         spec["plugins"] = sweep_plugins
         spec["maze"]["options"] = copy.deepcopy(data.get("maze", {}).get("options", {}))
         for (section, key, _), value in zip(axes, combo[:-1]):
+            if value is None and (section, key) in _OPTIONAL:
+                continue
             if section:
                 spec[section][key] = copy.deepcopy(value)
             else:
                 spec[key] = value
         mkind, mname = combo[-1]
         spec["run"][mkind] = mname
+        _only_what_the_method_uses(spec, mkind)
         spec["run"]["options"] = copy.deepcopy(opts.get(mname, {}))
         try:
             json.dumps(spec, allow_nan=False)
@@ -436,6 +463,18 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     return Sweep(name=str(data.get("name", Path(source).stem)),
                  description=str(data.get("description", "")), source=source,
                  scenarios=list(seen.values()))
+
+
+def _only_what_the_method_uses(spec: dict, mkind: str) -> None:
+    """Drop the keys a method ignores (see the module notes), in place."""
+    if mkind != "agent":
+        for section, key in _OPTIONAL:
+            spec[section].pop(key, None)
+    if mkind == "mouse":
+        spec["widen"] = copy.deepcopy(DEFAULTS["widen"])
+        spec["robot"] = {"footprint": None, "sensor": DEFAULTS["robot"]["sensor"]}
+        for key in ("connectivity", "max_steps", "dt"):
+            spec["run"][key] = DEFAULTS["run"][key]
 
 
 def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
@@ -454,6 +493,8 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             from ..sense import SENSORS as reg
         elif kind == "planner":
             from ..plan import PLANNERS as reg
+        elif kind == "mouse":
+            from ..micromouse import SOLVERS as reg
         else:
             from ..sim import AGENTS as reg
         return reg
@@ -461,6 +502,7 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
     checks = [("maze.generator", "generator", by_key.get(("maze", "generator"), []))]
     checks.append(("run.planner", "planner", [m for k, m in methods if k == "planner"]))
     checks.append(("run.agent", "agent", [m for k, m in methods if k == "agent"]))
+    checks.append(("run.mouse", "mouse", [m for k, m in methods if k == "mouse"]))
     if any(k == "agent" for k, _ in methods):  # only agents carry sensors
         checks.append(("robot.sensor", "sensor", by_key.get(("robot", "sensor"), ["lidar"])))
     for path, kind, names in checks:

@@ -38,24 +38,12 @@ def parse_footprint(text: str | None) -> Footprint | None:
     """
     if text is None or text.strip().lower() in ("", "none", "point"):
         return None
-    kind, sep, spec = text.partition(":")
-    kind = kind.strip().lower()
     try:
-        if kind == "disc" and sep:
-            return Footprint.disc(float(spec))
-        if kind in ("rect", "rectangle") and sep:
-            dims, _, ref = spec.partition("@")
-            length, width = (float(v) for v in dims.lower().split("x"))
-            rx, ry = (float(v) for v in ref.split(",")) if ref else (0.0, 0.0)
-            return Footprint.rectangle(length, width, ref=(rx, ry))
-        if kind in ("poly", "polygon") and sep:
-            pts = [tuple(float(v) for v in p.split(",")) for p in spec.split(";") if p.strip()]
-            return Footprint.polygon(pts)
-    except ValueError as exc:
-        if isinstance(exc, ParameterError):
-            raise ParameterError(f"--footprint {text!r}: {exc}") from None
-    raise ParameterError(
-        f"--footprint must be disc:R, rect:LxW[@RX,RY] or poly:X1,Y1;X2,Y2;..., got {text!r}")
+        return Footprint.from_spec(text)
+    except ParameterError as exc:  # "footprint must be ..." -> "--footprint must be ..."
+        msg = str(exc)
+        raise ParameterError("--" + msg if msg.startswith("footprint")
+                             else f"--footprint: {msg}") from None
 
 
 #: Largest world coordinate accepted on the command line (m).

@@ -16,6 +16,10 @@ input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),
 footprint: disc:R | rect:LxW | rect:LxW@RX,RY | poly:X1,Y1;X2,Y2;...  (metres)
 agents: wall_follow, follow_plan, explore, tremaux (options via --option KEY=VALUE,
         e.g. side=left for wall_follow, method=astar for follow_plan)
+noise: none | gaussian:SIGMA | proportional:FRACTION | dropout:P | mixture[:KEY=V,...]
+       joined with + (range noise of the sensor, robomaze.sense.noise)
+odometry noise: none | gaussian:S | gaussian:SV,SW | drift:D | gaussian:S+drift:D
+       (m/s, rad/s per step; what the agent believes, robomaze.sim.odometry)
 
 The summary line reports: result, steps, simulated time, executed length,
 optimality ratio, minimum/mean footprint clearance, collision events and, for
@@ -60,6 +64,10 @@ def register(subparsers) -> None:
     p.add_argument("--footprint", default="disc:0.15", metavar="SPEC",
                    help="robot shape (default disc:0.15)")
     p.add_argument("--sensor", default="lidar", help="sensor preset: ir or lidar (default lidar)")
+    p.add_argument("--noise", default="none", metavar="SPEC",
+                   help="sensor range noise, e.g. gaussian:0.01 (default none)")
+    p.add_argument("--odometry-noise", default="none", metavar="SPEC",
+                   help="odometry noise, e.g. gaussian:0.02+drift:0.01 (default none)")
     p.add_argument("--agent", default="explore", help="agent name (default explore)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="agent option (repeatable)")
@@ -97,6 +105,8 @@ def summary(result) -> str:
     ]
     if "fraction_seen" in m:
         parts.append(f"seen={_fmt(m['fraction_seen'], '', 3)}")
+    if "odometry_error" in m:
+        parts.append(f"odometry_error={_fmt(m['odometry_error'], 'm')}")
     return " ".join(parts)
 
 
@@ -111,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         out_extension(args.output, (".npz",), "-o/--output")
     if args.image is not None:
         out_extension(args.image, (".png", ".svg"), "--image")
+    noise, odometry_noise = _noise_args(args)
     footprint = parse_footprint(args.footprint)
     if footprint is None:
         raise ParameterError("--footprint must describe a robot shape, e.g. disc:0.15")
@@ -133,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(grid, footprint=footprint, agent=args.agent, sensor=args.sensor,
                       start=_parse_point(args.start, "--start"),
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
-                      dt=args.dt, rng=seed, record_scans=args.scans,
+                      dt=args.dt, rng=seed, record_scans=args.scans, noise=noise,
+                      odometry_noise=odometry_noise,
                       **parse_options(args.option))
     if args.output is not None:
         result.trajectory.save(args.output)
@@ -142,6 +154,21 @@ def run(args: argparse.Namespace) -> int:
     outs = [o for o in (args.output, args.image) if o]
     print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
     return 0 if result.success else 1
+
+
+def _noise_args(args):
+    """``--noise`` and ``--odometry-noise`` parsed before any work (one-line errors)."""
+    from ..sense.noise import parse_noise
+    from ..sim.odometry import parse_odometry_noise
+
+    out = []
+    for flag, text, parse in (("--noise", args.noise, parse_noise),
+                              ("--odometry-noise", args.odometry_noise, parse_odometry_noise)):
+        try:
+            out.append(parse(text))
+        except ParameterError as exc:
+            raise ParameterError(f"{flag}: {exc}") from None
+    return tuple(out)
 
 
 def _draw(grid, result, out) -> None:

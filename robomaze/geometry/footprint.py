@@ -8,14 +8,33 @@ Rasterization is *conservative and filled*: the kernel marks every grid
 cell whose closed square intersects the closed footprint, so a footprint
 that merely touches a cell counts as covering it (touching is a collision
 everywhere in robomaze).
+
+Spec strings and tables
+-----------------------
+One spelling of a footprint serves the CLI (``--footprint``), sweep files
+(``[robot] footprint``) and report labels, and it reads back exactly
+(:meth:`Footprint.from_spec` / :meth:`Footprint.to_spec` /
+:meth:`Footprint.to_table`); sizes are metres in the robot frame:
+
+==============================  ==============================================
+``disc:R``                      ``{shape = "disc", radius = R}``
+``rect:LxW``                    ``{shape = "rectangle", length = L, width = W}``
+``rect:LxW@RX,RY``              the same with ``ref = [RX, RY]`` (reference
+                                point measured from the rectangle's centre)
+``poly:X1,Y1;X2,Y2;X3,Y3...``   ``{shape = "polygon", coords = [[X1, Y1], ...]}``
+==============================  ==============================================
+
+Numbers are written in their shortest exact decimal form (``repr``, with a
+trailing ``.0`` dropped), so ``from_spec(fp.to_spec())`` rebuilds the same
+numbers bit for bit.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 import numpy as np
 import shapely
@@ -25,7 +44,10 @@ from shapely.geometry import Point, Polygon, box
 from .._validate import check_float
 from ..errors import ParameterError
 
-__all__ = ["Footprint", "CONTACT_TOL"]
+__all__ = ["Footprint", "CONTACT_TOL", "SPEC_FORMS"]
+
+#: The accepted spellings, for error messages and help texts.
+SPEC_FORMS = "disc:R, rect:LxW, rect:LxW@RX,RY or poly:X1,Y1;X2,Y2;X3,Y3..."
 
 #: Segments per quarter circle of a disc's polygon approximation (``.geometry``).
 _QUAD_SEGS = 32
@@ -70,6 +92,9 @@ class Footprint:
     kind: str
     geometry: Polygon
     radius: float | None = None
+    #: The numbers the footprint was built from (for :meth:`to_spec`):
+    #: ``(length, width, rx, ry)`` of a rectangle, the vertices of a polygon.
+    params: tuple = field(default=(), repr=False, compare=False)
 
     # ------------------------------------------------------------ builders
     @classmethod
@@ -91,7 +116,7 @@ class Footprint:
         W = check_float("width", width, min_value=0.0, strict_min=True)
         rx, ry = _pair("ref", ref)
         geom = box(-L / 2 - rx, -W / 2 - ry, L / 2 - rx, W / 2 - ry)
-        return cls("rectangle", shapely.normalize(geom))
+        return cls("rectangle", shapely.normalize(geom), params=(L, W, rx, ry))
 
     @classmethod
     def polygon(cls, coords) -> "Footprint":
@@ -105,6 +130,7 @@ class Footprint:
             If the polygon has fewer than 3 vertices, non-finite coordinates,
             self-intersects or has no area.
         """
+        pts = None
         if isinstance(coords, Polygon):
             geom = coords
         else:
@@ -124,7 +150,82 @@ class Footprint:
             raise ParameterError(
                 f"polygon footprint is not a valid polygon with area ({why}); "
                 f"expected a simple, non-self-intersecting ring")
-        return cls("polygon", shapely.normalize(geom))
+        if pts is None:
+            pts = np.asarray(geom.exterior.coords)[:-1]
+        verts = tuple((float(x), float(y)) for x, y in pts)
+        return cls("polygon", shapely.normalize(geom), params=verts)
+
+    # ------------------------------------------------------------ specs
+    @classmethod
+    def from_spec(cls, spec: "str | dict | Footprint") -> "Footprint":
+        """A footprint from its spec string or table (see the module notes).
+
+        Parameters
+        ----------
+        spec : str, dict or Footprint
+            ``"disc:0.1"``, ``"rect:0.4x0.2@0.1,0"``, ``"poly:0,0;1,0;0,1"``,
+            or a table such as ``{"shape": "disc", "radius": 0.1}``. A
+            Footprint is returned as is.
+
+        Raises
+        ------
+        ParameterError
+            Naming the spec, what is wrong with it and the accepted forms.
+
+        Examples
+        --------
+        >>> Footprint.from_spec("rect:0.6x0.4@0.1,0").to_spec()
+        'rect:0.6x0.4@0.1,0'
+        >>> Footprint.from_spec({"shape": "disc", "radius": 0.25}).to_spec()
+        'disc:0.25'
+        >>> Footprint.from_spec("poly:0,0;1,0;0,1").to_table()
+        {'shape': 'polygon', 'coords': [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]}
+        """
+        if isinstance(spec, Footprint):
+            return spec
+        if isinstance(spec, str):
+            return _from_text(cls, spec)
+        if isinstance(spec, dict):
+            return _from_table(cls, spec)
+        raise ParameterError(f"footprint must be a spec string ({SPEC_FORMS}) or a table, "
+                             f"got {spec!r}")
+
+    def to_spec(self) -> str:
+        """The spec string (``disc:R``, ``rect:LxW[@RX,RY]``, ``poly:...``) that rebuilds this footprint.
+
+        >>> Footprint.rectangle(0.4, 0.2).to_spec(), Footprint.disc(1e-05).to_spec()
+        ('rect:0.4x0.2', 'disc:1e-05')
+        """
+        if self.kind == "disc":
+            return f"disc:{_num_text(self.radius)}"
+        if self.kind == "rectangle":
+            L, W, rx, ry = self._rect_params()
+            ref = "" if rx == 0.0 and ry == 0.0 else f"@{_num_text(rx)},{_num_text(ry)}"
+            return f"rect:{_num_text(L)}x{_num_text(W)}{ref}"
+        return "poly:" + ";".join(f"{_num_text(x)},{_num_text(y)}"
+                                  for x, y in self._poly_params())
+
+    def to_table(self) -> dict:
+        """The canonical TOML/JSON table of this footprint (what sweep files store).
+
+        >>> Footprint.rectangle(0.4, 0.2).to_table()
+        {'shape': 'rectangle', 'length': 0.4, 'width': 0.2, 'ref': [0.0, 0.0]}
+        """
+        if self.kind == "disc":
+            return {"shape": "disc", "radius": float(self.radius)}
+        if self.kind == "rectangle":
+            L, W, rx, ry = self._rect_params()
+            return {"shape": "rectangle", "length": L, "width": W, "ref": [rx, ry]}
+        return {"shape": "polygon", "coords": [[x, y] for x, y in self._poly_params()]}
+
+    def _rect_params(self) -> tuple:
+        if self.params:
+            return tuple(float(v) for v in self.params)
+        minx, miny, maxx, maxy = self.geometry.bounds  # built without params: recover
+        return (maxx - minx, maxy - miny, -(minx + maxx) / 2, -(miny + maxy) / 2)
+
+    def _poly_params(self) -> tuple:
+        return self.params if self.params else tuple(map(tuple, self.vertices.tolist()))
 
     # ------------------------------------------------------------ measures
     @property
@@ -189,6 +290,87 @@ def _raster_geometry(geom, res: float, reach: float) -> np.ndarray:
     while k.shape[0] > 1 and not (k[0].any() or k[-1].any() or k[:, 0].any() or k[:, -1].any()):
         k = k[1:-1, 1:-1]
     return np.ascontiguousarray(k)
+
+
+def _num_text(v: float) -> str:
+    """Shortest exact decimal text of ``v`` (``1.0`` -> ``'1'``, ``0.1`` -> ``'0.1'``)."""
+    text = repr(float(v))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _number(text: str) -> float:
+    v = float(text)  # ValueError on junk, caught by the caller
+    if not math.isfinite(v):
+        raise ValueError(text)
+    return v
+
+
+def _from_text(cls, text: str) -> Footprint:
+    kind, sep, body = text.strip().partition(":")
+    kind = kind.strip().lower()
+    try:
+        if sep and kind == "disc":
+            return cls.disc(_number(body))
+        if sep and kind in ("rect", "rectangle"):
+            dims, at, ref = body.partition("@")
+            parts = dims.lower().split("x")
+            if len(parts) != 2:
+                raise ValueError(dims)
+            length, width = (_number(v) for v in parts)
+            r = ref.split(",")
+            if at and len(r) != 2:
+                raise ValueError(ref)
+            rx, ry = (_number(v) for v in r) if at else (0.0, 0.0)
+            return cls.rectangle(length, width, ref=(rx, ry))
+        if sep and kind in ("poly", "polygon"):
+            pts = []
+            for p in body.split(";"):
+                xy = p.split(",")
+                if len(xy) != 2:
+                    raise ValueError(p)
+                pts.append(tuple(_number(v) for v in xy))
+            return cls.polygon(pts)
+    except ParameterError as exc:
+        raise ParameterError(f"footprint {text!r}: {exc}") from None
+    except ValueError:
+        pass
+    raise ParameterError(f"footprint must be {SPEC_FORMS} (metres), got {text!r}")
+
+
+_TABLE_KEYS = {"disc": ("radius",), "rectangle": ("length", "width", "ref"),
+               "polygon": ("coords",)}
+
+
+def _from_table(cls, table: dict[str, Any]) -> Footprint:
+    shape = table.get("shape")
+    if shape not in _TABLE_KEYS:
+        raise ParameterError(f"footprint table needs shape = 'disc', 'rectangle' or "
+                             f"'polygon', got {table!r}")
+    unknown = set(table) - {"shape", *_TABLE_KEYS[shape]}
+    if unknown:
+        raise ParameterError(f"a {shape} footprint takes only the keys shape, "
+                             f"{', '.join(_TABLE_KEYS[shape])} (unknown: "
+                             f"{', '.join(sorted(map(str, unknown)))}), got {table!r}")
+    missing = [k for k in _TABLE_KEYS[shape] if k != "ref" and k not in table]
+    if missing:
+        raise ParameterError(f"a {shape} footprint needs {', '.join(missing)}, got {table!r}")
+
+    def real(name, v):
+        if not isinstance(v, numbers.Real) or isinstance(v, bool):
+            raise ParameterError(f"footprint {name} must be a number, got {v!r}")
+        return float(v)
+
+    if shape == "disc":
+        return cls.disc(real("radius", table["radius"]))
+    if shape == "rectangle":
+        ref = table.get("ref", (0.0, 0.0))
+        return cls.rectangle(real("length", table["length"]), real("width", table["width"]),
+                             ref=tuple(ref) if isinstance(ref, (list, tuple)) else ref)
+    coords = table["coords"]
+    if not isinstance(coords, (list, tuple)) or not all(
+            isinstance(p, (list, tuple)) and len(p) == 2 for p in coords):
+        raise ParameterError(f"footprint coords must be [[x, y], ...], got {coords!r}")
+    return cls.polygon([(real("coords", x), real("coords", y)) for x, y in coords])
 
 
 def _pair(name: str, value) -> tuple[float, float]:

@@ -65,7 +65,7 @@ from .._validate import check_float
 from .mms import MmsStats, effective_half_steps
 
 __all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "contest_score",
-           "route_moves", "mms_stats", "effective_distance", "route_commands"]
+           "route_moves", "mms_stats", "effective_distance", "route_commands", "segment_time"]
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,18 @@ def _segment_time(s: float, v_in: float, v_out: float, p: MotionProfile) -> floa
     if vp < max(v_in, v_out):
         return 2 * s / (v_in + v_out)
     return (vp - v_in) / a + (vp - v_out) / a
+
+
+def segment_time(s: float, v_in: float, v_out: float,
+                 profile: MotionProfile | None = None) -> float:
+    """Seconds to drive one straight of ``s`` metres from ``v_in`` to ``v_out``
+    (the trapezoidal profile of the module notes; the building block of
+    :func:`run_time`).
+
+    >>> segment_time(2.0, 0.0, 0.0, MotionProfile(max_speed=1.0, acceleration=1.0))
+    3.0
+    """
+    return _segment_time(float(s), float(v_in), float(v_out), profile or MotionProfile())
 
 
 def run_time(route, profile: MotionProfile | None = None, *,

@@ -8,8 +8,11 @@ translations and pure rotations). Without explicit headings each pose
 faces along its outgoing segment (the last one along its incoming one).
 
 Safety is measured for the footprint, not just its centre:
-``min_clearance`` / ``mean_clearance`` are the exact distances from the
-footprint at each key pose to the nearest occupied cell, and
+``min_clearance_key_poses`` / ``mean_clearance_key_poses`` are the exact
+distances from the footprint at each key pose to the nearest occupied cell
+(not the ``min_clearance`` of :func:`robomaze.metrics.path_metrics`, which
+samples the whole polyline every quarter cell; see "Metric names" in
+:mod:`robomaze.metrics`), and
 ``collision_free`` also checks the motion between poses: exactly for
 discs and point robots (the disc swept along each segment), and for other
 shapes at interpolated poses at most a quarter cell apart and 5 degrees
@@ -61,8 +64,8 @@ class Path:
         Nodes the planner expanded.
     time : float
         Planning time in seconds.
-    min_clearance, mean_clearance : float
-        Footprint clearance (metres) over the key poses.
+    min_clearance_key_poses, mean_clearance_key_poses : float
+        Footprint clearance (metres) over the key poses only.
     collision_free : bool
         No key pose and no motion between them touches an occupied cell.
     method : str
@@ -82,8 +85,8 @@ class Path:
     turns: int
     expanded: int
     time: float
-    min_clearance: float
-    mean_clearance: float
+    min_clearance_key_poses: float
+    mean_clearance_key_poses: float
     collision_free: bool
     method: str = ""
     walk: np.ndarray | None = None
@@ -96,7 +99,7 @@ class Path:
     def summary(self) -> str:
         """One line: method, lengths, clearance, collision-free, expanded, time."""
         return (f"{self.method or 'path'}: length {self.length:.3f} m "
-                f"({self.length_cells:.2f} cells), min clearance {self.min_clearance:.3f} m, "
+                f"({self.length_cells:.2f} cells), min clearance at key poses {self.min_clearance_key_poses:.3f} m, "
                 f"collision-free {'yes' if self.collision_free else 'NO'}, "
                 f"expanded {self.expanded}, time {self.time * 1e3:.1f} ms")
 
@@ -227,7 +230,7 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
     >>> from robomaze import Maze, widen
     >>> g = widen(Maze.empty(1, 2), corridor=3, wall=1)
     >>> p = make_path(g, [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6)], method="demo")
-    >>> p.length, p.length_cells, p.turns, p.min_clearance, p.collision_free
+    >>> p.length, p.length_cells, p.turns, p.min_clearance_key_poses, p.collision_free
     (4.0, 1.0, 0, 1.5, True)
     """
     if not isinstance(grid, OccupancyGrid):
@@ -291,6 +294,7 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
         walk = w
     return Path(cells=_frozen(c), points=_frozen(p), length=length, length_cells=length / unit,
                 turns=_turns(p), expanded=int(expanded), time=float(time),
-                min_clearance=float(clear.min()), mean_clearance=float(clear.mean()),
+                min_clearance_key_poses=float(clear.min()),
+                mean_clearance_key_poses=float(clear.mean()),
                 collision_free=free, method=str(method), walk=_frozen(walk), walk_length=wl,
                 headings=_frozen(given))

@@ -9,8 +9,10 @@ Contract (as ``gymnasium.Env``, without depending on gymnasium):
 Observation: a dict with ``"scan"`` (the first sensor's
 :class:`~robomaze.sense.LaserScan`, or None without sensors), ``"scans"``
 (one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
-the true pose and the velocity reached), ``"time"`` and ``"collision"``
-(whether the last step was refused -- a bump sensor).
+the true pose and the velocity reached; with ``odometry_noise`` the pose
+dead-reckoned from noisy velocity measurements instead, see
+:mod:`robomaze.sim.odometry`), ``"time"`` and ``"collision"`` (whether the
+last step was refused -- a bump sensor).
 
 Each step the action goes through the kinematic limits and the pose is
 integrated over ``dt``. If the footprint would touch a wall anywhere along
@@ -47,6 +49,7 @@ from ..grid import OccupancyGrid
 from ..sense import _kernels as _sense_kernels
 from ..sense.sensor import LaserScan, flat_occupancy
 from .collision import Collider
+from .odometry import as_odometry_noise
 from .robot import Robot
 from .trajectory import Trajectory
 
@@ -156,6 +159,9 @@ class SimEnv:
         Set False to keep stepping after the goal (used by replay).
     rng : Generator, int or None
         Default seed source of :meth:`reset`.
+    odometry_noise : OdometryNoise, str or None
+        Noise of the odometry the agent sees (:mod:`robomaze.sim.odometry`);
+        the true pose is not affected.
 
     Examples
     --------
@@ -178,7 +184,8 @@ class SimEnv:
     def __init__(self, grid: OccupancyGrid, robot: Robot, *, start=None, goal=None,
                  goal_radius: float | None = None, dt: float = 0.05, max_steps: int = 10_000,
                  max_time: float | None = None, on_collision: str = "continue",
-                 record_scans: bool = False, stop_at_goal: bool = True, rng=None) -> None:
+                 record_scans: bool = False, stop_at_goal: bool = True, rng=None,
+                 odometry_noise=None) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
         if not isinstance(robot, Robot):
@@ -194,6 +201,7 @@ class SimEnv:
         self.stop_at_goal = bool(stop_at_goal)
         self._start_arg, self._goal_arg, self._goal_radius = start, goal, goal_radius
         self._rng = as_rng(rng)
+        self.odometry_noise = as_odometry_noise(odometry_noise)
         self.collider = Collider(grid, robot.footprint)
         self._occ = flat_occupancy(grid)
         self._kin = robot.kinematics
@@ -233,8 +241,12 @@ class SimEnv:
                 f"for this footprint")
         self._sensor_rngs = [np.random.default_rng(int(self._rng.integers(2 ** 63)))
                              for _ in self.robot.sensors]
+        # drawn only with noise, so noise-free runs keep their random streams
+        self._odo_rng = (np.random.default_rng(int(self._rng.integers(2 ** 63)))
+                         if self.odometry_noise is not None else None)
         self._pose = self.start
         self._vel = (0.0,) * self._kin.n_controls
+        self._odo_pose, self._odo_vel = self._pose, self._vel
         self._t = 0.0
         self._n = 0
         self._events = 0
@@ -266,6 +278,11 @@ class SimEnv:
             new = self._pose
             vel = (0.0,) * kin.n_controls
         self._pose, self._vel = new, vel
+        if self.odometry_noise is not None:
+            self._odo_vel = self.odometry_noise.measure(vel, self._odo_rng)
+            self._odo_pose = kin.integrate(self._odo_pose, self._odo_vel, dt)
+        else:
+            self._odo_pose, self._odo_vel = new, vel
         self._n += 1
         self._t = self._n * dt
         reward = -dt
@@ -306,8 +323,8 @@ class SimEnv:
                 ranges = s._finish(out[0], rng)
             scans.append(LaserScan(s.angle_min, s.angle_max, s.angle_increment, s.range_min,
                                    s.range_max, ranges, self._t))
-        v = self._vel
-        odom = np.array([x, y, th, v[0], v[-1]])
+        v = self._odo_vel
+        odom = np.array([*self._odo_pose, v[0], v[-1]])
         return {"scan": scans[0] if scans else None, "scans": tuple(scans), "odom": odom,
                 "time": self._t}
 
@@ -335,6 +352,11 @@ class SimEnv:
     def pose(self) -> tuple:
         """Current world pose ``(x, y, theta)``."""
         return self._pose
+
+    @property
+    def odometry_pose(self) -> tuple:
+        """The pose the robot believes it is at (the true pose without odometry noise)."""
+        return self._odo_pose
 
     @property
     def collision_events(self) -> int:

@@ -18,6 +18,7 @@ import numpy as np
 from .._validate import as_rng, check_float, check_int
 from ..errors import NoPathError, ParameterError, unknown_name
 from ..grid import OccupancyGrid
+from ..sense.noise import parse_noise
 from ..sense.sensor import RangeSensor, make_sensor
 from .agents import AGENTS, AgentContext
 from .env import MAX_DT, SimEnv
@@ -69,7 +70,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
              goal=None, max_steps: int = 20_000, dt: float = 0.05, rng=None,
              kinematics: Kinematics | None = None, goal_radius: float | None = None,
              on_collision: str = "continue", max_time: float | None = None,
-             record_scans: bool = False, **agent_options) -> SimResult:
+             record_scans: bool = False, noise=None, odometry_noise=None,
+             **agent_options) -> SimResult:
     """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
 
     Parameters
@@ -93,6 +95,15 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         omega)`` commands are sent as ``(v, 0, omega)``.
     goal_radius, on_collision, max_time, record_scans
         Passed to :class:`SimEnv`.
+    noise : str, noise model or None
+        Range noise of the preset ``sensor``: a spec string such as
+        ``"gaussian:0.01"`` (:func:`robomaze.sense.noise.parse_noise`) or a
+        model. A sensor instance carries its own noise instead.
+    odometry_noise : str, OdometryNoise or None
+        Noise of the odometry the agent sees (:mod:`robomaze.sim.odometry`);
+        metrics use the true trajectory. With it, ``metrics`` also holds
+        ``odometry_error``: the distance (m) between the believed and the
+        true final position.
     **agent_options
         Passed to the agent factory.
 
@@ -118,11 +129,18 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     check_int("max_steps", max_steps, min_value=1)
     check_float("dt", dt, min_value=0.0, strict_min=True, max_value=MAX_DT)
     gen = as_rng(rng)
-    sensor_obj = default_sensor(sensor, grid) if isinstance(sensor, str) else make_sensor(sensor)
+    noise_model = parse_noise(noise) if isinstance(noise, str) else noise
+    if noise_model is not None and not isinstance(sensor, str):
+        raise ParameterError("noise applies to a sensor preset name; give a sensor instance "
+                             "its own noise instead")
+    sensor_opts = {} if noise_model is None else {"noise": noise_model}
+    sensor_obj = (default_sensor(sensor, grid, **sensor_opts) if isinstance(sensor, str)
+                  else make_sensor(sensor))
     kin = Kinematics() if kinematics is None else kinematics
     robot = Robot(footprint, kin, sensors=(sensor_obj,))
     env = SimEnv(grid, robot, start=start, goal=goal, goal_radius=goal_radius, dt=dt,
                  max_steps=max_steps, max_time=max_time, on_collision=on_collision,
+                 odometry_noise=odometry_noise,
                  record_scans=record_scans)
     env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
     obs, info = env.reset(seed=env_seed)
@@ -132,7 +150,9 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                        grid=grid if getattr(factory, "uses_map", False) else None,
                        rng=np.random.default_rng(agent_seed))
     meta = {"agent": agent, "agent_options": {k: repr(v) for k, v in agent_options.items()},
-            "seed": rng if isinstance(rng, int) else None}
+            "seed": rng if isinstance(rng, int) else None,
+            "odometry_noise": (env.odometry_noise.to_spec() if env.odometry_noise is not None
+                               else "none")}
     reason = None
     try:
         controller = factory(ctx, **agent_options)
@@ -161,4 +181,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     m = _metrics.trajectory_metrics(traj, grid, footprint=footprint, goal=env.goal,
                                     sensor=sensor_obj if getattr(factory, "explorer", False) else None)
     m["reason"] = reason
+    if env.odometry_noise is not None:
+        bx, by = env.odometry_pose[:2]
+        tx, ty = env.pose[:2]
+        m["odometry_error"] = math.hypot(bx - tx, by - ty)
     return SimResult(traj, success, m, reason, controller, info)

@@ -37,4 +37,4 @@ def test_disc_exactly_touching_is_blocked_at_awkward_resolutions():
 def test_planned_path_never_reports_a_touching_robot_as_clear():
     g = _corridor(0.1)
     p = plan(g, (3, 1 + 2), (3, 10 - 2), method="astar", footprint=Footprint.disc(0.15))
-    assert p.collision_free and p.min_clearance > 1e-6
+    assert p.collision_free and p.min_clearance_key_poses > 1e-6

@@ -178,7 +178,7 @@ def test_disc_robot_in_wide_corridors_follows_the_centre_line(name):
         p = solve(name, g, s, t, seed, footprint=disc)
         assert [tuple(c) for c in p.cells] == bfs_route(free, s, t)
         assert p.length == pytest.approx(maze.solution_length() * 4)
-        assert p.collision_free and p.min_clearance > 0
+        assert p.collision_free and p.min_clearance_key_poses > 0
         check_walk(p, free, s, t)
 
 

@@ -26,7 +26,7 @@ def test_plan_file_prints_summary_and_draws(tmp_path, capsys):
     assert rc == 0
     assert png.exists() and png.stat().st_size > 0
     # 5 maze moves of 4 grid cells, less the corners the 3-wide corridors let it cut
-    assert out.startswith("astar: length 2.000 m (5.00 cells), min clearance 0.050 m")
+    assert out.startswith("astar: length 2.000 m (5.00 cells), min clearance at key poses 0.050 m")
     assert "collision-free yes" in out
 
 

@@ -32,7 +32,7 @@ def test_every_planner_returns_a_valid_safe_path(method, footprint):
     p = plan(g, s, goal, method=method, footprint=footprint)
     assert p.method.startswith(method)
     assert tuple(p.cells[0]) == s and tuple(p.cells[-1]) == goal
-    assert p.collision_free and p.min_clearance > 0
+    assert p.collision_free and p.min_clearance_key_poses > 0
     assert np.allclose(p.points, g.cells_to_world(p.cells))
     if method not in ANY_ANGLE:
         assert (np.abs(np.diff(p.cells, axis=0)).sum(axis=1) <= 1).all()

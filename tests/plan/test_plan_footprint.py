@@ -108,9 +108,9 @@ def test_disc_fits_then_max_clearance_is_safer_and_grows(seed):
             assert tuple(p.cells[0]) == s and tuple(p.cells[-1]) == goal
             assert_shapely_collision_free(g, p, fp)
         assert c.length == pytest.approx(a.length)
-        assert mc.min_clearance >= a.min_clearance - 1e-12
-        assert mc.mean_clearance >= a.mean_clearance - 1e-12
-        mins.append(mc.min_clearance)
+        assert mc.min_clearance_key_poses >= a.min_clearance_key_poses - 1e-12
+        assert mc.mean_clearance_key_poses >= a.mean_clearance_key_poses - 1e-12
+        mins.append(mc.min_clearance_key_poses)
     assert mins[0] < mins[1] < mins[2]
     # keeps to the corridor centre line: clearance k/2 cells minus the radius
     assert mins[2] == pytest.approx(3.5 * res - r)

@@ -33,7 +33,7 @@ def test_max_clearance_reaches_the_bottleneck_optimum(name, seed, corridor):
     fp = Footprint.disc(0.04)
     p = plan(g, s, t, method="max_clearance", footprint=fp)
     # footprint clearance = centre clearance - radius along a disc's path
-    assert p.min_clearance == pytest.approx(bottleneck_clearance(g, s, t) - 0.04, abs=1e-9)
+    assert p.min_clearance_key_poses == pytest.approx(bottleneck_clearance(g, s, t) - 0.04, abs=1e-9)
     shortest = plan(g, s, t, method="astar", footprint=fp)
     # the centre line is longer than a corner-hugging route by at most about
     # half a corridor per turn; on these 5x5 mazes that stays well under 25%

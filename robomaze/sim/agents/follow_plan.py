@@ -111,7 +111,8 @@ class PlanFollower:
         if self._lookahead_arg is not None:
             self.lookahead = self._lookahead_arg
         else:
-            mc = path.min_clearance if path.min_clearance is not None else 0.0
+            mc = path.min_clearance_key_poses
+            mc = 0.0 if mc is None else mc
             self.lookahead = min(max(float(mc), 2 * res), 10 * res)
         self.replans += 1
 

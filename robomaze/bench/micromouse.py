@@ -1,0 +1,234 @@
+"""The micromouse run kind of the benchmark: a cell-level mouse in a contest maze.
+
+A sweep lists mouse solvers under ``run.mouse`` (names in
+:data:`robomaze.micromouse.SOLVERS`: ``floodfill``, ``left_wall``,
+``right_wall``, ``tremaux``). Such a run needs no widening and no robot:
+the mouse drives the maze's cells with the classic contest rules of
+:mod:`robomaze.micromouse` (search run from the start, the fast run on the
+walls it learned), and the run's figures come from
+:meth:`robomaze.micromouse.MouseRun.summary` with the default
+:class:`~robomaze.micromouse.MotionProfile` (18 cm cells, 3 m/s, 6 m/s^2,
+0.7 m/s through 0.25 s turns). Options under ``[run.options.NAME]`` go to
+the solver (e.g. ``prove = false`` for flood fill).
+
+Metrics of a mouse row (``row["metrics"]``)
+-------------------------------------------
+==================================  ============================================
+``success``                         the solver's own success (flood fill:
+                                    reached, proved the best route and came
+                                    back)
+``reached_goal``,                   search milestones
+``proven``,
+``returned``
+``cells_explored``                  distinct cells visited in the search
+``search_moves``,                   cells driven and 90-degree turns in the
+``search_turns``                    search
+``moves_to_goal``                   cells driven until the goal was first
+                                    reached
+``crashes``                         moves into walls (``collisions`` too)
+``search_time``                     search run time estimate (s; the mouse stops
+                                    to turn)
+``route_length``,                   fast-run route (cells, turns): the best
+``route_turns``                     route on the walls the mouse learned
+``fast_run_time``                   fast-run time estimate, 90-degree turns (s)
+``fast_run_time_diagonal``          the same driving staircases as diagonals (s)
+``shortest_route_length``,          the shortest route of the true maze, fewest
+``shortest_route_turns``            turns among those (what a flood-fill mouse
+                                    that knew every wall would drive)
+``shortest_route_time``,            its time estimates without / with diagonals
+``shortest_route_time_diagonal``    (s)
+``fastest_route_length``,           the best possible route: the fastest route
+``fastest_route_turns``,            of the true maze under the 90-degree
+``fastest_route_time``              run-time model (:func:`fastest_route`;
+                                    never slower than the shortest route, often
+                                    longer in cells but straighter)
+``fast_run_ratio``                  ``fast_run_time / fastest_route_time`` (>= 1)
+``contest_score``                   ``fast_run_time + search_time / 30 + 10
+                                    crashes`` (s, lower is better)
+``mms_score``                       the mms simulator's score of the command log
+                                    (lower is better)
+``length_m``,                       fast-run and shortest route in metres (cell
+``optimal_length_m``,               size 0.18 m), so the common tables can show
+``length_ratio``                    them; ``route_length /
+                                    shortest_route_length``
+==================================  ============================================
+
+Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
+:mod:`robomaze.micromouse.metrics`), deterministic, not wall-clock.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from typing import Any
+
+from .scenario import Scenario
+
+__all__ = ["run_mouse", "shortest_route", "fastest_route", "MOUSE_METRICS"]
+
+#: Every metric a mouse row holds (compared by ``bench compare`` too).
+MOUSE_METRICS = (
+    "reached_goal", "proven", "returned", "cells_explored", "search_moves", "search_turns",
+    "moves_to_goal", "crashes", "search_time", "route_length", "route_turns", "fast_run_time",
+    "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns", "shortest_route_time",
+    "shortest_route_time_diagonal", "fastest_route_length", "fastest_route_turns",
+    "fastest_route_time", "fast_run_ratio", "contest_score", "mms_score",
+)
+
+
+def shortest_route(maze) -> list | None:
+    """The shortest route of ``maze`` with every wall known (fewest turns among those).
+
+    >>> from robomaze.maze import Maze
+    >>> shortest_route(Maze.empty(2, 3, start=(1, 0), goals=[(0, 2)]))
+    [(1, 0), (1, 1), (1, 2), (0, 2)]
+    """
+    from ..micromouse import WallMap, known_route, wall_array
+
+    walls = wall_array(maze)
+    rows, cols = maze.shape
+    wm = WallMap(rows, cols)
+    for r in range(rows):
+        for c in range(cols):
+            for side in (1, 2):  # east and south; set() mirrors to the neighbour
+                wm.set((r, c), side, bool(walls[r, c, side]))
+    return known_route(wm, maze.start, sorted(maze.goals))
+
+
+def fastest_route(maze, profile=None) -> tuple[list, float] | None:
+    """The minimum-time route of ``maze`` with every wall known, and its time (s).
+
+    Exact for the 90-degree run-time model of
+    :func:`robomaze.micromouse.run_time`: there a route's time is a sum over
+    its straights (the first starts at rest from the start cell's centre, the
+    last ends at rest in the goal cell's centre, the others run from corner
+    to corner at ``turn_speed``) plus ``turn_time`` per corner, so a
+    Dijkstra search over (corner cell, heading out of it) states, whose edges
+    are one straight and one turn, finds the fastest route. A straight ends
+    at the first goal cell it enters. None if no goal is reachable.
+
+    >>> from robomaze.maze import Maze
+    >>> route, t = fastest_route(Maze.empty(3, 3, start=(2, 0), goals=[(0, 2)]))
+    >>> len(route) - 1, round(t, 4)
+    (4, 0.9271)
+    """
+    from ..micromouse import MotionProfile, wall_array
+    from ..micromouse.metrics import segment_time
+    from ..micromouse.world import DC, DR
+
+    p = profile or MotionProfile()
+    walls = wall_array(maze)
+    goals = {tuple(g) for g in maze.goals}
+    start = tuple(maze.start)
+    if start in goals:
+        return [start], 0.0
+    half, cell = p.cell_size / 2, p.cell_size
+    origin, end = ("start",), ("end",)
+    best = {origin: 0.0}
+    back: dict = {}
+    tie = itertools.count()
+    heap = [(0.0, next(tie), origin)]
+
+    def relax(state, t, how):
+        if t < best.get(state, float("inf")):
+            best[state] = t
+            back[state] = how
+            heapq.heappush(heap, (t, next(tie), state))
+
+    while heap:
+        t, _, state = heapq.heappop(heap)
+        if t > best[state]:
+            continue
+        if state == end:
+            break
+        if state == origin:
+            (r0, c0), dirs, v_in, lead = start, range(4), 0.0, half
+        else:
+            (r0, c0), d0 = state
+            dirs, v_in, lead = (d0,), p.turn_speed, 0.0
+        for d in dirs:
+            r, c, k = r0, c0, 0
+            while not walls[r, c, d]:
+                r, c, k = r + DR[d], c + DC[d], k + 1
+                length = lead + (k - 1) * cell      # up to the entry edge of (r, c)
+                if (r, c) in goals:
+                    relax(end, t + segment_time(length + half, v_in, 0.0, p), (state, d, k))
+                    break
+                for d2 in ((d + 1) % 4, (d + 3) % 4):
+                    if not walls[r, c, d2]:
+                        relax(((r, c), d2), t + segment_time(length, v_in, p.turn_speed, p)
+                              + p.turn_time, (state, d, k))
+    if end not in best:
+        return None
+    legs = []
+    state = end
+    while state != origin:
+        prev, d, k = back[state]
+        legs.append((d, k))
+        state = prev
+    route = [start]
+    for d, k in reversed(legs):
+        r, c = route[-1]
+        route += [(r + DR[d] * i, c + DC[d] * i) for i in range(1, k + 1)]
+    return route, best[end]
+
+
+def _route_cells(route) -> list | None:
+    """Maze cells as grid cells of the default widening (k = t = 1: cell (r, c)
+    is grid cell (2r + 1, 2c + 1)), so example pictures can draw the route."""
+    if not route:
+        return None
+    return [[2 * r + 1, 2 * c + 1] for r, c in route]
+
+
+def run_mouse(scenario: Scenario, row: dict) -> dict:
+    """Run the scenario's mouse solver and fill ``row`` (returned)."""
+    from dataclasses import replace
+
+    from ..micromouse import MotionProfile, route_turns, run_time, solve
+    from .run import build_grid
+
+    spec = scenario.spec
+    t0 = time.perf_counter()
+    grid, _, _ = build_grid(scenario)
+    maze = grid.maze
+    t1 = time.perf_counter()
+    run = solve(maze, method=spec["run"]["mouse"], **spec["run"]["options"])
+    t2 = time.perf_counter()
+    profile = MotionProfile()
+    diag = replace(profile, diagonals=True)
+    s = run.summary(profile)
+    best = shortest_route(maze)
+    m: dict[str, Any] = {k: s.get(k) for k in MOUSE_METRICS if k in s}
+    m["fast_run_time_diagonal"] = run_time(run.route, diag) if run.route else None
+    if best is not None:
+        m["shortest_route_length"] = len(best) - 1
+        m["shortest_route_turns"] = route_turns(best)
+        m["shortest_route_time"] = run_time(best, profile)
+        m["shortest_route_time_diagonal"] = run_time(best, diag)
+    fastest = fastest_route(maze, profile)
+    if fastest is not None:
+        m["fastest_route_length"] = len(fastest[0]) - 1
+        m["fastest_route_turns"] = route_turns(fastest[0])
+        m["fastest_route_time"] = fastest[1]
+    fast, ideal = m.get("fast_run_time"), m.get("fastest_route_time")
+    m["fast_run_ratio"] = fast / ideal if fast is not None and ideal else None
+    m["collisions"] = run.crashes
+    length = run.route_length
+    m["length_m"] = None if length is None else length * profile.cell_size
+    m["optimal_length_m"] = None if best is None else (len(best) - 1) * profile.cell_size
+    m["length_ratio"] = (length / (len(best) - 1) if run.success and length is not None
+                         and best is not None and len(best) > 1 else None)
+    m["success"] = bool(run.success)
+    from .run import _num
+
+    row["success"] = bool(run.success)
+    row["reason"] = None if run.success else (run.reason or "did not reach the goal")
+    row["metrics"] = {k: _num(v) for k, v in m.items()}
+    row["path"] = _route_cells(run.route)
+    t3 = time.perf_counter()
+    row["timings"] = {"setup_s": t1 - t0, "optimal_s": t3 - t2, "method_s": t2 - t1,
+                      "compute_s": t2 - t1, "total_s": t3 - t0}
+    return row

@@ -31,7 +31,6 @@ import shapely
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ..sense.sensor import flat_occupancy
 from . import _kernels
 
 __all__ = ["Collider", "collides"]
@@ -64,12 +63,10 @@ class Collider:
             raise ParameterError(f"footprint must be a robomaze Footprint, got {footprint!r}")
         self.grid = grid
         self.footprint = footprint
-        self._occ = flat_occupancy(grid)
-        self._rows, self._cols = grid.shape
-        self._res = grid.resolution
-        ox, oy, yaw = grid.origin
+        self._occ = grid.flat_occupancy()
+        self._res, self._rows, self._cols, ox, oy, yaw = grid.frame.kernel_args
         self._frame = (ox, oy, math.cos(yaw), math.sin(yaw))
-        self._clear = np.ascontiguousarray(grid.clearance() / grid.resolution).ravel()
+        self._clear = grid.flat_clearance()
         self._r_in = footprint.inscribed_radius / grid.resolution
         self._r_out = footprint.circumscribed_radius / grid.resolution
         self._disc_r = footprint.radius / grid.resolution if kind == "disc" else 0.0

@@ -44,8 +44,6 @@ import numpy as np
 from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
-from ..sense import _kernels as _sense_kernels
-from ..sense.sensor import LaserScan, flat_occupancy
 from .collision import Collider
 from .robot import Robot
 from .trajectory import Trajectory
@@ -93,8 +91,6 @@ class GoalRegion:
         self.radius = radius
         self.block = block
         self.kind = "block" if block is not None else "disc"
-        ox, oy, yaw = grid.origin
-        self._frame = (ox, oy, math.cos(yaw), math.sin(yaw), grid.resolution, grid.rows)
 
     @classmethod
     def for_grid(cls, grid: OccupancyGrid, goal=None, radius: float | None = None) -> "GoalRegion":
@@ -117,10 +113,7 @@ class GoalRegion:
         """Whether the world point lies in the region (closed)."""
         if self.block is None:
             return math.hypot(x - self.centre[0], y - self.centre[1]) <= self.radius
-        ox, oy, cy, sy, res, rows = self._frame
-        dx, dy = x - ox, y - oy
-        a = (cy * dx + sy * dy) / res
-        b = rows - (-sy * dx + cy * dy) / res
+        a, b = self.grid.frame.to_units(x, y)
         rs, cs = self.block
         return cs.start <= a <= cs.stop and rs.start <= b <= rs.stop
 
@@ -195,10 +188,7 @@ class SimEnv:
         self._start_arg, self._goal_arg, self._goal_radius = start, goal, goal_radius
         self._rng = as_rng(rng)
         self.collider = Collider(grid, robot.footprint)
-        self._occ = flat_occupancy(grid)
         self._kin = robot.kinematics
-        self._pose_arr = np.zeros((1, 3))
-        self._outs = [np.empty((1, s.n_beams)) for s in robot.sensors]
         self._sensor_rngs = [None] * len(robot.sensors)
         self._done = True
         self.start = None
@@ -289,23 +279,8 @@ class SimEnv:
     # ------------------------------------------------------------------ internals
     def _observe(self) -> dict:
         x, y, th = self._pose
-        g = self.grid
-        ox, oy, oyaw = g.origin
-        scans = []
-        for s, out, rng in zip(self.robot.sensors, self._outs, self._sensor_rngs):
-            if s.noise is None:
-                ranges = np.empty(s.n_beams)
-                _sense_kernels.scan_one_clipped(self._occ, g.rows, g.cols, g.resolution, ox, oy,
-                                                oyaw, x, y, th, s._mount, s._cos, s._sin,
-                                                s.range_min, s.range_max, ranges)
-            else:
-                pa = self._pose_arr
-                pa[0, 0], pa[0, 1], pa[0, 2] = x, y, th
-                _sense_kernels.scan_poses(self._occ, g.rows, g.cols, g.resolution, ox, oy, oyaw,
-                                          pa, s._mount, s._cos, s._sin, s.range_max, out)
-                ranges = s._finish(out[0], rng)
-            scans.append(LaserScan(s.angle_min, s.angle_max, s.angle_increment, s.range_min,
-                                   s.range_max, ranges, self._t))
+        scans = [s.wrap(s.readings(self.grid, self._pose, rng=rng), self._t)
+                 for s, rng in zip(self.robot.sensors, self._sensor_rngs)]
         v = self._vel
         odom = np.array([x, y, th, v[0], v[-1]])
         return {"scan": scans[0] if scans else None, "scans": tuple(scans), "odom": odom,

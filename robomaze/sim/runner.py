@@ -46,23 +46,13 @@ class SimResult:
 
 
 def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
-    """A preset sized to the grid.
+    """The preset ``name`` of :data:`robomaze.sense.SENSORS` with ``options``.
 
-    ``lidar``: ``range_max`` = the grid's diagonal (sees everything in line
-    of sight); ``ir``: two maze cells (``2 (k + t)`` grid cells) for widened
-    mazes, else 10 grid cells. Both use ``range_min = 0``. Explicit
-    ``options`` win.
+    Presets are real sensors with their ranges in metres (``lidar``
+    0.12-3.5 m, ``lidar_long`` 0.15-12 m, ``ir`` 0.02-0.3 m), the same on
+    every grid: a grid's resolution says how many metres a cell is.
     """
-    if name not in ("ir", "lidar"):
-        return make_sensor(name, **options)
-    opts = {"range_min": 0.0}
-    if name == "lidar":
-        opts["range_max"] = math.hypot(grid.width, grid.height)
-    else:
-        w = grid.widening
-        opts["range_max"] = (2 * w.pitch if w is not None else 10) * grid.resolution
-    opts.update(options)
-    return make_sensor(name, **opts)
+    return make_sensor(name, **options)
 
 
 def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", start=None,
@@ -79,7 +69,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     agent : str
         A name in :data:`robomaze.sim.AGENTS`.
     sensor : str or RangeSensor
-        A preset name (sized by :func:`default_sensor`) or a sensor.
+        A preset name (see :func:`default_sensor`) or a sensor.
     start, goal
         As in :class:`SimEnv` (defaults: the maze's start and goal cells).
     max_steps : int

@@ -1,0 +1,84 @@
+"""Drawing a :class:`~robomaze.sim.gym_env.MazeEnv` frame with matplotlib.
+
+Everything is drawn in the grid's cell units (``a`` east, ``b`` south, the
+y axis inverted so north is up), which works for any map origin and yaw:
+walls, the goal, the scan's beams and the footprint outline.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_SIZE_IN = 4.0
+_DPI = 80
+
+
+def _draw(fig, env) -> None:
+    from matplotlib.collections import LineCollection
+    from matplotlib.patches import Polygon
+
+    grid = env.grid
+    frame = grid.frame
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.imshow(grid.occupied, cmap="gray_r", vmin=0, vmax=1.6, interpolation="nearest",
+              extent=(0, grid.cols, grid.rows, 0))
+    ax.set_xlim(0, grid.cols)
+    ax.set_ylim(grid.rows, 0)
+    ax.set_axis_off()
+    sim = env.sim
+    goal = sim.goal
+    if goal is not None:
+        ga, gb = frame.to_units(*goal.centre)
+        ax.plot([ga], [gb], marker="*", color="tab:green", markersize=12)
+    pose = sim.pose if sim.start is not None else None
+    if pose is None:
+        return
+    x, y, th = pose
+    scan = env._last_scan
+    if scan is not None and env.robot.sensors:
+        s = env.robot.sensors[0]
+        sx, sy, sth = s.sensor_pose(pose)
+        r = np.minimum(np.nan_to_num(scan.ranges, nan=s.range_max), s.range_max)
+        phi = sth + s.angles
+        ex, ey = sx + r * np.cos(phi), sy + r * np.sin(phi)
+        a0, b0 = frame.to_units(sx, sy)
+        ea, eb = frame.to_units(ex, ey)
+        segs = np.stack([np.broadcast_to([a0, b0], (len(ea), 2)), np.stack([ea, eb], 1)], 1)
+        ax.add_collection(LineCollection(segs, colors="tab:orange", linewidths=0.6, alpha=0.7))
+    ring = np.asarray(env.robot.footprint.geometry.exterior.coords)
+    c, s_ = np.cos(th), np.sin(th)
+    wx = x + c * ring[:, 0] - s_ * ring[:, 1]
+    wy = y + s_ * ring[:, 0] + c * ring[:, 1]
+    ua, ub = frame.to_units(wx, wy)
+    ax.add_patch(Polygon(np.stack([ua, ub], 1), closed=True, color="tab:blue", alpha=0.8))
+    ha, hb = frame.to_units(x + 0.8 * env.robot.footprint.circumscribed_radius * c,
+                            y + 0.8 * env.robot.footprint.circumscribed_radius * s_)
+    pa, pb = frame.to_units(x, y)
+    ax.plot([pa, ha], [pb, hb], color="white", linewidth=1.5)
+
+
+def rgb_array(env) -> np.ndarray:
+    """The current frame as an ``(h, w, 3)`` uint8 array (matplotlib Agg, no window)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(_SIZE_IN, _SIZE_IN), dpi=_DPI)
+    canvas = FigureCanvasAgg(fig)
+    _draw(fig, env)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[..., :3].copy()
+
+
+def human(env, fig):
+    """Draw the current frame in a matplotlib window (reused between calls); returns the figure."""
+    import matplotlib.pyplot as plt
+
+    if fig is None or not plt.fignum_exists(fig.number):
+        fig = plt.figure(figsize=(_SIZE_IN, _SIZE_IN), dpi=_DPI)
+    fig.clear()
+    _draw(fig, env)
+    fig.canvas.draw_idle()
+    # Only an interactive backend has a window to update; Agg (headless) just draws.
+    if fig.canvas.required_interactive_framework is not None:
+        plt.pause(1.0 / env.metadata["render_fps"])
+    return fig

@@ -91,6 +91,18 @@ class Collider:
         """Largest motion (metres of any body point) between checked sub-poses."""
         return self._res * max(min(0.5, self._r_in), 0.05)
 
+    def kernel_args(self) -> tuple:
+        """What :func:`motion_hits` takes besides the two poses, in its order.
+
+        ``(occ, clear, rows, cols, res, ox, oy, cos_yaw, sin_yaw, r_in, r_out,
+        disc_radius, px, py, starts, counts, pa, pb, step_length)``; ``pa``
+        and ``pb`` are scratch arrays, so one tuple serves one thread.
+        """
+        ox, oy, cy, sy = self._frame
+        return (self._occ, self._clear, self._rows, self._cols, self._res, ox, oy, cy, sy,
+                self._r_in, self._r_out, self._disc_r, self._px, self._py, self._starts,
+                self._counts, self._pa, self._pb, self.step_length)
+
     def collides(self, x: float, y: float, theta: float) -> bool:
         """Whether the footprint at world pose ``(x, y, theta)`` collides."""
         ox, oy, cy, sy = self._frame

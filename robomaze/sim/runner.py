@@ -34,7 +34,9 @@ class SimResult:
 
     ``reason`` is ``"goal"``, ``"collision"`` (stopped on contact),
     ``"max_steps"``/``"max_time"`` (truncated) or ``"no_path"`` (the agent
-    could not start, e.g. no collision-free path for ``follow_plan``).
+    could not start, e.g. no collision-free path for ``follow_plan``, or
+    gave up during the run, e.g. ``wall_follow`` circling); then
+    ``info["error"]`` says why.
     """
 
     trajectory: Trajectory
@@ -133,12 +135,20 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     if controller is not None:
         lift = kin.holonomic
         while not (terminated or truncated):
-            action = controller(obs)
+            try:
+                action = controller(obs)
+            except NoPathError as exc:
+                # The agent proved it cannot get there (e.g. a follower circling).
+                reason = "no_path"
+                info = dict(info, error=str(exc), no_path_reason=exc.reason)
+                break
             if lift and len(action) == 2:
                 # Agents steer like unicycles; a holonomic base just never side-slips.
                 action = (action[0], 0.0, action[1])
             obs, _, terminated, truncated, info = env.step(action)
-        if info["goal_reached"]:
+        if reason == "no_path":
+            pass
+        elif info["goal_reached"]:
             reason = "goal"
         elif terminated:
             reason = "collision"

@@ -6,8 +6,13 @@ Contract (as ``gymnasium.Env``, without depending on gymnasium):
   may hold ``"start"`` and ``"goal"`` to override the constructor's.
 * ``step(action) -> (observation, reward, terminated, truncated, info)``.
 
+For a real ``gymnasium.Env`` (spaces, rendering, registration as
+``robomaze/Maze-v0``) use :class:`robomaze.sim.gym_env.MazeEnv`, a thin env
+over this one.
+
 Observation: a dict with ``"scan"`` (the first sensor's
-:class:`~robomaze.sense.LaserScan`, or None without sensors), ``"scans"``
+:class:`~robomaze.sense.LaserScan`, REP 117 readings: ``+inf`` for no
+return; None without sensors), ``"scans"``
 (one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
 the true pose and the velocity reached), ``"time"`` and ``"collision"``
 (whether the last step was refused -- a bump sensor).

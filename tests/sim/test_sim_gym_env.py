@@ -165,3 +165,21 @@ def test_bad_arguments_are_named():
         MazeEnv(kinematics={"holonomic": True})
     with pytest.raises(ParameterError, match="size"):
         MazeEnv(size=(3, "x"))
+
+
+def test_core_imports_without_gymnasium():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['gymnasium'] = None\n"
+            "import robomaze, robomaze.sim, robomaze.sense, robomaze.metrics, robomaze.bench\n"
+            "try:\n"
+            "    import robomaze.sim.gym_env\n"
+            "except ImportError as e:\n"
+            "    print('ImportError:', e)\n")
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "pip install 'robomaze[gym]'" in out.stdout

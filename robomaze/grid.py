@@ -127,6 +127,14 @@ class Frame:
     resolution: float = 1.0
     origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
+    def __post_init__(self) -> None:
+        ox, oy, yaw = self.origin
+        # Computed once: the simulator converts a pose or two every step.
+        args = (float(self.resolution), int(self.shape[0]), int(self.shape[1]), float(ox),
+                float(oy), float(yaw))
+        object.__setattr__(self, "_args", args)
+        object.__setattr__(self, "_rot", (math.cos(yaw), math.sin(yaw)))
+
     @property
     def rows(self) -> int:
         return self.shape[0]
@@ -138,9 +146,7 @@ class Frame:
     @property
     def kernel_args(self) -> tuple[float, int, int, float, float, float]:
         """``(resolution, rows, cols, ox, oy, yaw)`` as plain Python numbers (what kernels take)."""
-        ox, oy, yaw = self.origin
-        return (float(self.resolution), int(self.rows), int(self.cols), float(ox), float(oy),
-                float(yaw))
+        return self._args
 
     # Map frame <-> world: the map frame is the world rotated by -yaw about the origin.
     def local(self, x, y):
@@ -162,6 +168,14 @@ class Frame:
 
     def to_units(self, x, y):
         """World ``(x, y)`` to continuous cell units ``(a, b)`` (floats for scalars)."""
+        if isinstance(x, float) and isinstance(y, float):
+            # Scalar fast path: the same arithmetic as below, without numpy's overhead.
+            res, rows, _, ox, oy, yaw = self._args
+            dx, dy = x - ox, y - oy
+            if yaw != 0.0:
+                cs, sn = self._rot
+                dx, dy = cs * dx + sn * dy, -sn * dx + cs * dy
+            return float(dx / res), float(rows - dy / res)
         lx, ly = self.local(x, y)
         a, b = lx / self.resolution, self.rows - ly / self.resolution
         if np.ndim(a) == 0:

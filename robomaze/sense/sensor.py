@@ -215,7 +215,7 @@ class RangeSensor:
         """
         if self.noise is not None:
             return self.finish(self.cast_many(grid, pose)[0], rng)
-        x, y, th = (float(v) for v in pose[:3])
+        x, y, th = float(pose[0]), float(pose[1]), float(pose[2])
         out = np.empty(self.n_beams)
         res, rows, cols, ox, oy, yaw = grid.frame.kernel_args
         _kernels.scan_into(grid.flat_occupancy(), rows, cols, res, ox, oy, yaw, x, y, th,

@@ -49,6 +49,7 @@ import numpy as np
 from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
+from ..sense import scan_into
 from .collision import Collider
 from .robot import Robot
 from .trajectory import Trajectory
@@ -193,6 +194,9 @@ class SimEnv:
         self._start_arg, self._goal_arg, self._goal_radius = start, goal, goal_radius
         self._rng = as_rng(rng)
         self.collider = Collider(grid, robot.footprint)
+        # Noise-free sensors scan in one numba call per step (the public fast path).
+        self._occ = grid.flat_occupancy()
+        self._fast = [s.kernel_args if s.noise is None else None for s in robot.sensors]
         self._kin = robot.kinematics
         self._sensor_rngs = [None] * len(robot.sensors)
         self._done = True
@@ -284,8 +288,17 @@ class SimEnv:
     # ------------------------------------------------------------------ internals
     def _observe(self) -> dict:
         x, y, th = self._pose
-        scans = [s.wrap(s.readings(self.grid, self._pose, rng=rng), self._t)
-                 for s, rng in zip(self.robot.sensors, self._sensor_rngs)]
+        res, rows, cols, ox, oy, yaw = self.grid.frame.kernel_args
+        scans = []
+        for s, fast, rng in zip(self.robot.sensors, self._fast, self._sensor_rngs):
+            if fast is None:
+                ranges = s.readings(self.grid, self._pose, rng=rng)
+            else:
+                ranges = np.empty(s.n_beams)
+                mount, cos_b, sin_b, rmin, rmax = fast
+                scan_into(self._occ, rows, cols, res, ox, oy, yaw, x, y, th, mount, cos_b,
+                          sin_b, rmin, rmax, ranges)
+            scans.append(s.wrap(ranges, self._t))
         v = self._vel
         odom = np.array([x, y, th, v[0], v[-1]])
         return {"scan": scans[0] if scans else None, "scans": tuple(scans), "odom": odom,

@@ -406,7 +406,7 @@ class OccupancyGrid:
         return flat
 
     def flat_clearance(self) -> np.ndarray:
-        """:meth:`clearance` in cell units, flat and read-only like :meth:`flat_occupancy`, cached."""
+        """:meth:`clearance` in cell units, flat and read-only like :meth:`flat_occupancy`; cached."""
         flat = self._cache.get("flat_clearance")
         if flat is None:
             flat = np.ascontiguousarray(self.clearance() / self.resolution).ravel()

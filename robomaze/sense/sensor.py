@@ -157,7 +157,7 @@ class RangeSensor:
 
     @property
     def kernel_args(self) -> tuple:
-        """``(mount, cos_b, sin_b, range_min, range_max)``: what :func:`~robomaze.sense.raycast.scan_into` takes.
+        """``(mount, cos_b, sin_b, range_min, range_max)``, as :func:`~robomaze.sense.scan_into` takes.
 
         ``mount`` is the ``(x, y, theta)`` array, ``cos_b``/``sin_b`` the
         cosines and sines of the beam angles (read-only arrays).

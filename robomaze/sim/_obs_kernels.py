@@ -25,7 +25,11 @@ def goal_vector(x, y, th, gx, gy, out):
 
 @njit(cache=True)
 def scale_command(a0, a1, v_min, v_max, omega_max):
-    """A normalised action in ``[-1, 1]^2`` as ``(v, omega)``: forward to ``v_max``, back to ``v_min``."""
+    """A normalised action in ``[-1, 1]^2`` as ``(v, omega)``.
+
+    Forward actions scale to ``v_max``, backward ones to ``v_min`` (the
+    reverse limit); the turn to ``omega_max``. Out-of-range values are clipped.
+    """
     a0 = min(max(a0, -1.0), 1.0)
     a1 = min(max(a1, -1.0), 1.0)
     v = a0 * v_max if a0 >= 0.0 else -a0 * v_min

@@ -238,11 +238,11 @@ class MazeEnv(gym.Env):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass render_mode= to make()")
             return None
-        from . import _render
+        from ..viz import sim_frame
 
         if self.render_mode == "rgb_array":
-            return _render.rgb_array(self)
-        self._fig = _render.human(self, self._fig)
+            return sim_frame.rgb_array(self)
+        self._fig = sim_frame.human(self, self._fig)
         return None
 
     def close(self) -> None:

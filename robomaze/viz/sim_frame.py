@@ -1,8 +1,9 @@
-"""Drawing a :class:`~robomaze.sim.gym_env.MazeEnv` frame with matplotlib.
+"""Frames of a simulated robot: what :class:`~robomaze.sim.gym_env.MazeEnv` renders.
 
-Everything is drawn in the grid's cell units (``a`` east, ``b`` south, the
-y axis inverted so north is up), which works for any map origin and yaw:
-walls, the goal, the scan's beams and the footprint outline.
+Drawn in grid coordinates like the rest of :mod:`robomaze.viz` (cell
+``(row, col)`` at ``x = col, y = row``; world points go through the grid's
+:class:`~robomaze.grid.Frame`, so any map origin and yaw work): the walls,
+the goal, the first sensor's beams and the footprint with a heading tick.
 """
 
 from __future__ import annotations
@@ -13,23 +14,28 @@ _SIZE_IN = 4.0
 _DPI = 80
 
 
+def _xy(frame, x, y):
+    """World points to viz grid coordinates (cell centres at integers)."""
+    a, b = frame.to_units(x, y)
+    return a - 0.5, b - 0.5
+
+
 def _draw(fig, env) -> None:
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Polygon
 
+    from .draw import GOAL_COLOR, PATH_COLOR, draw_grid
+
     grid = env.grid
     frame = grid.frame
     ax = fig.add_axes((0, 0, 1, 1))
-    ax.imshow(grid.occupied, cmap="gray_r", vmin=0, vmax=1.6, interpolation="nearest",
-              extent=(0, grid.cols, grid.rows, 0))
-    ax.set_xlim(0, grid.cols)
-    ax.set_ylim(grid.rows, 0)
+    draw_grid(ax, grid)
     ax.set_axis_off()
     sim = env.sim
     goal = sim.goal
     if goal is not None:
-        ga, gb = frame.to_units(*goal.centre)
-        ax.plot([ga], [gb], marker="*", color="tab:green", markersize=12)
+        ga, gb = _xy(frame, *goal.centre)
+        ax.plot([ga], [gb], marker="*", color=GOAL_COLOR, markersize=12)
     pose = sim.pose if sim.start is not None else None
     if pose is None:
         return
@@ -41,19 +47,19 @@ def _draw(fig, env) -> None:
         r = np.minimum(np.nan_to_num(scan.ranges, nan=s.range_max), s.range_max)
         phi = sth + s.angles
         ex, ey = sx + r * np.cos(phi), sy + r * np.sin(phi)
-        a0, b0 = frame.to_units(sx, sy)
-        ea, eb = frame.to_units(ex, ey)
+        a0, b0 = _xy(frame, sx, sy)
+        ea, eb = _xy(frame, ex, ey)
         segs = np.stack([np.broadcast_to([a0, b0], (len(ea), 2)), np.stack([ea, eb], 1)], 1)
         ax.add_collection(LineCollection(segs, colors="tab:orange", linewidths=0.6, alpha=0.7))
     ring = np.asarray(env.robot.footprint.geometry.exterior.coords)
     c, s_ = np.cos(th), np.sin(th)
     wx = x + c * ring[:, 0] - s_ * ring[:, 1]
     wy = y + s_ * ring[:, 0] + c * ring[:, 1]
-    ua, ub = frame.to_units(wx, wy)
-    ax.add_patch(Polygon(np.stack([ua, ub], 1), closed=True, color="tab:blue", alpha=0.8))
-    ha, hb = frame.to_units(x + 0.8 * env.robot.footprint.circumscribed_radius * c,
-                            y + 0.8 * env.robot.footprint.circumscribed_radius * s_)
-    pa, pb = frame.to_units(x, y)
+    ua, ub = _xy(frame, wx, wy)
+    ax.add_patch(Polygon(np.stack([ua, ub], 1), closed=True, color=PATH_COLOR, alpha=0.8))
+    ha, hb = _xy(frame, x + 0.8 * env.robot.footprint.circumscribed_radius * c,
+                 y + 0.8 * env.robot.footprint.circumscribed_radius * s_)
+    pa, pb = _xy(frame, x, y)
     ax.plot([pa, ha], [pb, hb], color="white", linewidth=1.5)
 
 

@@ -29,7 +29,7 @@ from ._validate import check_cells, check_float, check_int
 from .errors import ParameterError
 from .maze import Maze
 
-__all__ = ["OccupancyGrid", "Widening", "widen", "clearance_field", "centre_lines"]
+__all__ = ["Frame", "OccupancyGrid", "Widening", "widen", "clearance_field", "centre_lines"]
 
 
 def _frozen_bool(a) -> np.ndarray:
@@ -93,6 +93,130 @@ class Widening:
         r = np.clip((g[:, 0] - self.wall) // self.pitch, 0, self.rows - 1)
         c = np.clip((g[:, 1] - self.wall) // self.pitch, 0, self.cols - 1)
         return np.stack([r, c], axis=1)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The world frame of a grid: ``shape``, ``resolution`` and ``origin``.
+
+    The one place world/cell conversion is written. Three coordinate kinds:
+
+    * world ``(x, y)`` in metres;
+    * continuous *cell units* ``(a, b)``: ``a`` east along the columns, ``b``
+      south along the rows, so grid cell ``(r, c)`` is the square
+      ``[c, c+1] x [r, r+1]`` (what the numba kernels work in);
+    * integer grid cells ``(row, col)``, row 0 at the north edge.
+
+    Every method takes scalars or arrays (vectorised with numpy).
+    :attr:`kernel_args` gives the plain tuple the kernels take.
+
+    Examples
+    --------
+    >>> f = Frame((3, 4), 0.5, (1.0, 2.0, 0.0))
+    >>> f.to_units(1.25, 3.25)
+    (0.5, 0.5)
+    >>> f.from_units(0.5, 0.5)
+    (1.25, 3.25)
+    >>> f.world_to_cell((1.25, 3.25)), f.cell_to_world((0, 0))
+    ((0, 0), (1.25, 3.25))
+    >>> f.world_to_cells([[1.25, 3.25], [2.9, 2.1]]).tolist()
+    [[0, 0], [2, 3]]
+    """
+
+    shape: tuple[int, int]
+    resolution: float = 1.0
+    origin: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        ox, oy, yaw = self.origin
+        # Computed once: the simulator converts a pose or two every step.
+        args = (float(self.resolution), int(self.shape[0]), int(self.shape[1]), float(ox),
+                float(oy), float(yaw))
+        object.__setattr__(self, "_args", args)
+        object.__setattr__(self, "_rot", (math.cos(yaw), math.sin(yaw)))
+
+    @property
+    def rows(self) -> int:
+        return self.shape[0]
+
+    @property
+    def cols(self) -> int:
+        return self.shape[1]
+
+    @property
+    def kernel_args(self) -> tuple[float, int, int, float, float, float]:
+        """``(resolution, rows, cols, ox, oy, yaw)`` as plain Python numbers (what kernels take)."""
+        return self._args
+
+    # Map frame <-> world: the map frame is the world rotated by -yaw about the origin.
+    def local(self, x, y):
+        """World ``(x, y)`` to metres in the grid's own (unrotated) frame."""
+        ox, oy, yaw = self.origin
+        dx, dy = np.asarray(x, float) - ox, np.asarray(y, float) - oy
+        if yaw == 0.0:
+            return dx, dy
+        cs, sn = math.cos(yaw), math.sin(yaw)
+        return cs * dx + sn * dy, -sn * dx + cs * dy
+
+    def world(self, lx, ly):
+        """Metres in the grid's own frame to world ``(x, y)``."""
+        ox, oy, yaw = self.origin
+        if yaw == 0.0:
+            return lx + ox, ly + oy
+        cs, sn = math.cos(yaw), math.sin(yaw)
+        return cs * lx - sn * ly + ox, sn * lx + cs * ly + oy
+
+    def to_units(self, x, y):
+        """World ``(x, y)`` to continuous cell units ``(a, b)`` (floats for scalars)."""
+        if isinstance(x, float) and isinstance(y, float):
+            # Scalar fast path: the same arithmetic as below, without numpy's overhead.
+            res, rows, _, ox, oy, yaw = self._args
+            dx, dy = x - ox, y - oy
+            if yaw != 0.0:
+                cs, sn = self._rot
+                dx, dy = cs * dx + sn * dy, -sn * dx + cs * dy
+            return float(dx / res), float(rows - dy / res)
+        lx, ly = self.local(x, y)
+        a, b = lx / self.resolution, self.rows - ly / self.resolution
+        if np.ndim(a) == 0:
+            return float(a), float(b)
+        return a, b
+
+    def from_units(self, a, b):
+        """Continuous cell units ``(a, b)`` to world ``(x, y)`` (floats for scalars)."""
+        x, y = self.world(np.asarray(a, float) * self.resolution,
+                          (self.rows - np.asarray(b, float)) * self.resolution)
+        if np.ndim(x) == 0:
+            return float(x), float(y)
+        return x, y
+
+    def world_to_cell(self, point: Sequence[float]) -> tuple[int, int]:
+        """Grid ``(row, col)`` holding a world point (may be out of bounds)."""
+        lx, ly = self.local(point[0], point[1])
+        col = int(math.floor(float(lx) / self.resolution))
+        row = self.rows - 1 - int(math.floor(float(ly) / self.resolution))
+        return row, col
+
+    def world_to_cells(self, points) -> np.ndarray:
+        """Vectorised :meth:`world_to_cell`: ``(n, 2)`` points to ``(n, 2)`` int64 cells."""
+        p = np.asarray(points, dtype=float).reshape(-1, 2)
+        lx, ly = self.local(p[:, 0], p[:, 1])
+        col = np.floor(lx / self.resolution).astype(np.int64)
+        row = self.rows - 1 - np.floor(ly / self.resolution).astype(np.int64)
+        return np.stack([row, col], axis=1)
+
+    def cell_to_world(self, cell: Sequence[float]) -> tuple[float, float]:
+        """World ``(x, y)`` of a grid cell's centre (fractional cells allowed)."""
+        r, c = cell
+        x, y = self.world((c + 0.5) * self.resolution, (self.rows - r - 0.5) * self.resolution)
+        return float(x), float(y)
+
+    def cells_to_world(self, cells) -> np.ndarray:
+        """Vectorised :meth:`cell_to_world`: ``(n, 2)`` cells to ``(n, 2)`` points."""
+        cells = np.asarray(cells, dtype=float).reshape(-1, 2)
+        x, y = self.world((cells[:, 1] + 0.5) * self.resolution,
+                          (self.rows - cells[:, 0] - 0.5) * self.resolution)
+        return np.stack([x, y], axis=1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -202,51 +326,29 @@ class OccupancyGrid:
         return self.in_bounds((r, c)) and not self.occupied[r, c]
 
     # ------------------------------------------------------------ frames
-    def _local(self, x, y):
-        ox, oy, yaw = self.origin
-        dx, dy = np.asarray(x, float) - ox, np.asarray(y, float) - oy
-        if yaw == 0.0:
-            return dx, dy
-        cs, sn = math.cos(yaw), math.sin(yaw)
-        return cs * dx + sn * dy, -sn * dx + cs * dy
-
-    def _world(self, lx, ly):
-        ox, oy, yaw = self.origin
-        if yaw == 0.0:
-            return lx + ox, ly + oy
-        cs, sn = math.cos(yaw), math.sin(yaw)
-        return cs * lx - sn * ly + ox, sn * lx + cs * ly + oy
+    @property
+    def frame(self) -> Frame:
+        """The grid's :class:`Frame` (world/cell conversion)."""
+        f = self._cache.get("frame")
+        if f is None:
+            f = self._cache["frame"] = Frame(self.shape, self.resolution, self.origin)
+        return f
 
     def world_to_cell(self, point: Sequence[float]) -> tuple[int, int]:
         """Grid ``(row, col)`` holding a world point (may be out of bounds)."""
-        lx, ly = self._local(point[0], point[1])
-        col = int(math.floor(float(lx) / self.resolution))
-        row = self.rows - 1 - int(math.floor(float(ly) / self.resolution))
-        return row, col
+        return self.frame.world_to_cell(point)
 
     def cell_to_world(self, cell: Sequence[float]) -> tuple[float, float]:
         """World ``(x, y)`` of a grid cell's centre."""
-        r, c = cell
-        lx = (c + 0.5) * self.resolution
-        ly = (self.rows - r - 0.5) * self.resolution
-        x, y = self._world(lx, ly)
-        return float(x), float(y)
+        return self.frame.cell_to_world(cell)
 
     def cells_to_world(self, cells: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`cell_to_world`: ``(n, 2)`` cells to ``(n, 2)`` points."""
-        cells = np.asarray(cells, dtype=float).reshape(-1, 2)
-        lx = (cells[:, 1] + 0.5) * self.resolution
-        ly = (self.rows - cells[:, 0] - 0.5) * self.resolution
-        x, y = self._world(lx, ly)
-        return np.stack([x, y], axis=1)
+        return self.frame.cells_to_world(cells)
 
     def world_to_cells(self, points: np.ndarray) -> np.ndarray:
         """Vectorised :meth:`world_to_cell`: ``(n, 2)`` points to int cells."""
-        p = np.asarray(points, dtype=float).reshape(-1, 2)
-        lx, ly = self._local(p[:, 0], p[:, 1])
-        col = np.floor(lx / self.resolution).astype(np.int64)
-        row = self.rows - 1 - np.floor(ly / self.resolution).astype(np.int64)
-        return np.stack([row, col], axis=1)
+        return self.frame.world_to_cells(points)
 
     # ------------------------------------------------------------ maze links
     def maze_block(self, cell: Sequence[int]) -> tuple[slice, slice]:
@@ -289,6 +391,28 @@ class OccupancyGrid:
             c.setflags(write=False)
             self._cache["clearance"] = c
         return self._cache["clearance"]
+
+    def flat_occupancy(self) -> np.ndarray:
+        """Occupancy as a read-only C-contiguous flat uint8 array (1 = blocked), cached.
+
+        Row-major, so cell ``(r, c)`` is element ``r * cols + c``: what the
+        numba kernels index.
+        """
+        flat = self._cache.get("flat_occupancy")
+        if flat is None:
+            flat = np.ascontiguousarray(self.occupied, dtype=np.uint8).ravel()
+            flat.setflags(write=False)
+            self._cache["flat_occupancy"] = flat
+        return flat
+
+    def flat_clearance(self) -> np.ndarray:
+        """:meth:`clearance` in cell units, flat and read-only like :meth:`flat_occupancy`; cached."""
+        flat = self._cache.get("flat_clearance")
+        if flat is None:
+            flat = np.ascontiguousarray(self.clearance() / self.resolution).ravel()
+            flat.setflags(write=False)
+            self._cache["flat_clearance"] = flat
+        return flat
 
     def free_components(self, connectivity: int = 4) -> tuple[int, np.ndarray]:
         """Connected components of free cells: ``(count, labels)`` (0 = occupied)."""

@@ -301,23 +301,17 @@ def fraction_seen(obj, grid: OccupancyGrid, sensor, *, max_samples: int = 2000) 
 
     At most ``max_samples`` evenly spaced samples are used.
     """
-    from .sense import _kernels
+    from .sense import mark_scan
 
     p = samples(obj, grid)
     if len(p) > max_samples:
         p = p[np.linspace(0, len(p) - 1, max_samples).round().astype(int)]
-    exact = sensor.exact(grid, p)
+    exact = sensor.cast_many(grid, p)
     rows, cols = grid.shape
     free_marks = np.zeros(rows * cols, np.int32)
     hit_marks = np.zeros(rows * cols, np.int32)
-    ox, oy, yaw = grid.origin
-    mx, my, mth = sensor.mount
     for pose, ranges in zip(p, exact):
-        x, y, th = pose
-        sx = x + math.cos(th) * mx - math.sin(th) * my
-        sy = y + math.sin(th) * mx + math.cos(th) * my
-        _kernels.mark_scan(rows, cols, grid.resolution, ox, oy, yaw, sx, sy, th + mth,
-                           sensor._angles, ranges, sensor.range_max, free_marks, hit_marks)
+        mark_scan(grid.frame, sensor, pose, ranges, free_marks, hit_marks)
     free = grid.free.ravel()
     return float(np.count_nonzero((free_marks > 0) & free) / max(np.count_nonzero(free), 1))
 

@@ -351,11 +351,9 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
 
 def _fractional_cells(grid, points: np.ndarray) -> np.ndarray:
     """World points as fractional (row, col) grid coordinates (for smooth drawings)."""
-    base = np.array([[0, 0], [1, 0], [0, 1]], dtype=float)
-    w = np.asarray(grid.cells_to_world(base), dtype=float)
-    a = np.column_stack([w[1] - w[0], w[2] - w[0]])  # world = w0 + a @ (row, col)
-    rc = np.linalg.solve(a, (np.asarray(points, dtype=float) - w[0]).T).T
-    return np.round(rc, 3)
+    p = np.asarray(points, dtype=float).reshape(-1, 2)
+    a, b = grid.frame.to_units(p[:, 0], p[:, 1])
+    return np.round(np.stack([b - 0.5, a - 0.5], axis=1), 3)   # cell centres are at .5
 
 
 def _is_plain(v) -> bool:

@@ -63,7 +63,9 @@ def register(subparsers) -> None:
                    help="metres per grid cell (default 0.1 for mazes; a grid file keeps its own)")
     p.add_argument("--footprint", default="disc:0.15", metavar="SPEC",
                    help="robot shape (default disc:0.15)")
-    p.add_argument("--sensor", default="lidar", help="sensor preset: ir or lidar (default lidar)")
+    p.add_argument("--sensor", default="lidar",
+                   help="sensor preset: lidar (0.12-3.5 m), lidar_long (0.15-12 m) or "
+                        "ir (0.02-0.3 m); default lidar")
     p.add_argument("--noise", default="none", metavar="SPEC",
                    help="sensor range noise, e.g. gaussian:0.01 (default none)")
     p.add_argument("--odometry-noise", default="none", metavar="SPEC",

@@ -21,12 +21,6 @@ from .footprint import Footprint
 __all__ = ["footprint_clearance", "segment_clearance", "cell_clearance"]
 
 
-def _to_cells(grid: OccupancyGrid, x, y) -> tuple[np.ndarray, np.ndarray]:
-    """World coordinates to continuous cell units (u east, v south)."""
-    lx, ly = grid._local(x, y)
-    return np.asarray(lx) / grid.resolution, grid.rows - np.asarray(ly) / grid.resolution
-
-
 def _as_poses(poses) -> np.ndarray:
     try:
         p = np.asarray(poses, dtype=float)
@@ -78,7 +72,7 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
         return np.zeros(0)
     if footprint is None or footprint.kind == "disc":
         radius = 0.0 if footprint is None else footprint.radius / grid.resolution
-        u, v = _to_cells(grid, p[:, 0], p[:, 1])
+        u, v = grid.frame.to_units(p[:, 0], p[:, 1])
         d = shapes_clearance(occ, np.ascontiguousarray(u[:, None]),
                              np.ascontiguousarray(v[:, None]), False, radius)
         return d * grid.resolution
@@ -88,7 +82,7 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
     cs, sn = np.cos(p[:, 2:3]), np.sin(p[:, 2:3])
     wx = p[:, 0:1] + cs * vx - sn * vy
     wy = p[:, 1:2] + sn * vx + cs * vy
-    u, v = _to_cells(grid, wx, wy)
+    u, v = grid.frame.to_units(wx, wy)
     d = shapes_clearance(occ, np.ascontiguousarray(u), np.ascontiguousarray(v), True, 0.0)
     return d * grid.resolution
 
@@ -128,8 +122,8 @@ def segment_clearance(grid: OccupancyGrid, radius: float, a, b) -> np.ndarray:
         raise ParameterError(f"segment ends must have the same shape, got {a.shape} and {b.shape}")
     if a.shape[0] == 0:
         return np.zeros(0)
-    ua, va = _to_cells(grid, a[:, 0], a[:, 1])
-    ub, vb = _to_cells(grid, b[:, 0], b[:, 1])
+    ua, va = grid.frame.to_units(a[:, 0], a[:, 1])
+    ub, vb = grid.frame.to_units(b[:, 0], b[:, 1])
     us = np.ascontiguousarray(np.stack([ua, ub], axis=1))
     vs = np.ascontiguousarray(np.stack([va, vb], axis=1))
     occ = np.ascontiguousarray(grid.occupied)

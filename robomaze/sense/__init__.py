@@ -1,6 +1,7 @@
 """Range sensing: exact DDA ray casting, range sensors, LaserScan, noise models.
 
-``SENSORS`` maps preset names (``"ir"``, ``"lidar"``) to factories.
+``SENSORS`` maps preset names (``"ir"``, ``"lidar"``, ``"lidar_long"``) to factories
+(real sensors, ranges in metres).
 
 >>> import numpy as np
 >>> from robomaze import Maze, widen
@@ -10,8 +11,9 @@ array([1.5, 1.5, 1.5, 1.5])
 """
 
 from .noise import BeamModel, Compose, Dropout, Gaussian, Proportional, compose
-from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, make_sensor
-from .raycast import cast_rays
+from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, lidar_long, make_sensor
+from .raycast import cast_rays, mark_scan, scan_into
 
-__all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "SENSORS", "make_sensor", "cast_rays",
+__all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "lidar_long", "SENSORS", "make_sensor",
+           "cast_rays", "mark_scan", "scan_into",
            "Gaussian", "Proportional", "Dropout", "BeamModel", "Compose", "compose"]

@@ -182,14 +182,20 @@ def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, r
             # cos/sin of base + beam angle by the addition formulas: no trig per beam.
             ca = cos_b[j]
             sa = sin_b[j]
-            out[i, j] = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa,
-                                  -(sb * ca + cb * sa), tmax) * res
+            t = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
+            # No return reads range_max exactly (t * res may round off it).
+            out[i, j] = range_max if t >= tmax else t * res
 
 
 @njit(cache=True)
-def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
-                     range_min, range_max, out):
-    """Noise-free scan of one pose, clipped to ``[range_min, range_max]`` (the simulator's hot path)."""
+def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
+              range_min, range_max, out):
+    """Noise-free finished scan of one robot pose into ``out`` (the simulator's hot path).
+
+    Readings follow REP 117 as :class:`robomaze.sense.RangeSensor` finishes
+    them: ``+inf`` when nothing is hit within ``range_max``, at least
+    ``range_min`` otherwise.
+    """
     ct = math.cos(th)
     st = math.sin(th)
     sx = x + ct * mount[0] - st * mount[1] - ox
@@ -206,11 +212,13 @@ def scan_one_clipped(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b,
     for j in range(cos_b.shape[0]):
         ca = cos_b[j]
         sa = sin_b[j]
-        d = 0.0
+        t = 0.0
         if not blocked:
-            d = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa),
-                          tmax) * res
-        out[j] = min(max(d, range_min), range_max)
+            t = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
+        if t >= tmax:
+            out[j] = math.inf
+        else:
+            out[j] = max(t * res, range_min)
 
 
 @njit(cache=True)

@@ -4,15 +4,17 @@ A noise model is a callable ``model(ranges, *, rng, range_min, range_max)``
 that takes the *exact* ranges (any shape, metres) and returns noisy ones of
 the same shape; it never modifies its input. Models compose left to right
 with :func:`compose` (or by passing a list as a sensor's ``noise``); the
-sensor clips the final readings to ``[range_min, range_max]`` once, after
-all noise, so the models themselves may return out-of-range values.
+sensor finishes the readings once, after all noise (REP 117: ``range_max``
+or beyond reads ``+inf``, "no return"; below ``range_min`` reads
+``range_min``; NaN stays), so the models themselves may return out-of-range
+values.
 
 Models
 ------
 :class:`Gaussian` ``r + N(0, sigma)``; :class:`Proportional`
 ``r + N(0, fraction * r)``; :class:`Dropout` replaces each reading with
-probability ``p`` by ``value`` -- by default ``range_max``, i.e. "no
-return", which is what a real scanner reports for a lost echo; and
+probability ``p`` by ``value`` -- by default ``+inf``, i.e. "no return",
+which is what a real scanner reports for a lost echo (REP 117); and
 :class:`BeamModel`, the four-part mixture of Thrun, Burgard & Fox,
 *Probabilistic Robotics* (2005), sec. 6.3: each reading is drawn from
 ``hit`` (``N(r, sigma_hit)``), ``short`` (exponential with rate
@@ -48,6 +50,7 @@ Sweep files and the CLI name a model by a spec string, read by
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -94,9 +97,9 @@ class Proportional:
 class Dropout:
     """Each reading is lost with probability ``p`` and reported as ``value``.
 
-    ``value=None`` (the default) reports a lost reading as ``range_max``
-    ("no return"); pass ``float('nan')`` to mark it as invalid instead
-    (NaN survives the sensor's clipping).
+    ``value=None`` (the default) reports a lost reading as ``+inf`` ("no
+    return", REP 117); pass ``float('nan')`` to mark it as invalid instead
+    (NaN survives the sensor's finishing).
     """
 
     p: float
@@ -108,7 +111,7 @@ class Dropout:
     def __call__(self, ranges, *, rng, range_min, range_max):
         r = np.array(ranges, float, copy=True)
         lost = rng.random(r.shape) < self.p
-        r[lost] = range_max if self.value is None else self.value
+        r[lost] = math.inf if self.value is None else self.value
         return r
 
 
@@ -172,7 +175,7 @@ def compose(*models: NoiseModel) -> Compose:
 
     >>> m = compose(Gaussian(0.0), Dropout(1.0))
     >>> m(np.array([1.0]), rng=np.random.default_rng(1), range_min=0.0, range_max=5.0)
-    array([5.])
+    array([inf])
     """
     for m in models:
         if not callable(m):

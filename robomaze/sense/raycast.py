@@ -5,6 +5,11 @@ entry point (used by tests and benchmarks) that casts arbitrary rays given
 in the grid's own cell coordinates: ``a`` along the columns (east), ``b``
 along the rows (south), cell ``(r, c)`` being the square ``[c, c+1] x
 [r, r+1]``. See :mod:`robomaze.sense._kernels` for the exact semantics.
+
+It also holds the public fast paths other packages build on:
+:func:`scan_into` (a numba function, callable from other numba kernels
+such as the batched simulator's) and :func:`mark_scan` (occupancy evidence
+of one scan, for mapping agents and coverage metrics).
 """
 
 from __future__ import annotations
@@ -13,9 +18,53 @@ import numpy as np
 
 from .._validate import check_float
 from ..errors import ParameterError
+from ..grid import Frame
 from . import _kernels
 
-__all__ = ["cast_rays"]
+__all__ = ["cast_rays", "scan_into", "mark_scan"]
+
+#: ``scan_into(occ, rows, cols, res, ox, oy, yaw, x, y, th, mount, cos_b, sin_b,
+#: range_min, range_max, out)``: the finished noise-free scan of one robot
+#: pose, as a numba function (``occ`` from :meth:`OccupancyGrid.flat_occupancy`,
+#: the frame from :attr:`Frame.kernel_args`, the sensor from
+#: :attr:`RangeSensor.kernel_args`).
+scan_into = _kernels.scan_into
+
+
+def mark_scan(frame: Frame, sensor, pose, ranges, free_counts: np.ndarray,
+              hit_counts: np.ndarray) -> None:
+    """Add the free/hit evidence of one scan to flat int32 counters of a grid with ``frame``.
+
+    Every cell a beam crosses before its reading gets a free mark; the cell
+    the reading ends in gets a hit mark. Readings of ``range_max`` or more
+    (``+inf``: no return) and ``NaN`` add no hit and no free marks.
+
+    Parameters
+    ----------
+    frame : Frame
+        The belief grid's frame.
+    sensor : RangeSensor
+        The sensor that took the scan (mount, beam angles, ``range_max``).
+    pose : (x, y, theta)
+        World pose of the robot.
+    ranges : array_like, shape (n_beams,)
+    free_counts, hit_counts : ndarray of int32, shape (rows * cols,)
+        Updated in place.
+
+    Examples
+    --------
+    >>> from robomaze.sense import RangeSensor
+    >>> f = Frame((1, 4))
+    >>> free, hit = np.zeros(4, np.int32), np.zeros(4, np.int32)
+    >>> mark_scan(f, RangeSensor(1, 0.1, 0.0, 5.0), (0.5, 0.5, 0.0), [2.5], free, hit)
+    >>> free.tolist(), hit.tolist()       # the reading ends on the face of cell 3
+    ([1, 1, 1, 0], [0, 0, 0, 1])
+    """
+    sx, sy, sth = sensor.sensor_pose(pose)
+    res, rows, cols, ox, oy, yaw = frame.kernel_args
+    _kernels.mark_scan(rows, cols, res, ox, oy, yaw, sx, sy, sth, sensor.angles,
+                       np.ascontiguousarray(ranges, dtype=float), sensor.range_max,
+                       free_counts, hit_counts)
 
 
 def cast_rays(occupied, origins, directions, *, max_range: float = np.inf) -> np.ndarray:

@@ -31,7 +31,6 @@ import shapely
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ..sense.sensor import flat_occupancy
 from . import _kernels
 
 __all__ = ["Collider", "collides"]
@@ -64,12 +63,10 @@ class Collider:
             raise ParameterError(f"footprint must be a robomaze Footprint, got {footprint!r}")
         self.grid = grid
         self.footprint = footprint
-        self._occ = flat_occupancy(grid)
-        self._rows, self._cols = grid.shape
-        self._res = grid.resolution
-        ox, oy, yaw = grid.origin
+        self._occ = grid.flat_occupancy()
+        self._res, self._rows, self._cols, ox, oy, yaw = grid.frame.kernel_args
         self._frame = (ox, oy, math.cos(yaw), math.sin(yaw))
-        self._clear = np.ascontiguousarray(grid.clearance() / grid.resolution).ravel()
+        self._clear = grid.flat_clearance()
         self._r_in = footprint.inscribed_radius / grid.resolution
         self._r_out = footprint.circumscribed_radius / grid.resolution
         self._disc_r = footprint.radius / grid.resolution if kind == "disc" else 0.0
@@ -93,6 +90,18 @@ class Collider:
     def step_length(self) -> float:
         """Largest motion (metres of any body point) between checked sub-poses."""
         return self._res * max(min(0.5, self._r_in), 0.05)
+
+    def kernel_args(self) -> tuple:
+        """What :func:`motion_hits` takes besides the two poses, in its order.
+
+        ``(occ, clear, rows, cols, res, ox, oy, cos_yaw, sin_yaw, r_in, r_out,
+        disc_radius, px, py, starts, counts, pa, pb, step_length)``; ``pa``
+        and ``pb`` are scratch arrays, so one tuple serves one thread.
+        """
+        ox, oy, cy, sy = self._frame
+        return (self._occ, self._clear, self._rows, self._cols, self._res, ox, oy, cy, sy,
+                self._r_in, self._r_out, self._disc_r, self._px, self._py, self._starts,
+                self._counts, self._pa, self._pb, self.step_length)
 
     def collides(self, x: float, y: float, theta: float) -> bool:
         """Whether the footprint at world pose ``(x, y, theta)`` collides."""

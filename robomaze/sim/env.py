@@ -6,8 +6,13 @@ Contract (as ``gymnasium.Env``, without depending on gymnasium):
   may hold ``"start"`` and ``"goal"`` to override the constructor's.
 * ``step(action) -> (observation, reward, terminated, truncated, info)``.
 
+For a real ``gymnasium.Env`` (spaces, rendering, registration as
+``robomaze/Maze-v0``) use :class:`robomaze.sim.gym_env.MazeEnv`, a thin env
+over this one.
+
 Observation: a dict with ``"scan"`` (the first sensor's
-:class:`~robomaze.sense.LaserScan`, or None without sensors), ``"scans"``
+:class:`~robomaze.sense.LaserScan`, REP 117 readings: ``+inf`` for no
+return; None without sensors), ``"scans"``
 (one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
 the true pose and the velocity reached; with ``odometry_noise`` the pose
 dead-reckoned from noisy velocity measurements instead, see
@@ -46,8 +51,7 @@ import numpy as np
 from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
-from ..sense import _kernels as _sense_kernels
-from ..sense.sensor import LaserScan, flat_occupancy
+from ..sense import scan_into
 from .collision import Collider
 from .odometry import as_odometry_noise
 from .robot import Robot
@@ -96,8 +100,6 @@ class GoalRegion:
         self.radius = radius
         self.block = block
         self.kind = "block" if block is not None else "disc"
-        ox, oy, yaw = grid.origin
-        self._frame = (ox, oy, math.cos(yaw), math.sin(yaw), grid.resolution, grid.rows)
 
     @classmethod
     def for_grid(cls, grid: OccupancyGrid, goal=None, radius: float | None = None) -> "GoalRegion":
@@ -120,10 +122,7 @@ class GoalRegion:
         """Whether the world point lies in the region (closed)."""
         if self.block is None:
             return math.hypot(x - self.centre[0], y - self.centre[1]) <= self.radius
-        ox, oy, cy, sy, res, rows = self._frame
-        dx, dy = x - ox, y - oy
-        a = (cy * dx + sy * dy) / res
-        b = rows - (-sy * dx + cy * dy) / res
+        a, b = self.grid.frame.to_units(x, y)
         rs, cs = self.block
         return cs.start <= a <= cs.stop and rs.start <= b <= rs.stop
 
@@ -203,10 +202,10 @@ class SimEnv:
         self._rng = as_rng(rng)
         self.odometry_noise = as_odometry_noise(odometry_noise)
         self.collider = Collider(grid, robot.footprint)
-        self._occ = flat_occupancy(grid)
+        # Noise-free sensors scan in one numba call per step (the public fast path).
+        self._occ = grid.flat_occupancy()
+        self._fast = [s.kernel_args if s.noise is None else None for s in robot.sensors]
         self._kin = robot.kinematics
-        self._pose_arr = np.zeros((1, 3))
-        self._outs = [np.empty((1, s.n_beams)) for s in robot.sensors]
         self._sensor_rngs = [None] * len(robot.sensors)
         self._done = True
         self.start = None
@@ -306,23 +305,17 @@ class SimEnv:
     # ------------------------------------------------------------------ internals
     def _observe(self) -> dict:
         x, y, th = self._pose
-        g = self.grid
-        ox, oy, oyaw = g.origin
+        res, rows, cols, ox, oy, yaw = self.grid.frame.kernel_args
         scans = []
-        for s, out, rng in zip(self.robot.sensors, self._outs, self._sensor_rngs):
-            if s.noise is None:
-                ranges = np.empty(s.n_beams)
-                _sense_kernels.scan_one_clipped(self._occ, g.rows, g.cols, g.resolution, ox, oy,
-                                                oyaw, x, y, th, s._mount, s._cos, s._sin,
-                                                s.range_min, s.range_max, ranges)
+        for s, fast, rng in zip(self.robot.sensors, self._fast, self._sensor_rngs):
+            if fast is None:
+                ranges = s.readings(self.grid, self._pose, rng=rng)
             else:
-                pa = self._pose_arr
-                pa[0, 0], pa[0, 1], pa[0, 2] = x, y, th
-                _sense_kernels.scan_poses(self._occ, g.rows, g.cols, g.resolution, ox, oy, oyaw,
-                                          pa, s._mount, s._cos, s._sin, s.range_max, out)
-                ranges = s._finish(out[0], rng)
-            scans.append(LaserScan(s.angle_min, s.angle_max, s.angle_increment, s.range_min,
-                                   s.range_max, ranges, self._t))
+                ranges = np.empty(s.n_beams)
+                mount, cos_b, sin_b, rmin, rmax = fast
+                scan_into(self._occ, rows, cols, res, ox, oy, yaw, x, y, th, mount, cos_b,
+                          sin_b, rmin, rmax, ranges)
+            scans.append(s.wrap(ranges, self._t))
         v = self._odo_vel
         odom = np.array([*self._odo_pose, v[0], v[-1]])
         return {"scan": scans[0] if scans else None, "scans": tuple(scans), "odom": odom,

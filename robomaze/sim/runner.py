@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,7 +34,9 @@ class SimResult:
 
     ``reason`` is ``"goal"``, ``"collision"`` (stopped on contact),
     ``"max_steps"``/``"max_time"`` (truncated) or ``"no_path"`` (the agent
-    could not start, e.g. no collision-free path for ``follow_plan``).
+    could not start, e.g. no collision-free path for ``follow_plan``, or
+    gave up during the run, e.g. ``wall_follow`` circling); then
+    ``info["error"]`` says why.
     """
 
     trajectory: Trajectory
@@ -47,23 +48,13 @@ class SimResult:
 
 
 def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
-    """A preset sized to the grid.
+    """The preset ``name`` of :data:`robomaze.sense.SENSORS` with ``options``.
 
-    ``lidar``: ``range_max`` = the grid's diagonal (sees everything in line
-    of sight); ``ir``: two maze cells (``2 (k + t)`` grid cells) for widened
-    mazes, else 10 grid cells. Both use ``range_min = 0``. Explicit
-    ``options`` win.
+    Presets are real sensors with their ranges in metres (``lidar``
+    0.12-3.5 m, ``lidar_long`` 0.15-12 m, ``ir`` 0.02-0.3 m), the same on
+    every grid: a grid's resolution says how many metres a cell is.
     """
-    if name not in ("ir", "lidar"):
-        return make_sensor(name, **options)
-    opts = {"range_min": 0.0}
-    if name == "lidar":
-        opts["range_max"] = math.hypot(grid.width, grid.height)
-    else:
-        w = grid.widening
-        opts["range_max"] = (2 * w.pitch if w is not None else 10) * grid.resolution
-    opts.update(options)
-    return make_sensor(name, **opts)
+    return make_sensor(name, **options)
 
 
 def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", start=None,
@@ -81,7 +72,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     agent : str
         A name in :data:`robomaze.sim.AGENTS`.
     sensor : str or RangeSensor
-        A preset name (sized by :func:`default_sensor`) or a sensor.
+        A preset name (see :func:`default_sensor`) or a sensor.
     start, goal
         As in :class:`SimEnv` (defaults: the maze's start and goal cells).
     max_steps : int
@@ -163,12 +154,20 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     if controller is not None:
         lift = kin.holonomic
         while not (terminated or truncated):
-            action = controller(obs)
+            try:
+                action = controller(obs)
+            except NoPathError as exc:
+                # The agent proved it cannot get there (e.g. a follower circling).
+                reason = "no_path"
+                info = dict(info, error=str(exc), no_path_reason=exc.reason)
+                break
             if lift and len(action) == 2:
                 # Agents steer like unicycles; a holonomic base just never side-slips.
                 action = (action[0], 0.0, action[1])
             obs, _, terminated, truncated, info = env.step(action)
-        if info["goal_reached"]:
+        if reason == "no_path":
+            pass
+        elif info["goal_reached"]:
             reason = "goal"
         elif terminated:
             reason = "collision"

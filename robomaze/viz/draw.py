@@ -232,11 +232,8 @@ def path_xy(obj, path, *, world: bool = False) -> np.ndarray:
     if world:
         if not isinstance(obj, OccupancyGrid):
             raise ParameterError("world points need an OccupancyGrid, not a Maze")
-        ox, oy, yaw = obj.origin
-        dx, dy = a[:, 0] - ox, a[:, 1] - oy
-        cs, sn = np.cos(yaw), np.sin(yaw)
-        lx, ly = cs * dx + sn * dy, -sn * dx + cs * dy   # into the grid's own frame
-        return np.stack([lx / obj.resolution - 0.5, rows - ly / obj.resolution - 0.5], axis=1)
+        u, v = obj.frame.to_units(a[:, 0], a[:, 1])
+        return np.stack([u - 0.5, v - 0.5], axis=1)
     return a[:, ::-1].copy()
 
 

@@ -31,7 +31,7 @@ def test_proportional_spread_grows_with_range():
 
 def test_dropout_fraction_and_documented_value():
     r = Dropout(0.2)(np.full(N, 3.0), rng=np.random.default_rng(2), **KW)
-    lost = r == 10.0                      # documented: a lost reading is range_max
+    lost = np.isposinf(r)                 # documented: a lost reading is +inf (no return)
     assert lost.mean() == pytest.approx(0.2, abs=0.005)
     assert np.all(r[~lost] == 3.0)
     r = Dropout(0.5, value=float("nan"))(np.full(1000, 3.0), rng=np.random.default_rng(2), **KW)
@@ -60,12 +60,22 @@ def test_beam_model_mixture_proportions():
                                          abs=0.005)
 
 
-def test_compose_order_and_sensor_clipping():
+def test_compose_order_and_rep117_finishing():
+    # 20x20 empty grid, robot in the middle: the 4 axis beams see the border
+    # at exactly 10 m, the 4 diagonal ones at 14.1 m (beyond range_max = 12).
     g = OccupancyGrid(np.zeros((20, 20), bool))
-    s = RangeSensor(90, 2 * math.pi, 0.5, 4.0, noise=[Gaussian(2.0), Dropout(0.3)], rng=4)
-    r = s.scan_many(g, np.array([[10.0, 10.0, 0.0]] * 200))
-    assert r.min() >= 0.5 and r.max() <= 4.0
-    assert (r == 4.0).mean() > 0.3 and (r == 0.5).any()
+    s = RangeSensor(8, 2 * math.pi, 9.0, 12.0, noise=[Gaussian(2.0), Dropout(0.3)], rng=4)
+    r = s.scan_many(g, np.array([[10.0, 10.0, 0.0]] * 4000))
+    axis, diag = r[:, 0::2], r[:, 1::2]
+    assert np.all(np.isposinf(diag))          # no return: +inf, noise cannot make an echo
+    finite = axis[np.isfinite(axis)]
+    assert finite.min() == 9.0 and finite.max() < 12.0
+    # Lost: dropout (0.3) or Gaussian noise pushing 10 m to >= 12 m (P(Z >= 1)).
+    p_inf = 0.3 + 0.7 * 0.5 * math.erfc(1 / math.sqrt(2))
+    assert np.isposinf(axis).mean() == pytest.approx(p_inf, abs=0.02)
+    # Below range_min (P(Z < -0.5)) reads range_min.
+    p_min = 0.7 * 0.5 * math.erfc(0.5 / math.sqrt(2))
+    assert (axis == 9.0).mean() == pytest.approx(p_min, abs=0.02)
 
 
 def test_same_seed_same_bytes_and_no_global_state():

@@ -115,15 +115,29 @@ def test_beam_starting_inside_an_occupied_cell_reads_zero_then_range_min():
     assert s.scan(g, (2.5, 2.5, 0.3)).ranges.tolist() == [0.1] * 8
 
 
-def test_range_max_and_range_min_clipping():
+def test_no_return_reads_plus_inf_and_close_reads_range_min():
     occ = np.zeros((40, 40), bool)
     g = OccupancyGrid(occ)
     s = RangeSensor(4, 2 * math.pi, 0.5, 3.0)
-    assert s.scan(g, (20.0, 20.0, 0.0)).ranges.tolist() == [3.0] * 4
+    # REP 117: nothing within range_max is +inf, not range_max.
+    assert s.scan(g, (20.0, 20.0, 0.0)).ranges.tolist() == [math.inf] * 4
+    assert s.exact(g, (20.0, 20.0, 0.0)).tolist() == [[3.0] * 4]
     # Close to the east border (0.2 m away): exact 0.2, reported as range_min.
     r = s.scan(g, (39.8, 20.0, 0.0)).ranges
-    assert r[2] == 0.5 and r[0] == 3.0
+    assert r[2] == 0.5 and r[0] == math.inf
     assert s.exact(g, (39.8, 20.0, 0.0))[0, 2] == pytest.approx(0.2)
+    # A wall 2.9 m away is a return; the fast single-pose path agrees.
+    r = s.scan(g, (37.1, 20.0, 0.0)).ranges
+    assert r[2] == pytest.approx(2.9) and r[0] == math.inf
+    assert s.readings(g, (37.1, 20.0, 0.0)).tolist() == r.tolist()
+
+
+def test_laserscan_has_the_rep_fields():
+    g = OccupancyGrid(np.zeros((10, 10), bool))
+    scan = RangeSensor(4, 2 * math.pi, 0.0, 3.0).scan(g, (5.0, 5.0, 0.0), time=1.5)
+    assert (scan.time_increment, scan.scan_time, scan.time) == (0.0, 0.0, 1.5)
+    assert scan.intensities.shape == (0,)
+    assert scan.angle_max == pytest.approx(scan.angle_min + 3 * scan.angle_increment)
 
 
 @pytest.mark.parametrize("origin", [(0.0, 0.0, 0.0), (1.5, -2.0, 0.4)])
@@ -160,7 +174,10 @@ def test_sensor_in_world_frame_matches_shapely(origin):
         for ang, val in zip(sensor.angles, row):
             phi = th + mth + ang
             want = reference(obst, (sx, sy), (math.cos(phi), math.sin(phi)), 1.5)
-            assert val == pytest.approx(want, abs=1e-7)
+            if want >= 1.5:
+                assert val == math.inf          # no return within range_max
+            else:
+                assert val == pytest.approx(want, abs=1e-7)
 
 
 def test_scan_is_shaped_like_ros_laserscan():

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...grid import OccupancyGrid, Widening
+from ...grid import Frame, OccupancyGrid, Widening
 from ...sense.sensor import RangeSensor
 from ..env import GoalRegion
 from ..kinematics import Kinematics, wrap_angle
@@ -40,6 +40,11 @@ class AgentContext:
     widening: Widening | None
     grid: OccupancyGrid | None
     rng: np.random.Generator
+
+    @property
+    def frame(self) -> Frame:
+        """The map frame (shape, resolution, origin) as a :class:`~robomaze.grid.Frame`."""
+        return Frame(tuple(self.shape), self.resolution, tuple(self.origin))
 
     @property
     def corridor(self) -> float | None:
@@ -111,7 +116,4 @@ def pursue(pose, target, *, speed: float, omega_max: float,
 
 def world_to_cell_units(ctx: AgentContext, x: float, y: float) -> tuple[float, float]:
     """World point to continuous ``(a, b)`` cell units of the map frame."""
-    ox, oy, yaw = ctx.origin
-    c, s = math.cos(yaw), math.sin(yaw)
-    dx, dy = x - ox, y - oy
-    return (c * dx + s * dy) / ctx.resolution, ctx.shape[0] - (-s * dx + c * dy) / ctx.resolution
+    return ctx.frame.to_units(x, y)

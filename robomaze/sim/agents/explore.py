@@ -35,7 +35,7 @@ import numpy as np
 from ..._validate import check_float
 from ...errors import ParameterError
 from ...grid import clearance_field
-from ...sense import _kernels as sense_kernels
+from ...sense import mark_scan
 from .base import AgentContext, pursue, world_to_cell_units
 from ._kernels import descend, distance_field
 
@@ -68,20 +68,14 @@ class Explorer:
         self.stuck = False
         goal = ctx.goal
         # Goal cells: centres inside the goal region.
+        self.frame = ctx.frame
         ys, xs = np.mgrid[0:rows, 0:cols]
-        ox, oy, yaw = ctx.origin
-        lx = (xs + 0.5) * res
-        ly = (rows - ys - 0.5) * res
-        wx = ox + math.cos(yaw) * lx - math.sin(yaw) * ly
-        wy = oy + math.sin(yaw) * lx + math.cos(yaw) * ly
-        inside = np.array([goal.contains(x, y) for x, y in zip(wx.ravel(), wy.ravel())])
+        centres = self.frame.cells_to_world(np.stack([ys.ravel(), xs.ravel()], axis=1))
+        inside = np.array([goal.contains(x, y) for x, y in centres])
         if not inside.any():
             a, b = world_to_cell_units(ctx, *goal.centre)
             inside[int(min(max(b, 0), rows - 1)) * cols + int(min(max(a, 0), cols - 1))] = True
         self.goal_cells = np.flatnonzero(inside).astype(np.int64)
-        s = ctx.sensor
-        self._angles = s._angles
-        self._mount = s.mount
 
     @property
     def occupied(self) -> np.ndarray:
@@ -95,15 +89,8 @@ class Explorer:
         return ((self.hit_counts + self.free_counts) > 0).reshape(self.rows, self.cols)
 
     def _integrate(self, obs) -> None:
-        x, y, th = (float(v) for v in obs["odom"][:3])
-        mx, my, mth = self._mount
-        sx = x + math.cos(th) * mx - math.sin(th) * my
-        sy = y + math.sin(th) * mx + math.cos(th) * my
-        ox, oy, yaw = self.ctx.origin
-        scan = obs["scan"]
-        sense_kernels.mark_scan(self.rows, self.cols, self.ctx.resolution, ox, oy, yaw, sx, sy,
-                                th + mth, self._angles, np.asarray(scan.ranges, float),
-                                scan.range_max, self.free_counts, self.hit_counts)
+        mark_scan(self.frame, self.ctx.sensor, obs["odom"][:3], obs["scan"].ranges,
+                  self.free_counts, self.hit_counts)
 
     def _replan(self) -> None:
         # Stricter evidence levels are tried only when the belief leaves no
@@ -168,12 +155,7 @@ class Explorer:
                       omega_max=self.ctx.kinematics.omega_max, turn_in_place=math.radians(35))
 
     def _cell_world(self, u: int) -> tuple[float, float]:
-        r, c = divmod(u, self.cols)
-        ox, oy, yaw = self.ctx.origin
-        res = self.ctx.resolution
-        lx, ly = (c + 0.5) * res, (self.rows - r - 0.5) * res
-        return (ox + math.cos(yaw) * lx - math.sin(yaw) * ly,
-                oy + math.sin(yaw) * lx + math.cos(yaw) * ly)
+        return self.frame.cell_to_world(divmod(u, self.cols))
 
 
 def explore(ctx: AgentContext, **options) -> Explorer:

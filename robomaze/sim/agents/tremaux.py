@@ -63,11 +63,7 @@ class TremauxAgent:
         k, t = self.k, self.t
         a = t + c * (k + t) + k / 2
         b = t + r * (k + t) + k / 2
-        ox, oy, yaw = self.ctx.origin
-        res = self.ctx.resolution
-        lx, ly = a * res, (self.ctx.shape[0] - b) * res
-        return (ox + math.cos(yaw) * lx - math.sin(yaw) * ly,
-                oy + math.sin(yaw) * lx + math.cos(yaw) * ly)
+        return self.ctx.frame.from_units(a, b)
 
     def cell_of(self, x: float, y: float) -> tuple[int, int]:
         a, b = world_to_cell_units(self.ctx, x, y)

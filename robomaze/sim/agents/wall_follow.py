@@ -23,7 +23,14 @@ state machine:
   curving gently towards that side until a wall is found.
 
 In a perfect maze every wall is connected to the outer wall, so following
-one wall visits every cell and reaches any goal. The default ``d`` is half
+one wall visits every cell and reaches any goal. In a braided maze the goal
+may sit on an island of walls the follower never touches; it would circle
+forever. So, as the maze-level followers do, it remembers poses along the
+way (every ``d / 2`` of travel while following) and gives up when it is back
+at a remembered pose -- within ``d / 2`` and 0.5 rad of heading -- after at
+least a lap of ``2 pi d`` without having come any closer to the goal since:
+the run ends with :class:`~robomaze.errors.NoPathError` ("no path", reason
+``"wall_follow is circling"``). ``loop_check=False`` turns this off. The default ``d`` is half
 the corridor width when the map frame says it (widened mazes) and half the
 narrowest cross-section seen in the first scan otherwise.
 """
@@ -35,7 +42,7 @@ import math
 import numpy as np
 
 from ..._validate import check_choice, check_float
-from ...errors import ParameterError
+from ...errors import NoPathError, ParameterError
 from ..kinematics import wrap_angle
 from .base import AgentContext, beam_range
 
@@ -47,7 +54,7 @@ class WallFollower:
 
     def __init__(self, ctx: AgentContext, *, side: str = "right", distance: float | None = None,
                  speed: float | None = None, kp: float = 2.5, ki: float = 0.0,
-                 kd: float = 0.3) -> None:
+                 kd: float = 0.3, loop_check: bool = True) -> None:
         if ctx.sensor is None:
             raise ParameterError("wall_follow needs a range sensor")
         self.ctx = ctx
@@ -69,6 +76,12 @@ class WallFollower:
         self._front_idx = np.flatnonzero(np.abs(ang) <= math.radians(10) + 1e-9)
         self._front_cos = np.cos(ang[self._front_idx])
         self._angles = ang
+        self.loop_check = bool(loop_check)
+        self._travel = 0.0          # odometry path length so far
+        self._last_xy = None
+        self._best = math.inf       # closest approach to the goal centre so far
+        self._marks: dict = {}      # remembered poses, hashed by position
+        self._last_mark = -math.inf
 
     def _setup(self, scan) -> None:
         if self.d is None:
@@ -138,15 +151,46 @@ class WallFollower:
                     return dist, alpha
         return dn, alpha_n
 
+    def _check_loop(self, pose) -> None:
+        """Remember poses while following; raise NoPathError when back at one with no progress."""
+        x, y, th = pose
+        if self._last_xy is not None:
+            self._travel += math.hypot(x - self._last_xy[0], y - self._last_xy[1])
+        self._last_xy = (x, y)
+        gx, gy = self.ctx.goal.centre
+        self._best = min(self._best, math.hypot(x - gx, y - gy))
+        if self.state != "follow":
+            return
+        tol = 0.5 * self.d
+        kx, ky = int(math.floor(x / tol)), int(math.floor(y / tol))
+        lap = 2 * math.pi * self.d
+        for i in (kx - 1, kx, kx + 1):
+            for j in (ky - 1, ky, ky + 1):
+                for mx, my, mth, mtravel, mbest in self._marks.get((i, j), ()):
+                    if (self._travel - mtravel >= lap and math.hypot(x - mx, y - my) < tol
+                            and abs(wrap_angle(th - mth)) < 0.5 and self._best >= mbest):
+                        raise NoPathError(
+                            f"wall_follow ({self.side} hand) is circling: back at "
+                            f"({mx:.3f}, {my:.3f}) heading {math.degrees(mth):.0f} deg after "
+                            f"a {self._travel - mtravel:.2f} m lap without getting closer to "
+                            f"the goal (closest {self._best:.3f} m); the goal is not on the "
+                            f"walls it follows", reason="wall_follow is circling")
+        if self._travel - self._last_mark >= tol:
+            self._marks.setdefault((kx, ky), []).append((x, y, th, self._travel, self._best))
+            self._last_mark = self._travel
+
     def __call__(self, obs):
         scan = obs["scan"]
         if self.d is None:
             self._setup(scan)
         s, d = self.s, self.d
+        pose = tuple(float(v) for v in obs["odom"][:3])
+        if self.loop_check:
+            self._check_loop(pose)
         ranges = np.asarray(scan.ranges)
         f = self._front(ranges)
         wmax = self._kin.omega_max
-        wall = self._wall(scan, tuple(float(v) for v in obs["odom"][:3]))
+        wall = self._wall(scan, pose)
         if self.state == "turn":
             if f > self.front_stop + 0.5 * d:
                 self.state = "follow"
@@ -178,7 +222,7 @@ class WallFollower:
 
 
 def wall_follow(ctx: AgentContext, **options) -> WallFollower:
-    """Build a :class:`WallFollower` (options: side, distance, speed, kp, ki, kd)."""
+    """Build a :class:`WallFollower` (options: side, distance, speed, kp, ki, kd, loop_check)."""
     return WallFollower(ctx, **options)
 
 

@@ -32,9 +32,14 @@ def register(subparsers) -> None:
                                 "the walk is saved as a traversal record.",
                     epilog=EPILOG)
     add_source_arguments(p)
-    p.add_argument("--mode", choices=("full", "trail", "torch"), default="full",
-                   help="what is visible: everything, the cells around your trail, or "
-                        "only the 3x3 cells around you (default full)")
+    p.add_argument("--mode", choices=("full", "trail", "torch", "explorer", "theseus"),
+                   default="full",
+                   help="what is visible: everything; the cells around your trail; only "
+                        "the cells around you (torch); blind, only the cells visited and "
+                        "their walls (explorer); the thread from the start to you and the "
+                        "cells around you (theseus) (default full)")
+    p.add_argument("--radius", type=nonneg_int, default=1, metavar="N",
+                   help="neighbourhood radius of torch/trail/theseus in cells (default 1: 3x3)")
     p.add_argument("--controls", choices=("arrows", "robot"), default="arrows",
                    help="arrow keys (absolute moves) or a/w/d turn-left/forward/turn-right")
     p.add_argument("--start", type=_cell_arg, default=None, metavar="R,C",
@@ -142,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     world, source = world_from_args(args)
     walker = {"kind": "person", "name": args.name, "settings": {}}
     game = Game(world, mode=args.mode, controls=args.controls, walker=walker,
-                start=args.start, goals=args.goal)
+                start=args.start, goals=args.goal, radius=args.radius)
     if interactive_backend() is None:
         return no_display("play")
     from ..viz.traverse import PlayWindow

@@ -133,19 +133,38 @@ RM.drawHere = function (ctx, s, pos, heading, size) {
   ctx.stroke();
 };
 
-// Section error of each maze cell, white (0) to red (max); null cells untouched.
+RM.heatColor = function (v, vmax) {
+  const f = vmax > 0 ? v / vmax : 0;
+  return "rgb(255," + Math.round(255 * (1 - f)) + "," + Math.round(200 * (1 - f)) + ")";
+};
+
+// Section error of each maze cell, pale yellow (0) to red (max); null cells
+// untouched. The open squares between two coloured cells (passages, on the
+// wall matrix of a cell-level maze) take the larger value, so corridors read
+// as bands rather than dots.
 RM.drawHeat = function (ctx, pic, s, heat, vmax) {
+  const k = pic.cell;
+  const open = (i, j) => i < pic.rows && j < pic.cols && pic.walls[i].charCodeAt(j) !== 35;
   ctx.save();
   ctx.globalAlpha = 0.7;
   for (let r = 0; r < heat.length; r++) {
     for (let c = 0; c < heat[r].length; c++) {
       const v = heat[r][c];
       if (v === null) { continue; }
-      const f = vmax > 0 ? v / vmax : 0;
-      const g = Math.round(255 * (1 - f)), b = Math.round(200 * (1 - f));
-      ctx.fillStyle = "rgb(255," + g + "," + b + ")";
       const [i, j, h, w] = RM.cellRect(pic, r, c);
+      ctx.fillStyle = RM.heatColor(v, vmax);
       ctx.fillRect(j * s, i * s, w * s, h * s);
+      const gap = k.scale - k.size;
+      const right = c + 1 < heat[r].length ? heat[r][c + 1] : null;
+      if (right !== null && gap > 0 && open(i, j + w)) {
+        ctx.fillStyle = RM.heatColor(Math.max(v, right), vmax);
+        ctx.fillRect((j + w) * s, i * s, gap * s, h * s);
+      }
+      const below = r + 1 < heat.length ? heat[r + 1][c] : null;
+      if (below !== null && gap > 0 && open(i + h, j)) {
+        ctx.fillStyle = RM.heatColor(Math.max(v, below), vmax);
+        ctx.fillRect(j * s, (i + h) * s, w * s, gap * s);
+      }
     }
   }
   ctx.restore();
@@ -158,7 +177,7 @@ RM.esc = function (text) {
 };
 
 RM.sectionTable = function (rows) {
-  const head = ["section", "kind", "length", "on_route", "moves", "optimal", "error", "wrong_turns", "time"];
+  const head = ["section", "kind", "length", "moves", "optimal", "error", "wrong_turns", "time"];
   let h = "<table><tr>" + head.map((k) => "<th>" + k + "</th>").join("") + "</tr>";
   for (const r of rows) {
     h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : r[k]) + "</td>").join("") + "</tr>";

@@ -25,9 +25,10 @@
     RM.drawPicture(ctx, pic, s);
     RM.drawGoals(ctx, pic, s, 0.35);
     RM.drawStart(ctx, s, rec.start, pic.cell.size);
-    if (showRoute) { RM.drawRoute(ctx, s, rec.route); }
     const pts = positions(frame);
     RM.drawTrail(ctx, s, pts, 0.3 * pic.pos.scale);
+    // dashed above the walk, so an optimal walk does not hide it
+    if (showRoute) { RM.drawRoute(ctx, s, rec.route); }
     const heading = frame > 0 ? rec.steps[frame - 1].heading : rec.heading;
     RM.drawHere(ctx, s, pts[pts.length - 1], heading, pic.pos.scale === 2 ? 1 : pic.cell.size);
     document.getElementById("frame").textContent = "step " + frame + " / " + n;

@@ -225,11 +225,13 @@ def _run_web(args: argparse.Namespace) -> int:
     if args.output is not None:
         raise ParameterError("-o/--output names one record; with --web every walk is saved "
                              "in --record-dir")
-    if args.seed is None and not Path(args.source).is_file():
+    fresh = args.seed is None and not Path(args.source).is_file()
+    if fresh:
         # one fixed seed for the session: "next maze" is then seed + 1, + 2...
         args.seed = parse_seed(None)
-        print(f"robomaze play: seed {args.seed}", file=sys.stderr)
     world_from_args(args)  # bad sources fail here, before the port is taken
+    if fresh:
+        print(f"robomaze play: seed {args.seed}", file=sys.stderr)
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
                           mode=args.mode, radius=args.radius, controls=args.controls,
                           name=args.name, start=args.start, goals=args.goal)

@@ -12,7 +12,7 @@ output (by the extension of each -o, repeatable):
   .gif        the animation (one frame per move plus the start; with
               --every K one per K moves plus the last)
   .mp4        the animation (needs ffmpeg)
-  .png .svg   a still picture of the whole walk
+  .png .svg .pdf  a still picture of the whole walk
 without -o a window opens: space = play/pause, + / - = faster / slower.
 --web serves the replay page instead (play/pause, step, speed, show/hide
 solution) for one or more records, on 127.0.0.1 unless --host says otherwise.
@@ -32,7 +32,7 @@ def register(subparsers) -> None:
     p.add_argument("record", metavar="RECORD", nargs="+",
                    help="traversal record (.jsonl); several only with --web")
     p.add_argument("-o", "--output", action="append", default=[], metavar="OUT",
-                   help=".gif, .mp4, .png or .svg (repeatable)")
+                   help=".gif, .mp4, .png, .svg or .pdf (repeatable)")
     p.add_argument("--fps", type=positive_float, default=5.0, help="frames per second (default 5)")
     p.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                    help="pixels per map cell")
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.record) > 1:
         raise ParameterError(f"one RECORD at a time without --web, got {len(args.record)}")
     args.record = args.record[0]
-    exts = [out_extension(o, (".gif", ".mp4", ".png", ".svg")) for o in args.output]
+    exts = [out_extension(o, (".gif", ".mp4", ".png", ".svg", ".pdf")) for o in args.output]
     if not exts and interactive_backend() is None:
         return no_display("replay")
     if ".mp4" in exts:

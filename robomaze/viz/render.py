@@ -101,9 +101,13 @@ def save_figure(fig: Figure, out: str | os.PathLike) -> None:
     ParameterError
         If ``out`` does not end in ``.png``, ``.svg`` or ``.pdf``.
     """
+    import matplotlib
+
     fmt = _format_of(out)
-    fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor(),
-                metadata=_METADATA[fmt])
+    # a fixed salt for the SVG element ids, which are random by default
+    with matplotlib.rc_context({"svg.hashsalt": "robomaze"}):
+        fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor(),
+                    metadata=_METADATA[fmt])
 
 
 def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,

@@ -138,7 +138,7 @@ def draw_beams(ax, grid: OccupancyGrid, sensor, pose, ranges, *, zorder: float =
 
 def animate_run(grid: OccupancyGrid, trajectory, footprint, out: str | os.PathLike, *,
                 sensor=None, every: int | None = None, fps: float = 10.0,
-                cell_px: float | None = None, max_frames: int = 200,
+                cell_px: float | None = None, max_frames: int = 100,
                 start_color: str | None = None) -> int:
     """Write a GIF of a simulated run: the trail so far, the footprint at the
     current pose and, when the trajectory holds scans and ``sensor`` is
@@ -160,7 +160,7 @@ def animate_run(grid: OccupancyGrid, trajectory, footprint, out: str | os.PathLi
     if frames[-1] != n - 1:
         frames = np.r_[frames, n - 1]
     w, h = figure_size(grid.rows, grid.cols,
-                       cell_px=cell_px or max(2, min(12, 480 // max(grid.rows, grid.cols))))
+                       cell_px=cell_px or max(2, min(10, 360 // max(grid.rows, grid.cols))))
     fig = _new_figure(w, h)
     ax = fig.add_axes((0, 0, 1, 1))
     setup_axes(ax, grid.rows, grid.cols)
@@ -176,7 +176,7 @@ def animate_run(grid: OccupancyGrid, trajectory, footprint, out: str | os.PathLi
     body = PolyCollection([], facecolors=[(*_rgb(FOOTPRINT_COLOR), 0.35)],
                           edgecolors=FOOTPRINT_COLOR, linewidths=1.0, zorder=6)
     ax.add_collection(body, autolim=False)
-    beams = LineCollection([], linewidths=0.6, alpha=0.8, zorder=5)
+    beams = LineCollection([], linewidths=1.2, zorder=5)
     ax.add_collection(beams, autolim=False)
     scans = getattr(trajectory, "scans", None)
 

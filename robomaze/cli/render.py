@@ -77,9 +77,9 @@ def register(subparsers) -> None:
 
 def color_arg(text: str) -> str:
     """An argparse ``type`` for a matplotlib colour (name or #rrggbb)."""
-    from matplotlib.colors import is_color_like
+    from ..viz.draw import is_colour
 
-    if not is_color_like(text):
+    if not is_colour(text):
         raise argparse.ArgumentTypeError(f"must be a colour name or #rrggbb, got {text!r}")
     return text
 

@@ -44,6 +44,17 @@ PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
 _OCC_CMAP = ListedColormap(["#ffffff", WALL_COLOR])
 
 
+def is_colour(text: str) -> bool:
+    """Whether matplotlib understands ``text`` as a colour (a name or ``#rrggbb``).
+
+    >>> is_colour("red"), is_colour("#00b000"), is_colour("reddish")
+    (True, True, False)
+    """
+    from matplotlib.colors import is_color_like
+
+    return isinstance(text, str) and is_color_like(text)
+
+
 def _lattice_shape(obj) -> tuple[int, int]:
     if isinstance(obj, (Maze, OccupancyGrid)):
         return obj.rows, obj.cols

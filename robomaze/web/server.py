@@ -79,6 +79,8 @@ class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     server_version = "robomaze"
     sys_version = ""
+    # a client that announces a body and never sends it must not hold a thread for ever
+    timeout = 10
 
     # ------------------------------------------------------------ plumbing
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib name

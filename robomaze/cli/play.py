@@ -29,6 +29,7 @@ examples:
   robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
   robomaze play kruskal 8 --seed 1 --corridor 3 --controls robot -o robot.jsonl
   robomaze play maze.json --mode trail -o walk.jsonl
+  robomaze play prim 12x12 --seed 2 --mode theseus -o thread.jsonl
   robomaze play backtracker 10x10 --seed 3 --web --port 8000 --mode explorer
 """
 

@@ -106,7 +106,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _check_host(self) -> None:
         host = (self.headers.get("Host") or "").lower()
-        if host not in self.server.allowed_hosts:
+        allowed = self.server.allowed_hosts
+        if allowed is not None and host not in allowed:
             raise _BadRequest(HTTPStatus.FORBIDDEN, f"unexpected Host header {host!r}")
 
     def _body(self) -> dict:
@@ -235,7 +236,7 @@ class _Server(ThreadingHTTPServer):
     session: PlaySession | None
     shelf: RecordShelf
     static: dict[str, bytes]
-    allowed_hosts: set[str]
+    allowed_hosts: frozenset[str] | None
     log: Callable[[str], None] | None
 
 
@@ -274,12 +275,7 @@ def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None
     names = {host.lower(), "localhost", "127.0.0.1", "[::1]"}
     if host in ("", "0.0.0.0", "::"):
         # bound to every interface on purpose: any name the user reaches it by
-        srv.allowed_hosts = _AnyHost()
+        srv.allowed_hosts = None
     else:
-        srv.allowed_hosts = {f"{n}:{bound}" for n in names} | names
+        srv.allowed_hosts = frozenset({f"{n}:{bound}" for n in names} | names)
     return srv
-
-
-class _AnyHost(set):
-    def __contains__(self, item) -> bool:
-        return True

@@ -140,8 +140,9 @@ def test_play_to_the_goal_in_every_mode_by_key_presses(browser, server, tmp_path
     for n, mode in enumerate(MODES, 1):
         if mode != "full":
             Select(browser.find_element(By.ID, "mode")).select_by_value(mode)
-            _idle(browser)
-        assert _text(browser, "#walk") == f"maze 1 ({mode})"
+        WebDriverWait(browser, 10).until(
+            lambda d: _text(d, "#walk") == f"maze 1 ({mode})")
+        _idle(browser)
         assert _text(browser, "#moves") == "moves 0"
         if mode == "explorer":
             _shot(browser, tmp_path, "play-explorer-start.png")
@@ -186,8 +187,8 @@ def test_robot_buttons_and_next_maze(browser, server):
     browser.get(url)
     _idle(browser)
     browser.find_element(By.ID, "next").click()
+    WebDriverWait(browser, 10).until(lambda d: _text(d, "#walk").startswith("maze 2 "))
     _idle(browser)
-    assert _text(browser, "#walk").startswith("maze 2 ")
     for label in ("turn right", "forward", "turn left"):
         browser.find_element(By.XPATH, f"//div[@id='pad']/button[text()='{label}']").click()
     _idle(browser)

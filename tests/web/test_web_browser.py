@@ -171,8 +171,10 @@ def test_play_to_the_goal_in_every_mode_by_key_presses(browser, server, tmp_path
         assert rec.positions.tolist() == [list(c) for c in walk]
         assert score(rec).summary["extra_moves"] == extra
         assert main(["score", str(walks / name)]) == 0
-        if mode == "full":
-            _shot(browser, tmp_path, "play-finish.png")
+        shot = _shot(browser, tmp_path, "play-finish.png" if mode == "full"
+                     else f"play-{mode}-goal.png")
+        with Image.open(shot) as im:
+            assert im.format == "PNG" and im.size[0] >= 600
     # robomaze score as a real command on the last record
     proc = subprocess.run([sys.executable, "-m", "robomaze", "score",
                            str(walks / f"walk-{len(MODES):03d}.jsonl")],

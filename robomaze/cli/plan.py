@@ -108,6 +108,8 @@ def register(subparsers) -> None:
     p.add_argument("--footprints", type=nonneg_int, default=0, metavar="N",
                    help="with -o: draw the robot's footprint at every N-th pose of the "
                         "path (0 = none; needs --footprint)")
+    p.add_argument("--metres", action="store_true",
+                   help="with -o: axes in metres in the ROS map frame")
     p.set_defaults(func=run)
 
 
@@ -149,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         from ..viz import render
 
-        fig = render(grid, None, path=path, title=path.method)
+        fig = render(grid, None, path=path, title=path.method, metres=args.metres)
         if args.footprints:
             from ..viz.robot import draw_footprints, path_poses
 

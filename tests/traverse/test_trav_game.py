@@ -285,3 +285,39 @@ def test_play_window_theseus_draws_the_thread_and_known_walls(tmp_path):
     assert ((0.5, 0.5), (1.5, 0.5)) in walls and ((0.5, 1.5), (1.5, 1.5)) in walls
     assert ((0.5, 2.5), (1.5, 2.5)) not in walls
     assert win._walls.get_zorder() > win._fog.get_zorder()
+
+
+# ---------------------------------------------------------------- properties
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _loop_erased(cells):
+    """Loop-erased walk, written out independently of Game._wind."""
+    out = []
+    for c in cells:
+        if c in out:
+            out = out[:out.index(c) + 1]
+        else:
+            out.append(c)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), braid=st.sampled_from([0.0, 1.0]),
+       keys=st.lists(st.sampled_from(["up", "down", "left", "right"]), max_size=60))
+def test_theseus_thread_and_explorer_view_follow_the_walk(seed, braid, keys):
+    from robomaze.generate import generate
+
+    maze = generate("kruskal", 5, 6, rng=seed, braid=braid).replace(goals=((4, 5),))
+    th = Game(maze, mode="theseus", clock=ManualClock())
+    ex = Game(maze, mode="explorer", clock=ManualClock())
+    for k in keys:
+        th.key(k), ex.key(k)
+    cells = [tuple(p) for p in th.record().positions]
+    assert th.thread == _loop_erased(cells)
+    assert th.thread[0] == maze.start and th.thread[-1] == th.position
+    for a, b in zip(th.thread, th.thread[1:]):
+        assert b in maze.neighbors(a)
+    assert len(set(th.thread)) == len(th.thread)
+    assert np.array_equal(ex.visible, _mask(maze.shape, cells))

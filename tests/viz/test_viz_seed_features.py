@@ -215,3 +215,13 @@ def test_ros_map_renders_in_metres_by_default(tmp_path, capsys):
     main(["generate", "backtracker", "3x3", "--seed", "1", "-o", str(m)])
     code, _, err = _run(["render", str(m), "-o", str(tmp_path / "x.png"), "--metres"], capsys)
     assert code == 2 and "--metres" in err
+
+
+def test_plan_metres_option(tmp_path):
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    argv = ["plan", "pkg:ros/room.yaml", "--start", "-0.15,-0.1", "--goal", "0.15,0.1",
+            "--footprint", "disc:0.02"]
+    assert main([*argv, "-o", str(a), "--metres"]) == 0
+    assert main([*argv, "-o", str(b)]) == 0
+    (wa, ha), (wb, hb) = Image.open(a).size, Image.open(b).size
+    assert (wa - wb, ha - hb) == (64, 44)

@@ -87,9 +87,12 @@ class _Handler(BaseHTTPRequestHandler):
         if self.server.log is not None:
             self.server.log(format % args)
 
-    def _send(self, status: HTTPStatus, body: bytes, ctype: str) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str,
+              headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         for k, v in _SECURITY_HEADERS.items():
             self.send_header(k, v)
@@ -228,7 +231,10 @@ class _Handler(BaseHTTPRequestHandler):
         shelf = self._shelf()
         if not 0 <= i < len(shelf):
             raise _BadRequest(HTTPStatus.NOT_FOUND, f"no record {i}")
-        self._send(HTTPStatus.OK, shelf.paths[i].read_bytes(), "application/x-ndjson")
+        # the name is one the server gave (walk-NNN.jsonl) or was given on its command line
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", shelf.paths[i].name)
+        self._send(HTTPStatus.OK, shelf.paths[i].read_bytes(), "application/x-ndjson",
+                   {"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 class _Server(ThreadingHTTPServer):

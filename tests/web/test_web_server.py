@@ -58,6 +58,7 @@ def test_a_walk_over_http_is_recorded_by_the_server(served):
     assert rec.positions.tolist() == [list(c) for c in SNAKE_ROUTE]
     status, headers, body = request(srv.url + "records/0.jsonl")
     assert status == 200 and body == (walks / "walk-001.jsonl").read_bytes()
+    assert headers["Content-Disposition"] == 'attachment; filename="walk-001.jsonl"'
     status, listing = get_json(srv.url + "api/records")
     assert listing == [{"index": 0, "name": "walk-001.jsonl", "moves": 8,
                         "reached_goal": True, "mode": "full"}]

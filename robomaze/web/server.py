@@ -149,6 +149,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(exc.status, str(exc))
         except (RobomazeError, ValueError) as exc:
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
+        except OSError as exc:  # e.g. the record folder is not writable
+            self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"cannot save or read a record: {exc}")
 
     def server_patterns(self):
         return ((_RECORD_API, ("GET", self._get_record)),

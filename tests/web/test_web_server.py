@@ -134,3 +134,18 @@ def test_replay_only_server(tmp_path):
         assert status == 200 and pay["reached_goal"] and len(pay["steps"]) == 8
     finally:
         srv.stop()
+
+
+def test_unwritable_record_folder_is_a_clear_500(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    session = PlaySession(lambda i: (SNAKE, None), blocker / "walks")
+    srv = ServerThread(session)
+    try:
+        for a in SNAKE_ACTIONS[:-1]:
+            assert get_json(srv.url + "api/move", {"action": a})[0] == 200
+        status, data = get_json(srv.url + "api/move", {"action": SNAKE_ACTIONS[-1]})
+        assert status == 500 and "cannot save" in data["error"]
+        assert get_json(srv.url + "api/state")[0] == 200  # the server lives on
+    finally:
+        srv.stop()

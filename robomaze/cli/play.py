@@ -192,7 +192,8 @@ def no_display(command: str) -> int:
 
     print(f"robomaze {command}: error: no display: matplotlib backend "
           f"{matplotlib.get_backend()!r} cannot open a window (run with a display, or set "
-          f"MPLBACKEND to an interactive backend such as TkAgg or QtAgg)", file=sys.stderr)
+          f"MPLBACKEND to an interactive backend such as TkAgg or QtAgg; or add --web to "
+          f"use a web browser instead)", file=sys.stderr)
     return 2
 
 

@@ -33,7 +33,7 @@ __all__ = [
     "PLACEMENTS", "MAZE_FORMAT",
 ]
 
-PLACEMENTS = ("corners", "sides", "centre")
+PLACEMENTS = ("corners", "sides", "centre", "contest")
 #: ``format`` tag of the JSON maze (shared with :mod:`robomaze.io.maze_json`).
 MAZE_FORMAT = "robomaze.maze"
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
@@ -120,7 +120,7 @@ def parse_pixel_size(text: str) -> tuple[int, int]:
 
 
 def parse_placement(text: str) -> str:
-    """One of corners, sides, centre (``center`` accepted).
+    """One of corners, sides, centre, contest (``center`` accepted).
 
     >>> parse_placement("center")
     'centre'

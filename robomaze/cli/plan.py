@@ -10,8 +10,8 @@ from ..errors import ParameterError
 from ..geometry import Footprint
 from ..grid import OccupancyGrid, widen
 from ..maze import Maze
-from ._common import (add_command, build_maze, load, out_extension, parse_options, parse_seed,
-                      parse_size, positive_int)
+from ._common import (add_command, build_maze, load, nonneg_int, out_extension, parse_options,
+                      parse_seed, parse_size, positive_int)
 
 EPILOG = """\
 input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),
@@ -92,7 +92,12 @@ def register(subparsers) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="planner option, e.g. weight=5 or fewest_bends=1 (repeatable)")
     p.add_argument("-o", "--output", default=None, metavar="OUT",
-                   help="draw the grid and path to this .png/.svg")
+                   help="draw the grid and path to this .png/.svg/.pdf")
+    p.add_argument("--footprints", type=nonneg_int, default=0, metavar="N",
+                   help="with -o: draw the robot's footprint at every N-th pose of the "
+                        "path (0 = none; needs --footprint)")
+    p.add_argument("--metres", action="store_true",
+                   help="with -o: axes in metres in the ROS map frame")
     p.set_defaults(func=run)
 
 
@@ -120,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from ..plan import plan, smooth
 
     if args.output is not None:
-        out_extension(args.output, (".png", ".svg"))
+        out_extension(args.output, (".png", ".svg", ".pdf"))
     footprint = parse_footprint(args.footprint)
     grid = _grid(args)
     options = parse_options(args.option)
@@ -134,7 +139,16 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         from ..viz import render
 
-        render(grid, args.output, path=path, title=path.method)
+        fig = render(grid, None, path=path, title=path.method, metres=args.metres)
+        if args.footprints:
+            from ..viz.robot import draw_footprints, path_poses
+
+            if footprint is None:
+                raise ParameterError("--footprints needs --footprint (the robot's shape)")
+            draw_footprints(fig.axes[0], grid, footprint, path_poses(path), every=args.footprints)
+        from ..viz.render import save_figure
+
+        save_figure(fig, args.output)
     print(path.summary() + (f" -> {args.output}" if args.output else ""))
     return 0
 

@@ -19,10 +19,18 @@ or grid file, or a traversal record (.jsonl: play the same maze again).
 keys: arrows move north/east/south/west (--controls arrows), or a = turn
 left, w = forward, d = turn right (--controls robot); q or escape ends.
 
+--web serves the game to a browser instead of opening a window (no display
+needed): open the printed URL; walk after walk ("next maze" advances the
+generator seed by one), each saved as walk-NNN.jsonl in --record-dir.
+The server binds 127.0.0.1 unless --host says otherwise; Ctrl-C (or the
+page's /api/quit) stops it.
+
 examples:
   robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
   robomaze play kruskal 8 --seed 1 --corridor 3 --controls robot -o robot.jsonl
   robomaze play maze.json --mode trail -o walk.jsonl
+  robomaze play prim 12x12 --seed 2 --mode theseus -o thread.jsonl
+  robomaze play backtracker 10x10 --seed 3 --web --port 8000 --mode explorer
 """
 
 
@@ -32,9 +40,14 @@ def register(subparsers) -> None:
                                 "the walk is saved as a traversal record.",
                     epilog=EPILOG)
     add_source_arguments(p)
-    p.add_argument("--mode", choices=("full", "trail", "torch"), default="full",
-                   help="what is visible: everything, the cells around your trail, or "
-                        "only the 3x3 cells around you (default full)")
+    p.add_argument("--mode", choices=("full", "trail", "torch", "explorer", "theseus"),
+                   default="full",
+                   help="what is visible: everything; the cells around your trail; only "
+                        "the cells around you (torch); blind, only the cells visited and "
+                        "their walls (explorer); the thread from the start to you and the "
+                        "cells around you (theseus) (default full)")
+    p.add_argument("--radius", type=nonneg_int, default=1, metavar="N",
+                   help="neighbourhood radius of torch/trail/theseus in cells (default 1: 3x3)")
     p.add_argument("--controls", choices=("arrows", "robot"), default="arrows",
                    help="arrow keys (absolute moves) or a/w/d turn-left/forward/turn-right")
     p.add_argument("--start", type=_cell_arg, default=None, metavar="R,C",
@@ -47,7 +60,52 @@ def register(subparsers) -> None:
                    help="pixels per cell of the window")
     p.add_argument("-o", "--output", metavar="RECORD", default=None,
                    help="save the record here (.jsonl)")
+    add_web_arguments(p)
+    p.add_argument("--record-dir", metavar="DIR", default="walks",
+                   help="with --web: where the walks are saved (default ./walks)")
     p.set_defaults(func=run)
+
+
+def add_web_arguments(p: argparse.ArgumentParser) -> None:
+    """--web, --host, --port, --open (shared with ``replay``)."""
+    p.add_argument("--web", action="store_true",
+                   help="serve the page to a web browser instead of opening a window")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="with --web: address to bind (default 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=_port, default=8000,
+                   help="with --web: TCP port, 0 = any free port (default 8000)")
+    p.add_argument("--open", action="store_true",
+                   help="with --web: open the page in the default browser")
+
+
+def _port(text: str) -> int:
+    """An argparse ``type`` for a TCP port 0..65535."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer 0..65535, got {text!r}") from None
+    if not 0 <= v <= 65535:
+        raise argparse.ArgumentTypeError(f"must be an integer 0..65535, got {text!r}")
+    return v
+
+
+def serve(server, page: str, args) -> int:
+    """Print the URL, optionally open it, and serve until Ctrl-C or /api/quit."""
+    from ..web import url_of
+
+    url = url_of(server, page)
+    print(f"serving {url}  (Ctrl-C to stop)", flush=True)
+    if args.open:
+        import webbrowser
+
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
 
 
 def add_source_arguments(p: argparse.ArgumentParser) -> None:
@@ -75,8 +133,12 @@ def _cell_arg(text: str) -> tuple[int, int]:
     return r, c
 
 
-def world_from_args(args) -> tuple[Maze | OccupancyGrid, dict | None]:
-    """The Maze or grid to walk, and its generator reference (or None)."""
+def world_from_args(args, *, walk: int = 0) -> tuple[Maze | OccupancyGrid, dict | None]:
+    """The Maze or grid to walk, and its generator reference (or None).
+
+    ``walk`` counts the mazes of a web session: a generator source is drawn
+    with the seed ``seed + walk``; a file is the same maze every time.
+    """
     from ..errors import ParameterError
 
     source = None
@@ -97,7 +159,7 @@ def world_from_args(args) -> tuple[Maze | OccupancyGrid, dict | None]:
             raise ParameterError(f"SOURCE {args.source!r} is not a file, so it must be a "
                                  f"generator name followed by SIZE (e.g. backtracker 10x10)")
         rows, cols = parse_size(args.size, "SIZE")
-        seed = parse_seed(args.seed)
+        seed = parse_seed(args.seed) + walk
         placement = parse_placement(args.placement)
         world = build_maze(args.source, rows, cols, seed=seed, braid=args.braid,
                            placement=placement)
@@ -130,19 +192,22 @@ def no_display(command: str) -> int:
 
     print(f"robomaze {command}: error: no display: matplotlib backend "
           f"{matplotlib.get_backend()!r} cannot open a window (run with a display, or set "
-          f"MPLBACKEND to an interactive backend such as TkAgg or QtAgg)", file=sys.stderr)
+          f"MPLBACKEND to an interactive backend such as TkAgg or QtAgg; or add --web to "
+          f"use a web browser instead)", file=sys.stderr)
     return 2
 
 
 def run(args: argparse.Namespace) -> int:
     from ..traverse.game import Game
 
+    if args.web:
+        return _run_web(args)
     if args.output is not None:
         out_extension(args.output, (".jsonl",), "-o/--output")
     world, source = world_from_args(args)
     walker = {"kind": "person", "name": args.name, "settings": {}}
     game = Game(world, mode=args.mode, controls=args.controls, walker=walker,
-                start=args.start, goals=args.goal)
+                start=args.start, goals=args.goal, radius=args.radius)
     if interactive_backend() is None:
         return no_display("play")
     from ..viz.traverse import PlayWindow
@@ -153,3 +218,25 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.status()}" + (f" -> {saved}" if saved else ""))
     return 0
 
+
+
+def _run_web(args: argparse.Namespace) -> int:
+    from ..errors import ParameterError
+    from ..web import PlaySession, make_server
+
+    if args.output is not None:
+        raise ParameterError("-o/--output names one record; with --web every walk is saved "
+                             "in --record-dir")
+    fresh = args.seed is None and not Path(args.source).is_file()
+    if fresh:
+        # one fixed seed for the session: "next maze" is then seed + 1, + 2...
+        args.seed = parse_seed(None)
+    world_from_args(args)  # bad sources fail here, before the port is taken
+    if fresh:
+        print(f"robomaze play: seed {args.seed}", file=sys.stderr)
+    session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
+                          mode=args.mode, radius=args.radius, controls=args.controls,
+                          name=args.name, start=args.start, goals=args.goal)
+    server = make_server(session, host=args.host, port=args.port)
+    print(f"robomaze play: walks are saved in {Path(args.record_dir).resolve()}")
+    return serve(server, "/", args)

@@ -1,4 +1,4 @@
-"""``robomaze render``: draw a saved maze or grid to PNG/SVG."""
+"""``robomaze render``: draw a saved maze or grid to PNG/SVG/PDF."""
 
 from __future__ import annotations
 
@@ -13,13 +13,20 @@ from ._common import add_command, load, out_extension, parse_pixel_size, positiv
 
 EPILOG = """\
 input: .json maze, .npy grid, .txt 0/1 matrix (or any format robomaze.io reads)
-output: .png or .svg; with --bitmap a .png with one pixel per grid cell
+output: .png, .svg or .pdf; with --bitmap a .png with one pixel per grid cell
+
+--graph draws the maze's cell graph over it (cells as nodes, junctions and
+dead ends larger, passages as edges). Grids with a resolution or origin of
+their own (e.g. a ROS map) are drawn with axes in metres in the map frame
+(x red, y green at the world origin); --metres/--cells force either.
 
 examples:
   robomaze render maze.json -o maze.png --solution
   robomaze render maze.json -o grid.svg --corridor 3 --wall 1 --size 800x600
   robomaze render grid.npy -o grid.png --cell-px 4
   robomaze render maze.json -o matrix.png --bitmap
+  robomaze render maze.json -o graph.pdf --graph --start-color red
+  robomaze render room.yaml -o room.png --metres
 """
 
 
@@ -34,12 +41,12 @@ def _plain_text(text: str) -> str:
 
 
 def register(subparsers) -> None:
-    p = add_command(subparsers, "render", help="draw a maze or grid file to PNG/SVG",
+    p = add_command(subparsers, "render", help="draw a maze or grid file to PNG/SVG/PDF",
                     description="Draw a maze (as wall lines) or an occupancy grid (as an "
                                 "image) with start and goal marked.",
                     epilog=EPILOG)
     p.add_argument("input", metavar="IN", help="maze or grid file")
-    p.add_argument("-o", "--output", metavar="OUT", required=True, help=".png or .svg file")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help=".png, .svg or .pdf file")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                       help="pixels per cell (default: fit the longer side to ~1000 px)")
@@ -55,7 +62,47 @@ def register(subparsers) -> None:
                    help="title above the picture (plain text: $ is printed as is)")
     p.add_argument("--bitmap", action="store_true",
                    help="write a 1:1 PNG (one pixel per grid cell, black = occupied)")
+    p.add_argument("--graph", action="store_true",
+                   help="draw the cell graph over the maze (cells as nodes, passages as edges)")
+    p.add_argument("--start-color", type=color_arg, default=None, metavar="COLOUR",
+                   help="colour of the start marker (default green; the paper uses red)")
+    units = p.add_mutually_exclusive_group()
+    units.add_argument("--metres", dest="metres", action="store_true", default=None,
+                       help="axes in metres in the ROS map frame (grids; the default for "
+                            "grids with their own resolution or origin)")
+    units.add_argument("--cells", dest="metres", action="store_false",
+                       help="no axes, cells only (the default for mazes)")
     p.set_defaults(func=run)
+
+
+def color_arg(text: str) -> str:
+    """An argparse ``type`` for a matplotlib colour (name or #rrggbb)."""
+    from ..viz.draw import is_colour
+
+    if not is_colour(text):
+        raise argparse.ArgumentTypeError(f"must be a colour name or #rrggbb, got {text!r}")
+    return text
+
+
+def wants_metres(obj, choice: bool | None) -> bool:
+    """``--metres``/``--cells``, or by default metres for a grid with a
+    resolution or origin of its own (not the 1 m per cell at 0 of a bare grid).
+
+    >>> import numpy as np
+    >>> wants_metres(OccupancyGrid(np.zeros((2, 2), bool), resolution=0.05), None)
+    True
+    >>> wants_metres(OccupancyGrid(np.zeros((2, 2), bool)), None)
+    False
+    """
+    if choice is not None:
+        if choice and not isinstance(obj, OccupancyGrid):
+            from ..errors import ParameterError
+
+            raise ParameterError("--metres needs a grid (a maze has no resolution); "
+                                 "add --corridor/--wall to widen it")
+        return choice
+    return isinstance(obj, OccupancyGrid) and (obj.resolution != 1.0
+                                               or any(obj.origin))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bitmap:
         out_extension(args.output, (".png",), "-o/--output (with --bitmap)")
     else:
-        out_extension(args.output, (".png", ".svg"))
+        out_extension(args.output, (".png", ".svg", ".pdf"))
     size = parse_pixel_size(args.size) if args.size is not None else None
     obj = load(args.input)
     widening = args.corridor is not None or args.wall is not None
@@ -78,8 +125,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.input}: {obj.rows}x{obj.cols} grid -> {args.output} (1 pixel per cell)")
         return 0
     path = _solution(obj, args.input) if args.solution else None
+    extra = {} if args.start_color is None else {"start_color": args.start_color}
     fig = render(obj, args.output, path=path, cell_px=args.cell_px, size=size,
-                 title=args.title)
+                 title=args.title, graph=args.graph, metres=wants_metres(obj, args.metres),
+                 **extra)
     w, h = (int(round(v)) for v in fig.get_size_inches() * fig.dpi)
     kind = "maze" if isinstance(obj, Maze) else "grid"
     print(f"{args.input}: {obj.rows}x{obj.cols} {kind} -> {args.output} ({w}x{h} px)")

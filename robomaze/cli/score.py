@@ -31,7 +31,7 @@ def register(subparsers) -> None:
     p.add_argument("--json", metavar="OUT", default=None,
                    help="write the full report as JSON ('-' for stdout)")
     p.add_argument("--heatmap", metavar="OUT", default=None,
-                   help="write the per-section error heat map (.png or .svg)")
+                   help="write the per-section error heat map (.png, .svg or .pdf)")
     p.add_argument("--regions", default="2x2", metavar="RxC",
                    help="blocks of the maze for the time-per-region figure (default 2x2)")
     p.add_argument("--all-sections", action="store_true",
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..traverse.score import score
 
     if args.heatmap:
-        out_extension(args.heatmap, (".png", ".svg"), "--heatmap")
+        out_extension(args.heatmap, (".png", ".svg", ".pdf"), "--heatmap")
     regions = parse_size(args.regions, "--regions")
     rec = read_record(args.record)
     rep = score(rec, regions=regions)

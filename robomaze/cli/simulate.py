@@ -8,7 +8,9 @@ import sys
 
 from ..errors import ParameterError
 from ..sim.env import MAX_DT
-from ._common import add_command, out_extension, parse_options, positive_int
+from ._common import (add_command, nonneg_int, out_extension, parse_options, positive_float,
+                      positive_int)
+from .render import color_arg
 
 EPILOG = """\
 input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),
@@ -25,12 +27,17 @@ The summary line reports: result, steps, simulated time, executed length,
 optimality ratio, minimum/mean footprint clearance, collision events and, for
 explorers, the fraction of the maze seen. -o writes the trajectory (.npz, see
 robomaze.sim.trajectory); --image draws the run over the maze (refused steps
-marked). Exit status: 0 when the goal was reached, 1 when not, 2 on errors.
+marked; .png .svg or .pdf), with --footprints N the robot's outline at every
+N-th pose; --gif animates the run with the footprint and the sensor's beams
+(hits orange-red, misses amber). Exit status: 0 when the goal was reached,
+1 when not, 2 on errors.
 
 examples:
   robomaze simulate kruskal 8x8 --seed 3 --corridor 5 --resolution 0.1 \\
       --footprint disc:0.15 --agent explore -o run.npz --image run.png
   robomaze simulate maze.json --agent wall_follow --sensor ir --option side=left
+  robomaze simulate backtracker 5x5 --seed 2 --agent follow_plan --image run.pdf \
+      --footprints 10 --gif run.gif
 """
 
 
@@ -82,7 +89,19 @@ def register(subparsers) -> None:
     p.add_argument("-o", "--output", default=None, metavar="OUT.npz",
                    help="write the trajectory here")
     p.add_argument("--image", default=None, metavar="OUT.png",
-                   help="draw the run over the maze (.png or .svg)")
+                   help="draw the run over the maze (.png, .svg or .pdf)")
+    p.add_argument("--footprints", type=nonneg_int, default=0, metavar="N",
+                   help="with --image: draw the footprint at every N-th pose (0 = none)")
+    p.add_argument("--gif", default=None, metavar="OUT.gif",
+                   help="animate the run (footprint, trail and sensor beams) as a GIF")
+    p.add_argument("--gif-every", type=positive_int, default=None, metavar="K",
+                   help="poses per GIF frame (default: at most 100 frames)")
+    p.add_argument("--fps", type=positive_float, default=10.0,
+                   help="frames per second of --gif (default 10)")
+    p.add_argument("--start-color", type=color_arg, default=None, metavar="COLOUR",
+                   help="colour of the start marker in --image/--gif (default green)")
+    p.add_argument("--metres", action="store_true",
+                   help="--image axes in metres in the ROS map frame")
     p.set_defaults(func=run)
 
 
@@ -122,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         out_extension(args.output, (".npz",), "-o/--output")
     if args.image is not None:
-        out_extension(args.image, (".png", ".svg"), "--image")
+        out_extension(args.image, (".png", ".svg", ".pdf"), "--image")
+    if args.gif is not None:
+        out_extension(args.gif, (".gif",), "--gif")
     noise, odometry_noise = _noise_args(args)
     footprint = parse_footprint(args.footprint)
     if footprint is None:
@@ -146,14 +167,22 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(grid, footprint=footprint, agent=args.agent, sensor=args.sensor,
                       start=_parse_point(args.start, "--start"),
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
-                      dt=args.dt, rng=seed, record_scans=args.scans, noise=noise,
-                      odometry_noise=odometry_noise,
+                      dt=args.dt, rng=seed, record_scans=args.scans or args.gif is not None,
+                      noise=noise, odometry_noise=odometry_noise,
                       **parse_options(args.option))
     if args.output is not None:
         result.trajectory.save(args.output)
     if args.image is not None:
-        _draw(grid, result, args.image)
-    outs = [o for o in (args.output, args.image) if o]
+        _draw(grid, result, args.image, footprint=footprint, every=args.footprints,
+              start_color=args.start_color, metres=args.metres)
+    if args.gif is not None:
+        from ..sim.runner import default_sensor
+        from ..viz.robot import animate_run
+
+        sensor = default_sensor(args.sensor, grid) if isinstance(args.sensor, str) else None
+        animate_run(grid, result.trajectory, footprint, args.gif, sensor=sensor,
+                    every=args.gif_every, fps=args.fps, start_color=args.start_color)
+    outs = [o for o in (args.output, args.image, args.gif) if o]
     print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
     return 0 if result.success else 1
 
@@ -173,14 +202,20 @@ def _noise_args(args):
     return tuple(out)
 
 
-def _draw(grid, result, out) -> None:
+def _draw(grid, result, out, *, footprint=None, every: int = 0, start_color=None,
+          metres: bool = False) -> None:
     from ..viz import render
     from ..viz.draw import draw_path
     from ..viz.render import save_figure
 
     tr = result.trajectory
     hits = grid.world_to_cells(tr.poses[tr.collisions, :2])
+    extra = {} if start_color is None else {"start_color": start_color}
     fig = render(grid, None, title=f"{result.trajectory.meta.get('agent', '')}: {result.reason}",
-                 marks={"collisions": hits} if len(hits) else None)
+                 marks={"collisions": hits} if len(hits) else None, metres=metres, **extra)
     draw_path(fig.axes[0], grid, tr.poses[:, :2], world=True, label="trajectory")
+    if every:
+        from ..viz.robot import draw_footprints
+
+        draw_footprints(fig.axes[0], grid, footprint, tr.poses, every=every)
     save_figure(fig, out)

@@ -4,12 +4,47 @@ from __future__ import annotations
 
 from .._validate import as_rng, check_choice
 from ..errors import ParameterError
-from ..maze import Maze
+from ..maze import DIRECTIONS, Maze
 
-__all__ = ["place", "PLACEMENTS"]
+__all__ = ["place", "PLACEMENTS", "contest_exit"]
 
 #: Placement names accepted by :func:`place` (``"center"`` is an alias).
-PLACEMENTS = ("corners", "sides", "centre")
+PLACEMENTS = ("corners", "sides", "centre", "contest")
+
+
+def contest_exit(maze: Maze, start) -> tuple[int, int] | None:
+    """The contest program's exit: the first cell of the east (right) border
+    that a depth-first search from ``start`` reaches, or None if none is reachable.
+
+    The search is the classic recursive one: from each cell it tries the
+    neighbours in the order north, east, south, west and goes as deep as it
+    can before backing up; a cell counts as reached when the search enters it.
+
+    >>> m = Maze.empty(3, 3)
+    >>> contest_exit(m, (1, 0))   # north first: up to (0,0), then east along row 0
+    (0, 2)
+    >>> contest_exit(Maze.full(2, 2), (0, 0)) is None
+    True
+    """
+    rows, cols = maze.shape
+    seen = {tuple(start)}
+    stack = [(tuple(start), iter(DIRECTIONS.items()))]
+    if start[1] == cols - 1:
+        return tuple(start)
+    while stack:
+        cell, it = stack[-1]
+        for side, (dr, dc) in it:
+            nxt = (cell[0] + dr, cell[1] + dc)
+            if (0 <= nxt[0] < rows and 0 <= nxt[1] < cols and nxt not in seen
+                    and not maze.wall(cell, side)):
+                if nxt[1] == cols - 1:
+                    return nxt
+                seen.add(nxt)
+                stack.append((nxt, iter(DIRECTIONS.items())))
+                break
+        else:
+            stack.pop()
+    return None
 
 
 def centre_cells(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
@@ -39,6 +74,12 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
         the 2x2 centre block (the middle row and/or column when a size is
         odd, so a 5x5 maze has the single goal ``(2, 2)``); no openings,
         as in a micromouse maze.
+    ``"contest"``
+        the contest program's rule: start a uniformly random cell of the
+        west (left) column (entrance west); the exit is the first cell of the
+        east (right) column the depth-first solver reaches from it
+        (:func:`contest_exit`), opened east. A maze whose right border cannot
+        be reached from the start raises ParameterError.
 
     Any openings the maze had are replaced.
 
@@ -46,10 +87,10 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
     ----------
     maze : Maze
         The maze to place into.
-    placement : {"corners", "sides", "centre"}
+    placement : {"corners", "sides", "centre", "contest"}
         Placement style.
     rng : numpy.random.Generator, int or None
-        Used by ``"sides"`` only.
+        Used by ``"sides"`` and ``"contest"`` only.
 
     Returns
     -------
@@ -85,4 +126,12 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
         r0, r1 = (int(v) for v in gen.integers(0, rows, size=2))
         return maze.replace(start=(r0, 0), goals=((r1, cols - 1),),
                             openings=((r0, 0, "W"), (r1, cols - 1, "E")))
+    if placement == "contest":
+        r0 = int(as_rng(rng).integers(0, rows))
+        goal = contest_exit(maze, (r0, 0))
+        if goal is None:
+            raise ParameterError(f"placement 'contest': no cell of the right border is "
+                                 f"reachable from the start ({r0}, 0)")
+        return maze.replace(start=(r0, 0), goals=(goal,),
+                            openings=((r0, 0, "W"), (goal[0], goal[1], "E")))
     return maze.replace(start=(rows - 1, 0), goals=centre_cells(rows, cols), openings=())

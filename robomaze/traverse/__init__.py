@@ -3,13 +3,14 @@
 * :mod:`.record` -- the ``robomaze-traversal`` JSON Lines record, its reader
   and writer, and conversion from simulator trajectories;
 * :mod:`.game` -- the interactive walk as a plain class driven by key events
-  (visibility modes ``full``, ``trail``, ``torch``);
+  (visibility modes ``full``, ``trail``, ``torch``, ``explorer``, ``theseus``);
 * :mod:`.score` -- deviation from the optimal route, per maze section and
   per maze cell.
 
 Drawing (play window, replay animation, still image, heat map) lives in
-:mod:`robomaze.viz.traverse`; the commands are ``robomaze play``,
-``robomaze replay`` and ``robomaze score``.
+:mod:`robomaze.viz.traverse`, the browser pages in :mod:`robomaze.web`; the
+commands are ``robomaze play`` (``--web`` for a browser), ``robomaze
+replay`` and ``robomaze score``.
 
 >>> from robomaze import Maze
 >>> from robomaze.traverse import Game, score

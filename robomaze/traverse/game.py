@@ -15,12 +15,24 @@ differential-drive robot does. Any key map can be passed as ``keys``.
 
 Visibility modes
 ----------------
-``"full"`` -- everything is visible. ``"torch"`` -- only the 3x3
-neighbourhood (``radius`` 1) of the current cell. ``"trail"`` -- the
-neighbourhoods of every cell visited so far. On a grid widened from a maze
-the neighbourhood is measured in maze cells (the blocks of the 3x3 maze
-cells around, with the walls between them), so what a player sees does not
-depend on the widening; on a plain grid it is measured in grid cells.
+``"full"`` -- everything is visible. ``"torch"`` -- only the
+neighbourhood of the current cell (``radius`` 1 = the 3x3 cells around).
+``"trail"`` -- the neighbourhoods of every cell visited so far.
+``"explorer"`` -- blind, as in the classic game: only the cells visited and
+the walls sensed from them (a cell's own four walls, so every wall touched
+is known); nothing further. ``"theseus"`` -- Ariadne's thread: the
+:attr:`Game.thread` runs from the start to the current cell and winds back
+up when the player steps back along it (walking a loop back onto the thread
+cuts the loop off, so the thread is always a simple path); the player sees
+the thread's cells and the neighbourhood of the current cell.
+
+On a grid widened from a maze the neighbourhood is measured in maze cells
+(the blocks of the maze cells around, with the wall bands between them), so
+what a player sees does not depend on the widening; on a plain grid it is
+measured in grid cells (and explorer senses the 3x3 grid cells around).
+:meth:`Game.picture_visible` turns the mask into one over the maze's
+``(2r+1) x (2c+1)`` wall matrix, where the walls of a visible cell are
+visible too.
 """
 
 from __future__ import annotations
@@ -38,7 +50,7 @@ from .record import HEADINGS, Step, TraversalRecord
 
 __all__ = ["Game", "MODES", "CONTROLS", "ARROW_KEYS", "ROBOT_KEYS"]
 
-MODES = ("full", "trail", "torch")
+MODES = ("full", "trail", "torch", "explorer", "theseus")
 CONTROLS = ("arrows", "robot")
 #: matplotlib key names -> actions for ``controls="arrows"``.
 ARROW_KEYS = {"up": "N", "right": "E", "down": "S", "left": "W"}
@@ -56,7 +68,7 @@ class Game:
         A Maze is walked cell by cell; an OccupancyGrid grid cell by grid
         cell (a grid made by :func:`robomaze.grid.widen` keeps its maze, so
         goals and visibility are in maze cells).
-    mode : {"full", "trail", "torch"}
+    mode : {"full", "trail", "torch", "explorer", "theseus"}
     controls : {"arrows", "robot"}
     keys : mapping, optional
         Extra or replacement key -> action bindings (actions ``N E S W``
@@ -74,7 +86,7 @@ class Game:
     heading : float
         Initial heading in degrees counter-clockwise from east (a multiple of 90).
     radius : int
-        Neighbourhood radius of ``torch`` and ``trail`` (1 = 3x3).
+        Neighbourhood radius of ``torch``, ``trail`` and ``theseus`` (1 = 3x3).
 
     Examples
     --------
@@ -134,13 +146,16 @@ class Game:
         self.walker = dict(walker or {"kind": "person", "name": "", "settings": {}})
         self.walker["settings"] = {**self.walker.get("settings", {}), "mode": self.mode,
                                    "controls": self.controls}
+        if self.mode in ("torch", "trail", "theseus") and self.radius != 1:
+            self.walker["settings"]["radius"] = self.radius
         self.steps: list[Step] = []
         self.moves = 0
         self.bumps = 0
         self._t0 = float(self.clock())
         self._t_end: float | None = None
         self.seen = np.zeros(self.shape, bool)
-        self.seen |= self._around(self.position)
+        self.seen |= self._sensed(self.position)
+        self.thread: list[tuple[int, int]] = [self.start]
         self.reached_goal = self._at_goal(self.position)
         if self.reached_goal:
             self._t_end = 0.0
@@ -183,10 +198,18 @@ class Game:
         """True once the goal is reached; further keys are ignored."""
         return self.reached_goal
 
-    def _around(self, pos) -> np.ndarray:
+    def _sensed(self, pos) -> np.ndarray:
+        """What stays known after visiting ``pos`` (``trail`` and ``explorer``)."""
+        if self.mode != "explorer":
+            return self._around(pos)
+        # a maze cell (or its block with the wall bands) alone shows its walls;
+        # a plain grid cell does not, so there the 8 grid neighbours are sensed
+        return self._around(pos, 0 if self.maze is not None else 1)
+
+    def _around(self, pos, k: int | None = None) -> np.ndarray:
         """Mask of the neighbourhood of ``pos`` at the game's level."""
         mask = np.zeros(self.shape, bool)
-        k = self.radius
+        k = self.radius if k is None else k
         if self.level == "grid" and self.grid.widening is not None:
             w = self.grid.widening
             mr, mc = w.maze_cell(pos)
@@ -207,7 +230,34 @@ class Game:
             return np.ones(self.shape, bool)
         if self.mode == "torch":
             return self._around(self.position)
+        if self.mode == "theseus":
+            mask = self._around(self.position)
+            rows, cols = zip(*self.thread)
+            mask[list(rows), list(cols)] = True
+            return mask
         return self.seen.copy()
+
+    def picture_visible(self) -> np.ndarray:
+        """:attr:`visible` on the picture lattice a page or window draws.
+
+        At cell level that is the ``(2r+1) x (2c+1)`` matrix of
+        :meth:`robomaze.maze.Maze.to_matrix`: a visible cell shows its own
+        square and the walls and posts around it (its 3x3 block of the
+        matrix). At grid level it is :attr:`visible` itself.
+
+        >>> g = Game(Maze.from_edges(1, 3, [0, 1], [1, 2]), mode="explorer")
+        >>> g.picture_visible().astype(int).tolist()
+        [[1, 1, 1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0]]
+        """
+        vis = self.visible
+        if self.level != "cell":
+            return vis
+        rows, cols = self.shape
+        out = np.zeros((2 * rows + 1, 2 * cols + 1), bool)
+        for dr in range(3):
+            for dc in range(3):
+                out[dr:dr + 2 * rows:2, dc:dc + 2 * cols:2] |= vis
+        return out
 
     def can_move(self, pos: Sequence[int], side: str) -> bool:
         """Whether one step from ``pos`` towards ``side`` is open."""
@@ -254,13 +304,23 @@ class Game:
         dr, dc = DIRECTIONS[side]
         self.position = (self.position[0] + dr, self.position[1] + dc)
         self.heading = HEADINGS[side]
-        self.seen |= self._around(self.position)
+        self.seen |= self._sensed(self.position)
+        self._wind(self.position)
         self._log(t, action)
         if self._at_goal(self.position):
             self.reached_goal = True
             self._t_end = t
             return "goal"
         return "moved"
+
+    def _wind(self, pos: tuple[int, int]) -> None:
+        """Extend Ariadne's thread to ``pos``, or wind it back if ``pos`` is on it."""
+        try:
+            i = self.thread.index(pos)
+        except ValueError:
+            self.thread.append(pos)
+        else:
+            del self.thread[i + 1:]
 
     def _log(self, t: float, action: str) -> None:
         self.moves += 1

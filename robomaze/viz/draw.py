@@ -44,6 +44,17 @@ PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
 _OCC_CMAP = ListedColormap(["#ffffff", WALL_COLOR])
 
 
+def is_colour(text: str) -> bool:
+    """Whether matplotlib understands ``text`` as a colour (a name or ``#rrggbb``).
+
+    >>> is_colour("red"), is_colour("#00b000"), is_colour("reddish")
+    (True, True, False)
+    """
+    from matplotlib.colors import is_color_like
+
+    return isinstance(text, str) and is_color_like(text)
+
+
 def _lattice_shape(obj) -> tuple[int, int]:
     if isinstance(obj, (Maze, OccupancyGrid)):
         return obj.rows, obj.cols
@@ -149,7 +160,7 @@ def maze_wall_segments(maze: Maze) -> np.ndarray:
 
 
 def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | None = None,
-              markers: bool = True) -> PathPatch:
+              markers: bool = True, start_color: str = START_COLOR) -> PathPatch:
     """Draw a maze's walls as thin lines, with start and goal marked.
 
     Openings in the outer wall are left as gaps.
@@ -164,6 +175,8 @@ def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | Non
         In points; default about 12% of a cell (at least one pixel).
     markers : bool
         Mark the start (green square) and goals (blue squares).
+    start_color : str
+        Colour of the start marker (the paper draws it red).
 
     Returns
     -------
@@ -185,7 +198,7 @@ def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | Non
                       linewidth=linewidth, capstyle="projecting", joinstyle="miter", zorder=2)
     ax.add_artist(walls)  # limits are already set: skip autoscaling over every vertex
     if markers:
-        draw_points(ax, maze, [maze.start], color=START_COLOR, marker="s", size=0.6,
+        draw_points(ax, maze, [maze.start], color=start_color, marker="s", size=0.6,
                     zorder=3)
         draw_points(ax, maze, list(maze.goals), color=GOAL_COLOR, marker="s", size=0.6,
                     zorder=3)

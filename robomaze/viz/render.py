@@ -23,10 +23,17 @@ from ..maze import Maze
 from .draw import (GOAL_COLOR, START_COLOR, draw_grid, draw_maze, draw_points, overlay,
                    setup_axes)
 
-__all__ = ["render", "export_bitmap", "save_figure", "figure_size", "FORMATS"]
+__all__ = ["render", "export_bitmap", "save_figure", "figure_size", "FORMATS",
+           "IMAGE_EXTENSIONS", "METRE_MARGINS"]
 
 #: Output formats :func:`save_figure` writes, by file extension.
-FORMATS = {".png": "png", ".svg": "svg"}
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+#: The picture extensions every command that draws accepts.
+IMAGE_EXTENSIONS = tuple(FORMATS)
+#: Pixels added left and below for metre axes (tick labels and axis titles).
+METRE_MARGINS = (64, 44)
+# no creation dates in vector output: same input, same bytes
+_METADATA = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 #: Automatic fitting aims for this many pixels on the longer side.
 TARGET_PX = 1000
 #: Height in pixels of the band reserved for a title.
@@ -84,24 +91,31 @@ def _new_figure(width_px: int, height_px: int) -> Figure:
 
 
 def save_figure(fig: Figure, out: str | os.PathLike) -> None:
-    """Write a figure to PNG or SVG (chosen by the extension of ``out``).
+    """Write a figure to PNG, SVG or PDF (chosen by the extension of ``out``).
 
-    The pixel size of a PNG is exactly the figure's size times its dpi.
+    The pixel size of a PNG is exactly the figure's size times its dpi; SVG
+    and PDF carry no creation date, so the same figure gives the same bytes.
 
     Raises
     ------
     ParameterError
-        If ``out`` does not end in ``.png`` or ``.svg``.
+        If ``out`` does not end in ``.png``, ``.svg`` or ``.pdf``.
     """
+    import matplotlib
+
     fmt = _format_of(out)
-    fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor())
+    # a fixed salt for the SVG element ids, which are random by default
+    with matplotlib.rc_context({"svg.hashsalt": "robomaze"}):
+        fig.savefig(os.fspath(out), format=fmt, dpi=fig.dpi, facecolor=fig.get_facecolor(),
+                    metadata=_METADATA[fmt])
 
 
 def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
            path: Any = None, paths: Mapping[str, Any] | None = None,
            cell_px: float | None = None, size: Sequence[int] | None = None,
            title: str | None = None, marks: Mapping[str, Any] | None = None,
-           ax: Any = None) -> Figure:
+           ax: Any = None, graph: bool = False, start_color: str = START_COLOR,
+           metres: bool = False) -> Figure:
     """Draw a maze or an occupancy grid, optionally with paths, to a Figure.
 
     Parameters
@@ -112,7 +126,7 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
         an image (black = occupied); if it was made by ``widen`` the block
         centres of the maze's start and goals are marked.
     out : str or path-like, optional
-        Write the picture here; ``.png`` or ``.svg``.
+        Write the picture here; ``.png``, ``.svg`` or ``.pdf``.
     path : array_like (n, 2) or robomaze Path, optional
         ``(row, col)`` cells (maze cells for a Maze, grid cells for a grid),
         drawn as a red polyline through cell centres.
@@ -130,6 +144,16 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
         Extra labelled markers.
     ax : matplotlib Axes, optional
         Draw into these axes instead of a new figure (sizes then ignored).
+    graph : bool
+        Draw the maze's cell graph over it (cells as nodes, passages as
+        edges; see :func:`robomaze.viz.graph.draw_cell_graph`).
+    start_color : str
+        Colour of the start marker (default green; the paper uses red).
+    metres : bool
+        Axes in metres in the ROS map frame (grids only): ticks and labels
+        ``x [m]``, ``y [m]`` from the grid's resolution and origin, and the
+        frame's axes drawn at the world origin (x red, y green, as in RViz).
+        The picture grows by :data:`METRE_MARGINS` for the labels.
 
     Returns
     -------
@@ -158,18 +182,24 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
         _format_of(out)  # fail before drawing anything
     if cell_px is not None and size is not None:
         raise ParameterError("give either cell_px or size, not both")
+    if metres and not isinstance(obj, OccupancyGrid):
+        raise ParameterError("metres=True needs an OccupancyGrid (a maze has no resolution); "
+                             "widen the maze first")
     if ax is None:
         band = TITLE_PX if title else 0
+        mx, my = METRE_MARGINS if metres else (0, 0)
         if size is not None:
             w, h = figure_size(rows, cols, size=size)
-            if h <= band:
-                raise ParameterError(f"size height must exceed {band} pixels with a title, got {h}")
+            if h <= band + my or w <= mx:
+                raise ParameterError(f"size must exceed {mx}x{band + my} pixels with these "
+                                     f"labels, got {w}x{h}")
             fig_w, fig_h = w, h
         else:
             w, h = figure_size(rows, cols, cell_px=cell_px)
-            fig_w, fig_h = w, h + band
+            fig_w, fig_h = w + mx, h + band + my
         fig = _new_figure(fig_w, fig_h)
-        ax = fig.add_axes((0.0, 0.0, 1.0, (fig_h - band) / fig_h))
+        ax = fig.add_axes((mx / fig_w, my / fig_h, 1.0 - mx / fig_w,
+                           (fig_h - band - my) / fig_h))
         if title:
             fig.text(0.5, 1.0 - 0.5 * band / fig_h, str(title), ha="center", va="center",
                      fontsize=12)
@@ -179,16 +209,24 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
             ax.set_title(str(title))
     setup_axes(ax, rows, cols)
     if isinstance(obj, Maze):
-        draw_maze(ax, obj)
+        draw_maze(ax, obj, start_color=start_color)
     else:
         draw_grid(ax, obj)
         if obj.maze is not None and obj.widening is not None:
             start = obj.maze_centre(obj.maze.start)
             goals = [obj.maze_centre(g) for g in obj.maze.goals]
             k = obj.widening.corridor
-            draw_points(ax, obj, [start], color=START_COLOR, marker="s", size=0.6 * k)
+            draw_points(ax, obj, [start], color=start_color, marker="s", size=0.6 * k)
             draw_points(ax, obj, goals, color=GOAL_COLOR, marker="s", size=0.6 * k)
+    if graph:
+        from .graph import draw_cell_graph
+
+        draw_cell_graph(ax, obj)
     overlay(ax, obj, path=path, paths=paths, marks=marks)
+    if metres:
+        from .frame import metre_axes
+
+        metre_axes(ax, obj)
     if out is not None:
         save_figure(fig, out)
     return fig

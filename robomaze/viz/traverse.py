@@ -137,6 +137,28 @@ def _line_width(ax, rows: int, cols: int) -> float:
     return max(1.0, 0.3 * px_per_cell(ax, rows, cols)) * 72.0 / ax.figure.dpi
 
 
+def known_wall_segments(maze: Maze, picture: np.ndarray) -> np.ndarray:
+    """Wall segments (grid coordinates) of the walls visible in a picture mask.
+
+    ``picture`` is a boolean mask over :meth:`Maze.to_matrix` (see
+    :meth:`robomaze.traverse.game.Game.picture_visible`).
+
+    >>> m = Maze.from_edges(1, 2, [0], [1])
+    >>> pic = np.zeros((3, 5), bool); pic[:, :3] = True
+    >>> known_wall_segments(m, pic).tolist()
+    [[[-0.5, -0.5], [0.5, -0.5]], [[-0.5, 0.5], [0.5, 0.5]], [[-0.5, -0.5], [-0.5, 0.5]]]
+    """
+    mat = maze.to_matrix().astype(bool) & picture
+    segs = []
+    for i, j in np.argwhere(mat[0::2, 1::2]):  # horizontal walls: even row, odd col
+        y, x = i - 0.5, float(j)
+        segs.append([[x - 0.5, y], [x + 0.5, y]])
+    for i, j in np.argwhere(mat[1::2, 0::2]):  # vertical walls: odd row, even col
+        y, x = float(i), j - 0.5
+        segs.append([[x, y - 0.5], [x, y + 0.5]])
+    return np.array(segs, float).reshape(-1, 2, 2)
+
+
 # ---------------------------------------------------------------- play
 class PlayWindow:
     """A matplotlib window (or any figure) driving a :class:`Game` by keys.
@@ -173,6 +195,11 @@ class PlayWindow:
         self._trail = LineCollection([], linewidths=_line_width(self.ax, rows, cols),
                                      zorder=4, capstyle="round")
         self.ax.add_collection(self._trail)
+        # at cell level the walls are lines on cell edges, half under the fog of
+        # a hidden neighbour: the walls the player knows are drawn again above it
+        self._walls = LineCollection([], colors="black", zorder=7, capstyle="projecting",
+                                     linewidths=_line_width(self.ax, rows, cols) * 0.5)
+        self.ax.add_collection(self._walls)
         (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=8, zorder=7,
                                      markeredgecolor="black")
         self._arrow = None
@@ -212,9 +239,14 @@ class PlayWindow:
         fog = np.zeros(g.shape + (4,))
         fog[~g.visible] = _FOG
         self._fog.set_data(fog)
-        pos = np.array([g.start] + [(s.row, s.col) for s in g.steps if not s.bump])
-        keep = np.r_[True, np.any(pos[1:] != pos[:-1], axis=1)]
-        pos = pos[keep]
+        if g.mode == "theseus":
+            pos = np.array(g.thread)  # only the thread is drawn, not the whole walk
+        else:
+            pos = np.array([g.start] + [(s.row, s.col) for s in g.steps if not s.bump])
+            keep = np.r_[True, np.any(pos[1:] != pos[:-1], axis=1)]
+            pos = pos[keep]
+        if g.level == "cell" and g.mode != "full":
+            self._walls.set_segments(known_wall_segments(g.maze, g.picture_visible()))
         self._trail.set_segments(_segments(pos))
         self._trail.set_color(move_colors(pos))
         r, c = g.position

@@ -23,6 +23,7 @@ def test_play_without_display_fails_with_one_line(capsys, tmp_path):
     err = capsys.readouterr().err
     assert code != 0
     assert err.count("\n") == 1 and err.startswith("robomaze play: error: no display")
+    assert "--web" in err
     assert not (tmp_path / "x.jsonl").exists()
 
 

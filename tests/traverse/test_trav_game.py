@@ -202,3 +202,122 @@ def test_key_press_events_reach_the_game_not_matplotlib_defaults(tmp_path):
         assert not plt.fignum_exists(fig.number)
     finally:
         plt.close(fig)
+
+
+# ---------------------------------------------------------------- explorer and theseus
+def test_explorer_sees_only_visited_cells_and_their_walls():
+    g = Game(SNAKE, mode="explorer", clock=ManualClock())
+    assert np.array_equal(g.visible, _mask((3, 3), [(0, 0)]))
+    g.key("right"), g.key("right"), g.key("down")  # (0,1), (0,2), (1,2)
+    assert np.array_equal(g.visible, _mask((3, 3), [(0, 0), (0, 1), (0, 2), (1, 2)]))
+    pic = g.picture_visible()
+    assert pic.shape == (7, 7)
+    # visited cell (1,2) is matrix square (3,5): it and its 8 neighbours are known
+    assert pic[2:5, 4:7].all()
+    # cell (1,1) (matrix (3,3)) was never visited: its square is hidden, while the
+    # wall between (1,1) and (1,2) (matrix (3,4)) belongs to a visited cell
+    assert not pic[3, 3] and pic[3, 4]
+    assert not pic[5:, :].any()  # nothing of row 2 (matrix rows 5, 6)
+    assert pic.sum() == 3 * 7 + 3 * 3 - 3  # rows 0-2 whole, plus the 3x3 around (3,5)
+
+
+def test_explorer_bump_keeps_visibility():
+    g = Game(SNAKE, mode="explorer", clock=ManualClock())
+    assert g.key("down") == "bump"  # the wall south of (0,0) was already sensed
+    assert np.array_equal(g.visible, _mask((3, 3), [(0, 0)]))
+
+
+def test_theseus_thread_winds_back_when_stepping_back():
+    g = Game(SNAKE, mode="theseus", clock=ManualClock())
+    for k in ("right", "right", "down"):
+        g.key(k)
+    assert g.thread == [(0, 0), (0, 1), (0, 2), (1, 2)]
+    g.key("up")
+    assert g.thread == [(0, 0), (0, 1), (0, 2)]
+    g.key("left")
+    assert g.thread == [(0, 0), (0, 1)]
+    # visible: the thread's cells plus the 3x3 around (0,1)
+    assert np.array_equal(g.visible, _box((3, 3), (0, 1)))
+    assert g.moves == 5  # winding back still counts as moves in the record
+    assert [tuple(p) for p in g.record().positions] == [
+        (0, 0), (0, 1), (0, 2), (1, 2), (0, 2), (0, 1)]
+
+
+def test_theseus_loop_back_onto_the_thread_cuts_the_loop():
+    g = Game(Maze.empty(2, 2, start=(0, 0), goals=[(1, 1)]), mode="theseus",
+             clock=ManualClock(), radius=0)
+    g.key("down"), g.key("right")  # (1,0), then the goal (1,1)
+    assert g.finished
+    h = Game(Maze.empty(3, 3, start=(0, 0), goals=[(2, 2)]), mode="theseus",
+             clock=ManualClock(), radius=0)
+    for k in ("right", "down", "left", "up"):  # round the 2x2 loop back to the start
+        h.key(k)
+    assert h.thread == [(0, 0)]
+    assert np.array_equal(h.visible, _mask((3, 3), [(0, 0)]))
+    assert h.walker["settings"] == {"mode": "theseus", "controls": "arrows", "radius": 0}
+
+
+def test_explorer_on_a_widened_grid_sees_the_block_and_its_wall_bands():
+    grid = widen(SNAKE, corridor=3, wall=1)
+    g = Game(grid, mode="explorer", clock=ManualClock())
+    expect = np.zeros(grid.shape, bool)
+    expect[0:5, 0:5] = True  # block of maze cell (0,0) (rows/cols 1-3) with its bands
+    assert np.array_equal(g.visible, expect)
+    # stepping inside the block reveals nothing new
+    g.key("right")
+    assert np.array_equal(g.visible, expect)
+
+
+def test_play_window_theseus_draws_the_thread_and_known_walls(tmp_path):
+    from robomaze.viz.render import _new_figure
+    from robomaze.viz.traverse import PlayWindow
+
+    g = Game(SNAKE, mode="theseus", clock=ManualClock())
+    win = PlayWindow(g, fig=_new_figure(200, 200))
+    for k in ("right", "right", "left"):
+        win.handle(k)
+    # the walk had 3 moves but the thread is (0,0)-(0,1): one segment
+    assert len(win._trail.get_segments()) == 1
+    assert np.allclose(win._trail.get_segments()[0], [[0, 0], [1, 0]])
+    walls = {tuple(map(tuple, s)) for s in np.round(win._walls.get_segments(), 3)}
+    # the walls south of (0,1) and (1,1) are known (visible cells); the boundary
+    # south of (2,1) is not (row 2 is outside the 3x3 around (0,1))
+    assert ((0.5, 0.5), (1.5, 0.5)) in walls and ((0.5, 1.5), (1.5, 1.5)) in walls
+    assert ((0.5, 2.5), (1.5, 2.5)) not in walls
+    assert win._walls.get_zorder() > win._fog.get_zorder()
+
+
+# ---------------------------------------------------------------- properties
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _loop_erased(cells):
+    """Loop-erased walk, written out independently of Game._wind."""
+    out = []
+    for c in cells:
+        if c in out:
+            out = out[:out.index(c) + 1]
+        else:
+            out.append(c)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), braid=st.sampled_from([0.0, 1.0]),
+       keys=st.lists(st.sampled_from(["up", "down", "left", "right"]), max_size=60))
+def test_theseus_thread_and_explorer_view_follow_the_walk(seed, braid, keys):
+    from robomaze.generate import generate
+
+    maze = generate("kruskal", 5, 6, rng=seed, braid=braid).replace(goals=((4, 5),))
+    th = Game(maze, mode="theseus", clock=ManualClock())
+    ex = Game(maze, mode="explorer", clock=ManualClock())
+    for k in keys:
+        th.key(k), ex.key(k)
+    cells = [tuple(p) for p in th.record().positions]
+    assert th.thread == _loop_erased(cells)
+    assert th.thread[0] == maze.start and th.thread[-1] == th.position
+    for a, b in zip(th.thread, th.thread[1:]):
+        assert b in maze.neighbors(a)
+    assert len(set(th.thread)) == len(th.thread)
+    assert np.array_equal(ex.visible, _mask(maze.shape, cells))

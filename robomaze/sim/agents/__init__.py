@@ -14,26 +14,35 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...errors import unknown_name
+from ..._registry import Registry
 from .base import AgentContext
 from .explore import explore
 from .follow_plan import follow_plan
 from .tremaux import tremaux
 from .wall_follow import wall_follow
 
-__all__ = ["AGENTS", "AgentContext", "make_agent"]
+__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister"]
 
-#: Agent name -> factory.
-AGENTS: dict[str, Callable] = {
+#: Agent name -> factory (entry points in the group ``robomaze.agents`` join
+#: on the first lookup).
+AGENTS: Registry = Registry("agent", "robomaze.agents", {
     "wall_follow": wall_follow,
     "follow_plan": follow_plan,
     "explore": explore,
     "tremaux": tremaux,
-}
+})
+
+
+def register(name: str, factory: Callable | None = None, *, replace: bool = False):
+    """Register an agent ``factory(ctx, **options) -> agent`` (or decorate)."""
+    return AGENTS.register(name, factory, replace=replace)
+
+
+def unregister(name: str) -> Callable:
+    """Remove the agent registered as ``name`` and return it."""
+    return AGENTS.unregister(name)
 
 
 def make_agent(name: str, ctx: AgentContext, **options):
     """Build the agent registered as ``name``."""
-    if name not in AGENTS:
-        raise unknown_name("agent", name, AGENTS)
-    return AGENTS[name](ctx, **options)
+    return AGENTS.lookup(name)(ctx, **options)

@@ -42,7 +42,7 @@ Examples
 ...               rng=1, max_checks=20000, time_limit=30.0)
 >>> p.method, p.collision_free, p.length > 1.2
 ('ompl:rrt_connect', True, True)
->>> p.stats["status"]
+>>> p.stats["ompl_status"]
 6
 """
 
@@ -181,7 +181,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     -------
     Path
         ``method`` is ``"ompl:<planner>"`` (``"ompl:<space>"`` for cars),
-        ``expanded`` the validity checks made, ``stats`` holds ``status``
+        ``expanded`` the validity checks made, ``stats`` holds ``ompl_status``
         (OMPL's code), ``first_solution_s``, ``checks``, ``seed`` and
         ``stopped_by`` (``"time"``, ``"checks"`` or ``"solution"``).
         ``first_solution_s`` is the time from the start of the search to
@@ -323,7 +323,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         ou.setLogLevel(level)
     cells = grid.world_to_cells(pose[:, :2])
     cells = np.clip(cells, 0, np.array(grid.shape) - 1)
-    stats = {"status": code, "first_solution_s": clock["first"], "checks": look.checks,
+    stats = {"ompl_status": code, "first_solution_s": clock["first"], "checks": look.checks,
              "exact_checks": look.exact, "seed": seed, "stopped_by": clock["by"],
              "reverse": _reverses(pose) if space == "reeds_shepp" else 0}
     name = f"ompl:{space}" if space is not None else f"ompl:{planner}"

@@ -36,7 +36,8 @@ def maze_for(source, rows, seed, braid=0.0):
     return generate(source, rows, rows, rng=seed, braid=braid)
 
 
-@pytest.mark.parametrize("agent", sorted(AGENTS))
+# car_pursuit needs a turning radius: tests/sim/test_sim_car.py
+@pytest.mark.parametrize("agent", sorted(a for a in AGENTS if a != "car_pursuit"))
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-k{c[2]}" for c in CASES])
 def test_agent_reaches_goal_without_collision(agent, case):
     source, rows, k, t, seed = case

@@ -7,7 +7,7 @@ occupancy grid; otherwise it only knows the map frame) and ``explorer``
 (its runs report the fraction of the maze seen).
 
 >>> sorted(AGENTS)
-['explore', 'follow_plan', 'tremaux', 'wall_follow']
+['car_pursuit', 'explore', 'follow_plan', 'tremaux', 'wall_follow']
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from typing import Callable
 
 from ..._registry import Registry
 from .base import AgentContext
+from .car_pursuit import car_pursuit
 from .explore import explore
 from .follow_plan import follow_plan
 from .tremaux import tremaux
 from .wall_follow import wall_follow
 
-__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister"]
+__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister", "check_agent"]
 
 #: Agent name -> factory (entry points in the group ``robomaze.agents`` join
 #: on the first lookup).
@@ -30,6 +31,7 @@ AGENTS: Registry = Registry("agent", "robomaze.agents", {
     "follow_plan": follow_plan,
     "explore": explore,
     "tremaux": tremaux,
+    "car_pursuit": car_pursuit,
 })
 
 
@@ -41,6 +43,9 @@ def register(name: str, factory: Callable | None = None, *, replace: bool = Fals
 def unregister(name: str) -> Callable:
     """Remove the agent registered as ``name`` and return it."""
     return AGENTS.unregister(name)
+
+
+from .contract import check_agent  # noqa: E402
 
 
 def make_agent(name: str, ctx: AgentContext, **options):

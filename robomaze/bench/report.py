@@ -45,6 +45,7 @@ from typing import Iterable
 import numpy as np
 
 from ..io.ompl_log import write_ompl_logs  # noqa: F401  (the OMPL log writer lives in io)
+from .report_sections import gap_section
 from .store import read_rows
 
 __all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
@@ -181,7 +182,8 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
         written[f"ompl:{name}"] = p
     written.update({f"figure:{k}": v for k, v in figs.items()})
     written["report"] = d / "report.md"
-    written["report"].write_text(_markdown(rows, summary, figs, ex, d), encoding="utf-8")
+    text = _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures)
+    written["report"].write_text(text, encoding="utf-8")
     return written
 
 

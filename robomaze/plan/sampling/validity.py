@@ -13,8 +13,10 @@ from the nearest sample heading
     C - dp - R dt  <=  clearance(state)  <=  C + dp + R dt.
 
 A state is valid when its clearance exceeds ``margin``: the lower bound
-settles most states, the upper bound rejects most of the rest, and the few
-in between get the exact clearance. ``margin`` is what makes checking
+settles most states, the upper bound rejects most of the rest, and those
+in between (close to a wall: within about the table's slack of the
+margin) get the exact clearance. (A finer lattice filled on demand was
+tried and dropped: OMPL's states reuse it too little to pay for the fills.) ``margin`` is what makes checking
 along motions at a finite resolution safe: when consecutive checked
 states are at most ``step`` apart in position and ``2 step`` in heading
 (OMPL's SE(2) distance is ``|dp| + 0.5 |dtheta|``; a car of turning
@@ -90,8 +92,19 @@ class ClearanceLookup:
         self.n = n
         self.margin = self.step / 2 + R * turn_per_metre * self.step
         self.lo, self.hi = self._tables()
+        # the lookup's constants as Python floats and nested lists (fast scalar access)
+        ox, oy, yaw = grid.origin
+        self._ox, self._oy = float(ox), float(oy)
+        self._c, self._s = math.cos(yaw), math.sin(yaw)
+        self._res = float(res)
+        self._inv_res = 1.0 / float(res)
+        self._rows, self._cols = grid.shape
+        self._bins_per_rad = self.n / _TWO_PI
+        self._R_per_bin = self.R * _TWO_PI / self.n
+        self._lo, self._hi = self.lo.tolist(), self.hi.tolist()
         self.checks = 0
         self.exact = 0
+
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray]:
         """Lower and upper bounds of the clearance at cell centres, per sample heading."""
@@ -125,23 +138,23 @@ class ClearanceLookup:
 
     def clearance_bounds(self, x: float, y: float, theta: float = 0.0) -> tuple[float, float]:
         """Lower and upper bound of the footprint's clearance at a state (metres)."""
-        g = self.grid
-        lx, ly = g._local(x, y)
-        u = float(lx) / g.resolution
-        v = g.rows - float(ly) / g.resolution
-        col, row = int(math.floor(u)), int(math.floor(v))
-        if not (0 <= row < g.rows and 0 <= col < g.cols):
+        # plain float arithmetic: this runs once per OMPL state, numpy scalars cost more
+        dx, dy = x - self._ox, y - self._oy
+        u = (self._c * dx + self._s * dy) * self._inv_res
+        v = self._rows - (self._c * dy - self._s * dx) * self._inv_res
+        col, row = math.floor(u), math.floor(v)
+        if not (0 <= row < self._rows and 0 <= col < self._cols):
             return -math.inf, 0.0
-        dp = math.hypot(u - col - 0.5, v - row - 0.5) * g.resolution
+        du, dv = u - col - 0.5, v - row - 0.5
+        slack = math.sqrt(du * du + dv * dv) * self._res
         if self.n == 1:
             b = 0
-            slack = dp
         else:
-            t = theta / _TWO_PI * self.n
-            b = int(math.floor(t + 0.5))
-            slack = dp + self.R * abs(t - b) * _TWO_PI / self.n
+            t = theta * self._bins_per_rad
+            b = math.floor(t + 0.5)
+            slack += self._R_per_bin * abs(t - b)
             b %= self.n
-        return float(self.lo[b, row, col]) - slack, float(self.hi[b, row, col]) + slack
+        return self._lo[b][row][col] - slack, self._hi[b][row][col] + slack
 
     def valid(self, x: float, y: float, theta: float = 0.0) -> bool:
         """Clearance at the state exceeds :attr:`margin` (exact when the bounds do not tell)."""

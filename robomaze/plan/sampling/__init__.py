@@ -166,8 +166,10 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     rng : int, Generator or None
         Seeds OMPL's random generator.
     start_heading, goal_heading : float, optional
-        Headings (radians) for SE(2) and car spaces; default the sample
-        heading with the most clearance at each end.
+        Headings (radians) for SE(2) and car spaces; default for cars the
+        directions of the first and last moves of the shortest grid route
+        (a car cannot turn on the spot), else (or when the robot does not
+        fit that way) the sample heading with the most clearance.
     space : {None, "dubins", "reeds_shepp"}
         A car's state space (``turning_radius`` required).
     turning_radius : float, optional
@@ -254,6 +256,13 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         return s
 
     if headed:
+        if space is not None and (start_heading is None or goal_heading is None):
+            # a car cannot turn on the spot: start facing the way out, arrive along the way in
+            way_out, way_in = _route_headings(grid, s_cell, g_cell, footprint)
+            if start_heading is None and way_out is not None and look.valid(sx, sy, way_out):
+                start_heading = way_out
+            if goal_heading is None and way_in is not None and look.valid(gx, gy, way_in):
+                goal_heading = way_in
         sth = _pick_heading(look, "start", s_cell, start_heading, sx, sy)
         gth = _pick_heading(look, "goal", g_cell, goal_heading, gx, gy)
     else:
@@ -304,7 +313,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         if code != STATUS["exact_solution"]:
             what = status.asString().lower()
             raise NoPathError(
-                f"ompl:{planner} found no exact solution from {s_cell} to {g_cell} "
+                f"ompl:{space or planner} found no exact solution from {s_cell} to {g_cell} "
                 f"({what} after {look.checks} validity checks, "
                 f"{_time.perf_counter() - t_solve:.3f} s; budget: {tl:g} s, {mc} checks)",
                 reason=f"ompl {what}")
@@ -330,6 +339,24 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     return make_path(grid, cells, footprint=footprint, method=name, expanded=look.checks,
                      time=_time.perf_counter() - t0, points=pose[:, :2],
                      headings=pose[:, 2] if headed else None, stats=stats)
+
+
+def _route_headings(grid: OccupancyGrid, s_cell, g_cell, footprint):
+    """Headings of the first and last moves of the shortest grid route (None if there is none)."""
+    from ..search import astar
+
+    fp = footprint if footprint is None or footprint.kind == "disc" else \
+        Footprint.disc(footprint.inscribed_radius) if footprint.inscribed_radius > 0 else None
+    try:
+        p = astar(grid, s_cell, g_cell, footprint=fp, connectivity=8)
+    except NoPathError:
+        return None, None
+    pts = np.asarray(p.points, float)
+    if len(pts) < 2:
+        return None, None
+    k = min(len(pts) - 1, 3)   # a few cells along, not the first diagonal step
+    a, b = pts[k] - pts[0], pts[-1] - pts[-1 - k]
+    return math.atan2(a[1], a[0]), math.atan2(b[1], b[0])
 
 
 def _reverses(pose: np.ndarray) -> int:

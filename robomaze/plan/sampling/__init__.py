@@ -310,26 +310,34 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
             # the search ended at its first exact solution
             clock["first"] = _time.perf_counter() - t_solve
             clock["by"] = "solution"
+        failure = None
         if code != STATUS["exact_solution"]:
             what = status.asString().lower()
-            raise NoPathError(
+            failure = NoPathError(
                 f"ompl:{space or planner} found no exact solution from {s_cell} to {g_cell} "
                 f"({what} after {look.checks} validity checks, "
                 f"{_time.perf_counter() - t_solve:.3f} s; budget: {tl:g} s, {mc} checks)",
                 reason=f"ompl {what}")
-        if simplify:
-            ss.simplifySolution(max(0.1 * tl, 1e-3))
-        path = ss.getSolutionPath()
-        path.interpolate()
-        n = path.getStateCount()
-        if headed:
-            pose = np.array([[path.getState(i).getX(), path.getState(i).getY(),
-                              path.getState(i).getYaw()] for i in range(n)])
         else:
-            pose = np.array([[path.getState(i)[0], path.getState(i)[1], 0.0]
-                             for i in range(n)])
+            if simplify:
+                ss.simplifySolution(max(0.1 * tl, 1e-3))
+            path = ss.getSolutionPath()
+            path.interpolate()
+            n = path.getStateCount()
+            if headed:
+                pose = np.array([[path.getState(i).getX(), path.getState(i).getY(),
+                                  path.getState(i).getYaw()] for i in range(n)])
+            else:
+                pose = np.array([[path.getState(i)[0], path.getState(i)[1], 0.0]
+                                 for i in range(n)])
+            del path
     finally:
         ou.setLogLevel(level)
+        # an exception's traceback keeps this frame alive: drop the OMPL objects
+        # first, or nanobind reports them as leaked when the interpreter exits
+        ss = si = pl = pdef = sp = ptc = status = None
+    if failure is not None:
+        raise failure
     cells = grid.world_to_cells(pose[:, :2])
     cells = np.clip(cells, 0, np.array(grid.shape) - 1)
     stats = {"ompl_status": code, "first_solution_s": clock["first"], "checks": look.checks,
@@ -387,9 +395,9 @@ def ompl_planner(name: str, *, space: str | None = None) -> Callable[..., Path]:
 
     run.__name__ = f"ompl_{space or name}"
     run.__qualname__ = run.__name__
-    run.__doc__ = (f"OMPL's {OMPL_PLANNERS[name]} through :func:`ompl_plan`"
+    run.__doc__ = (f"OMPL's {OMPL_PLANNERS[name]}"
                    + (f" in the {CAR_SPACES[space]}" if space else "")
-                   + "; options as :func:`ompl_plan` (needs ``robomaze[ompl]``).")
+                   + " (robomaze.plan.sampling.ompl_plan; needs robomaze[ompl]).")
     return run
 
 

@@ -96,7 +96,7 @@ def main() -> None:
         for seed in (1, 2, 3):
             p = ompl_plan(g, None, None, planner="rrt_connect", footprint=fp, time_limit=30.0,
                           max_checks=None, rng=seed)
-            in_ompl.append(p.stats["checks"] / p.time)
+            in_ompl.append(p.stats["validity_checks"] / p.time)
         out["footprints"][name] = {
             "table_build_s": build, "checks_per_s": rate,
             "lookup_vs_shapely": rate["lookup"] / rate["shapely"],

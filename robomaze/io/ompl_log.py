@@ -93,7 +93,7 @@ PROPERTIES = (
     ("collisions", "INTEGER", lambda r: r["metrics"].get("collisions")),
     ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
     ("time to first solution", "REAL", lambda r: r["metrics"].get("first_solution_s")),
-    ("validity checks", "INTEGER", lambda r: r["metrics"].get("checks")),
+    ("validity checks", "INTEGER", lambda r: r["metrics"].get("validity_checks")),
     ("seed", "INTEGER", lambda r: r.get("seed")),
 )
 

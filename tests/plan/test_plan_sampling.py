@@ -184,3 +184,23 @@ def test_robomaze_imports_without_ompl_and_the_planner_says_how_to_install():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert "pip install 'robomaze[ompl]'" in out
+
+
+def test_cusps_count_gear_changes():
+    from robomaze.plan.sampling import _reverses
+
+    # forward 2 steps east facing east, then back west still facing east, then forward
+    pose = np.array([[0, 0, 0], [0.1, 0, 0], [0.2, 0, 0], [0.1, 0, 0], [0.0, 0, 0],
+                     [0.1, 0, 0]], float)
+    assert _reverses(pose) == 2
+    assert _reverses(pose[:3]) == 0
+
+
+def test_reeds_shepp_plan_in_open_space_is_collision_free_and_reports_cusps():
+    g = widen(_maze(), corridor=9, wall=1, resolution=0.1)
+    p = plan(g, None, None, method="ompl:reeds_shepp", footprint=Footprint.rectangle(0.3, 0.16),
+             turning_radius=0.3, rng=4, max_checks=60_000, time_limit=60.0)
+    assert p.collision_free and p.method == "ompl:reeds_shepp"
+    assert p.stats["cusps"] >= 0 and p.stats["validity_checks"] > 0
+    h = np.asarray(p.headings)
+    assert shapely_collision_free(g, Footprint.rectangle(0.3, 0.16), p.points, h)

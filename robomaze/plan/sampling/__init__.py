@@ -184,8 +184,10 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     Path
         ``method`` is ``"ompl:<planner>"`` (``"ompl:<space>"`` for cars),
         ``expanded`` the validity checks made, ``stats`` holds ``ompl_status``
-        (OMPL's code), ``first_solution_s``, ``checks``, ``seed`` and
-        ``stopped_by`` (``"time"``, ``"checks"`` or ``"solution"``).
+        (OMPL's code), ``first_solution_s``, ``validity_checks``,
+        ``exact_checks`` (settled by the exact fallback), ``ompl_seed``,
+        ``cusps`` (Reeds-Shepp gear changes) and ``stopped_by``
+        (``"time"``, ``"checks"`` or ``"solution"``).
         ``first_solution_s`` is the time from the start of the search to
         the first exact solution, known when the search ended there
         (RRT-Connect, KPIECE, or ``stop_at_first``), else None.
@@ -340,9 +342,9 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         raise failure
     cells = grid.world_to_cells(pose[:, :2])
     cells = np.clip(cells, 0, np.array(grid.shape) - 1)
-    stats = {"ompl_status": code, "first_solution_s": clock["first"], "checks": look.checks,
-             "exact_checks": look.exact, "seed": seed, "stopped_by": clock["by"],
-             "reverse": _reverses(pose) if space == "reeds_shepp" else 0}
+    stats = {"ompl_status": code, "first_solution_s": clock["first"],
+             "validity_checks": look.checks, "exact_checks": look.exact, "ompl_seed": seed,
+             "stopped_by": clock["by"], "cusps": _reverses(pose) if space == "reeds_shepp" else 0}
     name = f"ompl:{space}" if space is not None else f"ompl:{planner}"
     return make_path(grid, cells, footprint=footprint, method=name, expanded=look.checks,
                      time=_time.perf_counter() - t0, points=pose[:, :2],

@@ -43,7 +43,7 @@ def footprint_width(spec: dict) -> float:
 
 
 def gap_table(rows: list[dict]) -> list[dict]:
-    """Per (footprint, method, corridor): gap, runs, success rate, length ratio, first-solution time."""
+    """Per (footprint, method, corridor): gap, runs, success, length ratio, first-solution time."""
     groups: dict[tuple, list] = defaultdict(list)
     for r in rows:
         if r.get("kind") == "plan":
@@ -70,7 +70,7 @@ def _f(v, spec=".3f") -> str:
 
 
 def gap_section(rows: list[dict], directory: str | Path, *, figures: bool = True) -> str:
-    """The Markdown section (with its figure written under ``DIR/figures``), or "" if no OMPL runs."""
+    """The Markdown section (its figure written under ``DIR/figures``); "" without OMPL runs."""
     if not any(str(r.get("method", "")).startswith("ompl:") for r in rows):
         return ""
     d = Path(directory)

@@ -30,7 +30,7 @@ __all__ = ["CarKinematics"]
 
 @dataclass(frozen=True)
 class CarKinematics(Kinematics):
-    """:class:`Kinematics` of a car: a unicycle whose turn rate is limited to ``|v| / turning_radius``.
+    """:class:`Kinematics` of a car: a unicycle turning at most at ``|v| / turning_radius``.
 
     Parameters
     ----------

@@ -16,8 +16,9 @@ A state is valid when its clearance exceeds ``margin``: the lower bound
 settles most states, the upper bound rejects most of the rest, and those
 in between (close to a wall: within about the table's slack of the
 margin) get the exact clearance. (A finer lattice filled on demand was
-tried and dropped: OMPL's states reuse it too little to pay for the fills.) ``margin`` is what makes checking
-along motions at a finite resolution safe: when consecutive checked
+tried and dropped: OMPL's states reuse it too little to pay for the fills.)
+
+``margin`` is what makes checking along motions at a finite resolution safe: when consecutive checked
 states are at most ``step`` apart in position and ``2 step`` in heading
 (OMPL's SE(2) distance is ``|dp| + 0.5 |dtheta|``; a car of turning
 radius ``rho`` turns at most ``step / rho``), every pose between them,

@@ -35,15 +35,16 @@ __all__ = ["car_pursuit", "CarPursuit"]
 class CarPursuit:
     """State of one car tracking run (see the module docstring)."""
 
-    def __init__(self, ctx: AgentContext, *, turning_radius: float | None = None, lookahead: float | None = None,
-                 speed: float | None = None, max_checks: int = 100_000,
+    def __init__(self, ctx: AgentContext, *, turning_radius: float | None = None,
+                 lookahead: float | None = None, speed: float | None = None, max_checks: int = 100_000,
                  time_limit: float = 10.0, **planner_options) -> None:
         if ctx.grid is None:
             raise ParameterError("car_pursuit needs the map")
         kin = ctx.kinematics
         rho = getattr(kin, "turning_radius", None) if turning_radius is None else turning_radius
         if rho is None:
-            raise ParameterError("car_pursuit needs turning_radius (or CarKinematics), got None")
+            raise ParameterError(
+                "car_pursuit needs turning_radius (or CarKinematics), got None")
         self.rho = check_float("turning_radius", rho, min_value=0.0, strict_min=True)
         self.method = "ompl:dubins"
         res = ctx.resolution

@@ -8,6 +8,8 @@ code that catches those keeps working.
 
 from __future__ import annotations
 
+import difflib
+
 __all__ = [
     "RobomazeError",
     "ParameterError",
@@ -17,6 +19,8 @@ __all__ = [
     "NoPathError",
     "CollisionError",
     "RecordFormatError",
+    "OptionalDependencyError",
+    "ContractError",
 ]
 
 
@@ -79,6 +83,18 @@ def unknown_name(kind: str, name: object, valid) -> UnknownNameError:
 
     >>> str(unknown_name("generator", "foo", ["kruskal", "prim"]))
     "unknown generator 'foo'; expected one of: kruskal, prim"
+    >>> str(unknown_name("planner", "a_star", ["astar", "dijkstra"]))
+    "unknown planner 'a_star'; expected one of: astar, dijkstra (did you mean 'astar'?)"
     """
-    return UnknownNameError(
-        f"unknown {kind} {name!r}; expected one of: {', '.join(sorted(valid))}")
+    names = sorted(str(v) for v in valid)
+    close = difflib.get_close_matches(str(name), names, n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+    return UnknownNameError(f"unknown {kind} {name!r}; expected one of: {', '.join(names)}{hint}")
+
+
+class OptionalDependencyError(RobomazeError, ImportError):
+    """An optional extra is not installed; the message says which (``pip install 'robomaze[...]'``)."""
+
+
+class ContractError(RobomazeError, AssertionError):
+    """A plugin (planner, agent) breaks the contract its registry promises; lists what failed."""

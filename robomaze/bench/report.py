@@ -34,12 +34,10 @@ failed runs and the example pictures.
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import io
 import json
 import math
 import os
-import socket
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
@@ -47,6 +45,8 @@ from typing import Iterable
 import numpy as np
 
 from .report_research import sections as _research_sections
+from ..io.ompl_log import write_ompl_logs  # noqa: F401  (the OMPL log writer lives in io)
+from .report_sections import gap_section
 from .store import read_rows
 
 __all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
@@ -183,7 +183,8 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
         written[f"ompl:{name}"] = p
     written.update({f"figure:{k}": v for k, v in figs.items()})
     written["report"] = d / "report.md"
-    written["report"].write_text(_markdown(rows, summary, figs, ex, d), encoding="utf-8")
+    text = _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures)
+    written["report"].write_text(text, encoding="utf-8")
     return written
 
 
@@ -343,92 +344,3 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
             w(f"| {label} | " + " | ".join(cells) + " |\n")
         w("\n")
     return out.getvalue()
-
-
-# ------------------------------------------------------------ OMPL export
-_OMPL_PROPS = (("time", "REAL", lambda r: r.get("timings", {}).get("compute_s")),
-               ("solved", "BOOLEAN", lambda r: int(bool(r.get("success")))),
-               ("status", "INTEGER", lambda r: {"ok": 0, "error": 1, "timeout": 2}.get(
-                   r.get("status"), 1)),
-               ("solution length", "REAL", lambda r: r["metrics"].get("length_m")),
-               ("length ratio", "REAL", lambda r: r["metrics"].get("length_ratio")),
-               ("min clearance", "REAL", lambda r: r["metrics"].get("min_clearance")),
-               ("mean clearance", "REAL", lambda r: r["metrics"].get("mean_clearance")),
-               ("collisions", "INTEGER", lambda r: r["metrics"].get("collisions")),
-               ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
-               ("seed", "INTEGER", lambda r: r.get("seed")))
-
-
-def _ompl_value(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return str(int(v))
-    if isinstance(v, float):
-        return repr(v) if math.isfinite(v) else ""
-    return str(v)
-
-
-def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]:
-    """One OMPL benchmark log per (corridor, footprint) experiment.
-
-    The format is the one ``ompl::tools::Benchmark`` writes and
-    ``ompl_benchmark_statistics.py`` (Planner Arena) reads: experiment
-    properties carry the widening level (``corridor``, ``wall``,
-    ``resolution``) and the footprint; each planner or agent is a "planner"
-    whose runs list the properties in :data:`_OMPL_PROPS`.
-    """
-    out = Path(out)
-    groups: dict[tuple, list] = defaultdict(list)
-    for r in rows:
-        groups[(r["corridor"], r["footprint"])].append(r)
-    written = {}
-    if groups:
-        out.mkdir(parents=True, exist_ok=True)
-    from .. import __version__
-
-    host = socket.gethostname() or "localhost"
-    for (corridor, footprint), g in sorted(groups.items()):
-        first = g[0]
-        by_method: dict[str, list] = defaultdict(list)
-        for r in sorted(g, key=lambda r: r["id"]):
-            by_method[f"{r['kind']}_{r['method']}"].append(r)
-        safe_fp = footprint.replace(":", "-").replace(",", "_").replace(";", "_").replace("@", "_")
-        name = f"corridor{corridor}_{safe_fp}"
-        lines = [f"robomaze version {__version__}",
-                 f"Experiment robomaze_{name}",
-                 "4 experiment properties",
-                 f"corridor INTEGER = {corridor}",
-                 f"wall INTEGER = {first['wall']}",
-                 f"resolution REAL = {first['resolution']!r}",
-                 f"footprint TEXT = {footprint}",
-                 f"Running on {host}",
-                 f"Starting at {_dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}",
-                 "<<<|",
-                 f"robomaze sweep {first.get('sweep', '')}: widening corridor={corridor} "
-                 f"wall={first['wall']}, footprint {footprint}",
-                 "|>>>",
-                 "<<<|",
-                 f"{first.get('provenance', {}).get('platform', '')}",
-                 "|>>>",
-                 f"{min(int(r.get('seed') or 0) for r in g)} is the random seed",
-                 f"{max(float(r['scenario']['run']['time_limit']) for r in g)!r} seconds per run",
-                 "0 MB per run",
-                 f"{max(len(v) for v in by_method.values())} runs per planner",
-                 f"{sum(float(r.get('timings', {}).get('total_s') or 0) for r in g)!r} "
-                 "seconds spent to collect the data",
-                 "0 enum types",
-                 f"{len(by_method)} planners"]
-        for method, runs in sorted(by_method.items()):
-            lines.append(method)
-            lines.append("0 common properties")
-            lines.append(f"{len(_OMPL_PROPS)} properties for each run")
-            lines.extend(f"{n} {t}" for n, t, _ in _OMPL_PROPS)
-            lines.append(f"{len(runs)} runs")
-            for r in runs:
-                lines.append("".join(f"{_ompl_value(f(r))}; " for _, _, f in _OMPL_PROPS))
-            lines.append(".")
-        p = out / f"{name}.log"
-        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        written[name] = p
-    return written

@@ -41,6 +41,7 @@ import inspect
 from typing import Callable
 
 from .._validate import as_rng, check_choice, check_fraction
+from .._registry import Registry
 from ..errors import ParameterError, unknown_name
 from ..maze import Maze, check_shape
 from .braiding import braid
@@ -53,14 +54,15 @@ from .walks import aldous_broder, wilson
 from .walls import division, wall_adder
 
 __all__ = [
-    "GENERATORS", "generate", "braid", "place", "PLACEMENTS", "centre_cells",
+    "GENERATORS", "generate", "register", "unregister", "braid", "place", "PLACEMENTS", "centre_cells",
     "backtracker", "prim", "prim_frontier", "kruskal", "aldous_broder", "wilson",
     "hunt_and_kill", "growing_tree", "eller", "sidewinder", "binary_tree",
     "division", "mst", "wall_adder",
 ]
 
-#: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``.
-GENERATORS: dict[str, Callable[..., Maze]] = {
+#: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``
+#: (entry points in the group ``robomaze.generators`` join on the first lookup).
+GENERATORS: Registry = Registry("generator", "robomaze.generators", {
     "backtracker": backtracker,
     "prim": prim,
     "prim_frontier": prim_frontier,
@@ -75,7 +77,17 @@ GENERATORS: dict[str, Callable[..., Maze]] = {
     "division": division,
     "mst": mst,
     "wall_adder": wall_adder,
-}
+})
+
+
+def register(name: str, fn: Callable[..., Maze] | None = None, *, replace: bool = False):
+    """Register a generator ``fn(rows, cols, *, rng=None, **options) -> Maze`` (or decorate)."""
+    return GENERATORS.register(name, fn, replace=replace)
+
+
+def unregister(name: str) -> Callable[..., Maze]:
+    """Remove the generator registered as ``name`` and return it."""
+    return GENERATORS.unregister(name)
 
 
 def generator_options(name: str) -> tuple[str, ...]:

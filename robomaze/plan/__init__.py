@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import unknown_name
+from .._registry import Registry
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
 from ._endpoints import check_connectivity
@@ -27,19 +27,20 @@ from .footprint_planner import collision_free
 from .search import astar, dijkstra
 from .wavefront import wavefront, wavefront_field
 
-__all__ = ["PLANNERS", "plan", "Path", "make_path", "wavefront", "wavefront_field",
+__all__ = ["PLANNERS", "plan", "register", "unregister", "check_planner", "Path", "make_path", "wavefront", "wavefront_field",
            "dijkstra", "astar", "collision_free", "max_clearance", "inflation_cost",
            "theta_star", "smooth"]
 
-#: Planner name -> planner function.
-PLANNERS: dict[str, Callable[..., Path]] = {
+#: Planner name -> planner function (a :class:`robomaze._registry.Registry`;
+#: entry points in the group ``robomaze.planners`` join on the first lookup).
+PLANNERS: Registry = Registry("planner", "robomaze.planners", {
     "wavefront": wavefront,
     "dijkstra": dijkstra,
     "astar": astar,
     "collision_free": collision_free,
     "max_clearance": max_clearance,
     "theta_star": theta_star,
-}
+})
 
 # classic maze solvers (robomaze/plan/classic/) register below this line
 # --- classic maze solvers ---
@@ -52,6 +53,30 @@ PLANNERS["dfs_backtracking"] = dfs_backtracking
 PLANNERS["dead_end_filling"] = dead_end_filling
 PLANNERS["random_mouse"] = random_mouse
 # --- end classic maze solvers ---
+
+# --- sampling-based planners through OMPL (robomaze[ompl]; OMPL imported when one runs) ---
+from .sampling import OMPL_PLANNERS as _OMPL, CAR_SPACES as _CARS, ompl_planner  # noqa: E402
+for _name in _OMPL:
+    PLANNERS["ompl:" + _name] = ompl_planner(_name)
+for _space in _CARS:
+    PLANNERS["ompl:" + _space] = ompl_planner("rrt_connect", space=_space)
+# --- end OMPL planners ---
+
+from .contract import check_planner  # noqa: E402
+
+
+def register(name: str, fn: Callable[..., Path] | None = None, *, replace: bool = False):
+    """Register a planner ``fn(grid, start, goal, *, footprint, connectivity, **options) -> Path``.
+
+    Usable as a decorator (``@register("mine")``); see :func:`check_planner`
+    for the contract a planner must meet.
+    """
+    return PLANNERS.register(name, fn, replace=replace)
+
+
+def unregister(name: str) -> Callable[..., Path]:
+    """Remove the planner registered as ``name`` and return it."""
+    return PLANNERS.unregister(name)
 
 
 def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint | None = None,
@@ -76,8 +101,7 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     UnknownNameError
         Unknown ``method`` (the message lists the valid names).
     """
-    if method not in PLANNERS:
-        raise unknown_name("planner", method, PLANNERS)
+    fn = PLANNERS.lookup(method)
     check_connectivity(connectivity)
-    return PLANNERS[method](grid, start, goal, footprint=footprint, connectivity=connectivity,
+    return fn(grid, start, goal, footprint=footprint, connectivity=connectivity,
                             **options)

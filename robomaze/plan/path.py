@@ -76,6 +76,9 @@ class Path:
         Length of the walk in metres.
     headings : ndarray or None
         World heading (radians) of each key pose when the planner chose them.
+    stats : dict or None
+        Planner-specific figures (e.g. the OMPL planners' status code and
+        time to the first solution); the benchmark stores them as metrics.
     """
 
     cells: np.ndarray
@@ -92,6 +95,7 @@ class Path:
     walk: np.ndarray | None = None
     walk_length: float | None = None
     headings: np.ndarray | None = None
+    stats: dict | None = None
 
     def __len__(self) -> int:
         return int(self.cells.shape[0])
@@ -202,7 +206,7 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> n
 
 def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
               method: str = "", expanded: int = 0, time: float = 0.0, walk=None,
-              points=None, headings=None) -> Path:
+              points=None, headings=None, stats: dict | None = None) -> Path:
     """Build a :class:`Path` from grid cells and measure its length and safety.
 
     Parameters
@@ -220,6 +224,8 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
         World points of the poses; default the cell centres.
     headings : array_like, shape (n,), optional
         World headings; default along the path.
+    stats : dict, optional
+        Planner-specific figures stored as :attr:`Path.stats`.
 
     Returns
     -------
@@ -297,4 +303,4 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
                 min_clearance_key_poses=float(clear.min()),
                 mean_clearance_key_poses=float(clear.mean()),
                 collision_free=free, method=str(method), walk=_frozen(walk), walk_length=wl,
-                headings=_frozen(given))
+                headings=_frozen(given), stats=dict(stats) if stats else None)

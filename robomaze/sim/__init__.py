@@ -11,8 +11,9 @@ from .env import GoalRegion, SimEnv
 from .kinematics import Kinematics, wrap_angle
 from .robot import Robot
 from .trajectory import Trajectory, replay
-from .agents import AGENTS, AgentContext, make_agent
+from .agents import AGENTS, AgentContext, check_agent, make_agent
 from .runner import SimResult, simulate
 
 __all__ = ["SimEnv", "GoalRegion", "Robot", "Kinematics", "Trajectory", "replay", "Collider",
-           "collides", "wrap_angle", "AGENTS", "AgentContext", "make_agent", "simulate", "SimResult"]
+           "collides", "wrap_angle", "AGENTS", "AgentContext", "make_agent", "simulate", "SimResult",
+           "check_agent"]

@@ -168,7 +168,8 @@ def _parse_ompl(text):
         while next(lines) != "|>>>":
             pass
     header = [next(lines) for _ in range(6)]
-    assert header[0].endswith("is the random seed") and header[5] == "0 enum types"
+    assert header[0].endswith("is the random seed") and header[5] == "1 enum type"
+    assert next(lines).startswith("status|Unknown status|")
     planners = {}
     for _ in range(int(next(lines).split()[0])):
         name = next(lines)

@@ -36,7 +36,8 @@ def maze_for(source, rows, seed, braid=0.0):
     return generate(source, rows, rows, rng=seed, braid=braid)
 
 
-@pytest.mark.parametrize("agent", sorted(AGENTS))
+# car_pursuit needs a turning radius: tests/sim/test_sim_car.py
+@pytest.mark.parametrize("agent", sorted(a for a in AGENTS if a != "car_pursuit"))
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-k{c[2]}" for c in CASES])
 def test_agent_reaches_goal_without_collision(agent, case):
     source, rows, k, t, seed = case
@@ -98,8 +99,9 @@ def test_unknown_agent_lists_the_names():
         simulate(g, footprint=Footprint.disc(0.5), agent="teleport")
 
 
-@pytest.mark.parametrize("method", sorted(PLANNERS))
+@pytest.mark.parametrize("method", sorted(m for m in PLANNERS if not m.startswith("ompl:")))
 def test_follow_plan_tracks_every_registered_planner(method):
+    # OMPL planners: tests/sim/test_sim_car.py tracks them with small budgets
     g = widen(generate("kruskal", 5, 5, rng=1), corridor=5, wall=1, resolution=0.1)
     res = simulate(g, footprint=Footprint.disc(0.15), agent="follow_plan", method=method, rng=0)
     assert res.success and res.metrics["collisions"] == 0

@@ -7,33 +7,47 @@ occupancy grid; otherwise it only knows the map frame) and ``explorer``
 (its runs report the fraction of the maze seen).
 
 >>> sorted(AGENTS)
-['explore', 'follow_plan', 'tremaux', 'wall_follow']
+['car_pursuit', 'explore', 'follow_plan', 'tremaux', 'wall_follow']
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from ...errors import unknown_name
+from ..._registry import Registry
 from .base import AgentContext
+from .car_pursuit import car_pursuit
 from .explore import explore
 from .follow_plan import follow_plan
 from .tremaux import tremaux
 from .wall_follow import wall_follow
 
-__all__ = ["AGENTS", "AgentContext", "make_agent"]
+__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister", "check_agent"]
 
-#: Agent name -> factory.
-AGENTS: dict[str, Callable] = {
+#: Agent name -> factory (entry points in the group ``robomaze.agents`` join
+#: on the first lookup).
+AGENTS: Registry = Registry("agent", "robomaze.agents", {
     "wall_follow": wall_follow,
     "follow_plan": follow_plan,
     "explore": explore,
     "tremaux": tremaux,
-}
+    "car_pursuit": car_pursuit,
+})
+
+
+def register(name: str, factory: Callable | None = None, *, replace: bool = False):
+    """Register an agent ``factory(ctx, **options) -> agent`` (or decorate)."""
+    return AGENTS.register(name, factory, replace=replace)
+
+
+def unregister(name: str) -> Callable:
+    """Remove the agent registered as ``name`` and return it."""
+    return AGENTS.unregister(name)
+
+
+from .contract import check_agent  # noqa: E402
 
 
 def make_agent(name: str, ctx: AgentContext, **options):
     """Build the agent registered as ``name``."""
-    if name not in AGENTS:
-        raise unknown_name("agent", name, AGENTS)
-    return AGENTS[name](ctx, **options)
+    return AGENTS.lookup(name)(ctx, **options)

@@ -1,0 +1,177 @@
+"""OMPL benchmark logs of a sweep's rows, for Planner Arena.
+
+The layout is the one ``ompl::tools::Benchmark`` writes and OMPL's own
+``ompl_benchmark_statistics.py`` (shipped in the ``ompl`` wheel as
+``ompl/ompl_benchmark_statistics.py`` and the ``ompl_benchmark_statistics``
+script) turns into the SQLite database Planner Arena reads. One log per
+(widening level, footprint) experiment; every planner or agent is a
+"planner" whose runs carry the properties in :data:`PROPERTIES`.
+
+``status`` is an ``ENUM`` with OMPL's own codes and names
+(:data:`STATUS_NAMES`, ``ompl::base::PlannerStatus``), declared in the
+log's enum block as OMPL does, so Planner Arena shows "Exact solution"
+rather than "Unknown status":
+
+* a solved run: 6 (exact solution);
+* a sampling planner that ran out of budget: 4 (timeout), or 5
+  (approximate solution) when OMPL said so;
+* a grid planner that proved there is no path, or an agent that found
+  none: 9 (infeasible); the robot does not fit at the start / goal: 1 / 2
+  (invalid start / goal);
+* an agent stopped by the step or time limit, or a run that hit the
+  sweep's time limit: 4 (timeout); a run stopped on a collision or whose
+  path collides: 8 (abort); a run that raised: 7 (crash).
+
+A run with ``solved = 0`` carries no length, ratio or clearance (empty
+values, NULL in the database).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import os
+import socket
+from collections import defaultdict
+from pathlib import Path
+
+__all__ = ["write_ompl_logs", "ompl_status", "STATUS_NAMES", "PROPERTIES"]
+
+#: ``ompl::base::PlannerStatus`` names by code (``PlannerStatus::asString``).
+STATUS_NAMES = ("Unknown status", "Invalid start", "Invalid goal", "Unrecognized goal type",
+                "Timeout", "Approximate solution", "Exact solution", "Crash", "Abort",
+                "Infeasible")
+
+# properties that describe a solution and are left empty when solved = 0
+_SOLUTION_ONLY = {"solution length", "length ratio", "min clearance", "mean clearance",
+                  "collisions", "time in danger"}
+
+
+def ompl_status(row: dict) -> int:
+    """OMPL's ``PlannerStatus`` code for a result row (see the module docstring).
+
+    >>> ompl_status({"status": "ok", "success": True, "metrics": {}})
+    6
+    >>> ompl_status({"status": "ok", "success": False, "reason": "no collision-free path: "
+    ...              "ompl timeout", "metrics": {}})
+    4
+    >>> ompl_status({"status": "error", "success": False, "metrics": {}})
+    7
+    >>> ompl_status({"status": "ok", "success": False, "metrics": {},
+    ...              "reason": "no collision-free path: corridor narrower than robot"})
+    9
+    """
+    if row.get("status") == "error":
+        return 7
+    if row.get("status") == "timeout":
+        return 4
+    if row.get("success"):
+        return 6
+    code = (row.get("metrics") or {}).get("ompl_status")
+    if code is not None:
+        return int(code)
+    reason = str(row.get("reason") or "")
+    for text, code in (("ompl approximate", 5), ("ompl timeout", 4), ("ompl ", 4),
+                       ("start blocked", 1), ("does not fit at the start", 1),
+                       ("goal blocked", 2), ("no collision-free path", 9),
+                       ("step limit", 4), ("time limit", 4), ("stopped on a collision", 8),
+                       ("collides", 8), ("did not reach", 4)):
+        if text in reason:
+            return code
+    return 0
+
+
+#: (name, type, value of a row) of every run property.
+PROPERTIES = (
+    ("time", "REAL", lambda r: r.get("timings", {}).get("compute_s")),
+    ("solved", "BOOLEAN", lambda r: int(bool(r.get("success")))),
+    ("status", "ENUM", ompl_status),
+    ("solution length", "REAL", lambda r: r["metrics"].get("length_m")),
+    ("length ratio", "REAL", lambda r: r["metrics"].get("length_ratio")),
+    ("min clearance", "REAL", lambda r: r["metrics"].get("min_clearance")),
+    ("mean clearance", "REAL", lambda r: r["metrics"].get("mean_clearance")),
+    ("collisions", "INTEGER", lambda r: r["metrics"].get("collisions")),
+    ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
+    ("time to first solution", "REAL", lambda r: r["metrics"].get("first_solution_s")),
+    ("validity checks", "INTEGER", lambda r: r["metrics"].get("validity_checks")),
+    ("seed", "INTEGER", lambda r: r.get("seed")),
+)
+
+
+def _value(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, float):
+        return repr(v) if math.isfinite(v) else ""
+    return str(v)
+
+
+def _run_line(r: dict) -> str:
+    solved = bool(r.get("success"))
+    vals = ("" if (name in _SOLUTION_ONLY and not solved) else _value(f(r))
+            for name, _, f in PROPERTIES)
+    return "".join(f"{v}; " for v in vals)
+
+
+def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]:
+    """Write one OMPL benchmark log per (corridor, footprint) experiment into ``out``.
+
+    Experiment properties carry the widening level (``corridor``, ``wall``,
+    ``resolution``) and the footprint. Returns the paths written by name.
+    """
+    out = Path(out)
+    groups: dict[tuple, list] = defaultdict(list)
+    for r in rows:
+        groups[(r["corridor"], r["footprint"])].append(r)
+    written = {}
+    if groups:
+        out.mkdir(parents=True, exist_ok=True)
+    from .. import __version__
+
+    host = socket.gethostname() or "localhost"
+    for (corridor, footprint), g in sorted(groups.items()):
+        first = g[0]
+        by_method: dict[str, list] = defaultdict(list)
+        for r in sorted(g, key=lambda r: r["id"]):
+            by_method[f"{r['kind']}_{r['method']}"].append(r)
+        safe_fp = footprint.replace(":", "-").replace(",", "_").replace(";", "_").replace("@", "_")
+        name = f"corridor{corridor}_{safe_fp}"
+        lines = [f"robomaze version {__version__}",
+                 f"Experiment robomaze_{name}",
+                 "4 experiment properties",
+                 f"corridor INTEGER = {corridor}",
+                 f"wall INTEGER = {first['wall']}",
+                 f"resolution REAL = {first['resolution']!r}",
+                 f"footprint TEXT = {footprint}",
+                 f"Running on {host}",
+                 f"Starting at {_dt.datetime.now().strftime('%Y-%m-%d %H:%M:%S')}",
+                 "<<<|",
+                 f"robomaze sweep {first.get('sweep', '')}: widening corridor={corridor} "
+                 f"wall={first['wall']}, footprint {footprint}",
+                 "|>>>",
+                 "<<<|",
+                 f"{first.get('provenance', {}).get('platform', '')}",
+                 "|>>>",
+                 f"{min(int(r.get('seed') or 0) for r in g)} is the random seed",
+                 f"{max(float(r['scenario']['run']['time_limit']) for r in g)!r} seconds per run",
+                 "0 MB per run",
+                 f"{max(len(v) for v in by_method.values())} runs per planner",
+                 f"{sum(float(r.get('timings', {}).get('total_s') or 0) for r in g)!r} "
+                 "seconds spent to collect the data",
+                 "1 enum type",
+                 "status|" + "|".join(STATUS_NAMES),
+                 f"{len(by_method)} planners"]
+        for method, runs in sorted(by_method.items()):
+            lines.append(method)
+            lines.append("0 common properties")
+            lines.append(f"{len(PROPERTIES)} properties for each run")
+            lines.extend(f"{n} {t}" for n, t, _ in PROPERTIES)
+            lines.append(f"{len(runs)} runs")
+            lines.extend(_run_line(r) for r in runs)
+            lines.append(".")
+        p = out / f"{name}.log"
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        written[name] = p
+    return written

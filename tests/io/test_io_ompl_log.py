@@ -1,0 +1,82 @@
+"""OMPL benchmark logs load with OMPL's own ompl_benchmark_statistics.py (Planner Arena)."""
+
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from robomaze.bench import parse_sweep, run_sweep
+from robomaze.bench.store import read_rows
+from robomaze.io.ompl_log import STATUS_NAMES, ompl_status, write_ompl_logs
+
+pytest.importorskip("ompl")
+
+
+def test_status_names_are_ompls_own():
+    from ompl import base as ob
+
+    T = ob.PlannerStatus.PlannerStatusType
+    for code in range(8):   # codes 8, 9 print as "Unknown status" in the 2.0.1 bindings
+        assert ob.PlannerStatus(T(code)).asString() == STATUS_NAMES[code]
+    assert T.EXACT_SOLUTION.value == 6 and T.ABORT.value == 8 and T.INFEASIBLE.value == 9
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ompl_sweep")
+    sweep = parse_sweep({
+        "name": "ompl-log", "seed": [1, 2],
+        "maze": {"generator": "kruskal", "rows": 3, "cols": 3},
+        "widen": {"corridor": 3, "wall": 1, "resolution": 0.1},
+        "robot": {"footprint": ["disc:0.04", "disc:0.2"]},   # the second does not fit
+        "run": {"planner": ["astar", "ompl:rrt_connect", "ompl:bitstar"], "time_limit": 60.0,
+                "options": {"ompl:rrt_connect": {"max_checks": 20000, "time_limit": 20.0},
+                            "ompl:bitstar": {"max_checks": 8000, "time_limit": 20.0}}},
+    })
+    run_sweep(sweep.scenarios, out, workers=1, progress=False)
+    rows = read_rows(out)
+    logs = write_ompl_logs(rows, out / "ompl")
+    db = out / "bench.db"
+    subprocess.run([sys.executable, "-m", "ompl.ompl_benchmark_statistics", "-d", str(db),
+                    *[str(p) for p in logs.values()]], check=True, capture_output=True)
+    return rows, db
+
+
+def test_planner_arena_database_has_ompl_planners_side_by_side(swept):
+    rows, db = swept
+    con = sqlite3.connect(db)
+    names = {n for (n,) in con.execute("SELECT name FROM plannerConfigs")}
+    assert names == {"plan_astar", "plan_ompl:rrt_connect", "plan_ompl:bitstar"}
+    exps = {n for (n,) in con.execute("SELECT name FROM experiments")}
+    assert exps == {"robomaze_corridor3_disc-0.04", "robomaze_corridor3_disc-0.2"}
+    assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == len(rows) == 12
+    enum = dict(con.execute("SELECT value, description FROM enums WHERE name='status'"))
+    assert enum[6] == "Exact solution" and enum[4] == "Timeout" and enum[9] == "Infeasible"
+    # the view Planner Arena ranks planners by exists and covers all three
+    best = con.execute("SELECT COUNT(*) FROM bestPlannerConfigs").fetchone()[0]
+    assert best == 3
+
+
+def test_rows_match_the_database(swept):
+    rows, db = swept
+    con = sqlite3.connect(db)
+    got = con.execute(
+        "SELECT p.name, e.footprint, r.seed, r.solved, r.status, r.solution_length "
+        "FROM runs r JOIN plannerConfigs p ON r.plannerid = p.id "
+        "JOIN experiments e ON r.experimentid = e.id").fetchall()
+    want = {(f"plan_{r['method']}", r["footprint"], r["seed"]): r for r in rows}
+    assert len(got) == len(want)
+    for name, fp, seed, solved, status, length in got:
+        r = want[(name, fp, seed)]
+        assert solved == int(r["success"])
+        assert status == ompl_status(r)
+        if solved:
+            assert status == 6 and length == pytest.approx(r["metrics"]["length_m"])
+        else:
+            assert length is None     # a failed run carries no length
+    # the big disc: A* proves infeasibility (9), OMPL cannot place the start (1)
+    big = {(n, s) for n, fp, _, _, s, _ in got if fp == "disc:0.2"}
+    assert big == {("plan_astar", 9), ("plan_ompl:rrt_connect", 1), ("plan_ompl:bitstar", 1)}
+    small = {s for _, fp, _, _, s, _ in got if fp == "disc:0.04"}
+    assert small == {6}

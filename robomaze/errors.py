@@ -17,6 +17,7 @@ __all__ = [
     "NoPathError",
     "CollisionError",
     "RecordFormatError",
+    "ResultsDirError",
 ]
 
 
@@ -72,6 +73,11 @@ class CollisionError(RobomazeError):
 
 class RecordFormatError(RobomazeError, ValueError):
     """A trajectory or traversal record file is malformed (names the line)."""
+
+
+class ResultsDirError(RobomazeError):
+    """A benchmark results directory cannot be written safely: another writer
+    holds its lock, it is not robomaze's, or a path in it is a symbolic link."""
 
 
 def unknown_name(kind: str, name: object, valid) -> UnknownNameError:

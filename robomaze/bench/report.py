@@ -39,14 +39,18 @@ import io
 import json
 import math
 import os
+import shutil
 import socket
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from .store import read_rows
+from ..errors import RecordFormatError, ResultsDirError
+from . import files
+from .store import read_rows, results_path
 
 __all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
 
@@ -131,12 +135,17 @@ def summarize(rows: Iterable[dict]) -> list[dict]:
     return out
 
 
-def _write_csv(summary, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=SUMMARY_COLUMNS)
-        w.writeheader()
-        for s in summary:
-            w.writerow({k: ("" if s[k] is None else s[k]) for k in SUMMARY_COLUMNS})
+def _csv_text(summary) -> str:
+    fh = io.StringIO(newline="")
+    w = csv.DictWriter(fh, fieldnames=SUMMARY_COLUMNS)
+    w.writeheader()
+    for s in summary:
+        w.writerow({k: ("" if s[k] is None else s[k]) for k in SUMMARY_COLUMNS})
+    return fh.getvalue()
+
+
+def _plot_summary(summary):
+    return summary
 
 
 _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
@@ -162,31 +171,81 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
                  examples: bool = True) -> dict[str, Path]:
     """Write ``report.md``, ``summary.csv``, figures and OMPL logs into ``DIR``.
 
-    Returns the paths written, by name.
+    Returns the paths written, by name. Every file goes through
+    :mod:`robomaze.bench.files`: names made from data are sanitised, nothing
+    is written through a symbolic link or outside ``DIR``, and only pictures
+    and logs an earlier report listed in the manifest are deleted.
     """
     d = Path(directory)
     rows = read_rows(d)
+    _check_rows(rows, d)
+    if not files.owned(d):
+        raise ResultsDirError(f"{d}: not a robomaze results directory (its results.jsonl is a "
+                              "link or missing); the report is written only into one")
+    with files.DirLock(d, "bench report"):
+        manifest = files.Manifest.load(d)
+        staging = Path(tempfile.mkdtemp(dir=d, prefix=".tmp-report-"))
+        try:
+            written = _write_report(d, rows, manifest, staging, figures=figures,
+                                    examples=examples)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            manifest.save()
+    return written
+
+
+def _check_rows(rows: list[dict], d: Path) -> None:
+    """Rows the report can group and label: a crafted file fails here, clearly."""
+    types = {"id": str, "kind": str, "method": str, "footprint": str, "status": str,
+             "corridor": int}
+    for i, r in enumerate(rows):
+        for key, t in types.items():
+            v = r.get(key)
+            if not isinstance(v, t) or isinstance(v, bool):
+                raise RecordFormatError(f"{results_path(d)}: row {i + 1} (id {r.get('id')!r}): "
+                                        f"{key} must be a {t.__name__}, got {v!r}")
+        if not isinstance(r.get("metrics") or {}, dict) or not isinstance(
+                r.get("timings") or {}, dict):
+            raise RecordFormatError(f"{results_path(d)}: row {i + 1} (id {r['id']!r}): metrics "
+                                    "and timings must be objects")
+
+
+def _place(d: Path, manifest, rel: str, src: Path) -> Path:
+    """Move a file written in the staging folder to ``DIR/rel`` (checked, recorded)."""
+    out = files.target(d, rel)
+    os.replace(src, out)
+    manifest.add(rel)
+    return out
+
+
+def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
+                  examples: bool) -> dict[str, Path]:
     summary = summarize(rows)
     written: dict[str, Path] = {}
-    written["summary"] = d / "summary.csv"
-    _write_csv(summary, written["summary"])
+    written["summary"] = files.write_file(d, "summary.csv", _csv_text(summary), manifest)
     figs: dict[str, Path] = {}
     ex: dict[tuple, Path] = {}
     if figures and summary:
         from ..viz.bench import plot_summary
 
-        figs = plot_summary(summary, d / "figures")
+        drawn = plot_summary(_plot_summary(summary), staging / "figures")
+        figs = {name: _place(d, manifest, f"figures/{files.safe_name(p.name)}", p)
+                for name, p in drawn.items()}
     if examples and rows:
-        ex = _examples(rows, d / "examples")
-    for name, p in write_ompl_logs(rows, d / "ompl").items():
-        written[f"ompl:{name}"] = p
+        ex = _examples(rows, d, manifest, staging)
+    logs = {}
+    for name, p in write_ompl_logs(rows, staging / "ompl").items():
+        if p.parent == staging / "ompl":  # a name that left its folder is not placed
+            logs[name] = _place(d, manifest, f"ompl/{files.safe_name(p.name)}", p)
+    files.remove_stale(manifest, "ompl", [f"ompl/{p.name}" for p in logs.values()])
+    written.update({f"ompl:{name}": p for name, p in logs.items()})
     written.update({f"figure:{k}": v for k, v in figs.items()})
-    written["report"] = d / "report.md"
-    written["report"].write_text(_markdown(rows, summary, figs, ex, d), encoding="utf-8")
+    written["report"] = files.write_file(d, "report.md", _markdown(rows, summary, figs, ex, d),
+                                         manifest)
     return written
 
 
-def _examples(rows, out: Path) -> dict[tuple, Path]:
+def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
     """One picture per (method, corridor): the first successful run's path."""
     from ..viz.bench import plot_example
     from .run import build_grid
@@ -198,9 +257,8 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
         key = (r["kind"], r["method"], r["corridor"])
         if key not in chosen and r.get("status") == "ok":
             chosen[key] = r
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):  # pictures of an earlier report of this directory
-        old.unlink()
+    out = staging / "examples"
+    out.mkdir()
     grids: dict[str, tuple] = {}
     written = {}
     for (kind, method, corridor), r in sorted(chosen.items()):
@@ -214,11 +272,14 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
         except Exception:  # the maze source moved since the run; skip its picture
             continue
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
-        title = f"{method}  k={corridor}  {r['footprint']}  ({status})"
+        # drawn literally: a "$" in a plugin's method name is no mathtext
+        title = f"{method}  k={corridor}  {r['footprint']}  ({status})".replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
-        path = out / f"{prefix}{method}_corridor{corridor}.png"
-        plot_example(grid, r.get("path"), path, title=title)
-        written[(kind, method, corridor)] = path
+        name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"
+        plot_example(grid, r.get("path"), out / name, title=title)
+        written[(kind, method, corridor)] = _place(d, manifest, f"examples/{name}", out / name)
+    # pictures of an earlier report of this directory (and only those)
+    files.remove_stale(manifest, "examples", [f"examples/{p.name}" for p in written.values()])
     return written
 
 
@@ -255,6 +316,20 @@ def _glance(summary, footprints) -> str:
     return "\n".join(out) + "\n\n"
 
 
+def _failed_section(rows) -> str:
+    failed = [r for r in rows if r.get("status") != "ok"]
+    if not failed:
+        return ""
+    out = [f"## Failed runs\n\n{len(failed)} of {len(rows)} runs raised an error or ran out "
+           "of time" + (" (every run failed)" if len(failed) == len(rows) else "") + ".\n",
+           "| id | method | corridor | footprint | status | reason |", "|---|---|---|---|---|---|"]
+    for r in sorted(failed, key=lambda r: str(r["id"])):
+        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
+        out.append(f"| {r['id']} | {r.get('method')} | {r.get('corridor')} | "
+                   f"{r.get('footprint')} | {r.get('status')} | {reason} |")
+    return "\n".join(out) + "\n\n"
+
+
 def _markdown(rows, summary, figs, examples, d: Path) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
     info = {}
@@ -281,6 +356,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
     w(f"{len(rows)} runs: {n_succ} reached the goal, {n_ok - n_succ} found no "
       f"(collision-free) path or did not arrive, {len(rows) - n_ok} failed "
       f"(error or time limit).\n\n")
+    w(_failed_section(rows))  # failures first: a sweep that failed must say so at the top
     w(f"robomaze {prov.get('robomaze', '?')}, git {prov.get('git_commit') or 'n/a'}, "
       f"Python {prov.get('python', '?')}, numpy {prov.get('numpy', '?')}, "
       f"{prov.get('platform', '?')}.\n\n")
@@ -318,15 +394,6 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
                 cells.append(f"{sum(s['no_path'] for s in part)}/{sum(s['runs'] for s in part)}"
                              if part else "")
             w(f"| {fp} | " + " | ".join(cells) + " |\n")
-        w("\n")
-    failed = [r for r in rows if r.get("status") != "ok"]
-    if failed:
-        w("## Failed runs\n\n| id | method | corridor | footprint | status | reason |\n"
-          "|---|---|---|---|---|---|\n")
-        for r in sorted(failed, key=lambda r: r["id"]):
-            reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
-            w(f"| {r['id']} | {r['method']} | {r['corridor']} | {r['footprint']} | "
-              f"{r['status']} | {reason} |\n")
         w("\n")
     if examples:
         corridors = sorted({c for _, _, c in examples})
@@ -392,7 +459,7 @@ def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]
         for r in sorted(g, key=lambda r: r["id"]):
             by_method[f"{r['kind']}_{r['method']}"].append(r)
         safe_fp = footprint.replace(":", "-").replace(",", "_").replace(";", "_").replace("@", "_")
-        name = f"corridor{corridor}_{safe_fp}"
+        name = files.safe_name(f"corridor{corridor}_{safe_fp}")  # data never walks out of out/
         lines = [f"robomaze version {__version__}",
                  f"Experiment robomaze_{name}",
                  "4 experiment properties",

@@ -94,7 +94,23 @@ def _run(sweep_file: str | None, args) -> int:
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:
         _report(out, examples=not args.no_examples)
-    return 0
+    return _all_failed_status(sweep.scenarios, out)
+
+
+def _all_failed_status(scenarios, out: Path) -> int:
+    """1 (with the first error on stderr) when every run of the sweep failed, else 0."""
+    from ..bench import read_rows
+
+    order = {sc.id: i for i, sc in enumerate(scenarios)}
+    rows = sorted((r for r in read_rows(out) if r["id"] in order), key=lambda r: order[r["id"]])
+    failed = [r for r in rows if r.get("status") != "ok"]
+    if not rows or len(failed) < len(rows):
+        return 0
+    first = failed[0]
+    print(f"robomaze bench: every run failed ({len(failed)} of {len(rows)}); first error, "
+          f"{first.get('method')} run {first['id']}: {first.get('reason') or first.get('status')}",
+          file=sys.stderr)
+    return 1
 
 
 def _report(directory: Path, *, examples: bool = True) -> int:

@@ -166,20 +166,22 @@ def _descendants(root: int) -> list[int]:
     return out
 
 
-def _kill_tree(root: int, *, include_root: bool, reap: bool) -> None:
+def _kill_tree(root: int, *, include_root: bool, reap: bool) -> bool:
     """SIGKILL ``root``'s descendants (and ``root``); repeat while new ones appear.
 
     ``reap`` collects exited children with ``waitpid(-1)``: only in a worker,
     whose children are all its runs' (in the sweep's own process it would
     steal the exit status of the caller's other children).
     """
+    found = False
     for _ in range(10):
         pids = _descendants(root)
         if include_root:
             pids = [root, *pids]
             include_root = False
         if not pids:
-            return
+            return found
+        found = True
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -189,6 +191,7 @@ def _kill_tree(root: int, *, include_root: bool, reap: bool) -> None:
             _reap(0.5)
         else:
             time.sleep(0.05)
+    return found
 
 
 def _reap(timeout: float) -> None:
@@ -205,13 +208,16 @@ def _reap(timeout: float) -> None:
             time.sleep(0.01)
 
 
-def _local_execute(scenario_dict: dict) -> dict:
+def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
     """:func:`execute` in a local worker, then end whatever the run left running
-    (a planner's forked child would otherwise outlive the sweep holding its stdout)."""
-    try:
-        return execute(scenario_dict)
-    finally:
-        _kill_tree(os.getpid(), include_root=False, reap=True)
+    (a planner's forked child would otherwise outlive the sweep holding its stdout).
+
+    Returns the row and whether processes had to be ended: the parent then
+    replaces this worker, whose process state (e.g. multiprocessing's fork
+    server it believes alive) no longer matches what runs.
+    """
+    row = execute(scenario_dict)
+    return row, _kill_tree(os.getpid(), include_root=False, reap=True)
 
 
 def _worker_identity() -> tuple[int, str]:
@@ -424,7 +430,11 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
                     # the sweep.
                     exc = slot.future.exception()
                     if exc is None:
-                        row = slot.future.result()
+                        row, dirty = slot.future.result()
+                        if dirty:  # its run left processes behind: a fresh worker next
+                            slot.kill()
+                            with _single_threaded_children():
+                                slot.start()
                     elif isinstance(exc, BrokenProcessPool):
                         row = failed_row(sc, "error", "worker process died during the run "
                                          "(crash or out of memory)", elapsed=now - slot.started)

@@ -25,7 +25,7 @@ Three rules keep a sweep or a report from destroying data:
 >>> sorted(Manifest.load(d).files)
 ['notes/a.txt']
 >>> safe_name("../../etc/passwd")
-'etc_passwd-3a2af1'
+'etc_passwd-936d7c'
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def claim(directory: str | os.PathLike) -> Path:
                               "never overwrites other files")
     if d.exists():
         if not owned(d):
-            if any(d.iterdir()):
+            if any(p.name not in (LOCK_NAME, MANIFEST_NAME) for p in d.iterdir()):
                 raise ResultsDirError(
                     f"{d}: holds files robomaze did not write (no {MANIFEST_NAME}, no "
                     f"{_LEGACY}); choose a new or empty directory")

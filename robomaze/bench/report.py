@@ -1,7 +1,8 @@
 """Summarise a result directory: Markdown report, CSV, figures, OMPL logs.
 
 Runs are grouped by widening level (``corridor``) x method (planner or
-agent) x footprint. For every group :func:`summarize` gives:
+agent) x footprint x every other swept setting (resolution, wall...; seeds
+and maze sources are the sample a group averages over). For every group :func:`summarize` gives:
 
 ========================  ====================================================
 ``runs``                  rows in the group
@@ -52,7 +53,8 @@ from ..errors import RecordFormatError, ResultsDirError
 from . import files
 from .store import read_rows, results_path
 
-__all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
+__all__ = ["summarize", "swept_axes", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS",
+           "fmt"]
 
 SUMMARY_COLUMNS = (
     "corridor", "footprint", "kind", "method", "runs", "successes", "no_path", "failed",
@@ -102,15 +104,73 @@ def _sort_key(row):
     return (row["corridor"], row["footprint"], row["kind"], row["method"])
 
 
+#: Scenario keys that never split a group: the repetition (``seed``) and the
+#: maze population a group averages over (``maze.generator/file/grid``); the
+#: keys already in the group key; tables passed to one method (``options``).
+_NOT_AXES = ("seed", "plugins", "maze.generator", "maze.file", "maze.grid", "widen.corridor",
+             "robot.footprint", "run.planner", "run.agent", "maze.options", "run.options")
+
+
+def _flat(spec, prefix: str = "") -> dict:
+    out = {}
+    for k, v in (spec.items() if isinstance(spec, dict) else ()):
+        key = f"{prefix}{k}"
+        if key in _NOT_AXES:
+            continue
+        if isinstance(v, dict):
+            out.update(_flat(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def swept_axes(rows: Iterable[dict]) -> list[str]:
+    """Scenario keys (dotted, e.g. ``widen.resolution``) whose value differs
+    between rows: each splits the report's groups.
+
+    >>> rows = [{"scenario": {"seed": s, "widen": {"resolution": r, "wall": 1}}}
+    ...         for s in (1, 2) for r in (0.1, 0.05)]
+    >>> swept_axes(rows)
+    ['widen.resolution']
+    """
+    seen: dict[str, set] = defaultdict(set)
+    for r in rows:
+        for k, v in _flat(r.get("scenario") or {}).items():
+            seen[k].add(json.dumps(v, sort_keys=True))
+    return sorted(k for k, vals in seen.items() if len(vals) > 1)
+
+
+def _axis_order(v):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, float(v), "")
+    return (1, 0.0, json.dumps(v, sort_keys=True))
+
+
+def _setting(axes: list[str], values: tuple) -> str:
+    """Short label of a group's swept settings, e.g. ``resolution=0.05 wall=2``."""
+    return " ".join(f"{k.rsplit('.', 1)[-1]}={fmt(v) if not isinstance(v, (list, dict)) else v}"
+                    for k, v in zip(axes, values))
+
+
 def summarize(rows: Iterable[dict]) -> list[dict]:
-    """One summary dict per (corridor, footprint, kind, method), sorted."""
+    """One summary dict per (corridor, footprint, kind, method, swept settings), sorted.
+
+    Every scenario key the rows sweep besides the seed and the maze source
+    (:func:`swept_axes`: resolution, wall, sensor...) is part of the group
+    key, so a sweep over it is never merged: each summary carries those
+    values under their dotted names and a ``setting`` label (``""`` when
+    nothing else is swept).
+    """
+    rows = list(rows)
+    axes = swept_axes(rows)
     groups: dict[tuple, list] = defaultdict(list)
     for r in rows:
-        groups[_sort_key(r)].append(r)
+        flat = _flat(r.get("scenario") or {})
+        groups[(*_sort_key(r), tuple(flat.get(k) for k in axes))].append(r)
     out = []
-    for key in sorted(groups):
+    for key in sorted(groups, key=lambda k: (*k[:4], tuple(map(_axis_order, k[4])))):
         g = groups[key]
-        corridor, footprint, kind, method = key
+        corridor, footprint, kind, method, values = key
         succ = sum(bool(r.get("success")) for r in g)
         compute = [float(r["timings"]["compute_s"]) for r in g
                    if r.get("status") == "ok" and r.get("timings", {}).get("compute_s") is not None]
@@ -131,21 +191,31 @@ def summarize(rows: Iterable[dict]) -> list[dict]:
             "compute_median_s": float(np.median(compute)) if compute else None,
             "compute_iqr_s": (float(np.percentile(compute, 75) - np.percentile(compute, 25))
                               if compute else None),
+            "setting": _setting(axes, values), **dict(zip(axes, values)),
         })
     return out
 
 
 def _csv_text(summary) -> str:
+    known = set(SUMMARY_COLUMNS) | {"setting"}
+    axes = sorted({k for s in summary for k in s if k not in known})
+    columns = [*SUMMARY_COLUMNS[:4], *axes, *SUMMARY_COLUMNS[4:]]  # swept axes by the key
     fh = io.StringIO(newline="")
-    w = csv.DictWriter(fh, fieldnames=SUMMARY_COLUMNS)
+    w = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
     w.writeheader()
     for s in summary:
-        w.writerow({k: ("" if s[k] is None else s[k]) for k in SUMMARY_COLUMNS})
+        w.writerow({k: ("" if s.get(k) is None else s[k]) for k in columns})
     return fh.getvalue()
 
 
 def _plot_summary(summary):
-    return summary
+    """The summary as the figures draw it: one series per method and swept
+    setting, labels drawn literally (a ``$`` in a plugin's name is no mathtext)."""
+    out = []
+    for s in summary:
+        label = s["method"] + (f" [{s['setting']}]" if s.get("setting") else "")
+        out.append(dict(s, method=label.replace("$", r"\$")))
+    return out
 
 
 _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
@@ -157,10 +227,13 @@ _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
 
 
 def _md_table(summary) -> str:
-    lines = ["| " + " | ".join(h for _, h in _MD_COLUMNS) + " |",
-             "|" + "|".join("---" for _ in _MD_COLUMNS) + "|"]
+    columns = _MD_COLUMNS
+    if any(s.get("setting") for s in summary):  # the swept settings beside the method
+        columns = (columns[0], ("setting", "setting"), *columns[1:])
+    lines = ["| " + " | ".join(h for _, h in columns) + " |",
+             "|" + "|".join("---" for _ in columns) + "|"]
     for s in summary:
-        cells = [fmt(s[k]) for k, _ in _MD_COLUMNS]
+        cells = [fmt(s.get(k)) for k, _ in columns]
         if s["kind"] != "plan":  # "tremaux" is both a planner and an agent
             cells[0] += " (agent)"
         lines.append("| " + " | ".join(cells) + " |")
@@ -290,6 +363,7 @@ def _glance(summary, footprints) -> str:
     to the alphabetically first name.
     """
     corridors = sorted({s["corridor"] for s in summary})
+    settings = sorted({s.get("setting", "") for s in summary})
     out = ["## At a glance\n",
            "Among the planners and agents that reached the goal in every run of a group: "
            "the shortest (mean length / optimal) and the safest (largest minimum "
@@ -297,11 +371,15 @@ def _glance(summary, footprints) -> str:
            "| footprint | corridor | shortest | length / optimal | safest | min clearance (m) |",
            "|---|---|---|---|---|---|"]
     for fp in footprints:
-        for c in corridors:
-            full = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
-                    and s["runs"] and s["success_rate"] == 1.0]
+        for c, setting in ((c, st) for c in corridors for st in settings):
+            part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
+                    and s.get("setting", "") == setting]
+            if not part:
+                continue
+            full = [s for s in part if s["runs"] and s["success_rate"] == 1.0]
+            where = f"{c} ({setting})" if setting else f"{c}"
             if not full:
-                out.append(f"| {fp} | {c} | no method always succeeded | | | |")
+                out.append(f"| {fp} | {where} | no method always succeeded | | | |")
                 continue
             name = lambda s: s["method"] + ("" if s["kind"] == "plan" else " (agent)")  # noqa: E731
             full.sort(key=name)  # min/max keep the first of equals
@@ -309,7 +387,7 @@ def _glance(summary, footprints) -> str:
                         key=lambda s: s["length_ratio"], default=None)
             safe = max((s for s in full if s["min_clearance"] is not None),
                        key=lambda s: s["min_clearance"], default=None)
-            out.append(f"| {fp} | {c} | {name(short) if short else ''} | "
+            out.append(f"| {fp} | {where} | {name(short) if short else ''} | "
                        f"{fmt(short['length_ratio']) if short else ''} | "
                        f"{name(safe) if safe else ''} | "
                        f"{fmt(safe['min_clearance']) if safe else ''} |")
@@ -378,7 +456,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
     w(_glance(summary, footprints))
     for fp in footprints:
         part = [s for s in summary if s["footprint"] == fp]
-        part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))
+        part.sort(key=lambda s: (s["kind"], s["method"], s.get("setting", ""), s["corridor"]))
         w(f"## Footprint {fp}\n\n{_md_table(part)}\n\n")
     if any(s["no_path"] for s in summary):
         corridors = sorted({s["corridor"] for s in summary})
@@ -387,13 +465,16 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
           "level: a result, not an error.\n\n")
         w("| footprint | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
         w("|---|" + "---|" * len(corridors) + "\n")
-        for fp in footprints:
+        settings = sorted({s.get("setting", "") for s in summary})
+        for fp, setting in ((fp, st) for fp in footprints for st in settings):
             cells = []
             for c in corridors:
-                part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c]
+                part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
+                        and s.get("setting", "") == setting]
                 cells.append(f"{sum(s['no_path'] for s in part)}/{sum(s['runs'] for s in part)}"
                              if part else "")
-            w(f"| {fp} | " + " | ".join(cells) + " |\n")
+            if any(cells):
+                w(f"| {fp}{f' ({setting})' if setting else ''} | " + " | ".join(cells) + " |\n")
         w("\n")
     if examples:
         corridors = sorted({c for _, _, c in examples})

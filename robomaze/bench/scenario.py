@@ -77,7 +77,7 @@ from typing import Any, Callable
 from ..errors import ScenarioError
 
 __all__ = ["Scenario", "Sweep", "load_sweep", "parse_sweep", "scenario_id",
-           "footprint_label", "DEFAULTS"]
+           "footprint_label", "DEFAULTS", "MAX_RUNS"]
 
 #: Every key a scenario may hold, with its default (None = unset).
 DEFAULTS: dict[str, Any] = {
@@ -92,6 +92,9 @@ DEFAULTS: dict[str, Any] = {
             "dt": 0.1, "time_limit": 60.0, "options": {}},
 }
 _META = ("name", "description")
+#: Most runs a sweep may expand to unless told otherwise (``--max-runs``): the
+#: default sweep has 1,440; 100,000 runs of a second each take a day on 2 cores.
+MAX_RUNS = 100_000
 _PLACEMENTS = ("corners", "sides", "centre")
 
 
@@ -317,7 +320,8 @@ def scenario_id(spec: dict) -> str:
 
 
 # ------------------------------------------------------------------ parsing
-def load_sweep(path: str | Path, *, check_names: bool = True) -> Sweep:
+def load_sweep(path: str | Path, *, check_names: bool = True,
+               max_runs: int | None = None) -> Sweep:
     """Read, validate and expand a TOML sweep (or single scenario) file.
 
     Raises
@@ -334,12 +338,16 @@ def load_sweep(path: str | Path, *, check_names: bool = True) -> Sweep:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
     return parse_sweep(data, source=str(path), base_dir=str(path.resolve().parent),
-                       check_names=check_names)
+                       check_names=check_names, max_runs=max_runs)
 
 
 def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
-                check_names: bool = True) -> Sweep:
-    """Validate and expand a sweep given as a dict (what ``tomllib`` returns)."""
+                check_names: bool = True, max_runs: int | None = None) -> Sweep:
+    """Validate and expand a sweep given as a dict (what ``tomllib`` returns).
+
+    ``max_runs`` (default :data:`MAX_RUNS`) bounds the number of runs, counted
+    as the product of the axis lengths before anything is expanded.
+    """
     def fail(key: str, value, expected: str):
         raise ScenarioError(f"{source}: {key}: expected {expected}, got {value!r}")
 
@@ -404,6 +412,18 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     for name, o in opts.items():
         if not isinstance(o, dict):
             fail(f"run.options.{name}", o, "a table of options for that method")
+
+    # counted before anything is expanded: a typo'd sweep of 10**9 runs is refused
+    # at once instead of growing in memory
+    sizes = [len(v) for s_, k, v in axes if (s_, k) not in (("run", "planner"), ("run", "agent"))]
+    count = math.prod(sizes) * len(methods)
+    limit = MAX_RUNS if max_runs is None else max_runs
+    if count > limit:
+        raise ScenarioError(
+            f"{source}: the sweep has {count:,d} runs (the product of its axis lengths "
+            f"{' x '.join(map(str, [*sizes, len(methods)]))}), more than the limit of "
+            f"{limit:,d}; expected at most {limit:,d} runs (split the sweep, or raise the "
+            "limit with --max-runs)")
 
     sweep_plugins = list(plugins)
     if check_names:

@@ -49,6 +49,9 @@ def register(subparsers) -> None:
     p.add_argument("--no-report", action="store_true", help="do not write the report after the sweep")
     p.add_argument("--no-examples", action="store_true",
                    help="skip the per-planner example pictures in the report")
+    p.add_argument("--max-runs", type=int, default=None, metavar="N",
+                   help="refuse sweeps of more than N runs, counted before expanding them "
+                        "(default 100,000)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--fail-on-time", type=float, metavar="R", default=None,
                    help="compare: fail when runs got R times slower (geometric mean)")
@@ -82,7 +85,9 @@ def _run(sweep_file: str | None, args) -> int:
     if args.scheduler and args.executor != "dask":
         raise ParameterError("--scheduler is only used with --executor dask")
     path = Path(sweep_file) if sweep_file else default_sweep_path()
-    sweep = load_sweep(path)
+    if args.max_runs is not None and args.max_runs < 1:
+        raise ParameterError(f"--max-runs must be an integer >= 1, got {args.max_runs}")
+    sweep = load_sweep(path, max_runs=args.max_runs)
     out = Path(args.output or "results")
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
     result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,

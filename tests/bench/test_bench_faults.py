@@ -131,7 +131,8 @@ def test_workers_import_the_parents_robomaze_not_a_folder_in_the_cwd(tmp_path):
     is (sys.path[0] is the script's folder, not the current directory)."""
     clone = tmp_path / "clone"
     (clone / "robomaze").mkdir(parents=True)
-    (clone / "robomaze" / "__init__.py").write_text("raise ImportError('the bogus clone')\n")
+    # importable, like a clone of another version: the fork server's preload keeps it
+    (clone / "robomaze" / "__init__.py").write_text("BOGUS = True  # no __version__\n")
     script = tmp_path / "bin" / "robomaze-script.py"
     script.parent.mkdir()
     script.write_text("import sys\nfrom robomaze.cli import main\n"

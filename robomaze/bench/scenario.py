@@ -415,13 +415,16 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
 
     # counted before anything is expanded: a typo'd sweep of 10**9 runs is refused
     # at once instead of growing in memory
-    sizes = [len(v) for s_, k, v in axes if (s_, k) not in (("run", "planner"), ("run", "agent"))]
-    count = math.prod(sizes) * len(methods)
+    sizes = {f"{s_}.{k}" if s_ else k: len(v) for s_, k, v in axes
+             if (s_, k) not in (("run", "planner"), ("run", "agent"))}
+    sizes["methods"] = len(methods)
+    count = math.prod(sizes.values())
     limit = MAX_RUNS if max_runs is None else max_runs
     if count > limit:
+        lengths = " x ".join(f"{n} {k}" for k, n in sizes.items() if n > 1 or k == "methods")
         raise ScenarioError(
-            f"{source}: the sweep has {count:,d} runs (the product of its axis lengths "
-            f"{' x '.join(map(str, [*sizes, len(methods)]))}), more than the limit of "
+            f"{source}: the sweep has {count:,d} runs (the product of its axis lengths: "
+            f"{lengths}), more than the limit of "
             f"{limit:,d}; expected at most {limit:,d} runs (split the sweep, or raise the "
             "limit with --max-runs)")
 

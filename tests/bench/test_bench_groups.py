@@ -68,15 +68,16 @@ def test_seeds_and_maze_sources_are_the_sample_not_an_axis():
                                                                           (3, "wall=1")]
 
 
-def _huge(n_axes: int, per_axis: int) -> dict:
-    return {"seed": list(range(per_axis ** (n_axes - 2))),
-            "maze": {"generator": "prim", "rows": list(range(1, per_axis + 1))},
-            "widen": {"corridor": list(range(1, per_axis + 1))},
-            "robot": {"footprint": "disc:0.1"}, "run": {"planner": "astar"}}
+def _huge(per_axis: int) -> dict:
+    """Three axes of ``per_axis`` values each: ``per_axis ** 3`` runs."""
+    values = list(range(1, per_axis + 1))
+    return {"seed": values, "maze": {"generator": "prim", "rows": values},
+            "widen": {"corridor": values}, "robot": {"footprint": "disc:0.1"},
+            "run": {"planner": "astar"}}
 
 
 def test_sweep_size_is_counted_before_expansion_and_refused_with_the_count():
-    data = _huge(5, 1000)  # 1000 x 1000 x 1000 = 10**9 combinations
+    data = _huge(1000)  # 1000 x 1000 x 1000 = 10**9 combinations
     tracemalloc.start()
     try:
         with pytest.raises(ScenarioError) as info:
@@ -85,10 +86,10 @@ def test_sweep_size_is_counted_before_expansion_and_refused_with_the_count():
     finally:
         tracemalloc.stop()
     msg = str(info.value)
-    assert "1,000,000,000 runs" in msg and "1000 x 1000 x 1000 x 1" in msg
+    assert "1,000,000,000 runs" in msg and "1000 seed x 1000 maze.rows x 1000 widen.corridor x 1 methods" in msg
     assert "limit of 100,000" in msg and "--max-runs" in msg
     assert peak < 50_000_000  # nothing was expanded
-    small = _huge(3, 10)  # 10 x 10 x 10 = 1,000 runs
+    small = _huge(10)  # 10 x 10 x 10 = 1,000 runs
     with pytest.raises(ScenarioError, match="1,000 runs"):
         parse_sweep(small, check_names=False, max_runs=999)
     assert len(parse_sweep(small, check_names=False, max_runs=1000).scenarios) == 1000

@@ -70,10 +70,13 @@ def _watch_parent(parent: int) -> None:
         time.sleep(1.0)
         try:
             os.kill(parent, 0)
+            with open(f"/proc/{parent}/stat", "rb") as fh:  # a killed, unreaped parent
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    raise ProcessLookupError
         except ProcessLookupError:  # the sweep was killed: do not linger as an orphan
             os._exit(1)
-        except PermissionError:
-            pass  # the parent exists but is not ours to signal: it is alive
+        except (PermissionError, OSError, IndexError):
+            pass  # the parent exists but is not ours to signal (or no /proc): it is alive
 
 
 def _worker_init(plugins: Sequence[str], base_dir: str, parent: int,

@@ -95,6 +95,13 @@ _META = ("name", "description")
 #: Most runs a sweep may expand to unless told otherwise (``--max-runs``): the
 #: default sweep has 1,440; 100,000 runs of a second each take a day on 2 cores.
 MAX_RUNS = 100_000
+#: Longest ``run.time_limit`` (s): a week. Larger values overflow the timers
+#: (``1e300``) and are typos, not benchmarks.
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+#: Longest simulation step (s), as :data:`robomaze.sim.env.MAX_DT`.
+MAX_DT = 1.0
+#: Parameters the runner passes to every planner itself (not options).
+_RUNNER_ARGS = ("grid", "start", "goal", "footprint", "connectivity")
 _PLACEMENTS = ("corners", "sides", "centre")
 
 
@@ -224,8 +231,8 @@ def _footprint(v) -> dict:
         else:
             coords = v.get("coords")
             if (not isinstance(coords, list) or len(coords) < 3 or not all(
-                    isinstance(p, list) and len(p) == 2 and all(_is_num(x) for x in p)
-                    for p in coords)):
+                    isinstance(p, list) and len(p) == 2
+                    and all(_is_num(x) and math.isfinite(x) for x in p) for p in coords)):
                 raise _Bad("coords = [[x, y], ...] with at least 3 points")
             out["coords"] = [[float(x), float(y)] for x, y in coords]
     except _Bad as exc:
@@ -247,8 +254,8 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False)},
     "run": {"planner": (_str, False), "agent": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
-            "dt": (_num(0.0, strict=True), False),
-            "time_limit": (_num(0.0, strict=True), False)},
+            "dt": (_num(0.0, MAX_DT, strict=True), False),
+            "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False)},
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 
@@ -431,6 +438,7 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     sweep_plugins = list(plugins)
     if check_names:
         _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
+        _check_runs(source, by_key, methods, opts)
 
     axes = [(s, k, v) for s, k, v in axes if (s, k) not in (("run", "planner"), ("run", "agent"))]
     scenarios = []
@@ -504,3 +512,56 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             raise ScenarioError(
                 f"{source}: run.options.{name}: options for a method the sweep does not "
                 f"run; expected one of: {', '.join(sorted({m for _, m in methods}))}")
+
+
+def _check_runs(source, by_key, methods, opts) -> None:
+    """What would otherwise fail run by run: options a method does not take,
+    footprints that are no valid shape, mazes too large once widened."""
+    import difflib
+    import inspect
+
+    from .._validate import check_cells
+    from ..errors import RobomazeError
+
+    for kind, name in methods:
+        options = opts.get(name)
+        if not options:
+            continue
+        if kind == "planner":
+            from ..plan import PLANNERS as reg
+        else:
+            from ..sim import AGENTS as reg
+        try:
+            params = inspect.signature(reg[name]).parameters
+        except (TypeError, ValueError):
+            continue
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            continue  # it takes any option and checks them itself
+        valid = [k for k, p in params.items() if k not in _RUNNER_ARGS and k != "rng"
+                 and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for opt in options:
+            if opt not in valid:
+                close = difflib.get_close_matches(opt, valid, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ScenarioError(
+                    f"{source}: run.options.{name}.{opt}: {kind} {name!r} takes no option "
+                    f"{opt!r}; {hint}its options are: {', '.join(valid) or 'none'}")
+    from .run import build_footprint
+
+    for i, fp in enumerate(by_key.get(("robot", "footprint"), [])):
+        try:
+            build_footprint(fp)
+        except (RobomazeError, ValueError) as exc:
+            raise ScenarioError(f"{source}: robot.footprint: {footprint_label(fp)!r} is not a "
+                                f"valid robot shape: {exc}") from None
+    if ("maze", "generator") in by_key:
+        dims = [by_key.get(("maze", k), [DEFAULTS["maze"][k]]) for k in ("rows", "cols")]
+        wid = [by_key.get(("widen", k), [DEFAULTS["widen"][k]]) for k in ("corridor", "wall")]
+        rows, cols, k, t = max(dims[0]), max(dims[1]), max(wid[0]), max(wid[1])
+        gr, gc = rows * (k + t) + t, cols * (k + t) + t  # as robomaze.grid.widen builds it
+        try:
+            check_cells(f"a {rows}x{cols} maze", rows * cols, "maze.rows*maze.cols")
+            check_cells(f"widening a {rows}x{cols} maze with corridor={k}, wall={t} gives a "
+                        f"{gr}x{gc} grid, which", gr * gc, "grid rows*cols")
+        except RobomazeError as exc:
+            raise ScenarioError(f"{source}: maze/widen: {exc}") from None

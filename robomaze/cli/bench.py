@@ -131,9 +131,10 @@ def _compare(baseline: str, current: str, args) -> int:
     from ..bench import compare_dirs
     from ..bench.compare import REL_TOL
 
-    if args.fail_on_time is not None and args.fail_on_time <= 0:
-        raise ParameterError(f"--fail-on-time must be > 0, got {args.fail_on_time}")
-    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time,
-                       rel_tol=args.rel_tol if args.rel_tol is not None else REL_TOL)
+    from ..bench.compare import check_gate
+
+    rel_tol = args.rel_tol if args.rel_tol is not None else REL_TOL
+    check_gate(rel_tol=rel_tol, fail_on_time=args.fail_on_time)  # before reading anything
+    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol)
     print(res.table())
     return 0 if res.ok else 1

@@ -23,6 +23,15 @@ forms:
   robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
       compare deterministic metrics run by run; exit 1 on a regression
 
+plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
+beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
+process and by every worker before any run; use only sweeps you trust.
+
+DIR is robomaze's own: a new or empty directory, or one an earlier sweep wrote
+(an existing file or a folder of other files is refused); one writer at a time
+(a second sweep or report stops naming the running one); exit status 1 when
+every run of the sweep failed, 2 on bad input (checked before any run).
+
 examples:
   robomaze bench -o results
   robomaze bench scenarios/ci.toml -o ci-results --workers 2

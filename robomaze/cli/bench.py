@@ -99,11 +99,16 @@ def _run(sweep_file: str | None, args) -> int:
     sweep = load_sweep(path, max_runs=args.max_runs)
     out = Path(args.output or "results")
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
-    result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
-                       scheduler=args.scheduler, progress=not args.quiet,
-                       retry_failed=args.retry_failed,
-                       meta={"name": sweep.name, "description": sweep.description,
-                             "source": str(path)})
+    try:
+        result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
+                           scheduler=args.scheduler, progress=not args.quiet,
+                           retry_failed=args.retry_failed,
+                           meta={"name": sweep.name, "description": sweep.description,
+                                 "source": str(path)})
+    except KeyboardInterrupt:  # a real Ctrl-C of this process (runs' own are rows)
+        print(f"\nrobomaze bench: interrupted; finished runs are kept in "
+              f"{out / 'results.jsonl'}: rerun the same command to resume", file=sys.stderr)
+        raise
     print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:

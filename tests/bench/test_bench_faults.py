@@ -145,3 +145,32 @@ def test_workers_import_the_parents_robomaze_not_a_folder_in_the_cwd(tmp_path):
     assert proc.returncode == 0, proc.stderr
     rows = read_rows(clone / "out")
     assert len(rows) == 2 and all(r["status"] == "ok" and r["success"] for r in rows)
+
+
+def test_a_real_ctrl_c_stops_the_sweep_resumably(tmp_path):
+    """Runs raising KeyboardInterrupt are rows; SIGINT to robomaze itself stops
+    the sweep with exit 130, and rerunning completes it with no run twice."""
+    sweep = _sweep(tmp_path, '["test_interrupt", "test_slow_astar"]', extra="seed = [1, 2, 3]")
+    out = tmp_path / "out"
+    results = out / "results.jsonl"
+    cmd = [sys.executable, "-m", "robomaze", "bench", str(sweep), "-o", str(out), "-q",
+           "--workers", "1", "--no-report"]
+    env = dict(_env(), ROBOMAZE_TEST_SLOW="0.3")
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if results.exists() and results.read_text().count("\n") >= 4:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "rerun the same command to resume" in err
+    kept = read_rows(out, dedupe=False)
+    assert 4 <= len(kept) < 12
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr
+    rows = read_rows(out, dedupe=False)
+    assert len(rows) == 12 == len({r["id"] for r in rows})
+    assert {r["status"] for r in rows if r["method"] == "test_interrupt"} == {"error"}
+    assert {r["status"] for r in rows if r["method"] == "test_slow_astar"} == {"ok"}

@@ -220,7 +220,17 @@ def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
     server it believes alive) no longer matches what runs.
     """
     row = execute(scenario_dict)
-    return row, _kill_tree(os.getpid(), include_root=False, reap=True)
+    return row, _has_children() and _kill_tree(os.getpid(), include_root=False, reap=True)
+
+
+def _has_children() -> bool:
+    """Whether this worker has any child, alive or not: a cheap test before the
+    ``/proc`` scan (as a subreaper, no child means no descendant at all)."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return False
+    return True
 
 
 def _worker_identity() -> tuple[int, str]:

@@ -180,6 +180,7 @@ def target(directory: str | os.PathLike, rel: str) -> Path:
 def _replace(out: Path, data: str | bytes | Callable[[Path], object]) -> None:
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".tmp-", suffix=out.suffix)
     try:
+        os.fchmod(fd, file_mode())  # mkstemp's 0600 would hide results from the group
         if callable(data):
             os.close(fd)
             data(Path(tmp))
@@ -197,6 +198,13 @@ def _replace(out: Path, data: str | bytes | Callable[[Path], object]) -> None:
         except OSError:
             pass
         raise
+
+
+def file_mode() -> int:
+    """``0o666`` less the umask: the mode ``open()`` would give a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def write_file(directory: str | os.PathLike, rel: str,

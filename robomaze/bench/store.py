@@ -96,6 +96,9 @@ def write_rows(path: str | os.PathLike, rows: Iterable[dict]) -> Path:
     # a fresh temporary name (never a fixed one a link could sit on), renamed over
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".jsonl")
     try:
+        from .files import file_mode
+
+        os.fchmod(fd, file_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for row in rows:
                 fh.write(json.dumps(row, sort_keys=True, allow_nan=False) + "\n")

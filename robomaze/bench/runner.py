@@ -44,6 +44,7 @@ from ..errors import ParameterError
 from .plugins import import_plugins
 from .run import failed_row, format_exception, run_scenario
 from .scenario import Scenario
+from ._procs import become_subreaper, has_children, kill_tree
 from .files import LOCK_NAME, DirLock, Manifest, claim, target, write_file
 from .store import RESULTS_NAME, ResultStore, read_rows, write_rows
 
@@ -88,7 +89,7 @@ def _worker_init(plugins: Sequence[str], base_dir: str, parent: int,
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
-    _become_subreaper()
+    become_subreaper()
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     try:
         import_plugins(plugins, base_dir)
@@ -127,90 +128,6 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
             signal.signal(signal.SIGALRM, old)
 
 
-# ------------------------------------------------------- process trees
-_PR_SET_CHILD_SUBREAPER = 36
-
-
-def _become_subreaper() -> None:
-    """Orphans of a run (a double-forked or ``setsid`` child) are re-parented
-    to this worker instead of init, so :func:`_end_descendants` finds them."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # not Linux: descendants are still found while their parents live
-
-
-def _descendants(root: int) -> list[int]:
-    """Every live descendant of ``root`` (from ``/proc``), parents before children."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue  # it exited meanwhile
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1 and fields[0] != b"Z":  # a zombie is already dead
-            children.setdefault(int(fields[1]), []).append(int(name))
-    out, todo = [], list(children.get(root, []))
-    while todo:
-        pid = todo.pop(0)
-        out.append(pid)
-        todo.extend(children.get(pid, []))
-    return out
-
-
-def _kill_tree(root: int, *, include_root: bool, reap: bool) -> bool:
-    """SIGKILL ``root``'s descendants (and ``root``); repeat while new ones appear.
-
-    ``reap`` collects exited children with ``waitpid(-1)``: only in a worker,
-    whose children are all its runs' (in the sweep's own process it would
-    steal the exit status of the caller's other children).
-    """
-    found = False
-    for _ in range(10):
-        pids = _descendants(root)
-        if include_root:
-            pids = [root, *pids]
-            include_root = False
-        if not pids:
-            return found
-        found = True
-        for pid in pids:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        if reap:
-            _reap(0.5)
-        else:
-            time.sleep(0.05)
-    return found
-
-
-def _reap(timeout: float) -> None:
-    """Collect exited children (re-parented orphans included) for up to ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            if time.monotonic() > deadline:
-                return
-            time.sleep(0.01)
-
-
 def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
     """:func:`execute` in a local worker, then end whatever the run left running
     (a planner's forked child would otherwise outlive the sweep holding its stdout).
@@ -220,17 +137,7 @@ def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
     server it believes alive) no longer matches what runs.
     """
     row = execute(scenario_dict)
-    return row, _has_children() and _kill_tree(os.getpid(), include_root=False, reap=True)
-
-
-def _has_children() -> bool:
-    """Whether this worker has any child, alive or not: a cheap test before the
-    ``/proc`` scan (as a subreaper, no child means no descendant at all)."""
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return False
-    return True
+    return row, has_children() and kill_tree(os.getpid(), include_root=False, reap=True)
 
 
 def _worker_identity() -> tuple[int, str]:
@@ -319,7 +226,7 @@ class _Slot:
 
     def kill(self) -> None:
         if self.pid is not None:  # the worker and everything its run started
-            _kill_tree(self.pid, include_root=True, reap=False)
+            kill_tree(self.pid, include_root=True, reap=False)
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.executor = None
         self.pid = None

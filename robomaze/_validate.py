@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import hashlib
 import numbers
+import re
 from typing import Iterator
 
 import numpy as np
@@ -140,3 +142,26 @@ def as_rng(rng) -> np.random.Generator:
         return np.random.default_rng(rng)
     raise ParameterError(
         f"rng must be a numpy.random.Generator, an int seed or None, got {rng!r}")
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
+
+
+def safe_name(text: str, *, limit: int = 80) -> str:
+    """A file name made from data (a method, a footprint label...).
+
+    Only letters, digits and ``._+-`` are kept (runs of anything else become
+    ``_``), no leading dot, at most ``limit`` characters; a name that had to
+    change gets a short hash of the original so two values never share a file.
+
+    >>> safe_name("astar"), safe_name("disc-0.04")
+    ('astar', 'disc-0.04')
+    >>> safe_name("a/b") != safe_name("a_b")
+    True
+    """
+    text = str(text)
+    clean = _UNSAFE.sub("_", text).lstrip("._") or "_"
+    if clean == text and len(clean) <= limit:
+        return clean
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{clean[:limit - 7].rstrip('_')}-{digest}"

@@ -21,6 +21,7 @@ __all__ = [
     "RecordFormatError",
     "OptionalDependencyError",
     "ContractError",
+    "ResultsDirError",
 ]
 
 
@@ -76,6 +77,11 @@ class CollisionError(RobomazeError):
 
 class RecordFormatError(RobomazeError, ValueError):
     """A trajectory or traversal record file is malformed (names the line)."""
+
+
+class ResultsDirError(RobomazeError):
+    """A benchmark results directory cannot be written safely: another writer
+    holds its lock, it is not robomaze's, or a path in it is a symbolic link."""
 
 
 def unknown_name(kind: str, name: object, valid) -> UnknownNameError:

@@ -24,15 +24,18 @@ Runs only in the current results are reported as new, not failed.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..errors import ParameterError, RecordFormatError
 from .run import DETERMINISTIC_METRICS
-from .store import read_rows
+from .store import results_path
 
-__all__ = ["compare_rows", "compare_dirs", "Comparison", "REL_TOL", "ABS_TOL"]
+__all__ = ["compare_rows", "compare_dirs", "load_rows", "check_gate", "Comparison", "REL_TOL",
+           "ABS_TOL"]
 
 REL_TOL = 1e-6
 ABS_TOL = 1e-9
@@ -119,6 +122,12 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
                  fail_on_time: float | None = None,
                  metrics: Sequence[str] = DETERMINISTIC_METRICS) -> Comparison:
     """Compare two lists of rows (see the module docstring for the rules)."""
+    check_gate(rel_tol=rel_tol, abs_tol=abs_tol, fail_on_time=fail_on_time)
+    for role, rows in (("baseline", baseline), ("current", current)):
+        for i, r in enumerate(rows):
+            _check_row(r, f"{role} row {i + 1}")
+    if not baseline:
+        raise RecordFormatError("baseline holds no result rows; nothing to compare")
     base = {r["id"]: r for r in baseline}
     cur = {r["id"]: r for r in current}
     res = Comparison(fail_on_time=fail_on_time)
@@ -133,7 +142,7 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
             res.changes.append((rid, "status", a.get("status"), b.get("status")))
         if bool(a.get("success")) != bool(b.get("success")):
             res.changes.append((rid, "success", bool(a.get("success")), bool(b.get("success"))))
-        ma, mb = a.get("metrics", {}), b.get("metrics", {})
+        ma, mb = a.get("metrics") or {}, b.get("metrics") or {}
         for key in metrics:
             if key == "success":
                 continue
@@ -154,5 +163,95 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
 
 
 def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, **kw) -> Comparison:
-    """:func:`compare_rows` on two result directories (or ``.jsonl`` files)."""
-    return compare_rows(read_rows(baseline), read_rows(current), **kw)
+    """:func:`compare_rows` on two result directories (or ``.jsonl`` files).
+
+    Both are read strictly (:func:`load_rows`): a gate that cannot compare
+    fails loudly instead of reporting "no regression".
+    """
+    return compare_rows(load_rows(baseline, "baseline"), load_rows(current, "current"), **kw)
+
+
+_STATUSES = ("ok", "error", "timeout")
+
+
+def load_rows(path: str | os.PathLike, role: str = "results") -> list[dict]:
+    """Every row of a results file, checked line by line; the last row per id wins.
+
+    Raises
+    ------
+    RecordFormatError
+        No file, an empty file, a torn or garbage line, a row of the wrong
+        shape (``"metrics": null``, an id that is not a string...), naming
+        the file and line.
+    """
+    p = results_path(path)
+    if not p.is_file():
+        raise RecordFormatError(f"{role} {p}: no results file; expected the results.jsonl a "
+                                "sweep wrote (robomaze bench SWEEP -o DIR)")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RecordFormatError(f"{role} {p}: cannot read: {exc.strerror}") from None
+    rows: dict[str, dict] = {}
+    lines = data.split(b"\n")
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"{role} {p}:{lineno}"
+        if lineno == len(lines):
+            raise RecordFormatError(f"{where}: torn last line (no newline: the sweep writing "
+                                    "it was interrupted); rerun the sweep to complete it")
+        try:
+            row = json.loads(line.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise RecordFormatError(f"{where}: not a JSON result row "
+                                    f"({type(exc).__name__})") from None
+        _check_row(row, where)
+        rows.pop(row["id"], None)
+        rows[row["id"]] = row
+    if not rows:
+        raise RecordFormatError(f"{role} {p}: holds no result rows; nothing to compare")
+    return list(rows.values())
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number robomaze writes")
+
+
+def _check_row(row, where: str) -> None:
+    """A row compare can use: an id string, a known status, metric and timing tables."""
+    if not isinstance(row, dict):
+        raise RecordFormatError(f"{where}: expected a result row (a JSON object), got "
+                                f"{type(row).__name__}")
+    if not isinstance(row.get("id"), str) or not row["id"]:
+        raise RecordFormatError(f"{where}: expected a string 'id', got {row.get('id')!r}")
+    if row.get("status") not in _STATUSES:
+        raise RecordFormatError(f"{where}: expected 'status' one of {', '.join(_STATUSES)}, "
+                                f"got {row.get('status')!r}")
+    for key in ("metrics", "timings"):
+        table = row.get(key, {})
+        if not isinstance(table, dict):
+            raise RecordFormatError(f"{where}: expected {key!r} to be an object, got {table!r}")
+        for k, v in table.items():
+            if v is not None and not (isinstance(v, (bool, int, float, str))):
+                raise RecordFormatError(f"{where}: {key}.{k}: expected a number, got {v!r}")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise RecordFormatError(f"{where}: {key}.{k}: expected a finite number, got {v}")
+
+
+def check_gate(*, rel_tol: float = REL_TOL, abs_tol: float = ABS_TOL,
+               fail_on_time: float | None = None) -> None:
+    """Refuse tolerances that would make the gate meaningless (nan, negative, inf).
+
+    >>> check_gate(fail_on_time=float("nan"))
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: --fail-on-time must be a finite number > 0, got nan
+    """
+    for name, v in (("--rel-tol", rel_tol), ("--abs-tol", abs_tol)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) \
+                or v < 0:
+            raise ParameterError(f"{name} must be a finite number >= 0, got {v!r}")
+    if fail_on_time is not None and (isinstance(fail_on_time, bool) or not isinstance(
+            fail_on_time, (int, float)) or not math.isfinite(fail_on_time) or fail_on_time <= 0):
+        raise ParameterError(f"--fail-on-time must be a finite number > 0, got {fail_on_time!r}")

@@ -1,7 +1,8 @@
 """Summarise a result directory: Markdown report, CSV, figures, OMPL logs.
 
 Runs are grouped by widening level (``corridor``) x method (planner or
-agent) x footprint. For every group :func:`summarize` gives:
+agent) x footprint x every other swept setting (resolution, wall...; seeds
+and maze sources are the sample a group averages over). For every group :func:`summarize` gives:
 
 ========================  ====================================================
 ``runs``                  rows in the group
@@ -38,18 +39,23 @@ import io
 import json
 import math
 import os
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from .report_research import sections as _research_sections
+from ..errors import RecordFormatError, ResultsDirError
 from ..io.ompl_log import write_ompl_logs  # noqa: F401  (the OMPL log writer lives in io)
+from . import files
+from .report_research import sections as _research_sections
 from .report_sections import gap_section
-from .store import read_rows
+from .store import read_rows, results_path
 
-__all__ = ["summarize", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS", "fmt"]
+__all__ = ["summarize", "swept_axes", "write_report", "write_ompl_logs", "SUMMARY_COLUMNS",
+           "fmt"]
 
 SUMMARY_COLUMNS = (
     "corridor", "footprint", "kind", "method", "runs", "successes", "no_path", "failed",
@@ -99,15 +105,73 @@ def _sort_key(row):
     return (row["corridor"], row["footprint"], row["kind"], row["method"])
 
 
+#: Scenario keys that never split a group: the repetition (``seed``) and the
+#: maze population a group averages over (``maze.generator/file/grid``); the
+#: keys already in the group key; tables passed to one method (``options``).
+_NOT_AXES = ("seed", "plugins", "maze.generator", "maze.file", "maze.grid", "widen.corridor",
+             "robot.footprint", "run.planner", "run.agent", "maze.options", "run.options")
+
+
+def _flat(spec, prefix: str = "") -> dict:
+    out = {}
+    for k, v in (spec.items() if isinstance(spec, dict) else ()):
+        key = f"{prefix}{k}"
+        if key in _NOT_AXES:
+            continue
+        if isinstance(v, dict):
+            out.update(_flat(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def swept_axes(rows: Iterable[dict]) -> list[str]:
+    """Scenario keys (dotted, e.g. ``widen.resolution``) whose value differs
+    between rows: each splits the report's groups.
+
+    >>> rows = [{"scenario": {"seed": s, "widen": {"resolution": r, "wall": 1}}}
+    ...         for s in (1, 2) for r in (0.1, 0.05)]
+    >>> swept_axes(rows)
+    ['widen.resolution']
+    """
+    seen: dict[str, set] = defaultdict(set)
+    for r in rows:
+        for k, v in _flat(r.get("scenario") or {}).items():
+            seen[k].add(json.dumps(v, sort_keys=True))
+    return sorted(k for k, vals in seen.items() if len(vals) > 1)
+
+
+def _axis_order(v):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, float(v), "")
+    return (1, 0.0, json.dumps(v, sort_keys=True))
+
+
+def _setting(axes: list[str], values: tuple) -> str:
+    """Short label of a group's swept settings, e.g. ``resolution=0.05 wall=2``."""
+    return " ".join(f"{k.rsplit('.', 1)[-1]}={fmt(v) if not isinstance(v, (list, dict)) else v}"
+                    for k, v in zip(axes, values))
+
+
 def summarize(rows: Iterable[dict]) -> list[dict]:
-    """One summary dict per (corridor, footprint, kind, method), sorted."""
+    """One summary dict per (corridor, footprint, kind, method, swept settings), sorted.
+
+    Every scenario key the rows sweep besides the seed and the maze source
+    (:func:`swept_axes`: resolution, wall, sensor...) is part of the group
+    key, so a sweep over it is never merged: each summary carries those
+    values under their dotted names and a ``setting`` label (``""`` when
+    nothing else is swept).
+    """
+    rows = list(rows)
+    axes = swept_axes(rows)
     groups: dict[tuple, list] = defaultdict(list)
     for r in rows:
-        groups[_sort_key(r)].append(r)
+        flat = _flat(r.get("scenario") or {})
+        groups[(*_sort_key(r), tuple(flat.get(k) for k in axes))].append(r)
     out = []
-    for key in sorted(groups):
+    for key in sorted(groups, key=lambda k: (*k[:4], tuple(map(_axis_order, k[4])))):
         g = groups[key]
-        corridor, footprint, kind, method = key
+        corridor, footprint, kind, method, values = key
         succ = sum(bool(r.get("success")) for r in g)
         compute = [float(r["timings"]["compute_s"]) for r in g
                    if r.get("status") == "ok" and r.get("timings", {}).get("compute_s") is not None]
@@ -128,16 +192,31 @@ def summarize(rows: Iterable[dict]) -> list[dict]:
             "compute_median_s": float(np.median(compute)) if compute else None,
             "compute_iqr_s": (float(np.percentile(compute, 75) - np.percentile(compute, 25))
                               if compute else None),
+            "setting": _setting(axes, values), **dict(zip(axes, values)),
         })
     return out
 
 
-def _write_csv(summary, path: Path) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=SUMMARY_COLUMNS)
-        w.writeheader()
-        for s in summary:
-            w.writerow({k: ("" if s[k] is None else s[k]) for k in SUMMARY_COLUMNS})
+def _csv_text(summary) -> str:
+    known = set(SUMMARY_COLUMNS) | {"setting"}
+    axes = sorted({k for s in summary for k in s if k not in known})
+    columns = [*SUMMARY_COLUMNS[:4], *axes, *SUMMARY_COLUMNS[4:]]  # swept axes by the key
+    fh = io.StringIO(newline="")
+    w = csv.DictWriter(fh, fieldnames=columns, extrasaction="ignore")
+    w.writeheader()
+    for s in summary:
+        w.writerow({k: ("" if s.get(k) is None else s[k]) for k in columns})
+    return fh.getvalue()
+
+
+def _plot_summary(summary):
+    """The summary as the figures draw it: one series per method and swept
+    setting, labels drawn literally (a ``$`` in a plugin's name is no mathtext)."""
+    out = []
+    for s in summary:
+        label = s["method"] + (f" [{s['setting']}]" if s.get("setting") else "")
+        out.append(dict(s, method=label.replace("$", r"\$")))
+    return out
 
 
 _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
@@ -149,10 +228,13 @@ _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
 
 
 def _md_table(summary) -> str:
-    lines = ["| " + " | ".join(h for _, h in _MD_COLUMNS) + " |",
-             "|" + "|".join("---" for _ in _MD_COLUMNS) + "|"]
+    columns = _MD_COLUMNS
+    if any(s.get("setting") for s in summary):  # the swept settings beside the method
+        columns = (columns[0], ("setting", "setting"), *columns[1:])
+    lines = ["| " + " | ".join(h for _, h in columns) + " |",
+             "|" + "|".join("---" for _ in columns) + "|"]
     for s in summary:
-        cells = [fmt(s[k]) for k, _ in _MD_COLUMNS]
+        cells = [fmt(s.get(k)) for k, _ in columns]
         if s["kind"] != "plan":  # "tremaux" is both a planner and an agent
             cells[0] += " (agent)"
         lines.append("| " + " | ".join(cells) + " |")
@@ -163,32 +245,82 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
                  examples: bool = True) -> dict[str, Path]:
     """Write ``report.md``, ``summary.csv``, figures and OMPL logs into ``DIR``.
 
-    Returns the paths written, by name.
+    Returns the paths written, by name. Every file goes through
+    :mod:`robomaze.bench.files`: names made from data are sanitised, nothing
+    is written through a symbolic link or outside ``DIR``, and only pictures
+    and logs an earlier report listed in the manifest are deleted.
     """
     d = Path(directory)
     rows = read_rows(d)
+    _check_rows(rows, d)
+    if not files.owned(d):
+        raise ResultsDirError(f"{d}: not a robomaze results directory (its results.jsonl is a "
+                              "link or missing); the report is written only into one")
+    with files.DirLock(d, "bench report"):
+        manifest = files.Manifest.load(d)
+        staging = Path(tempfile.mkdtemp(dir=d, prefix=".tmp-report-"))
+        try:
+            written = _write_report(d, rows, manifest, staging, figures=figures,
+                                    examples=examples)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+            manifest.save()
+    return written
+
+
+def _check_rows(rows: list[dict], d: Path) -> None:
+    """Rows the report can group and label: a crafted file fails here, clearly."""
+    types = {"id": str, "kind": str, "method": str, "footprint": str, "status": str,
+             "corridor": int}
+    for i, r in enumerate(rows):
+        for key, t in types.items():
+            v = r.get(key)
+            if not isinstance(v, t) or isinstance(v, bool):
+                raise RecordFormatError(f"{results_path(d)}: row {i + 1} (id {r.get('id')!r}): "
+                                        f"{key} must be a {t.__name__}, got {v!r}")
+        if not isinstance(r.get("metrics") or {}, dict) or not isinstance(
+                r.get("timings") or {}, dict):
+            raise RecordFormatError(f"{results_path(d)}: row {i + 1} (id {r['id']!r}): metrics "
+                                    "and timings must be objects")
+
+
+def _place(d: Path, manifest, rel: str, src: Path) -> Path:
+    """Move a file written in the staging folder to ``DIR/rel`` (checked, recorded)."""
+    out = files.target(d, rel)
+    os.replace(src, out)
+    manifest.add(rel)
+    return out
+
+
+def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
+                  examples: bool) -> dict[str, Path]:
     summary = summarize(rows)
     written: dict[str, Path] = {}
-    written["summary"] = d / "summary.csv"
-    _write_csv(summary, written["summary"])
+    written["summary"] = files.write_file(d, "summary.csv", _csv_text(summary), manifest)
     figs: dict[str, Path] = {}
     ex: dict[tuple, Path] = {}
     if figures and summary:
         from ..viz.bench import plot_summary
 
-        figs = plot_summary(summary, d / "figures")
+        drawn = plot_summary(_plot_summary(summary), staging / "figures")
+        figs = {name: _place(d, manifest, f"figures/{files.safe_name(p.name)}", p)
+                for name, p in drawn.items()}
     if examples and rows:
-        ex = _examples(rows, d / "examples")
-    for name, p in write_ompl_logs(rows, d / "ompl").items():
-        written[f"ompl:{name}"] = p
+        ex = _examples(rows, d, manifest, staging)
+    logs = {}
+    for name, p in write_ompl_logs(rows, staging / "ompl").items():
+        if p.parent == staging / "ompl":  # a name that left its folder is not placed
+            logs[name] = _place(d, manifest, f"ompl/{files.safe_name(p.name)}", p)
+    files.remove_stale(manifest, "ompl", [f"ompl/{p.name}" for p in logs.values()])
+    written.update({f"ompl:{name}": p for name, p in logs.items()})
     written.update({f"figure:{k}": v for k, v in figs.items()})
-    written["report"] = d / "report.md"
-    text = _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures)
-    written["report"].write_text(text, encoding="utf-8")
+    written["report"] = files.write_file(
+        d, "report.md", _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures),
+        manifest)
     return written
 
 
-def _examples(rows, out: Path) -> dict[tuple, Path]:
+def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
     """One picture per (method, corridor): the first successful run's path."""
     from ..viz.bench import plot_example
     from .run import build_grid
@@ -200,9 +332,8 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
         key = (r["kind"], r["method"], r["corridor"])
         if key not in chosen and r.get("status") == "ok":
             chosen[key] = r
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.png"):  # pictures of an earlier report of this directory
-        old.unlink()
+    out = staging / "examples"
+    out.mkdir()
     grids: dict[str, tuple] = {}
     written = {}
     for (kind, method, corridor), r in sorted(chosen.items()):
@@ -216,11 +347,14 @@ def _examples(rows, out: Path) -> dict[tuple, Path]:
         except Exception:  # the maze source moved since the run; skip its picture
             continue
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
-        title = f"{method}  k={corridor}  {r['footprint']}  ({status})"
+        # drawn literally: a "$" in a plugin's method name is no mathtext
+        title = f"{method}  k={corridor}  {r['footprint']}  ({status})".replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
-        path = out / f"{prefix}{method}_corridor{corridor}.png"
-        plot_example(grid, r.get("path"), path, title=title)
-        written[(kind, method, corridor)] = path
+        name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"
+        plot_example(grid, r.get("path"), out / name, title=title)
+        written[(kind, method, corridor)] = _place(d, manifest, f"examples/{name}", out / name)
+    # pictures of an earlier report of this directory (and only those)
+    files.remove_stale(manifest, "examples", [f"examples/{p.name}" for p in written.values()])
     return written
 
 
@@ -231,6 +365,7 @@ def _glance(summary, footprints) -> str:
     to the alphabetically first name.
     """
     corridors = sorted({s["corridor"] for s in summary})
+    settings = sorted({s.get("setting", "") for s in summary})
     out = ["## At a glance\n",
            "Among the planners and agents that reached the goal in every run of a group: "
            "the shortest (mean length / optimal) and the safest (largest minimum "
@@ -238,11 +373,15 @@ def _glance(summary, footprints) -> str:
            "| footprint | corridor | shortest | length / optimal | safest | min clearance (m) |",
            "|---|---|---|---|---|---|"]
     for fp in footprints:
-        for c in corridors:
-            full = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
-                    and s["runs"] and s["success_rate"] == 1.0]
+        for c, setting in ((c, st) for c in corridors for st in settings):
+            part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
+                    and s.get("setting", "") == setting]
+            if not part:
+                continue
+            full = [s for s in part if s["runs"] and s["success_rate"] == 1.0]
+            where = f"{c} ({setting})" if setting else f"{c}"
             if not full:
-                out.append(f"| {fp} | {c} | no method always succeeded | | | |")
+                out.append(f"| {fp} | {where} | no method always succeeded | | | |")
                 continue
             name = lambda s: s["method"] + ("" if s["kind"] == "plan" else " (agent)")  # noqa: E731
             full.sort(key=name)  # min/max keep the first of equals
@@ -250,10 +389,24 @@ def _glance(summary, footprints) -> str:
                         key=lambda s: s["length_ratio"], default=None)
             safe = max((s for s in full if s["min_clearance"] is not None),
                        key=lambda s: s["min_clearance"], default=None)
-            out.append(f"| {fp} | {c} | {name(short) if short else ''} | "
+            out.append(f"| {fp} | {where} | {name(short) if short else ''} | "
                        f"{fmt(short['length_ratio']) if short else ''} | "
                        f"{name(safe) if safe else ''} | "
                        f"{fmt(safe['min_clearance']) if safe else ''} |")
+    return "\n".join(out) + "\n\n"
+
+
+def _failed_section(rows) -> str:
+    failed = [r for r in rows if r.get("status") != "ok"]
+    if not failed:
+        return ""
+    out = [f"## Failed runs\n\n{len(failed)} of {len(rows)} runs raised an error or ran out "
+           "of time" + (" (every run failed)" if len(failed) == len(rows) else "") + ".\n",
+           "| id | method | corridor | footprint | status | reason |", "|---|---|---|---|---|---|"]
+    for r in sorted(failed, key=lambda r: str(r["id"])):
+        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
+        out.append(f"| {r['id']} | {r.get('method')} | {r.get('corridor')} | "
+                   f"{r.get('footprint')} | {r.get('status')} | {reason} |")
     return "\n".join(out) + "\n\n"
 
 
@@ -283,6 +436,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
     w(f"{len(rows)} runs: {n_succ} reached the goal, {n_ok - n_succ} found no "
       f"(collision-free) path or did not arrive, {len(rows) - n_ok} failed "
       f"(error or time limit).\n\n")
+    w(_failed_section(rows))  # failures first: a sweep that failed must say so at the top
     w(f"robomaze {prov.get('robomaze', '?')}, git {prov.get('git_commit') or 'n/a'}, "
       f"Python {prov.get('python', '?')}, numpy {prov.get('numpy', '?')}, "
       f"{prov.get('platform', '?')}.\n\n")
@@ -304,7 +458,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
     w(_glance(summary, footprints))
     for fp in footprints:
         part = [s for s in summary if s["footprint"] == fp]
-        part.sort(key=lambda s: (s["kind"], s["method"], s["corridor"]))
+        part.sort(key=lambda s: (s["kind"], s["method"], s.get("setting", ""), s["corridor"]))
         w(f"## Footprint {fp}\n\n{_md_table(part)}\n\n")
     w(_research_sections(rows, d, figures=bool(figs)))  # safety vs noise, micromouse
     if any(s["no_path"] for s in summary):
@@ -314,22 +468,16 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
           "level: a result, not an error.\n\n")
         w("| footprint | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
         w("|---|" + "---|" * len(corridors) + "\n")
-        for fp in footprints:
+        settings = sorted({s.get("setting", "") for s in summary})
+        for fp, setting in ((fp, st) for fp in footprints for st in settings):
             cells = []
             for c in corridors:
-                part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c]
+                part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
+                        and s.get("setting", "") == setting]
                 cells.append(f"{sum(s['no_path'] for s in part)}/{sum(s['runs'] for s in part)}"
                              if part else "")
-            w(f"| {fp} | " + " | ".join(cells) + " |\n")
-        w("\n")
-    failed = [r for r in rows if r.get("status") != "ok"]
-    if failed:
-        w("## Failed runs\n\n| id | method | corridor | footprint | status | reason |\n"
-          "|---|---|---|---|---|---|\n")
-        for r in sorted(failed, key=lambda r: r["id"]):
-            reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
-            w(f"| {r['id']} | {r['method']} | {r['corridor']} | {r['footprint']} | "
-              f"{r['status']} | {reason} |\n")
+            if any(cells):
+                w(f"| {fp}{f' ({setting})' if setting else ''} | " + " | ".join(cells) + " |\n")
         w("\n")
     if examples:
         corridors = sorted({c for _, _, c in examples})

@@ -116,11 +116,12 @@ def _noise_section(rows, d: Path, figures: bool) -> str:
     if figures:
         from ..viz.research import plot_safety_vs_noise
 
-        fig_dir = d / "figures"
-        fig_dir.mkdir(parents=True, exist_ok=True)
+        from .files import target  # checked: inside DIR, never through a link
+
         sensor = sorted({g["sensor"] for g in groups}, key=noise_level_key)
         odometry = sorted({g["odometry"] for g in groups}, key=noise_level_key)
-        p = plot_safety_vs_noise(groups, sensor, odometry, fig_dir / "safety_vs_noise.png")
+        p = plot_safety_vs_noise(groups, sensor, odometry,
+                                 target(d, "figures/safety_vs_noise.png"))
         lines.append(f"![safety vs noise]({p.relative_to(d).as_posix()})\n")
     lines += ["| corridor | footprint | agent | noise (sensor / odometry) | runs | success rate "
               "| min clearance (m) | collisions | time in danger | odometry error (m) |",

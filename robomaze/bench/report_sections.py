@@ -83,7 +83,9 @@ def gap_section(rows: list[dict], directory: str | Path, *, figures: bool = True
     if figures and table:
         from ..viz.bench_gap import plot_success_vs_gap
 
-        p = plot_success_vs_gap(table, d / "figures" / "success_vs_gap.png")
+        from .files import target  # checked: inside DIR, never through a link
+
+        p = plot_success_vs_gap(table, target(d, "figures/success_vs_gap.png"))
         out.append(f"\n![success vs gap]({p.relative_to(d).as_posix()})\n")
     by_fp: dict[str, list] = defaultdict(list)
     for t in table:

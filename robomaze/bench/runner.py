@@ -44,7 +44,9 @@ from ..errors import ParameterError
 from .plugins import import_plugins
 from .run import failed_row, format_exception, run_scenario
 from .scenario import Scenario
-from .store import ResultStore, read_rows, results_path, write_rows
+from ._procs import become_subreaper, has_children, kill_tree
+from .files import LOCK_NAME, DirLock, Manifest, claim, target, write_file
+from .store import RESULTS_NAME, ResultStore, read_rows, write_rows
 
 __all__ = ["run_sweep", "SweepResult", "Progress", "hard_grace"]
 
@@ -69,15 +71,25 @@ def _watch_parent(parent: int) -> None:
         time.sleep(1.0)
         try:
             os.kill(parent, 0)
+            with open(f"/proc/{parent}/stat", "rb") as fh:  # a killed, unreaped parent
+                if fh.read().rsplit(b")", 1)[1].split()[0] == b"Z":
+                    raise ProcessLookupError
         except ProcessLookupError:  # the sweep was killed: do not linger as an orphan
             os._exit(1)
-        except PermissionError:
-            pass  # the parent exists but is not ours to signal: it is alive
+        except (PermissionError, OSError, IndexError):
+            pass  # the parent exists but is not ours to signal (or no /proc): it is alive
 
 
-def _worker_init(plugins: Sequence[str], base_dir: str, parent: int) -> None:
+def _worker_init(plugins: Sequence[str], base_dir: str, parent: int,
+                 environ: dict | None = None) -> None:
     # Interrupts belong to the parent: it decides what to do with the sweep.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for key, value in (environ or {}).items():  # undo _import_like_parent for the runs
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    become_subreaper()
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     try:
         import_plugins(plugins, base_dir)
@@ -106,12 +118,32 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
         return failed_row(scenario, "timeout",
                           f"timed out after {scenario.time_limit:g} s (time_limit)",
                           elapsed=time.perf_counter() - t0)
-    except Exception as exc:  # isolation: any failure of the run is a result row
+    except BaseException as exc:  # isolation: any failure of the run is a result row,
+        # SystemExit and KeyboardInterrupt raised by a planner included (a real
+        # Ctrl-C never reaches a worker: workers ignore SIGINT, the parent decides)
         return failed_row(scenario, "error", format_exception(exc),
                           elapsed=time.perf_counter() - t0)
     finally:
         if use_alarm and old is not None:
             signal.signal(signal.SIGALRM, old)
+
+
+def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
+    """:func:`execute` in a local worker, then end whatever the run left running
+    (a planner's forked child would otherwise outlive the sweep holding its stdout).
+
+    Returns the row and whether processes had to be ended: the parent then
+    replaces this worker, whose process state (e.g. multiprocessing's fork
+    server it believes alive) no longer matches what runs.
+    """
+    row = execute(scenario_dict)
+    return row, has_children() and kill_tree(os.getpid(), include_root=False, reap=True)
+
+
+def _worker_identity() -> tuple[int, str]:
+    from .. import __file__ as where
+
+    return os.getpid(), where
 
 
 # ---------------------------------------------------------------- progress
@@ -174,28 +206,27 @@ class _Slot:
     started: float = 0.0
 
     def start(self, *, wait: bool = True):
-        self.executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=self.ctx, initializer=_worker_init,
-            initargs=(self.plugins, self.base_dir, os.getpid()))
-        fut = self.executor.submit(os.getpid)
+        with _import_like_parent() as saved:
+            self.executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=self.ctx, initializer=_worker_init,
+                initargs=(self.plugins, self.base_dir, os.getpid(), saved))
+            fut = self.executor.submit(_worker_identity)
         if wait:
-            self.pid = fut.result()
+            self.pid = _started_pid(fut)
         return fut
 
     def submit(self, scenario: Scenario) -> None:
         self.scenario = scenario
         self.started = time.monotonic()
-        self.future = self.executor.submit(execute, scenario.to_dict())
+        self.future = self.executor.submit(_local_execute, scenario.to_dict())
 
     def clear(self) -> None:
         self.future = None
         self.scenario = None
 
     def kill(self) -> None:
-        try:
-            os.kill(self.pid, signal.SIGKILL)
-        except (ProcessLookupError, TypeError):
-            pass
+        if self.pid is not None:  # the worker and everything its run started
+            kill_tree(self.pid, include_root=True, reap=False)
         self.executor.shutdown(wait=True, cancel_futures=True)
         self.executor = None
         self.pid = None
@@ -225,6 +256,53 @@ class _single_threaded_children:
                 os.environ[k] = v
 
 
+class _import_like_parent:
+    """Make new worker processes import the ``robomaze`` this process imported.
+
+    The fork server runs ``python -c ...``, which puts the current directory
+    first on ``sys.path`` (and Python 3.11 ignores the ``sys_path`` it is
+    handed): run from a folder holding a clone, workers would import that
+    clone's ``robomaze``. While workers start, ``PYTHONPATH`` lists this
+    process's ``sys.path`` and ``PYTHONSAFEPATH`` keeps the current directory
+    out; the workers restore the user's values before any run.
+    """
+
+    _KEYS = ("PYTHONPATH", "PYTHONSAFEPATH")
+
+    def __enter__(self) -> dict:
+        self.saved = {k: os.environ.get(k) for k in self._KEYS}
+        paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+        os.environ["PYTHONSAFEPATH"] = "1"
+        return dict(self.saved)
+
+    def __exit__(self, *exc) -> None:
+        for k, v in self.saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _started_pid(fut) -> int:
+    """The pid of a fresh worker, after checking it imported our ``robomaze``."""
+    from .. import __file__ as ours
+    from ..errors import RobomazeError
+
+    try:
+        pid, theirs = fut.result()
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise RobomazeError(f"a worker process could not start robomaze ({type(exc).__name__}: "
+                            f"{exc}); this process imports it from {os.path.dirname(ours)}") from None
+    if os.path.realpath(theirs) != os.path.realpath(ours):
+        raise RobomazeError(f"worker processes import robomaze from {os.path.dirname(theirs)}, "
+                            f"this process from {os.path.dirname(ours)}; refusing to run "
+                            "the sweep with another copy of the code")
+    return pid
+
+
 def _mp_context():
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
@@ -249,7 +327,7 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
         with _single_threaded_children():
             started = [slot.start(wait=False) for slot in slots]  # start them side by side
             for slot, fut in zip(slots, started):
-                slot.pid = fut.result()
+                slot.pid = _started_pid(fut)
         while True:
             for slot in slots:
                 if slot.future is None and pending:
@@ -266,17 +344,24 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
             for slot in busy:
                 sc = slot.scenario
                 if slot.future.done():
-                    try:
-                        row = slot.future.result()
-                    except BrokenProcessPool:
+                    # .exception() hands back what the worker raised without raising it
+                    # here: a KeyboardInterrupt or SystemExit from a run is that run's
+                    # failed row; only one raised in this process (a real Ctrl-C) stops
+                    # the sweep.
+                    exc = slot.future.exception()
+                    if exc is None:
+                        row, dirty = slot.future.result()
+                        if dirty:  # its run left processes behind: a fresh worker next
+                            slot.kill()
+                            with _single_threaded_children():
+                                slot.start()
+                    elif isinstance(exc, BrokenProcessPool):
                         row = failed_row(sc, "error", "worker process died during the run "
                                          "(crash or out of memory)", elapsed=now - slot.started)
                         slot.kill()
                         with _single_threaded_children():
                             slot.start()
-                    except (KeyboardInterrupt, SystemExit):
-                        raise
-                    except BaseException as exc:  # e.g. the row could not be pickled back
+                    else:  # e.g. the row could not be pickled back
                         row = failed_row(sc, "error", format_exception(exc),
                                          elapsed=now - slot.started)
                     slot.clear()
@@ -350,6 +435,26 @@ def _run_dask(scenarios: list[Scenario], scheduler, emit: Callable[[dict], None]
 
 
 # ----------------------------------------------------------------- sweep
+def _sweep_store(directory: Path, retry_failed: bool) -> ResultStore:
+    """The results store of a locked directory (failed rows dropped first on retry).
+
+    The retry rewrite goes through a temporary file renamed over
+    ``results.jsonl``, so a kill at any moment leaves either the old file or
+    the new one, and the dropped runs simply run again on the next sweep.
+    """
+    results = target(directory, RESULTS_NAME)  # never through a planted link
+    if retry_failed and results.exists():
+        rows = read_rows(directory, dedupe=False)
+        kept = [r for r in rows if r.get("status") == "ok"]
+        if len(kept) != len(rows):
+            write_rows(directory, kept)
+    manifest = Manifest.load(directory)
+    manifest.add(RESULTS_NAME)
+    manifest.add(LOCK_NAME)
+    manifest.save()
+    return ResultStore(directory)
+
+
 @dataclass
 class SweepResult:
     """What a sweep did: where rows went and how many ran / were skipped."""
@@ -401,13 +506,10 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
 
     for sc in scenarios:
         validate_for_run(sc)
-    directory = Path(directory)
-    if retry_failed and results_path(directory).exists():
-        rows = read_rows(directory, dedupe=False)
-        kept = [r for r in rows if r.get("status") == "ok"]
-        if len(kept) != len(rows):
-            write_rows(directory, kept)
-    with ResultStore(directory) as store:
+    directory = claim(directory)
+    # One writer at a time: a second sweep (or a --retry-failed rewrite) into
+    # the same directory would duplicate runs or drop rows appended meanwhile.
+    with DirLock(directory, "bench sweep"), _sweep_store(directory, retry_failed) as store:
         todo = [sc for sc in scenarios if sc.id not in store.done]
         bar = Progress(len(todo), stream=stream, enabled=progress)
         result = SweepResult(directory, len(scenarios), len(scenarios) - len(todo), 0, 0)
@@ -421,9 +523,7 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         info = {"name": "", "description": "", "source": ""}
         info.update(meta or {})
         info["ids"] = [sc.id for sc in scenarios]
-        tmp = directory / "sweep.json.tmp"
-        tmp.write_text(json.dumps(info, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, directory / "sweep.json")
+        write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
         if todo:
             bar.update()
             if executor == "local":

@@ -93,7 +93,7 @@ from typing import Any, Callable
 from ..errors import ScenarioError
 
 __all__ = ["Scenario", "Sweep", "load_sweep", "parse_sweep", "scenario_id",
-           "footprint_label", "DEFAULTS"]
+           "footprint_label", "DEFAULTS", "MAX_RUNS"]
 
 #: Every key a scenario may hold, with its default (None = unset).
 DEFAULTS: dict[str, Any] = {
@@ -108,6 +108,16 @@ DEFAULTS: dict[str, Any] = {
             "dt": 0.1, "time_limit": 60.0, "options": {}},
 }
 _META = ("name", "description")
+#: Most runs a sweep may expand to unless told otherwise (``--max-runs``): the
+#: default sweep has 1,440; 100,000 runs of a second each take a day on 2 cores.
+MAX_RUNS = 100_000
+#: Longest ``run.time_limit`` (s): a week. Larger values overflow the timers
+#: (``1e300``) and are typos, not benchmarks.
+MAX_TIME_LIMIT = 7 * 24 * 3600.0
+#: Longest simulation step (s), as :data:`robomaze.sim.env.MAX_DT`.
+MAX_DT = 1.0
+#: Parameters the runner passes to every planner itself (not options).
+_RUNNER_ARGS = ("grid", "start", "goal", "footprint", "connectivity")
 _PLACEMENTS = ("corners", "sides", "centre")
 
 
@@ -256,8 +266,8 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
               "noise": (_noise, False), "odometry_noise": (_odometry_noise, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
-            "dt": (_num(0.0, strict=True), False),
-            "time_limit": (_num(0.0, strict=True), False)},
+            "dt": (_num(0.0, MAX_DT, strict=True), False),
+            "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False)},
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 #: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
@@ -339,7 +349,8 @@ def scenario_id(spec: dict) -> str:
 
 
 # ------------------------------------------------------------------ parsing
-def load_sweep(path: str | Path, *, check_names: bool = True) -> Sweep:
+def load_sweep(path: str | Path, *, check_names: bool = True,
+               max_runs: int | None = None) -> Sweep:
     """Read, validate and expand a TOML sweep (or single scenario) file.
 
     Raises
@@ -356,12 +367,16 @@ def load_sweep(path: str | Path, *, check_names: bool = True) -> Sweep:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
     return parse_sweep(data, source=str(path), base_dir=str(path.resolve().parent),
-                       check_names=check_names)
+                       check_names=check_names, max_runs=max_runs)
 
 
 def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
-                check_names: bool = True) -> Sweep:
-    """Validate and expand a sweep given as a dict (what ``tomllib`` returns)."""
+                check_names: bool = True, max_runs: int | None = None) -> Sweep:
+    """Validate and expand a sweep given as a dict (what ``tomllib`` returns).
+
+    ``max_runs`` (default :data:`MAX_RUNS`) bounds the number of runs, counted
+    as the product of the axis lengths before anything is expanded.
+    """
     def fail(key: str, value, expected: str):
         raise ScenarioError(f"{source}: {key}: expected {expected}, got {value!r}")
 
@@ -429,9 +444,25 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
         if not isinstance(o, dict):
             fail(f"run.options.{name}", o, "a table of options for that method")
 
+    # counted before anything is expanded: a typo'd sweep of 10**9 runs is refused
+    # at once instead of growing in memory
+    sizes = {f"{s_}.{k}" if s_ else k: len(v) for s_, k, v in axes
+             if (s_, k) not in (("run", "planner"), ("run", "agent"))}
+    sizes["methods"] = len(methods)
+    count = math.prod(sizes.values())
+    limit = MAX_RUNS if max_runs is None else max_runs
+    if count > limit:
+        lengths = " x ".join(f"{n} {k}" for k, n in sizes.items() if n > 1 or k == "methods")
+        raise ScenarioError(
+            f"{source}: the sweep has {count:,d} runs (the product of its axis lengths: "
+            f"{lengths}), more than the limit of "
+            f"{limit:,d}; expected at most {limit:,d} runs (split the sweep, or raise the "
+            "limit with --max-runs)")
+
     sweep_plugins = list(plugins)
     if check_names:
         _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
+        _check_runs(source, by_key, methods, opts)
 
     axes = [(s, k, v) for s, k, v in axes if not (s == "run" and k in _METHOD_KEYS)]
     scenarios = []
@@ -523,3 +554,56 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             raise ScenarioError(
                 f"{source}: run.options.{name}: options for a method the sweep does not "
                 f"run; expected one of: {', '.join(sorted({m for _, m in methods}))}")
+
+
+def _check_runs(source, by_key, methods, opts) -> None:
+    """What would otherwise fail run by run: options a method does not take,
+    footprints that are no valid shape, mazes too large once widened."""
+    import difflib
+    import inspect
+
+    from .._validate import check_cells
+    from ..errors import RobomazeError
+
+    for kind, name in methods:
+        options = opts.get(name)
+        if not options:
+            continue
+        if kind == "planner":
+            from ..plan import PLANNERS as reg
+        else:
+            from ..sim import AGENTS as reg
+        try:
+            params = inspect.signature(reg[name]).parameters
+        except (TypeError, ValueError):
+            continue
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            continue  # it takes any option and checks them itself
+        valid = [k for k, p in params.items() if k not in _RUNNER_ARGS and k != "rng"
+                 and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for opt in options:
+            if opt not in valid:
+                close = difflib.get_close_matches(opt, valid, n=1)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise ScenarioError(
+                    f"{source}: run.options.{name}.{opt}: {kind} {name!r} takes no option "
+                    f"{opt!r}; {hint}its options are: {', '.join(valid) or 'none'}")
+    from .run import build_footprint
+
+    for i, fp in enumerate(by_key.get(("robot", "footprint"), [])):
+        try:
+            build_footprint(fp)
+        except (RobomazeError, ValueError) as exc:
+            raise ScenarioError(f"{source}: robot.footprint: {footprint_label(fp)!r} is not a "
+                                f"valid robot shape: {exc}") from None
+    if ("maze", "generator") in by_key:
+        dims = [by_key.get(("maze", k), [DEFAULTS["maze"][k]]) for k in ("rows", "cols")]
+        wid = [by_key.get(("widen", k), [DEFAULTS["widen"][k]]) for k in ("corridor", "wall")]
+        rows, cols, k, t = max(dims[0]), max(dims[1]), max(wid[0]), max(wid[1])
+        gr, gc = rows * (k + t) + t, cols * (k + t) + t  # as robomaze.grid.widen builds it
+        try:
+            check_cells(f"a {rows}x{cols} maze", rows * cols, "maze.rows*maze.cols")
+            check_cells(f"widening a {rows}x{cols} maze with corridor={k}, wall={t} gives a "
+                        f"{gr}x{gc} grid, which", gr * gc, "grid rows*cols")
+        except RobomazeError as exc:
+            raise ScenarioError(f"{source}: maze/widen: {exc}") from None

@@ -23,6 +23,15 @@ forms:
   robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
       compare deterministic metrics run by run; exit 1 on a regression
 
+plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
+beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
+process and by every worker before any run; use only sweeps you trust.
+
+DIR is robomaze's own: a new or empty directory, or one an earlier sweep wrote
+(an existing file or a folder of other files is refused); one writer at a time
+(a second sweep or report stops naming the running one); exit status 1 when
+every run of the sweep failed, 2 on bad input (checked before any run).
+
 examples:
   robomaze bench -o results
   robomaze bench scenarios/ci.toml -o ci-results --workers 2
@@ -49,6 +58,9 @@ def register(subparsers) -> None:
     p.add_argument("--no-report", action="store_true", help="do not write the report after the sweep")
     p.add_argument("--no-examples", action="store_true",
                    help="skip the per-planner example pictures in the report")
+    p.add_argument("--max-runs", type=int, default=None, metavar="N",
+                   help="refuse sweeps of more than N runs, counted before expanding them "
+                        "(default 100,000)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.add_argument("--fail-on-time", type=float, metavar="R", default=None,
                    help="compare: fail when runs got R times slower (geometric mean)")
@@ -82,19 +94,42 @@ def _run(sweep_file: str | None, args) -> int:
     if args.scheduler and args.executor != "dask":
         raise ParameterError("--scheduler is only used with --executor dask")
     path = Path(sweep_file) if sweep_file else default_sweep_path()
-    sweep = load_sweep(path)
+    if args.max_runs is not None and args.max_runs < 1:
+        raise ParameterError(f"--max-runs must be an integer >= 1, got {args.max_runs}")
+    sweep = load_sweep(path, max_runs=args.max_runs)
     out = Path(args.output or "results")
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
-    result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
-                       scheduler=args.scheduler, progress=not args.quiet,
-                       retry_failed=args.retry_failed,
-                       meta={"name": sweep.name, "description": sweep.description,
-                             "source": str(path)})
+    try:
+        result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
+                           scheduler=args.scheduler, progress=not args.quiet,
+                           retry_failed=args.retry_failed,
+                           meta={"name": sweep.name, "description": sweep.description,
+                                 "source": str(path)})
+    except KeyboardInterrupt:  # a real Ctrl-C of this process (runs' own are rows)
+        print(f"\nrobomaze bench: interrupted; finished runs are kept in "
+              f"{out / 'results.jsonl'}: rerun the same command to resume", file=sys.stderr)
+        raise
     print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:
         _report(out, examples=not args.no_examples)
-    return 0
+    return _all_failed_status(sweep.scenarios, out)
+
+
+def _all_failed_status(scenarios, out: Path) -> int:
+    """1 (with the first error on stderr) when every run of the sweep failed, else 0."""
+    from ..bench import read_rows
+
+    order = {sc.id: i for i, sc in enumerate(scenarios)}
+    rows = sorted((r for r in read_rows(out) if r["id"] in order), key=lambda r: order[r["id"]])
+    failed = [r for r in rows if r.get("status") != "ok"]
+    if not rows or len(failed) < len(rows):
+        return 0
+    first = failed[0]
+    print(f"robomaze bench: every run failed ({len(failed)} of {len(rows)}); first error, "
+          f"{first.get('method')} run {first['id']}: {first.get('reason') or first.get('status')}",
+          file=sys.stderr)
+    return 1
 
 
 def _report(directory: Path, *, examples: bool = True) -> int:
@@ -110,9 +145,10 @@ def _compare(baseline: str, current: str, args) -> int:
     from ..bench import compare_dirs
     from ..bench.compare import REL_TOL
 
-    if args.fail_on_time is not None and args.fail_on_time <= 0:
-        raise ParameterError(f"--fail-on-time must be > 0, got {args.fail_on_time}")
-    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time,
-                       rel_tol=args.rel_tol if args.rel_tol is not None else REL_TOL)
+    from ..bench.compare import check_gate
+
+    rel_tol = args.rel_tol if args.rel_tol is not None else REL_TOL
+    check_gate(rel_tol=rel_tol, fail_on_time=args.fail_on_time)  # before reading anything
+    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol)
     print(res.table())
     return 0 if res.ok else 1

@@ -35,6 +35,8 @@ import socket
 from collections import defaultdict
 from pathlib import Path
 
+from .._validate import safe_name
+
 __all__ = ["write_ompl_logs", "ompl_status", "STATUS_NAMES", "PROPERTIES"]
 
 #: ``ompl::base::PlannerStatus`` names by code (``PlannerStatus::asString``).
@@ -137,7 +139,7 @@ def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]
         for r in sorted(g, key=lambda r: r["id"]):
             by_method[f"{r['kind']}_{r['method']}"].append(r)
         safe_fp = footprint.replace(":", "-").replace(",", "_").replace(";", "_").replace("@", "_")
-        name = f"corridor{corridor}_{safe_fp}"
+        name = safe_name(f"corridor{corridor}_{safe_fp}")  # data never walks out of out/
         lines = [f"robomaze version {__version__}",
                  f"Experiment robomaze_{name}",
                  "4 experiment properties",

@@ -28,7 +28,11 @@ from ._endpoints import check_grid
 from .path import Path
 from .search import grid_search
 
-__all__ = ["max_clearance", "inflation_cost"]
+__all__ = ["max_clearance", "inflation_cost", "MAX_WEIGHT"]
+
+#: Largest ``weight``: a cell then costs at most 1e12 + 1 per unit length, and
+#: a path over the largest grid (4e8 cells) sums to about 4e20, far inside float64.
+MAX_WEIGHT = 1e12
 
 
 def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
@@ -41,7 +45,8 @@ def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
     grid : OccupancyGrid
     footprint : Footprint, optional
     weight : float
-        Extra cost at the inscribed radius (Nav2's 253-level, rescaled), >= 0.
+        Extra cost at the inscribed radius (Nav2's 253-level, rescaled),
+        between 0 and :data:`MAX_WEIGHT` (1e12).
         The default, 50, keeps a 4-connected path on the centre line of
         corridors up to about ten cells wide -- its minimum clearance is the
         largest possible on the default-sweep mazes at corridor widths 3 to 9
@@ -61,7 +66,9 @@ def inflation_cost(grid: OccupancyGrid, *, footprint: Footprint | None = None,
     array([1.   , 1.607, 1.607, 1.607, 1.   ])
     """
     check_grid(grid)
-    w = check_float("weight", weight, min_value=0.0)
+    # bounded so that every path cost stays a finite float (1e308 overflowed to
+    # inf and the search wrongly reported the goal unreachable)
+    w = check_float("weight", weight, min_value=0.0, max_value=MAX_WEIGHT)
     k = 1.0 / grid.resolution if decay is None else check_float("decay", decay, min_value=0.0)
     rmax = math.inf if inflation_radius is None else \
         check_float("inflation_radius", inflation_radius, min_value=0.0)

@@ -88,3 +88,18 @@ def test_progress_bar_shows_done_total_rate_eta_and_failures():
     bar.update({"status": "ok"})
     bar.update({"status": "ok"})
     assert buf.getvalue().rstrip().endswith("1 failed") and "4/4" in buf.getvalue()
+
+
+def test_help_says_plugins_run_arbitrary_code(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "plugins run arbitrary Python" in out and "ROBOMAZE_PLUGINS" in out
+
+
+def test_readme_says_plugins_run_code():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = " ".join(readme.split())
+    assert "**Plugins run code:**" in text and "ROBOMAZE_PLUGINS" in text

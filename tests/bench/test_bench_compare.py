@@ -76,3 +76,64 @@ def test_committed_ci_baseline_is_readable():
         pytest.skip("no committed CI baseline yet")
     rows = read_rows(base)
     assert rows and all(r["status"] == "ok" for r in rows)
+
+
+# ------------------------------------------- a gate that cannot compare fails
+@pytest.mark.parametrize("content,message", [
+    (b"", "holds no result rows; nothing to compare"),
+    (b"\n\n", "holds no result rows"),
+    (b'{"id": "r0", "status": "ok", "metrics": {}}', "torn last line"),
+    (b"\x00\xffgarbage\n", "not a JSON result row"),
+    (b'[1, 2]\n', "expected a result row (a JSON object), got list"),
+    (b'{"id": "r0", "status": "ok", "metrics": null}\n', "expected 'metrics' to be an object"),
+    (b'{"id": 3, "status": "ok"}\n', "expected a string 'id', got 3"),
+    (b'{"id": "r0", "status": "fine"}\n', "expected 'status' one of ok, error, timeout"),
+    (b'{"id": "r0", "status": "ok", "metrics": {"length_m": NaN}}\n', "not a JSON result row"),
+    (b'{"id": "r0", "status": "ok", "metrics": {"length_m": [1]}}\n',
+     "metrics.length_m: expected a number"),
+    (b"[" * 100000 + b"\n", "not a JSON result row"),
+])
+def test_a_baseline_that_cannot_be_compared_fails_loudly(base, tmp_path, capsys, content,
+                                                         message):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "results.jsonl").write_bytes(content)
+    assert main(["bench", "compare", str(bad), str(base)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "baseline" in err and len(err.splitlines()) == 1, err
+    assert main(["bench", "compare", str(base), str(bad)]) == 2  # the current side too
+    assert message in capsys.readouterr().err
+
+
+def test_missing_baseline_and_mixed_id_types(base, tmp_path, capsys):
+    assert main(["bench", "compare", str(tmp_path / "nowhere"), str(base)]) == 2
+    assert "baseline" in capsys.readouterr().err
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "results.jsonl").write_text('{"id": "r0", "status": "ok"}\n{"id": 1, "status": "ok"}\n')
+    assert main(["bench", "compare", str(mixed), str(base)]) == 2
+    assert f"{mixed / 'results.jsonl'}:2: expected a string 'id', got 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option,value,message", [
+    ("--fail-on-time", "nan", "--fail-on-time must be a finite number > 0, got nan"),
+    ("--fail-on-time", "inf", "--fail-on-time must be a finite number > 0, got inf"),
+    ("--fail-on-time", "0", "--fail-on-time must be a finite number > 0, got 0.0"),
+    ("--rel-tol", "-1", "--rel-tol must be a finite number >= 0, got -1.0"),
+    ("--rel-tol", "nan", "--rel-tol must be a finite number >= 0, got nan"),
+])
+def test_gate_options_that_would_disable_it_are_rejected(base, capsys, option, value, message):
+    assert main(["bench", "compare", str(base), str(base), option, value]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_library_compare_rejects_what_the_cli_rejects():
+    from robomaze.bench import compare_rows
+    from robomaze.errors import ParameterError, RecordFormatError
+
+    with pytest.raises(ParameterError):
+        compare_rows(ROWS, ROWS, fail_on_time=float("nan"))
+    with pytest.raises(RecordFormatError, match="baseline holds no result rows"):
+        compare_rows([], ROWS)
+    with pytest.raises(RecordFormatError, match="current row 1: expected 'metrics'"):
+        compare_rows(ROWS, [dict(ROWS[0], metrics=None)])

@@ -33,10 +33,8 @@ from __future__ import annotations
 import datetime as _dt
 import errno
 import fcntl
-import hashlib
 import json
 import os
-import re
 import sys
 import tempfile
 from pathlib import Path, PurePosixPath

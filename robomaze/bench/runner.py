@@ -303,9 +303,33 @@ def _started_pid(fut) -> int:
     return pid
 
 
-def _mp_context():
+#: Environment variable naming what the fork server warms up (read by ``_warm``).
+WARM_ENV = "ROBOMAZE_WARM"
+
+
+def _warm_list(scenarios: list[Scenario]) -> str:
+    """What the fork server's warm-up compiles: the sweep's own planners, agents
+    and footprint shapes (``plan:astar,simulate:explore,shape:rectangle``)."""
+    items = set()
+    for sc in scenarios:
+        items.add(f"{sc.kind}:{sc.method}")
+        fp = sc.spec["robot"].get("footprint")
+        if isinstance(fp, dict):
+            items.add(f"shape:{fp.get('shape')}")
+        sensor = sc.spec["robot"].get("sensor")
+        if sc.kind == "simulate" and sensor:
+            items.add(f"sensor:{sensor}")
+    return ",".join(sorted(items))
+
+
+def _mp_context(scenarios: list[Scenario] | None = None):
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
+        if scenarios:
+            # The fork server inherits the environment when it starts: warm up
+            # only what this sweep runs (a cached start then loads a handful of
+            # kernels, not all of them). A server already running keeps its own.
+            os.environ[WARM_ENV] = _warm_list(scenarios)
         ctx = multiprocessing.get_context("forkserver")
         # Workers start warm: the heavy imports happen once in the server.
         ctx.set_forkserver_preload(["robomaze.bench.run", "robomaze.plan", "robomaze.sim",
@@ -318,7 +342,7 @@ def _mp_context():
 def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], None]) -> None:
     if not scenarios:
         return
-    ctx = _mp_context()
+    ctx = _mp_context(scenarios)
     first = scenarios[0]
     plugins = tuple(first.spec["plugins"])
     slots = [_Slot(ctx, plugins, first.base_dir) for _ in range(min(workers, len(scenarios)))]

@@ -37,11 +37,11 @@ planner = ["astar", "max_clearance"]
      "run.options.astar.weight: planner 'astar' takes no option 'weight'; its options are: none"),
     ('footprint = "disc:0.04"',
      'footprint = {shape = "polygon", coords = [[0, 0], [1, 1], [1, 0], [0, 1]]}',
-     "robot.footprint: 'poly:0,0;1,1;1,0;0,1' is not a valid robot shape: polygon footprint is "
-     "not a valid polygon"),
+     "robot.footprint: expected a valid footprint (polygon footprint is not a valid polygon "
+     "with area (Self-intersection"),
     ('footprint = "disc:0.04"',
      'footprint = {shape = "polygon", coords = [[0, 0], [inf, 0], [0, 1]]}',
-     "robot.footprint: expected coords = [[x, y], ...] with at least 3 points"),
+     "robot.footprint: expected a valid footprint (polygon coordinates must be finite numbers)"),
     ("rows = 3", "rows = 20000", "maze/widen: widening a 20000x3 maze with corridor=3, wall=1 "
      "gives a 80001x13 grid, which has 1040013 cells, more than the limit of 1000000 cells"),
 ])

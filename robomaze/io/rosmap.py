@@ -130,15 +130,30 @@ def parse_map_yaml(text: str, *, path=None) -> dict[str, tuple[object, int, int]
         loader.dispose()
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+def _as_number(v) -> float | None:
+    """A finite float, or None. Strings that read as decimals count too: PyYAML
+    (YAML 1.1) leaves ``1e-3`` a string where yaml-cpp's ``as<double>`` reads it."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, str) and len(v) <= 64:
+        try:
+            v = float(v)
+        except ValueError:
+            return None
+    if not isinstance(v, (int, float)):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def _number(d, key, path, *, lo=None, hi=None, positive=False) -> float:
     v, ln, col = d[key]
-    if not _is_number(v) or not math.isfinite(float(v)):
+    v = _as_number(v)
+    if v is None:
         raise fail(f"{key} is not a finite number; expected a number", path, ln, col)
-    v = float(v)
     if (positive and v <= 0) or (lo is not None and v < lo) or (hi is not None and v > hi):
         rng = "> 0" if positive else f"in [{lo}, {hi}]"
         raise fail(f"{key} is {v}; expected a number {rng}", path, ln, col)
@@ -235,11 +250,13 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
                    "free_thresh <= occupied_thresh", path, ln, col)
     origin, ln, col = d["origin"]
     if not isinstance(origin, list) or len(origin) != 3 or not all(
-            _is_number(o) and math.isfinite(float(o)) for o in origin):
+            _as_number(o) is not None for o in origin):
         raise fail("origin is not three numbers; expected [x, y, yaw] (three finite numbers)",
                    path, ln, col)
     neg, ln, col = d["negate"]
-    if isinstance(neg, bool) or neg not in (0, 1) or isinstance(neg, float):
+    if isinstance(neg, str) and neg.strip() in ("0", "1"):   # yaml-cpp reads "0" as 0
+        neg = int(neg)
+    if isinstance(neg, (bool, float)) or neg not in (0, 1):
         raise fail("negate is not 0 or 1; expected 0 or 1", path, ln, col)
     mode = "trinary"
     if "mode" in d:
@@ -251,7 +268,7 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
     occ, unknown = interpret_pixels(raster.shade, negate=bool(neg), occupied_thresh=occ_t,
                                     free_thresh=free_t, mode=mode, alpha=raster.alpha)
     grid = OccupancyGrid(occ | unknown, resolution=res,
-                         origin=tuple(float(o) for o in origin))
+                         origin=tuple(_as_number(o) for o in origin))
     return grid, unknown
 
 

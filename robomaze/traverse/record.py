@@ -62,8 +62,10 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import ParameterError, RecordFormatError
+from ..errors import MazeFormatError, ParameterError, RecordFormatError
 from ..grid import OccupancyGrid, widen
+from ..io import decode_text, read_bytes
+from ..io.maze_json import loads_strict, maze_from_dict, maze_to_matrix_dict
 from ..maze import Maze
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
@@ -89,28 +91,6 @@ class Step(NamedTuple):
     col: int
     heading: float
     bump: bool = False
-
-
-def _maze_to_json(maze: Maze) -> dict:
-    rows = ["".join("#" if v else "." for v in line) for line in maze.to_matrix()]
-    return {"rows": maze.rows, "cols": maze.cols, "matrix": rows,
-            "start": list(maze.start), "goals": [list(g) for g in maze.goals]}
-
-
-def _maze_from_json(d: Any) -> Maze:
-    if not isinstance(d, dict) or not isinstance(d.get("matrix"), list):
-        raise ValueError("'maze' must be an object with a 'matrix' list of strings")
-    lines = d["matrix"]
-    if not lines or not all(isinstance(s, str) for s in lines) \
-            or len({len(s) for s in lines}) != 1 or not set("".join(lines)) <= {"#", "."}:
-        raise ValueError("'maze.matrix' must be equal-length strings of '#' and '.'")
-    m = np.array([[ch == "#" for ch in s] for s in lines], dtype=np.uint8)
-    goals = [tuple(g) for g in d.get("goals", [])]
-    maze = Maze.from_matrix(m, start=tuple(d.get("start", (0, 0))), goals=goals)
-    if (maze.rows, maze.cols) != (d.get("rows", maze.rows), d.get("cols", maze.cols)):
-        raise ValueError(f"'maze.rows/cols' {d.get('rows')}x{d.get('cols')} do not match "
-                         f"the {maze.rows}x{maze.cols} matrix")
-    return maze
 
 
 def _resolve_source(src: dict) -> Maze:
@@ -323,7 +303,7 @@ class TraversalRecord:
                 grid_json = {"occupied": ["".join("#" if v else "." for v in row)
                                           for row in g.occupied], **base}
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "level": self.level,
-                "maze": None if self.maze is None else _maze_to_json(self.maze),
+                "maze": None if self.maze is None else maze_to_matrix_dict(self.maze),
                 "source": self.source, "grid": grid_json, "walker": self.walker,
                 "start": list(self.start), "heading": self.heading,
                 "goals": [list(g) for g in self.goals]}
@@ -385,9 +365,9 @@ def read_record(path: str | Path) -> TraversalRecord:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordFormatError(f"{path}: not UTF-8 text ({exc})") from None
+        text = decode_text(read_bytes(path), path, "UTF-8 JSON Lines")
+    except MazeFormatError as exc:   # not a regular file, too large, not UTF-8
+        raise RecordFormatError(str(exc)) from None
     return loads(text, name=str(path))
 
 
@@ -426,7 +406,7 @@ def _parse_header(h: dict) -> dict:
     source = h.get("source")
     maze = None
     if h.get("maze") is not None:
-        maze = _maze_from_json(h["maze"])
+        maze = maze_from_dict(h["maze"])
     elif isinstance(source, dict):
         maze = _resolve_source(source)
     grid = None
@@ -479,10 +459,10 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
         if not raw.strip():
             raise _fail(name, i, "blank line inside the record")
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
+            obj = loads_strict(raw)
+        except MazeFormatError as exc:   # syntax, NaN/Infinity, nesting too deep
             cut = " (the file looks truncated)" if i == len(lines) else ""
-            raise _fail(name, i, f"malformed JSON: {exc.msg} at column {exc.colno}{cut}") from None
+            raise _fail(name, i, f"malformed JSON: {exc} at column {exc.column}{cut}") from None
         if not isinstance(obj, dict):
             raise _fail(name, i, f"expected a JSON object, got {type(obj).__name__}")
         objs.append(obj)

@@ -117,9 +117,14 @@ def read_bytes(path: PathLike) -> bytes:
     fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                  | getattr(os, "O_NOCTTY", 0))
     with os.fdopen(fd, "rb") as fh:
-        _check_stat(os.fstat(fd), path)
-        data = fh.read(max_file_bytes() + 1)
-    if len(data) > max_file_bytes():   # grew while we read it
+        st = os.fstat(fd)
+        _check_stat(st, path)
+        # read(n) allocates n bytes up front: ask for what the file holds (+1
+        # to notice growth), never for the whole limit
+        data = fh.read(st.st_size + 1)
+        if len(data) > st.st_size:   # grew while we read it: take it within the limit
+            data += fh.read(max_file_bytes() - len(data) + 1)
+    if len(data) > max_file_bytes():
         raise fail(f"file grew past the limit of {max_file_bytes()} bytes while read", path)
     return data
 

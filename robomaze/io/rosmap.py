@@ -89,7 +89,11 @@ def parse_map_yaml(text: str, *, path=None) -> dict[str, tuple[object, int, int]
     >>> d["image"][0], d["origin"], d["negate"][0]
     ('m.pgm', ([-1.5, 2, 0.0], 3, 1), 0)
     """
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)      # checks the characters already
+    except yaml.YAMLError:
+        raise fail("a character YAML does not allow (control character); expected a "
+                   "map_server YAML text", path, 1, 1) from None
     try:
         try:
             node = loader.get_single_node()

@@ -98,8 +98,9 @@ def _yaml(d, name, **over):
 
 def test_16_bit_pgm_honours_maxval(tmp_path):
     # 40000/65535: p = 1 - 0.61 = 0.39, between free 0.25 and occupied 0.65:
-    # unknown in map_server, though it is the brightest non-white pixel here.
-    pix = np.array([[0, 40000, 65535]], ">u2")
+    # unknown in map_server; divided by the image's own maximum 50000 instead
+    # it would read as 0.8 bright, free. 50000/65535: p = 0.24, free.
+    pix = np.array([[0, 40000, 50000]], ">u2")
     (tmp_path / "m.pgm").write_bytes(b"P5\n3 1\n65535\n" + pix.tobytes())
     (tmp_path / "m.yaml").write_text(_yaml({}, "m.pgm"))
     grid, unknown = read_rosmap(tmp_path / "m.yaml")
@@ -108,12 +109,13 @@ def test_16_bit_pgm_honours_maxval(tmp_path):
 
 
 def test_pgm_maxval_other_than_255_and_16_bit_png(tmp_path):
-    # P2 with maxval 1000: 400/1000 -> p = 0.6 -> unknown; 1000 -> free; 0 -> occupied
-    (tmp_path / "a.pgm").write_text("P2\n3 1\n1000\n0 400 1000\n")
+    # P2 with maxval 1000: 700/1000 -> p = 0.3 -> unknown; 800 -> p = 0.2 free;
+    # 0 -> occupied (by the image maximum 800, 700 would be p = 0.125, free)
+    (tmp_path / "a.pgm").write_text("P2\n3 1\n1000\n0 700 800\n")
     (tmp_path / "a.yaml").write_text(_yaml({}, "a.pgm"))
     _, unknown = read_rosmap(tmp_path / "a.yaml")
     assert unknown.tolist() == [[False, True, False]]
-    Image.fromarray(np.array([[0, 40000, 65535]], np.uint16)).save(tmp_path / "b.png")
+    Image.fromarray(np.array([[0, 40000, 50000]], np.uint16)).save(tmp_path / "b.png")
     (tmp_path / "b.yaml").write_text(_yaml({}, "b.png"))
     grid, unknown = read_rosmap(tmp_path / "b.yaml")
     assert unknown.tolist() == [[False, True, False]]

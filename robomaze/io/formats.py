@@ -179,6 +179,12 @@ def sniff(path: PathLike, kind: str | None = None) -> FormatSpec:
                f"file: {names}", path, 1, 1)
 
 
+def _looks_like_json(head: bytes) -> bool:
+    # a ROS map YAML may be one flow mapping "{image: ...}": not a JSON maze
+    t = _text(head)
+    return t.lstrip().startswith("{") and not looks_like_rosmap(t)
+
+
 def _register_builtins() -> None:
     text = _text
     register_format(FormatSpec(
@@ -189,7 +195,7 @@ def _register_builtins() -> None:
         "num", "maze", (".num",), lambda h: looks_like_num(text(h)), read_num, write_num,
         ("strict",), "mms .num ('x y N E S W' lines)"))
     register_format(FormatSpec(
-        "json", "maze", (".json",), lambda h: text(h).lstrip().startswith("{"),
+        "json", "maze", (".json",), _looks_like_json,
         read_maze_json, write_maze_json, (), "robomaze JSON maze"))
     register_format(FormatSpec(
         "movingai", "grid", (".map",), lambda h: looks_like_movingai(text(h)),

@@ -196,3 +196,11 @@ def test_written_map_reads_back_with_pyyaml_too(tmp_path):
     assert read_grid(tmp_path / "m.yaml") == g
     pix = np.asarray(Image.open(io.BytesIO((tmp_path / "m.pgm").read_bytes())))
     assert pix.tolist() == [[0, 254, 254], [254, 0, 254], [254, 254, 0]]
+
+
+def test_flow_mapping_yaml_is_sniffed_as_a_ros_map_not_json(room):
+    from robomaze.cli._common import load
+    (room / "m.yaml").write_text("{image: room.pgm, resolution: 0.05, origin: [-0.3, -0.25, 0.0],"
+                                 " negate: 0, occupied_thresh: 0.65, free_thresh: 0.25}\n")
+    grid = load(room / "m.yaml")
+    assert isinstance(grid, OccupancyGrid) and np.array_equal(grid.occupied, _expected_room())

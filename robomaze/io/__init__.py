@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import PathLike, decode_text, read_bytes
+from ._common import PathLike, decode_text, describe, read_bytes
 from .formats import (FORMATS, FormatSpec, _check_kind, extensions, formats, get_format,
                       register_format, sniff, spec_for_extension, unregister_format)
 from .image import read_image, read_raster, write_image
@@ -71,7 +71,7 @@ __all__ = [
     "from_ros_data", "to_ros_data",
     "read_image", "read_raster", "write_image", "read_npy", "write_npy", "read_npz",
     "write_npz", "read_matrix", "write_matrix",
-    "mm_to_cell", "cell_to_mm", "centre_goals", "read_bytes", "decode_text",
+    "mm_to_cell", "cell_to_mm", "centre_goals", "read_bytes", "decode_text", "describe",
 ]
 
 

@@ -28,7 +28,7 @@ from ..errors import MazeFormatError
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["fail", "read_text", "read_bytes", "decode_text", "text_lines", "check_size",
-           "check_regular_file", "max_file_bytes", "line_col", "PathLike"]
+           "check_regular_file", "max_file_bytes", "line_col", "describe", "PathLike"]
 
 #: Bytes a file may hold per cell of the cell limit: the most verbose format
 #: (an ASCII P2 PGM at 16 bits, ``"65535 "`` per pixel; an mms ``.num`` line
@@ -72,8 +72,9 @@ def check_size(what: str, n: int, path=None, line: int | None = None,
     """
     limit = cell_limit()
     if n > limit:
-        raise fail(f"{what} has {n} cells, more than the limit of {limit} cells (raise the "
-                   "limit with --max-cells or robomaze.limit_cells)", path, line, column)
+        count = f"{n}" if n < 10 ** 18 else "over 10^18"
+        raise fail(f"{what} has {count} cells, more than the limit of {limit} cells (raise "
+                   "the limit with --max-cells or robomaze.limit_cells)", path, line, column)
     return n
 
 
@@ -127,6 +128,29 @@ def read_bytes(path: PathLike) -> bytes:
     if len(data) > max_file_bytes():
         raise fail(f"file grew past the limit of {max_file_bytes()} bytes while read", path)
     return data
+
+
+def describe(value) -> str:
+    """Say what kind of value a file held without repeating its content.
+
+    Short numbers and literals are shown (they say what was wrong); strings,
+    lists and objects only by their size.
+
+    >>> describe(-1), describe(True), describe("secret"), describe([1, 2]), describe(10**40)
+    ('-1', 'true', 'a string of 6 characters', 'a list of 2 items', 'a number of 41 digits')
+    """
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, (int, float)):
+        r = repr(value)
+        return r if len(r) <= 20 else f"a number of {len(r)} digits"
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} keys"
+    return f"a {type(value).__name__}"
 
 
 def line_col(data, pos: int) -> tuple[int, int]:

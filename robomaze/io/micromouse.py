@@ -183,12 +183,13 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
                 elif mark == "G":
                     goals.append((r, x))
                 elif strict and mark != " ":
-                    raise fail("a character the format does not define at a cell centre; expected 'S', 'G' or space",
-                               path, lineno, 4 * x + 3)
+                    raise fail("a character the format does not define at a cell centre; "
+                               "expected 'S', 'G' or space", path, lineno, 4 * x + 3)
                 if strict:
                     for off in (1, 3):
                         if line[4 * x + off] != " ":
-                            raise fail("a character inside a cell; expected a space", path, lineno, 4 * x + off + 1)
+                            raise fail("a character inside a cell; expected a space",
+                                       path, lineno, 4 * x + off + 1)
     if unknown == "error" and ((horiz == 2).any() or (vert == 2).any()):
         i, j, kind = _first_unknown(horiz, vert)
         raise fail("unknown wall mark '.'; expected a known wall (unknown='error')",

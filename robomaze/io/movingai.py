@@ -170,7 +170,7 @@ def printed_unit(text: str) -> float:
         exp = Decimal(text).as_tuple().exponent
     except InvalidOperation:
         raise ValueError(text) from None
-    if not isinstance(exp, int):
+    if not isinstance(exp, int) or not -330 < exp < 300:   # NaN/inf, or no double's digit
         raise ValueError(text)
     return float(10.0 ** exp)
 

@@ -61,10 +61,14 @@ def _read_array(fh, path, *, what: str, kinds: str = KINDS) -> np.ndarray:
             or dtype.kind not in kinds:
         raise fail(f"{what}: array of dtype kind {dtype.kind!r}; expected a plain array of "
                    f"kind {', '.join(kinds)} (no objects or records)", path, 1, 1)
+    if not isinstance(shape, tuple) or not all(
+            isinstance(s, int) and 0 <= s < 2 ** 62 for s in shape):
+        raise fail(f"{what}: a shape that is not a tuple of sizes 0..2**62; expected a shape "
+                   "like (rows, cols)", path, 1, 1)
     n = 1
     for s in shape:
-        n *= int(s)
-    check_size(f"{what}: an array of shape {tuple(shape)}", n, path, 1, 1)
+        n *= s
+    check_size(f"{what}: a {len(shape)}-D array", n, path, 1, 1)
     nbytes = n * dtype.itemsize
     if nbytes > max_file_bytes():
         raise fail(f"{what}: {nbytes} bytes of data; expected at most {max_file_bytes()}",

@@ -35,7 +35,8 @@ def _octile_lengths(free, pairs):
         for r in range(rows - dr):
             for c in range(max(0, -dc), cols - max(0, dc)):
                 rr, cc = r + dr, c + dc
-                if free[r, c] and free[rr, cc] and (not (dr and dc) or (free[r, cc] and free[rr, c])):
+                corner_ok = not (dr and dc) or (free[r, cc] and free[rr, c])
+                if free[r, c] and free[rr, cc] and corner_ok:
                     a.append(r * cols + c)
                     b.append(rr * cols + cc)
                     w.append(math.sqrt(2) if dr and dc else 1.0)
@@ -91,7 +92,8 @@ def test_six_digit_values_agree_at_their_printed_precision(tmp_path):
     rep = run_scen_file(scen)
     assert rep.method == "batch" and rep.n == 80 and rep.n_agree == 80
     assert np.allclose(rep.lengths, truth, rtol=1e-12)
-    assert "last printed digit" in rep.rule and "(0.0001: 80 lines)" in rep.rule   # 2 digit + 4 decimals
+    # values of two digits before the point keep four after it
+    assert "last printed digit" in rep.rule and "(0.0001: 80 lines)" in rep.rule
     old = np.abs(rep.lengths - rep.optimal) <= 1e-6 * np.maximum(rep.optimal, 1.0)
     assert old.sum() < 60
 

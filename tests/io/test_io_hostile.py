@@ -270,3 +270,16 @@ def test_render_size_limits(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "16384x16384" in err and size in err
     assert not (tmp_path / "x.png").exists()
+
+
+def test_maze_size_times_widening_is_refused_before_allocating(tmp_path, capsys):
+    from robomaze.cli import main
+    from robomaze.io import write_maze
+    from robomaze.maze import Maze
+    maze = tmp_path / "m.maze"
+    write_maze(Maze.empty(20, 20, goals=[(19, 19)]), maze)
+    assert main(["render", str(maze), "-o", str(tmp_path / "x.png"), "--corridor", "5000"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "more than the limit" in err and "--max-cells" in err
+    assert main(["--max-cells", "100", "render", str(maze), "-o", str(tmp_path / "x.png")]) == 2
+    assert "more than the limit of 100 cells" in capsys.readouterr().err

@@ -16,6 +16,7 @@ is read, so a 100-byte file cannot make the reader allocate gigabytes.
 from __future__ import annotations
 
 import io as _io
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -47,13 +48,16 @@ def _read_array(fh, path, *, what: str, kinds: str = KINDS) -> np.ndarray:
     """One array from a stream positioned at its ``.npy`` magic."""
     fmt = np.lib.format
     try:
-        version = fmt.read_magic(fh)
-        if version == (1, 0):
-            shape, fortran, dtype = fmt.read_array_header_1_0(fh)
-        elif version in ((2, 0), (3, 0)):
-            shape, fortran, dtype = fmt.read_array_header_2_0(fh)
-        else:
-            raise ValueError("version")
+        with warnings.catch_warnings():
+            # NumPy warns about Python-2 style headers; a bad header is our error
+            warnings.simplefilter("ignore")
+            version = fmt.read_magic(fh)
+            if version == (1, 0):
+                shape, fortran, dtype = fmt.read_array_header_1_0(fh)
+            elif version in ((2, 0), (3, 0)):
+                shape, fortran, dtype = fmt.read_array_header_2_0(fh)
+            else:
+                raise ValueError("version")
     except Exception:  # noqa: BLE001 - NumPy's header parser raises many types on garbage
         raise fail(f"{what}: unreadable .npy header; expected the magic '\\x93NUMPY', a "
                    "version and a dict of descr, fortran_order and shape", path, 1, 1) from None

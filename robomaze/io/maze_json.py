@@ -124,9 +124,12 @@ def _is_int(v) -> bool:
 
 
 def _cells(v, what: str, width: int) -> tuple:
-    if not isinstance(v, list) or len(v) != width or not all(_is_int(x) or (
-            isinstance(x, str) and width == 3 and len(x) == 1) for x in v):
-        raise ParameterError(f"{what} must be a list of {width} values")
+    # indices of at most 9 digits: Maze's own message would repeat a huge one
+    if not isinstance(v, list) or len(v) != width or not all(
+            (_is_int(x) and abs(x) < 10 ** 9) or (isinstance(x, str) and width == 3
+                                                  and len(x) == 1) for x in v):
+        raise ParameterError(f"{what} must be a list of {width} values (integers of at most "
+                             "9 digits)")
     return tuple(v)
 
 

@@ -28,7 +28,7 @@ from ..errors import MazeFormatError
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["fail", "read_text", "read_bytes", "decode_text", "text_lines", "check_size",
-           "check_regular_file", "max_file_bytes", "line_col", "describe", "PathLike"]
+           "check_regular_file", "file_problem", "max_file_bytes", "line_col", "describe", "PathLike"]
 
 #: Bytes a file may hold per cell of the cell limit: the most verbose format
 #: (an ASCII P2 PGM at 16 bits, ``"65535 "`` per pixel; an mms ``.num`` line
@@ -98,14 +98,22 @@ def check_regular_file(path: PathLike) -> os.stat_result:
     return st
 
 
-def _check_stat(st: os.stat_result, path) -> None:
+def file_problem(st: os.stat_result) -> str | None:
+    """Why a file with this ``os.stat`` is refused (None when it is not)."""
     if not stat.S_ISREG(st.st_mode):
-        raise fail(f"is {_kind(st.st_mode)}; expected a regular file", path)
+        return f"is {_kind(st.st_mode)}; expected a regular file"
     limit = max_file_bytes()
     if st.st_size > limit:
-        raise fail(f"file of {st.st_size} bytes is larger than the limit of {limit} bytes "
-                   f"({BYTES_PER_CELL} per cell of the cell limit; raise it with --max-cells "
-                   "or robomaze.limit_cells)", path)
+        return (f"is a file of {st.st_size} bytes, larger than the limit of {limit} bytes "
+                f"({BYTES_PER_CELL} per cell of the cell limit; raise it with --max-cells "
+                "or robomaze.limit_cells)")
+    return None
+
+
+def _check_stat(st: os.stat_result, path) -> None:
+    problem = file_problem(st)
+    if problem is not None:
+        raise fail(problem, path)
 
 
 def read_bytes(path: PathLike) -> bytes:

@@ -57,7 +57,7 @@ import yaml
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_regular_file, decode_text, fail, read_bytes
+from ._common import PathLike, check_regular_file, decode_text, fail, file_problem, read_bytes
 from .image import read_raster, write_pixels
 
 __all__ = ["parse_map_yaml", "read_rosmap", "read_rosmap_grid", "write_rosmap",
@@ -209,15 +209,16 @@ def _image_path(d, path) -> Path:
     img_path = Path(image)
     if not img_path.is_absolute():
         img_path = Path(path).parent / img_path
+    # the name comes from the file: say what is wrong with it, not repeat it
     try:
-        check_regular_file(img_path)
+        problem = file_problem(os.stat(img_path))
     except FileNotFoundError:
-        raise fail(f"image file {str(img_path)!r} does not exist", path, ln, col) from None
+        problem = ("does not exist (a relative name is looked up beside the YAML file); "
+                   "expected an existing PGM or PNG image")
     except OSError as exc:
-        raise fail(f"image file {str(img_path)!r} cannot be read ({exc.strerror}); expected "
-                   "a readable image file", path, ln, col) from None
-    except ValueError as exc:   # not a regular file / too large: name the YAML line too
-        raise fail(f"image: {exc}", path, ln, col) from None
+        problem = f"cannot be opened ({exc.strerror}); expected a readable PGM or PNG image"
+    if problem is not None:
+        raise fail(f"the image file named here {problem}", path, ln, col)
     return img_path
 
 

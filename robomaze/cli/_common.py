@@ -1,17 +1,14 @@
 """Helpers shared by the ``robomaze`` sub-commands.
 
 Parsing of the small textual forms users type (``20x30`` sizes, placements,
-seeds), building a maze from generator options, and loading/saving mazes and
-grids by file extension. Format readers and writers come from
-:mod:`robomaze.io` when it provides them; the few formats the CLI itself
-produces (``.json`` maze, ``.npy`` grid, ``.txt`` 0/1 matrix) are handled
-here so the commands work on their own.
+seeds), building a maze from generator options, and loading mazes and grids.
+Every file format is read and written through :mod:`robomaze.io`'s format
+registry (:data:`robomaze.io.FORMATS`); this module keeps no format code.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -21,21 +18,19 @@ from typing import Any, Sequence
 import numpy as np
 
 from .._validate import check_fraction, check_int
-from ..errors import MazeFormatError, ParameterError
+from ..errors import ParameterError
 from ..grid import OccupancyGrid, widen
+from ..io import sniff
+from ..io.maze_json import write_maze_json
 from ..maze import Maze, check_shape
 
 __all__ = [
     "add_command", "parse_size", "parse_pixel_size", "parse_placement", "parse_seed",
-    "build_maze", "parse_options", "load", "load_maze", "load_grid", "maze_to_dict", "maze_from_dict",
-    "write_maze_json", "read_maze_json", "write_matrix_txt", "read_matrix_txt",
-    "positive_int", "positive_float", "nonneg_int", "fraction", "out_extension",
-    "PLACEMENTS", "MAZE_FORMAT",
+    "build_maze", "parse_options", "load", "load_maze", "load_grid", "write_maze_json",
+    "positive_int", "positive_float", "nonneg_int", "fraction", "out_extension", "PLACEMENTS",
 ]
 
 PLACEMENTS = ("corners", "sides", "centre", "contest")
-#: ``format`` tag of the JSON maze (shared with :mod:`robomaze.io.maze_json`).
-MAZE_FORMAT = "robomaze.maze"
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
 
 
@@ -186,118 +181,7 @@ def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float 
                              f"{sorted(options)}: {exc}") from None
 
 
-# ------------------------------------------------------------------ JSON maze
-def maze_to_dict(maze: Maze, provenance: dict | None = None) -> dict:
-    """The JSON object of a maze (``robomaze.maze`` format, version 1).
-
-    >>> d = maze_to_dict(Maze.empty(1, 2))
-    >>> d["east"], d["south"], d["goals"]
-    (['01'], ['11'], [[0, 1]])
-    """
-    d: dict[str, Any] = {
-        "format": MAZE_FORMAT, "version": 1, "rows": maze.rows, "cols": maze.cols,
-        "east": ["".join("1" if v else "0" for v in row) for row in maze.east],
-        "south": ["".join("1" if v else "0" for v in row) for row in maze.south],
-        "start": list(maze.start), "goals": [list(g) for g in maze.goals],
-        "openings": [list(o) for o in maze.openings],
-    }
-    if provenance:
-        d["generator"] = provenance
-    return d
-
-
-def maze_from_dict(d: Any, *, path=None) -> Maze:
-    """Inverse of :func:`maze_to_dict`; errors name the file."""
-    if not isinstance(d, dict) or d.get("format") != MAZE_FORMAT:
-        got = d.get("format") if isinstance(d, dict) else type(d).__name__
-        raise MazeFormatError(f"not a robomaze maze (format {got!r}); expected "
-                              f"format {MAZE_FORMAT!r}", path=path)
-    try:
-        rows, cols = check_shape(d["rows"], d["cols"])
-        walls = {}
-        for key in ("east", "south"):
-            v = d[key]
-            if not isinstance(v, list) or len(v) != rows or any(
-                    not isinstance(s, str) or len(s) != cols or set(s) - {"0", "1"} for s in v):
-                raise ParameterError(f"{key} must be {rows} strings of {cols} 0/1 characters")
-            walls[key] = np.array([[ch == "1" for ch in s] for s in v], dtype=bool)
-        return Maze(walls["east"], walls["south"], start=tuple(d.get("start", (0, 0))),
-                    goals=tuple(tuple(g) for g in d.get("goals", ())),
-                    openings=tuple(tuple(o) for o in d.get("openings", ())))
-    except KeyError as exc:
-        raise MazeFormatError(f"missing key {exc.args[0]!r}", path=path) from None
-    except (ParameterError, TypeError, ValueError) as exc:
-        raise MazeFormatError(str(exc), path=path) from None
-
-
-def write_maze_json(maze: Maze, out, provenance: dict | None = None) -> None:
-    """Write a maze as JSON, with optional generator provenance."""
-    Path(out).write_text(json.dumps(maze_to_dict(maze, provenance)) + "\n", encoding="utf-8")
-
-
-def read_maze_json(path) -> Maze:
-    """Read a maze written by :func:`write_maze_json` (or robomaze.io)."""
-    try:
-        d = json.loads(Path(path).read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise MazeFormatError(f"invalid JSON: {exc.msg}", path=path, line=exc.lineno,
-                              column=exc.colno) from None
-    except UnicodeDecodeError:
-        raise MazeFormatError("not a UTF-8 text file", path=path) from None
-    return maze_from_dict(d, path=path)
-
-
-# ------------------------------------------------------------------ 0/1 text
-def write_matrix_txt(occupied: np.ndarray, out) -> None:
-    """One line per grid row of ``0`` (free) / ``1`` (occupied) characters."""
-    occ = np.asarray(occupied, dtype=bool)
-    table = np.array(["0", "1"])
-    lines = ["".join(row) for row in table[occ.astype(np.uint8)]]
-    Path(out).write_text("\n".join(lines) + "\n", encoding="ascii")
-
-
-def _is_matrix_text(text: str) -> bool:
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return bool(lines) and all(set(ln) <= {"0", "1"} for ln in lines)
-
-
-def read_matrix_txt(path) -> np.ndarray:
-    """Read a 0/1 text matrix; every line must have the same length."""
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    rows = []
-    width = None
-    for i, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line:
-            continue
-        bad = next((j for j, ch in enumerate(line) if ch not in "01"), None)
-        if bad is not None:
-            raise MazeFormatError(f"unexpected character {line[bad]!r}; expected 0 or 1",
-                                  path=path, line=i, column=bad + 1)
-        if width is not None and len(line) != width:
-            raise MazeFormatError(f"line has {len(line)} characters; expected {width}",
-                                  path=path, line=i)
-        width = len(line)
-        rows.append([ch == "1" for ch in line])
-    if not rows:
-        raise MazeFormatError("empty file; expected lines of 0/1", path=path)
-    return np.array(rows, dtype=bool)
-
-
 # ------------------------------------------------------------------ loading
-def _io_reader(name: str):
-    """``robomaze.io.<name>`` if that package provides it, else None."""
-    try:
-        import robomaze.io as rio
-    except ImportError:
-        return None
-    return getattr(rio, name, None)
-
-
-_MAZE_EXTS = (".json", ".txt", ".maze", ".num")
-_GRID_EXTS = (".npy", ".map", ".yaml", ".yml", ".png", ".pgm")
-
-
 def _check_exists(path) -> Path:
     p = Path(os.fspath(path))
     if not p.is_file():
@@ -305,56 +189,28 @@ def _check_exists(path) -> Path:
     return p
 
 
-def _read_npy(p: Path) -> OccupancyGrid:
-    try:
-        arr = np.load(p, allow_pickle=False)
-    except (ValueError, OSError) as exc:
-        raise MazeFormatError(f"not a numpy .npy array: {exc}", path=p) from None
-    if arr.ndim != 2 or not (arr.dtype == bool or np.isin(arr, (0, 1)).all()):
-        raise MazeFormatError(
-            f"expected a 2-D boolean or 0/1 array, got shape {arr.shape} dtype {arr.dtype}",
-            path=p)
-    return OccupancyGrid(arr.astype(bool))
-
-
 def load(path) -> Maze | OccupancyGrid:
-    """Load a maze or a grid, chosen by the file's extension.
+    """Load a maze or a grid; the format is recognised from the content
+    through :func:`robomaze.io.sniff` (the extension does not matter).
 
-    ``.txt`` holding only 0/1 lines is the matrix this CLI writes: a Maze
-    when it is a valid 2r+1 matrix, else a grid. Otherwise maze extensions
-    (``.json .maze .num .txt``) go to :func:`robomaze.io.read_maze` and grid
-    extensions (``.npy .map .yaml .yml .png .pgm``) to
-    :func:`robomaze.io.read_grid`; without :mod:`robomaze.io`, ``.json``
-    and ``.npy`` are read here.
+    A 0/1 text matrix that is exactly the ``2r+1`` wall matrix of a maze
+    (what ``--corridor 1 --wall 1`` widening gives) is that Maze; any other
+    matrix is a grid.
     """
     p = _check_exists(path)
-    ext = p.suffix.lower()
-    if ext == ".txt" and _is_matrix_text(p.read_text(encoding="utf-8", errors="replace")):
-        occ = read_matrix_txt(p)
+    spec = sniff(p)
+    obj = spec.read_file(p)
+    if spec.name == "matrix":
+        occ = obj.occupied
         try:
             maze = Maze.from_matrix(occ.astype(np.uint8))
         except ParameterError:
-            return OccupancyGrid(occ)
+            return obj
         # a widened grid (k > 1) can pass as a matrix of a finer maze but its
         # free posts would turn into walls; only an exact 2r+1 matrix is a maze
         if np.array_equal(maze.to_matrix().astype(bool), occ):
             return maze
-        return OccupancyGrid(occ)
-    if ext in _MAZE_EXTS:
-        reader = _io_reader("read_maze")
-        if reader is not None:
-            return reader(p)
-        if ext == ".json":
-            return read_maze_json(p)
-    if ext in _GRID_EXTS:
-        reader = _io_reader("read_grid")
-        if reader is not None:
-            return reader(p)
-        if ext == ".npy":
-            return _read_npy(p)
-    raise ParameterError(
-        f"cannot read {str(p)!r}: unknown extension {ext or '(none)'!r}; expected one of "
-        f"{', '.join(_MAZE_EXTS)} (maze) or {', '.join(_GRID_EXTS)} (grid)")
+    return obj
 
 
 def load_maze(path) -> Maze:

@@ -1,4 +1,4 @@
-"""``robomaze generate``: make a maze and save it (picture, grid, matrix or JSON)."""
+"""``robomaze generate``: make a maze and save it (picture, maze file or grid file)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,35 @@ import numpy as np
 
 from .. import __version__
 from ..grid import widen
+from ..io import extensions, spec_for_extension
+from ..io.maze_json import write_maze_json
 from ._common import (PLACEMENTS, add_command, build_maze, fraction, nonneg_int, out_extension,
                       parse_options, parse_placement, parse_seed, parse_size, positive_float,
-                      positive_int, write_matrix_txt, write_maze_json)
+                      positive_int)
 
-OUTPUTS = (".png", ".svg", ".npy", ".txt", ".json")
+#: Pictures, then every maze format of the registry, then the grid formats
+#: whose extension no picture or maze format already takes.
+PICTURES = (".png", ".svg")
+MAZE_OUTPUTS = extensions("maze", writable=True)
+GRID_OUTPUTS = tuple(e for e in extensions("grid", writable=True)
+                     if e not in PICTURES + MAZE_OUTPUTS)
+OUTPUTS = PICTURES + MAZE_OUTPUTS + GRID_OUTPUTS
 
-EPILOG = """\
+EPILOG = f"""\
 output (by the extension of -o):
-  .png .svg  picture of the widened occupancy grid (start green, goal blue)
-  .npy       widened occupancy grid, a 2-D bool array (True = occupied)
-  .txt       widened grid as lines of 0 (free) / 1 (occupied); with the
-             default --corridor 1 --wall 1 this is the 2r+1 maze matrix
-  .json      the Maze itself (walls, start, goals, openings) and how it
-             was generated
+  pictures ({' '.join(PICTURES)}): the widened occupancy grid, start green, goal blue
+  mazes ({' '.join(MAZE_OUTPUTS)}): the Maze itself -- .maze/.txt micromouse text,
+    .num mms, .json robomaze JSON (walls, start, goals, openings and how it
+    was generated); robomaze.io.read_maze and `robomaze mouse` read them back
+  grids ({' '.join(GRID_OUTPUTS)}): the widened occupancy grid (--corridor,
+    --wall, --resolution) -- .map MovingAI, .yaml ROS map_server (+ a .pgm
+    image beside it), .pgm image, .npy 2-D bool array (True = occupied)
 
 examples:
   robomaze generate backtracker 20x30 --seed 1 -o maze.png
   robomaze generate kruskal 50x50 --braid 0.5 --placement centre -o maze.json
   robomaze generate wilson 10x10 --corridor 3 --wall 1 -o grid.npy
+  robomaze generate backtracker 16x16 --seed 4 -o maze.txt
 """
 
 
@@ -55,7 +65,7 @@ def register(subparsers) -> None:
                    help="generator-specific option, repeatable (e.g. selection=random "
                         "for growing_tree)")
     p.add_argument("-o", "--output", metavar="OUT", default=None,
-                   help="output file: .png .svg .npy .txt or .json (default: summary only)")
+                   help=f"output file: {' '.join(OUTPUTS)} (default: summary only)")
     p.set_defaults(func=run)
 
 
@@ -90,18 +100,18 @@ def _save(maze, args, ext: str, seed: int, placement: str, options: dict) -> Non
         }
         write_maze_json(maze, args.output, provenance)
         return
+    if ext in MAZE_OUTPUTS:
+        spec_for_extension("maze", args.output).write(maze, args.output)
+        return
     grid = widen(maze, corridor=args.corridor, wall=args.wall, resolution=args.resolution)
-    if ext == ".npy":
-        with open(args.output, "wb") as fh:  # a file object: np.save must not add ".npy"
-            np.save(fh, np.ascontiguousarray(grid.occupied))
-    elif ext == ".txt":
-        write_matrix_txt(grid.occupied, args.output)
-    else:
-        from ..viz import render
+    if ext in GRID_OUTPUTS:
+        spec_for_extension("grid", args.output).write(grid, args.output)
+        return
+    from ..viz import render
 
-        path = None
-        if args.solution:
-            route = maze.solution()
-            if route is not None:
-                path = np.array([grid.maze_centre(c) for c in route])
-        render(grid, args.output, path=path)
+    path = None
+    if args.solution:
+        route = maze.solution()
+        if route is not None:
+            path = np.array([grid.maze_centre(c) for c in route])
+    render(grid, args.output, path=path)

@@ -1,21 +1,41 @@
-"""Helpers shared by the readers: reading text, locating errors, sniffing.
+"""Helpers shared by the readers: reading files safely, locating errors, limits.
 
 Readers report problems through :func:`fail`, which builds a
 :class:`robomaze.errors.MazeFormatError` naming the file, the 1-based line and
-column and what was expected.
+column and what was expected. Messages describe what was found in words
+(a count, a position, a kind of token) and never quote the file's bytes, so
+an error about a file that is not a maze at all does not leak its content.
+
+Hostile files
+-------------
+:func:`read_bytes` accepts only regular files (a FIFO, ``/dev/zero`` or a
+directory is refused before any read, so it can neither hang nor fill
+memory) and refuses files larger than :func:`max_file_bytes`. Readers check
+the sizes a header announces with :func:`check_size` before allocating, so
+a small file cannot ask for gigabytes. Both limits follow the cell limit in
+force (:func:`robomaze.limit_cells`, ``robomaze --max-cells N``).
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+import stat
 from typing import Union
 
+from .._validate import cell_limit
 from ..errors import MazeFormatError
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-__all__ = ["fail", "read_text", "read_bytes", "text_lines", "PathLike"]
+__all__ = ["fail", "read_text", "read_bytes", "decode_text", "text_lines", "check_size",
+           "check_regular_file", "file_problem", "max_file_bytes", "line_col", "describe", "PathLike"]
+
+#: Bytes a file may hold per cell of the cell limit: the most verbose format
+#: (an ASCII P2 PGM at 16 bits, ``"65535 "`` per pixel; an mms ``.num`` line
+#: per cell) stays well under it.
+BYTES_PER_CELL = 24
+#: Floor of the file size limit, for small cell limits.
+MIN_FILE_BYTES = 1 << 20
 
 
 def fail(message: str, path=None, line: int | None = None,
@@ -24,21 +44,147 @@ def fail(message: str, path=None, line: int | None = None,
     return MazeFormatError(message, path=path, line=line, column=column)
 
 
+def max_file_bytes() -> int:
+    """Largest file the readers accept: :data:`BYTES_PER_CELL` bytes per cell
+    of the cell limit in force (at least 1 MiB).
+
+    >>> from robomaze import limit_cells
+    >>> with limit_cells(1_000_000):
+    ...     max_file_bytes()
+    24000000
+    """
+    return max(MIN_FILE_BYTES, BYTES_PER_CELL * cell_limit())
+
+
+def check_size(what: str, n: int, path=None, line: int | None = None,
+               column: int | None = None) -> int:
+    """Refuse ``n`` cells (announced by a header) above the cell limit in force.
+
+    Raised as a :class:`MazeFormatError` naming the file and line, before
+    anything of that size is allocated.
+
+    >>> from robomaze import limit_cells
+    >>> with limit_cells(100):
+    ...     check_size("a 20x20 map", 400, "m.map", 2)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.MazeFormatError: m.map:2: a 20x20 map has 400 cells, more than the limit of 100 cells (raise the limit with --max-cells or robomaze.limit_cells)
+    """
+    limit = cell_limit()
+    if n > limit:
+        count = f"{n}" if n < 10 ** 18 else "over 10^18"
+        raise fail(f"{what} has {count} cells, more than the limit of {limit} cells (raise "
+                   "the limit with --max-cells or robomaze.limit_cells)", path, line, column)
+    return n
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def check_regular_file(path: PathLike) -> os.stat_result:
+    """``os.stat`` of ``path``, which must be a regular file within the size limit.
+
+    A missing file stays a ``FileNotFoundError`` (the CLI reports it in one
+    line); anything else that is not a regular file is a format error.
+    """
+    st = os.stat(os.fspath(path))
+    _check_stat(st, path)
+    return st
+
+
+def file_problem(st: os.stat_result) -> str | None:
+    """Why a file with this ``os.stat`` is refused (None when it is not)."""
+    if not stat.S_ISREG(st.st_mode):
+        return f"is {_kind(st.st_mode)}; expected a regular file"
+    limit = max_file_bytes()
+    if st.st_size > limit:
+        return (f"is a file of {st.st_size} bytes, larger than the limit of {limit} bytes "
+                f"({BYTES_PER_CELL} per cell of the cell limit; raise it with --max-cells "
+                "or robomaze.limit_cells)")
+    return None
+
+
+def _check_stat(st: os.stat_result, path) -> None:
+    problem = file_problem(st)
+    if problem is not None:
+        raise fail(problem, path)
+
+
 def read_bytes(path: PathLike) -> bytes:
-    """The whole file; a missing file stays an ``OSError`` (the CLI reports it)."""
-    return Path(path).read_bytes()
+    """The whole file, which must be a regular file within :func:`max_file_bytes`.
+
+    The file is opened non-blocking and checked again on its descriptor, so
+    a FIFO swapped in after the first check cannot block the read.
+    """
+    check_regular_file(path)
+    fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                 | getattr(os, "O_NOCTTY", 0))
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fd)
+        _check_stat(st, path)
+        # read(n) allocates n bytes up front: ask for what the file holds (+1
+        # to notice growth), never for the whole limit
+        data = fh.read(st.st_size + 1)
+        if len(data) > st.st_size:   # grew while we read it: take it within the limit
+            data += fh.read(max_file_bytes() - len(data) + 1)
+    if len(data) > max_file_bytes():
+        raise fail(f"file grew past the limit of {max_file_bytes()} bytes while read", path)
+    return data
+
+
+def describe(value) -> str:
+    """Say what kind of value a file held without repeating its content.
+
+    Short numbers and literals are shown (they say what was wrong); strings,
+    lists and objects only by their size.
+
+    >>> describe(-1), describe(True), describe("secret"), describe([1, 2]), describe(10**40)
+    ('-1', 'true', 'a string of 6 characters', 'a list of 2 items', 'a number of 41 digits')
+    """
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, (int, float)):
+        r = repr(value)
+        return r if len(r) <= 20 else f"a number of {len(r)} digits"
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} keys"
+    return f"a {type(value).__name__}"
+
+
+def line_col(data, pos: int) -> tuple[int, int]:
+    """1-based ``(line, column)`` of offset ``pos`` in bytes or text.
+
+    >>> line_col(b"ab\\ncd", 4)
+    (2, 2)
+    """
+    nl = b"\n" if isinstance(data, (bytes, bytearray)) else "\n"
+    return data.count(nl, 0, pos) + 1, pos - (data.rfind(nl, 0, pos) + 1) + 1
+
+
+def decode_text(data: bytes, path=None, expected: str = "ASCII text") -> str:
+    """Decode UTF-8 (a leading byte-order mark is dropped), naming the bad byte's place."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = line_col(data, exc.start)
+        raise fail(f"not a text file: a byte that is not UTF-8; expected {expected}",
+                   path, line, col) from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def read_text(path: PathLike) -> str:
-    """Decode a text file as UTF-8 (ASCII in practice), naming the bad byte."""
-    data = read_bytes(path)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise fail(f"not a text file: undecodable byte 0x{data[exc.start]:02x}; "
-                   "expected ASCII text", path, line, col) from None
+    """Read and decode a text file (see :func:`decode_text`)."""
+    return decode_text(read_bytes(path), path)
 
 
 def text_lines(text: str) -> list[str]:

@@ -1,189 +1,170 @@
-"""Raster images: PGM (P5 binary / P2 ASCII, own reader and writer), PNG via
-Pillow, and plain "dark = blocked" occupancy images.
+"""Raster images (PNG and the Netpbm family: PGM P2/P5, PBM, PPM) through Pillow.
 
-Plain images: a pixel is occupied when its grey level (the mean of its colour
-channels, transparent pixels read as white) is below 128; one pixel per grid
-cell, row 0 the top row. Writing puts 0 for occupied and 255 for free.
+Pillow decodes every image; robomaze adds the rules around it:
+
+* the pixel level is read with the image's own maximum honoured: Pillow
+  scales a PGM's ``maxval`` to 255 (8-bit) or 65535 (16-bit) and a 16-bit
+  PNG keeps 0..65535, so ``level / maxval`` is the brightness in [0, 1]
+  (a 40000 of 65535 is 0.61, whatever else the image holds);
+* the grey level of a colour pixel is the integer mean of its colour
+  channels, as ROS map_server computes it;
+* the image's size is read from its header and checked against the cell
+  limit in force (:func:`robomaze.limit_cells`) before the pixels are
+  decoded; Pillow's own ``PIL.Image.MAX_IMAGE_PIXELS`` guard still applies
+  on top (raise it too to read images above ~179 megapixels);
+* any decoder failure (truncated chunk, bad header, oversized token) is a
+  :class:`~robomaze.errors.MazeFormatError` naming the file and saying what
+  was expected; Pillow's message is not repeated since it may quote the
+  file's bytes.
+
+Plain occupancy images (:func:`read_image`): a pixel is occupied when its
+brightness is below ``threshold / 255`` (default 128/255); transparent
+pixels (alpha below half) read as free. One pixel per grid cell, row 0 the
+top row. :func:`write_image` puts 0 for occupied and 255 for free, as an
+8-bit PGM (P5) for ``.pgm`` names and a greyscale PNG otherwise.
 """
 
 from __future__ import annotations
 
 import io as _io
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, fail, read_bytes
+from ._common import PathLike, check_size, fail, read_bytes
 
-__all__ = ["parse_pgm", "read_pgm", "format_pgm", "write_pgm", "read_png_array",
-           "write_png_array", "read_raster", "read_image", "write_image", "is_png", "is_pgm"]
+__all__ = ["Raster", "decode_raster", "read_raster", "write_pixels", "read_image",
+           "write_image", "is_png", "is_pgm", "is_image"]
+
+_NETPBM = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6")
 
 
 def is_png(data: bytes) -> bool:
+    """Whether ``data`` starts with the PNG signature."""
     return data[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def is_pgm(data: bytes) -> bool:
-    return data[:2] in (b"P5", b"P2") and data[2:3].isspace()
+    """Whether ``data`` starts with a Netpbm magic (``P1``..``P6``) and a space."""
+    return data[:2] in _NETPBM and data[2:3].isspace()
 
 
-def parse_pgm(data: bytes, *, path=None) -> np.ndarray:
-    """Decode a P5 or P2 PGM into a 2-D array (uint8, or uint16 if maxval > 255).
-
-    >>> parse_pgm(b"P2\\n# c\\n3 1\\n255\\n0 128 255\\n")
-    array([[  0, 128, 255]], dtype=uint8)
-    """
-    if not is_pgm(data):
-        raise fail(f"starts with {data[:2]!r}; expected a PGM magic 'P5' or 'P2'",
-                   path, 1, 1)
-    pos = 2
-    fields = []
-    while len(fields) < 3:
-        # Whitespace and '#' comments may separate the header fields.
-        while pos < len(data) and data[pos:pos + 1].isspace():
-            pos += 1
-        if pos < len(data) and data[pos:pos + 1] == b"#":
-            nl = data.find(b"\n", pos)
-            pos = len(data) if nl < 0 else nl + 1
-            continue
-        start = pos
-        while pos < len(data) and not data[pos:pos + 1].isspace() and data[pos:pos + 1] != b"#":
-            pos += 1
-        tok = data[start:pos]
-        line = data.count(b"\n", 0, start) + 1
-        col = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        if not tok:
-            raise fail("header ends early; expected width, height and maxval (truncated file?)",
-                       path, line, col)
-        if not tok.isdigit() or int(tok) < 1:
-            raise fail(f"header field {tok.decode('latin-1')!r}; expected a positive integer "
-                       "(width, height, maxval)", path, line, col)
-        fields.append(int(tok))
-    w, h, maxval = fields
-    if maxval > 65535:
-        raise fail(f"maxval {maxval}; expected at most 65535", path, 1, 1)
-    if w * h > 400_000_000:
-        raise fail(f"image of {w}x{h} pixels is implausibly large", path, 1, 1)
-    dtype = np.uint8 if maxval < 256 else np.dtype(">u2")
-    if data[:2] == b"P5":
-        pos += 1                      # exactly one whitespace byte before the raster
-        n = w * h * (1 if maxval < 256 else 2)
-        raster = data[pos:pos + n]
-        if len(raster) < n:
-            line = data.count(b"\n") + 1
-            raise fail(f"raster has {len(raster)} bytes; expected {n} for {w}x{h} pixels "
-                       "(truncated file?)", path, line, 1)
-        arr = np.frombuffer(raster, dtype=dtype).reshape(h, w)
-    else:
-        toks = data[pos:].split()
-        if len(toks) < w * h:
-            raise fail(f"found {len(toks)} pixel values; expected {w * h} for {w}x{h} pixels "
-                       "(truncated file?)", path, data.count(b"\n") + 1, 1)
-        try:
-            vals = np.array([int(t) for t in toks[:w * h]], dtype=np.int64)
-        except ValueError:
-            raise fail("pixel values must be integers", path, 1, 1) from None
-        if vals.size and (vals.min() < 0 or vals.max() > maxval):
-            raise fail(f"pixel value out of 0..{maxval}", path, 1, 1)
-        arr = vals.reshape(h, w)
-    return arr.astype(np.uint8 if maxval < 256 else np.uint16)
+def is_image(data: bytes) -> bool:
+    """Whether ``data`` is a PNG or a Netpbm image (by its magic)."""
+    return is_png(data) or is_pgm(data)
 
 
-def read_pgm(path: PathLike) -> np.ndarray:
-    """Read a PGM file's pixels."""
-    return parse_pgm(read_bytes(path), path=path)
+@dataclass(frozen=True)
+class Raster:
+    """Decoded pixels: ``level`` (2-D, 0..``maxval``), optional ``alpha``
+    (2-D, 0..255) and the level of full brightness ``maxval``."""
+
+    level: np.ndarray
+    alpha: np.ndarray | None
+    maxval: int
+
+    @property
+    def shade(self) -> np.ndarray:
+        """Brightness in [0, 1]: ``level / maxval``."""
+        return self.level / float(self.maxval)
 
 
-def format_pgm(pixels: np.ndarray, *, comment: str | None = None) -> bytes:
-    """Encode a 2-D uint8 array as binary P5 PGM.
-
-    >>> format_pgm(np.array([[0, 255]], np.uint8))
-    b'P5\\n2 1\\n255\\n\\x00\\xff'
-    """
-    a = np.asarray(pixels)
-    if a.ndim != 2 or a.dtype != np.uint8:
-        raise ParameterError(f"pixels must be a 2-D uint8 array, got {a.dtype} {a.shape}")
-    head = b"P5\n"
-    if comment:
-        head += b"# " + comment.encode("ascii") + b"\n"
-    head += f"{a.shape[1]} {a.shape[0]}\n255\n".encode("ascii")
-    return head + np.ascontiguousarray(a).tobytes()
-
-
-def write_pgm(pixels: np.ndarray, path: PathLike, *, comment: str | None = None) -> None:
-    """Write a binary P5 PGM."""
-    Path(path).write_bytes(format_pgm(pixels, comment=comment))
-
-
-def read_png_array(data: bytes, *, path=None) -> tuple[np.ndarray, np.ndarray | None]:
-    """Decode PNG bytes to ``(grey uint8 (h, w), alpha or None)``.
-
-    The grey level is the integer mean of the colour channels, as map_server
-    computes it.
-    """
-    from PIL import Image, UnidentifiedImageError
+def _open(data: bytes, path):
+    from PIL import Image
+    kind = "PNG" if is_png(data) else "PGM/PPM"
     try:
-        img = Image.open(_io.BytesIO(data))
+        with warnings.catch_warnings():
+            # robomaze checks the size itself against its own, explicit limit
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(_io.BytesIO(data), formats=["PNG", "PPM"])
+    except Image.DecompressionBombError:
+        raise fail(f"the {kind} header announces more pixels than Pillow's decompression-bomb "
+                   f"limit PIL.Image.MAX_IMAGE_PIXELS ({Image.MAX_IMAGE_PIXELS}); expected a "
+                   "smaller image (raise that limit to read it)", path, 1, 1) from None
+    except Exception:  # noqa: BLE001 - any decoder failure means "not a valid image"
+        raise fail(f"cannot read the {kind} header; expected a valid PNG or PGM image "
+                   "(magic, width, height, maxval)", path, 1, 1) from None
+    w, h = img.size
+    check_size(f"a {w}x{h} pixel image", w * h, path, 1, 1)
+    try:
         img.load()
-    except (UnidentifiedImageError, OSError, SyntaxError) as exc:
-        raise fail(f"cannot decode PNG: {exc}; expected a valid PNG image", path, 1, 1) from None
-    a = np.asarray(img)
-    if img.mode in ("1", "L", "I", "I;16", "F"):
-        a = np.asarray(img.convert("L")) if img.mode != "L" else a
-        return a.astype(np.uint8), None
-    if img.mode == "P":
-        img = img.convert("RGBA")
+    except Exception:  # noqa: BLE001 - truncated or corrupt pixel data
+        raise fail(f"cannot decode the {w}x{h} {kind} pixel data; expected a complete, valid "
+                   "image (truncated file?)", path, 1, 1) from None
+    return img
+
+
+def decode_raster(data: bytes, *, path=None) -> Raster:
+    """Decode PNG or Netpbm bytes into a :class:`Raster`.
+
+    >>> r = decode_raster(b"P2\\n3 1\\n1000\\n0 400 1000\\n")
+    >>> r.maxval, r.shade.round(3).tolist()
+    (65535, [[0.0, 0.4, 1.0]])
+    """
+    if not is_image(data):
+        raise fail("not a PNG or PGM image; expected the PNG signature or a Netpbm magic "
+                   "'P2'/'P5'", path, 1, 1)
+    img = _open(data, path)
+    mode = img.mode
+    if mode == "1":
+        return Raster(np.asarray(img.convert("L")), None, 255)
+    if mode == "L":
+        return Raster(np.asarray(img), None, 255)
+    if mode in ("I", "I;16", "I;16B", "I;16L"):
         a = np.asarray(img)
-    if img.mode == "LA":
-        return a[..., 0].astype(np.uint8), a[..., 1].astype(np.uint8)
-    if img.mode not in ("RGB", "RGBA"):
-        a = np.asarray(img.convert("RGBA"))
-    grey = (a[..., :3].astype(np.int64).sum(axis=2) // 3).astype(np.uint8)
-    alpha = a[..., 3].astype(np.uint8) if a.shape[-1] == 4 else None
-    return grey, alpha
+        return Raster(np.clip(a, 0, 65535).astype(np.uint16), None, 65535)
+    if mode == "P":
+        img, mode = img.convert("RGBA"), "RGBA"
+    if mode in ("LA", "La"):
+        a = np.asarray(img.convert("LA"))
+        return Raster(a[..., 0].copy(), a[..., 1].copy(), 255)
+    if mode in ("RGB", "RGBA", "RGBa", "RGBX"):
+        a = np.asarray(img)
+        grey = (a[..., :3].sum(axis=2, dtype=np.uint16) // 3).astype(np.uint8)
+        alpha = a[..., 3].copy() if mode in ("RGBA", "RGBa") else None
+        return Raster(grey, alpha, 255)
+    raise fail(f"pixel mode {mode}; expected a greyscale, RGB(A) or palette image",
+               path, 1, 1)
 
 
-def write_png_array(pixels: np.ndarray, path: PathLike) -> None:
-    """Write a 2-D uint8 array as a greyscale PNG."""
+def read_raster(path: PathLike) -> Raster:
+    """Read a PNG or PGM file's pixels (see :func:`decode_raster`)."""
+    return decode_raster(read_bytes(path), path=path)
+
+
+def write_pixels(pixels: np.ndarray, path: PathLike) -> None:
+    """Write a 2-D uint8 array: binary PGM (P5) for ``.pgm``, else greyscale PNG."""
     from PIL import Image
     a = np.asarray(pixels)
     if a.ndim != 2 or a.dtype != np.uint8:
         raise ParameterError(f"pixels must be a 2-D uint8 array, got {a.dtype} {a.shape}")
-    Image.fromarray(a, mode="L").save(Path(path), format="PNG")
-
-
-def read_raster(path: PathLike) -> tuple[np.ndarray, np.ndarray | None]:
-    """Grey levels (and alpha, if any) of a PGM or PNG file, chosen by content."""
-    data = read_bytes(path)
-    if is_pgm(data):
-        a = parse_pgm(data, path=path)
-        if a.dtype == np.uint16:
-            a = (a.astype(np.uint32) * 255 // max(int(a.max()), 1)).astype(np.uint8)
-        return a, None
-    if is_png(data):
-        return read_png_array(data, path=path)
-    raise fail(f"starts with {data[:8]!r}; expected a PNG or PGM image", path, 1, 1)
+    fmt = "PPM" if str(path).lower().endswith(".pgm") else "PNG"
+    with open(Path(path), "wb") as fh:
+        Image.fromarray(np.ascontiguousarray(a), mode="L").save(fh, format=fmt)
 
 
 def read_image(path: PathLike, *, resolution: float = 1.0, threshold: int = 128) -> OccupancyGrid:
-    """A plain occupancy image (PNG or PGM): grey < ``threshold`` is occupied.
+    """A plain occupancy image (PNG or PGM): brightness below ``threshold/255``
+    is occupied; transparent pixels (alpha < 128) are free.
 
-    Transparent pixels (alpha < 128) count as free (white).
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "g.pgm")
+    >>> write_image(OccupancyGrid([[1, 0]]), p)
+    >>> read_image(p).occupied.tolist()
+    [[True, False]]
     """
-    grey, alpha = read_raster(path)
-    occ = grey < threshold
-    if alpha is not None:
-        occ &= alpha >= 128
+    r = read_raster(path)
+    occ = r.level.astype(np.int64) * 255 < int(threshold) * r.maxval
+    if r.alpha is not None:
+        occ &= r.alpha >= 128
     return OccupancyGrid(occ, resolution=resolution)
 
 
 def write_image(grid: OccupancyGrid, path: PathLike) -> None:
     """Write 0 for occupied and 255 for free, one pixel per cell; PGM for
     ``.pgm`` names, PNG otherwise."""
-    pix = np.where(np.asarray(grid.occupied), 0, 255).astype(np.uint8)
-    if str(path).lower().endswith(".pgm"):
-        write_pgm(pix, path)
-    else:
-        write_png_array(pix, path)
+    write_pixels(np.where(np.asarray(grid.occupied), 0, 255).astype(np.uint8), path)

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, fail, read_text, text_lines
+from ._common import PathLike, check_size, fail, read_text, text_lines
 
 __all__ = ["read_micromouse", "parse_micromouse", "format_micromouse",
            "write_micromouse", "mm_to_cell", "cell_to_mm", "centre_goals",
@@ -132,7 +132,7 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
         raise fail("empty file; expected a micromouse text maze", path, 1, 1)
     first = lines[0].rstrip()
     if not first or first[0] not in _POSTS:
-        raise fail(f"found {first[:1]!r} at the start of the first line; expected a post "
+        raise fail("the first line does not start with a post; expected a post "
                    "('o' or '+') of a micromouse text maze", path, 1, 1)
     width_chars = len(first)
     if width_chars < 5 or (width_chars - 1) % 4:
@@ -143,6 +143,7 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
         raise fail(f"file has {len(lines)} non-blank lines; expected 2*H+1 (odd, >= 3) "
                    "- truncated or extra lines?", path, len(lines), 1)
     rows = (len(lines) - 1) // 2
+    check_size(f"a {cols}x{rows} maze", rows * cols, path, 1, 1)
     post = first[0]
     # Walls between/around cells in the text's own (2H+1, 2W+1) lattice.
     horiz = np.zeros((rows + 1, cols), np.int8)   # 0 open, 1 wall, 2 unknown
@@ -161,7 +162,7 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
             for x in range(cols + 1):
                 ch = line[4 * x]
                 if ch not in _POSTS or (strict and ch != post):
-                    raise fail(f"found {ch!r} where a post belongs; expected {post!r}",
+                    raise fail(f"not a post where one belongs; expected {post!r}",
                                path, lineno, 4 * x + 1)
             for x in range(cols):
                 gap = line[4 * x + 1:4 * x + 4]
@@ -182,13 +183,13 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
                 elif mark == "G":
                     goals.append((r, x))
                 elif strict and mark != " ":
-                    raise fail(f"found {mark!r} at a cell centre; expected 'S', 'G' or space",
-                               path, lineno, 4 * x + 3)
+                    raise fail("a character the format does not define at a cell centre; "
+                               "expected 'S', 'G' or space", path, lineno, 4 * x + 3)
                 if strict:
                     for off in (1, 3):
                         if line[4 * x + off] != " ":
-                            raise fail(f"found {line[4 * x + off]!r} inside a cell; "
-                                       "expected a space", path, lineno, 4 * x + off + 1)
+                            raise fail("a character inside a cell; expected a space",
+                                       path, lineno, 4 * x + off + 1)
     if unknown == "error" and ((horiz == 2).any() or (vert == 2).any()):
         i, j, kind = _first_unknown(horiz, vert)
         raise fail("unknown wall mark '.'; expected a known wall (unknown='error')",
@@ -226,7 +227,7 @@ def _gap_state(gap: str, strict: bool, path, lineno: int, col: int) -> int:
     if gap.strip() == ".":
         return 2
     if strict and gap != "---":
-        raise fail(f"found {gap!r} between posts; expected '---', '   ' or ' . '",
+        raise fail("an undefined wall mark between posts; expected '---', '   ' or ' . '",
                    path, lineno, col)
     return 1
 
@@ -237,7 +238,7 @@ def _char_state(ch: str, wall: str, strict: bool, path, lineno: int, col: int) -
     if ch == ".":
         return 2
     if strict and ch != wall:
-        raise fail(f"found {ch!r} at a wall position; expected {wall!r}, ' ' or '.'",
+        raise fail(f"an undefined wall mark; expected {wall!r}, ' ' or '.'",
                    path, lineno, col)
     return 1
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, fail, read_text, text_lines
+from ._common import PathLike, check_size, fail, read_text, text_lines
 from .micromouse import cell_to_mm, centre_goals
 
 __all__ = ["read_num", "parse_num", "format_num", "write_num", "looks_like_num"]
@@ -56,10 +56,12 @@ def parse_num(text: str, *, path=None, strict: bool = False) -> Maze:
         col = 1
         for k, p in enumerate(parts):
             col = line.index(p, col - 1) + 1
-            try:
-                v = int(p)
-            except ValueError:
-                raise fail(f"found {p!r}; expected an integer", path, i, col) from None
+            # ASCII digits only, at most 9 (int() would take '²'-free Unicode
+            # digits and numbers beyond int64)
+            if not (p.isascii() and p.lstrip("-").isdigit() and len(p.lstrip("-")) <= 9):
+                raise fail("not an integer of at most 9 digits; expected an integer",
+                           path, i, col)
+            v = int(p)
             if k < 2 and v < 0:
                 raise fail(f"coordinate {v} is negative; expected >= 0", path, i, col)
             if k >= 2 and v not in (0, 1):
@@ -69,8 +71,8 @@ def parse_num(text: str, *, path=None, strict: bool = False) -> Maze:
         recs.append(vals)
     arr = np.array(recs, dtype=np.int64)
     width, height = int(arr[:, 0].max()) + 1, int(arr[:, 1].max()) + 1
-    if width * height > 10_000_000:
-        raise fail(f"maze of {width}x{height} cells is implausibly large", path, 1, 1)
+    far = int(np.argmax(np.maximum(arr[:, 0], arr[:, 1])))   # the line naming the size
+    check_size(f"a {width}x{height} maze", width * height, path, far + 1, 1)
     seen = np.zeros((width, height), np.int64)
     walls = np.zeros((width, height, 4), bool)
     for i, (x, y, *w) in enumerate(recs, start=1):

@@ -15,18 +15,24 @@ cutting), separated by tabs or spaces.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 import numpy as np
 
 from ..grid import OccupancyGrid
-from ._common import PathLike, fail, read_text, text_lines
+from ._common import PathLike, check_size, fail, read_text, text_lines
 
 __all__ = ["read_movingai", "parse_movingai", "format_movingai", "write_movingai",
            "read_scen", "parse_scen", "write_scen", "ScenProblem", "looks_like_movingai"]
 
 PASSABLE = ".G"
+#: A header size: ASCII digits only, at most 9 of them (Unicode digits such as
+#: '²' pass ``str.isdigit`` but not ``int``).
+_SIZE = re.compile(r"[0-9]{1,9}")
 BLOCKED = "@OTSW"
 
 
@@ -61,11 +67,10 @@ def parse_movingai(text: str, *, path=None, strict: bool = False,
                 raise fail("text after 'map'; expected the word 'map' alone", path, i + 1, 5)
             break
         if key not in ("type", "height", "width") or len(words) != 2:
-            raise fail(f"found {lines[i].strip()!r}; expected a header line 'type octile', "
-                       "'height H', 'width W' or 'map' (is this a MovingAI .map file?)",
-                       path, i + 1, 1)
+            raise fail("not a header line; expected 'type octile', 'height H', 'width W' or "
+                       "'map' (is this a MovingAI .map file?)", path, i + 1, 1)
         if key in header:
-            raise fail(f"duplicate header key {key!r}", path, i + 1, 1)
+            raise fail(f"duplicate header key {key!r}; expected each once", path, i + 1, 1)
         header[key] = (words[1], i + 1)
         i += 1
     else:
@@ -78,11 +83,12 @@ def parse_movingai(text: str, *, path=None, strict: bool = False,
     dims = {}
     for key in ("height", "width"):
         val, ln = header[key]
-        if not val.isdigit() or int(val) < 1:
-            raise fail(f"{key} is {val!r}; expected a positive integer", path, ln,
-                       len(key) + 2)
+        if not _SIZE.fullmatch(val) or int(val) < 1:
+            raise fail(f"{key} is not a positive integer of at most 9 digits; expected a "
+                       "positive integer", path, ln, len(key) + 2)
         dims[key] = int(val)
     h, w = dims["height"], dims["width"]
+    check_size(f"a {w}x{h} map", w * h, path, header["height"][1], 1)
     body = lines[i + 1:]
     if len(body) < h:
         raise fail(f"map has {len(body)} rows; expected height {h} (truncated file?)",
@@ -102,7 +108,7 @@ def parse_movingai(text: str, *, path=None, strict: bool = False,
         if strict:
             bad = [k for k, ch in enumerate(row) if ch not in ok]
             if bad:
-                raise fail(f"unknown terrain {row[bad[0]]!r}; expected one of "
+                raise fail(f"unknown terrain character; expected one of "
                            f"{PASSABLE + BLOCKED!r}", path, ln, bad[0] + 1)
         occ[r] = ~((chars == b".") | (chars == b"G"))
     return OccupancyGrid(occ, resolution=resolution)
@@ -137,7 +143,12 @@ def write_movingai(grid: OccupancyGrid, path: PathLike) -> None:
 
 @dataclass(frozen=True)
 class ScenProblem:
-    """One scenario line. ``start`` / ``goal`` are robomaze ``(row, col)``."""
+    """One scenario line. ``start`` / ``goal`` are robomaze ``(row, col)``.
+
+    ``optimal_unit`` is one unit in the last digit the file printed the
+    optimal length with (``1e-8`` for ``2.00000000``, ``0.01`` for
+    ``1234.57``): the precision the stored number can be judged at.
+    """
 
     bucket: int
     map: str
@@ -146,14 +157,30 @@ class ScenProblem:
     start: tuple[int, int]
     goal: tuple[int, int]
     optimal: float
+    optimal_unit: float = field(default=1e-8, compare=False)
+
+
+def printed_unit(text: str) -> float:
+    """One unit in the last printed digit of a decimal number.
+
+    >>> printed_unit("2.00000000"), printed_unit("1234.57"), printed_unit("1.5e+03")
+    (1e-08, 0.01, 100.0)
+    """
+    try:
+        exp = Decimal(text).as_tuple().exponent
+    except InvalidOperation:
+        raise ValueError(text) from None
+    if not isinstance(exp, int) or not -330 < exp < 300:   # NaN/inf, or no double's digit
+        raise ValueError(text)
+    return float(10.0 ** exp)
 
 
 def parse_scen(text: str, *, path=None) -> list[ScenProblem]:
     """Parse scenario text into :class:`ScenProblem` records.
 
     >>> p = parse_scen("version 1\\n0\\tm.map\\t4\\t3\\t0\\t1\\t3\\t2\\t3.41421356\\n")[0]
-    >>> p.start, p.goal, p.optimal
-    ((1, 0), (2, 3), 3.41421356)
+    >>> p.start, p.goal, p.optimal, p.optimal_unit
+    ((1, 0), (2, 3), 3.41421356, 1e-08)
     """
     lines = text.splitlines()
     if not lines or lines[0].split()[:1] != ["version"]:
@@ -161,7 +188,7 @@ def parse_scen(text: str, *, path=None) -> list[ScenProblem]:
                    path, 1, 1)
     ver = lines[0].split()
     if len(ver) != 2 or ver[1] not in ("1", "1.0"):
-        raise fail(f"unsupported {lines[0].strip()!r}; expected 'version 1'", path, 1, 9)
+        raise fail("unsupported version; expected 'version 1'", path, 1, 9)
     out = []
     for i, line in enumerate(lines[1:], start=2):
         if not line.strip():
@@ -172,19 +199,27 @@ def parse_scen(text: str, *, path=None) -> list[ScenProblem]:
         if len(parts) != 9:
             raise fail(f"found {len(parts)} fields; expected 9 (bucket, map, width, height, "
                        "start x, start y, goal x, goal y, optimal length)", path, i, 1)
+        if not all(_SIZE.fullmatch(parts[k].strip()) for k in (0, 2, 3, 4, 5, 6, 7)):
+            raise fail("bucket, sizes and coordinates must be non-negative integers of at "
+                       "most 9 digits", path, i, 1)
+        bucket, w, h, sx, sy, gx, gy = (int(parts[k]) for k in (0, 2, 3, 4, 5, 6, 7))
+        opt_text = parts[8].strip()
+        col = line.rfind(parts[8]) + 1
         try:
-            bucket, w, h, sx, sy, gx, gy = (int(parts[k]) for k in (0, 2, 3, 4, 5, 6, 7))
+            if len(opt_text) > 40:
+                raise ValueError(opt_text)
+            opt = float(opt_text)
+            unit = printed_unit(opt_text)
         except ValueError:
-            raise fail("bucket, sizes and coordinates must be integers", path, i, 1) from None
-        try:
-            opt = float(parts[8])
-        except ValueError:
-            raise fail(f"optimal length {parts[8]!r}; expected a number", path, i,
-                       line.rfind(parts[8]) + 1) from None
+            raise fail("optimal length is not a decimal number; expected a number",
+                       path, i, col) from None
+        if not (math.isfinite(opt) and opt >= 0):
+            raise fail("optimal length is not a finite number >= 0; expected a length",
+                       path, i, col)
         for name, x, y in (("start", sx, sy), ("goal", gx, gy)):
             if not (0 <= x < w and 0 <= y < h):
                 raise fail(f"{name} ({x}, {y}) outside the {w}x{h} map", path, i, 1)
-        out.append(ScenProblem(bucket, parts[1], w, h, (sy, sx), (gy, gx), opt))
+        out.append(ScenProblem(bucket, parts[1], w, h, (sy, sx), (gy, gx), opt, unit))
     return out
 
 

@@ -6,9 +6,19 @@ Each problem is planned with :func:`robomaze.plan.plan` (by default
 instead runs a lengths-only 8-connected A* kernel over the whole batch
 (buffers allocated once, no ``Path`` objects built): the same answers, about
 2.5x faster on maze512, and an implementation independent of
-:mod:`robomaze.plan`. A length *agrees* when ``|length - optimal| <= rtol *
-max(optimal, 1)``; the files store 8 decimals, far finer than the default
-``rtol = 1e-6``.
+:mod:`robomaze.plan`. ``"batch"`` is the default of :func:`run_scen_file`
+and ``robomaze movingai``.
+
+Agreement rule
+--------------
+Each line is judged at the precision its stored number was printed with:
+a length *agrees* when ``|length - optimal| <= unit + rtol * max(optimal,
+1)``, where ``unit`` is one unit in the last digit the file printed
+(:attr:`ScenProblem.optimal_unit`: ``1e-8`` for the current files'
+``%.8f``, ``0.01`` for an older file's ``1234.57`` with ~6 significant
+digits, whose last digit may be rounded or cut) and ``rtol`` an extra
+relative slack, 0 by default. :attr:`ScenReport.rule` states the rule and
+the units met.
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from .movingai import ScenProblem, read_movingai, read_scen
 
-__all__ = ["ScenReport", "run_scenarios", "run_scen_file"]
+__all__ = ["ScenReport", "run_scenarios", "run_scen_file", "agreement_rule"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,8 @@ class ScenReport:
     agree: np.ndarray
     seconds: float
     method: str
+    tolerance: np.ndarray = None
+    rule: str = ""
 
     @property
     def n(self) -> int:
@@ -56,11 +68,24 @@ class ScenReport:
     def summary(self) -> dict:
         return {"problems": self.n, "agree": self.n_agree, "disagree": self.n - self.n_agree,
                 "seconds": self.seconds, "per_problem_ms": 1000 * self.seconds / max(self.n, 1),
-                "method": self.method}
+                "method": self.method, "rule": self.rule}
 
 
-def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "astar",
-                  connectivity: int = 8, rtol: float = 1e-6, progress=None) -> ScenReport:
+def agreement_rule(units: np.ndarray, rtol: float) -> str:
+    """The sentence saying how lengths were judged.
+
+    >>> agreement_rule(np.array([1e-8, 1e-8, 0.01]), 0.0)
+    '|length - stored| <= one unit in the last printed digit of the stored length (1e-08: 2 lines, 0.01: 1 line)'
+    """
+    vals, counts = np.unique(np.asarray(units, float), return_counts=True)
+    parts = ", ".join(f"{v:g}: {c} line{'s' if c != 1 else ''}" for v, c in zip(vals, counts))
+    extra = f" + {rtol:g} x max(stored, 1)" if rtol else ""
+    return (f"|length - stored| <= one unit in the last printed digit of the stored "
+            f"length{extra} ({parts})")
+
+
+def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "batch",
+                  connectivity: int = 8, rtol: float = 0.0, progress=None) -> ScenReport:
     """Plan every problem on ``grid`` and compare with its stored optimum.
 
     Parameters
@@ -69,11 +94,11 @@ def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "astar",
         The scenario's map (one grid cell per map character).
     problems : list of ScenProblem
     method : str
-        A planner of :data:`robomaze.plan.PLANNERS`, or ``"batch"`` for the
-        lengths-only kernel (8-connected only).
+        ``"batch"`` (default) for the lengths-only kernel (8-connected
+        only), or a planner of :data:`robomaze.plan.PLANNERS`.
     connectivity : {4, 8}
     rtol : float
-        Relative tolerance of the comparison.
+        Relative slack added to the printed-precision rule (module notes).
     progress : callable, optional
         Called as ``progress(done, total)`` every 500 problems.
     """
@@ -113,12 +138,15 @@ def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "astar",
         if progress is not None and (i + 1) % 500 == 0:
             progress(i + 1, len(problems))
     seconds = time.perf_counter() - t0
-    agree = np.abs(lengths - optimal) <= rtol * np.maximum(optimal, 1.0)
-    return ScenReport(problems, lengths, optimal, agree, seconds, method)
+    units = np.array([p.optimal_unit for p in problems], float)
+    tolerance = units + rtol * np.maximum(optimal, 1.0)
+    agree = np.abs(lengths - optimal) <= tolerance
+    return ScenReport(problems, lengths, optimal, agree, seconds, method, tolerance,
+                      agreement_rule(units, rtol))
 
 
 def run_scen_file(scen_path, *, map_path=None, limit: int | None = None, every: int = 1,
-                  method: str = "astar", rtol: float = 1e-6, progress=None) -> ScenReport:
+                  method: str = "batch", rtol: float = 0.0, progress=None) -> ScenReport:
     """Read a ``.scen`` file and its map and run (a subset of) its problems.
 
     The map is ``map_path`` or the map named in the scenario, looked up next

@@ -3,12 +3,14 @@
 Loading follows map_server's rules exactly:
 
 * the grey level of a pixel is the integer mean of its colour channels;
-* ``p = (255 - value) / 255`` -- or ``p = value / 255`` when ``negate`` is 1;
+* ``p = 1 - level / maxval`` (for 8-bit images ``(255 - value) / 255``) --
+  or ``p = level / maxval`` when ``negate`` is 1;
 * ``trinary`` (default mode): occupied if ``p > occupied_thresh``, free if
   ``p < free_thresh``, unknown otherwise; ``scale``: the same, except that
   in-between pixels are partially occupied (1..99) unless transparent, and
   robomaze reports them in the unknown mask too (a boolean grid cannot hold a
-  fraction); ``raw``: the (negated) pixel value is the occupancy 0..100,
+  fraction); ``raw``: the (negated) pixel value (``round(255 * level /
+  maxval)``) is the occupancy 0..100,
   compared with the thresholds times 100, and values above 100 are unknown;
 * the image's top row is the map's north edge and ``origin`` is the pose of
   the **lower-left** pixel's corner. robomaze's grid also has row 0 north and
@@ -29,9 +31,19 @@ which reads 205 back as unknown. Floats are written with Python's shortest
 round-trip ``repr`` so the C++ YAML reader (``strtod``) gets exactly the same
 double.
 
-The YAML reader is a deliberately small, strict subset: top-level
-``key: value`` lines, ``#`` comments, plain or quoted scalars and one-line
-``[a, b, c]`` lists -- all that map files use.
+The YAML file is read with PyYAML's ``safe_load`` rules (block or flow
+lists and mappings, multi-line lists, comments, extra keys at any depth are
+all accepted, as map_server's yaml-cpp accepts them) and then validated:
+``image``, ``resolution``, ``origin``, ``negate``, ``occupied_thresh`` and
+``free_thresh`` are required, ``mode`` is optional (default ``trinary``),
+other keys are ignored. Errors name the file, line and column of the key or
+value at fault. A map YAML is small: files above :data:`MAX_YAML_BYTES`
+are refused unread. The ``image`` must name a regular file (a FIFO or a
+device is refused before any read).
+
+16-bit images: the level is divided by the image's own maximum (``maxval``
+of a PGM, 65535 of a 16-bit PNG), so a 40000 of 65535 has ``p = 0.39`` and
+is unknown under the default thresholds, as in map_server.
 """
 
 from __future__ import annotations
@@ -41,137 +53,173 @@ import os
 from pathlib import Path
 
 import numpy as np
+import yaml
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, fail, read_text
-from .image import format_pgm, read_raster, write_png_array
+from ._common import PathLike, check_regular_file, decode_text, fail, file_problem, read_bytes
+from .image import read_raster, write_pixels
 
 __all__ = ["parse_map_yaml", "read_rosmap", "read_rosmap_grid", "write_rosmap",
-           "interpret_pixels", "looks_like_rosmap", "REQUIRED_KEYS"]
+           "interpret_pixels", "looks_like_rosmap", "REQUIRED_KEYS", "MODES",
+           "MAX_YAML_BYTES"]
 
 REQUIRED_KEYS = ("image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh")
 MODES = ("trinary", "scale", "raw")
+#: Largest map YAML read (a real one is a few hundred bytes).
+MAX_YAML_BYTES = 1 << 20
 
 
 def looks_like_rosmap(text: str) -> bool:
-    """Whether YAML text has an ``image:`` key at the top level."""
-    return any(line.startswith("image:") for line in text.splitlines())
-
-
-def _strip_comment(line: str) -> str:
-    quote = None
-    for i, ch in enumerate(line):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-            return line[:i]
-    return line
-
-
-def _scalar(tok: str, path, ln: int, col: int):
-    tok = tok.strip()
-    if len(tok) >= 2 and tok[0] == tok[-1] and tok[0] in "'\"":
-        return tok[1:-1]
-    if tok[:1] in "'\"":
-        raise fail(f"unterminated quoted string {tok!r}", path, ln, col)
-    low = tok.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    try:
-        return int(tok)
-    except ValueError:
-        pass
-    try:
-        v = float(tok)
-        if math.isfinite(v):
-            return v
-    except ValueError:
-        pass
-    return tok
+    """Whether YAML text has an ``image`` key at the top level (block or flow style)."""
+    for line in text.splitlines():
+        s = line.lstrip("{ ")
+        if line[:1] not in " \t" and (s.startswith("image:") or s.startswith('"image":')
+                                       or s.startswith("'image':")):
+            return True
+    return False
 
 
 def parse_map_yaml(text: str, *, path=None) -> dict[str, tuple[object, int, int]]:
-    """Parse the YAML subset: ``{key: (value, line, column_of_value)}``.
+    """Parse a map YAML (PyYAML safe rules): ``{key: (value, line, column_of_value)}``.
 
-    >>> d = parse_map_yaml("image: m.pgm  # c\\norigin: [-1.5, 2, 0.0]\\nnegate: 0\\n")
-    >>> d["image"][0], d["origin"][0], d["negate"][0]
-    ('m.pgm', [-1.5, 2, 0.0], 0)
+    Keys are the top-level mapping's keys; values are plain Python objects.
+
+    >>> d = parse_map_yaml("image: m.pgm  # c\\norigin:\\n- -1.5\\n- 2\\n- 0.0\\nnegate: 0\\n")
+    >>> d["image"][0], d["origin"], d["negate"][0]
+    ('m.pgm', ([-1.5, 2, 0.0], 3, 1), 0)
     """
-    out: dict[str, tuple[object, int, int]] = {}
-    for ln, raw in enumerate(text.splitlines(), start=1):
-        line = _strip_comment(raw).rstrip()
-        if not line.strip() or line.strip() in ("---", "..."):
-            continue
-        if line[0] in " \t":
-            raise fail("indented line; expected top-level 'key: value' (nested YAML is not "
-                       "part of a map file)", path, ln, 1)
-        if ":" not in line:
-            raise fail(f"found {line.strip()!r}; expected 'key: value'", path, ln, 1)
-        key, _, rest = line.partition(":")
-        key = key.strip()
-        if not key or not (key.replace("_", "").isalnum()):
-            raise fail(f"bad key {key!r}; expected a plain name", path, ln, 1)
-        if key in out:
-            raise fail(f"duplicate key {key!r} (first on line {out[key][1]})", path, ln, 1)
-        col = len(key) + 2 + (len(rest) - len(rest.lstrip()))
-        val = rest.strip()
-        if not val:
-            raise fail(f"key {key!r} has no value; expected 'key: value' on one line",
-                       path, ln, len(line) + 1)
-        if val.startswith("["):
-            if not val.endswith("]"):
-                raise fail("unterminated list; expected '[a, b, c]' on one line",
-                           path, ln, col + len(val))
-            inner = val[1:-1].strip()
-            items = [] if not inner else inner.split(",")
-            if any(not it.strip() for it in items):
-                raise fail("empty list item; expected '[a, b, c]'", path, ln, col)
-            value: object = [_scalar(it, path, ln, col) for it in items]
-        else:
-            value = _scalar(val, path, ln, col)
-        out[key] = (value, ln, col)
-    return out
+    try:
+        loader = yaml.SafeLoader(text)      # checks the characters already
+    except yaml.YAMLError:
+        raise fail("a character YAML does not allow (control character); expected a "
+                   "map_server YAML text", path, 1, 1) from None
+    try:
+        try:
+            node = loader.get_single_node()
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            raise fail(f"invalid YAML ({exc.problem or 'syntax error'}); expected a "
+                       "map_server YAML mapping of keys to values", path, line, col) from None
+        except (yaml.YAMLError, RecursionError):
+            raise fail("invalid YAML (too deeply nested or not readable); expected a "
+                       "map_server YAML mapping of keys to values", path, 1, 1) from None
+        if node is None:
+            return {}
+        if not isinstance(node, yaml.MappingNode):
+            raise fail("the document is not a mapping; expected 'key: value' entries",
+                       path, node.start_mark.line + 1, node.start_mark.column + 1)
+        out: dict[str, tuple[object, int, int]] = {}
+        for key_node, value_node in node.value:
+            kl, kc = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise fail("a key that is not a plain name; expected 'key: value'",
+                           path, kl, kc)
+            key = key_node.value
+            if key in out:
+                # name only keys of the format: the file's own words are not repeated
+                known = f" {key!r}" if key in REQUIRED_KEYS + ("mode",) else ""
+                raise fail(f"duplicate key{known} (first on line {out[key][1]}); expected "
+                           "each key once", path, kl, kc)
+            try:
+                value = loader.construct_object(value_node, deep=True)
+            except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
+                raise fail("a value that YAML cannot construct; expected a number, string "
+                           "or list", path, value_node.start_mark.line + 1,
+                           value_node.start_mark.column + 1) from None
+            out[key] = (value, value_node.start_mark.line + 1, value_node.start_mark.column + 1)
+        return out
+    finally:
+        loader.dispose()
+
+
+def _as_number(v) -> float | None:
+    """A finite float, or None. Strings that read as decimals count too: PyYAML
+    (YAML 1.1) leaves ``1e-3`` a string where yaml-cpp's ``as<double>`` reads it."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, str) and len(v) <= 64:
+        try:
+            v = float(v)
+        except ValueError:
+            return None
+    if not isinstance(v, (int, float)):
+        return None
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return f if math.isfinite(f) else None
 
 
 def _number(d, key, path, *, lo=None, hi=None, positive=False) -> float:
     v, ln, col = d[key]
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise fail(f"{key} is {v!r}; expected a number", path, ln, col)
-    v = float(v)
+    v = _as_number(v)
+    if v is None:
+        raise fail(f"{key} is not a finite number; expected a number", path, ln, col)
     if (positive and v <= 0) or (lo is not None and v < lo) or (hi is not None and v > hi):
         rng = "> 0" if positive else f"in [{lo}, {hi}]"
         raise fail(f"{key} is {v}; expected a number {rng}", path, ln, col)
     return v
 
 
-def interpret_pixels(grey: np.ndarray, *, negate: bool, occupied_thresh: float,
+def interpret_pixels(shade: np.ndarray, *, negate: bool, occupied_thresh: float,
                      free_thresh: float, mode: str = "trinary",
                      alpha: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """map_server's pixel rule: ``(occupied, unknown)`` boolean arrays.
+    """map_server's pixel rule on brightness ``shade`` in [0, 1] (``level /
+    maxval``): ``(occupied, unknown)`` boolean arrays.
 
-    >>> occ, unk = interpret_pixels(np.array([[0, 205, 254]], np.uint8), negate=False,
+    >>> occ, unk = interpret_pixels(np.array([[0, 205, 254]]) / 255, negate=False,
     ...                             occupied_thresh=0.65, free_thresh=0.196)
     >>> occ.astype(int), unk.astype(int)
     (array([[1, 0, 0]]), array([[0, 1, 0]]))
     """
-    v = np.asarray(grey).astype(np.int64)
+    s = np.asarray(shade, dtype=float)
     if negate:
-        v = 255 - v
+        s = 1.0 - s
     if mode == "raw":
+        v = np.rint(s * 255.0)
         occ = (v <= 100) & (v > occupied_thresh * 100)
         free = (v <= 100) & (v < free_thresh * 100)
         return occ, ~(occ | free)
-    p = (255 - v) / 255.0
+    p = 1.0 - s
     occ = p > occupied_thresh
     free = (p < free_thresh) & ~occ
     unknown = ~(occ | free)
     if mode == "scale" and alpha is not None:
         unknown |= (alpha < 255) & ~occ & ~free
     return occ, unknown
+
+
+def _load_yaml(path) -> tuple[dict, int]:
+    st = check_regular_file(path)
+    if st.st_size > MAX_YAML_BYTES:
+        raise fail(f"map YAML of {st.st_size} bytes; expected at most {MAX_YAML_BYTES} bytes "
+                   "(a map_server YAML is a few lines)", path)
+    text = decode_text(read_bytes(path), path, "a map_server YAML file")
+    d = parse_map_yaml(text, path=path)
+    return d, len(text.splitlines()) + 1
+
+
+def _image_path(d, path) -> Path:
+    image, ln, col = d["image"]
+    if not isinstance(image, str) or not image or "\0" in image:
+        raise fail("image is not a file name; expected the image file's path", path, ln, col)
+    img_path = Path(image)
+    if not img_path.is_absolute():
+        img_path = Path(path).parent / img_path
+    # the name comes from the file: say what is wrong with it, not repeat it
+    try:
+        problem = file_problem(os.stat(img_path))
+    except FileNotFoundError:
+        problem = ("does not exist (a relative name is looked up beside the YAML file); "
+                   "expected an existing PGM or PNG image")
+    except OSError as exc:
+        problem = f"cannot be opened ({exc.strerror}); expected a readable PGM or PNG image"
+    if problem is not None:
+        raise fail(f"the image file named here {problem}", path, ln, col)
+    return img_path
 
 
 def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
@@ -189,16 +237,15 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
     Raises
     ------
     MazeFormatError
-        Missing keys, bad values, a missing or malformed image.
+        Missing keys, bad values, a missing, non-regular or malformed image.
     """
-    text = read_text(path)
-    d = parse_map_yaml(text, path=path)
+    d, end_line = _load_yaml(path)
     if not d:
         raise fail("no keys; expected a map_server YAML file", path, 1, 1)
     for key in REQUIRED_KEYS:
         if key not in d:
             raise fail(f"missing key {key!r}; expected all of {', '.join(REQUIRED_KEYS)} "
-                       "(map_server requires them)", path, len(text.splitlines()) + 1, 1)
+                       "(map_server requires them)", path, end_line, 1)
     res = _number(d, "resolution", path, positive=True)
     occ_t = _number(d, "occupied_thresh", path, lo=0.0, hi=1.0)
     free_t = _number(d, "free_thresh", path, lo=0.0, hi=1.0)
@@ -208,30 +255,25 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
                    "free_thresh <= occupied_thresh", path, ln, col)
     origin, ln, col = d["origin"]
     if not isinstance(origin, list) or len(origin) != 3 or not all(
-            isinstance(o, (int, float)) and not isinstance(o, bool) for o in origin):
-        raise fail(f"origin is {origin!r}; expected [x, y, yaw] (three numbers)",
+            _as_number(o) is not None for o in origin):
+        raise fail("origin is not three numbers; expected [x, y, yaw] (three finite numbers)",
                    path, ln, col)
     neg, ln, col = d["negate"]
-    if neg not in (0, 1) or (isinstance(neg, float)):
-        raise fail(f"negate is {neg!r}; expected 0 or 1", path, ln, col)
+    if isinstance(neg, str) and neg.strip() in ("0", "1"):   # yaml-cpp reads "0" as 0
+        neg = int(neg)
+    if isinstance(neg, (bool, float)) or neg not in (0, 1):
+        raise fail("negate is not 0 or 1; expected 0 or 1", path, ln, col)
     mode = "trinary"
     if "mode" in d:
         mode, ln, col = d["mode"]
         if mode not in MODES:
-            raise fail(f"mode is {mode!r}; expected one of {', '.join(MODES)}", path, ln, col)
-    image, ln, col = d["image"]
-    if not isinstance(image, str) or not image:
-        raise fail(f"image is {image!r}; expected a file name", path, ln, col)
-    img_path = Path(image)
-    if not img_path.is_absolute():
-        img_path = Path(path).parent / img_path
-    if not img_path.exists():
-        raise fail(f"image file {str(img_path)!r} does not exist", path, ln, col)
-    grey, alpha = read_raster(img_path)
-    occ, unknown = interpret_pixels(grey, negate=bool(neg), occupied_thresh=occ_t,
-                                    free_thresh=free_t, mode=mode, alpha=alpha)
+            raise fail(f"mode is not one of {', '.join(MODES)}; expected trinary, scale or raw",
+                       path, ln, col)
+    raster = read_raster(_image_path(d, path))
+    occ, unknown = interpret_pixels(raster.shade, negate=bool(neg), occupied_thresh=occ_t,
+                                    free_thresh=free_t, mode=mode, alpha=raster.alpha)
     grid = OccupancyGrid(occ | unknown, resolution=res,
-                         origin=tuple(float(o) for o in origin))
+                         origin=tuple(_as_number(o) for o in origin))
     return grid, unknown
 
 
@@ -285,11 +327,7 @@ def write_rosmap(grid: OccupancyGrid, path: PathLike, *, image: PathLike | None 
     pix = np.full(occ.shape, 254, np.uint8)
     pix[unk] = 205
     pix[occ & ~unk] = 0
-    if img.suffix.lower() == ".png":
-        write_png_array(pix, img)
-    else:
-        img.write_bytes(format_pgm(
-            pix, comment=f"CREATOR: robomaze {float(grid.resolution):.3f} m/pix"))
+    write_pixels(pix, img)
     try:
         name = os.path.relpath(img.resolve(), path.resolve().parent)
     except ValueError:

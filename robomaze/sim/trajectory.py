@@ -47,7 +47,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ..errors import ParameterError, RecordFormatError
+from ..errors import MazeFormatError, ParameterError, RecordFormatError
+from ..io import read_npz, write_npz
 
 __all__ = ["Trajectory", "FORMAT", "VERSION", "replay"]
 
@@ -132,26 +133,25 @@ class Trajectory:
                   "commands": self.commands, "collisions": self.collisions}
         if self.scans is not None:
             arrays["scans"] = self.scans
-        with open(os.fspath(path), "wb") as fh:
-            np.savez_compressed(fh, **arrays)
+        write_npz(path, arrays)
 
     @classmethod
     def load(cls, path) -> "Trajectory":
         """Read a file written by :meth:`save`."""
         where = os.fspath(path)
         try:
-            with np.load(where, allow_pickle=False) as z:
-                data = {k: z[k] for k in z.files}
-        except (OSError, ValueError, EOFError) as exc:
-            if isinstance(exc, FileNotFoundError):
-                raise
-            raise RecordFormatError(f"{where}: not a robomaze trajectory (.npz) file: {exc}") from None
+            data = read_npz(path)   # regular file, sizes checked before reading any array
+        except MazeFormatError as exc:
+            raise RecordFormatError(f"{exc} (expected a robomaze trajectory .npz file)") from None
         if "header" not in data:
             raise RecordFormatError(f"{where}: missing 'header' entry")
         try:
             header = json.loads(str(data["header"]))
         except json.JSONDecodeError as exc:
-            raise RecordFormatError(f"{where}: header is not JSON: {exc}") from None
+            raise RecordFormatError(f"{where}: header is not JSON: {exc.msg} at "
+                                    f"column {exc.colno}") from None
+        except RecursionError:
+            raise RecordFormatError(f"{where}: header JSON is nested too deeply") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise RecordFormatError(f"{where}: header format must be {FORMAT!r}")
         if not isinstance(header.get("version"), int) or header["version"] > VERSION:

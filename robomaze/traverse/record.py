@@ -62,8 +62,10 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from ..errors import ParameterError, RecordFormatError
+from ..errors import MazeFormatError, ParameterError, RecordFormatError
 from ..grid import OccupancyGrid, widen
+from ..io import decode_text, describe, read_bytes
+from ..io.maze_json import loads_strict, maze_from_dict, maze_to_matrix_dict
 from ..maze import Maze
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
@@ -91,28 +93,6 @@ class Step(NamedTuple):
     bump: bool = False
 
 
-def _maze_to_json(maze: Maze) -> dict:
-    rows = ["".join("#" if v else "." for v in line) for line in maze.to_matrix()]
-    return {"rows": maze.rows, "cols": maze.cols, "matrix": rows,
-            "start": list(maze.start), "goals": [list(g) for g in maze.goals]}
-
-
-def _maze_from_json(d: Any) -> Maze:
-    if not isinstance(d, dict) or not isinstance(d.get("matrix"), list):
-        raise ValueError("'maze' must be an object with a 'matrix' list of strings")
-    lines = d["matrix"]
-    if not lines or not all(isinstance(s, str) for s in lines) \
-            or len({len(s) for s in lines}) != 1 or not set("".join(lines)) <= {"#", "."}:
-        raise ValueError("'maze.matrix' must be equal-length strings of '#' and '.'")
-    m = np.array([[ch == "#" for ch in s] for s in lines], dtype=np.uint8)
-    goals = [tuple(g) for g in d.get("goals", [])]
-    maze = Maze.from_matrix(m, start=tuple(d.get("start", (0, 0))), goals=goals)
-    if (maze.rows, maze.cols) != (d.get("rows", maze.rows), d.get("cols", maze.cols)):
-        raise ValueError(f"'maze.rows/cols' {d.get('rows')}x{d.get('cols')} do not match "
-                         f"the {maze.rows}x{maze.cols} matrix")
-    return maze
-
-
 def _resolve_source(src: dict) -> Maze:
     try:
         from ..generate import generate
@@ -120,7 +100,7 @@ def _resolve_source(src: dict) -> Maze:
         raise ValueError(f"cannot resolve the maze reference: {exc}") from None
     size = src.get("size")
     if not (isinstance(size, list) and len(size) == 2):
-        raise ValueError(f"'source.size' must be [rows, cols], got {size!r}")
+        raise ValueError(f"'source.size' must be [rows, cols], got {describe(size)}")
     return generate(src["generator"], int(size[0]), int(size[1]), rng=src.get("seed"),
                     braid=float(src.get("braid", 0.0)),
                     placement=src.get("placement", "corners"))
@@ -323,7 +303,7 @@ class TraversalRecord:
                 grid_json = {"occupied": ["".join("#" if v else "." for v in row)
                                           for row in g.occupied], **base}
         return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "level": self.level,
-                "maze": None if self.maze is None else _maze_to_json(self.maze),
+                "maze": None if self.maze is None else maze_to_matrix_dict(self.maze),
                 "source": self.source, "grid": grid_json, "walker": self.walker,
                 "start": list(self.start), "heading": self.heading,
                 "goals": [list(g) for g in self.goals]}
@@ -385,9 +365,9 @@ def read_record(path: str | Path) -> TraversalRecord:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordFormatError(f"{path}: not UTF-8 text ({exc})") from None
+        text = decode_text(read_bytes(path), path, "UTF-8 JSON Lines")
+    except MazeFormatError as exc:   # not a regular file, too large, not UTF-8
+        raise RecordFormatError(str(exc)) from None
     return loads(text, name=str(path))
 
 
@@ -397,7 +377,7 @@ def _fail(name: str, line: int, msg: str) -> RecordFormatError:
 
 def _cell(v, what: str) -> tuple[int, int]:
     if not (isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v)):
-        raise ValueError(f"{what} must be [row, col] integers, got {v!r}")
+        raise ValueError(f"{what} must be [row, col] integers, got {describe(v)}")
     return int(v[0]), int(v[1])
 
 
@@ -411,22 +391,23 @@ def _is_num(x) -> bool:
 
 def _parse_header(h: dict) -> dict:
     if h.get("format") != FORMAT_NAME:
-        raise ValueError(f"'format' must be {FORMAT_NAME!r}, got {h.get('format')!r}")
+        raise ValueError(f"'format' must be {FORMAT_NAME!r}, "
+                         f"got {describe(h.get('format'))}")
     if not _is_int(h.get("version")) or not 1 <= h["version"] <= FORMAT_VERSION:
         raise ValueError(f"'version' must be an integer 1..{FORMAT_VERSION}, "
-                         f"got {h.get('version')!r}")
+                         f"got {describe(h.get('version'))}")
     level = h.get("level")
     if level not in LEVELS:
-        raise ValueError(f"'level' must be 'cell' or 'grid', got {level!r}")
+        raise ValueError(f"'level' must be 'cell' or 'grid', got {describe(level)}")
     walker = h.get("walker")
     if not isinstance(walker, dict) or walker.get("kind") not in WALKER_KINDS:
         raise ValueError(f"'walker' must be an object with kind 'person' or 'agent', "
-                         f"got {walker!r}")
+                         f"got {describe(walker)}")
     walker = {"name": "", "settings": {}, **walker}
     source = h.get("source")
     maze = None
     if h.get("maze") is not None:
-        maze = _maze_from_json(h["maze"])
+        maze = maze_from_dict(h["maze"])
     elif isinstance(source, dict):
         maze = _resolve_source(source)
     grid = None
@@ -451,16 +432,16 @@ def _parse_header(h: dict) -> dict:
             t = gj.get("wall", src.get("wall"))
             if not (_is_int(k) and _is_int(t)):
                 raise ValueError(f"'grid.corridor' and 'grid.wall' must be integers, "
-                                 f"got {k!r}, {t!r}")
+                                 f"got {describe(k)}, {describe(t)}")
             grid = widen(maze, corridor=k, wall=t, resolution=res, origin=origin)
     elif maze is None:
         raise ValueError("a cell-level record needs 'maze' (inline walls) or 'source'")
     goals = h.get("goals")
     if not isinstance(goals, list):
-        raise ValueError(f"'goals' must be a list of [row, col], got {goals!r}")
+        raise ValueError(f"'goals' must be a list of [row, col], got {describe(goals)}")
     heading = h.get("heading", 0.0)
     if not _is_num(heading):
-        raise ValueError(f"'heading' must be a number, got {heading!r}")
+        raise ValueError(f"'heading' must be a number, got {describe(heading)}")
     return dict(level=level, maze=maze, grid=grid, walker=walker,
                 start=_cell(h.get("start"), "'start'"),
                 goals=tuple(_cell(g, "each goal") for g in goals),
@@ -479,10 +460,10 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
         if not raw.strip():
             raise _fail(name, i, "blank line inside the record")
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
+            obj = loads_strict(raw)
+        except MazeFormatError as exc:   # syntax, NaN/Infinity, nesting too deep
             cut = " (the file looks truncated)" if i == len(lines) else ""
-            raise _fail(name, i, f"malformed JSON: {exc.msg} at column {exc.colno}{cut}") from None
+            raise _fail(name, i, f"malformed JSON: {exc} at column {exc.column}{cut}") from None
         if not isinstance(obj, dict):
             raise _fail(name, i, f"expected a JSON object, got {type(obj).__name__}")
         objs.append(obj)
@@ -522,10 +503,11 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
     duration = end.get("duration", t_prev)
     if not _is_num(duration) or duration < t_prev - 1e-9:
         raise _fail(name, last, f"'duration' must be a number >= the last move time "
-                                f"{t_prev}, got {duration!r}")
+                                f"{t_prev}, got {describe(duration)}")
     reached = end.get("reached_goal", False)
     if not isinstance(reached, bool):
-        raise _fail(name, last, f"'reached_goal' must be true or false, got {reached!r}")
+        raise _fail(name, last,
+                    f"'reached_goal' must be true or false, got {describe(reached)}")
     return TraversalRecord(steps=tuple(steps), reached_goal=reached, duration=float(duration),
                            **fields)
 
@@ -539,17 +521,20 @@ def _parse_step(obj: dict, name: str, i: int, prev: tuple[int, int], t_prev: flo
     t, move, row, col, heading = (obj[k] for k in ("t", "move", "row", "col", "heading"))
     bump = obj.get("bump", False)
     if not _is_num(t) or t < t_prev - 1e-9:
-        raise _fail(name, i, f"'t' must be a number >= the previous time {t_prev}, got {t!r}")
+        raise _fail(name, i,
+                    f"'t' must be a number >= the previous time {t_prev}, got {describe(t)}")
     if move not in MOVES:
-        raise _fail(name, i, f"'move' must be one of {', '.join(MOVES)}, got {move!r}")
+        raise _fail(name, i,
+                    f"'move' must be one of {', '.join(MOVES)}, got {describe(move)}")
     if not (_is_int(row) and _is_int(col)):
-        raise _fail(name, i, f"'row' and 'col' must be integers, got {row!r}, {col!r}")
+        raise _fail(name, i, f"'row' and 'col' must be integers, got {describe(row)}, "
+                             f"{describe(col)}")
     if not (0 <= row < shape[0] and 0 <= col < shape[1]):
         raise _fail(name, i, f"position {[row, col]} is outside the {shape[0]}x{shape[1]} map")
     if not _is_num(heading):
-        raise _fail(name, i, f"'heading' must be a number, got {heading!r}")
+        raise _fail(name, i, f"'heading' must be a number, got {describe(heading)}")
     if not isinstance(bump, bool):
-        raise _fail(name, i, f"'bump' must be true or false, got {bump!r}")
+        raise _fail(name, i, f"'bump' must be true or false, got {describe(bump)}")
     jump = abs(row - prev[0]) + abs(col - prev[1])
     if bump and jump:
         raise _fail(name, i, f"a bump leaves the position unchanged, but it moves from "

@@ -41,12 +41,15 @@ def test_same_seed_same_bytes_different_seed_different_maze(tmp_path, capsys):
     assert paths[0].read_bytes() != paths[2].read_bytes()
 
 
-def test_txt_is_the_2r_plus_1_matrix(tmp_path, capsys):
+def test_txt_is_micromouse_text_that_read_maze_reads_back(tmp_path, capsys):
+    # .txt is a maze format (micromouse text), like .maze: issue 10 §4
     out = tmp_path / "m.txt"
     assert cli(["generate", "prim", "4x5", "--seed", "1", "-o", str(out)], capsys)[0] == 0
     lines = out.read_text().splitlines()
-    matrix = np.array([[int(ch) for ch in line] for line in lines])
-    np.testing.assert_array_equal(matrix, generate("prim", 4, 5, rng=1).to_matrix())
+    assert len(lines) == 2 * 4 + 1 and all(len(ln) == 4 * 5 + 1 for ln in lines)
+    assert lines[0][0] == "o"
+    from robomaze.io import read_maze
+    assert read_maze(out) == generate("prim", 4, 5, rng=1)
 
 
 def test_json_round_trips_with_provenance(tmp_path, capsys):

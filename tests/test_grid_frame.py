@@ -1,7 +1,6 @@
 """The grid core's Frame: world <-> cell conversion against hand-built references,
 the cached flat arrays, and no private reach-through from sim/sense/metrics."""
 
-import ast
 import math
 from pathlib import Path
 
@@ -80,42 +79,6 @@ def test_grid_owns_frame_and_cached_flat_arrays():
 
 
 #: Packages that must reach other packages only through public names.
-_CHECKED = ("sim", "sense", "metrics.py", "geometry/clearance.py")
 
 
-def _private_imports(path: Path, pkg_root: Path):
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    here = path.relative_to(pkg_root).parts[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            parts = (node.module or "").split(".")
-            # Resolve the package the import reaches into.
-            if node.level:
-                base = list(path.relative_to(pkg_root).parts[:-1])
-                base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
-                target = base + [p for p in parts if p]
-            else:
-                target = parts[1:] if parts[0] == "robomaze" else None
-            if target is None:
-                continue
-            if target == ["_validate"]:      # the project-wide argument checks
-                continue
-            other = bool(target) and target[0] != here
-            names = [a.name for a in node.names]
-            if other and (any(p.startswith("_") for p in target)
-                          or any(n.startswith("_") for n in names)):
-                yield f"{path}: from {'.' * node.level}{node.module or ''} import {names}"
-        if isinstance(node, ast.Attribute) and node.attr in ("_cache", "_local", "_mount",
-                                                             "_cos", "_sin", "_finish", "_angles"):
-            if isinstance(node.value, ast.Name) and node.value.id != "self":
-                yield f"{path}:{node.lineno}: .{node.attr} of {node.value.id}"
-
-
-def test_sim_sense_metrics_use_no_private_names_of_other_packages():
-    root = Path(robomaze.__file__).parent
-    files = []
-    for name in _CHECKED:
-        p = root / name
-        files += sorted(p.rglob("*.py")) if p.is_dir() else [p]
-    bad = [hit for f in files for hit in _private_imports(f, root)]
-    assert bad == []
+# Cross-package private names: tests/test_private_imports.py checks every module.

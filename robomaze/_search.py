@@ -1,0 +1,835 @@
+"""The grid core's search engine: one heap, one best-first loop, one FIFO wave.
+
+Every grid search of robomaze runs here -- Dijkstra, A*, Theta*, the
+footprint planner's (cell, heading) search, the MovingAI batch, the agents'
+distance fields (:func:`best_first`), and the BFS waves of the wavefront
+planner, the classic solvers and the micromouse flood fill (:func:`wave`).
+Callers in other packages use the small public functions at the bottom of
+this module; the kernels stay private.
+
+Grids are searched **padded**: the free mask gets a one-cell blocked border
+(:func:`pad`), so a neighbour is ``node + offset`` with no bounds check and
+no row/column division in the hot loop (a sentinel border, the textbook C
+trick). Flat indices in padded space are ``(row + 1) * (cols + 2) + col +
+1``; the public functions translate at the boundary.
+
+Neighbour rules (``rule``):
+
+* ``GRID``: the 4 orthogonal moves N, E, S, W and, with ``conn8``, the
+  diagonals NE, SE, SW, NW, a diagonal only when both orthogonal cells
+  beside it are free (no corner cutting, the MovingAI convention). Move
+  length 1 or sqrt(2).
+* ``HEADING``: states ``bin * Np + cell`` of a heading-binned C-space; the
+  GRID moves inside one bin, allowed by that bin's free mask and by the
+  sweep mask ``move_free`` of the motion, plus rotations in place to the
+  neighbouring bins at cost ``rot_cost``.
+* ``ANYANGLE``: GRID moves whose parent may be any earlier cell in line of
+  sight (basic Theta*, Nash et al. 2007).
+
+Costs: unit lengths, or with a non-empty ``cost`` array ``length * (cost[u]
++ cost[v]) / 2``. Heuristics (``hmode``): 0 none (Dijkstra), 1 Manhattan,
+2 octile, 3 Euclidean.
+
+The heap is one preallocated binary heap of ``(key, g, node)`` in three
+arrays, sifted with a hole (no swaps); it is ordered on the key and, among
+equal keys, larger ``g`` first (the deeper node). It grows by doubling in the
+rare case a search outgrows its first allocation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+SQRT2 = math.sqrt(2.0)
+
+GRID, HEADING, ANYANGLE = 0, 1, 2
+
+# move k: N, E, S, W, NE, SE, SW, NW
+_DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
+_DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+
+
+# ---------------------------------------------------------------- padding
+@njit(cache=True)
+def pad(free, rows, cols, nlayers):
+    """``nlayers`` flat masks of ``rows*cols`` cells -> same with a 0 border.
+
+    ``free`` is flat ``uint8`` of ``nlayers * rows * cols``; the result is
+    ``nlayers * (rows + 2) * (cols + 2)``.
+    """
+    pc = cols + 2
+    pn = (rows + 2) * pc
+    out = np.zeros(nlayers * pn, np.uint8)
+    for b in range(nlayers):
+        src = b * rows * cols
+        dst = b * pn + pc + 1
+        for r in range(rows):
+            for c in range(cols):
+                out[dst + c] = free[src + c]
+            src += cols
+            dst += pc
+    return out
+
+
+@njit(cache=True, inline="always")
+def _to_pad(i, cols):
+    r = i // cols
+    return (r + 1) * (cols + 2) + (i - r * cols) + 1
+
+
+@njit(cache=True, inline="always")
+def _from_pad(p, cols):
+    pc = cols + 2
+    r = p // pc
+    return (r - 1) * cols + (p - r * pc) - 1
+
+
+@njit(cache=True)
+def offsets(cols):
+    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW)."""
+    pc = cols + 2
+    off = np.empty(8, np.int64)
+    for k in range(8):
+        off[k] = _DR[k] * pc + _DC[k]
+    return off
+
+
+# ---------------------------------------------------------------- the heap
+@njit(cache=True, inline="always")
+def heap_push(hk, hg, hn, size, key, gval, node):
+    """Insert ``(key, gval, node)``; the caller guarantees ``size < len(hk)``."""
+    i = size
+    while i > 0:
+        p = (i - 1) >> 1
+        # smaller key first; on equal keys larger g first
+        if hk[p] < key or (hk[p] == key and hg[p] >= gval):
+            break
+        hk[i] = hk[p]
+        hg[i] = hg[p]
+        hn[i] = hn[p]
+        i = p
+    hk[i] = key
+    hg[i] = gval
+    hn[i] = node
+    return size + 1
+
+
+@njit(cache=True, inline="always")
+def heap_pop(hk, hg, hn, size):
+    """Remove the top; returns ``(node, g, key, new size)``."""
+    top_n, top_g, top_k = hn[0], hg[0], hk[0]
+    size -= 1
+    key, gval, node = hk[size], hg[size], hn[size]
+    i = 0
+    while True:
+        ch = 2 * i + 1
+        if ch >= size:
+            break
+        if ch + 1 < size and (hk[ch + 1] < hk[ch] or (hk[ch + 1] == hk[ch]
+                                                       and hg[ch + 1] > hg[ch])):
+            ch += 1
+        if key < hk[ch] or (key == hk[ch] and gval >= hg[ch]):
+            break
+        hk[i] = hk[ch]
+        hg[i] = hg[ch]
+        hn[i] = hn[ch]
+        i = ch
+    if size > 0:
+        hk[i] = key
+        hg[i] = gval
+        hn[i] = node
+    return top_n, top_g, top_k, size
+
+
+@njit(cache=True)
+def heap_grow(hk, hg, hn):
+    """The heap's arrays at twice the capacity (rare: searches start big enough)."""
+    n = hk.shape[0]
+    k2 = np.empty(2 * n, hk.dtype)
+    g2 = np.empty(2 * n, hg.dtype)
+    n2 = np.empty(2 * n, hn.dtype)
+    k2[:n] = hk
+    g2[:n] = hg
+    n2[:n] = hn
+    return k2, g2, n2
+
+
+def new_heap(capacity: int, key_dtype=np.float64, g_dtype=np.float64, node_dtype=np.int64):
+    """Empty heap arrays ``(keys, g, nodes)`` of ``capacity`` entries."""
+    cap = max(int(capacity), 16)
+    return (np.empty(cap, key_dtype), np.empty(cap, g_dtype), np.empty(cap, node_dtype))
+
+
+# ---------------------------------------------------------------- best-first
+@njit(cache=True, inline="always")
+def _hval(hmode, dr, dc):
+    dr = abs(dr)
+    dc = abs(dc)
+    if hmode == 1:
+        return float(dr + dc)
+    if hmode == 2:
+        if dr < dc:
+            return (dc - dr) + SQRT2 * dr
+        return (dr - dc) + SQRT2 * dc
+    if hmode == 3:
+        return math.sqrt(dr * dr + dc * dc)
+    return 0.0
+
+
+@njit(cache=True)
+def line_of_sight(free, pc, a, b):
+    """Whether the straight segment between two padded cell centres is safe.
+
+    Every point of the segment must lie in a unit square whose four corner
+    cells (cell centres) are all free. For a disc of radius r whose free
+    cells have clearance > r, the disc swept along such a segment keeps a
+    clearance > r (the distance to any obstacle square from a point of that
+    square is at least the distance from one of its corners). Exact integer
+    arithmetic, so no rounding can make the test optimistic. The blocked
+    padding border stands for the outside of the grid.
+    """
+    r0 = a // pc
+    c0 = a - r0 * pc
+    r1 = b // pc
+    c1 = b - r1 * pc
+    if c0 == c1:
+        lo, hi = min(r0, r1), max(r0, r1)
+        for r in range(lo, hi + 1):
+            if not free[r * pc + c0]:
+                return False
+        return True
+    if c0 > c1:
+        r0, c0, r1, c1 = r1, c1, r0, c0
+    dx = c1 - c0
+    dy = r1 - r0
+    for i in range(c0, c1):
+        na = dy * (i - c0)
+        nb = dy * (i + 1 - c0)
+        fa = r0 + na // dx
+        fb = r0 + nb // dx
+        ca = r0 - ((-na) // dx)
+        cb = r0 - ((-nb) // dx)
+        lo = min(fa, fb)
+        hi = max(ca, cb)
+        for r in range(lo, hi + 1):
+            if not free[r * pc + i] or not free[r * pc + i + 1]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free,
+               starts, goal, goal_bin, g, parent, closed, heap):
+    """The expansion loop shared by every weighted grid search.
+
+    The optional arguments are ``None`` or an array: numba compiles one
+    specialisation per combination and prunes the branches of the absent
+    ones, so the GRID search pays nothing for the HEADING and ANYANGLE rules.
+
+    Parameters (padded space; see the module docstring for the rules)
+    ----------
+    free : uint8 padded free mask, ``nbins`` layers for HEADING
+    cols : the unpadded column count
+    conn8 : bool
+    cost : None (unit lengths) or float64 padded per-cell cost
+    hmode : heuristic 0-3 (towards ``goal``'s cell)
+    move_free : None, or uint8 ``(motions, nbins, Np)`` sweep masks: the
+        HEADING rule, with ``nbins`` bins and rotations costing ``rot_cost``
+    sight_free : None, or the mask for line of sight: the ANYANGLE rule
+        (needs ``parent``)
+    starts : start states (cost 0)
+    goal : goal cell (padded) or -1 to settle everything reachable
+    goal_bin : required bin at the goal (HEADING), -1 any
+    g : float64 per state, filled with ``inf`` by the caller
+    parent : None or int64 per state (written on every improvement)
+    closed : uint8 per state, zeros
+    heap : ``(keys, g, nodes)`` arrays
+
+    Returns
+    -------
+    (reached, expanded, heap)
+        ``reached`` is the settled goal state or -1; ``heap`` the arrays,
+        grown if the search needed more room.
+    """
+    pc = cols + 2
+    np_ = free.shape[0] // nbins
+    hk, hg, hn = heap
+    gr = gc = 0
+    if goal >= 0:
+        gr = goal // pc
+        gc = goal - gr * pc
+    size = 0
+    for s in starts:
+        cell = s % np_
+        r = cell // pc
+        g[s] = 0.0
+        if parent is not None:
+            parent[s] = -1
+        if size == hk.shape[0]:
+            hk, hg, hn = heap_grow(hk, hg, hn)
+        h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
+        size = heap_push(hk, hg, hn, size, h0, 0.0, s)
+    expanded = 0
+    while True:
+        # the loop runs with fixed heap arrays (no reallocation in the hot
+        # path) and hands back when one more expansion might not fit
+        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, move_free, nbins,
+                                          rot_cost, sight_free, goal, goal_bin, g, parent,
+                                          closed, hk, hg, hn, size, expanded)
+        if reached != -2:
+            return reached, expanded, (hk, hg, hn)
+        hk, hg, hn = heap_grow(hk, hg, hn)
+
+
+@njit(cache=True)
+def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free, goal,
+            goal_bin, g, parent, closed, hk, hg, hn, size, expanded):
+    """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
+    pc = cols + 2
+    np_ = free.shape[0] // nbins
+    off = offsets(cols)
+    cap = hk.shape[0]
+    gr = gc = 0
+    if goal >= 0:
+        gr = goal // pc
+        gc = goal - gr * pc
+    nk = 8 if conn8 else 4
+    nmoves = nk
+    if move_free is not None:
+        nmoves = nk + 2
+    while size > 0:
+        if size + nmoves > cap:
+            return -2, size, expanded
+        s, gv, _, size = heap_pop(hk, hg, hn, size)
+
+
+        if closed[s] or gv > g[s]:
+            continue
+        closed[s] = 1
+        expanded += 1
+        b = 0
+        cell = s
+        if move_free is not None:
+            b = s // np_
+            cell = s - b * np_
+        if cell == goal and (goal_bin < 0 or b == goal_bin):
+            return s, size, expanded
+        r = cell // pc
+        c = cell - r * pc
+        base = b * np_
+        p = -1
+        if sight_free is not None:
+            p = parent[s]
+        for k in range(nmoves):
+            if k < nk:
+                t = cell + off[k]
+                if not free[base + t]:
+                    continue
+                if k >= 4 and not (free[base + cell + _DC[k]] and free[base + t - _DC[k]]):
+                    continue
+                if move_free is not None:
+                    # the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
+                    # sweep starting from the target cell
+                    if k == 0:
+                        m, src = 1, t
+                    elif k == 1:
+                        m, src = 0, cell
+                    elif k == 2:
+                        m, src = 1, cell
+                    elif k == 3:
+                        m, src = 0, t
+                    elif k == 4:
+                        m, src = 3, t
+                    elif k == 5:
+                        m, src = 2, cell
+                    elif k == 6:
+                        m, src = 3, cell
+                    else:
+                        m, src = 2, t
+                    if not move_free[(m * nbins + b) * np_ + src]:
+                        continue
+                ns = base + t
+                step = 1.0 if k < 4 else SQRT2
+                nr = r + _DR[k]
+                ncc = c + _DC[k]
+            else:
+                if nbins == 1 or (nbins == 2 and k == nk + 1):
+                    continue
+                b2 = (b + (1 if k == nk else nbins - 1)) % nbins
+                ns = b2 * np_ + cell
+                if not free[ns]:
+                    continue
+                step = rot_cost
+                nr = r
+                ncc = c
+            if closed[ns]:
+                continue
+            src_state = s
+            if sight_free is not None:
+                if p >= 0 and line_of_sight(sight_free, pc, p, ns):
+                    pr = p // pc
+                    ng = g[p] + math.sqrt((pr - nr) ** 2 + (p - pr * pc - ncc) ** 2)
+                    src_state = p
+                else:
+                    ng = gv + step
+            else:
+                if cost is not None:
+                    step = step * 0.5 * (cost[cell] + cost[t])
+                ng = gv + step
+            if ng < g[ns]:
+                g[ns] = ng
+                if parent is not None:
+                    parent[ns] = src_state
+                hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
+                size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
+    return -1, size, expanded
+
+
+# ---------------------------------------------------------------- FIFO wave
+WAVE_GRID, WAVE_EDGES = 0, 1
+
+
+@njit(cache=True)
+def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue, parent):
+    """Breadth-first wave: step counts from ``sources`` (unit moves).
+
+    ``rule`` WAVE_GRID: padded free mask ``free``, the GRID moves (4 or 8,
+    no corner cutting); ``dist`` is padded int32, pre-filled by the caller
+    with -1 on free cells and -2 on blocked ones (so one load tells "free
+    and unlabelled").
+    ``rule`` WAVE_EDGES: unpadded cells whose sides N, E, S, W are described
+    by ``know`` (``(n, 4)`` int8: 0 unknown, 1 open, 2 wall; a wall on the
+    grid's outline is the caller's business only through ``know``; moves
+    off the grid are refused); ``dist`` pre-filled with -1.
+    The wave stops once ``goal`` (>= 0) is labelled and expanded; ``parent``
+    (if non-empty) gets the cell each one was reached from. Returns the
+    number of cells expanded.
+    """
+    tail = 0
+    for s in sources:
+        if dist[s] == -1:
+            dist[s] = 0
+            queue[tail] = s
+            tail += 1
+            if parent.shape[0] > 0:
+                parent[s] = s
+    head = 0
+    want_parent = parent.shape[0] > 0
+    if rule == WAVE_GRID:
+        pc = cols + 2
+        while head < tail:
+            cur = queue[head]
+            head += 1
+            if cur == goal:
+                break
+            d = dist[cur] + 1
+            for k in range(4):
+                nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
+                if dist[nb] == -1:
+                    dist[nb] = d
+                    queue[tail] = nb
+                    tail += 1
+                    if want_parent:
+                        parent[nb] = cur
+            if conn8:
+                for k in range(4, 8):
+                    dr = _DR[k]
+                    dc = _DC[k]
+                    nb = cur + dr * pc + dc
+                    if dist[nb] == -1 and dist[cur + dr * pc] != -2 and dist[cur + dc] != -2:
+                        dist[nb] = d
+                        queue[tail] = nb
+                        tail += 1
+                        if want_parent:
+                            parent[nb] = cur
+    else:
+        rows = dist.shape[0] // cols
+        while head < tail:
+            u = queue[head]
+            head += 1
+            if u == goal:
+                break
+            r = u // cols
+            c = u - r * cols
+            for side in range(4):
+                st = know[u, side]
+                if st == 2 or (st == 0 and not unknown_open):
+                    continue
+                if side == 0:
+                    if r == 0:
+                        continue
+                    v = u - cols
+                elif side == 1:
+                    if c == cols - 1:
+                        continue
+                    v = u + 1
+                elif side == 2:
+                    if r == rows - 1:
+                        continue
+                    v = u + cols
+                else:
+                    if c == 0:
+                        continue
+                    v = u - 1
+                if dist[v] == -1:
+                    dist[v] = dist[u] + 1
+                    queue[tail] = v
+                    tail += 1
+                    if want_parent:
+                        parent[v] = u
+    return head
+
+
+# ---------------------------------------------------------------- 4-connected unit A*
+@njit(cache=True)
+def _astar4(free, cols, start, goal):
+    """A* with unit moves and the Manhattan heuristic on a padded mask.
+
+    With a consistent heuristic every move keeps ``f`` or raises it by 2, so
+    two stacks (``f`` and ``f + 2``) are an exact priority queue -- the
+    engine's queue for this one case (unit costs, 4 moves); within an ``f``
+    level the most recently generated (deepest) node is expanded first.
+    Returns ``(g, expanded)``, the goal's ``g`` -1 when unreachable.
+    """
+    pc = cols + 2
+    n = free.shape[0]
+    g = np.full(n, -1, np.int32)
+    closed = np.zeros(n, np.uint8)
+    cap = max(1024, n // 16)
+    cur_s = np.empty(cap, np.int32)
+    nxt_s = np.empty(cap, np.int32)
+    nnxt = 0
+    gr = goal // pc
+    gc = goal - gr * pc
+    sr = start // pc
+    g[start] = 0
+    cur_s[0] = start
+    ncur = 1
+    fcur = abs(sr - gr) + abs(start - sr * pc - gc)
+    expanded = 0
+    while True:
+        if ncur == 0:
+            if nnxt == 0:
+                break
+            cur_s, nxt_s = nxt_s, cur_s
+            ncur, nnxt = nnxt, 0
+            fcur += 2
+        ncur -= 1
+        node = cur_s[ncur]
+        if closed[node]:
+            continue
+        closed[node] = 1
+        expanded += 1
+        if node == goal:
+            break
+        r = node // pc
+        c = node - r * pc
+        ng = g[node] + 1
+        for k in range(4):
+            if k == 0:
+                nb, nr, nc = node - pc, r - 1, c
+            elif k == 1:
+                nb, nr, nc = node + 1, r, c + 1
+            elif k == 2:
+                nb, nr, nc = node + pc, r + 1, c
+            else:
+                nb, nr, nc = node - 1, r, c - 1
+            # closed nodes already hold their optimal g (consistent heuristic),
+            # so the g test alone rejects them
+            if not free[nb]:
+                continue
+            gn = g[nb]
+            if gn < 0 or ng < gn:
+                g[nb] = ng
+                f = ng + abs(nr - gr) + abs(nc - gc)
+                if f == fcur:
+                    if ncur == cur_s.shape[0]:
+                        cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))
+                    cur_s[ncur] = nb
+                    ncur += 1
+                else:
+                    if nnxt == nxt_s.shape[0]:
+                        nxt_s = np.concatenate((nxt_s, np.empty(nnxt, np.int32)))
+                    nxt_s[nnxt] = nb
+                    nnxt += 1
+    if not closed[goal]:
+        g[goal] = -1
+    return g, expanded
+
+
+@njit(cache=True)
+def _descend_g(free, g, cols, goal):
+    """Padded cells from g = 0 to ``goal`` through neighbours one lower (N, E, S, W)."""
+    pc = cols + 2
+    L = g[goal]
+    out = np.empty(L + 1, np.int64)
+    cur = goal
+    out[L] = _from_pad(cur, cols)
+    for i in range(L - 1, -1, -1):
+        for k in range(4):
+            nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
+            if free[nb] and g[nb] == g[cur] - 1:
+                cur = nb
+                break
+        out[i] = _from_pad(cur, cols)
+    return out
+
+
+# ---------------------------------------------------------------- public core calls
+@njit(cache=True)
+def _chain(parent, last):
+    """Parent chain from the root (parent -1) to ``last``."""
+    n = 0
+    cur = last
+    while cur >= 0:
+        n += 1
+        cur = parent[cur]
+    out = np.empty(n, np.int64)
+    cur = last
+    for i in range(n - 1, -1, -1):
+        out[i] = cur
+        cur = parent[cur]
+    return out
+
+
+def _padded(mask, rows: int, cols: int) -> np.ndarray:
+    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border."""
+    m = np.asarray(mask).reshape(-1, rows, cols)
+    return np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel()
+
+
+def _to_padded(idx, rows: int, cols: int):
+    """Unpadded states ``layer * N + cell`` -> padded ones."""
+    idx = np.asarray(idx, np.int64)
+    b, cell = np.divmod(idx, rows * cols)
+    r, c = np.divmod(cell, cols)
+    return b * ((rows + 2) * (cols + 2)) + (r + 1) * (cols + 2) + c + 1
+
+
+def _from_padded(idx, rows: int, cols: int):
+    """Padded states -> unpadded ``layer * N + cell``."""
+    b, cell = np.divmod(np.asarray(idx, np.int64), (rows + 2) * (cols + 2))
+    r, c = np.divmod(cell, cols + 2)
+    return b * (rows * cols) + (r - 1) * cols + c - 1
+
+
+def _new_heap(nstates: int):
+    cap = 1024 + nstates // 8
+    return (np.empty(cap), np.empty(cap), np.empty(cap, np.int64))
+
+
+def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins=1,
+            rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True):
+    n = fp.shape[0]
+    g = np.full(n, np.inf)
+    parent = np.empty(n, np.int64) if want_parent else None
+    closed = np.zeros(n, np.uint8)
+    reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, move_free, nbins, rot_cost,
+                                      sight_free, np.asarray(starts, np.int64), goal, goal_bin,
+                                      g, parent, closed, _new_heap(n))
+    return reached, expanded, g, parent
+
+
+def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode: int = 0):
+    """Flat cells of a shortest path ``start -> goal`` on a 2-D mask; empty if none.
+
+    ``cost``: per-cell cost (same shape) or None for unit lengths;
+    ``hmode``: 0 Dijkstra, 1 Manhattan A*, 2 octile A*. The 4-connected
+    unit-cost A* (``hmode`` 1, no cost) uses the exact two-stack bucket
+    queue (deepest node first on ties), everything else the heap (larger
+    ``g`` first on ties). Returns ``(cells, expanded)``.
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ps, pg = _to_padded([start, goal], rows, cols)
+    if hmode == 1 and not conn8 and cost is None:
+        gf, expanded = _astar4(fp, cols, ps, pg)
+        if gf[pg] < 0:
+            return np.empty(0, np.int64), expanded
+        return _descend_g(fp, gf, cols, pg), expanded
+    cp = None
+    if cost is not None:
+        cp = np.pad(np.asarray(cost, np.float64).reshape(rows, cols), 1,
+                    constant_values=1.0).ravel()
+    reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _from_padded(_chain(parent, reached), rows, cols), expanded
+
+
+def any_angle_path(free, start: int, goal: int, *, conn8: bool):
+    """Theta* (Euclidean heuristic) on a 2-D mask: ``(cells, expanded)``, cells empty if none."""
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ps, pg = _to_padded([start, goal], rows, cols)
+    reached, expanded, _, parent = _search(fp, cols, conn8, None, 3, [ps], pg, sight_free=fp)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _from_padded(_chain(parent, reached), rows, cols), expanded
+
+
+def shortcut(free, cells) -> np.ndarray:
+    """Greedy string pulling on a 2-D mask: indices of the kept vertices of a flat cell path."""
+    rows, cols = free.shape
+    return _shortcut(_padded(free, rows, cols), cols, _to_padded(cells, rows, cols))
+
+
+@njit(cache=True)
+def _shortcut(fp, cols, pcells):
+    pc = cols + 2
+    n = pcells.shape[0]
+    keep = np.empty(n, np.int64)
+    m = 0
+    i = 0
+    keep[m] = 0
+    m += 1
+    while i < n - 1:
+        j = i + 1
+        while j + 1 < n and line_of_sight(fp, pc, pcells[i], pcells[j + 1]):
+            j += 1
+        keep[m] = j
+        m += 1
+        i = j
+    return keep[:m]
+
+
+def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: bool,
+                 rot_cost: float):
+    """Shortest (cell, heading bin) path: ``(states, expanded)``, states empty if none.
+
+    ``free_b``: ``(nbins, rows, cols)`` free masks; ``move_free``:
+    ``(motions, nbins, rows, cols)`` sweep masks (motions E, S[, SE, SW]);
+    states are ``bin * N + cell``; octile heuristic.
+    """
+    nbins, rows, cols = free_b.shape
+    fp = _padded(free_b, rows, cols)
+    mp = _padded(move_free, rows, cols)
+    reached, expanded, _, parent = _search(
+        fp, cols, conn8, None, 2, _to_padded(starts, rows, cols),
+        int(_to_padded(goal, rows, cols)), move_free=mp, nbins=nbins, rot_cost=float(rot_cost),
+        goal_bin=goal_bin)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _from_padded(_chain(parent, reached), rows, cols), expanded
+
+
+def distance_field(free, sources) -> np.ndarray:
+    """8-connected Dijkstra distances (cells) from flat ``sources`` over a 2-D mask.
+
+    No corner cutting; unreachable and blocked cells get ``inf``; blocked
+    sources are ignored.
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    src = _to_padded(sources, rows, cols)
+    src = src[fp[src] != 0]
+    _, _, g, _ = _search(fp, cols, True, None, 0, src, -1, want_parent=False)
+    return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
+
+
+def path_lengths(free, starts, goals) -> np.ndarray:
+    """Octile A* lengths (cells; 8-connected, no corner cutting) of many pairs on a 2-D mask.
+
+    NaN where the goal is unreachable or an endpoint blocked.
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols))
+
+
+@njit(cache=True)
+def _lengths(fp, cols, starts, goals):
+    # one set of per-cell arrays for the whole batch, reset between problems
+    n = fp.shape[0]
+    g = np.empty(n)
+    closed = np.empty(n, np.uint8)
+    heap = (np.empty(1024 + n // 8), np.empty(1024 + n // 8), np.empty(1024 + n // 8, np.int64))
+    out = np.full(starts.shape[0], np.nan)
+    st = np.empty(1, np.int64)
+    for k in range(starts.shape[0]):
+        s = starts[k]
+        t = goals[k]
+        if fp[s] == 0 or fp[t] == 0:
+            continue
+        g[:] = np.inf
+        closed[:] = 0
+        st[0] = s
+        reached, _, heap = best_first(fp, cols, True, None, 2, None, 1, 0.0, None, st, t, -1,
+                                      g, None, closed, heap)
+        if reached >= 0:
+            out[k] = g[t]
+    return out
+
+
+@njit(cache=True)
+def bfs_field(free, rows, cols, goal, conn8):
+    """Wave step counts from ``goal`` (-1 unreachable or blocked): ``(dist, expanded)``.
+
+    Occupied cells are pre-marked -2 in the padded label array, whose border
+    is blocked too, so the wave needs no bounds check and one load per
+    neighbour.
+    """
+    pc = cols + 2
+    npd = (rows + 2) * pc
+    dist = np.full(npd, -2, np.int32)
+    for r in range(rows):
+        src = r * cols
+        dst = (r + 1) * pc + 1
+        for c in range(cols):
+            dist[dst + c] = -1 if free[src + c] else -2
+    queue = np.empty(rows * cols, np.int32)
+    expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
+                    np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
+                    np.empty(0, np.int32))
+    out = np.empty(rows * cols, np.int32)
+    for r in range(rows):
+        src = (r + 1) * pc + 1
+        dst = r * cols
+        for c in range(cols):
+            v = dist[src + c]
+            out[dst + c] = -1 if v == -2 else v
+    return out, expanded
+
+
+@njit(cache=True)
+def bfs_path(free, rows, cols, s, g):
+    """Shortest 4-connected route ``s -> g`` over free cells, first-found parents (N, E, S, W).
+
+    Flat unpadded cells; empty if none.
+    """
+    pc = cols + 2
+    npd = (rows + 2) * pc
+    dist = np.full(npd, -2, np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            dist[(r + 1) * pc + 1 + c] = -1 if free[r * cols + c] else -2
+    parent = np.full(npd, -1, np.int32)
+    ps, pg = _to_pad(s, cols), _to_pad(g, cols)
+    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,
+         np.array([ps], np.int32), pg, False, dist, np.empty(rows * cols, np.int32), parent)
+    if dist[pg] < 0:
+        return np.empty(0, np.int64)
+    m = dist[pg] + 1
+    out = np.empty(m, np.int64)
+    v = pg
+    for i in range(m - 1, -1, -1):
+        out[i] = _from_pad(v, cols)
+        v = parent[v]
+    return out
+
+
+@njit(cache=True)
+def flood_edges(know, rows, cols, sources, unknown_open):
+    """Moves from every cell to the nearest source over a wall map (-1 unreachable).
+
+    ``know``: ``(rows*cols, 4)`` int8 sides N, E, S, W (0 unknown, 1 open,
+    2 wall); an edge is passable when open, or unknown and ``unknown_open``.
+    """
+    n = rows * cols
+    dist = np.full(n, -1, np.int32)
+    wave(WAVE_EDGES, np.empty(0, np.uint8), know, cols, False, sources.astype(np.int32), -1,
+         unknown_open, dist, np.empty(n, np.int32), np.empty(0, np.int32))
+    return dist

@@ -99,48 +99,80 @@ def offsets(cols):
 
 # ---------------------------------------------------------------- the heap
 @njit(cache=True, inline="always")
+def _before(hk, hg, i, key, gval):
+    # entry i comes strictly before (key, gval): smaller key, or equal key and
+    # larger g; without a g column (None) keys alone order the heap
+    if hg is None:
+        return hk[i] < key
+    return hk[i] < key or (hk[i] == key and hg[i] > gval)
+
+
+@njit(cache=True, inline="always")
+def _after(hk, hg, i, key, gval):
+    # entry i comes strictly after (key, gval)
+    if hg is None:
+        return hk[i] > key
+    return hk[i] > key or (hk[i] == key and hg[i] < gval)
+
+
+@njit(cache=True, inline="always")
 def heap_push(hk, hg, hn, size, key, gval, node):
-    """Insert ``(key, gval, node)``; the caller guarantees ``size < len(hk)``."""
+    """Insert ``(key, gval, node)``; the caller guarantees ``size < len(hk)``.
+
+    ``hg`` and ``hn`` may be None: a heap of bare keys.
+    """
     i = size
     while i > 0:
         p = (i - 1) >> 1
-        # smaller key first; on equal keys larger g first
-        if hk[p] < key or (hk[p] == key and hg[p] >= gval):
+        if _after(hk, hg, p, key, gval):
+            hk[i] = hk[p]
+            if hg is not None:
+                hg[i] = hg[p]
+            if hn is not None:
+                hn[i] = hn[p]
+            i = p
+        else:
             break
-        hk[i] = hk[p]
-        hg[i] = hg[p]
-        hn[i] = hn[p]
-        i = p
     hk[i] = key
-    hg[i] = gval
-    hn[i] = node
+    if hg is not None:
+        hg[i] = gval
+    if hn is not None:
+        hn[i] = node
     return size + 1
 
 
 @njit(cache=True, inline="always")
 def heap_pop(hk, hg, hn, size):
-    """Remove the top; returns ``(node, g, key, new size)``."""
-    top_n, top_g, top_k = hn[0], hg[0], hk[0]
+    """Remove the top; returns ``(node, g, key, new size)`` (node/g 0 without columns)."""
+    top_k = hk[0]
+    top_g = hg[0] if hg is not None else 0.0
+    top_n = hn[0] if hn is not None else 0
     size -= 1
-    key, gval, node = hk[size], hg[size], hn[size]
+    key = hk[size]
+    gval = hg[size] if hg is not None else 0.0
+    node = hn[size] if hn is not None else 0
     i = 0
     while True:
         ch = 2 * i + 1
         if ch >= size:
             break
-        if ch + 1 < size and (hk[ch + 1] < hk[ch] or (hk[ch + 1] == hk[ch]
-                                                       and hg[ch + 1] > hg[ch])):
+        if ch + 1 < size and _before(hk, hg, ch + 1, hk[ch], hg[ch] if hg is not None else 0.0):
             ch += 1
-        if key < hk[ch] or (key == hk[ch] and gval >= hg[ch]):
+        # the last entry settles here unless the child comes strictly before it
+        if not _before(hk, hg, ch, key, gval):
             break
         hk[i] = hk[ch]
-        hg[i] = hg[ch]
-        hn[i] = hn[ch]
+        if hg is not None:
+            hg[i] = hg[ch]
+        if hn is not None:
+            hn[i] = hn[ch]
         i = ch
     if size > 0:
         hk[i] = key
-        hg[i] = gval
-        hn[i] = node
+        if hg is not None:
+            hg[i] = gval
+        if hn is not None:
+            hn[i] = node
     return top_n, top_g, top_k, size
 
 

@@ -99,80 +99,77 @@ def offsets(cols):
 
 # ---------------------------------------------------------------- the heap
 @njit(cache=True, inline="always")
-def _before(hk, hg, i, key, gval):
-    # entry i comes strictly before (key, gval): smaller key, or equal key and
-    # larger g; without a g column (None) keys alone order the heap
-    if hg is None:
-        return hk[i] < key
-    return hk[i] < key or (hk[i] == key and hg[i] > gval)
-
-
-@njit(cache=True, inline="always")
-def _after(hk, hg, i, key, gval):
-    # entry i comes strictly after (key, gval)
-    if hg is None:
-        return hk[i] > key
-    return hk[i] > key or (hk[i] == key and hg[i] < gval)
-
-
-@njit(cache=True, inline="always")
 def heap_push(hk, hg, hn, size, key, gval, node):
     """Insert ``(key, gval, node)``; the caller guarantees ``size < len(hk)``.
 
-    ``hg`` and ``hn`` may be None: a heap of bare keys.
+    Smaller key first; on equal keys larger ``g`` first. ``hg`` and ``hn``
+    may both be None: a heap of bare keys (numba compiles that case apart).
     """
     i = size
+    if hg is None:
+        while i > 0:
+            p = (i - 1) >> 1
+            if hk[p] <= key:
+                break
+            hk[i] = hk[p]
+            i = p
+        hk[i] = key
+        return size + 1
     while i > 0:
         p = (i - 1) >> 1
-        if _after(hk, hg, p, key, gval):
-            hk[i] = hk[p]
-            if hg is not None:
-                hg[i] = hg[p]
-            if hn is not None:
-                hn[i] = hn[p]
-            i = p
-        else:
+        if hk[p] < key or (hk[p] == key and hg[p] >= gval):
             break
+        hk[i] = hk[p]
+        hg[i] = hg[p]
+        hn[i] = hn[p]
+        i = p
     hk[i] = key
-    if hg is not None:
-        hg[i] = gval
-    if hn is not None:
-        hn[i] = node
+    hg[i] = gval
+    hn[i] = node
     return size + 1
 
 
 @njit(cache=True, inline="always")
 def heap_pop(hk, hg, hn, size):
-    """Remove the top; returns ``(node, g, key, new size)`` (node/g 0 without columns)."""
+    """Remove the top; returns ``(node, g, key, new size)`` (node and g 0 for bare keys)."""
     top_k = hk[0]
-    top_g = hg[0] if hg is not None else 0.0
-    top_n = hn[0] if hn is not None else 0
     size -= 1
-    key = hk[size]
-    gval = hg[size] if hg is not None else 0.0
-    node = hn[size] if hn is not None else 0
+    if hg is None:
+        key = hk[size]
+        i = 0
+        while True:
+            ch = 2 * i + 1
+            if ch >= size:
+                break
+            if ch + 1 < size and hk[ch + 1] < hk[ch]:
+                ch += 1
+            if hk[ch] >= key:
+                break
+            hk[i] = hk[ch]
+            i = ch
+        if size > 0:
+            hk[i] = key
+        return 0, 0.0, top_k, size
+    top_n, top_g = hn[0], hg[0]
+    key, gval, node = hk[size], hg[size], hn[size]
     i = 0
     while True:
         ch = 2 * i + 1
         if ch >= size:
             break
-        if ch + 1 < size and _before(hk, hg, ch + 1, hk[ch], hg[ch] if hg is not None else 0.0):
+        if ch + 1 < size and (hk[ch + 1] < hk[ch] or (hk[ch + 1] == hk[ch]
+                                                       and hg[ch + 1] > hg[ch])):
             ch += 1
-        # the last entry settles here unless the child comes strictly before it
-        if not _before(hk, hg, ch, key, gval):
+        if key < hk[ch] or (key == hk[ch] and gval >= hg[ch]):
             break
         hk[i] = hk[ch]
-        if hg is not None:
-            hg[i] = hg[ch]
-        if hn is not None:
-            hn[i] = hn[ch]
+        hg[i] = hg[ch]
+        hn[i] = hn[ch]
         i = ch
     if size > 0:
         hk[i] = key
-        if hg is not None:
-            hg[i] = gval
-        if hn is not None:
-            hn[i] = node
+        hg[i] = gval
+        hn[i] = node
     return top_n, top_g, top_k, size
 
 
@@ -209,6 +206,19 @@ def _hval(hmode, dr, dc):
     if hmode == 3:
         return math.sqrt(dr * dr + dc * dc)
     return 0.0
+
+
+@njit(cache=True, inline="always")
+def _alt(lm, goal, v, h):
+    # landmarks that do not reach both cells say nothing (inf - inf)
+    for k in range(lm.shape[1]):
+        a = lm[goal, k]
+        b = lm[v, k]
+        if a < np.inf and b < np.inf:
+            d = abs(a - b)
+            if d > h:
+                h = d
+    return h
 
 
 @njit(cache=True)
@@ -254,7 +264,7 @@ def line_of_sight(free, pc, a, b):
 
 @njit(cache=True)
 def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free,
-               starts, goal, goal_bin, g, parent, closed, heap):
+               starts, goal, goal_bin, g, parent, closed, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
     The optional arguments are ``None`` or an array: numba compiles one
@@ -279,6 +289,9 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
     parent : None or int64 per state (written on every improvement)
     closed : uint8 per state, zeros
     heap : ``(keys, g, nodes)`` arrays
+    landmarks : None, or float64 ``(Np, K)`` exact distances from K landmark
+        cells (GRID rule): the heuristic becomes ``max(h, max_k |d_k(goal) -
+        d_k(v)|)`` (ALT, Goldberg & Harrelson 2005), still consistent
 
     Returns
     -------
@@ -310,7 +323,7 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
         # path) and hands back when one more expansion might not fit
         reached, size, expanded = _expand(free, cols, conn8, cost, hmode, move_free, nbins,
                                           rot_cost, sight_free, goal, goal_bin, g, parent,
-                                          closed, hk, hg, hn, size, expanded)
+                                          closed, hk, hg, hn, size, expanded, landmarks)
         if reached != -2:
             return reached, expanded, (hk, hg, hn)
         hk, hg, hn = heap_grow(hk, hg, hn)
@@ -318,7 +331,7 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
 
 @njit(cache=True)
 def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free, goal,
-            goal_bin, g, parent, closed, hk, hg, hn, size, expanded):
+            goal_bin, g, parent, closed, hk, hg, hn, size, expanded, landmarks):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     pc = cols + 2
     np_ = free.shape[0] // nbins
@@ -416,6 +429,8 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                 if parent is not None:
                     parent[ns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
+                if landmarks is not None:
+                    hv = _alt(landmarks, goal, ns, hv)
                 size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
     return -1, size, expanded
 
@@ -762,18 +777,46 @@ def distance_field(free, sources) -> np.ndarray:
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 
-def path_lengths(free, starts, goals) -> np.ndarray:
-    """Octile A* lengths (cells; 8-connected, no corner cutting) of many pairs on a 2-D mask.
+def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
+    """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
 
-    NaN where the goal is unreachable or an endpoint blocked.
+    A* whose heuristic is the larger of the octile distance and the ALT
+    bound of ``landmarks`` exact distance fields (landmarks picked farthest
+    first; one Dijkstra each, paid once for the batch). NaN where the goal
+    is unreachable or an endpoint blocked.
     """
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
-    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols))
+    lm = None
+    if landmarks > 0 and len(starts) > 4 * landmarks:
+        lm = _landmarks(fp, cols, landmarks)
+    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols), lm)
+
+
+def _landmarks(fp, cols: int, k: int) -> np.ndarray:
+    """``(Np, k)`` distance fields from ``k`` cells spread farthest-first."""
+    free_idx = np.flatnonzero(fp)
+    out = np.empty((fp.shape[0], k))
+    if free_idx.size == 0:
+        out[:] = np.inf
+        return out
+    near = np.full(fp.shape[0], np.inf)
+    src = int(free_idx[0])
+    for j in range(k):
+        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False)
+        if j == 0:
+            # the first landmark is the cell farthest from an arbitrary one
+            g0 = np.where(np.isfinite(g), g, -1.0)
+            src = int(np.argmax(g0))
+            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False)
+        out[:, j] = g
+        near = np.minimum(near, g)
+        src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))
+    return out
 
 
 @njit(cache=True)
-def _lengths(fp, cols, starts, goals):
+def _lengths(fp, cols, starts, goals, lm):
     # one set of per-cell arrays for the whole batch, reset between problems
     n = fp.shape[0]
     g = np.empty(n)
@@ -790,7 +833,7 @@ def _lengths(fp, cols, starts, goals):
         closed[:] = 0
         st[0] = s
         reached, _, heap = best_first(fp, cols, True, None, 2, None, 1, 0.0, None, st, t, -1,
-                                      g, None, closed, heap)
+                                      g, None, closed, heap, lm)
         if reached >= 0:
             out[k] = g[t]
     return out

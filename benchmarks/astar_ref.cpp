@@ -5,14 +5,16 @@
 // equal f, larger g first -- the same rules and tie-breaking as
 // robomaze._search, so both expand exactly the same nodes.
 //
-// The textbook way: g/closed arrays cleared per search, bounds checks by
-// row and column, a std::vector heap with its own sift (hole, no swaps).
+// The textbook way: g/closed/parent arrays allocated per search, bounds
+// checks by row and column, a std::vector heap with its own sift (hole, no
+// swaps); each search ends by walking the parents into the cell path, as a
+// planner must.
 //
 // usage: astar_ref GRID.raw ROWS COLS PAIRS.txt MODE
 //   GRID.raw: ROWS*COLS bytes, 1 = free, 0 = occupied (row-major)
 //   PAIRS.txt: lines "start_index goal_index"
 //   MODE: "astar" or "dijkstra"
-// prints one line per pair "<length> <expanded>", then
+// prints one line per pair "<length> <expanded> <path cells>", then
 //   "<wall s> <cpu s>" for all searches (allocation included, file I/O not).
 // Built by benchmarks/bench_plan.py with g++ -O3 -march=native.
 #include <cmath>
@@ -76,10 +78,13 @@ static double octile(long dr, long dc) {
 }
 
 static double search(const uint8_t *free_, long rows, long cols, long s, long t, bool astar,
-                     long &expanded) {
+                     long &expanded, std::vector<long> &path) {
     long n = rows * cols;
     std::vector<double> g(n, INFINITY);
     std::vector<uint8_t> closed(n, 0);
+    std::vector<long> parent(n);
+    parent[s] = -1;
+    path.clear();
     Heap h;
     long tr = t / cols, tc = t % cols;
     g[s] = 0.0;
@@ -91,7 +96,10 @@ static double search(const uint8_t *free_, long rows, long cols, long s, long t,
         if (closed[u] || gu > g[u]) continue;
         closed[u] = 1;
         ++expanded;
-        if (u == t) return gu;
+        if (u == t) {
+            for (long v = t; v >= 0; v = parent[v]) path.push_back(v);
+            return gu;
+        }
         long r = u / cols, c = u % cols;
         for (int k = 0; k < 8; ++k) {
             long rr = r + DR[k], cc = c + DC[k];
@@ -102,6 +110,7 @@ static double search(const uint8_t *free_, long rows, long cols, long s, long t,
             double ng = gu + (k < 4 ? 1.0 : M_SQRT2);
             if (ng < g[v]) {
                 g[v] = ng;
+                parent[v] = u;
                 h.push(ng + (astar ? octile(rr - tr, cc - tc) : 0.0), ng, v);
             }
         }
@@ -130,12 +139,15 @@ int main(int argc, char **argv) {
     while (pf && fscanf(pf, "%ld %ld", &a, &b) == 2) { ps.push_back(a); pt.push_back(b); }
     if (pf) fclose(pf);
     std::vector<double> len(ps.size());
-    std::vector<long> exp(ps.size());
+    std::vector<long> exp(ps.size()), cells(ps.size());
+    std::vector<long> path;
     double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (size_t i = 0; i < ps.size(); ++i) len[i] = search(free_.data(), rows, cols, ps[i], pt[i],
-                                                           astar, exp[i]);
+    for (size_t i = 0; i < ps.size(); ++i) {
+        len[i] = search(free_.data(), rows, cols, ps[i], pt[i], astar, exp[i], path);
+        cells[i] = (long)path.size();
+    }
     double w1 = clock_s(CLOCK_MONOTONIC), c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    for (size_t i = 0; i < ps.size(); ++i) printf("%.10f %ld\n", len[i], exp[i]);
+    for (size_t i = 0; i < ps.size(); ++i) printf("%.10f %ld %ld\n", len[i], exp[i], cells[i]);
     printf("%.6f %.6f\n", w1 - w0, c1 - c0);
     return 0;
 }

@@ -264,7 +264,7 @@ def line_of_sight(free, pc, a, b):
 
 @njit(cache=True)
 def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free,
-               starts, goal, goal_bin, g, parent, closed, heap, landmarks=None):
+               starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
     The optional arguments are ``None`` or an array: numba compiles one
@@ -273,25 +273,32 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
 
     Parameters (padded space; see the module docstring for the rules)
     ----------
-    free : uint8 padded free mask, ``nbins`` layers for HEADING
+    free : uint8 padded free mask; for HEADING ``nbins`` values per cell
+        (state ``cell * nbins + bin``: the bins of a cell share a cache line)
     cols : the unpadded column count
     conn8 : bool
     cost : None (unit lengths) or float64 padded per-cell cost
     hmode : heuristic 0-3 (towards ``goal``'s cell)
-    move_free : None, or uint8 ``(motions, nbins, Np)`` sweep masks: the
-        HEADING rule, with ``nbins`` bins and rotations costing ``rot_cost``
+    move_free : None, or uint8 ``(motions, nbins, N)`` sweep masks (unpadded
+        cells): the HEADING rule, with ``nbins`` bins and rotations costing
+        ``rot_cost``
     sight_free : None, or the mask for line of sight: the ANYANGLE rule
         (needs ``parent``)
     starts : start states (cost 0)
     goal : goal cell (padded) or -1 to settle everything reachable
     goal_bin : required bin at the goal (HEADING), -1 any
-    g : float64 per state, filled with ``inf`` by the caller
+    g : float64 per state, uninitialised: valid where ``mark`` > 0
     parent : None or int64 per state (written on every improvement)
-    closed : uint8 per state, zeros
+    mark : uint8 per state, zeros: 1 once reached, 2 once settled (zero
+        pages cost nothing until touched, so a search of a few states in a
+        huge state space allocates cheaply)
     heap : ``(keys, g, nodes)`` arrays
     landmarks : None, or float64 ``(Np, K)`` exact distances from K landmark
-        cells (GRID rule): the heuristic becomes ``max(h, max_k |d_k(goal) -
-        d_k(v)|)`` (ALT, Goldberg & Harrelson 2005), still consistent
+        cells: the heuristic of a state on cell ``v`` becomes ``max(h, max_k
+        |d_k(goal) - d_k(v)|)`` (ALT, Goldberg & Harrelson 2005), still
+        consistent when the distances are those of a graph containing every
+        move of the search (with the goal as its one landmark: the exact
+        distance to the goal of a relaxed problem)
 
     Returns
     -------
@@ -308,8 +315,9 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
         gc = goal - gr * pc
     size = 0
     for s in starts:
-        cell = s % np_
+        cell = s // nbins
         r = cell // pc
+        mark[s] = 1
         g[s] = 0.0
         if parent is not None:
             parent[s] = -1
@@ -323,7 +331,7 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
         # path) and hands back when one more expansion might not fit
         reached, size, expanded = _expand(free, cols, conn8, cost, hmode, move_free, nbins,
                                           rot_cost, sight_free, goal, goal_bin, g, parent,
-                                          closed, hk, hg, hn, size, expanded, landmarks)
+                                          mark, hk, hg, hn, size, expanded, landmarks)
         if reached != -2:
             return reached, expanded, (hk, hg, hn)
         hk, hg, hn = heap_grow(hk, hg, hn)
@@ -331,7 +339,7 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
 
 @njit(cache=True)
 def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free, goal,
-            goal_bin, g, parent, closed, hk, hg, hn, size, expanded, landmarks):
+            goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     pc = cols + 2
     np_ = free.shape[0] // nbins
@@ -343,74 +351,85 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
         gc = goal - gr * pc
     nk = 8 if conn8 else 4
     nmoves = nk
+    ncells = (np_ // pc - 2) * cols
     if move_free is not None:
         nmoves = nk + 2
     while size > 0:
         if size + nmoves > cap:
             return -2, size, expanded
         s, gv, _, size = heap_pop(hk, hg, hn, size)
-
-
-        if closed[s] or gv > g[s]:
+        if mark[s] == 2 or gv > g[s]:
             continue
-        closed[s] = 1
+        mark[s] = 2
         expanded += 1
         b = 0
         cell = s
         if move_free is not None:
-            b = s // np_
-            cell = s - b * np_
+            cell = s // nbins
+            b = s - cell * nbins
         if cell == goal and (goal_bin < 0 or b == goal_bin):
             return s, size, expanded
         r = cell // pc
         c = cell - r * pc
-        base = b * np_
         p = -1
         if sight_free is not None:
             p = parent[s]
         for k in range(nmoves):
             if k < nk:
                 t = cell + off[k]
-                if not free[base + t]:
-                    continue
-                if k >= 4 and not (free[base + cell + _DC[k]] and free[base + t - _DC[k]]):
-                    continue
                 if move_free is not None:
-                    # the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
-                    # sweep starting from the target cell
-                    if k == 0:
-                        m, src = 1, t
-                    elif k == 1:
-                        m, src = 0, cell
-                    elif k == 2:
-                        m, src = 1, cell
-                    elif k == 3:
-                        m, src = 0, t
-                    elif k == 4:
-                        m, src = 3, t
-                    elif k == 5:
-                        m, src = 2, cell
-                    elif k == 6:
-                        m, src = 3, cell
-                    else:
-                        m, src = 2, t
-                    if not move_free[(m * nbins + b) * np_ + src]:
+                    if not free[t * nbins + b]:
                         continue
-                ns = base + t
-                step = 1.0 if k < 4 else SQRT2
+                    if k >= 4 and not (free[(cell + _DC[k]) * nbins + b]
+                                       and free[(t - _DC[k]) * nbins + b]):
+                        continue
+                else:
+                    if not free[t]:
+                        continue
+                    if k >= 4 and not (free[cell + _DC[k]] and free[t - _DC[k]]):
+                        continue
                 nr = r + _DR[k]
                 ncc = c + _DC[k]
+                if move_free is not None:
+                    # the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
+                    # sweep starting from the target cell; move_free is unpadded
+                    here = (r - 1) * cols + c - 1
+                    there = (nr - 1) * cols + ncc - 1
+                    if k == 0:
+                        m, src = 1, there
+                    elif k == 1:
+                        m, src = 0, here
+                    elif k == 2:
+                        m, src = 1, here
+                    elif k == 3:
+                        m, src = 0, there
+                    elif k == 4:
+                        m, src = 3, there
+                    elif k == 5:
+                        m, src = 2, here
+                    elif k == 6:
+                        m, src = 3, here
+                    else:
+                        m, src = 2, there
+                    if not move_free[(m * nbins + b) * ncells + src]:
+                        continue
+                ns = t
+                if move_free is not None:
+                    ns = t * nbins + b
+                ncell = t
+                step = 1.0 if k < 4 else SQRT2
             else:
                 if nbins == 1 or (nbins == 2 and k == nk + 1):
                     continue
                 b2 = (b + (1 if k == nk else nbins - 1)) % nbins
-                ns = b2 * np_ + cell
+                ns = cell * nbins + b2
                 if not free[ns]:
                     continue
+                ncell = cell
                 step = rot_cost
                 nr = r
                 ncc = c
-            if closed[ns]:
+            if mark[ns] == 2:
                 continue
             src_state = s
             if sight_free is not None:
@@ -424,13 +443,14 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                 if cost is not None:
                     step = step * 0.5 * (cost[cell] + cost[t])
                 ng = gv + step
-            if ng < g[ns]:
+            if mark[ns] == 0 or ng < g[ns]:
+                mark[ns] = 1
                 g[ns] = ng
                 if parent is not None:
                     parent[ns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
                 if landmarks is not None:
-                    hv = _alt(landmarks, goal, ns, hv)
+                    hv = _alt(landmarks, goal, ncell, hv)
                 size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
     return -1, size, expanded
 
@@ -669,15 +689,16 @@ def _new_heap(nstates: int):
 
 
 def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins=1,
-            rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True):
+            rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True, want_g=False,
+            landmarks=None):
     n = fp.shape[0]
-    g = np.full(n, np.inf)
+    g = np.empty(n)
     parent = np.empty(n, np.int64) if want_parent else None
-    closed = np.zeros(n, np.uint8)
+    mark = np.zeros(n, np.uint8)
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, move_free, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
-                                      g, parent, closed, _new_heap(n))
-    return reached, expanded, g, parent
+                                      g, parent, mark, _new_heap(n), landmarks)
+    return reached, expanded, (np.where(mark > 0, g, np.inf) if want_g else None), parent
 
 
 def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode: int = 0):
@@ -749,31 +770,66 @@ def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: 
 
     ``free_b``: ``(nbins, rows, cols)`` free masks; ``move_free``:
     ``(motions, nbins, rows, cols)`` sweep masks (motions E, S[, SE, SW]);
-    states are ``bin * N + cell``; octile heuristic.
+    states are ``bin * N + cell``. The heuristic is the exact distance to
+    the goal in the plain grid graph of the cells free at some heading
+    (every move of the state search is one of its moves, so it is
+    consistent), never below the octile distance.
     """
     nbins, rows, cols = free_b.shape
-    fp = _padded(free_b, rows, cols)
-    mp = _padded(move_free, rows, cols)
+    fp = _pad_cell_major(np.ascontiguousarray(free_b).reshape(nbins, -1).view(np.uint8),
+                         rows, cols)
+    mp = np.ascontiguousarray(move_free).reshape(-1).view(np.uint8)
+    pgoal = int(_to_padded(goal, rows, cols))
+    hfree = np.zeros(fp.shape[0] // nbins, np.uint8)
+    _any_bin(fp, nbins, hfree)
+    _, _, h2d, _ = _search(hfree, cols, conn8, None, 0, [pgoal], -1, want_parent=False,
+                           want_g=True)
+    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
+    pstarts = _to_padded(cell, rows, cols) * nbins + b
     reached, expanded, _, parent = _search(
-        fp, cols, conn8, None, 2, _to_padded(starts, rows, cols),
-        int(_to_padded(goal, rows, cols)), move_free=mp, nbins=nbins, rot_cost=float(rot_cost),
-        goal_bin=goal_bin)
+        fp, cols, conn8, None, 2, pstarts, pgoal, move_free=mp, nbins=nbins,
+        rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _from_padded(_chain(parent, reached), rows, cols), expanded
+    cell, b = np.divmod(_chain(parent, reached), nbins)
+    return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
 
 
-def distance_field(free, sources) -> np.ndarray:
-    """8-connected Dijkstra distances (cells) from flat ``sources`` over a 2-D mask.
+@njit(cache=True)
+def _pad_cell_major(free_b, rows, cols):
+    """``(nbins, rows*cols)`` masks -> padded flat states ``cell * nbins + bin`` (border 0)."""
+    nbins = free_b.shape[0]
+    pc = cols + 2
+    out = np.zeros((rows + 2) * pc * nbins, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            o = ((r + 1) * pc + c + 1) * nbins
+            for b in range(nbins):
+                out[o + b] = free_b[b, i]
+    return out
 
-    No corner cutting; unreachable and blocked cells get ``inf``; blocked
-    sources are ignored.
+
+@njit(cache=True)
+def _any_bin(fp, nbins, out):
+    for i in range(out.shape[0]):
+        for b in range(nbins):
+            if fp[i * nbins + b]:
+                out[i] = 1
+                break
+
+
+def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
+    """Dijkstra distances (cells) from flat ``sources`` over a 2-D mask.
+
+    8-connected (no corner cutting) or 4-connected; unreachable and blocked
+    cells get ``inf``; blocked sources are ignored.
     """
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
     src = _to_padded(sources, rows, cols)
     src = src[fp[src] != 0]
-    _, _, g, _ = _search(fp, cols, True, None, 0, src, -1, want_parent=False)
+    _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 
@@ -803,12 +859,12 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
     near = np.full(fp.shape[0], np.inf)
     src = int(free_idx[0])
     for j in range(k):
-        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False)
+        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
         if j == 0:
             # the first landmark is the cell farthest from an arbitrary one
             g0 = np.where(np.isfinite(g), g, -1.0)
             src = int(np.argmax(g0))
-            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False)
+            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
         out[:, j] = g
         near = np.minimum(near, g)
         src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))
@@ -820,7 +876,7 @@ def _lengths(fp, cols, starts, goals, lm):
     # one set of per-cell arrays for the whole batch, reset between problems
     n = fp.shape[0]
     g = np.empty(n)
-    closed = np.empty(n, np.uint8)
+    mark = np.empty(n, np.uint8)
     heap = (np.empty(1024 + n // 8), np.empty(1024 + n // 8), np.empty(1024 + n // 8, np.int64))
     out = np.full(starts.shape[0], np.nan)
     st = np.empty(1, np.int64)
@@ -829,11 +885,10 @@ def _lengths(fp, cols, starts, goals, lm):
         t = goals[k]
         if fp[s] == 0 or fp[t] == 0:
             continue
-        g[:] = np.inf
-        closed[:] = 0
+        mark[:] = 0
         st[0] = s
         reached, _, heap = best_first(fp, cols, True, None, 2, None, 1, 0.0, None, st, t, -1,
-                                      g, None, closed, heap, lm)
+                                      g, None, mark, heap, lm)
         if reached >= 0:
             out[k] = g[t]
     return out

@@ -894,14 +894,20 @@ def _lengths(fp, cols, starts, goals, lm):
     return out
 
 
-@njit(cache=True)
-def bfs_field(free, rows, cols, goal, conn8):
-    """Wave step counts from ``goal`` (-1 unreachable or blocked): ``(dist, expanded)``.
+def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool):
+    """Wave step counts from flat cell ``goal`` over a flat uint8 mask: ``(dist, expanded)``.
 
-    Occupied cells are pre-marked -2 in the padded label array, whose border
-    is blocked too, so the wave needs no bounds check and one load per
-    neighbour.
+    ``dist`` is ``(rows, cols)`` int32, -1 where unreachable or blocked: a
+    view into the padded label array (occupied cells and the blocked border
+    are pre-marked -2 there, so the wave needs no bounds check and one load
+    per neighbour; only the -2 left inside the grid are rewritten).
     """
+    dist, expanded = _bfs_field(free, rows, cols, goal, conn8)
+    return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
+
+
+@njit(cache=True)
+def _bfs_field(free, rows, cols, goal, conn8):
     pc = cols + 2
     npd = (rows + 2) * pc
     dist = np.full(npd, -2, np.int32)
@@ -914,14 +920,12 @@ def bfs_field(free, rows, cols, goal, conn8):
     expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
                     np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
                     np.empty(0, np.int32))
-    out = np.empty(rows * cols, np.int32)
     for r in range(rows):
         src = (r + 1) * pc + 1
-        dst = r * cols
         for c in range(cols):
-            v = dist[src + c]
-            out[dst + c] = -1 if v == -2 else v
-    return out, expanded
+            if dist[src + c] == -2:
+                dist[src + c] = -1
+    return dist, expanded
 
 
 @njit(cache=True)

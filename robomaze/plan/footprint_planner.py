@@ -43,7 +43,7 @@ def _why_not(grid: OccupancyGrid, s, g, conn: int) -> NoPathError:
     rows, cols = grid.shape
     f8 = flat_u8(grid.free)
     dist, _ = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
-    if dist[s[0] * cols + s[1]] >= 0:
+    if dist[s[0], s[1]] >= 0:
         return NoPathError(
             f"no collision-free path from {s} to {g}: a passage between them is narrower "
             f"than the robot", reason="corridor narrower than robot")

@@ -67,8 +67,8 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     check_placeable(grid, "goal", gcell, free, footprint)
     rows, cols = grid.shape
     dist, _ = core.bfs_field(flat_u8(free), rows, cols,
-                          gcell[0] * cols + gcell[1], conn == 8)
-    return dist.reshape(rows, cols)
+                             gcell[0] * cols + gcell[1], conn == 8)
+    return dist
 
 
 def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,
@@ -115,6 +115,7 @@ def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None =
     rows, cols = grid.shape
     f8 = flat_u8(free)
     dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    dist = np.ascontiguousarray(dist).ravel()
     si = s[0] * cols + s[1]
     if dist[si] < 0:
         raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")

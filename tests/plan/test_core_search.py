@@ -124,7 +124,7 @@ def test_bfs_field_counts_moves(seed, conn8):
     G.data[:] = 1.0
     ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
     dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
-    assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), dist)
+    assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), dist.ravel())
     assert expanded == int(np.isfinite(ref).sum())
 
 

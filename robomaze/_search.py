@@ -709,6 +709,13 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     unit-cost A* (``hmode`` 1, no cost) uses the exact two-stack bucket
     queue (deepest node first on ties), everything else the heap (larger
     ``g`` first on ties). Returns ``(cells, expanded)``.
+
+    Examples
+    --------
+    >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
+    >>> cells, _ = shortest_path(free, 0, 6, conn8=True, hmode=2)
+    >>> cells.tolist()          # no corner cutting around the blocked cells 3, 4
+    [0, 1, 2, 5, 8, 7, 6]
     """
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
@@ -824,6 +831,10 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
 
     8-connected (no corner cutting) or 4-connected; unreachable and blocked
     cells get ``inf``; blocked sources are ignored.
+
+    >>> distance_field(np.ones((2, 3), bool), [0]).round(3)
+    array([[0.   , 1.   , 2.   ],
+           [1.   , 1.414, 2.414]])
     """
     rows, cols = free.shape
     fp = _padded(free, rows, cols)

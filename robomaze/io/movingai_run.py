@@ -5,7 +5,8 @@ Each problem is planned with :func:`robomaze.plan.plan` (by default
 -- the MovingAI convention) on one grid loaded once. ``method="batch"``
 instead runs the core engine's lengths-only 8-connected A* over the whole
 batch (:func:`robomaze._search.path_lengths`: buffers allocated once, no
-``Path`` objects built): the same answers, several times faster. A length *agrees* when ``|length - optimal| <= rtol *
+``Path`` objects built, a landmark heuristic): the same answers, several
+times faster. A length *agrees* when ``|length - optimal| <= rtol *
 max(optimal, 1)``; the files store 8 decimals, far finer than the default
 ``rtol = 1e-6``.
 """

@@ -28,6 +28,7 @@ by kernel row against per-row occupied counts (:class:`_Dilator`).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -67,6 +68,7 @@ def heading_bin(theta, n: int):
     return np.mod(np.floor(np.asarray(theta, float) / step + 0.5), n).astype(np.int64)
 
 
+@functools.lru_cache(maxsize=256)
 def bin_geometry(footprint: Footprint, lo: float, hi: float):
     """The region covered by the footprint at any heading in ``[lo, hi]`` (robot frame).
 
@@ -77,7 +79,8 @@ def bin_geometry(footprint: Footprint, lo: float, hi: float):
     samples, so the buffered union holds every intermediate heading (the 5 %
     covers the polygonal buffer lying inside the true offset curve).
     Returns ``(geometry, reach)`` with ``reach`` bounding its distance from
-    the reference point.
+    the reference point. Results are cached per (footprint object, interval):
+    :func:`cspace` and :func:`motion_cspace` of one plan share them.
     """
     span = float(hi - lo)
     m = max(2, int(math.ceil(span / _SWEEP_STEP)) + 1)
@@ -108,10 +111,10 @@ def _translate_sweep(geom, dx: float, dy: float):
     for poly in polys:
         for ring in [poly.exterior, *poly.interiors]:
             xy = np.asarray(ring.coords)
-            for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
-                quad = shapely.Polygon([(x0, y0), (x1, y1), (x1 + dx, y1 + dy), (x0 + dx, y0 + dy)])
-                if quad.area > 0:
-                    parts.append(quad)
+            a, b = xy[:-1], xy[1:]
+            # one quad per ring edge swept along the move, built in one call
+            quads = shapely.polygons(np.stack([a, b, b + (dx, dy), a + (dx, dy)], axis=1))
+            parts.extend(quads[shapely.area(quads) > 0])
     return shapely.union_all(parts)
 
 

@@ -209,7 +209,9 @@ def bench_footprint(n: int, repeat: int, seed: int) -> dict:
     for _ in range(repeat):
         w, c, p = timed(lambda: astar(grid, start, goal))
         pt.add(w, c)
-        w, c, q = timed(lambda: collision_free(grid, start, goal, footprint=rect))
+        # a fresh Footprint each run: nothing cached per footprint carries over
+        w, c, q = timed(lambda: collision_free(grid, start, goal,
+                                               footprint=Footprint.rectangle(0.5, 0.3)))
         fp.add(w, c)
     assert q.collision_free
     return {"grid": f"{grid.rows}x{grid.cols}", "point_astar_cpu_s": pt.cpu,

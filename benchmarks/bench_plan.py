@@ -27,17 +27,34 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   (obstacles as ``inf`` weights, prepared outside the timing) -- target:
   at least as fast. Path lengths are checked equal.
 
-Times are the best (minimum) of ``--repeat`` runs, after JIT warm-up; the
-contenders alternate run by run. Every contender is single-threaded, so the
-ratios use *CPU time* (``time.process_time`` here, the process CPU clock
-inside the C program): on a shared, loaded machine wall time mostly
-measures the neighbours. Wall times are recorded too.
+* 8-connected A* and Dijkstra (no corner cutting) between ``--pairs``
+  random free cells of a ``--astar-maze`` maze widened with one-cell
+  corridors (1000: a 2001 x 2001 grid): the core engine
+  (``robomaze._search.shortest_path``, search and cell path) and the public
+  ``astar`` / ``dijkstra`` calls against a plain C++ A* of the same rules
+  (``benchmarks/astar_ref.cpp``, compiled here with ``g++ -O3
+  -march=native``; it times itself, parents and path included, file I/O
+  excluded). Lengths and expansions are checked equal -- target: the engine
+  >= 0.9x the C++ speed.
+
+* ``collision_free`` for a 0.5 x 0.3 m rectangle (16 heading bins,
+  4-connected) against the point-robot ``astar`` between the maze start and
+  goal of a ``--fp-maze`` maze widened with corridor 7, wall 1 at 0.1 m
+  (250: a 2001 x 2001 grid) -- target: <= 10x the point A*.
+
+Times are the **median of ``--repeat`` interleaved runs** (contenders
+alternate run by run, so both see the same background load), after JIT
+warm-up. Every contender is single-threaded, so the ratios use *CPU time*
+(``time.process_time`` here, the process CPU clock inside the C/C++
+programs): on a shared, loaded machine wall time mostly measures the
+neighbours. Wall times are recorded too.
 Prints a table and writes ``benchmarks/results/plan.json``.
 
 Usage::
 
     python benchmarks/bench_plan.py [--sizes 1000 2000] [--repeat 5]
-        [--peer-max 8001] [--seed 1] [--out PATH]
+        [--peer-max 8001] [--seed 1] [--astar-maze 1000] [--pairs 20]
+        [--fp-maze 250] [--skip wavefront astar8 footprint] [--out PATH]
 """
 
 from __future__ import annotations
@@ -55,9 +72,10 @@ from pathlib import Path
 
 import numpy as np
 
+from robomaze import _search as core
 from robomaze import widen
-from robomaze.plan import astar, wavefront_field
-from robomaze.plan import _kernels as K
+from robomaze.geometry import Footprint
+from robomaze.plan import astar, collision_free, dijkstra, wavefront_field
 
 HERE = Path(__file__).resolve().parent
 
@@ -70,13 +88,22 @@ def timed(fn):
 
 
 class Best:
-    """Best (minimum) wall and CPU time over the runs recorded so far."""
+    """Median wall and CPU time of the runs recorded so far (interleaved repetitions)."""
 
     def __init__(self):
-        self.wall = self.cpu = float("inf")
+        self.walls, self.cpus = [], []
 
     def add(self, wall, cpu):
-        self.wall, self.cpu = min(self.wall, wall), min(self.cpu, cpu)
+        self.walls.append(wall)
+        self.cpus.append(cpu)
+
+    @property
+    def wall(self):
+        return float(np.median(self.walls)) if self.walls else float("inf")
+
+    @property
+    def cpu(self):
+        return float(np.median(self.cpus)) if self.cpus else float("inf")
 
 
 def make_maze(n: int, seed: int):
@@ -123,6 +150,76 @@ def c_bfs(exe: Path, raw: Path, shape, goal):
     return float(out[0]), float(out[1]), int(out[2]), int(out[3]), int(out[4])
 
 
+def cpp_astar(exe: Path, raw: Path, shape, pairs_txt: Path, mode: str):
+    """One run of the C++ reference: ``(wall, cpu, lengths, expanded, cells)``."""
+    out = subprocess.run([str(exe), str(raw), str(shape[0]), str(shape[1]), str(pairs_txt), mode],
+                         check=True, capture_output=True, text=True).stdout.splitlines()
+    rows = [line.split() for line in out[:-1]]
+    wall, cpu = map(float, out[-1].split())
+    return (wall, cpu, [float(r[0]) for r in rows], [int(r[1]) for r in rows],
+            [int(r[2]) for r in rows])
+
+
+def bench_astar8(gxx: str, tmp: Path, n: int, npairs: int, repeat: int, seed: int) -> dict:
+    """8-connected A* / Dijkstra: core engine and public calls vs the C++ reference."""
+    exe = tmp / "astar_ref"
+    subprocess.run([gxx, "-O3", "-march=native", "-o", str(exe), str(HERE / "astar_ref.cpp")],
+                   check=True)
+    grid = widen(make_maze(n, seed), corridor=1, wall=1)
+    free = grid.free
+    rng = np.random.default_rng(seed)
+    pairs = rng.choice(np.flatnonzero(free), (npairs, 2))
+    raw, ptxt = tmp / "g8.raw", tmp / "pairs.txt"
+    np.ascontiguousarray(free, dtype=np.uint8).ravel().tofile(raw)
+    np.savetxt(ptxt, pairs, fmt="%d")
+    cols = grid.cols
+    cells = [(tuple(divmod(int(a), cols)), tuple(divmod(int(b), cols))) for a, b in pairs]
+    row = {"grid": f"{grid.rows}x{grid.cols}", "pairs": npairs}
+    for mode, hmode, public in (("astar", 2, astar), ("dijkstra", 0, dijkstra)):
+        eng, pub, ref = Best(), Best(), Best()
+        for _ in range(repeat):
+            w, c, res = timed(lambda: [core.shortest_path(free, int(a), int(b), conn8=True,
+                                                          hmode=hmode) for a, b in pairs])
+            eng.add(w, c)
+            w, c, paths = timed(lambda: [public(grid, s, g, connectivity=8) for s, g in cells])
+            pub.add(w, c)
+            w, c, lens, exps, ncells = cpp_astar(exe, raw, grid.shape, ptxt, mode)
+            ref.add(w, c)
+        assert [e for _, e in res] == exps, f"{mode}: C++ and engine expansions differ"
+        assert [len(p) for p, _ in res] == ncells, f"{mode}: C++ and engine paths differ"
+        assert np.allclose([p.length for p in paths], lens), f"{mode}: lengths differ"
+        row.update({f"{mode}_engine_cpu_s": eng.cpu, f"{mode}_public_cpu_s": pub.cpu,
+                    f"{mode}_cpp_cpu_s": ref.cpu, f"{mode}_engine_wall_s": eng.wall,
+                    f"{mode}_cpp_wall_s": ref.wall,
+                    f"{mode}_expanded": int(sum(exps)),
+                    f"{mode}_engine_vs_cpp": ref.cpu / eng.cpu,
+                    f"{mode}_public_vs_cpp": ref.cpu / pub.cpu})
+    return row
+
+
+def bench_footprint(n: int, repeat: int, seed: int) -> dict:
+    """Rectangle ``collision_free`` vs point A* on the same grid and endpoints."""
+    grid = widen(make_maze(n, seed), corridor=7, wall=1, resolution=0.1)
+    start, goal = grid.start_goal()
+    rect = Footprint.rectangle(0.5, 0.3)
+    small = widen(make_maze(4, 0), corridor=7, wall=1, resolution=0.1)
+    s0, g0 = small.start_goal()
+    collision_free(small, s0, g0, footprint=rect)      # JIT warm-up
+    pt, fp = Best(), Best()
+    for _ in range(repeat):
+        w, c, p = timed(lambda: astar(grid, start, goal))
+        pt.add(w, c)
+        # a fresh Footprint each run: nothing cached per footprint carries over
+        w, c, q = timed(lambda: collision_free(grid, start, goal,
+                                               footprint=Footprint.rectangle(0.5, 0.3)))
+        fp.add(w, c)
+    assert q.collision_free
+    return {"grid": f"{grid.rows}x{grid.cols}", "point_astar_cpu_s": pt.cpu,
+            "rect_cpu_s": fp.cpu, "rect_over_point": fp.cpu / pt.cpu,
+            "point_length_m": p.length, "rect_length_m": q.length,
+            "point_expanded": p.expanded, "rect_expanded": q.expanded}
+
+
 def _version(dist: str) -> str:
     from importlib.metadata import version
 
@@ -135,12 +232,17 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--peer-max", type=int, default=8001)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--astar-maze", type=int, default=1000)
+    ap.add_argument("--pairs", type=int, default=20)
+    ap.add_argument("--fp-maze", type=int, default=250)
+    ap.add_argument("--skip", nargs="*", default=[],
+                    choices=["wavefront", "astar8", "footprint"])
     ap.add_argument("--out", default=str(HERE / "results" / "plan.json"))
     args = ap.parse_args(argv)
 
-    gcc = shutil.which("gcc")
-    if gcc is None:
-        print("gcc not found: the C reference cannot be built", file=sys.stderr)
+    gcc, gxx = shutil.which("gcc"), shutil.which("g++")
+    if gcc is None or gxx is None:
+        print("gcc/g++ not found: the C/C++ references cannot be built", file=sys.stderr)
         return 1
     try:
         import pyastar2d
@@ -149,6 +251,13 @@ def main(argv=None) -> int:
         print("pyastar2d not installed (pip install pyastar2d): A* comparison skipped",
               file=sys.stderr)
 
+    try:
+        import skimage  # noqa: F401
+        have_mcp = True
+    except ImportError:
+        have_mcp = False
+        print("scikit-image not installed: MCP comparison skipped", file=sys.stderr)
+
     # JIT warm-up on a small grid so no timing includes compilation
     small = widen(make_maze(8, 0), corridor=3, wall=1)
     s0, g0 = small.start_goal()
@@ -156,12 +265,20 @@ def main(argv=None) -> int:
     astar(small, s0, g0)
 
     rows_out = []
+    extra = {}
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
+        if "astar8" not in args.skip:
+            extra["astar8"] = bench_astar8(gxx, tmp, args.astar_maze, args.pairs, args.repeat,
+                                           args.seed)
+            print(json.dumps(extra["astar8"]), file=sys.stderr)
+        if "footprint" not in args.skip:
+            extra["footprint"] = bench_footprint(args.fp_maze, args.repeat, args.seed)
+            print(json.dumps(extra["footprint"]), file=sys.stderr)
         exe = tmp / "bfs_ref"
         subprocess.run([gcc, "-O3", "-march=native", "-o", str(exe), str(HERE / "bfs_ref.c")],
                        check=True)
-        for n in args.sizes:
+        for n in ([] if "wavefront" in args.skip else args.sizes):
             t0 = time.perf_counter()
             maze = make_maze(n, args.seed)
             grid = widen(maze, corridor=3, wall=1)
@@ -181,7 +298,7 @@ def main(argv=None) -> int:
             for _ in range(args.repeat):
                 w, c, field = timed(lambda: wavefront_field(grid, goal))
                 ours.add(w, c)
-                w, c, _ = timed(lambda: K.bfs_field(f8, grid.rows, grid.cols, gi, False))
+                w, c, _ = timed(lambda: core.bfs_field(f8, grid.rows, grid.cols, gi, False))
                 kern.add(w, c)
                 w, c, reached, total, maxd = c_bfs(exe, raw, grid.shape, goal)
                 cref.add(w, c)
@@ -194,18 +311,22 @@ def main(argv=None) -> int:
                        c_bfs_wall_s=cref.wall, c_bfs_cpu_s=cref.cpu,
                        speed_vs_c=cref.cpu / ours.cpu)
 
+            row["border_free_cells"] = int(free[0].sum() + free[-1].sum() + free[:, 0].sum()
+                                           + free[:, -1].sum())
             if side <= args.peer_max:
                 w, c, d = timed(lambda: scipy_field(free, goal))
                 ref = np.where(np.isinf(d), -1, d).reshape(grid.shape)
                 assert np.array_equal(ref[free], field[free]), "scipy field differs"
                 row.update(scipy_wall_s=w, scipy_cpu_s=c, ratio_scipy=c / ours.cpu)
                 del d, ref
-                w, c, cum = timed(lambda: mcp_field(free, goal))
-                ok = np.isfinite(cum) & free
-                # MCP counts the cost of the start cell too
-                assert np.array_equal(cum[ok].astype(np.int64) - 1, field[ok]), "MCP field differs"
-                row.update(mcp_wall_s=w, mcp_cpu_s=c, ratio_mcp=c / ours.cpu)
-                del cum
+                if have_mcp:
+                    w, c, cum = timed(lambda: mcp_field(free, goal))
+                    ok = np.isfinite(cum) & free
+                    # MCP counts the cost of the start cell too
+                    assert np.array_equal(cum[ok].astype(np.int64) - 1, field[ok]), \
+                        "MCP field differs"
+                    row.update(mcp_wall_s=w, mcp_cpu_s=c, ratio_mcp=c / ours.cpu)
+                    del cum
             del field
 
             ours = Best()
@@ -231,7 +352,19 @@ def main(argv=None) -> int:
             print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v)
                               for k, v in row.items()}), file=sys.stderr)
 
-    print("CPU seconds (best of runs); x = peer time / robomaze time")
+    if "astar8" in extra:
+        r = extra["astar8"]
+        print(f"8-connected, {r['grid']}, {r['pairs']} pairs, CPU s (median): "
+              f"A* engine {r['astar_engine_cpu_s']:.3f} public {r['astar_public_cpu_s']:.3f} "
+              f"C++ {r['astar_cpp_cpu_s']:.3f} -> {r['astar_engine_vs_cpp']:.2f}x; "
+              f"Dijkstra engine {r['dijkstra_engine_cpu_s']:.3f} public "
+              f"{r['dijkstra_public_cpu_s']:.3f} C++ {r['dijkstra_cpp_cpu_s']:.3f} -> "
+              f"{r['dijkstra_engine_vs_cpp']:.2f}x")
+    if "footprint" in extra:
+        r = extra["footprint"]
+        print(f"collision_free rect 0.5x0.3, {r['grid']}: {r['rect_cpu_s']:.3f} s vs point A* "
+              f"{r['point_astar_cpu_s']:.3f} s -> {r['rect_over_point']:.1f}x")
+    print("CPU seconds (median of runs); x = peer time / robomaze time")
     hdr = (f"{'grid':>11} {'ours':>7} {'kernel':>7} {'C':>7} {'vs C':>5} {'scipy':>7} "
            f"{'x':>5} {'MCP':>7} {'x':>5} | {'A*':>6} {'pyastar':>7} {'x':>5}")
     print(hdr)
@@ -252,13 +385,14 @@ def main(argv=None) -> int:
             "pyastar2d": _version("pyastar2d") if pyastar2d else None}
     try:
         import scipy
+        meta.update(scipy=scipy.__version__)
         import skimage
-        meta.update(scipy=scipy.__version__, skimage=skimage.__version__)
+        meta.update(skimage=skimage.__version__)
     except ImportError:
         pass
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"meta": meta, "results": rows_out}, indent=2) + "\n")
+    out.write_text(json.dumps({"meta": meta, "results": rows_out, **extra}, indent=2) + "\n")
     print(f"wrote {out}")
     return 0
 

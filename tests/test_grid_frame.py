@@ -2,16 +2,14 @@
 the cached flat arrays, and no private reach-through from sim/sense/metrics."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import robomaze
 from robomaze import Maze, widen
-from robomaze.grid import Frame, OccupancyGrid
+from robomaze.grid import Frame
 
 
 def rotation_reference(frame, x, y):

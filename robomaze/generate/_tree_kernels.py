@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._search import heap_pop, heap_push
 from ._kernels import below, carve, neighbours, new_state, next_u64, uniform
 
 
@@ -27,9 +28,9 @@ def prim(rows, cols, seed):
     Each edge enters the heap at most once (from whichever end joins the tree
     first), so drawing its weight at push time is the same as drawing all
     weights up front. A heap entry is one uint64: a 33-bit random weight
-    above the 31-bit edge id ``cell * 4 + direction`` -- one array keeps the
-    heap cache-friendly. (Equal 33-bit weights, about one pair per 2**33
-    comparisons, fall back to edge-id order: a negligible tie-break.)
+    above the 31-bit edge id ``cell * 4 + direction``, in the core's heap
+    (:mod:`robomaze._search`). (Equal 33-bit weights, about one pair per
+    2**33 comparisons, fall back to edge-id order: a negligible tie-break.)
     """
     n = rows * cols
     st = new_state(seed)
@@ -51,33 +52,11 @@ def prim(rows, cols, seed):
             d = v - u  # direction code: 0 N, 1 E, 2 S, 3 W
             code = 0 if d == -cols else (2 if d == cols else (1 if d == 1 else 3))
             key = ((next_u64(st) >> _S31) << _S31) | np.uint64(u * 4 + code)
-            i = size  # sift up
-            size += 1
-            while i > 0:
-                p = (i - 1) >> 1
-                if heap[p] <= key:
-                    break
-                heap[i] = heap[p]
-                i = p
-            heap[i] = key
+            size = heap_push(heap, None, None, size, key, 0.0, 0)
         if count == n:
             break
         while True:  # pop until an edge leaves the tree
-            top = heap[0]
-            size -= 1
-            last = heap[size]
-            i = 0
-            while True:  # sift the last entry down from the root
-                ch = 2 * i + 1
-                if ch >= size:
-                    break
-                if ch + 1 < size and heap[ch + 1] < heap[ch]:
-                    ch += 1
-                if heap[ch] >= last:
-                    break
-                heap[i] = heap[ch]
-                i = ch
-            heap[i] = last
+            _, _, top, size = heap_pop(heap, None, None, size)
             e = np.int64(top & _EDGE_MASK)
             a = e >> 2
             code = e & 3

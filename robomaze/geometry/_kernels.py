@@ -200,3 +200,52 @@ def cell_clearance(occ, rr, cc):
             k += 1
         out[i] = math.sqrt(best2)
     return out
+
+
+@njit(cache=True)
+def row_counts(occ):
+    """``P[r, c]`` = occupied cells of row ``r`` left of column ``c`` (``(rows, cols + 1)``)."""
+    rows, cols = occ.shape
+    P = np.zeros((rows, cols + 1), np.int32)
+    for r in range(rows):
+        acc = 0
+        for c in range(cols):
+            acc += occ[r, c]
+            P[r, c + 1] = acc
+    return P
+
+
+@njit(cache=True)
+def dilate_band(P, clear, rho, reach, runs, hb, out):
+    """Mark ``out`` where the kernel placed at a cell meets an occupied cell.
+
+    ``clear`` is the clearance field (metres): a cell with clearance below
+    ``rho`` has an occupied square inside the kernel's solid core (blocked),
+    one above ``reach`` has none within the kernel's extent (free); only
+    the band between, and cells within ``hb`` of the border (the outside
+    counts as occupied), are tested -- each kernel row offset as a run of
+    columns (``runs`` rows ``(drow, dcol0, dcol1)``, nearest rows first)
+    against the per-row occupied counts ``P`` (:func:`row_counts`).
+    """
+    rows = P.shape[0]
+    cols = P.shape[1] - 1
+    for r in range(rows):
+        rb = r < hb or r >= rows - hb
+        for c in range(cols):
+            if not (rb or c < hb or c >= cols - hb):
+                cl = clear[r, c]
+                if cl < rho:
+                    out[r, c] = True
+                    continue
+                if cl > reach:
+                    out[r, c] = False
+                    continue
+            hit = False
+            for j in range(runs.shape[0]):
+                rr = r + runs[j, 0]
+                a = c + runs[j, 1]
+                b = c + runs[j, 2]
+                if rr < 0 or rr >= rows or a < 0 or b >= cols or P[rr, b + 1] - P[rr, a] > 0:
+                    hit = True
+                    break
+            out[r, c] = hit

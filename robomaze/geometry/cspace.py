@@ -21,23 +21,24 @@ never leaves the map.
 
 The obstacle set is dilated by the *reflected* footprint kernel:
 the footprint at cell ``x`` covers ``x + K``, so ``x`` is blocked iff
-``(x + K) & O`` is not empty, i.e. ``x`` is in ``O (+) (-K)``; and
-``scipy.ndimage.binary_dilation(O, B)`` computes ``O (+) B``, so ``B`` is
-``K`` flipped in both axes.
+``(x + K) & O`` is not empty, i.e. ``x`` is in ``O (+) (-K)``. Only
+cells near walls or the border can be blocked; they are tested kernel row
+by kernel row against per-row occupied counts (:class:`_Dilator`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 import shapely
-from scipy import ndimage
 from shapely import affinity
 
 from .._validate import check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
+from . import _kernels as _kern
 from .footprint import CONTACT_TOL, Footprint, _raster_geometry
 
 __all__ = ["cspace", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
@@ -67,6 +68,7 @@ def heading_bin(theta, n: int):
     return np.mod(np.floor(np.asarray(theta, float) / step + 0.5), n).astype(np.int64)
 
 
+@functools.lru_cache(maxsize=256)
 def bin_geometry(footprint: Footprint, lo: float, hi: float):
     """The region covered by the footprint at any heading in ``[lo, hi]`` (robot frame).
 
@@ -77,7 +79,8 @@ def bin_geometry(footprint: Footprint, lo: float, hi: float):
     samples, so the buffered union holds every intermediate heading (the 5 %
     covers the polygonal buffer lying inside the true offset curve).
     Returns ``(geometry, reach)`` with ``reach`` bounding its distance from
-    the reference point.
+    the reference point. Results are cached per (footprint object, interval):
+    :func:`cspace` and :func:`motion_cspace` of one plan share them.
     """
     span = float(hi - lo)
     m = max(2, int(math.ceil(span / _SWEEP_STEP)) + 1)
@@ -108,10 +111,10 @@ def _translate_sweep(geom, dx: float, dy: float):
     for poly in polys:
         for ring in [poly.exterior, *poly.interiors]:
             xy = np.asarray(ring.coords)
-            for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
-                quad = shapely.Polygon([(x0, y0), (x1, y1), (x1 + dx, y1 + dy), (x0 + dx, y0 + dy)])
-                if quad.area > 0:
-                    parts.append(quad)
+            a, b = xy[:-1], xy[1:]
+            # one quad per ring edge swept along the move, built in one call
+            quads = shapely.polygons(np.stack([a, b, b + (dx, dy), a + (dx, dy)], axis=1))
+            parts.extend(quads[shapely.area(quads) > 0])
     return shapely.union_all(parts)
 
 
@@ -142,6 +145,7 @@ def motion_cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 
     step = 2.0 * math.pi / n
     res = grid.resolution
     out = np.empty((nm, n) + grid.shape, dtype=bool)
+    dilate = _Dilator(grid)
     for i, theta in enumerate(heading_bins(n)):
         local = theta - yaw
         if footprint.kind == "disc":
@@ -151,16 +155,48 @@ def motion_cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 
         for m, (dr, dc) in enumerate(MOTIONS[:nm]):
             swept = _translate_sweep(geom, dc * res, -dr * res)
             k = _raster_geometry(swept, res, reach + math.hypot(dr, dc) * res)
-            out[m, i] = _dilate(grid.occupied, k)
+            out[m, i] = dilate(k)
     return out
 
 
-def _dilate(occupied: np.ndarray, kernel: np.ndarray) -> np.ndarray:
-    """Reference cells where ``kernel`` (footprint cells) meets an occupied cell."""
-    h = kernel.shape[0] // 2
-    padded = np.pad(occupied, h, constant_values=True)
-    out = ndimage.binary_dilation(padded, structure=kernel[::-1, ::-1])
-    return np.ascontiguousarray(out[h:h + occupied.shape[0], h:h + occupied.shape[1]])
+class _Dilator:
+    """Reference cells where a kernel (footprint cells) meets an occupied cell.
+
+    Exact binary dilation of the occupancy (outside the grid occupied),
+    decided by the clearance field wherever it can be: a cell whose
+    clearance exceeds the distance to the farthest kernel square is free, one
+    whose clearance is below the distance to the nearest cell missing from
+    the kernel is blocked; only the cells between (and near the border) are
+    tested, each kernel row as one run against per-row occupied counts.
+    """
+
+    def __init__(self, grid: OccupancyGrid):
+        self.occ = grid.occupied
+        self.res = grid.resolution
+        self.clear = grid.clearance()
+        self.P = _kern.row_counts(self.occ.view(np.uint8))
+
+    def __call__(self, kernel: np.ndarray) -> np.ndarray:
+        kernel = np.asarray(kernel, bool)
+        h, w = kernel.shape[0] // 2, kernel.shape[1] // 2
+        rr, cc = np.indices(kernel.shape)
+        # distance (cells) from the reference cell's centre to each kernel square
+        d = np.hypot(np.maximum(np.abs(rr - h) - 0.5, 0.0), np.maximum(np.abs(cc - w) - 0.5, 0.0))
+        reach = float(d[kernel].max()) * self.res if kernel.any() else -1.0
+        rho = min(float(d[~kernel].min()) if (~kernel).any() else np.inf,
+                  min(h, w) + 0.5) * self.res
+        runs = []
+        for r in range(kernel.shape[0]):
+            cs = np.flatnonzero(kernel[r])
+            if cs.size == 0:
+                continue
+            breaks = np.flatnonzero(np.diff(cs) > 1)
+            for a, b in zip(np.r_[0, breaks + 1], np.r_[breaks, cs.size - 1]):
+                runs.append((r - h, cs[a] - w, cs[b] - w))
+        runs = np.array(sorted(runs, key=lambda t: abs(t[0])), np.int64).reshape(-1, 3)
+        out = np.empty(self.occ.shape, dtype=bool)
+        _kern.dilate_band(self.P, self.clear, rho, reach, runs, max(h, w) + 1, out)
+        return out
 
 
 def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
@@ -203,13 +239,14 @@ def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
     yaw = grid.origin[2]
     step = 2.0 * math.pi / n
     out = np.empty((n,) + grid.shape, dtype=bool)
+    dilate = _Dilator(grid)
     for i, theta in enumerate(heading_bins(n)):
         local = theta - yaw  # kernels live in the grid frame
         if sweep:
             k = swept_kernel(footprint, grid.resolution, local - step / 2, local + step / 2)
         else:
             k = footprint.rasterize(grid.resolution, local)
-        out[i] = _dilate(grid.occupied, k)
+        out[i] = dilate(k)
     return out
 
 

@@ -3,11 +3,11 @@
 Each problem is planned with :func:`robomaze.plan.plan` (by default
 ``method="astar"``, 8-connected, diagonals cost sqrt(2), no corner cutting
 -- the MovingAI convention) on one grid loaded once. ``method="batch"``
-instead runs a lengths-only 8-connected A* kernel over the whole batch
-(buffers allocated once, no ``Path`` objects built): the same answers, about
-2.5x faster on maze512, and an implementation independent of
-:mod:`robomaze.plan`. ``"batch"`` is the default of :func:`run_scen_file`
-and ``robomaze movingai``.
+instead runs the core engine's lengths-only 8-connected A* over the whole
+batch (:func:`robomaze._search.path_lengths`: buffers allocated once, no
+``Path`` objects built, a landmark heuristic): the same answers, several
+times faster. ``"batch"`` is the default of :func:`run_scen_file` and
+``robomaze movingai``.
 
 Agreement rule
 --------------
@@ -120,12 +120,11 @@ def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "batch",
         if connectivity != 8:
             raise ParameterError(f"method 'batch' is 8-connected only, got connectivity="
                                  f"{connectivity!r}")
-        from ._kernels import astar8_lengths
+        from .._search import path_lengths
         cols = grid.cols
-        free = np.ascontiguousarray(grid.free, dtype=np.uint8).ravel()
         starts = np.array([p.start[0] * cols + p.start[1] for p in problems], np.int64)
         goals = np.array([p.goal[0] * cols + p.goal[1] for p in problems], np.int64)
-        lengths = astar8_lengths(free, grid.rows, cols, starts, goals)
+        lengths = path_lengths(grid.free, starts, goals)
         problems_iter = []
     else:
         problems_iter = problems

@@ -25,7 +25,8 @@ import numpy as np
 
 from .._validate import check_int
 from ..maze import Maze
-from ._kernels import OPEN, UNKNOWN, WALL, flood
+from .. import _search as core
+from ._kernels import OPEN, UNKNOWN, WALL
 from .metrics import route_commands
 from .result import MouseRun
 from .world import DC, DR, MouseWorld
@@ -55,7 +56,7 @@ class WallMap:
 
     def flood(self, cells, *, unknown_open: bool = True) -> np.ndarray:
         src = np.array([r * self.cols + c for r, c in cells], np.int32)
-        return flood(self.k, self.rows, self.cols, src, unknown_open)
+        return core.flood_edges(self.k, self.rows, self.cols, src, unknown_open)
 
     def array(self) -> np.ndarray:
         return self.k.reshape(self.rows, self.cols, 4).copy()

@@ -5,7 +5,7 @@ free space (clearance > radius for discs, > circumscribed radius for
 other shapes): a straight segment between two cell centres is accepted
 only if every point of it lies in a unit square whose four corner cells
 are free. That makes the swept footprint clear along the whole segment,
-not just at its ends (see :func:`robomaze.plan._kernels.line_of_sight`),
+not just at its ends (see :func:`robomaze._search.line_of_sight`),
 so the results stay collision-free.
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 from ..errors import NoPathError, ParameterError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
-from . import _kernels as K
-from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
+from .. import _search as core
+from ._endpoints import check_connectivity, check_grid, endpoints
 from .path import Path, make_path
 
 __all__ = ["theta_star", "smooth"]
@@ -47,14 +47,11 @@ def theta_star(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None 
     conn = check_connectivity(connectivity)
     free = free_space(grid, footprint)
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
-    rows, cols = grid.shape
-    f8 = flat_u8(free)
-    parent, _, expanded = K.theta_star(f8, rows, cols, s[0] * cols + s[1], g[0] * cols + g[1],
-                                       conn == 8)
+    cols = grid.cols
     gi = g[0] * cols + g[1]
-    if parent[gi] == -2:
+    flat, expanded = core.any_angle_path(free, s[0] * cols + s[1], gi, conn8=conn == 8)
+    if flat.size == 0:
         raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
-    flat = K.follow_parents(parent, gi)
     cells = np.column_stack(np.divmod(flat, cols))
     elapsed = _time.perf_counter() - t0
     return make_path(grid, cells, footprint=footprint, method="theta_star", expanded=expanded,
@@ -99,9 +96,8 @@ def smooth(path: Path, grid: OccupancyGrid, footprint: Footprint | None = None) 
     if ((cells < 0) | (cells >= np.array(grid.shape))).any():
         raise ParameterError("path cells lie outside this grid; pass the grid it was planned on")
     free = free_space(grid, footprint)
-    rows, cols = grid.shape
-    flat = cells[:, 0] * cols + cells[:, 1]
-    keep = K.shortcut(flat_u8(free), rows, cols, flat)
+    flat = cells[:, 0] * grid.cols + cells[:, 1]
+    keep = core.shortcut(free, flat)
     heads = None if path.headings is None else np.asarray(path.headings)[keep]
     elapsed = path.time + (_time.perf_counter() - t0)
     return make_path(grid, cells[keep], footprint=footprint, method=f"{path.method}+smooth",

@@ -2,7 +2,7 @@
 
 * Point robots and discs: shortest path (A*) on the inflated grid (cells
   whose clearance exceeds the radius). Moves between free cells keep the
-  swept disc clear (see :func:`robomaze.plan._kernels.line_of_sight`).
+  swept disc clear (see :func:`robomaze._search.line_of_sight`).
 * Any other shape: search over states ``(row, col, heading bin)`` of the
   heading-binned configuration space (:func:`robomaze.geometry.cspace`,
   conservative over each bin's angular interval): translations to
@@ -30,7 +30,7 @@ from ..errors import NoPathError, ParameterError
 from ..geometry import Footprint, cspace, heading_bin, heading_bins, motion_cspace
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
-from . import _kernels as K
+from .. import _search as core
 from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
 from .path import Path, make_path
 from .search import grid_search
@@ -42,8 +42,8 @@ def _why_not(grid: OccupancyGrid, s, g, conn: int) -> NoPathError:
     """A point robot connects s and g? Then the robot is simply too big somewhere."""
     rows, cols = grid.shape
     f8 = flat_u8(grid.free)
-    dist, _ = K.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
-    if dist[s[0] * cols + s[1]] >= 0:
+    dist, _ = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    if dist[s[0], s[1]] >= 0:
         return NoPathError(
             f"no collision-free path from {s} to {g}: a passage between them is narrower "
             f"than the robot", reason="corridor narrower than robot")
@@ -137,13 +137,11 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     if not (free_b[:, g[0], g[1]].any() if gbin < 0 else free_b[gbin, g[0], g[1]]):
         raise NoPathError(f"goal cell {g} is blocked for the footprint at every allowed heading",
                           reason="goal blocked for footprint")
-    flat = flat_u8(free_b)
-    moves = flat_u8(~motion_cspace(grid, footprint, headings=n, connectivity=conn))
-    parent, reached, expanded = K.state_search(flat, moves, rows, cols, n, sbins * N + si, gi,
-                                               gbin, conn == 8, rot / grid.resolution)
-    if reached < 0:
+    moves = ~motion_cspace(grid, footprint, headings=n, connectivity=conn)
+    states, expanded = core.heading_path(free_b, moves, sbins * N + si, gi, gbin,
+                                         conn8=conn == 8, rot_cost=rot / grid.resolution)
+    if states.size == 0:
         raise _why_not(grid, s, g, conn)
-    states = K.follow_parents(parent, reached)
     bins, cells_flat = np.divmod(states, N)
     cells = np.column_stack(np.divmod(cells_flat, cols))
     hd = heading_bins(n)[bins]

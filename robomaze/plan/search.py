@@ -28,8 +28,8 @@ import numpy as np
 from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
-from . import _kernels as K
-from ._endpoints import check_connectivity, check_grid, endpoints, flat_u8
+from .. import _search as core
+from ._endpoints import check_connectivity, check_grid, endpoints
 from .path import Path, make_path
 
 __all__ = ["dijkstra", "astar", "grid_search"]
@@ -38,27 +38,18 @@ __all__ = ["dijkstra", "astar", "grid_search"]
 def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None,
                 connectivity: int, heuristic: bool, cost: np.ndarray | None = None,
                 method: str) -> Path:
-    """Shared driver: validate, search with the heap kernel, build the Path."""
+    """Shared driver: validate, search with the core engine, build the Path."""
     t0 = _time.perf_counter()
     check_grid(grid)
     conn = check_connectivity(connectivity)
     free = free_space(grid, footprint)
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
-    rows, cols = grid.shape
-    f8 = flat_u8(free)
-    si, gi = s[0] * cols + s[1], g[0] * cols + g[1]
-    if heuristic and conn == 4 and cost is None:
-        gfield, expanded = K.astar4(f8, rows, cols, si, gi)
-        if gfield[gi] < 0:
-            raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
-        flat = K.descend_g(f8, gfield, rows, cols, gi)
-    else:
-        hmode = 0 if not heuristic else (1 if conn == 4 else 2)
-        c = np.zeros(0) if cost is None else np.ascontiguousarray(cost, dtype=np.float64).ravel()
-        parent, _, expanded = K.heap_search(f8, rows, cols, si, gi, conn == 8, c, hmode)
-        if parent[gi] == -2:
-            raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
-        flat = K.follow_parents(parent, gi)
+    cols = grid.cols
+    hmode = 0 if not heuristic else (1 if conn == 4 else 2)
+    flat, expanded = core.shortest_path(free, s[0] * cols + s[1], g[0] * cols + g[1],
+                                        conn8=conn == 8, cost=cost, hmode=hmode)
+    if flat.size == 0:
+        raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
     cells = np.column_stack(np.divmod(flat, cols))
     elapsed = _time.perf_counter() - t0
     return make_path(grid, cells, footprint=footprint, method=method, expanded=expanded,

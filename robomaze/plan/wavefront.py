@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
+from .. import _search as core
 from . import _kernels as K
 from ._endpoints import (as_cell, check_connectivity, check_grid, check_placeable, endpoints,
                          flat_u8)
@@ -65,9 +66,9 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     gcell = as_cell(grid, "goal", goal)
     check_placeable(grid, "goal", gcell, free, footprint)
     rows, cols = grid.shape
-    dist, _ = K.bfs_field(flat_u8(free), rows, cols,
-                          gcell[0] * cols + gcell[1], conn == 8)
-    return dist.reshape(rows, cols)
+    dist, _ = core.bfs_field(flat_u8(free), rows, cols,
+                             gcell[0] * cols + gcell[1], conn == 8)
+    return dist
 
 
 def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,
@@ -113,7 +114,8 @@ def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None =
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     rows, cols = grid.shape
     f8 = flat_u8(free)
-    dist, expanded = K.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    dist = np.ascontiguousarray(dist).ravel()
     si = s[0] * cols + s[1]
     if dist[si] < 0:
         raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")

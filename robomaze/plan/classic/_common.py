@@ -14,6 +14,7 @@ from ...errors import NoPathError, ParameterError
 from ...grid import OccupancyGrid
 from ...geometry import free_space
 from .._endpoints import check_grid, endpoints
+from ... import _search as core
 from . import _kernels
 
 HEADINGS = ("N", "E", "S", "W")
@@ -104,7 +105,7 @@ class Problem:
         walk = np.asarray(walk, dtype=np.int64)
         if route == "shortest_known":
             known = _kernels.known_cells(self.free, self.rows, self.cols, walk)
-            path = _kernels.bfs_path(known, self.rows, self.cols, self.start, self.goal)
+            path = core.bfs_path(known, self.rows, self.cols, self.start, self.goal)
         elif path is None:
             path = _kernels.loop_erase(walk, self.rows * self.cols)
         if expanded is None:

@@ -493,39 +493,3 @@ def known_cells(free, rows, cols, walk):
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
                 known[rr * cols + cc] = 1
     return known
-
-
-@njit(cache=True)
-def bfs_path(free, rows, cols, s, g):
-    """Shortest 4-connected route from ``s`` to ``g`` over free cells (empty if none)."""
-    ncells = rows * cols
-    parent = np.full(ncells, -1, np.int64)
-    queue = np.empty(ncells, np.int64)
-    parent[s] = s
-    queue[0] = s
-    head = 0
-    tail = 1
-    while head < tail:
-        p = queue[head]
-        head += 1
-        if p == g:
-            break
-        for d in range(4):
-            q = _step(free, rows, cols, p, d)
-            if q >= 0 and parent[q] < 0:
-                parent[q] = p
-                queue[tail] = q
-                tail += 1
-    if parent[g] < 0:
-        return np.empty(0, np.int64)
-    m = 1
-    v = g
-    while v != s:
-        v = parent[v]
-        m += 1
-    out = np.empty(m, np.int64)
-    v = g
-    for i in range(m - 1, -1, -1):
-        out[i] = v
-        v = parent[v]
-    return out

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...grid import OccupancyGrid
+from ... import _search as core
 from . import _kernels
 from ._common import Problem, check_options
 
@@ -138,7 +139,7 @@ def dead_end_filling(grid: OccupancyGrid, start, goal, *, footprint=None,
     check_options("dead_end_filling", options)
     pb = Problem("dead_end_filling", grid, start, goal, footprint, connectivity, sight=False)
     left, _ = _fill(pb)
-    route = _kernels.bfs_path(left, pb.rows, pb.cols, pb.start, pb.goal)
+    route = core.bfs_path(left, pb.rows, pb.cols, pb.start, pb.goal)
     if route.size == 0:
         raise pb.fail("start and goal are not connected (nothing joins them after "
                       "dead-end filling)", "goal not reachable")

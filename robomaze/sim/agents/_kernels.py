@@ -1,58 +1,9 @@
-"""Numba kernels of the agents: distance fields on belief grids."""
+"""Numba kernels of the agents: descent of the core's distance fields on belief grids."""
 
 from __future__ import annotations
 
-import heapq
-import math
-
 import numpy as np
 from numba import njit
-
-_SQ2 = math.sqrt(2.0)
-
-
-@njit(cache=True)
-def distance_field(blocked, rows, cols, sources):
-    """8-connected Dijkstra distances (cells) from ``sources`` over free cells.
-
-    Diagonal moves need both orthogonal neighbours free (no corner cutting).
-    Unreachable and blocked cells get ``inf``.
-    """
-    n = rows * cols
-    dist = np.full(n, np.inf)
-    heap = [(0.0, np.int64(0))]
-    heap.pop()
-    for s in sources:
-        if blocked[s] == 0 and dist[s] > 0.0:
-            dist[s] = 0.0
-            heap.append((0.0, np.int64(s)))
-    heapq.heapify(heap)
-    drs = (-1, 1, 0, 0, -1, -1, 1, 1)
-    dcs = (0, 0, -1, 1, -1, 1, -1, 1)
-    while heap:
-        d, u = heapq.heappop(heap)
-        if d > dist[u]:
-            continue
-        r = u // cols
-        c = u - r * cols
-        for k in range(8):
-            rr = r + drs[k]
-            cc = c + dcs[k]
-            if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
-                continue
-            v = rr * cols + cc
-            if blocked[v] != 0:
-                continue
-            if k >= 4:
-                if blocked[r * cols + cc] != 0 or blocked[rr * cols + c] != 0:
-                    continue
-                nd = d + _SQ2
-            else:
-                nd = d + 1.0
-            if nd < dist[v]:
-                dist[v] = nd
-                heapq.heappush(heap, (nd, np.int64(v)))
-    return dist
 
 
 @njit(cache=True)

@@ -37,7 +37,8 @@ from ...errors import ParameterError
 from ...grid import clearance_field
 from ...sense import mark_scan
 from .base import AgentContext, pursue, world_to_cell_units
-from ._kernels import descend, distance_field
+from ... import _search as core
+from ._kernels import descend
 
 __all__ = ["explore", "Explorer"]
 
@@ -101,7 +102,8 @@ class Explorer:
             clear = clearance_field(occ) * self.ctx.resolution
             for margin in (self.margin, 0.0):
                 blocked = (clear <= self.radius + margin).ravel().astype(np.uint8)
-                dist = distance_field(blocked, self.rows, self.cols, self.goal_cells)
+                dist = core.distance_field((blocked == 0).reshape(self.rows, self.cols),
+                                           self.goal_cells).ravel()
                 self._blocked, self._dist = blocked, dist
                 if self._current_cell(*self._ab) >= 0:
                     self.replans += 1

@@ -1,9 +1,7 @@
-"""Numba kernel for batches of MovingAI problems: lengths only.
-
-One 8-connected A* per problem (octile heuristic, diagonal sqrt(2), no
-corner cutting: a diagonal move needs both orthogonal neighbours free), with
-the per-cell arrays allocated once for the whole batch and invalidated by a
-per-problem stamp instead of being cleared.
+"""The MovingAI batch kernel as it was before the core engine (robomaze/io/_kernels.py
+at commit 2b87c58), kept verbatim as the "today" reference of benchmarks/bench_io.py:
+one 8-connected octile A* per problem, swap-based binary heap, bounds checks,
+per-problem stamps. Not part of the package.
 """
 
 from __future__ import annotations

@@ -1,0 +1,385 @@
+"""The grid core's search engine: one heap, one best-first loop, one FIFO wave.
+
+Every grid search of robomaze runs here -- Dijkstra, A*, Theta*, the
+footprint planner's (cell, heading) search, the MovingAI batch, the agents'
+distance fields (:func:`best_first`), and the BFS waves of the wavefront
+planner, the classic solvers and the micromouse flood fill (:func:`wave`).
+Callers in other packages use the small public functions at the bottom of
+this module; the kernels stay private.
+
+Grids are searched **padded**: the free mask gets a one-cell blocked border
+(:func:`pad`), so a neighbour is ``node + offset`` with no bounds check and
+no row/column division in the hot loop (a sentinel border, the textbook C
+trick). Flat indices in padded space are ``(row + 1) * (cols + 2) + col +
+1``; the public functions translate at the boundary.
+
+Neighbour rules (``rule``):
+
+* ``GRID``: the 4 orthogonal moves N, E, S, W and, with ``conn8``, the
+  diagonals NE, SE, SW, NW, a diagonal only when both orthogonal cells
+  beside it are free (no corner cutting, the MovingAI convention). Move
+  length 1 or sqrt(2).
+* ``HEADING``: states ``cell * nbins + bin`` of a heading-binned C-space; the
+  GRID moves inside one bin, allowed by that bin's free mask and by the
+  sweep mask ``move_free`` of the motion, plus rotations in place to the
+  neighbouring bins at cost ``rot_cost``.
+* ``ANYANGLE``: GRID moves whose parent may be any earlier cell in line of
+  sight (basic Theta*, Nash et al. 2007).
+
+Costs: unit lengths, or with a non-empty ``cost`` array ``length * (cost[u]
++ cost[v]) / 2``. Heuristics (``hmode``): 0 none (Dijkstra), 1 Manhattan,
+2 octile, 3 Euclidean.
+
+The heap is one preallocated binary heap of ``(key, g, node)`` in three
+arrays, sifted with a hole (no swaps); it is ordered on the key and, among
+equal keys, larger ``g`` first (the deeper node). It grows by doubling in the
+rare case a search outgrows its first allocation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
+                      best_first, line_of_sight, wave)
+from ._heap import heap_grow, heap_pop, heap_push
+
+__all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "distance_field",
+           "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
+           "heap_grow", "best_first", "line_of_sight", "wave"]
+
+
+# ---------------------------------------------------------------- public core calls
+@njit(cache=True)
+def _chain(parent, last):
+    """Parent chain from the root (parent -1) to ``last``."""
+    n = 0
+    cur = last
+    while cur >= 0:
+        n += 1
+        cur = parent[cur]
+    out = np.empty(n, np.int64)
+    cur = last
+    for i in range(n - 1, -1, -1):
+        out[i] = cur
+        cur = parent[cur]
+    return out
+
+
+def _padded(mask, rows: int, cols: int) -> np.ndarray:
+    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border."""
+    m = np.asarray(mask).reshape(-1, rows, cols)
+    return np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel()
+
+
+def _to_padded(idx, rows: int, cols: int):
+    """Unpadded states ``layer * N + cell`` -> padded ones."""
+    idx = np.asarray(idx, np.int64)
+    b, cell = np.divmod(idx, rows * cols)
+    r, c = np.divmod(cell, cols)
+    return b * ((rows + 2) * (cols + 2)) + (r + 1) * (cols + 2) + c + 1
+
+
+def _from_padded(idx, rows: int, cols: int):
+    """Padded states -> unpadded ``layer * N + cell``."""
+    b, cell = np.divmod(np.asarray(idx, np.int64), (rows + 2) * (cols + 2))
+    r, c = np.divmod(cell, cols + 2)
+    return b * (rows * cols) + (r - 1) * cols + c - 1
+
+
+def _new_heap(nstates: int):
+    cap = 1024 + nstates // 8
+    return (np.empty(cap), np.empty(cap), np.empty(cap, np.int64))
+
+
+def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins=1,
+            rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True, want_g=False,
+            landmarks=None):
+    n = fp.shape[0]
+    g = np.empty(n)
+    parent = np.empty(n, np.int64) if want_parent else None
+    mark = np.zeros(n, np.uint8)
+    reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, move_free, nbins, rot_cost,
+                                      sight_free, np.asarray(starts, np.int64), goal, goal_bin,
+                                      g, parent, mark, _new_heap(n), landmarks)
+    return reached, expanded, (np.where(mark > 0, g, np.inf) if want_g else None), parent
+
+
+def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode: int = 0):
+    """Flat cells of a shortest path ``start -> goal`` on a 2-D mask; empty if none.
+
+    ``cost``: per-cell cost (same shape) or None for unit lengths;
+    ``hmode``: 0 Dijkstra, 1 Manhattan A*, 2 octile A*. The 4-connected
+    unit-cost A* (``hmode`` 1, no cost) uses the exact two-stack bucket
+    queue (deepest node first on ties), everything else the heap (larger
+    ``g`` first on ties). Returns ``(cells, expanded)``.
+
+    Examples
+    --------
+    >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
+    >>> cells, _ = shortest_path(free, 0, 6, conn8=True, hmode=2)
+    >>> cells.tolist()          # no corner cutting around the blocked cells 3, 4
+    [0, 1, 2, 5, 8, 7, 6]
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ps, pg = _to_padded([start, goal], rows, cols)
+    if hmode == 1 and not conn8 and cost is None:
+        gf, expanded = _astar4(fp, cols, ps, pg)
+        if gf[pg] < 0:
+            return np.empty(0, np.int64), expanded
+        return _descend_g(fp, gf, cols, pg), expanded
+    cp = None
+    if cost is not None:
+        cp = np.pad(np.asarray(cost, np.float64).reshape(rows, cols), 1,
+                    constant_values=1.0).ravel()
+    reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _from_padded(_chain(parent, reached), rows, cols), expanded
+
+
+def any_angle_path(free, start: int, goal: int, *, conn8: bool):
+    """Theta* (Euclidean heuristic) on a 2-D mask: ``(cells, expanded)``, cells empty if none."""
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ps, pg = _to_padded([start, goal], rows, cols)
+    reached, expanded, _, parent = _search(fp, cols, conn8, None, 3, [ps], pg, sight_free=fp)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _from_padded(_chain(parent, reached), rows, cols), expanded
+
+
+def shortcut(free, cells) -> np.ndarray:
+    """Greedy string pulling on a 2-D mask: indices of the kept vertices of a flat cell path."""
+    rows, cols = free.shape
+    return _shortcut(_padded(free, rows, cols), cols, _to_padded(cells, rows, cols))
+
+
+@njit(cache=True)
+def _shortcut(fp, cols, pcells):
+    pc = cols + 2
+    n = pcells.shape[0]
+    keep = np.empty(n, np.int64)
+    m = 0
+    i = 0
+    keep[m] = 0
+    m += 1
+    while i < n - 1:
+        j = i + 1
+        while j + 1 < n and line_of_sight(fp, pc, pcells[i], pcells[j + 1]):
+            j += 1
+        keep[m] = j
+        m += 1
+        i = j
+    return keep[:m]
+
+
+def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: bool,
+                 rot_cost: float):
+    """Shortest (cell, heading bin) path: ``(states, expanded)``, states empty if none.
+
+    ``free_b``: ``(nbins, rows, cols)`` free masks; ``move_free``:
+    ``(motions, nbins, rows, cols)`` sweep masks (motions E, S[, SE, SW]);
+    states are ``bin * N + cell``. The heuristic is the exact distance to
+    the goal in the plain grid graph of the cells free at some heading
+    (every move of the state search is one of its moves, so it is
+    consistent), never below the octile distance.
+    """
+    nbins, rows, cols = free_b.shape
+    fp = _pad_cell_major(np.ascontiguousarray(free_b).reshape(nbins, -1).view(np.uint8),
+                         rows, cols)
+    mp = np.ascontiguousarray(move_free).reshape(-1).view(np.uint8)
+    pgoal = int(_to_padded(goal, rows, cols))
+    hfree = np.zeros(fp.shape[0] // nbins, np.uint8)
+    _any_bin(fp, nbins, hfree)
+    _, _, h2d, _ = _search(hfree, cols, conn8, None, 0, [pgoal], -1, want_parent=False,
+                           want_g=True)
+    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
+    pstarts = _to_padded(cell, rows, cols) * nbins + b
+    reached, expanded, _, parent = _search(
+        fp, cols, conn8, None, 2, pstarts, pgoal, move_free=mp, nbins=nbins,
+        rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    cell, b = np.divmod(_chain(parent, reached), nbins)
+    return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
+
+
+@njit(cache=True)
+def _pad_cell_major(free_b, rows, cols):
+    """``(nbins, rows*cols)`` masks -> padded flat states ``cell * nbins + bin`` (border 0)."""
+    nbins = free_b.shape[0]
+    pc = cols + 2
+    out = np.zeros((rows + 2) * pc * nbins, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            i = r * cols + c
+            o = ((r + 1) * pc + c + 1) * nbins
+            for b in range(nbins):
+                out[o + b] = free_b[b, i]
+    return out
+
+
+@njit(cache=True)
+def _any_bin(fp, nbins, out):
+    for i in range(out.shape[0]):
+        for b in range(nbins):
+            if fp[i * nbins + b]:
+                out[i] = 1
+                break
+
+
+def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
+    """Dijkstra distances (cells) from flat ``sources`` over a 2-D mask.
+
+    8-connected (no corner cutting) or 4-connected; unreachable and blocked
+    cells get ``inf``; blocked sources are ignored.
+
+    >>> distance_field(np.ones((2, 3), bool), [0]).round(3)
+    array([[0.   , 1.   , 2.   ],
+           [1.   , 1.414, 2.414]])
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    src = _to_padded(sources, rows, cols)
+    src = src[fp[src] != 0]
+    _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
+    return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
+
+
+def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
+    """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
+
+    A* whose heuristic is the larger of the octile distance and the ALT
+    bound of ``landmarks`` exact distance fields (landmarks picked farthest
+    first; one Dijkstra each, paid once for the batch). NaN where the goal
+    is unreachable or an endpoint blocked.
+    """
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    lm = None
+    if landmarks > 0 and len(starts) > 4 * landmarks:
+        lm = _landmarks(fp, cols, landmarks)
+    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols), lm)
+
+
+def _landmarks(fp, cols: int, k: int) -> np.ndarray:
+    """``(Np, k)`` distance fields from ``k`` cells spread farthest-first."""
+    free_idx = np.flatnonzero(fp)
+    out = np.empty((fp.shape[0], k))
+    if free_idx.size == 0:
+        out[:] = np.inf
+        return out
+    near = np.full(fp.shape[0], np.inf)
+    src = int(free_idx[0])
+    for j in range(k):
+        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+        if j == 0:
+            # the first landmark is the cell farthest from an arbitrary one
+            g0 = np.where(np.isfinite(g), g, -1.0)
+            src = int(np.argmax(g0))
+            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+        out[:, j] = g
+        near = np.minimum(near, g)
+        src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))
+    return out
+
+
+@njit(cache=True)
+def _lengths(fp, cols, starts, goals, lm):
+    # one set of per-cell arrays for the whole batch, reset between problems
+    n = fp.shape[0]
+    g = np.empty(n)
+    mark = np.empty(n, np.uint8)
+    heap = (np.empty(1024 + n // 8), np.empty(1024 + n // 8), np.empty(1024 + n // 8, np.int64))
+    out = np.full(starts.shape[0], np.nan)
+    st = np.empty(1, np.int64)
+    for k in range(starts.shape[0]):
+        s = starts[k]
+        t = goals[k]
+        if fp[s] == 0 or fp[t] == 0:
+            continue
+        mark[:] = 0
+        st[0] = s
+        reached, _, heap = best_first(fp, cols, True, None, 2, None, 1, 0.0, None, st, t, -1,
+                                      g, None, mark, heap, lm)
+        if reached >= 0:
+            out[k] = g[t]
+    return out
+
+
+def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool):
+    """Wave step counts from flat cell ``goal`` over a flat uint8 mask: ``(dist, expanded)``.
+
+    ``dist`` is ``(rows, cols)`` int32, -1 where unreachable or blocked: a
+    view into the padded label array (occupied cells and the blocked border
+    are pre-marked -2 there, so the wave needs no bounds check and one load
+    per neighbour; only the -2 left inside the grid are rewritten).
+    """
+    dist, expanded = _bfs_field(free, rows, cols, goal, conn8)
+    return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
+
+
+@njit(cache=True)
+def _bfs_field(free, rows, cols, goal, conn8):
+    pc = cols + 2
+    npd = (rows + 2) * pc
+    dist = np.full(npd, -2, np.int32)
+    for r in range(rows):
+        src = r * cols
+        dst = (r + 1) * pc + 1
+        for c in range(cols):
+            dist[dst + c] = -1 if free[src + c] else -2
+    queue = np.empty(rows * cols, np.int32)
+    expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
+                    np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
+                    np.empty(0, np.int32))
+    for r in range(rows):
+        src = (r + 1) * pc + 1
+        for c in range(cols):
+            if dist[src + c] == -2:
+                dist[src + c] = -1
+    return dist, expanded
+
+
+@njit(cache=True)
+def bfs_path(free, rows, cols, s, g):
+    """Shortest 4-connected route ``s -> g`` over free cells, first-found parents (N, E, S, W).
+
+    Flat unpadded cells; empty if none.
+    """
+    pc = cols + 2
+    npd = (rows + 2) * pc
+    dist = np.full(npd, -2, np.int32)
+    for r in range(rows):
+        for c in range(cols):
+            dist[(r + 1) * pc + 1 + c] = -1 if free[r * cols + c] else -2
+    parent = np.full(npd, -1, np.int32)
+    ps, pg = _to_pad(s, cols), _to_pad(g, cols)
+    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,
+         np.array([ps], np.int32), pg, False, dist, np.empty(rows * cols, np.int32), parent)
+    if dist[pg] < 0:
+        return np.empty(0, np.int64)
+    m = dist[pg] + 1
+    out = np.empty(m, np.int64)
+    v = pg
+    for i in range(m - 1, -1, -1):
+        out[i] = _from_pad(v, cols)
+        v = parent[v]
+    return out
+
+
+@njit(cache=True)
+def flood_edges(know, rows, cols, sources, unknown_open):
+    """Moves from every cell to the nearest source over a wall map (-1 unreachable).
+
+    ``know``: ``(rows*cols, 4)`` int8 sides N, E, S, W (0 unknown, 1 open,
+    2 wall); an edge is passable when open, or unknown and ``unknown_open``.
+    """
+    n = rows * cols
+    dist = np.full(n, -1, np.int32)
+    wave(WAVE_EDGES, np.empty(0, np.uint8), know, cols, False, sources.astype(np.int32), -1,
+         unknown_open, dist, np.empty(n, np.int32), np.empty(0, np.int32))
+    return dist

@@ -1,0 +1,496 @@
+"""The core's expansion loops: best-first search and the FIFO wave (padded grids).
+
+See :mod:`robomaze._search` for the rules, costs and heuristics.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ._heap import heap_grow, heap_pop, heap_push
+
+SQRT2 = math.sqrt(2.0)
+
+# move k: N, E, S, W, NE, SE, SW, NW
+_DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
+_DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+
+
+# ---------------------------------------------------------------- padding
+@njit(cache=True, inline="always")
+def _to_pad(i, cols):
+    r = i // cols
+    return (r + 1) * (cols + 2) + (i - r * cols) + 1
+
+
+@njit(cache=True, inline="always")
+def _from_pad(p, cols):
+    pc = cols + 2
+    r = p // pc
+    return (r - 1) * cols + (p - r * pc) - 1
+
+
+@njit(cache=True)
+def offsets(cols):
+    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW)."""
+    pc = cols + 2
+    off = np.empty(8, np.int64)
+    for k in range(8):
+        off[k] = _DR[k] * pc + _DC[k]
+    return off
+
+
+# ---------------------------------------------------------------- best-first
+@njit(cache=True, inline="always")
+def _hval(hmode, dr, dc):
+    dr = abs(dr)
+    dc = abs(dc)
+    if hmode == 1:
+        return float(dr + dc)
+    if hmode == 2:
+        if dr < dc:
+            return (dc - dr) + SQRT2 * dr
+        return (dr - dc) + SQRT2 * dc
+    if hmode == 3:
+        return math.sqrt(dr * dr + dc * dc)
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def _alt(lm, goal, v, h):
+    # landmarks that do not reach both cells say nothing (inf - inf)
+    for k in range(lm.shape[1]):
+        a = lm[goal, k]
+        b = lm[v, k]
+        if a < np.inf and b < np.inf:
+            d = abs(a - b)
+            if d > h:
+                h = d
+    return h
+
+
+@njit(cache=True)
+def line_of_sight(free, pc, a, b):
+    """Whether the straight segment between two padded cell centres is safe.
+
+    Every point of the segment must lie in a unit square whose four corner
+    cells (cell centres) are all free. For a disc of radius r whose free
+    cells have clearance > r, the disc swept along such a segment keeps a
+    clearance > r (the distance to any obstacle square from a point of that
+    square is at least the distance from one of its corners). Exact integer
+    arithmetic, so no rounding can make the test optimistic. The blocked
+    padding border stands for the outside of the grid.
+    """
+    r0 = a // pc
+    c0 = a - r0 * pc
+    r1 = b // pc
+    c1 = b - r1 * pc
+    if c0 == c1:
+        lo, hi = min(r0, r1), max(r0, r1)
+        for r in range(lo, hi + 1):
+            if not free[r * pc + c0]:
+                return False
+        return True
+    if c0 > c1:
+        r0, c0, r1, c1 = r1, c1, r0, c0
+    dx = c1 - c0
+    dy = r1 - r0
+    for i in range(c0, c1):
+        na = dy * (i - c0)
+        nb = dy * (i + 1 - c0)
+        fa = r0 + na // dx
+        fb = r0 + nb // dx
+        ca = r0 - ((-na) // dx)
+        cb = r0 - ((-nb) // dx)
+        lo = min(fa, fb)
+        hi = max(ca, cb)
+        for r in range(lo, hi + 1):
+            if not free[r * pc + i] or not free[r * pc + i + 1]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free,
+               starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
+    """The expansion loop shared by every weighted grid search.
+
+    The optional arguments are ``None`` or an array: numba compiles one
+    specialisation per combination and prunes the branches of the absent
+    ones, so the GRID search pays nothing for the HEADING and ANYANGLE rules.
+
+    Parameters (padded space; see the module docstring for the rules)
+    ----------
+    free : uint8 padded free mask; for HEADING ``nbins`` values per cell
+        (state ``cell * nbins + bin``: the bins of a cell share a cache line)
+    cols : the unpadded column count
+    conn8 : bool
+    cost : None (unit lengths) or float64 padded per-cell cost
+    hmode : heuristic 0-3 (towards ``goal``'s cell)
+    move_free : None, or uint8 ``(motions, nbins, N)`` sweep masks (unpadded
+        cells): the HEADING rule, with ``nbins`` bins and rotations costing
+        ``rot_cost``
+    sight_free : None, or the mask for line of sight: the ANYANGLE rule
+        (needs ``parent``)
+    starts : start states (cost 0)
+    goal : goal cell (padded) or -1 to settle everything reachable
+    goal_bin : required bin at the goal (HEADING), -1 any
+    g : float64 per state, uninitialised: valid where ``mark`` > 0
+    parent : None or int64 per state (written on every improvement)
+    mark : uint8 per state, zeros: 1 once reached, 2 once settled (zero
+        pages cost nothing until touched, so a search of a few states in a
+        huge state space allocates cheaply)
+    heap : ``(keys, g, nodes)`` arrays
+    landmarks : None, or float64 ``(Np, K)`` exact distances from K landmark
+        cells: the heuristic of a state on cell ``v`` becomes ``max(h, max_k
+        |d_k(goal) - d_k(v)|)`` (ALT, Goldberg & Harrelson 2005), still
+        consistent when the distances are those of a graph containing every
+        move of the search (with the goal as its one landmark: the exact
+        distance to the goal of a relaxed problem)
+
+    Returns
+    -------
+    (reached, expanded, heap)
+        ``reached`` is the settled goal state or -1; ``heap`` the arrays,
+        grown if the search needed more room.
+    """
+    pc = cols + 2
+    np_ = free.shape[0] // nbins
+    hk, hg, hn = heap
+    gr = gc = 0
+    if goal >= 0:
+        gr = goal // pc
+        gc = goal - gr * pc
+    size = 0
+    for s in starts:
+        cell = s // nbins
+        r = cell // pc
+        mark[s] = 1
+        g[s] = 0.0
+        if parent is not None:
+            parent[s] = -1
+        if size == hk.shape[0]:
+            hk, hg, hn = heap_grow(hk, hg, hn)
+        h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
+        size = heap_push(hk, hg, hn, size, h0, 0.0, s)
+    expanded = 0
+    while True:
+        # the loop runs with fixed heap arrays (no reallocation in the hot
+        # path) and hands back when one more expansion might not fit
+        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, move_free, nbins,
+                                          rot_cost, sight_free, goal, goal_bin, g, parent,
+                                          mark, hk, hg, hn, size, expanded, landmarks)
+        if reached != -2:
+            return reached, expanded, (hk, hg, hn)
+        hk, hg, hn = heap_grow(hk, hg, hn)
+
+
+@njit(cache=True)
+def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free, goal,
+            goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
+    """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
+    pc = cols + 2
+    np_ = free.shape[0] // nbins
+    off = offsets(cols)
+    cap = hk.shape[0]
+    gr = gc = 0
+    if goal >= 0:
+        gr = goal // pc
+        gc = goal - gr * pc
+    nk = 8 if conn8 else 4
+    nmoves = nk
+    ncells = (np_ // pc - 2) * cols
+    if move_free is not None:
+        nmoves = nk + 2
+    while size > 0:
+        if size + nmoves > cap:
+            return -2, size, expanded
+        s, gv, _, size = heap_pop(hk, hg, hn, size)
+        if mark[s] == 2 or gv > g[s]:
+            continue
+        mark[s] = 2
+        expanded += 1
+        b = 0
+        cell = s
+        if move_free is not None:
+            cell = s // nbins
+            b = s - cell * nbins
+        if cell == goal and (goal_bin < 0 or b == goal_bin):
+            return s, size, expanded
+        r = cell // pc
+        c = cell - r * pc
+        p = -1
+        if sight_free is not None:
+            p = parent[s]
+        for k in range(nmoves):
+            if k < nk:
+                t = cell + off[k]
+                if move_free is not None:
+                    if not free[t * nbins + b]:
+                        continue
+                    if k >= 4 and not (free[(cell + _DC[k]) * nbins + b]
+                                       and free[(t - _DC[k]) * nbins + b]):
+                        continue
+                else:
+                    if not free[t]:
+                        continue
+                    if k >= 4 and not (free[cell + _DC[k]] and free[t - _DC[k]]):
+                        continue
+                nr = r + _DR[k]
+                ncc = c + _DC[k]
+                if move_free is not None:
+                    # the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
+                    # sweep starting from the target cell; move_free is unpadded
+                    here = (r - 1) * cols + c - 1
+                    there = (nr - 1) * cols + ncc - 1
+                    if k == 0:
+                        m, src = 1, there
+                    elif k == 1:
+                        m, src = 0, here
+                    elif k == 2:
+                        m, src = 1, here
+                    elif k == 3:
+                        m, src = 0, there
+                    elif k == 4:
+                        m, src = 3, there
+                    elif k == 5:
+                        m, src = 2, here
+                    elif k == 6:
+                        m, src = 3, here
+                    else:
+                        m, src = 2, there
+                    if not move_free[(m * nbins + b) * ncells + src]:
+                        continue
+                ns = t
+                if move_free is not None:
+                    ns = t * nbins + b
+                ncell = t
+                step = 1.0 if k < 4 else SQRT2
+            else:
+                if nbins == 1 or (nbins == 2 and k == nk + 1):
+                    continue
+                b2 = (b + (1 if k == nk else nbins - 1)) % nbins
+                ns = cell * nbins + b2
+                if not free[ns]:
+                    continue
+                ncell = cell
+                step = rot_cost
+                nr = r
+                ncc = c
+            if mark[ns] == 2:
+                continue
+            src_state = s
+            if sight_free is not None:
+                if p >= 0 and line_of_sight(sight_free, pc, p, ns):
+                    pr = p // pc
+                    ng = g[p] + math.sqrt((pr - nr) ** 2 + (p - pr * pc - ncc) ** 2)
+                    src_state = p
+                else:
+                    ng = gv + step
+            else:
+                if cost is not None:
+                    step = step * 0.5 * (cost[cell] + cost[t])
+                ng = gv + step
+            if mark[ns] == 0 or ng < g[ns]:
+                mark[ns] = 1
+                g[ns] = ng
+                if parent is not None:
+                    parent[ns] = src_state
+                hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
+                if landmarks is not None:
+                    hv = _alt(landmarks, goal, ncell, hv)
+                size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
+    return -1, size, expanded
+
+
+# ---------------------------------------------------------------- FIFO wave
+WAVE_GRID, WAVE_EDGES = 0, 1
+
+
+@njit(cache=True)
+def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue, parent):
+    """Breadth-first wave: step counts from ``sources`` (unit moves).
+
+    ``rule`` WAVE_GRID: padded free mask ``free``, the GRID moves (4 or 8,
+    no corner cutting); ``dist`` is padded int32, pre-filled by the caller
+    with -1 on free cells and -2 on blocked ones (so one load tells "free
+    and unlabelled").
+    ``rule`` WAVE_EDGES: unpadded cells whose sides N, E, S, W are described
+    by ``know`` (``(n, 4)`` int8: 0 unknown, 1 open, 2 wall; a wall on the
+    grid's outline is the caller's business only through ``know``; moves
+    off the grid are refused); ``dist`` pre-filled with -1.
+    The wave stops once ``goal`` (>= 0) is labelled and expanded; ``parent``
+    (if non-empty) gets the cell each one was reached from. Returns the
+    number of cells expanded.
+    """
+    tail = 0
+    for s in sources:
+        if dist[s] == -1:
+            dist[s] = 0
+            queue[tail] = s
+            tail += 1
+            if parent.shape[0] > 0:
+                parent[s] = s
+    head = 0
+    want_parent = parent.shape[0] > 0
+    if rule == WAVE_GRID:
+        pc = cols + 2
+        while head < tail:
+            cur = queue[head]
+            head += 1
+            if cur == goal:
+                break
+            d = dist[cur] + 1
+            for k in range(4):
+                nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
+                if dist[nb] == -1:
+                    dist[nb] = d
+                    queue[tail] = nb
+                    tail += 1
+                    if want_parent:
+                        parent[nb] = cur
+            if conn8:
+                for k in range(4, 8):
+                    dr = _DR[k]
+                    dc = _DC[k]
+                    nb = cur + dr * pc + dc
+                    if dist[nb] == -1 and dist[cur + dr * pc] != -2 and dist[cur + dc] != -2:
+                        dist[nb] = d
+                        queue[tail] = nb
+                        tail += 1
+                        if want_parent:
+                            parent[nb] = cur
+    else:
+        rows = dist.shape[0] // cols
+        while head < tail:
+            u = queue[head]
+            head += 1
+            if u == goal:
+                break
+            r = u // cols
+            c = u - r * cols
+            for side in range(4):
+                st = know[u, side]
+                if st == 2 or (st == 0 and not unknown_open):
+                    continue
+                if side == 0:
+                    if r == 0:
+                        continue
+                    v = u - cols
+                elif side == 1:
+                    if c == cols - 1:
+                        continue
+                    v = u + 1
+                elif side == 2:
+                    if r == rows - 1:
+                        continue
+                    v = u + cols
+                else:
+                    if c == 0:
+                        continue
+                    v = u - 1
+                if dist[v] == -1:
+                    dist[v] = dist[u] + 1
+                    queue[tail] = v
+                    tail += 1
+                    if want_parent:
+                        parent[v] = u
+    return head
+
+
+# ---------------------------------------------------------------- 4-connected unit A*
+@njit(cache=True)
+def _astar4(free, cols, start, goal):
+    """A* with unit moves and the Manhattan heuristic on a padded mask.
+
+    With a consistent heuristic every move keeps ``f`` or raises it by 2, so
+    two stacks (``f`` and ``f + 2``) are an exact priority queue -- the
+    engine's queue for this one case (unit costs, 4 moves); within an ``f``
+    level the most recently generated (deepest) node is expanded first.
+    Returns ``(g, expanded)``, the goal's ``g`` -1 when unreachable.
+    """
+    pc = cols + 2
+    n = free.shape[0]
+    g = np.full(n, -1, np.int32)
+    closed = np.zeros(n, np.uint8)
+    cap = max(1024, n // 16)
+    cur_s = np.empty(cap, np.int32)
+    nxt_s = np.empty(cap, np.int32)
+    nnxt = 0
+    gr = goal // pc
+    gc = goal - gr * pc
+    sr = start // pc
+    g[start] = 0
+    cur_s[0] = start
+    ncur = 1
+    fcur = abs(sr - gr) + abs(start - sr * pc - gc)
+    expanded = 0
+    while True:
+        if ncur == 0:
+            if nnxt == 0:
+                break
+            cur_s, nxt_s = nxt_s, cur_s
+            ncur, nnxt = nnxt, 0
+            fcur += 2
+        ncur -= 1
+        node = cur_s[ncur]
+        if closed[node]:
+            continue
+        closed[node] = 1
+        expanded += 1
+        if node == goal:
+            break
+        r = node // pc
+        c = node - r * pc
+        ng = g[node] + 1
+        for k in range(4):
+            if k == 0:
+                nb, nr, nc = node - pc, r - 1, c
+            elif k == 1:
+                nb, nr, nc = node + 1, r, c + 1
+            elif k == 2:
+                nb, nr, nc = node + pc, r + 1, c
+            else:
+                nb, nr, nc = node - 1, r, c - 1
+            # closed nodes already hold their optimal g (consistent heuristic),
+            # so the g test alone rejects them
+            if not free[nb]:
+                continue
+            gn = g[nb]
+            if gn < 0 or ng < gn:
+                g[nb] = ng
+                f = ng + abs(nr - gr) + abs(nc - gc)
+                if f == fcur:
+                    if ncur == cur_s.shape[0]:
+                        cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))
+                    cur_s[ncur] = nb
+                    ncur += 1
+                else:
+                    if nnxt == nxt_s.shape[0]:
+                        nxt_s = np.concatenate((nxt_s, np.empty(nnxt, np.int32)))
+                    nxt_s[nnxt] = nb
+                    nnxt += 1
+    if not closed[goal]:
+        g[goal] = -1
+    return g, expanded
+
+
+@njit(cache=True)
+def _descend_g(free, g, cols, goal):
+    """Padded cells from g = 0 to ``goal`` through neighbours one lower (N, E, S, W)."""
+    pc = cols + 2
+    L = g[goal]
+    out = np.empty(L + 1, np.int64)
+    cur = goal
+    out[L] = _from_pad(cur, cols)
+    for i in range(L - 1, -1, -1):
+        for k in range(4):
+            nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
+            if free[nb] and g[nb] == g[cur] - 1:
+                cur = nb
+                break
+        out[i] = _from_pad(cur, cols)
+    return out

@@ -1,0 +1,99 @@
+"""The core's binary heap: preallocated arrays, sifted inline with a hole.
+
+Entries are ``(key, g, node)`` in three arrays, ordered on the key and, on
+equal keys, larger ``g`` first; ``g`` and ``node`` may be None for a heap
+of bare keys (numba compiles that case apart).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# ---------------------------------------------------------------- the heap
+@njit(cache=True, inline="always")
+def heap_push(hk, hg, hn, size, key, gval, node):
+    """Insert ``(key, gval, node)``; the caller guarantees ``size < len(hk)``.
+
+    Smaller key first; on equal keys larger ``g`` first. ``hg`` and ``hn``
+    may both be None: a heap of bare keys (numba compiles that case apart).
+    """
+    i = size
+    if hg is None:
+        while i > 0:
+            p = (i - 1) >> 1
+            if hk[p] <= key:
+                break
+            hk[i] = hk[p]
+            i = p
+        hk[i] = key
+        return size + 1
+    while i > 0:
+        p = (i - 1) >> 1
+        if hk[p] < key or (hk[p] == key and hg[p] >= gval):
+            break
+        hk[i] = hk[p]
+        hg[i] = hg[p]
+        hn[i] = hn[p]
+        i = p
+    hk[i] = key
+    hg[i] = gval
+    hn[i] = node
+    return size + 1
+
+
+@njit(cache=True, inline="always")
+def heap_pop(hk, hg, hn, size):
+    """Remove the top; returns ``(node, g, key, new size)`` (node and g 0 for bare keys)."""
+    top_k = hk[0]
+    size -= 1
+    if hg is None:
+        key = hk[size]
+        i = 0
+        while True:
+            ch = 2 * i + 1
+            if ch >= size:
+                break
+            if ch + 1 < size and hk[ch + 1] < hk[ch]:
+                ch += 1
+            if hk[ch] >= key:
+                break
+            hk[i] = hk[ch]
+            i = ch
+        if size > 0:
+            hk[i] = key
+        return 0, 0.0, top_k, size
+    top_n, top_g = hn[0], hg[0]
+    key, gval, node = hk[size], hg[size], hn[size]
+    i = 0
+    while True:
+        ch = 2 * i + 1
+        if ch >= size:
+            break
+        if ch + 1 < size and (hk[ch + 1] < hk[ch] or (hk[ch + 1] == hk[ch]
+                                                       and hg[ch + 1] > hg[ch])):
+            ch += 1
+        if key < hk[ch] or (key == hk[ch] and gval >= hg[ch]):
+            break
+        hk[i] = hk[ch]
+        hg[i] = hg[ch]
+        hn[i] = hn[ch]
+        i = ch
+    if size > 0:
+        hk[i] = key
+        hg[i] = gval
+        hn[i] = node
+    return top_n, top_g, top_k, size
+
+
+@njit(cache=True)
+def heap_grow(hk, hg, hn):
+    """The heap's arrays at twice the capacity (rare: searches start big enough)."""
+    n = hk.shape[0]
+    k2 = np.empty(2 * n, hk.dtype)
+    g2 = np.empty(2 * n, hg.dtype)
+    n2 = np.empty(2 * n, hn.dtype)
+    k2[:n] = hk
+    g2[:n] = hg
+    n2[:n] = hn
+    return k2, g2, n2

@@ -1,0 +1,230 @@
+"""The core search engine (robomaze._search) against independent references.
+
+Lengths and distance fields are checked against scipy.sparse.csgraph on the
+same graphs built here from the masks (4/8-connected, no corner cutting,
+weighted by mean cell cost); the heap against Python's sort; the wall-map
+flood against a BFS over an explicit edge list.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+from robomaze import _search as core
+
+PKG = Path(__file__).resolve().parents[2] / "robomaze"
+
+
+def graph(free: np.ndarray, conn8: bool, cost: np.ndarray | None = None) -> sp.csr_matrix:
+    """Grid graph: unit / sqrt(2) moves, diagonals only with both orthogonals free."""
+    rows, cols = free.shape
+    idx = np.arange(rows * cols).reshape(rows, cols)
+    a, b, w = [], [], []
+    moves = [(0, 1), (1, 0)] + ([(1, 1), (1, -1)] if conn8 else [])
+    for dr, dc in moves:
+        for r in range(rows):
+            for c in range(cols):
+                rr, cc = r + dr, c + dc
+                if not (0 <= rr < rows and 0 <= cc < cols) or not (free[r, c] and free[rr, cc]):
+                    continue
+                if dr and dc and not (free[rr, c] and free[r, cc]):
+                    continue
+                length = math.sqrt(2.0) if dr and dc else 1.0
+                if cost is not None:
+                    length *= 0.5 * (cost[r, c] + cost[rr, cc])
+                a.append(idx[r, c])
+                b.append(idx[rr, cc])
+                w.append(length)
+    n = rows * cols
+    return sp.csr_matrix((w + w, (a + b, b + a)), shape=(n, n))
+
+
+def random_grid(seed: int, shape=(14, 17), p=0.3) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.random(shape) > p
+
+
+def pick(free: np.ndarray, rng, k: int) -> np.ndarray:
+    return rng.choice(np.flatnonzero(free), k)
+
+
+def path_length(cells: np.ndarray, cols: int, cost=None) -> float:
+    r, c = np.divmod(cells, cols)
+    step = np.hypot(np.diff(r), np.diff(c))
+    assert np.all((np.abs(np.diff(r)) <= 1) & (np.abs(np.diff(c)) <= 1))
+    if cost is not None:
+        flat = cost.ravel()
+        step = step * 0.5 * (flat[cells[:-1]] + flat[cells[1:]])
+    return float(step.sum())
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("conn8", [False, True])
+@pytest.mark.parametrize("hmode", [0, 1, 2])
+def test_shortest_path_matches_scipy(seed, conn8, hmode):
+    free = random_grid(seed)
+    rng = np.random.default_rng(100 + seed)
+    cost = None if seed % 2 else 1.0 + 3.0 * rng.random(free.shape)
+    if hmode == 1 and conn8:
+        hmode = 2   # Manhattan over-estimates diagonal moves: octile is the 8-connected bound
+    G = graph(free, conn8, cost)
+    for s, t in pick(free, rng, (5, 2)):
+        ref = csgraph.dijkstra(G, indices=s)[t]
+        cells, expanded = core.shortest_path(free, int(s), int(t), conn8=conn8, cost=cost,
+                                             hmode=hmode)
+        if np.isinf(ref):
+            assert cells.size == 0
+            continue
+        assert cells[0] == s and cells[-1] == t and free.ravel()[cells].all()
+        assert path_length(cells, free.shape[1], cost) == pytest.approx(ref, rel=1e-12)
+        assert expanded >= 1
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("conn8", [False, True])
+def test_distance_field_matches_scipy(seed, conn8):
+    free = random_grid(seed, (19, 13))
+    rng = np.random.default_rng(seed)
+    src = pick(free, rng, 3)
+    ref = csgraph.dijkstra(graph(free, conn8), indices=src, min_only=True)
+    got = core.distance_field(free, src, conn8=conn8).ravel()
+    np.testing.assert_allclose(got, ref, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_batch_lengths_with_landmarks_match_scipy(seed):
+    # enough pairs that the ALT landmark heuristic is used (> 4 * landmarks)
+    free = random_grid(seed, (24, 21), p=0.25)
+    rng = np.random.default_rng(seed)
+    pairs = pick(free, rng, (60, 2))
+    pairs[0, 0] = np.flatnonzero(~free.ravel())[0]         # a blocked endpoint: NaN
+    G = graph(free, True)
+    got = core.path_lengths(free, pairs[:, 0], pairs[:, 1], landmarks=4)
+    for (s, t), v in zip(pairs, got):
+        ref = csgraph.dijkstra(G, indices=s)[t] if free.ravel()[s] else np.inf
+        if np.isinf(ref):
+            assert np.isnan(v)
+        else:
+            assert v == pytest.approx(ref, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("conn8", [False, True])
+def test_bfs_field_counts_moves(seed, conn8):
+    free = random_grid(seed, (16, 23))
+    goal = int(pick(free, np.random.default_rng(seed), 1)[0])
+    G = graph(free, conn8)
+    G.data[:] = 1.0
+    ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
+    dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
+    assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), dist.ravel())
+    assert expanded == int(np.isfinite(ref).sum())
+
+
+def test_bfs_path_is_shortest():
+    free = random_grid(3, (15, 15), p=0.25)
+    rng = np.random.default_rng(3)
+    G = graph(free, False)
+    for s, t in pick(free, rng, (6, 2)):
+        ref = csgraph.shortest_path(G, unweighted=True, indices=s)[t]
+        route = core.bfs_path(free.ravel().astype(np.uint8), *free.shape, int(s), int(t))
+        if np.isinf(ref):
+            assert route.size == 0
+        else:
+            assert len(route) - 1 == ref and route[0] == s and route[-1] == t
+
+
+def test_flood_edges_against_edge_list_bfs():
+    rng = np.random.default_rng(5)
+    rows, cols = 6, 7
+    n = rows * cols
+    know = rng.integers(0, 3, (n, 4)).astype(np.int8)
+    # make sides consistent: the E side of a cell is the W side of its neighbour
+    for u in range(n):
+        r, c = divmod(u, cols)
+        if c + 1 < cols:
+            know[u + 1, 3] = know[u, 1]
+        if r + 1 < rows:
+            know[u + cols, 0] = know[u, 2]
+    for unknown_open in (False, True):
+        ok = (know == 1) | ((know == 0) & unknown_open)
+        a, b = [], []
+        for u in range(n):
+            r, c = divmod(u, cols)
+            if c + 1 < cols and ok[u, 1]:
+                a.append(u), b.append(u + 1)
+            if r + 1 < rows and ok[u, 2]:
+                a.append(u), b.append(u + cols)
+        G = sp.csr_matrix((np.ones(len(a)), (a, b)), shape=(n, n))
+        ref = csgraph.dijkstra(G, directed=False, unweighted=True, indices=[0, 9],
+                               min_only=True)
+        got = core.flood_edges(know, rows, cols, np.array([0, 9]), unknown_open)
+        assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), got)
+
+
+def test_heap_orders_by_key_then_larger_g():
+    rng = np.random.default_rng(0)
+    keys = rng.integers(0, 6, 300).astype(float)
+    gs = rng.integers(0, 4, 300).astype(float)
+    hk, hg, hn = np.empty(300), np.empty(300), np.empty(300, np.int64)
+    size = 0
+    for i in range(300):
+        size = core.heap_push(hk, hg, hn, size, keys[i], gs[i], i)
+    out = []
+    while size:
+        node, g, key, size = core.heap_pop(hk, hg, hn, size)
+        out.append((key, -g))
+        assert keys[node] == key and gs[node] == g
+    assert out == sorted(zip(keys, -gs))
+
+
+def test_heap_of_bare_keys():
+    keys = np.random.default_rng(1).integers(0, 2**40, 200).astype(np.uint64)
+    heap = np.empty(200, np.uint64)
+    size = 0
+    for k in keys:
+        size = core.heap_push(heap, None, None, size, k, 0.0, 0)
+    popped = []
+    while size:
+        _, _, k, size = core.heap_pop(heap, None, None, size)
+        popped.append(int(k))
+    assert popped == sorted(int(k) for k in keys)
+
+
+def _search_names(tree: ast.Module) -> set[str]:
+    """Names of the module's numba kernels (public planners may share a name)."""
+    def jitted(fn):
+        return any("njit" in ast.unparse(d) or "jit" == ast.unparse(d) for d in fn.decorator_list)
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and jitted(n)}
+
+
+def test_one_search_engine():
+    """No module but the core defines a heap or a grid search of its own, and no
+    package reaches into another package's private search kernels."""
+    banned_defs = {"heap_search", "astar4", "state_search", "theta_star", "astar8_lengths",
+                   "distance_field", "flood", "bfs_field", "bfs_path", "_heap_push", "_heap_pop"}
+    for path in PKG.rglob("*.py"):
+        if path.parent == PKG / "_search":
+            continue
+        if "data" in path.relative_to(PKG).parts:
+            continue    # sample programs (the example mms mouse) are standalone by design
+        src = path.read_text()
+        tree = ast.parse(src)
+        assert not (_search_names(tree) & banned_defs), f"{path}: search code outside the core"
+        assert "import heapq" not in src, f"{path}: a second heap"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level >= 2:
+                # from ..pkg._private import ...  /  from ..pkg import _private
+                parts = node.module.split(".")
+                names = [a.name for a in node.names]
+                if any(p.startswith("_") and p != "_search" for p in parts[1:]) or \
+                        any(n.startswith("_kernels") for n in names):
+                    assert not any(k in n for n in names for k in ("search", "heap", "flood")), \
+                        f"{path}: imports another package's private search kernel"

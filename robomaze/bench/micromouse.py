@@ -59,10 +59,11 @@ Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
 
 from __future__ import annotations
 
-import heapq
-import itertools
+import math
 import time
 from typing import Any
+
+import numpy as np
 
 from .scenario import Scenario
 
@@ -106,7 +107,8 @@ def fastest_route(maze, profile=None) -> tuple[list, float] | None:
     last ends at rest in the goal cell's centre, the others run from corner
     to corner at ``turn_speed``) plus ``turn_time`` per corner, so a
     Dijkstra search over (corner cell, heading out of it) states, whose edges
-    are one straight and one turn, finds the fastest route. A straight ends
+    are one straight and one turn, finds the fastest route
+    (:func:`scipy.sparse.csgraph.dijkstra` on that state graph). A straight ends
     at the first goal cell it enters. None if no goal is reachable.
 
     >>> from robomaze.maze import Maze
@@ -118,61 +120,67 @@ def fastest_route(maze, profile=None) -> tuple[list, float] | None:
     from ..micromouse.metrics import segment_time
     from ..micromouse.world import DC, DR
 
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
     p = profile or MotionProfile()
     walls = wall_array(maze)
+    rows, cols = walls.shape[:2]
     goals = {tuple(g) for g in maze.goals}
     start = tuple(maze.start)
     if start in goals:
         return [start], 0.0
     half, cell = p.cell_size / 2, p.cell_size
-    origin, end = ("start",), ("end",)
-    best = {origin: 0.0}
-    back: dict = {}
-    tie = itertools.count()
-    heap = [(0.0, next(tie), origin)]
+    # states: 0 = at rest in the start cell, 1 = at rest in a goal cell, then
+    # (corner cell, heading out of it) as 2 + 4 * (r * cols + c) + d
+    origin, end = 0, 1
+    edges: dict[tuple[int, int], tuple[float, int, int]] = {}   # (u, v) -> (time, d, k)
 
-    def relax(state, t, how):
-        if t < best.get(state, float("inf")):
-            best[state] = t
-            back[state] = how
-            heapq.heappush(heap, (t, next(tie), state))
+    def add(u, v, t, d, k):
+        if t < edges.get((u, v), (math.inf,))[0]:
+            edges[(u, v)] = (t, d, k)
 
-    while heap:
-        t, _, state = heapq.heappop(heap)
-        if t > best[state]:
-            continue
-        if state == end:
-            break
-        if state == origin:
-            (r0, c0), dirs, v_in, lead = start, range(4), 0.0, half
-        else:
-            (r0, c0), d0 = state
-            dirs, v_in, lead = (d0,), p.turn_speed, 0.0
+    def straights(u, r0, c0, dirs, v_in, lead):
         for d in dirs:
             r, c, k = r0, c0, 0
             while not walls[r, c, d]:
                 r, c, k = r + DR[d], c + DC[d], k + 1
                 length = lead + (k - 1) * cell      # up to the entry edge of (r, c)
                 if (r, c) in goals:
-                    relax(end, t + segment_time(length + half, v_in, 0.0, p), (state, d, k))
+                    add(u, end, segment_time(length + half, v_in, 0.0, p), d, k)
                     break
                 for d2 in ((d + 1) % 4, (d + 3) % 4):
                     if not walls[r, c, d2]:
-                        relax(((r, c), d2), t + segment_time(length, v_in, p.turn_speed, p)
-                              + p.turn_time, (state, d, k))
-    if end not in best:
+                        add(u, 2 + 4 * (r * cols + c) + d2,
+                            segment_time(length, v_in, p.turn_speed, p) + p.turn_time, d, k)
+
+    straights(origin, *start, range(4), 0.0, half)
+    for r in range(rows):
+        for c in range(cols):
+            for d in range(4):
+                if not walls[r, c, d]:
+                    straights(2 + 4 * (r * cols + c) + d, r, c, (d,), p.turn_speed, 0.0)
+    n = 2 + 4 * rows * cols
+    uv = np.array(list(edges), dtype=np.int64).reshape(-1, 2)
+    # every edge time is > 0 (a straight or a turn takes time), so no edge is
+    # lost to the sparse matrix's implicit zeros
+    graph = csr_matrix((np.array([e[0] for e in edges.values()]), (uv[:, 0], uv[:, 1])),
+                       shape=(n, n))
+    dist, pred = dijkstra(graph, indices=origin, return_predecessors=True)
+    if not np.isfinite(dist[end]):
         return None
     legs = []
     state = end
     while state != origin:
-        prev, d, k = back[state]
+        prev = int(pred[state])
+        _, d, k = edges[(prev, state)]
         legs.append((d, k))
         state = prev
     route = [start]
     for d, k in reversed(legs):
         r, c = route[-1]
         route += [(r + DR[d] * i, c + DC[d] * i) for i in range(1, k + 1)]
-    return route, best[end]
+    return route, float(dist[end])
 
 
 def _route_cells(route) -> list | None:

@@ -14,47 +14,15 @@ import os
 import signal
 import time
 
+from .._proctree import descendants, set_subreaper
+
 __all__ = ["become_subreaper", "descendants", "kill_tree", "has_children"]
-
-_PR_SET_CHILD_SUBREAPER = 36
-
 
 def become_subreaper() -> None:
     """Orphans of a run (a double-forked or ``setsid`` child) are re-parented
-    to this worker instead of init, so :func:`kill_tree` finds them."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # not Linux: descendants are still found while their parents live
-
-
-def descendants(root: int) -> list[int]:
-    """Every live descendant of ``root`` (from ``/proc``), parents before children."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue  # it exited meanwhile
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 1 and fields[0] != b"Z":  # a zombie is already dead
-            children.setdefault(int(fields[1]), []).append(int(name))
-    out, todo = [], list(children.get(root, []))
-    while todo:
-        pid = todo.pop(0)
-        out.append(pid)
-        todo.extend(children.get(pid, []))
-    return out
+    to this worker instead of init, so :func:`kill_tree` finds them (not
+    Linux: descendants are still found while their parents live)."""
+    set_subreaper(True)
 
 
 def kill_tree(root: int, *, include_root: bool, reap: bool) -> bool:

@@ -16,59 +16,27 @@ and the last bytes are kept, the middle is dropped with a marker.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import subprocess
 import threading
 import time
 
+from .._proctree import process_table, set_subreaper
+
 __all__ = ["set_subreaper", "mouse_processes", "end_processes", "StderrSpool",
            "TOKEN_VAR"]
 
-PR_SET_CHILD_SUBREAPER = 36
-PR_GET_CHILD_SUBREAPER = 37
 #: Environment variable carrying a run's token to the mouse and its children.
 TOKEN_VAR = "ROBOMAZE_MOUSE_RUN"
 
 
-def set_subreaper(on: bool = True) -> bool | None:
-    """Make this process a child subreaper or not (Linux).
-
-    Returns the previous setting, or None where ``prctl`` is unavailable.
-    """
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        flag = ctypes.c_int(0)
-        if libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) != 0:
-            return None
-        if libc.prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
-            return None
-        return bool(flag.value)
-    except (OSError, AttributeError):
-        return None
-
-
 def _table() -> dict[int, int] | None:
     """pid -> parent pid of every live (non-zombie) process, or None without /proc."""
-    try:
-        names = os.listdir("/proc")
-    except OSError:
+    table = process_table()
+    if table is None:
         return None
-    out = {}
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        # The command name may hold spaces and parentheses: split after the last ')'.
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if fields and fields[0] != b"Z":
-            out[int(name)] = int(fields[1])
-    return out
+    return {pid: ppid for pid, (ppid, state) in table.items() if state != "Z"}
 
 
 def _has_token(pid: int, token: bytes) -> bool:

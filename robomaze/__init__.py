@@ -18,3 +18,12 @@ from .maze import Maze
 __version__ = "0.1.0"
 
 __all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "limit_cells", "__version__"]
+
+# gymnasium ids (robomaze/Maze-v0): registered here when gymnasium is already
+# imported -- the usual `import gymnasium; import robomaze` order -- so that
+# plain `import robomaze` (the CLI, the library) never pays for gymnasium.
+# Otherwise `import robomaze.sim.gym_env` registers them.
+import sys as _sys
+
+if "gymnasium" in _sys.modules:
+    from .sim import gym_env as _gym_env  # noqa: F401,E402

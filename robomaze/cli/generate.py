@@ -16,7 +16,7 @@ from ._common import (PLACEMENTS, add_command, build_maze, fraction, nonneg_int,
 
 #: Pictures, then every maze format of the registry, then the grid formats
 #: whose extension no picture or maze format already takes.
-PICTURES = (".png", ".svg")
+PICTURES = (".png", ".svg", ".pdf")
 MAZE_OUTPUTS = extensions("maze", writable=True)
 GRID_OUTPUTS = tuple(e for e in extensions("grid", writable=True)
                      if e not in PICTURES + MAZE_OUTPUTS)
@@ -60,7 +60,7 @@ def register(subparsers) -> None:
     p.add_argument("--resolution", type=positive_float, default=1.0, metavar="R",
                    help="metres per grid cell, recorded in the .json provenance (default 1)")
     p.add_argument("--solution", action="store_true",
-                   help="draw the shortest start-goal route on .png/.svg output")
+                   help="draw the shortest start-goal route on .png/.svg/.pdf output")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="generator-specific option, repeatable (e.g. selection=random "
                         "for growing_tree)")

@@ -62,3 +62,12 @@ def test_unknown_output_extension_lists_the_registry(tmp_path):
     r = robomaze("generate", "prim", "3x3", "-o", "m.xyz", cwd=tmp_path)
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert ".maze" in r.stderr and ".num" in r.stderr and ".yaml" in r.stderr
+
+
+@pytest.mark.parametrize("ext, magic", [(".pdf", b"%PDF"), (".svg", b"<?xml"), (".png", b"\x89PNG")])
+def test_pictures_in_every_vector_and_raster_format(tmp_path, ext, magic):
+    out = tmp_path / f"maze{ext}"
+    proc = robomaze("generate", "backtracker", "4x4", "--seed", "1", "-o", str(out), "--solution",
+                    cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes().startswith(magic)

@@ -183,3 +183,22 @@ def test_core_imports_without_gymnasium():
                          timeout=300)
     assert out.returncode == 0, out.stderr
     assert "pip install 'robomaze[gym]'" in out.stdout
+
+
+def test_import_robomaze_after_gymnasium_registers_the_ids():
+    import subprocess
+    import sys
+
+    code = ("import gymnasium, robomaze\n"
+            "env = gymnasium.make('robomaze/Maze-v0', size=(3, 3), corridor=3, sensor='ir')\n"
+            "obs, info = env.reset(seed=1)\n"
+            "print(sorted(obs))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "scan" in out.stdout
+    # and plain `import robomaze` does not import gymnasium
+    lazy = subprocess.run([sys.executable, "-c", "import sys, robomaze; "
+                           "print('gymnasium' in sys.modules)"], capture_output=True, text=True,
+                          timeout=600)
+    assert lazy.stdout.strip() == "False"

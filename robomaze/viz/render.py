@@ -259,7 +259,6 @@ def export_bitmap(grid: Maze | OccupancyGrid, out: str | os.PathLike) -> None:
         If ``out`` does not end in ``.png`` or ``grid`` is neither type.
     """
     _format_of(out, allowed={".png": "png"})
-    img = bitmap(grid)
-    from PIL import Image  # matplotlib's own dependency; writes exact 8-bit grey
+    from ..io.image import write_pixels  # the one PNG/PGM pixel writer
 
-    Image.fromarray(img).save(os.fspath(out), format="PNG")
+    write_pixels(bitmap(grid), out)

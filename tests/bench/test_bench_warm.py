@@ -29,3 +29,23 @@ def test_warm_module_reads_the_list_and_warms_only_those():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
     assert out.strip() == "['astar'] ['explore'] ['disc'] ['ir']"
+
+
+def _server_compiles(tmp_path, name, **extra):
+    import re
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / name), ROBOMAZE_COMPILE_NOTICE="1",
+               **{WARM_ENV: "plan:astar,plan:wall_follower,simulate:wall_follow,"
+                            "sensor:ir,shape:disc"}, **extra)
+    err = subprocess.run([sys.executable, "-c", "import robomaze.bench._warm"], env=env,
+                         timeout=600, check=True, capture_output=True, text=True).stderr
+    return int(re.search(r"compiled (\d+) kernel", err).group(1))
+
+
+def test_a_cold_warm_up_shares_its_compiles_with_a_helper(tmp_path):
+    """With a cold cache a helper process compiles the agents' and classic
+    solvers' kernels into the disk cache, and the server loads them from there
+    instead of compiling them itself."""
+    alone = _server_compiles(tmp_path, "alone", ROBOMAZE_WARM_CHILD="1")  # no helper
+    shared = _server_compiles(tmp_path, "shared")
+    assert 0 < shared < alone

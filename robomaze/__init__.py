@@ -25,5 +25,5 @@ __all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "limit_cells", "__
 # Otherwise `import robomaze.sim.gym_env` registers them.
 import sys as _sys
 
-if "gymnasium" in _sys.modules:
+if _sys.modules.get("gymnasium") is not None:  # (None: import blocked)
     from .sim import gym_env as _gym_env  # noqa: F401,E402

@@ -123,7 +123,7 @@ class Manifest:
     def save(self) -> None:
         text = json.dumps({"format": _FORMAT, "version": 1, "files": sorted(self.files)},
                           indent=1) + "\n"
-        _replace(target(self.directory, MANIFEST_NAME), text)
+        replace_file(target(self.directory, MANIFEST_NAME), text)
 
 
 def _relative(rel: str) -> bool:
@@ -155,7 +155,10 @@ def target(directory: str | os.PathLike, rel: str) -> Path:
     return out
 
 
-def _replace(out: Path, data: str | bytes | Callable[[Path], object]) -> None:
+def replace_file(out: Path, data: str | bytes | Callable[[Path], object]) -> None:
+    """Write ``out`` atomically: a fresh temporary file beside it (never a fixed
+    name a link could sit on), fsync'd, then renamed over ``out``; ``data`` is
+    the content or a function that writes the temporary path."""
     fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".tmp-", suffix=out.suffix)
     try:
         os.fchmod(fd, file_mode())  # mkstemp's 0600 would hide results from the group
@@ -194,7 +197,7 @@ def write_file(directory: str | os.PathLike, rel: str,
     one, in the directory's manifest at once.
     """
     out = target(directory, rel)
-    _replace(out, data)
+    replace_file(out, data)
     if manifest is None:
         m = Manifest.load(directory)
         m.add(rel)

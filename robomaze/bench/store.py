@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
@@ -93,24 +92,14 @@ def write_rows(path: str | os.PathLike, rows: Iterable[dict]) -> Path:
     """Write rows to a fresh results file (replacing any), atomically."""
     p = results_path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    # a fresh temporary name (never a fixed one a link could sit on), renamed over
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=".tmp-", suffix=".jsonl")
-    try:
-        from .files import file_mode
+    from .files import replace_file
 
-        os.fchmod(fd, file_mode())
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    def write(tmp: Path) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
             for row in rows:
                 fh.write(json.dumps(row, sort_keys=True, allow_nan=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+
+    replace_file(p, write)
     return p
 
 

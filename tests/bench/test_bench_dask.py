@@ -9,21 +9,6 @@ from robomaze.bench import compare_rows, load_sweep, read_rows, run_sweep
 distributed = pytest.importorskip("dask.distributed")
 
 
-@pytest.fixture(autouse=True)
-def _restore_registries():
-    """The test plugin registers failing planners in this process too (the sweep is
-    validated here): take them out again so no other test ever calls them."""
-    from robomaze.bench import plugins
-    from robomaze.plan import PLANNERS
-
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
-    yield
-    PLANNERS.clear()
-    PLANNERS.update(before)
-    plugins._loaded.clear()
-    plugins._loaded.update(loaded)
-
-
 def test_dask_local_cluster_gives_the_same_rows(tmp_path):
     p = tmp_path / "d.toml"
     p.write_text("""

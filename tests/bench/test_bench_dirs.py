@@ -25,19 +25,6 @@ REPO = HERE.parents[1]
 PLUGIN = (HERE / "bench_plugin_planners.py").as_posix()
 
 
-@pytest.fixture(autouse=True)
-def _restore_registries():
-    from robomaze.bench import plugins
-    from robomaze.plan import PLANNERS
-
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
-    yield
-    PLANNERS.clear()
-    PLANNERS.update(before)
-    plugins._loaded.clear()
-    plugins._loaded.update(loaded)
-
-
 def _sweep(tmp_path: Path, planner: str = '"astar"', seeds: str = "1") -> Path:
     p = tmp_path / "s.toml"
     p.write_text(f"""

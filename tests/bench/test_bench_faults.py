@@ -20,21 +20,6 @@ REPO = HERE.parents[1]
 PLUGIN = (HERE / "bench_plugin_planners.py").as_posix()
 
 
-@pytest.fixture(autouse=True)
-def _restore_registries():
-    """The test plugin registers failing planners in this process too (the sweep is
-    validated here): take them out again so no other test ever calls them."""
-    from robomaze.bench import plugins
-    from robomaze.plan import PLANNERS
-
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
-    yield
-    PLANNERS.clear()
-    PLANNERS.update(before)
-    plugins._loaded.clear()
-    plugins._loaded.update(loaded)
-
-
 def _sweep(tmp_path: Path, planners: str, extra: str = "") -> Path:
     p = tmp_path / "s.toml"
     p.write_text(f"""

@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
 from robomaze.bench import load_sweep, read_rows, run_sweep, write_report
 
 HERE = Path(__file__).resolve().parent
-
-
-@pytest.fixture(autouse=True)
-def _restore_registries():
-    """The test plugin registers failing planners in this process too (the sweep is
-    validated here): take them out again so no other test ever calls them."""
-    from robomaze.bench import plugins
-    from robomaze.plan import PLANNERS
-
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
-    yield
-    PLANNERS.clear()
-    PLANNERS.update(before)
-    plugins._loaded.clear()
-    plugins._loaded.update(loaded)
 
 
 def test_raising_hanging_and_crashing_planners_are_failed_rows(tmp_path):

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from robomaze.bench.report import write_report
 from robomaze.bench.report_research import noise_groups, sections
 from robomaze.cli import main
 

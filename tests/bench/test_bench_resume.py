@@ -18,21 +18,6 @@ from robomaze.bench.store import ResultStore
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.fixture(autouse=True)
-def _restore_registries():
-    """The test plugin registers failing planners in this process too (the sweep is
-    validated here): take them out again so no other test ever calls them."""
-    from robomaze.bench import plugins
-    from robomaze.plan import PLANNERS
-
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
-    yield
-    PLANNERS.clear()
-    PLANNERS.update(before)
-    plugins._loaded.clear()
-    plugins._loaded.update(loaded)
-
-
 def _sweep(tmp_path: Path) -> Path:
     p = tmp_path / "slow.toml"
     p.write_text(f"""

@@ -17,6 +17,11 @@ SQRT2 = math.sqrt(2.0)
 # move k: N, E, S, W, NE, SE, SW, NW
 _DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
 _DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+# Swept-move masks: the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
+# sweep starting from the target cell. Per direction k: which mask, and
+# whether it is read at the target (1) or at the source (0).
+_MOVE_MASK = np.array([1, 0, 1, 0, 3, 2, 3, 2], np.int64)
+_MOVE_AT_TARGET = np.array([1, 0, 0, 1, 1, 0, 0, 1], np.int64)
 
 
 # ---------------------------------------------------------------- padding
@@ -158,7 +163,6 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
         grown if the search needed more room.
     """
     pc = cols + 2
-    np_ = free.shape[0] // nbins
     hk, hg, hn = heap
     gr = gc = 0
     if goal >= 0:
@@ -242,26 +246,12 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                 nr = r + _DR[k]
                 ncc = c + _DC[k]
                 if move_free is not None:
-                    # the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
-                    # sweep starting from the target cell; move_free is unpadded
-                    here = (r - 1) * cols + c - 1
-                    there = (nr - 1) * cols + ncc - 1
-                    if k == 0:
-                        m, src = 1, there
-                    elif k == 1:
-                        m, src = 0, here
-                    elif k == 2:
-                        m, src = 1, here
-                    elif k == 3:
-                        m, src = 0, there
-                    elif k == 4:
-                        m, src = 3, there
-                    elif k == 5:
-                        m, src = 2, here
-                    elif k == 6:
-                        m, src = 3, here
+                    # move_free is unpadded: cells are (r - 1, c - 1)
+                    m = _MOVE_MASK[k]
+                    if _MOVE_AT_TARGET[k]:
+                        src = (nr - 1) * cols + ncc - 1
                     else:
-                        m, src = 2, there
+                        src = (r - 1) * cols + c - 1
                     if not move_free[(m * nbins + b) * ncells + src]:
                         continue
                 ns = t

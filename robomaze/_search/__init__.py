@@ -20,9 +20,11 @@ Neighbour rules (``rule``):
   beside it are free (no corner cutting, the MovingAI convention). Move
   length 1 or sqrt(2).
 * ``HEADING``: states ``cell * nbins + bin`` of a heading-binned C-space; the
-  GRID moves inside one bin, allowed by that bin's free mask and by the
-  sweep mask ``move_free`` of the motion, plus rotations in place to the
-  neighbouring bins at cost ``rot_cost``.
+  GRID moves inside one bin, allowed by that bin's free mask alone (the
+  cells swept by a one-cell translation are the cells covered at its two
+  ends, and diagonally also the two cells beside it, which the no-corner-cut
+  rule already requires free), plus rotations in place to the neighbouring
+  bins at cost ``rot_cost``.
 * ``ANYANGLE``: GRID moves whose parent may be any earlier cell in line of
   sight (basic Theta*, Nash et al. 2007).
 
@@ -88,19 +90,23 @@ def _from_padded(idx, rows: int, cols: int):
     return b * (rows * cols) + (r - 1) * cols + c - 1
 
 
+#: Passed as ``heading`` to select the HEADING rule (numba compiles it apart).
+_HEADING = np.zeros(1, np.uint8)
+
+
 def _new_heap(nstates: int):
     cap = 1024 + nstates // 8
     return (np.empty(cap), np.empty(cap), np.empty(cap, np.int64))
 
 
-def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins=1,
+def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1,
             rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True, want_g=False,
             landmarks=None):
     n = fp.shape[0]
     g = np.empty(n)
     parent = np.empty(n, np.int64) if want_parent else None
     mark = np.zeros(n, np.uint8)
-    reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, move_free, nbins, rot_cost,
+    reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
                                       g, parent, mark, _new_heap(n), landmarks)
     return reached, expanded, (np.where(mark > 0, g, np.inf) if want_g else None), parent
@@ -176,13 +182,14 @@ def _shortcut(fp, cols, pcells):
     return keep[:m]
 
 
-def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: bool,
-                 rot_cost: float):
+def heading_path(free_b, starts, goal: int, goal_bin: int, *, conn8: bool, rot_cost: float):
     """Shortest (cell, heading bin) path: ``(states, expanded)``, states empty if none.
 
-    ``free_b``: ``(nbins, rows, cols)`` free masks; ``move_free``:
-    ``(motions, nbins, rows, cols)`` sweep masks (motions E, S[, SE, SW]);
-    states are ``bin * N + cell``. The heuristic is the exact distance to
+    ``free_b``: ``(nbins, rows, cols)`` free masks, conservative over each
+    bin's interval (:func:`robomaze.geometry.cspace`); a translation is
+    allowed where its end cells (diagonally also the two cells beside it)
+    are free in the bin, rotations where both bins are free. States are
+    ``bin * N + cell``. The heuristic is the exact distance to
     the goal in the plain grid graph of the cells free at some heading
     (every move of the state search is one of its moves, so it is
     consistent), never below the octile distance.
@@ -190,7 +197,6 @@ def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: 
     nbins, rows, cols = free_b.shape
     fp = _pad_cell_major(np.ascontiguousarray(free_b).reshape(nbins, -1).view(np.uint8),
                          rows, cols)
-    mp = np.ascontiguousarray(move_free).reshape(-1).view(np.uint8)
     pgoal = int(_to_padded(goal, rows, cols))
     hfree = np.zeros(fp.shape[0] // nbins, np.uint8)
     _any_bin(fp, nbins, hfree)
@@ -199,7 +205,7 @@ def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: 
     b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
     pstarts = _to_padded(cell, rows, cols) * nbins + b
     reached, expanded, _, parent = _search(
-        fp, cols, conn8, None, 2, pstarts, pgoal, move_free=mp, nbins=nbins,
+        fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
         rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded

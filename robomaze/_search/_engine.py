@@ -17,11 +17,6 @@ SQRT2 = math.sqrt(2.0)
 # move k: N, E, S, W, NE, SE, SW, NW
 _DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], np.int64)
 _DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
-# Swept-move masks: the sweep of a move W / N (NE / NW) is the E / S (SW / SE)
-# sweep starting from the target cell. Per direction k: which mask, and
-# whether it is read at the target (1) or at the source (0).
-_MOVE_MASK = np.array([1, 0, 1, 0, 3, 2, 3, 2], np.int64)
-_MOVE_AT_TARGET = np.array([1, 0, 0, 1, 1, 0, 0, 1], np.int64)
 
 
 # ---------------------------------------------------------------- padding
@@ -119,7 +114,7 @@ def line_of_sight(free, pc, a, b):
 
 
 @njit(cache=True)
-def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free,
+def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free,
                starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
@@ -135,9 +130,12 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
     conn8 : bool
     cost : None (unit lengths) or float64 padded per-cell cost
     hmode : heuristic 0-3 (towards ``goal``'s cell)
-    move_free : None, or uint8 ``(motions, nbins, N)`` sweep masks (unpadded
-        cells): the HEADING rule, with ``nbins`` bins and rotations costing
-        ``rot_cost``
+    heading : None, or any array (its contents are not read): the HEADING
+        rule, with ``nbins`` bins and rotations costing ``rot_cost``. A
+        translation needs only its target (and, diagonally, the two cells
+        beside it) free in the bin: the cells a region sweeps moving one
+        cell are exactly those it covers at the two ends (plus the two side
+        cells diagonally), see :mod:`robomaze.geometry.cspace`
     sight_free : None, or the mask for line of sight: the ANYANGLE rule
         (needs ``parent``)
     starts : start states (cost 0)
@@ -184,7 +182,7 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
     while True:
         # the loop runs with fixed heap arrays (no reallocation in the hot
         # path) and hands back when one more expansion might not fit
-        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, move_free, nbins,
+        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, heading, nbins,
                                           rot_cost, sight_free, goal, goal_bin, g, parent,
                                           mark, hk, hg, hn, size, expanded, landmarks)
         if reached != -2:
@@ -193,11 +191,10 @@ def best_first(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight
 
 
 @njit(cache=True)
-def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_free, goal,
+def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     pc = cols + 2
-    np_ = free.shape[0] // nbins
     off = offsets(cols)
     cap = hk.shape[0]
     gr = gc = 0
@@ -206,8 +203,7 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
         gc = goal - gr * pc
     nk = 8 if conn8 else 4
     nmoves = nk
-    ncells = (np_ // pc - 2) * cols
-    if move_free is not None:
+    if heading is not None:
         nmoves = nk + 2
     while size > 0:
         if size + nmoves > cap:
@@ -219,7 +215,7 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
         expanded += 1
         b = 0
         cell = s
-        if move_free is not None:
+        if heading is not None:
             cell = s // nbins
             b = s - cell * nbins
         if cell == goal and (goal_bin < 0 or b == goal_bin):
@@ -232,7 +228,7 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
         for k in range(nmoves):
             if k < nk:
                 t = cell + off[k]
-                if move_free is not None:
+                if heading is not None:
                     if not free[t * nbins + b]:
                         continue
                     if k >= 4 and not (free[(cell + _DC[k]) * nbins + b]
@@ -245,17 +241,8 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                         continue
                 nr = r + _DR[k]
                 ncc = c + _DC[k]
-                if move_free is not None:
-                    # move_free is unpadded: cells are (r - 1, c - 1)
-                    m = _MOVE_MASK[k]
-                    if _MOVE_AT_TARGET[k]:
-                        src = (nr - 1) * cols + ncc - 1
-                    else:
-                        src = (r - 1) * cols + c - 1
-                    if not move_free[(m * nbins + b) * ncells + src]:
-                        continue
                 ns = t
-                if move_free is not None:
+                if heading is not None:
                     ns = t * nbins + b
                 ncell = t
                 step = 1.0 if k < 4 else SQRT2

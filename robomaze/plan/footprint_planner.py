@@ -7,8 +7,10 @@
   heading-binned configuration space (:func:`robomaze.geometry.cspace`,
   conservative over each bin's angular interval): translations to
   neighbouring cells keep the heading (a holonomic base) and are allowed
-  only when the footprint's whole sweep along the move is clear
-  (:func:`robomaze.geometry.motion_cspace`), rotations on the spot step to
+  only when the footprint's whole sweep along the move is clear -- for a
+  one-cell move that is exactly the footprint clear at both ends (and,
+  diagonally, at the two cells beside the move; see
+  :func:`robomaze.geometry.motion_cspace`), rotations on the spot step to
   a neighbouring bin and are allowed only where both bins are free, so a
   long robot turns only where the corridor is wide enough and the returned
   motion is collision-free throughout, not only at the cells it visits.
@@ -27,7 +29,7 @@ import time as _time
 import numpy as np
 
 from ..errors import NoPathError, ParameterError
-from ..geometry import Footprint, cspace, heading_bin, heading_bins, motion_cspace
+from ..geometry import Footprint, cspace, heading_bin, heading_bins
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
 from .. import _search as core
@@ -137,8 +139,7 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     if not (free_b[:, g[0], g[1]].any() if gbin < 0 else free_b[gbin, g[0], g[1]]):
         raise NoPathError(f"goal cell {g} is blocked for the footprint at every allowed heading",
                           reason="goal blocked for footprint")
-    moves = ~motion_cspace(grid, footprint, headings=n, connectivity=conn)
-    states, expanded = core.heading_path(free_b, moves, sbins * N + si, gi, gbin,
+    states, expanded = core.heading_path(free_b, sbins * N + si, gi, gbin,
                                          conn8=conn == 8, rot_cost=rot / grid.resolution)
     if states.size == 0:
         raise _why_not(grid, s, g, conn)

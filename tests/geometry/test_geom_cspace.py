@@ -148,3 +148,30 @@ def test_motion_sweeps_are_collision_free(name):
                             pose = fp.at(x0 + s * (x1 - x0), y0 + s * (y1 - y0), t)
                             assert not obs.intersects(pose), (m, b, r, c, s, t)
     assert free_moves > 10                                # the test checked something
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("name", sorted(SHAPES))
+def test_one_cell_sweeps_are_the_end_cells(seed, name):
+    # The footprint planner allows a move where its end cells (diagonally also
+    # the two side cells) are free in the bin, with no sweep masks: the shapely
+    # sweep (Minkowski sum of the bin region with the move) must never block a
+    # move those cells allow, and for E/S moves it blocks exactly what they block.
+    from robomaze.geometry import MOTIONS, motion_cspace
+    fp = SHAPES[name]
+    g = random_grid(seed + 10, shape=(9, 10), p=0.12)
+    n = 8
+    moves = motion_cspace(g, fp, headings=n, connectivity=8)
+    ends = np.pad(cspace(g, fp, headings=n), ((0, 0), (1, 1), (1, 1)), constant_values=True)
+    R, C = g.shape
+    for m, (dr, dc) in enumerate(MOTIONS):
+        src = ends[:, 1:R + 1, 1:C + 1]
+        dst = ends[:, 1 + dr:R + 1 + dr, 1 + dc:C + 1 + dc]
+        cells = src | dst
+        if dr and dc:
+            cells = cells | ends[:, 1 + dr:R + 1 + dr, 1:C + 1] | ends[:, 1:R + 1, 1 + dc:C + 1 + dc]
+            assert (moves[m] <= cells).all(), m
+            assert (moves[m] != cells).sum() < cells.size // 4   # hardly looser than the sweep
+        else:
+            np.testing.assert_array_equal(moves[m], cells, err_msg=str(m))
+    assert not cells.all() and cells.any()

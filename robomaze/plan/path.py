@@ -179,29 +179,46 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> n
     """
     p = np.asarray(points, float).reshape(-1, 2)
     h = np.asarray(headings, float).reshape(-1)
-    out = []
-    for i in range(p.shape[0] - 1):
-        if keys:
-            out.append([[p[i, 0], p[i, 1], h[i]]])
-        seg = p[i + 1] - p[i]
-        L = math.hypot(*seg)
-        m = int(math.ceil(L / (0.25 * resolution)))
-        if m > 1:
-            s = (np.arange(1, m) / m)[:, None]
-            xy = p[i] + s * seg
-            out.append(np.column_stack([xy, np.full(m - 1, h[i])]))
-        if keys and L > 0:
-            out.append([[p[i + 1, 0], p[i + 1, 1], h[i]]])
-        dh = math.remainder(h[i + 1] - h[i], 2 * math.pi)
-        m = int(math.ceil(abs(dh) / _TURN_STEP))
-        if m > 1:
-            t = h[i] + dh * np.arange(1, m) / m
-            out.append(np.column_stack([np.repeat(p[i + 1][None, :], m - 1, axis=0), t]))
-    if keys and p.shape[0]:
-        out.append([[p[-1, 0], p[-1, 1], h[-1]]])
-    if not out:
+    n = p.shape[0]
+    if n == 0:
         return np.zeros((0, 3))
-    return np.concatenate([np.asarray(o, float).reshape(-1, 3) for o in out])
+    seg = p[1:] - p[:-1]
+    L = np.hypot(seg[:, 0], seg[:, 1])
+    nt = np.maximum(np.ceil(L / (0.25 * resolution)).astype(np.int64), 1)   # m per move
+    # math.remainder (IEEE, exact) as the loop it replaces used; one call per key pose
+    dh = np.array([math.remainder(d, 2 * math.pi) for d in (h[1:] - h[:-1]).tolist()])
+    nr = np.maximum(np.ceil(np.abs(dh) / _TURN_STEP).astype(np.int64), 1)
+    k = 1 if keys else 0
+    ends = (L > 0) & keys
+    # per move: [key i] [m - 1 translation poses] [pose at point i+1, heading i] [turn poses]
+    blk = k + (nt - 1) + ends + (nr - 1)
+    start = np.concatenate([[0], np.cumsum(blk)])
+    out = np.empty((int(start[-1]) + k, 3))
+    if keys:
+        out[start[:-1], 0:2] = p[:-1]
+        out[start[:-1], 2] = h[:-1]
+        out[-1] = (p[-1, 0], p[-1, 1], h[-1])
+    i, j = _groups(nt - 1)
+    pos = start[i] + k + j
+    s_ = (j + 1) / nt[i]
+    out[pos, 0:2] = p[i] + s_[:, None] * seg[i]
+    out[pos, 2] = h[i]
+    e = np.flatnonzero(ends)
+    out[start[e] + k + nt[e] - 1, 0:2] = p[e + 1]
+    out[start[e] + k + nt[e] - 1, 2] = h[e]
+    i, j = _groups(nr - 1)
+    pos = start[i] + k + (nt[i] - 1) + ends[i] + j
+    out[pos, 0:2] = p[i + 1]
+    out[pos, 2] = h[i] + dh[i] * (j + 1) / nr[i]
+    return out
+
+
+def _groups(sizes: np.ndarray):
+    """``(group, index within group)`` of every item when group ``g`` holds ``sizes[g]`` items."""
+    total = int(sizes.sum())
+    grp = np.repeat(np.arange(sizes.size), sizes)
+    first = np.cumsum(sizes) - sizes
+    return grp, np.arange(total) - first[grp]
 
 
 def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,

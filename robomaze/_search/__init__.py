@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
-                      best_first, line_of_sight, wave)
+                      best_first, line_of_sight, offsets, wave)
 from ._heap import heap_grow, heap_pop, heap_push
 
 __all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "distance_field",
@@ -104,7 +104,10 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
             landmarks=None):
     n = fp.shape[0]
     g = np.empty(n)
-    parent = np.empty(n, np.int64) if want_parent else None
+    parent = None
+    if want_parent:
+        # the HEADING rule records moves (uint8), the others parent states
+        parent = np.empty(n, np.int64 if heading is None else np.uint8)
     mark = np.zeros(n, np.uint8)
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
@@ -209,8 +212,38 @@ def heading_path(free_b, starts, goal: int, goal_bin: int, *, conn8: bool, rot_c
         rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    cell, b = np.divmod(_chain(parent, reached), nbins)
+    cell, b = np.divmod(_chain_moves(parent, reached, nbins, cols, conn8), nbins)
     return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
+
+
+@njit(cache=True)
+def _chain_moves(moves, last, nbins, cols, conn8):
+    """States from a start (move 255) to ``last``, undoing the recorded moves."""
+    off = offsets(cols)
+    nk = 8 if conn8 else 4
+    n = 1
+    s = last
+    while moves[s] != 255:
+        s = _undo(s, moves[s], nbins, nk, off)
+        n += 1
+    out = np.empty(n, np.int64)
+    s = last
+    for i in range(n - 1, -1, -1):
+        out[i] = s
+        if i:
+            s = _undo(s, moves[s], nbins, nk, off)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _undo(s, k, nbins, nk, off):
+    cell = s // nbins
+    b = s - cell * nbins
+    if k < nk:
+        return (cell - off[k]) * nbins + b
+    if k == nk:                                   # came from the previous bin
+        return cell * nbins + (b + nbins - 1) % nbins
+    return cell * nbins + (b + 1) % nbins
 
 
 @njit(cache=True)

@@ -142,7 +142,11 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     goal : goal cell (padded) or -1 to settle everything reachable
     goal_bin : required bin at the goal (HEADING), -1 any
     g : float64 per state, uninitialised: valid where ``mark`` > 0
-    parent : None or int64 per state (written on every improvement)
+    parent : None or int64 per state (written on every improvement); for the
+        HEADING rule uint8, the move that reached the state (``k`` < 8 a
+        translation along ``_DR/_DC[k]``, ``nk`` / ``nk + 1`` a rotation to
+        the next / previous bin, 255 a start): one byte instead of eight per
+        state of a state space ``nbins`` times the grid
     mark : uint8 per state, zeros: 1 once reached, 2 once settled (zero
         pages cost nothing until touched, so a search of a few states in a
         huge state space allocates cheaply)
@@ -173,7 +177,10 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
         mark[s] = 1
         g[s] = 0.0
         if parent is not None:
-            parent[s] = -1
+            if heading is not None:
+                parent[s] = 255
+            else:
+                parent[s] = -1
         if size == hk.shape[0]:
             hk, hg, hn = heap_grow(hk, hg, hn)
         h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
@@ -275,7 +282,10 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                 mark[ns] = 1
                 g[ns] = ng
                 if parent is not None:
-                    parent[ns] = src_state
+                    if heading is not None:
+                        parent[ns] = k
+                    else:
+                        parent[ns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
                 if landmarks is not None:
                     hv = _alt(landmarks, goal, ncell, hv)

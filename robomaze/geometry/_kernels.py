@@ -162,6 +162,37 @@ def shapes_clearance(occ, us, vs, closed, radius):
 
 
 @njit(cache=True)
+def shapes_touch(occ, us, vs, res, tol):
+    """First closed polygon ``(us[i], vs[i])`` within ``tol`` metres of an occupied square, or -1.
+
+    The yes/no question ``shapes_clearance(...) * res <= tol`` of
+    :func:`shapes_clearance` without the distance: only the squares meeting
+    the polygon's bounding box grown by (twice) ``tol`` can be that close,
+    and the scan stops at the first one that is.
+    """
+    rows, cols = occ.shape
+    grow = 2.0 * tol / res
+    for i in range(us.shape[0]):
+        u = us[i]
+        v = vs[i]
+        umin, umax = u.min() - grow, u.max() + grow
+        vmin, vmax = v.min() - grow, v.max() + grow
+        # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
+        c0 = int(math.ceil(umin)) - 1
+        c1 = int(math.floor(umax))
+        r0 = int(math.ceil(vmin)) - 1
+        r1 = int(math.floor(vmax))
+        for r in range(r0, r1 + 1):
+            inside_r = 0 <= r < rows
+            for c in range(c0, c1 + 1):
+                if inside_r and 0 <= c < cols and not occ[r, c]:
+                    continue
+                if _shape_box(u, v, True, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
+                    return i
+    return -1
+
+
+@njit(cache=True)
 def cell_clearance(occ, rr, cc):
     """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied square.
 

@@ -15,10 +15,10 @@ import numpy as np
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ._kernels import cell_clearance as _cell_kernel
-from ._kernels import shapes_clearance
-from .footprint import Footprint
+from ._kernels import shapes_clearance, shapes_touch
+from .footprint import CONTACT_TOL, Footprint
 
-__all__ = ["footprint_clearance", "segment_clearance", "cell_clearance"]
+__all__ = ["footprint_clearance", "footprint_touches", "segment_clearance", "cell_clearance"]
 
 
 def _as_poses(poses) -> np.ndarray:
@@ -78,13 +78,47 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
         return d * grid.resolution
     if not isinstance(footprint, Footprint):
         raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
+    u, v = _placed_units(grid, footprint, p)
+    d = shapes_clearance(occ, u, v, True, 0.0)
+    return d * grid.resolution
+
+
+def _placed_units(grid: OccupancyGrid, footprint: Footprint, p: np.ndarray):
+    """Vertices of a polygon footprint at poses ``p``, in cell units ``(u, v)``."""
     vx, vy = footprint.vertices.T
     cs, sn = np.cos(p[:, 2:3]), np.sin(p[:, 2:3])
     wx = p[:, 0:1] + cs * vx - sn * vy
     wy = p[:, 1:2] + sn * vx + cs * vy
     u, v = grid.frame.to_units(wx, wy)
-    d = shapes_clearance(occ, np.ascontiguousarray(u), np.ascontiguousarray(v), True, 0.0)
-    return d * grid.resolution
+    return np.ascontiguousarray(u), np.ascontiguousarray(v)
+
+
+def footprint_touches(grid: OccupancyGrid, footprint: Footprint | None, poses) -> int:
+    """Index of the first pose whose footprint touches an occupied cell, or -1.
+
+    The same verdict as ``footprint_clearance(...) <= CONTACT_TOL`` pose by
+    pose, without measuring distances (the check of long interpolated
+    motions).
+
+    >>> from robomaze import Maze, widen
+    >>> g = widen(Maze.empty(1, 1), corridor=3, wall=1)
+    >>> fp = Footprint.rectangle(2.0, 1.0)
+    >>> footprint_touches(g, fp, [(2.5, 2.5, 0.0), (2.5, 2.5, 0.7)]), footprint_touches(g, fp, [(2.5, 2.5, 0.0), (1.6, 2.5, 0.7)])
+    (-1, 1)
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    p = _as_poses(poses)
+    if footprint is None or footprint.kind == "disc":
+        hit = np.flatnonzero(footprint_clearance(grid, footprint, p) <= CONTACT_TOL)
+        return int(hit[0]) if hit.size else -1
+    if not isinstance(footprint, Footprint):
+        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
+    if p.shape[0] == 0:
+        return -1
+    u, v = _placed_units(grid, footprint, p)
+    return int(shapes_touch(np.ascontiguousarray(grid.occupied), u, v, grid.resolution,
+                            CONTACT_TOL))
 
 
 def cell_clearance(grid: OccupancyGrid, footprint: Footprint | None, cells) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, footprint_clearance,
-                        segment_clearance)
+                        footprint_touches, segment_clearance)
 from ..grid import OccupancyGrid
 
 __all__ = ["Path", "make_path"]
@@ -308,8 +308,7 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
                 free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > CONTACT_TOL).all())
         else:
             mid = motion_poses(p, h, grid.resolution, keys=False)
-            free = bool(mid.shape[0] == 0
-                        or footprint_clearance(grid, footprint, mid).min() > CONTACT_TOL)
+            free = footprint_touches(grid, footprint, mid) < 0
     wl = None
     if walk is not None:
         w = np.asarray(walk).astype(np.int64).reshape(-1, 2)

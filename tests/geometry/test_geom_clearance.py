@@ -89,3 +89,25 @@ def test_cell_centre_fast_path_matches_shapely(seed):
         for (rr, cc), d in zip(cells, got):
             ref = max(obs.distance(Point(*g.cell_to_world((rr, cc)))) - r, 0.0)
             assert d == pytest.approx(ref, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("fp", [Footprint.rectangle(0.7, 0.3, ref=(0.2, 0)), Footprint.polygon(L_SHAPE),
+                                Footprint.disc(0.33)])
+def test_touches_is_shapely_intersection(seed, fp):
+    from robomaze.geometry import footprint_touches
+    rng = np.random.default_rng(seed)
+    g = OccupancyGrid(rng.random((9, 11)) < 0.15, resolution=0.4, origin=(1.0, -2.0, 0.0))
+    obs = obstacles(g)
+    # poses on a lattice of quarter cells and 15-degree headings: many exact contacts
+    res = g.resolution
+    xy = np.array(g.cells_to_world(np.argwhere(np.ones(g.shape, bool))))
+    poses = np.column_stack([xy + rng.integers(-2, 3, xy.shape) * res / 4,
+                             rng.integers(0, 24, len(xy)) * math.pi / 12 + 0.3])
+    hits = np.array([obs.intersects(fp.at(*p)) for p in poses])
+    assert 0 < hits.sum() < len(hits)
+    for i in range(len(poses)):
+        assert footprint_touches(g, fp, poses[i:i + 1]) == (0 if hits[i] else -1), i
+    first = int(np.flatnonzero(hits)[0])
+    assert footprint_touches(g, fp, poses) == first
+    assert footprint_touches(g, fp, poses[~hits]) == -1

@@ -233,50 +233,90 @@ def cell_clearance(occ, rr, cc):
     return out
 
 
+# ---------------------------------------------------------------- bit-row dilation
 @njit(cache=True)
-def row_counts(occ):
-    """``P[r, c]`` = occupied cells of row ``r`` left of column ``c`` (``(rows, cols + 1)``)."""
-    rows, cols = occ.shape
-    P = np.zeros((rows, cols + 1), np.int32)
-    for r in range(rows):
-        acc = 0
-        for c in range(cols):
-            acc += occ[r, c]
-            P[r, c + 1] = acc
-    return P
+def pack_rows(occ, m):
+    """Occupancy as rows of 64-bit words, with an ``m``-cell occupied frame.
 
-
-@njit(cache=True)
-def dilate_band(P, clear, rho, reach, runs, hb, out):
-    """Mark ``out`` where the kernel placed at a cell meets an occupied cell.
-
-    ``clear`` is the clearance field (metres): a cell with clearance below
-    ``rho`` has an occupied square inside the kernel's solid core (blocked),
-    one above ``reach`` has none within the kernel's extent (free); only
-    the band between, and cells within ``hb`` of the border (the outside
-    counts as occupied), are tested -- each kernel row offset as a run of
-    columns (``runs`` rows ``(drow, dcol0, dcol1)``, nearest rows first)
-    against the per-row occupied counts ``P`` (:func:`row_counts`).
+    Bit ``x % 64`` of word ``x // 64`` of row ``y`` is padded cell ``(y, x)``
+    = grid cell ``(y - m, x - m)``, set when occupied or outside the grid.
+    Rows carry ``2 + 2m/64`` spare zero words so shifted reads stay inside.
     """
-    rows = P.shape[0]
-    cols = P.shape[1] - 1
-    for r in range(rows):
-        rb = r < hb or r >= rows - hb
-        for c in range(cols):
-            if not (rb or c < hb or c >= cols - hb):
-                cl = clear[r, c]
-                if cl < rho:
-                    out[r, c] = True
-                    continue
-                if cl > reach:
-                    out[r, c] = False
-                    continue
-            hit = False
-            for j in range(runs.shape[0]):
-                rr = r + runs[j, 0]
-                a = c + runs[j, 1]
-                b = c + runs[j, 2]
-                if rr < 0 or rr >= rows or a < 0 or b >= cols or P[rr, b + 1] - P[rr, a] > 0:
-                    hit = True
-                    break
-            out[r, c] = hit
+    rows, cols = occ.shape
+    R = rows + 2 * m
+    C = cols + 2 * m
+    wd = (cols + 63) // 64 + (2 * m) // 64 + 3
+    bits = np.zeros((R, wd), np.uint64)
+    one = np.uint64(1)
+    for y in range(R):
+        r = y - m
+        for x in range(C):
+            c = x - m
+            if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
+                bits[y, x >> 6] |= one << np.uint64(x & 63)
+    return bits
+
+
+@njit(cache=True, inline="always")
+def _shifted(row, w, s):
+    """Word ``w`` of a bit row shifted towards bit 0 by ``s`` bits."""
+    q = s >> 6
+    r = np.uint64(s & 63)
+    lo = row[w + q]
+    if r == 0:
+        return lo
+    return (lo >> r) | (row[w + q + 1] << (np.uint64(64) - r))
+
+
+@njit(cache=True, inline="always")
+def _shifted_zero(row, w, s):
+    """:func:`_shifted` reading zeros past the end of the row."""
+    n = row.shape[0]
+    q = s >> 6
+    r = np.uint64(s & 63)
+    lo = row[w + q] if w + q < n else np.uint64(0)
+    if r == 0:
+        return lo
+    hi = row[w + q + 1] if w + q + 1 < n else np.uint64(0)
+    return (lo >> r) | (hi << (np.uint64(64) - r))
+
+
+@njit(cache=True)
+def dilate_bits(bits, m, rows, cols, runs):
+    """Cells where a kernel of row runs meets the occupied (padded) cells.
+
+    ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
+    reference cell. Output ``(rows, ceil(cols / 64))`` words: bit ``c`` of
+    row ``r`` set when some padded cell ``(r + m + drow, c + m + dcol)``,
+    ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is one
+    window-OR of its length along the padded rows (by doubling), read at
+    one shift: 64 cells per word operation.
+    """
+    R, wd = bits.shape
+    wo = (cols + 63) // 64
+    out = np.zeros((rows, wo), np.uint64)
+    win = np.empty((R, wd), np.uint64)
+    tmp = np.empty(wd, np.uint64)
+    lens = np.unique(runs[:, 2] - runs[:, 1] + 1)
+    for L in lens:
+        # win[y, bit x] = OR of bits x .. x + L - 1 of row y
+        win[:, :] = bits
+        p = 1
+        while p < L:
+            s = min(p, L - p)   # OR-ing a copy shifted by s grows the window by s
+            for y in range(R):
+                for w in range(wd):
+                    tmp[w] = win[y, w]
+                for w in range(wd):
+                    win[y, w] = tmp[w] | _shifted_zero(tmp, w, s)
+            p += s
+        for j in range(runs.shape[0]):
+            if runs[j, 2] - runs[j, 1] + 1 != L:
+                continue
+            dr = runs[j, 0]
+            sh = m + runs[j, 1]
+            for r in range(rows):
+                src = win[r + m + dr]
+                for w in range(wo):
+                    out[r, w] |= _shifted(src, w, sh)
+    return out

@@ -21,9 +21,8 @@ never leaves the map.
 
 The obstacle set is dilated by the *reflected* footprint kernel:
 the footprint at cell ``x`` covers ``x + K``, so ``x`` is blocked iff
-``(x + K) & O`` is not empty, i.e. ``x`` is in ``O (+) (-K)``. Only
-cells near walls or the border can be blocked; they are tested kernel row
-by kernel row against per-row occupied counts (:class:`_Dilator`).
+``(x + K) & O`` is not empty, i.e. ``x`` is in ``O (+) (-K)``, computed
+on rows of 64-bit words (:class:`_Dilator`).
 """
 
 from __future__ import annotations
@@ -162,29 +161,28 @@ def motion_cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 
 class _Dilator:
     """Reference cells where a kernel (footprint cells) meets an occupied cell.
 
-    Exact binary dilation of the occupancy (outside the grid occupied),
-    decided by the clearance field wherever it can be: a cell whose
-    clearance exceeds the distance to the farthest kernel square is free, one
-    whose clearance is below the distance to the nearest cell missing from
-    the kernel is blocked; only the cells between (and near the border) are
-    tested, each kernel row as one run against per-row occupied counts.
+    Exact binary dilation of the occupancy (outside the grid occupied) by
+    the reflected kernel, on bit rows: the occupancy is packed once into
+    64-bit words with a frame as wide as the largest kernel, and each
+    kernel row run is one window-OR along the rows read at one shift
+    (:func:`~robomaze.geometry._kernels.dilate_bits`), 64 cells per word
+    operation.
     """
 
-    def __init__(self, grid: OccupancyGrid):
-        self.occ = grid.occupied
-        self.res = grid.resolution
-        self.clear = grid.clearance()
-        self.P = _kern.row_counts(self.occ.view(np.uint8))
+    def __init__(self, grid: OccupancyGrid, margin: int = 8):
+        self.occ = np.ascontiguousarray(grid.occupied)
+        self._m = -1
+        self._bits = None
+        self._margin = margin
 
-    def __call__(self, kernel: np.ndarray) -> np.ndarray:
+    def bits(self, kernel: np.ndarray) -> np.ndarray:
+        """Blocked cells as ``(rows, ceil(cols / 64))`` little-endian words."""
         kernel = np.asarray(kernel, bool)
         h, w = kernel.shape[0] // 2, kernel.shape[1] // 2
-        rr, cc = np.indices(kernel.shape)
-        # distance (cells) from the reference cell's centre to each kernel square
-        d = np.hypot(np.maximum(np.abs(rr - h) - 0.5, 0.0), np.maximum(np.abs(cc - w) - 0.5, 0.0))
-        reach = float(d[kernel].max()) * self.res if kernel.any() else -1.0
-        rho = min(float(d[~kernel].min()) if (~kernel).any() else np.inf,
-                  min(h, w) + 0.5) * self.res
+        if max(h, w) > self._m:
+            # one packing serves every kernel that fits its frame
+            self._m = max(h, w, self._margin)
+            self._bits = _kern.pack_rows(self.occ, self._m)
         runs = []
         for r in range(kernel.shape[0]):
             cs = np.flatnonzero(kernel[r])
@@ -193,10 +191,15 @@ class _Dilator:
             breaks = np.flatnonzero(np.diff(cs) > 1)
             for a, b in zip(np.r_[0, breaks + 1], np.r_[breaks, cs.size - 1]):
                 runs.append((r - h, cs[a] - w, cs[b] - w))
-        runs = np.array(sorted(runs, key=lambda t: abs(t[0])), np.int64).reshape(-1, 3)
-        out = np.empty(self.occ.shape, dtype=bool)
-        _kern.dilate_band(self.P, self.clear, rho, reach, runs, max(h, w) + 1, out)
-        return out
+        runs = np.array(runs, np.int64).reshape(-1, 3)
+        rows, cols = self.occ.shape
+        return _kern.dilate_bits(self._bits, self._m, rows, cols, runs)
+
+    def __call__(self, kernel: np.ndarray) -> np.ndarray:
+        cols = self.occ.shape[1]
+        out = np.unpackbits(self.bits(kernel).astype("<u8", copy=False).view(np.uint8),
+                            axis=1, bitorder="little")
+        return out[:, :cols].view(bool)
 
 
 def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,

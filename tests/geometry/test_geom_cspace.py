@@ -175,3 +175,22 @@ def test_one_cell_sweeps_are_the_end_cells(seed, name):
         else:
             np.testing.assert_array_equal(moves[m], cells, err_msg=str(m))
     assert not cells.all() and cells.any()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bit_row_dilation_matches_scipy(seed):
+    # kernels up to 139 cells wide (shifts past one 64-bit word), odd shapes, holes
+    from scipy import ndimage
+
+    from robomaze.geometry.cspace import _Dilator
+    rng = np.random.default_rng(seed)
+    rows, cols = (int(v) for v in rng.integers(1, 160, 2))
+    occ = rng.random((rows, cols)) < rng.random() * 0.2
+    h = int(rng.integers(30, 70)) if seed % 8 == 0 else int(rng.integers(0, 6))
+    ker = rng.random((2 * h + 1, 2 * h + 1)) < 0.5
+    g = OccupancyGrid(occ, resolution=0.1)
+    got = _Dilator(g)(ker)
+    # x is blocked iff x + k is occupied (or outside) for some kernel cell k
+    want = ndimage.binary_dilation(np.pad(occ, h, constant_values=True),
+                                   structure=ker[::-1, ::-1])[h:h + rows, h:h + cols]
+    np.testing.assert_array_equal(got, want if ker.any() else np.zeros_like(occ))

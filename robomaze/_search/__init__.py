@@ -49,7 +49,8 @@ from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to
                       best_first, line_of_sight, offsets, wave)
 from ._heap import heap_grow, heap_pop, heap_push
 
-__all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "distance_field",
+__all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
+           "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
            "heap_grow", "best_first", "line_of_sight", "wave"]
 
@@ -216,16 +217,31 @@ def heading_path(free_b, starts, goal: int, goal_bin: int, *, conn8: bool, rot_c
     consistent), never below the octile distance.
     """
     nbins, rows, cols = free_b.shape
-    fp = _pad_cell_major(np.ascontiguousarray(free_b).reshape(nbins, -1).view(np.uint8),
-                         rows, cols)
+    blocked = np.packbits(~np.asarray(free_b, bool), axis=2, bitorder="little")
+    pad = (-blocked.shape[2]) % 8
+    words = np.pad(blocked, ((0, 0), (0, 0), (0, pad))).view("<u8").astype(np.uint64)
+    return heading_path_packed(words, cols, starts, goal, goal_bin, conn8=conn8,
+                               rot_cost=rot_cost)
+
+
+def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *, conn8: bool,
+                        rot_cost: float):
+    """:func:`heading_path` with the masks packed as *blocked* bits.
+
+    ``blocked``: ``(nbins, rows, ceil(cols / 64))`` uint64, bit ``c % 64``
+    of word ``c // 64`` set where cell ``c`` of the row is blocked in the
+    bin (:func:`robomaze.geometry.cspace_bits`): unpacked straight into the
+    search's cell-major layout.
+    """
+    nbins, rows = blocked.shape[:2]
+    fp, hfree = _unpack_cell_major(blocked, rows, cols)
     pgoal = int(_to_padded(goal, rows, cols))
-    hfree = free_b.any(axis=0)
     if conn8:
-        _, _, h2d, _ = _search(_padded(hfree, rows, cols), cols, True, None, 0, [pgoal], -1,
-                               want_parent=False, want_g=True)
+        _, _, h2d, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
+                               0, [pgoal], -1, want_parent=False, want_g=True)
     else:
         # unit moves: the wave's step counts are the exact distances
-        d, _ = bfs_field(hfree.view(np.uint8).ravel(), rows, cols, goal, False)
+        d, _ = bfs_field(hfree, rows, cols, goal, False)
         h2d = np.full((rows + 2, cols + 2), np.inf)
         h2d[1:-1, 1:-1] = np.where(d >= 0, d, np.inf)
     b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
@@ -237,6 +253,28 @@ def heading_path(free_b, starts, goal: int, goal_bin: int, *, conn8: bool, rot_c
         return np.empty(0, np.int64), expanded
     cell, b = np.divmod(_chain_moves(parent, reached, nbins, cols, conn8), nbins)
     return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
+
+
+@njit(cache=True)
+def _unpack_cell_major(blocked, rows, cols):
+    """Packed blocked bits -> padded cell-major free states (border 0) and the any-bin free mask."""
+    nbins = blocked.shape[0]
+    pc = cols + 2
+    fp = np.zeros((rows + 2) * pc * nbins, np.uint8)
+    hfree = np.zeros(rows * cols, np.uint8)
+    one = np.uint64(1)
+    for r in range(rows):
+        for c in range(cols):
+            o = ((r + 1) * pc + c + 1) * nbins
+            w = c >> 6
+            sh = np.uint64(c & 63)
+            anyf = 0
+            for b in range(nbins):
+                if not (blocked[b, r, w] >> sh) & one:
+                    fp[o + b] = 1
+                    anyf = 1
+            hfree[r * cols + c] = anyf
+    return fp, hfree
 
 
 @njit(cache=True)
@@ -267,21 +305,6 @@ def _undo(s, k, nbins, nk, off):
     if k == nk:                                   # came from the previous bin
         return cell * nbins + (b + nbins - 1) % nbins
     return cell * nbins + (b + 1) % nbins
-
-
-@njit(cache=True)
-def _pad_cell_major(free_b, rows, cols):
-    """``(nbins, rows*cols)`` masks -> padded flat states ``cell * nbins + bin`` (border 0)."""
-    nbins = free_b.shape[0]
-    pc = cols + 2
-    out = np.zeros((rows + 2) * pc * nbins, np.uint8)
-    for r in range(rows):
-        for c in range(cols):
-            i = r * cols + c
-            o = ((r + 1) * pc + c + 1) * nbins
-            for b in range(nbins):
-                out[o + b] = free_b[b, i]
-    return out
 
 
 def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:

@@ -40,7 +40,7 @@ from ..grid import OccupancyGrid
 from . import _kernels as _kern
 from .footprint import CONTACT_TOL, Footprint, _raster_geometry
 
-__all__ = ["cspace", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
+__all__ = ["cspace", "cspace_bits", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
            "bin_geometry", "free_space"]
 
 #: Angular spacing (radians) of the samples whose union approximates a bin's sweep.
@@ -238,10 +238,29 @@ def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
         raise ParameterError(f"footprint must be a Footprint, got {type(footprint).__name__}")
     if footprint.kind == "disc":
         return grid.clearance() <= footprint.radius + CONTACT_TOL
+    packed = cspace_bits(grid, footprint, headings=headings, sweep=sweep)
+    bits = np.unpackbits(packed.astype("<u8", copy=False).view(np.uint8), axis=2,
+                         bitorder="little")
+    return np.ascontiguousarray(bits[:, :, :grid.cols]).view(bool)
+
+
+def cspace_bits(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
+                sweep: bool = True) -> np.ndarray:
+    """:func:`cspace` of a non-disc footprint, packed: ``(headings, rows, ceil(cols / 64))`` uint64.
+
+    Bit ``c % 64`` of word ``c // 64`` of ``[b, r]`` is ``cspace(...)[b, r, c]``
+    (bits past the last column are unspecified) -- the form the footprint
+    planner hands to the search, 1/8 of the bool stack's memory.
+    """
+    if not isinstance(grid, OccupancyGrid):
+        raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if not isinstance(footprint, Footprint) or footprint.kind == "disc":
+        raise ParameterError(f"footprint must be a non-disc Footprint (a disc has one grid: "
+                             f"cspace), got {footprint!r}")
     n = check_int("headings", headings, min_value=1)
     yaw = grid.origin[2]
     step = 2.0 * math.pi / n
-    out = np.empty((n,) + grid.shape, dtype=bool)
+    out = np.empty((n, grid.rows, (grid.cols + 63) // 64), dtype=np.uint64)
     dilate = _Dilator(grid)
     for i, theta in enumerate(heading_bins(n)):
         local = theta - yaw  # kernels live in the grid frame
@@ -249,7 +268,7 @@ def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
             k = swept_kernel(footprint, grid.resolution, local - step / 2, local + step / 2)
         else:
             k = footprint.rasterize(grid.resolution, local)
-        out[i] = dilate(k)
+        out[i] = dilate.bits(k)
     return out
 
 

@@ -29,7 +29,7 @@ import time as _time
 import numpy as np
 
 from ..errors import NoPathError, ParameterError
-from ..geometry import Footprint, cspace, heading_bin, heading_bins
+from ..geometry import Footprint, cspace_bits, heading_bin, heading_bins
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
 from .. import _search as core
@@ -50,6 +50,19 @@ def _why_not(grid: OccupancyGrid, s, g, conn: int) -> NoPathError:
             f"no collision-free path from {s} to {g}: a passage between them is narrower "
             f"than the robot", reason="corridor narrower than robot")
     return NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
+
+
+def _free_bins(blocked: np.ndarray, r: int, c: int) -> np.ndarray:
+    """Per heading bin, whether cell ``(r, c)`` is free in packed blocked bits."""
+    return ((blocked[:, r, c >> 6] >> np.uint64(c & 63)) & np.uint64(1)) == 0
+
+
+def _fits_somewhere(blocked: np.ndarray, cols: int) -> bool:
+    """Any free cell in any bin (bits past the last column do not count)."""
+    valid = np.full(blocked.shape[2], ~np.uint64(0))
+    if cols % 64:
+        valid[-1] = (np.uint64(1) << np.uint64(cols % 64)) - np.uint64(1)
+    return bool((~blocked & valid).any())
 
 
 def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,
@@ -117,16 +130,16 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     n = check_int("headings", headings, min_value=1)
     rot = 0.1 * grid.resolution if rotation_cost is None else \
         check_float("rotation_cost", rotation_cost, min_value=0.0)
-    free_b = ~cspace(grid, footprint, headings=n)
+    blocked = cspace_bits(grid, footprint, headings=n)   # packed: the search unpacks it
     s, g = endpoints(grid, start, goal)
     rows, cols = grid.shape
     N = rows * cols
     si, gi = s[0] * cols + s[1], g[0] * cols + g[1]
-    if not free_b.any():
+    if not _fits_somewhere(blocked, cols):
         raise NoPathError(
             f"the robot ({footprint.kind}, inscribed radius {footprint.inscribed_radius:.3g} m) "
             f"fits nowhere on this grid at any heading", reason="corridor narrower than robot")
-    sbins = np.flatnonzero(free_b[:, s[0], s[1]])
+    sbins = np.flatnonzero(_free_bins(blocked, *s))
     if start_heading is not None:
         b = int(heading_bin(check_float("start_heading", start_heading), n))
         sbins = sbins[sbins == b]
@@ -136,11 +149,12 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     gbin = -1
     if goal_heading is not None:
         gbin = int(heading_bin(check_float("goal_heading", goal_heading), n))
-    if not (free_b[:, g[0], g[1]].any() if gbin < 0 else free_b[gbin, g[0], g[1]]):
+    gfree = _free_bins(blocked, *g)
+    if not (gfree.any() if gbin < 0 else gfree[gbin]):
         raise NoPathError(f"goal cell {g} is blocked for the footprint at every allowed heading",
                           reason="goal blocked for footprint")
-    states, expanded = core.heading_path(free_b, sbins * N + si, gi, gbin,
-                                         conn8=conn == 8, rot_cost=rot / grid.resolution)
+    states, expanded = core.heading_path_packed(blocked, cols, sbins * N + si, gi, gbin,
+                                                conn8=conn == 8, rot_cost=rot / grid.resolution)
     if states.size == 0:
         raise _why_not(grid, s, g, conn)
     bins, cells_flat = np.divmod(states, N)

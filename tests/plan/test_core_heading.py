@@ -75,3 +75,25 @@ def test_heading_path_cost_matches_scipy(seed, conn8, nb):
         assert states[0] in starts and states[-1] % N == g
         assert goal_bin < 0 or states[-1] // N == goal_bin
         assert path_cost(states, N, C, rot) == pytest.approx(want.min(), abs=1e-9)
+
+
+def test_planner_on_packed_bits_past_one_word():
+    # 70 columns: the last 64-bit word of each packed row is partial
+    from robomaze import OccupancyGrid
+    from robomaze.errors import NoPathError
+    from robomaze.geometry import Footprint
+    from robomaze.plan import collision_free
+    occ = np.ones((7, 70), bool)
+    occ[2:5, 1:69] = False                      # a corridor 3 cells (0.3 m) wide
+    g = OccupancyGrid(occ, resolution=0.1)
+    p = collision_free(g, (3, 2), (3, 67), footprint=Footprint.rectangle(0.12, 0.08), headings=8)
+    assert p.collision_free and p.length == pytest.approx(6.5)
+    with pytest.raises(NoPathError, match="fits nowhere") as e:
+        collision_free(g, (3, 2), (3, 67), footprint=Footprint.rectangle(0.4, 0.4), headings=8)
+    assert e.value.reason == "corridor narrower than robot"
+    with pytest.raises(NoPathError) as e:         # fits in the corridor but not at column 67
+        occ2 = occ.copy()
+        occ2[2, 60:] = True
+        collision_free(OccupancyGrid(occ2, resolution=0.1), (3, 2), (3, 67),
+                       footprint=Footprint.rectangle(0.12, 0.12), headings=8)
+    assert e.value.reason == "goal blocked for footprint"

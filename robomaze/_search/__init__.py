@@ -242,8 +242,7 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     else:
         # unit moves: the wave's step counts are the exact distances
         d, _ = bfs_field(hfree, rows, cols, goal, False)
-        h2d = np.full((rows + 2, cols + 2), np.inf)
-        h2d[1:-1, 1:-1] = np.where(d >= 0, d, np.inf)
+        h2d = _steps_to_dist(d)
     b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
     pstarts = _to_padded(cell, rows, cols) * nbins + b
     reached, expanded, _, parent = _search(
@@ -256,24 +255,41 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
 
 
 @njit(cache=True)
+def _steps_to_dist(d):
+    """Step counts (-1 unreachable) -> padded float distances (inf unreachable and border)."""
+    rows, cols = d.shape
+    out = np.full((rows + 2) * (cols + 2), np.inf)
+    for r in range(rows):
+        o = (r + 1) * (cols + 2) + 1
+        for c in range(cols):
+            if d[r, c] >= 0:
+                out[o + c] = d[r, c]
+    return out
+
+
+@njit(cache=True)
 def _unpack_cell_major(blocked, rows, cols):
     """Packed blocked bits -> padded cell-major free states (border 0) and the any-bin free mask."""
     nbins = blocked.shape[0]
     pc = cols + 2
-    fp = np.zeros((rows + 2) * pc * nbins, np.uint8)
-    hfree = np.zeros(rows * cols, np.uint8)
+    # every byte written once (no zero-filled allocation written again)
+    fp = np.empty((rows + 2) * pc * nbins, np.uint8)
+    fp[:(pc + 1) * nbins] = 0
+    fp[((rows + 1) * pc - 1) * nbins:] = 0
+    hfree = np.empty(rows * cols, np.uint8)
     one = np.uint64(1)
     for r in range(rows):
+        o = ((r + 1) * pc + 1) * nbins
         for c in range(cols):
-            o = ((r + 1) * pc + c + 1) * nbins
             w = c >> 6
             sh = np.uint64(c & 63)
             anyf = 0
             for b in range(nbins):
-                if not (blocked[b, r, w] >> sh) & one:
-                    fp[o + b] = 1
-                    anyf = 1
+                f = 0 if (blocked[b, r, w] >> sh) & one else 1
+                fp[o + c * nbins + b] = f
+                anyf |= f
             hfree[r * cols + c] = anyf
+        fp[o + cols * nbins:o + (cols + 2) * nbins] = 0      # east border, west of the next row
     return fp, hfree
 
 

@@ -185,8 +185,10 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> n
     seg = p[1:] - p[:-1]
     L = np.hypot(seg[:, 0], seg[:, 1])
     nt = np.maximum(np.ceil(L / (0.25 * resolution)).astype(np.int64), 1)   # m per move
-    # math.remainder (IEEE, exact) as the loop it replaces used; one call per key pose
-    dh = np.array([math.remainder(d, 2 * math.pi) for d in (h[1:] - h[:-1]).tolist()])
+    # math.remainder (IEEE, exact), called only where the heading changes
+    dh = h[1:] - h[:-1]
+    turn = np.flatnonzero(dh)
+    dh[turn] = [math.remainder(d, 2 * math.pi) for d in dh[turn].tolist()]
     nr = np.maximum(np.ceil(np.abs(dh) / _TURN_STEP).astype(np.int64), 1)
     k = 1 if keys else 0
     ends = (L > 0) & keys

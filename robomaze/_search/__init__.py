@@ -111,7 +111,11 @@ def _lazy_zeros(n: int, dtype) -> np.ndarray:
     anonymous mapping keeps the cost to what the search touches.
     """
     dt = np.dtype(dtype)
-    return np.frombuffer(mmap.mmap(-1, max(n * dt.itemsize, 1)), dt, count=n)
+    if not hasattr(mmap, "MAP_PRIVATE"):          # Windows: no private anonymous maps
+        return np.zeros(n, dt)
+    # private: a shared anonymous map would be shmem-backed, slower to fault in
+    buf = mmap.mmap(-1, max(n * dt.itemsize, 1), flags=mmap.MAP_PRIVATE)
+    return np.frombuffer(buf, dt, count=n)
 
 
 def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1,

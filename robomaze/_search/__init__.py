@@ -281,18 +281,23 @@ def _unpack_cell_major(blocked, rows, cols):
     fp[:(pc + 1) * nbins] = 0
     fp[((rows + 1) * pc - 1) * nbins:] = 0
     hfree = np.empty(rows * cols, np.uint8)
+    words = np.empty(nbins, np.uint64)         # one 64-cell word per bin, consumed bit by bit
     one = np.uint64(1)
     for r in range(rows):
         o = ((r + 1) * pc + 1) * nbins
-        for c in range(cols):
-            w = c >> 6
-            sh = np.uint64(c & 63)
-            anyf = 0
+        for w in range(blocked.shape[2]):
             for b in range(nbins):
-                f = 0 if (blocked[b, r, w] >> sh) & one else 1
-                fp[o + c * nbins + b] = f
-                anyf |= f
-            hfree[r * cols + c] = anyf
+                words[b] = ~blocked[b, r, w]
+            c0 = w * 64
+            for j in range(min(64, cols - c0)):
+                anyf = np.uint8(0)
+                base = o + (c0 + j) * nbins
+                for b in range(nbins):
+                    f = np.uint8(words[b] & one)
+                    words[b] >>= one
+                    fp[base + b] = f
+                    anyf |= f
+                hfree[r * cols + c0 + j] = anyf
         fp[o + cols * nbins:o + (cols + 2) * nbins] = 0      # east border, west of the next row
     return fp, hfree
 

@@ -9,7 +9,9 @@ never leaves the map.
   clearance field is the exact distance from each cell centre to the
   nearest occupied square, so this is exact (touching = blocked, within
   :data:`~robomaze.geometry.footprint.CONTACT_TOL` of float round-off).
-* Any other shape: an ``(N, rows, cols)`` stack, one grid per heading bin.
+* Any other shape: an ``(N, rows, cols)`` stack, one grid per heading bin
+  (:func:`cspace_bits`: the same packed 64 cells to a word, as the
+  footprint planner's search takes it).
   Bin ``i`` covers world headings ``[(i - 1/2) * 2pi/N, (i + 1/2) * 2pi/N]``
   around its sample heading ``i * 2pi/N``. With ``sweep=True`` (default) a
   bin is blocked where the footprint at *any* heading of the interval
@@ -132,6 +134,14 @@ def motion_cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 
     Minkowski sum with the segment), so a free move is collision-free for
     the whole continuous motion, not just at its ends. The reverse moves
     (W, N, NW, NE) are the same sweeps seen from the other cell.
+
+    The footprint planner does not need these masks: a closed square meets
+    a region swept one cell east iff it or its west neighbour meets the
+    region, so an axis move is blocked exactly where :func:`cspace` blocks
+    one of its two end cells, and a diagonal move's sweep lies within the
+    two end cells' and the two side cells' kernels (which its no-corner-cut
+    rule already needs free). ``tests/geometry/test_geom_cspace.py`` checks
+    both against these shapely sweeps.
 
     Returns
     -------

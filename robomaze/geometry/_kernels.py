@@ -162,33 +162,56 @@ def shapes_clearance(occ, us, vs, closed, radius):
 
 
 @njit(cache=True)
-def shapes_touch(occ, us, vs, res, tol):
-    """First closed polygon ``(us[i], vs[i])`` within ``tol`` metres of an occupied square, or -1.
-
-    The yes/no question ``shapes_clearance(...) * res <= tol`` of
-    :func:`shapes_clearance` without the distance: only the squares meeting
-    the polygon's bounding box grown by (twice) ``tol`` can be that close,
-    and the scan stops at the first one that is.
-    """
+def _touches(occ, u, v, res, tol):
+    """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
     rows, cols = occ.shape
     grow = 2.0 * tol / res
-    for i in range(us.shape[0]):
-        u = us[i]
-        v = vs[i]
-        umin, umax = u.min() - grow, u.max() + grow
-        vmin, vmax = v.min() - grow, v.max() + grow
-        # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
-        c0 = int(math.ceil(umin)) - 1
-        c1 = int(math.floor(umax))
-        r0 = int(math.ceil(vmin)) - 1
-        r1 = int(math.floor(vmax))
-        for r in range(r0, r1 + 1):
-            inside_r = 0 <= r < rows
-            for c in range(c0, c1 + 1):
-                if inside_r and 0 <= c < cols and not occ[r, c]:
-                    continue
-                if _shape_box(u, v, True, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
-                    return i
+    umin, umax = u.min() - grow, u.max() + grow
+    vmin, vmax = v.min() - grow, v.max() + grow
+    # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
+    c0 = int(math.ceil(umin)) - 1
+    c1 = int(math.floor(umax))
+    r0 = int(math.ceil(vmin)) - 1
+    r1 = int(math.floor(vmax))
+    for r in range(r0, r1 + 1):
+        inside_r = 0 <= r < rows
+        for c in range(c0, c1 + 1):
+            if inside_r and 0 <= c < cols and not occ[r, c]:
+                continue
+            if _shape_box(u, v, True, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
+                return True
+    return False
+
+
+@njit(cache=True)
+def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
+    """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
+
+    The yes/no question ``shapes_clearance(...) * res <= tol`` without the
+    distance: only the squares meeting the placed polygon's bounding box
+    grown by (twice) ``tol`` can be that close, and the scan stops at the
+    first one that is.
+
+    Each pose is placed here, vertex by vertex, as
+    :meth:`robomaze.grid.Frame.to_units` would map it (no ``(n, m)``
+    temporaries for long interpolated motions).
+    """
+    m = vx.shape[0]
+    u = np.empty(m)
+    v = np.empty(m)
+    rows = occ.shape[0]
+    cy, sy = math.cos(yaw), math.sin(yaw)
+    for i in range(poses.shape[0]):
+        cs, sn = math.cos(poses[i, 2]), math.sin(poses[i, 2])
+        for j in range(m):
+            dx = poses[i, 0] + cs * vx[j] - sn * vy[j] - ox
+            dy = poses[i, 1] + sn * vx[j] + cs * vy[j] - oy
+            if yaw != 0.0:
+                dx, dy = cy * dx + sy * dy, -sy * dx + cy * dy
+            u[j] = dx / res
+            v[j] = rows - dy / res
+        if _touches(occ, u, v, res, tol):
+            return i
     return -1
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ._kernels import cell_clearance as _cell_kernel
-from ._kernels import shapes_clearance, shapes_touch
+from ._kernels import poses_touch, shapes_clearance
 from .footprint import CONTACT_TOL, Footprint
 
 __all__ = ["footprint_clearance", "footprint_touches", "segment_clearance", "cell_clearance"]
@@ -116,9 +116,10 @@ def footprint_touches(grid: OccupancyGrid, footprint: Footprint | None, poses) -
         raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     if p.shape[0] == 0:
         return -1
-    u, v = _placed_units(grid, footprint, p)
-    return int(shapes_touch(np.ascontiguousarray(grid.occupied), u, v, grid.resolution,
-                            CONTACT_TOL))
+    vx, vy = np.ascontiguousarray(footprint.vertices.T)
+    res, _, _, ox, oy, yaw = grid.frame.kernel_args
+    return int(poses_touch(np.ascontiguousarray(grid.occupied), vx, vy, p, res, ox, oy, yaw,
+                           CONTACT_TOL))
 
 
 def cell_clearance(grid: OccupancyGrid, footprint: Footprint | None, cells) -> np.ndarray:

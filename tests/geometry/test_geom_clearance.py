@@ -111,3 +111,18 @@ def test_touches_is_shapely_intersection(seed, fp):
     first = int(np.flatnonzero(hits)[0])
     assert footprint_touches(g, fp, poses) == first
     assert footprint_touches(g, fp, poses[~hits]) == -1
+
+
+@pytest.mark.parametrize("yaw", [0.0, 0.4, -2.0])
+def test_touches_agrees_with_clearance_on_rotated_grids(yaw):
+    from robomaze.geometry import CONTACT_TOL, footprint_touches
+    rng = np.random.default_rng(7)
+    g = OccupancyGrid(rng.random((10, 12)) < 0.12, resolution=0.25, origin=(0.5, 1.5, yaw))
+    fp = Footprint.polygon(L_SHAPE)
+    cells = np.argwhere(np.ones(g.shape, bool))
+    xy = g.cells_to_world(cells) + rng.normal(0, 0.05, (len(cells), 2))
+    poses = np.column_stack([xy, rng.uniform(-math.pi, math.pi, len(cells))])
+    hit = footprint_clearance(g, fp, poses) <= CONTACT_TOL
+    assert 0 < hit.sum() < len(hit)
+    got = np.array([footprint_touches(g, fp, poses[i:i + 1]) == 0 for i in range(len(poses))])
+    np.testing.assert_array_equal(got, hit)

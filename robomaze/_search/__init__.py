@@ -122,6 +122,8 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
             rot_cost=0.0, sight_free=None, goal_bin=-1, want_parent=True, want_g=False,
             landmarks=None):
     n = fp.shape[0]
+    if heading is not None:
+        n = n // ((nbins + 15) >> 4) * nbins          # uint16 bin words per cell -> states
     if heading is None:
         g = np.empty(n)
         parent = np.empty(n, np.int64) if want_parent else None
@@ -273,33 +275,42 @@ def _steps_to_dist(d):
 
 @njit(cache=True)
 def _unpack_cell_major(blocked, rows, cols):
-    """Packed blocked bits -> padded cell-major free states (border 0) and the any-bin free mask."""
+    """Packed blocked bits -> per padded cell the free bins as uint16 words, and the any-bin mask.
+
+    Word ``k`` of a cell holds bins ``16k .. 16k + 15`` (bit set = free);
+    the border cells are all blocked. 16 bins take 2 bytes a cell where a
+    byte per state took 16.
+    """
     nbins = blocked.shape[0]
+    nw = (nbins + 15) >> 4
     pc = cols + 2
-    # every byte written once (no zero-filled allocation written again)
-    fp = np.empty((rows + 2) * pc * nbins, np.uint8)
-    fp[:(pc + 1) * nbins] = 0
-    fp[((rows + 1) * pc - 1) * nbins:] = 0
+    # every word written once (no zero-filled allocation written again)
+    fm = np.empty((rows + 2) * pc * nw, np.uint16)
+    fm[:(pc + 1) * nw] = 0
+    fm[((rows + 1) * pc - 1) * nw:] = 0
     hfree = np.empty(rows * cols, np.uint8)
     words = np.empty(nbins, np.uint64)         # one 64-cell word per bin, consumed bit by bit
     one = np.uint64(1)
     for r in range(rows):
-        o = ((r + 1) * pc + 1) * nbins
+        o = ((r + 1) * pc + 1) * nw
         for w in range(blocked.shape[2]):
             for b in range(nbins):
                 words[b] = ~blocked[b, r, w]
             c0 = w * 64
             for j in range(min(64, cols - c0)):
-                anyf = np.uint8(0)
-                base = o + (c0 + j) * nbins
-                for b in range(nbins):
-                    f = np.uint8(words[b] & one)
-                    words[b] >>= one
-                    fp[base + b] = f
-                    anyf |= f
+                base = o + (c0 + j) * nw
+                anyf = 0
+                for k in range(nw):
+                    m = np.uint64(0)
+                    for b in range(k * 16, min(nbins, k * 16 + 16)):
+                        m |= (words[b] & one) << np.uint64(b - k * 16)
+                        words[b] >>= one
+                    fm[base + k] = np.uint16(m)
+                    if m:
+                        anyf = 1
                 hfree[r * cols + c0 + j] = anyf
-        fp[o + cols * nbins:o + (cols + 2) * nbins] = 0      # east border, west of the next row
-    return fp, hfree
+        fm[o + cols * nw:o + (cols + 2) * nw] = 0      # east border, west of the next row
+    return fm, hfree
 
 
 @njit(cache=True)

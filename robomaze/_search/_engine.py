@@ -124,8 +124,9 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
 
     Parameters (padded space; see the module docstring for the rules)
     ----------
-    free : uint8 padded free mask; for HEADING ``nbins`` values per cell
-        (state ``cell * nbins + bin``: the bins of a cell share a cache line)
+    free : uint8 padded free mask; for HEADING uint16 words, ``ceil(nbins /
+        16)`` per cell, bit ``b % 16`` of word ``b // 16`` set where bin
+        ``b`` is free (states are ``cell * nbins + bin``)
     cols : the unpadded column count
     conn8 : bool
     cost : None (unit lengths) or float64 padded per-cell cost
@@ -210,6 +211,10 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
         gc = goal - gr * pc
     nk = 8 if conn8 else 4
     nmoves = nk
+    nw = (nbins + 15) >> 4                 # HEADING: uint16 bin words per cell
+    one = np.uint16(1)
+    bw = 0
+    bb = np.uint16(0)
     if heading is not None:
         nmoves = nk + 2
     while size > 0:
@@ -225,6 +230,8 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
         if heading is not None:
             cell = s // nbins
             b = s - cell * nbins
+            bw = b >> 4
+            bb = np.uint16(b & 15)
         if cell == goal and (goal_bin < 0 or b == goal_bin):
             return s, size, expanded
         r = cell // pc
@@ -236,10 +243,10 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
             if k < nk:
                 t = cell + off[k]
                 if heading is not None:
-                    if not free[t * nbins + b]:
+                    if not (free[t * nw + bw] >> bb) & one:
                         continue
-                    if k >= 4 and not (free[(cell + _DC[k]) * nbins + b]
-                                       and free[(t - _DC[k]) * nbins + b]):
+                    if k >= 4 and not ((free[(cell + _DC[k]) * nw + bw] >> bb) & one
+                                       and (free[(t - _DC[k]) * nw + bw] >> bb) & one):
                         continue
                 else:
                     if not free[t]:
@@ -258,7 +265,7 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                     continue
                 b2 = (b + (1 if k == nk else nbins - 1)) % nbins
                 ns = cell * nbins + b2
-                if not free[ns]:
+                if not (free[cell * nw + (b2 >> 4)] >> np.uint16(b2 & 15)) & one:
                     continue
                 ncell = cell
                 step = rot_cost

@@ -20,11 +20,11 @@ Neighbour rules (``rule``):
   beside it are free (no corner cutting, the MovingAI convention). Move
   length 1 or sqrt(2).
 * ``HEADING``: states ``cell * nbins + bin`` of a heading-binned C-space; the
-  GRID moves inside one bin, allowed by that bin's free mask alone (the
-  cells swept by a one-cell translation are the cells covered at its two
-  ends, and diagonally also the two cells beside it, which the no-corner-cut
-  rule already requires free), plus rotations in place to the neighbouring
-  bins at cost ``rot_cost``.
+  GRID moves inside one bin, allowed by that bin's free mask alone (a
+  one-cell axis translation sweeps exactly the cells covered at its two
+  ends; a diagonal one no cell outside those and the two side cells'
+  kernels, which the no-corner-cut rule already requires free), plus
+  rotations in place to the neighbouring bins at cost ``rot_cost``.
 * ``ANYANGLE``: GRID moves whose parent may be any earlier cell in line of
   sight (basic Theta*, Nash et al. 2007).
 

@@ -134,9 +134,10 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     heading : None, or any array (its contents are not read): the HEADING
         rule, with ``nbins`` bins and rotations costing ``rot_cost``. A
         translation needs only its target (and, diagonally, the two cells
-        beside it) free in the bin: the cells a region sweeps moving one
-        cell are exactly those it covers at the two ends (plus the two side
-        cells diagonally), see :mod:`robomaze.geometry.cspace`
+        beside it) free in the bin: a region moving one cell along an axis
+        sweeps exactly the cells it covers at the two ends, diagonally no
+        cell outside those and the two side cells' kernels (see
+        :func:`robomaze.geometry.motion_cspace`)
     sight_free : None, or the mask for line of sight: the ANYANGLE rule
         (needs ``parent``)
     starts : start states (cost 0)

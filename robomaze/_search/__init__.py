@@ -54,23 +54,45 @@ __all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "dista
 @njit(cache=True)
 def _chain(parent, last):
     """Parent chain from the root (parent -1) to ``last``."""
+    # one walk of the (cache-missing) parent links into a doubling buffer
+    buf = np.empty(1024, np.int64)
     n = 0
     cur = last
     while cur >= 0:
+        if n == buf.shape[0]:
+            grown = np.empty(2 * n, np.int64)
+            grown[:n] = buf
+            buf = grown
+        buf[n] = cur
         n += 1
         cur = parent[cur]
-    out = np.empty(n, np.int64)
-    cur = last
-    for i in range(n - 1, -1, -1):
-        out[i] = cur
-        cur = parent[cur]
-    return out
+    return buf[:n][::-1].copy()
 
 
 def _padded(mask, rows: int, cols: int) -> np.ndarray:
-    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border."""
+    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border (read-only)."""
     m = np.asarray(mask).reshape(-1, rows, cols)
-    return np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel()
+    return _readonly(np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel())
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """``a`` as a read-only array (a view if it was writable).
+
+    The engine's masks are always passed read-only, so the kernels compile
+    once for them whether they come from a grid's cache or a fresh pad.
+    """
+    if a.flags.writeable:
+        a = a.view()
+        a.setflags(write=False)
+    return a
+
+
+def _free_padded(free):
+    """``(padded mask, rows, cols)`` of a 2-D mask, or of an OccupancyGrid's free cells (cached)."""
+    if hasattr(free, "padded_free"):
+        return free.padded_free(), free.rows, free.cols
+    rows, cols = free.shape
+    return _padded(free, rows, cols), rows, cols
 
 
 def _to_padded(idx, rows: int, cols: int):
@@ -88,9 +110,14 @@ def _from_padded(idx, rows: int, cols: int):
     return b * (rows * cols) + (r - 1) * cols + c - 1
 
 
+def _index_dtype(nstates: int):
+    """int32 state indices (parents, heap nodes) when they fit: half the memory traffic."""
+    return np.int32 if nstates < 2**31 else np.int64
+
+
 def _new_heap(nstates: int):
     cap = 1024 + nstates // 8
-    return (np.empty(cap), np.empty(cap), np.empty(cap, np.int64))
+    return (np.empty(cap), np.empty(cap), np.empty(cap, _index_dtype(nstates)))
 
 
 def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins=1,
@@ -98,8 +125,11 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins
             landmarks=None):
     n = fp.shape[0]
     g = np.empty(n)
-    parent = np.empty(n, np.int64) if want_parent else None
+    parent = np.empty(n, _index_dtype(n)) if want_parent else None
     mark = np.zeros(n, np.uint8)
+    fp = _readonly(fp)
+    if sight_free is not None:
+        sight_free = _readonly(sight_free)
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, move_free, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
                                       g, parent, mark, _new_heap(n), landmarks)
@@ -109,6 +139,8 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, move_free=None, nbins
 def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode: int = 0):
     """Flat cells of a shortest path ``start -> goal`` on a 2-D mask; empty if none.
 
+    ``free``: a 2-D bool mask, or an OccupancyGrid for its free cells (the
+    padded mask cached on the grid: no per-call pass over the grid);
     ``cost``: per-cell cost (same shape) or None for unit lengths;
     ``hmode``: 0 Dijkstra, 1 Manhattan A*, 2 octile A*. The 4-connected
     unit-cost A* (``hmode`` 1, no cost) uses the exact two-stack bucket
@@ -122,8 +154,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     >>> cells.tolist()          # no corner cutting around the blocked cells 3, 4
     [0, 1, 2, 5, 8, 7, 6]
     """
-    rows, cols = free.shape
-    fp = _padded(free, rows, cols)
+    fp, rows, cols = _free_padded(free)
     ps, pg = _to_padded([start, goal], rows, cols)
     if hmode == 1 and not conn8 and cost is None:
         gf, expanded = _astar4(fp, cols, ps, pg)
@@ -262,7 +293,9 @@ def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)
-    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols), lm)
+    return _lengths(_readonly(fp), cols, _to_padded(starts, rows, cols),
+                    _to_padded(goals, rows, cols), lm,
+                    _new_heap(fp.shape[0]))
 
 
 def _landmarks(fp, cols: int, k: int) -> np.ndarray:
@@ -288,12 +321,11 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _lengths(fp, cols, starts, goals, lm):
+def _lengths(fp, cols, starts, goals, lm, heap):
     # one set of per-cell arrays for the whole batch, reset between problems
     n = fp.shape[0]
     g = np.empty(n)
     mark = np.empty(n, np.uint8)
-    heap = (np.empty(1024 + n // 8), np.empty(1024 + n // 8), np.empty(1024 + n // 8, np.int64))
     out = np.full(starts.shape[0], np.nan)
     st = np.empty(1, np.int64)
     for k in range(starts.shape[0]):

@@ -213,9 +213,10 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
         if size + nmoves > cap:
             return -2, size, expanded
         s, gv, _, size = heap_pop(hk, hg, hn, size)
-        if mark[s] == 2 or gv > g[s]:
+        us = np.uint64(s)
+        if mark[us] == 2 or gv > g[us]:
             continue
-        mark[s] = 2
+        mark[us] = 2
         expanded += 1
         b = 0
         cell = s
@@ -239,9 +240,10 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                                        and free[(t - _DC[k]) * nbins + b]):
                         continue
                 else:
-                    if not free[t]:
+                    if not free[np.uint64(t)]:
                         continue
-                    if k >= 4 and not (free[cell + _DC[k]] and free[t - _DC[k]]):
+                    if k >= 4 and not (free[np.uint64(cell + _DC[k])]
+                                       and free[np.uint64(t - _DC[k])]):
                         continue
                 nr = r + _DR[k]
                 ncc = c + _DC[k]
@@ -270,7 +272,8 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                 step = rot_cost
                 nr = r
                 ncc = c
-            if mark[ns] == 2:
+            uns = np.uint64(ns)
+            if mark[uns] == 2:
                 continue
             src_state = s
             if sight_free is not None:
@@ -284,11 +287,11 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                 if cost is not None:
                     step = step * 0.5 * (cost[cell] + cost[t])
                 ng = gv + step
-            if mark[ns] == 0 or ng < g[ns]:
-                mark[ns] = 1
-                g[ns] = ng
+            if mark[uns] == 0 or ng < g[uns]:
+                mark[uns] = 1
+                g[uns] = ng
                 if parent is not None:
-                    parent[ns] = src_state
+                    parent[uns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
                 if landmarks is not None:
                     hv = _alt(landmarks, goal, ncell, hv)

@@ -42,8 +42,14 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
     t0 = _time.perf_counter()
     check_grid(grid)
     conn = check_connectivity(connectivity)
-    free = free_space(grid, footprint)
-    s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
+    if footprint is None:
+        # a point stands on any free cell (endpoints checks that) and the engine
+        # walks the grid's cached padded mask: no per-call pass over the grid
+        s, g = endpoints(grid, start, goal)
+        free = grid
+    else:
+        free = free_space(grid, footprint)
+        s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     cols = grid.cols
     hmode = 0 if not heuristic else (1 if conn == 4 else 2)
     flat, expanded = core.shortest_path(free, s[0] * cols + s[1], g[0] * cols + g[1],

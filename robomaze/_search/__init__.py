@@ -69,6 +69,15 @@ def _chain(parent, last):
     return buf[:n][::-1].copy()
 
 
+@njit(cache=True)
+def _chain_cells(parent, last, cols):
+    """:func:`_chain` of a padded single-layer search, as unpadded flat cells."""
+    chain = _chain(parent, last)
+    for i in range(chain.shape[0]):
+        chain[i] = _from_pad(chain[i], cols)
+    return chain
+
+
 def _padded(mask, rows: int, cols: int) -> np.ndarray:
     """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border (read-only)."""
     m = np.asarray(mask).reshape(-1, rows, cols)
@@ -168,7 +177,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _from_padded(_chain(parent, reached), rows, cols), expanded
+    return _chain_cells(parent, reached, cols), expanded
 
 
 def any_angle_path(free, start: int, goal: int, *, conn8: bool):
@@ -179,7 +188,7 @@ def any_angle_path(free, start: int, goal: int, *, conn8: bool):
     reached, expanded, _, parent = _search(fp, cols, conn8, None, 3, [ps], pg, sight_free=fp)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _from_padded(_chain(parent, reached), rows, cols), expanded
+    return _chain_cells(parent, reached, cols), expanded
 
 
 def shortcut(free, cells) -> np.ndarray:

@@ -56,7 +56,8 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
                                         conn8=conn == 8, cost=cost, hmode=hmode)
     if flat.size == 0:
         raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
-    cells = np.column_stack(np.divmod(flat, cols))
+    cells = np.empty((flat.size, 2), np.int64)
+    np.divmod(flat, cols, out=(cells[:, 0], cells[:, 1]))
     elapsed = _time.perf_counter() - t0
     return make_path(grid, cells, footprint=footprint, method=method, expanded=expanded,
                      time=elapsed)

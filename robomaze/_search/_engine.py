@@ -240,10 +240,12 @@ def _expand(free, cols, conn8, cost, hmode, move_free, nbins, rot_cost, sight_fr
                                        and free[(t - _DC[k]) * nbins + b]):
                         continue
                 else:
-                    if not free[np.uint64(t)]:
-                        continue
+                    # the side cells first: on narrow corridors they rule out
+                    # most diagonals before the diagonal cell is read
                     if k >= 4 and not (free[np.uint64(cell + _DC[k])]
                                        and free[np.uint64(t - _DC[k])]):
+                        continue
+                    if not free[np.uint64(t)]:
                         continue
                 nr = r + _DR[k]
                 ncc = c + _DC[k]

@@ -351,37 +351,51 @@ def _lengths(fp, cols, starts, goals, lm, heap):
     return out
 
 
-def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool):
+def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: bool = False):
     """Wave step counts from flat cell ``goal`` over a flat uint8 mask: ``(dist, expanded)``.
 
+    ``free``: nonzero on free cells, or with ``occupied`` nonzero on blocked
+    ones (an OccupancyGrid's ``occupied.view(np.uint8).ravel()``, no copy).
     ``dist`` is ``(rows, cols)`` int32, -1 where unreachable or blocked: a
-    view into the padded label array (occupied cells and the blocked border
-    are pre-marked -2 there, so the wave needs no bounds check and one load
-    per neighbour; only the -2 left inside the grid are rewritten).
+    view into the padded label array, filled from the mask in one pass
+    (free cells -2, blocked cells and the border -1, so the wave needs no
+    bounds check and one load per neighbour); free cells the wave missed
+    are rewritten -1 only when there are any (none on a perfect maze).
+
+    >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
+    >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
+    [[0, 1, -1], [-1, 2, 3]]
     """
-    dist, expanded = _bfs_field(free, rows, cols, goal, conn8)
+    dist, expanded = _bfs_field(_readonly(np.ascontiguousarray(free).reshape(-1)), rows, cols,
+                                goal, conn8, bool(occupied))
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
 
 
 @njit(cache=True)
-def _bfs_field(free, rows, cols, goal, conn8):
+def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.full(npd, -2, np.int32)
+    dist = np.empty(npd, np.int32)
+    dist[:pc] = -1
+    dist[npd - pc:] = -1
+    nfree = 0
     for r in range(rows):
         src = r * cols
         dst = (r + 1) * pc + 1
+        dist[dst - 1] = -1
+        dist[dst + cols] = -1
         for c in range(cols):
-            dist[dst + c] = -1 if free[src + c] else -2
-    queue = np.empty(rows * cols, np.int32)
+            f = np.int32((mask[src + c] != 0) != occupied)
+            dist[dst + c] = -1 - f
+            nfree += f
+    queue = np.empty(max(nfree, 1), np.int32)
     expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
                     np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
                     np.empty(0, np.int32))
-    for r in range(rows):
-        src = (r + 1) * pc + 1
-        for c in range(cols):
-            if dist[src + c] == -2:
-                dist[src + c] = -1
+    if expanded < nfree:
+        for i in range(pc, npd - pc):
+            if dist[i] == -2:
+                dist[i] = -1
     return dist, expanded
 
 
@@ -393,10 +407,11 @@ def bfs_path(free, rows, cols, s, g):
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.full(npd, -2, np.int32)
+    dist = np.full(npd, -1, np.int32)
     for r in range(rows):
         for c in range(cols):
-            dist[(r + 1) * pc + 1 + c] = -1 if free[r * cols + c] else -2
+            if free[r * cols + c]:
+                dist[(r + 1) * pc + 1 + c] = -2
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
     wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,

@@ -309,10 +309,11 @@ WAVE_GRID, WAVE_EDGES = 0, 1
 def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue, parent):
     """Breadth-first wave: step counts from ``sources`` (unit moves).
 
-    ``rule`` WAVE_GRID: padded free mask ``free``, the GRID moves (4 or 8,
-    no corner cutting); ``dist`` is padded int32, pre-filled by the caller
-    with -1 on free cells and -2 on blocked ones (so one load tells "free
-    and unlabelled").
+    ``rule`` WAVE_GRID: the GRID moves (4 or 8, no corner cutting) over a
+    padded int32 ``dist`` pre-filled by the caller with -2 on free cells and
+    -1 on blocked ones and the border (so one load tells "free and
+    unlabelled", and blocked cells already read -1 as a field's callers
+    want); ``free`` is not read. Free cells left unreached stay -2.
     ``rule`` WAVE_EDGES: unpadded cells whose sides N, E, S, W are described
     by ``know`` (``(n, 4)`` int8: 0 unknown, 1 open, 2 wall; a wall on the
     grid's outline is the caller's business only through ``know``; moves
@@ -321,9 +322,10 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
     (if non-empty) gets the cell each one was reached from. Returns the
     number of cells expanded.
     """
+    unseen = -2 if rule == WAVE_GRID else -1
     tail = 0
     for s in sources:
-        if dist[s] == -1:
+        if dist[s] == unseen:
             dist[s] = 0
             queue[tail] = s
             tail += 1
@@ -341,7 +343,7 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
             d = dist[cur] + 1
             for k in range(4):
                 nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
-                if dist[nb] == -1:
+                if dist[nb] == -2:
                     dist[nb] = d
                     queue[tail] = nb
                     tail += 1
@@ -352,7 +354,7 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
                     dr = _DR[k]
                     dc = _DC[k]
                     nb = cur + dr * pc + dc
-                    if dist[nb] == -1 and dist[cur + dr * pc] != -2 and dist[cur + dc] != -2:
+                    if dist[nb] == -2 and dist[cur + dr * pc] != -1 and dist[cur + dc] != -1:
                         dist[nb] = d
                         queue[tail] = nb
                         tail += 1

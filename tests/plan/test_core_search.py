@@ -123,9 +123,32 @@ def test_bfs_field_counts_moves(seed, conn8):
     G = graph(free, conn8)
     G.data[:] = 1.0
     ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
+    want = np.where(np.isinf(ref), -1, ref).astype(np.int32)
+    dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
+    assert np.array_equal(want, dist.ravel())
+    assert expanded == int(np.isfinite(ref).sum())
+    # the same wave read from the occupancy (the grid's own bool array, no copy)
+    occ = np.ascontiguousarray(~free)
+    dist2, expanded2 = core.bfs_field(occ.view(np.uint8).ravel(), *free.shape, goal, conn8,
+                                      occupied=True)
+    assert np.array_equal(want, dist2.ravel()) and expanded2 == expanded
+
+
+@pytest.mark.parametrize("conn8", [False, True])
+def test_bfs_field_on_a_maze_reaching_every_free_cell(conn8):
+    # every free cell reachable: the wave skips the pass over unreached cells
+    from robomaze import widen
+    from robomaze.generate import generate
+
+    free = widen(generate("backtracker", 7, 9, rng=2), corridor=2, wall=1).free
+    goal = int(np.flatnonzero(free)[5])
+    G = graph(free, conn8)
+    G.data[:] = 1.0
+    ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
+    assert np.isfinite(ref[free.ravel()]).all()
     dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
     assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), dist.ravel())
-    assert expanded == int(np.isfinite(ref).sum())
+    assert expanded == int(free.sum())
 
 
 def test_bfs_path_is_shortest():

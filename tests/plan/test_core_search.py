@@ -17,6 +17,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from robomaze import OccupancyGrid
 from robomaze import _search as core
 
 PKG = Path(__file__).resolve().parents[2] / "robomaze"
@@ -75,6 +76,7 @@ def test_shortest_path_matches_scipy(seed, conn8, hmode):
     if hmode == 1 and conn8:
         hmode = 2   # Manhattan over-estimates diagonal moves: octile is the 8-connected bound
     G = graph(free, conn8, cost)
+    grid = OccupancyGrid(~free)
     for s, t in pick(free, rng, (5, 2)):
         ref = csgraph.dijkstra(G, indices=s)[t]
         cells, expanded = core.shortest_path(free, int(s), int(t), conn8=conn8, cost=cost,
@@ -85,6 +87,10 @@ def test_shortest_path_matches_scipy(seed, conn8, hmode):
         assert cells[0] == s and cells[-1] == t and free.ravel()[cells].all()
         assert path_length(cells, free.shape[1], cost) == pytest.approx(ref, rel=1e-12)
         assert expanded >= 1
+        # a grid instead of its mask: the grid's cached padded mask, the same search
+        cells2, expanded2 = core.shortest_path(grid, int(s), int(t), conn8=conn8, cost=cost,
+                                               hmode=hmode)
+        assert np.array_equal(cells2, cells) and expanded2 == expanded
 
 
 @pytest.mark.parametrize("seed", range(5))

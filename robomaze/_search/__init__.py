@@ -52,30 +52,23 @@ __all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "dista
 
 # ---------------------------------------------------------------- public core calls
 @njit(cache=True)
-def _chain(parent, last):
-    """Parent chain from the root (parent -1) to ``last``."""
-    # one walk of the (cache-missing) parent links into a doubling buffer
-    buf = np.empty(1024, np.int64)
+def _chain(parent, last, cols):
+    """Parent chain from the root (parent -1) to ``last``.
+
+    With ``cols`` > 0 the states are cells of a padded grid of ``cols``
+    columns and come back unpadded; with 0 they come back as they are.
+    """
     n = 0
     cur = last
     while cur >= 0:
-        if n == buf.shape[0]:
-            grown = np.empty(2 * n, np.int64)
-            grown[:n] = buf
-            buf = grown
-        buf[n] = cur
         n += 1
         cur = parent[cur]
-    return buf[:n][::-1].copy()
-
-
-@njit(cache=True)
-def _chain_cells(parent, last, cols):
-    """:func:`_chain` of a padded single-layer search, as unpadded flat cells."""
-    chain = _chain(parent, last)
-    for i in range(chain.shape[0]):
-        chain[i] = _from_pad(chain[i], cols)
-    return chain
+    out = np.empty(n, np.int64)
+    cur = last
+    for i in range(n - 1, -1, -1):
+        out[i] = _from_pad(cur, cols) if cols > 0 else cur
+        cur = parent[cur]
+    return out
 
 
 def _padded(mask, rows: int, cols: int) -> np.ndarray:
@@ -177,7 +170,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _chain_cells(parent, reached, cols), expanded
+    return _chain(parent, reached, cols), expanded
 
 
 def any_angle_path(free, start: int, goal: int, *, conn8: bool):
@@ -188,7 +181,7 @@ def any_angle_path(free, start: int, goal: int, *, conn8: bool):
     reached, expanded, _, parent = _search(fp, cols, conn8, None, 3, [ps], pg, sight_free=fp)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _chain_cells(parent, reached, cols), expanded
+    return _chain(parent, reached, cols), expanded
 
 
 def shortcut(free, cells) -> np.ndarray:
@@ -243,7 +236,7 @@ def heading_path(free_b, move_free, starts, goal: int, goal_bin: int, *, conn8: 
         rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    cell, b = np.divmod(_chain(parent, reached), nbins)
+    cell, b = np.divmod(_chain(parent, reached, 0), nbins)
     return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
 
 

@@ -10,7 +10,7 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   - a plain C BFS (``benchmarks/bfs_ref.c``, compiled here with
     ``gcc -O3 -march=native`` into a temporary directory; it reads the same
     free mask from a raw file and times itself, excluding I/O) -- target:
-    robomaze >= 0.6x the C speed;
+    the public call >= 0.9x the C speed;
   - ``scipy.sparse.csgraph.shortest_path(unweighted=True)`` including the
     construction of the CSR grid graph -- target: robomaze >= 10x faster;
   - ``skimage.graph.MCP`` (``find_costs`` from the goal, unit costs,
@@ -34,8 +34,8 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   ``astar`` / ``dijkstra`` calls against a plain C++ A* of the same rules
   (``benchmarks/astar_ref.cpp``, compiled here with ``g++ -O3
   -march=native``; it times itself, parents and path included, file I/O
-  excluded). Lengths and expansions are checked equal -- target: the engine
-  >= 0.9x the C++ speed.
+  excluded). Lengths and expansions are checked equal -- target: the public
+  calls >= 0.9x the C++ speed.
 
 * ``collision_free`` for a 0.5 x 0.3 m rectangle (16 heading bins,
   4-connected) against the point-robot ``astar`` between the maze start and

@@ -405,6 +405,23 @@ class OccupancyGrid:
             self._cache["flat_occupancy"] = flat
         return flat
 
+    def padded_free(self) -> np.ndarray:
+        """Free mask with a one-cell blocked border, flat uint8 (1 = free), read-only; cached.
+
+        ``(rows + 2) * (cols + 2)`` cells, row-major: the form the search
+        engine (:mod:`robomaze._search`) walks without bounds checks, built
+        once per grid instead of once per search.
+
+        >>> OccupancyGrid([[0, 1]]).padded_free().reshape(3, 4)[1].tolist()
+        [0, 1, 0, 0]
+        """
+        flat = self._cache.get("padded_free")
+        if flat is None:
+            flat = np.pad(~self.occupied, 1).view(np.uint8).ravel()
+            flat.setflags(write=False)
+            self._cache["padded_free"] = flat
+        return flat
+
     def flat_clearance(self) -> np.ndarray:
         """:meth:`clearance` in cell units, flat and read-only like :meth:`flat_occupancy`; cached."""
         flat = self._cache.get("flat_clearance")

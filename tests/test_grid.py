@@ -135,3 +135,17 @@ def test_free_space_cuts_u_turns_by_at_most_k_minus_one_each():
         s, goal = g.start_goal()
         assert _grid_bfs(~centre_lines(g), s)[goal] == 3 * (k + t)
         assert _grid_bfs(g.occupied, s)[goal] == 3 * (k + t) - 2 * (k // 2)
+
+
+def test_padded_free_is_the_bordered_free_mask_cached_read_only():
+    occ = np.random.default_rng(4).random((5, 7)) < 0.3
+    g = OccupancyGrid(occ)
+    p = g.padded_free()
+    want = np.zeros((7, 9), np.uint8)
+    want[1:-1, 1:-1] = ~occ
+    assert p.dtype == np.uint8 and np.array_equal(p.reshape(7, 9), want)
+    assert not p.flags.writeable and g.padded_free() is p
+    # a changed grid is a new grid with its own cache
+    occ2 = occ.copy()
+    occ2[2, 3] = not occ2[2, 3]
+    assert g.replace(occupied=occ2).padded_free().reshape(7, 9)[3, 4] == (not occ2[2, 3])

@@ -57,8 +57,12 @@ __all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "headi
 
 # ---------------------------------------------------------------- public core calls
 @njit(cache=True)
-def _chain(parent, last):
-    """Parent chain from the root (parent -1) to ``last``."""
+def _chain(parent, last, cols):
+    """Parent chain from the root (parent -1) to ``last``.
+
+    With ``cols`` > 0 the states are cells of a padded grid of ``cols``
+    columns and come back unpadded; with 0 they come back as they are.
+    """
     n = 0
     cur = last
     while cur >= 0:
@@ -67,15 +71,35 @@ def _chain(parent, last):
     out = np.empty(n, np.int64)
     cur = last
     for i in range(n - 1, -1, -1):
-        out[i] = cur
+        out[i] = _from_pad(cur, cols) if cols > 0 else cur
         cur = parent[cur]
     return out
 
 
 def _padded(mask, rows: int, cols: int) -> np.ndarray:
-    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border."""
+    """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border (read-only)."""
     m = np.asarray(mask).reshape(-1, rows, cols)
-    return np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel()
+    return _readonly(np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel())
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """``a`` as a read-only array (a view if it was writable).
+
+    The engine's masks are always passed read-only, so the kernels compile
+    once for them whether they come from a grid's cache or a fresh pad.
+    """
+    if a.flags.writeable:
+        a = a.view()
+        a.setflags(write=False)
+    return a
+
+
+def _free_padded(free):
+    """``(padded mask, rows, cols)`` of a 2-D mask, or of an OccupancyGrid's free cells (cached)."""
+    if hasattr(free, "padded_free"):
+        return free.padded_free(), free.rows, free.cols
+    rows, cols = free.shape
+    return _padded(free, rows, cols), rows, cols
 
 
 def _to_padded(idx, rows: int, cols: int):
@@ -97,9 +121,14 @@ def _from_padded(idx, rows: int, cols: int):
 _HEADING = np.zeros(1, np.uint8)
 
 
+def _index_dtype(nstates: int):
+    """int32 state indices (parents, heap nodes) when they fit: half the memory traffic."""
+    return np.int32 if nstates < 2**31 else np.int64
+
+
 def _new_heap(nstates: int):
     cap = 1024 + nstates // 8
-    return (np.empty(cap), np.empty(cap), np.empty(cap, np.int64))
+    return (np.empty(cap), np.empty(cap), np.empty(cap, _index_dtype(nstates)))
 
 
 def _lazy_zeros(n: int, dtype) -> np.ndarray:
@@ -126,7 +155,7 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
         n = n // ((nbins + 15) >> 4) * nbins          # uint16 bin words per cell -> states
     if heading is None:
         g = np.empty(n)
-        parent = np.empty(n, np.int64) if want_parent else None
+        parent = np.empty(n, _index_dtype(n)) if want_parent else None
         mark = np.zeros(n, np.uint8)
     else:
         # nbins states per cell, few of them touched: small pages; parents
@@ -134,6 +163,9 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
         g = _lazy_zeros(n, np.float64)
         parent = _lazy_zeros(n, np.uint8) if want_parent else None
         mark = _lazy_zeros(n, np.uint8)
+    fp = _readonly(fp)
+    if sight_free is not None:
+        sight_free = _readonly(sight_free)
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
                                       g, parent, mark, _new_heap(n), landmarks)
@@ -143,6 +175,8 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
 def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode: int = 0):
     """Flat cells of a shortest path ``start -> goal`` on a 2-D mask; empty if none.
 
+    ``free``: a 2-D bool mask, or an OccupancyGrid for its free cells (the
+    padded mask cached on the grid: no per-call pass over the grid);
     ``cost``: per-cell cost (same shape) or None for unit lengths;
     ``hmode``: 0 Dijkstra, 1 Manhattan A*, 2 octile A*. The 4-connected
     unit-cost A* (``hmode`` 1, no cost) uses the exact two-stack bucket
@@ -156,8 +190,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     >>> cells.tolist()          # no corner cutting around the blocked cells 3, 4
     [0, 1, 2, 5, 8, 7, 6]
     """
-    rows, cols = free.shape
-    fp = _padded(free, rows, cols)
+    fp, rows, cols = _free_padded(free)
     ps, pg = _to_padded([start, goal], rows, cols)
     if hmode == 1 and not conn8 and cost is None:
         gf, expanded = _astar4(fp, cols, ps, pg)
@@ -171,7 +204,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _from_padded(_chain(parent, reached), rows, cols), expanded
+    return _chain(parent, reached, cols), expanded
 
 
 def any_angle_path(free, start: int, goal: int, *, conn8: bool):
@@ -182,7 +215,7 @@ def any_angle_path(free, start: int, goal: int, *, conn8: bool):
     reached, expanded, _, parent = _search(fp, cols, conn8, None, 3, [ps], pg, sight_free=fp)
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    return _from_padded(_chain(parent, reached), rows, cols), expanded
+    return _chain(parent, reached, cols), expanded
 
 
 def shortcut(free, cells) -> np.ndarray:
@@ -374,7 +407,9 @@ def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)
-    return _lengths(fp, cols, _to_padded(starts, rows, cols), _to_padded(goals, rows, cols), lm)
+    return _lengths(_readonly(fp), cols, _to_padded(starts, rows, cols),
+                    _to_padded(goals, rows, cols), lm,
+                    _new_heap(fp.shape[0]))
 
 
 def _landmarks(fp, cols: int, k: int) -> np.ndarray:
@@ -400,12 +435,11 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _lengths(fp, cols, starts, goals, lm):
+def _lengths(fp, cols, starts, goals, lm, heap):
     # one set of per-cell arrays for the whole batch, reset between problems
     n = fp.shape[0]
     g = np.empty(n)
     mark = np.empty(n, np.uint8)
-    heap = (np.empty(1024 + n // 8), np.empty(1024 + n // 8), np.empty(1024 + n // 8, np.int64))
     out = np.full(starts.shape[0], np.nan)
     st = np.empty(1, np.int64)
     for k in range(starts.shape[0]):
@@ -422,37 +456,51 @@ def _lengths(fp, cols, starts, goals, lm):
     return out
 
 
-def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool):
+def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: bool = False):
     """Wave step counts from flat cell ``goal`` over a flat uint8 mask: ``(dist, expanded)``.
 
+    ``free``: nonzero on free cells, or with ``occupied`` nonzero on blocked
+    ones (an OccupancyGrid's ``occupied.view(np.uint8).ravel()``, no copy).
     ``dist`` is ``(rows, cols)`` int32, -1 where unreachable or blocked: a
-    view into the padded label array (occupied cells and the blocked border
-    are pre-marked -2 there, so the wave needs no bounds check and one load
-    per neighbour; only the -2 left inside the grid are rewritten).
+    view into the padded label array, filled from the mask in one pass
+    (free cells -2, blocked cells and the border -1, so the wave needs no
+    bounds check and one load per neighbour); free cells the wave missed
+    are rewritten -1 only when there are any (none on a perfect maze).
+
+    >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
+    >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
+    [[0, 1, -1], [-1, 2, 3]]
     """
-    dist, expanded = _bfs_field(free, rows, cols, goal, conn8)
+    dist, expanded = _bfs_field(_readonly(np.ascontiguousarray(free).reshape(-1)), rows, cols,
+                                goal, conn8, bool(occupied))
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
 
 
 @njit(cache=True)
-def _bfs_field(free, rows, cols, goal, conn8):
+def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.full(npd, -2, np.int32)
+    dist = np.empty(npd, np.int32)
+    dist[:pc] = -1
+    dist[npd - pc:] = -1
+    nfree = 0
     for r in range(rows):
         src = r * cols
         dst = (r + 1) * pc + 1
+        dist[dst - 1] = -1
+        dist[dst + cols] = -1
         for c in range(cols):
-            dist[dst + c] = -1 if free[src + c] else -2
-    queue = np.empty(rows * cols, np.int32)
+            f = np.int32((mask[src + c] != 0) != occupied)
+            dist[dst + c] = -1 - f
+            nfree += f
+    queue = np.empty(max(nfree, 1), np.int32)
     expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
                     np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
                     np.empty(0, np.int32))
-    for r in range(rows):
-        src = (r + 1) * pc + 1
-        for c in range(cols):
-            if dist[src + c] == -2:
-                dist[src + c] = -1
+    if expanded < nfree:
+        for i in range(pc, npd - pc):
+            if dist[i] == -2:
+                dist[i] = -1
     return dist, expanded
 
 
@@ -464,10 +512,11 @@ def bfs_path(free, rows, cols, s, g):
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.full(npd, -2, np.int32)
+    dist = np.full(npd, -1, np.int32)
     for r in range(rows):
         for c in range(cols):
-            dist[(r + 1) * pc + 1 + c] = -1 if free[r * cols + c] else -2
+            if free[r * cols + c]:
+                dist[(r + 1) * pc + 1 + c] = -2
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
     wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,

@@ -222,9 +222,10 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
         if size + nmoves > cap:
             return -2, size, expanded
         s, gv, _, size = heap_pop(hk, hg, hn, size)
-        if mark[s] == 2 or gv > g[s]:
+        us = np.uint64(s)
+        if mark[us] == 2 or gv > g[us]:
             continue
-        mark[s] = 2
+        mark[us] = 2
         expanded += 1
         b = 0
         cell = s
@@ -250,9 +251,12 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                                        and (free[(t - _DC[k]) * nw + bw] >> bb) & one):
                         continue
                 else:
-                    if not free[t]:
+                    # the side cells first: on narrow corridors they rule out
+                    # most diagonals before the diagonal cell is read
+                    if k >= 4 and not (free[np.uint64(cell + _DC[k])]
+                                       and free[np.uint64(t - _DC[k])]):
                         continue
-                    if k >= 4 and not (free[cell + _DC[k]] and free[t - _DC[k]]):
+                    if not free[np.uint64(t)]:
                         continue
                 nr = r + _DR[k]
                 ncc = c + _DC[k]
@@ -272,7 +276,8 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                 step = rot_cost
                 nr = r
                 ncc = c
-            if mark[ns] == 2:
+            uns = np.uint64(ns)
+            if mark[uns] == 2:
                 continue
             src_state = s
             if sight_free is not None:
@@ -286,14 +291,14 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                 if cost is not None:
                     step = step * 0.5 * (cost[cell] + cost[t])
                 ng = gv + step
-            if mark[ns] == 0 or ng < g[ns]:
-                mark[ns] = 1
-                g[ns] = ng
+            if mark[uns] == 0 or ng < g[uns]:
+                mark[uns] = 1
+                g[uns] = ng
                 if parent is not None:
                     if heading is not None:
-                        parent[ns] = k
+                        parent[uns] = k
                     else:
-                        parent[ns] = src_state
+                        parent[uns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
                 if landmarks is not None:
                     hv = _alt(landmarks, goal, ncell, hv)
@@ -309,10 +314,11 @@ WAVE_GRID, WAVE_EDGES = 0, 1
 def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue, parent):
     """Breadth-first wave: step counts from ``sources`` (unit moves).
 
-    ``rule`` WAVE_GRID: padded free mask ``free``, the GRID moves (4 or 8,
-    no corner cutting); ``dist`` is padded int32, pre-filled by the caller
-    with -1 on free cells and -2 on blocked ones (so one load tells "free
-    and unlabelled").
+    ``rule`` WAVE_GRID: the GRID moves (4 or 8, no corner cutting) over a
+    padded int32 ``dist`` pre-filled by the caller with -2 on free cells and
+    -1 on blocked ones and the border (so one load tells "free and
+    unlabelled", and blocked cells already read -1 as a field's callers
+    want); ``free`` is not read. Free cells left unreached stay -2.
     ``rule`` WAVE_EDGES: unpadded cells whose sides N, E, S, W are described
     by ``know`` (``(n, 4)`` int8: 0 unknown, 1 open, 2 wall; a wall on the
     grid's outline is the caller's business only through ``know``; moves
@@ -321,9 +327,10 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
     (if non-empty) gets the cell each one was reached from. Returns the
     number of cells expanded.
     """
+    unseen = -2 if rule == WAVE_GRID else -1
     tail = 0
     for s in sources:
-        if dist[s] == -1:
+        if dist[s] == unseen:
             dist[s] = 0
             queue[tail] = s
             tail += 1
@@ -341,7 +348,7 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
             d = dist[cur] + 1
             for k in range(4):
                 nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
-                if dist[nb] == -1:
+                if dist[nb] == -2:
                     dist[nb] = d
                     queue[tail] = nb
                     tail += 1
@@ -352,7 +359,7 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
                     dr = _DR[k]
                     dc = _DC[k]
                     nb = cur + dr * pc + dc
-                    if dist[nb] == -1 and dist[cur + dr * pc] != -2 and dist[cur + dc] != -2:
+                    if dist[nb] == -2 and dist[cur + dr * pc] != -1 and dist[cur + dc] != -1:
                         dist[nb] = d
                         queue[tail] = nb
                         tail += 1

@@ -28,17 +28,20 @@ def heap_push(hk, hg, hn, size, key, gval, node):
             i = p
         hk[i] = key
         return size + 1
-    while i > 0:
-        p = (i - 1) >> 1
+    # unsigned positions: numba indexes them without negative-index selects
+    one = np.uint64(1)
+    u = np.uint64(size)
+    while u > 0:
+        p = (u - one) >> one
         if hk[p] < key or (hk[p] == key and hg[p] >= gval):
             break
-        hk[i] = hk[p]
-        hg[i] = hg[p]
-        hn[i] = hn[p]
-        i = p
-    hk[i] = key
-    hg[i] = gval
-    hn[i] = node
+        hk[u] = hk[p]
+        hg[u] = hg[p]
+        hn[u] = hn[p]
+        u = p
+    hk[u] = key
+    hg[u] = gval
+    hn[u] = node
     return size + 1
 
 
@@ -65,24 +68,26 @@ def heap_pop(hk, hg, hn, size):
         return 0, 0.0, top_k, size
     top_n, top_g = hn[0], hg[0]
     key, gval, node = hk[size], hg[size], hn[size]
-    i = 0
+    one = np.uint64(1)
+    usize = np.uint64(size)
+    u = np.uint64(0)
     while True:
-        ch = 2 * i + 1
-        if ch >= size:
+        ch = u + u + one
+        if ch >= usize:
             break
-        if ch + 1 < size and (hk[ch + 1] < hk[ch] or (hk[ch + 1] == hk[ch]
-                                                       and hg[ch + 1] > hg[ch])):
-            ch += 1
+        c2 = ch + one
+        if c2 < usize and (hk[c2] < hk[ch] or (hk[c2] == hk[ch] and hg[c2] > hg[ch])):
+            ch = c2
         if key < hk[ch] or (key == hk[ch] and gval >= hg[ch]):
             break
-        hk[i] = hk[ch]
-        hg[i] = hg[ch]
-        hn[i] = hn[ch]
-        i = ch
+        hk[u] = hk[ch]
+        hg[u] = hg[ch]
+        hn[u] = hn[ch]
+        u = ch
     if size > 0:
-        hk[i] = key
-        hg[i] = gval
-        hn[i] = node
+        hk[u] = key
+        hg[u] = gval
+        hn[u] = node
     return top_n, top_g, top_k, size
 
 

@@ -231,6 +231,12 @@ def cell_clearance(occ, rr, cc):
         if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
             out[i] = 0.0
             continue
+        # an occupied side neighbour (or the outside) is at exactly 1/2, the
+        # least any square can be: most cells of a narrow corridor's path
+        if (r == 0 or r == rows - 1 or c == 0 or c == cols - 1 or occ[r - 1, c]
+                or occ[r + 1, c] or occ[r, c - 1] or occ[r, c + 1]):
+            out[i] = 0.5
+            continue
         best2 = np.inf
         k = 1
         while True:

@@ -42,15 +42,22 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
     t0 = _time.perf_counter()
     check_grid(grid)
     conn = check_connectivity(connectivity)
-    free = free_space(grid, footprint)
-    s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
+    if footprint is None:
+        # a point stands on any free cell (endpoints checks that) and the engine
+        # walks the grid's cached padded mask: no per-call pass over the grid
+        s, g = endpoints(grid, start, goal)
+        free = grid
+    else:
+        free = free_space(grid, footprint)
+        s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     cols = grid.cols
     hmode = 0 if not heuristic else (1 if conn == 4 else 2)
     flat, expanded = core.shortest_path(free, s[0] * cols + s[1], g[0] * cols + g[1],
                                         conn8=conn == 8, cost=cost, hmode=hmode)
     if flat.size == 0:
         raise NoPathError(f"goal {g} is not reachable from start {s}", reason="goal unreachable")
-    cells = np.column_stack(np.divmod(flat, cols))
+    cells = np.empty((flat.size, 2), np.int64)
+    np.divmod(flat, cols, out=(cells[:, 0], cells[:, 1]))
     elapsed = _time.perf_counter() - t0
     return make_path(grid, cells, footprint=footprint, method=method, expanded=expanded,
                      time=elapsed)

@@ -62,13 +62,17 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     """
     check_grid(grid)
     conn = check_connectivity(connectivity)
-    free = free_space(grid, footprint)
     gcell = as_cell(grid, "goal", goal)
-    check_placeable(grid, "goal", gcell, free, footprint)
     rows, cols = grid.shape
-    dist, _ = core.bfs_field(flat_u8(free), rows, cols,
-                             gcell[0] * cols + gcell[1], conn == 8)
-    return dist
+    gi = gcell[0] * cols + gcell[1]
+    if footprint is None:
+        # a point fits on any free cell (as_cell checked the goal's): the wave
+        # reads the grid's occupancy in place, no C-space mask or copy
+        occ = grid.occupied.view(np.uint8).ravel()
+        return core.bfs_field(occ, rows, cols, gi, conn == 8, occupied=True)[0]
+    free = free_space(grid, footprint)
+    check_placeable(grid, "goal", gcell, free, footprint)
+    return core.bfs_field(flat_u8(free), rows, cols, gi, conn == 8)[0]
 
 
 def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,

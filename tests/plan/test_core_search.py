@@ -17,6 +17,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from robomaze import OccupancyGrid
 from robomaze import _search as core
 
 PKG = Path(__file__).resolve().parents[2] / "robomaze"
@@ -75,6 +76,7 @@ def test_shortest_path_matches_scipy(seed, conn8, hmode):
     if hmode == 1 and conn8:
         hmode = 2   # Manhattan over-estimates diagonal moves: octile is the 8-connected bound
     G = graph(free, conn8, cost)
+    grid = OccupancyGrid(~free)
     for s, t in pick(free, rng, (5, 2)):
         ref = csgraph.dijkstra(G, indices=s)[t]
         cells, expanded = core.shortest_path(free, int(s), int(t), conn8=conn8, cost=cost,
@@ -85,6 +87,10 @@ def test_shortest_path_matches_scipy(seed, conn8, hmode):
         assert cells[0] == s and cells[-1] == t and free.ravel()[cells].all()
         assert path_length(cells, free.shape[1], cost) == pytest.approx(ref, rel=1e-12)
         assert expanded >= 1
+        # a grid instead of its mask: the grid's cached padded mask, the same search
+        cells2, expanded2 = core.shortest_path(grid, int(s), int(t), conn8=conn8, cost=cost,
+                                               hmode=hmode)
+        assert np.array_equal(cells2, cells) and expanded2 == expanded
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -123,9 +129,32 @@ def test_bfs_field_counts_moves(seed, conn8):
     G = graph(free, conn8)
     G.data[:] = 1.0
     ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
+    want = np.where(np.isinf(ref), -1, ref).astype(np.int32)
+    dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
+    assert np.array_equal(want, dist.ravel())
+    assert expanded == int(np.isfinite(ref).sum())
+    # the same wave read from the occupancy (the grid's own bool array, no copy)
+    occ = np.ascontiguousarray(~free)
+    dist2, expanded2 = core.bfs_field(occ.view(np.uint8).ravel(), *free.shape, goal, conn8,
+                                      occupied=True)
+    assert np.array_equal(want, dist2.ravel()) and expanded2 == expanded
+
+
+@pytest.mark.parametrize("conn8", [False, True])
+def test_bfs_field_on_a_maze_reaching_every_free_cell(conn8):
+    # every free cell reachable: the wave skips the pass over unreached cells
+    from robomaze import widen
+    from robomaze.generate import generate
+
+    free = widen(generate("backtracker", 7, 9, rng=2), corridor=2, wall=1).free
+    goal = int(np.flatnonzero(free)[5])
+    G = graph(free, conn8)
+    G.data[:] = 1.0
+    ref = csgraph.shortest_path(G, unweighted=True, indices=goal)
+    assert np.isfinite(ref[free.ravel()]).all()
     dist, expanded = core.bfs_field(free.ravel().astype(np.uint8), *free.shape, goal, conn8)
     assert np.array_equal(np.where(np.isinf(ref), -1, ref).astype(np.int32), dist.ravel())
-    assert expanded == int(np.isfinite(ref).sum())
+    assert expanded == int(free.sum())
 
 
 def test_bfs_path_is_shortest():

@@ -83,14 +83,15 @@ def prim_frontier(rows, cols, seed):
 
     A uniformly random Frontier cell joins the maze through a uniformly
     random In neighbour; its Out neighbours become Frontier. The frontier is
-    an array with swap-removal, so every step is O(1).
+    an int32 array (half the cache footprint of int64) with swap-removal,
+    so every step is O(1).
     """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
     state = np.zeros(n, np.uint8)  # 0 out, 1 frontier, 2 in
-    front = np.empty(n, np.int64)
+    front = np.empty(n, np.int32)
     nb = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
     flen = 0
@@ -188,19 +189,24 @@ def kruskal(rows, cols, seed):
 def eller(rows, cols, seed):
     """Eller's row-at-a-time algorithm with union-find set labels.
 
-    Labels are cell ids; merging two sets in a row is a union (no
-    relabelling pass), so a row costs O(cols) whatever the merges.
+    Merging two sets in a row is a union (no relabelling pass), so a row
+    costs O(cols) whatever the merges. After each row the labels are
+    renumbered to ``0 .. cols-1`` in order of first appearance (a fresh set
+    for each cell that did not go down), so every per-set array
+    has ``cols`` entries and stays in cache whatever the number of rows;
+    only the set structure, never a label's value, drives a random draw.
     """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
-    parent = np.full(n, -1, np.int64)  # roots negative, as _find expects
-    label = np.arange(cols)
+    parent = np.full(cols, -1, np.int32)  # roots negative, as _find expects
+    label = np.arange(cols).astype(np.int32)
+    remap = np.full(cols, -1, np.int32)
     down = np.zeros(cols, np.uint8)
-    has = np.zeros(n, np.uint8)
-    seen = np.zeros(n, np.int64)
-    choice = np.zeros(n, np.int64)
+    has = np.zeros(cols, np.uint8)
+    seen = np.zeros(cols, np.int64)
+    choice = np.zeros(cols, np.int64)
     for r in range(rows):
         base = r * cols
         last = r == rows - 1
@@ -230,13 +236,22 @@ def eller(rows, cols, seed):
             if has[lab] == 0:
                 down[choice[lab]] = 1
                 has[lab] = 1
+        nxt = 0
         for c in range(cols):
-            has[label[c]] = 0
-            seen[label[c]] = 0
+            lab = label[c]
+            has[lab] = 0
+            seen[lab] = 0
             if down[c]:
                 south[base + c] = 0
+                if remap[lab] < 0:
+                    remap[lab] = nxt
+                    nxt += 1
+                label[c] = remap[lab]
             else:
-                label[c] = base + cols + c  # a fresh set for the next row
+                label[c] = nxt  # a fresh set for the next row
+                nxt += 1
+        remap[:] = -1
+        parent[:] = -1
     return east, south
 
 
@@ -371,7 +386,7 @@ def wall_adder(rows, cols, seed):
     pc = cols + 1
     npost = (rows + 1) * pc
     state = np.zeros(npost, np.uint8)  # 0 unattached, 1 frontier, 2 attached
-    front = np.empty(npost, np.int64)
+    front = np.empty(npost, np.int32)  # int32: half the cache footprint
     flen = 0
     for i in range(rows + 1):
         for j in range(pc):

@@ -124,7 +124,7 @@ def prim_frontier(rows, cols, seed):
 
 @njit(cache=True)
 def _find(parent, x):
-    """Root of x; roots hold ``-size`` (one array for parent and size)."""
+    """Root of x (Eller's set labels); roots are negative."""
     root = x
     while parent[root] >= 0:
         root = parent[root]
@@ -133,56 +133,6 @@ def _find(parent, x):
         parent[x] = root
         x = nxt
     return root
-
-
-@njit(cache=True)
-def kruskal(rows, cols, seed):
-    """Kruskal on a uniformly shuffled edge list with union-find.
-
-    An edge is one int32 ``2 * cell + (0 east | 1 south)`` and the union-find
-    is one int32 array, to keep the random accesses few (this kernel is
-    memory-bound at 1000x1000).
-    """
-    n = rows * cols
-    st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    m = rows * (cols - 1) + (rows - 1) * cols
-    edges = np.empty(m, np.int32)
-    k = 0
-    for u in range(n):
-        if u % cols < cols - 1:
-            edges[k] = 2 * u
-            k += 1
-        if u < n - cols:
-            edges[k] = 2 * u + 1
-            k += 1
-    parent = np.full(n, -1, np.int32)
-    joined = 0
-    # Fisher-Yates drawn lazily: position i takes a random one of the
-    # remaining edges, and we stop once the tree is complete.
-    for i in range(m):
-        j = i + below(st, m - i)
-        e = edges[j]
-        edges[j] = edges[i]
-        a = e >> 1
-        b = a + cols if e & 1 else a + 1
-        ra = _find(parent, a)
-        rb = _find(parent, b)
-        if ra == rb:
-            continue
-        if parent[ra] > parent[rb]:  # ra is the smaller tree
-            ra, rb = rb, ra
-        parent[ra] += parent[rb]
-        parent[rb] = ra
-        if e & 1:
-            south[a] = 0
-        else:
-            east[a] = 0
-        joined += 1
-        if joined == n - 1:
-            break
-    return east, south
 
 
 @njit(cache=True)

@@ -18,62 +18,166 @@ from ._kernels import below, carve, neighbours, new_state, next_u64, uniform
 
 
 _S31 = np.uint64(31)
+_S52 = np.uint64(52)
 _EDGE_MASK = np.uint64((1 << 31) - 1)
+
+#: Prim's queue: weight buckets (top 12 bits of the key) of 32-key chunks.
+_NBUCKETS = 4096
+_CHUNK = 32
+
+
+@njit(cache=True)
+def _bucket_put(key, b, pool, cnext, head, tail, fill, free, nalloc):
+    """Append ``key`` to bucket ``b``; returns the new ``(free, nalloc)``."""
+    ch = tail[b]
+    if ch < 0 or fill[b] == _CHUNK:
+        if free >= 0:
+            new = free
+            free = cnext[free]
+        else:
+            new = nalloc
+            nalloc += 1
+        cnext[new] = -1
+        if ch < 0:
+            head[b] = new
+        else:
+            cnext[ch] = new
+        tail[b] = new
+        fill[b] = 0
+        ch = new
+    pool[ch * _CHUNK + fill[b]] = key
+    fill[b] += 1
+    return free, nalloc
+
+
+@njit(cache=True)
+def _bidx(r, c, tcols):
+    """Index of cell ``(r, c)`` in 8x8 blocks of one 64-byte cache line each."""
+    return (((r >> 3) * tcols + (c >> 3)) << 6) | ((r & 7) << 3) | (c & 7)
 
 
 @njit(cache=True)
 def prim(rows, cols, seed):
-    """Prim's algorithm on i.i.d. uniform edge weights (a binary heap).
+    """Prim's algorithm on i.i.d. uniform edge weights.
 
-    Each edge enters the heap at most once (from whichever end joins the tree
-    first), so drawing its weight at push time is the same as drawing all
-    weights up front. A heap entry is one uint64: a 33-bit random weight
-    above the 31-bit edge id ``cell * 4 + direction``, in the core's heap
-    (:mod:`robomaze._search`). (Equal 33-bit weights, about one pair per
-    2**33 comparisons, fall back to edge-id order: a negligible tie-break.)
+    Each edge enters the queue at most once (from whichever end joins the
+    tree first), so drawing its weight at push time is the same as drawing
+    all weights up front. A queue entry is one uint64: a 33-bit random
+    weight above the 31-bit edge id ``cell * 4 + direction``. (Equal 33-bit
+    weights, about one pair per 2**33 comparisons, fall back to edge-id
+    order: a negligible tie-break.)
+
+    The tree grows where the lightest waiting edge is -- anywhere on its
+    rim -- so both the queue and the cells are built for cache misses:
+
+    * The queue is exact but small where it is busy. Most of the ~0.85 n
+      entries it holds at its peak are heavy edges that wait a long time,
+      so they wait outside the heap: 4096 buckets by the key's top 12 bits,
+      each a list of 32-key chunks (an append touches one cache line per
+      bucket). Only the lowest non-empty bucket ``cur`` lives in the core's
+      binary heap (:mod:`robomaze._search`), with every new key at or below
+      it; when the heap runs dry the next bucket moves in. Keys below bucket
+      ``cur`` never reach a bucket, so ``cur`` only grows and every pop is
+      the global minimum: the same tree as one big heap.
+    * A cell's in-tree flag and its east and south walls are three bits of
+      one byte, and the bytes are laid out in 8x8 blocks of one cache line,
+      so a new cell and its four neighbours mostly share one line. The walls
+      are unpacked to row-major arrays at the end.
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    intree = np.zeros(n, np.uint8)
+    tcols = (cols + 7) >> 3
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
     heap = np.empty(2 * n + 4, np.uint64)
-    nb = np.empty(4, np.int64)
+    nchunks = (2 * n + _CHUNK - 1) // _CHUNK + _NBUCKETS + 1
+    pool = np.empty(nchunks * _CHUNK, np.uint64)
+    cnext = np.empty(nchunks, np.int32)
+    head = np.full(_NBUCKETS, -1, np.int32)
+    tail = np.full(_NBUCKETS, -1, np.int32)
+    fill = np.zeros(_NBUCKETS, np.int32)
+    free = -1
+    nalloc = 0
+    cur = -1
     size = 0
     u = below(st, n)
-    intree[u] = 1
+    r = u // cols
+    c = u - r * cols
+    cell[_bidx(r, c, tcols)] |= 1
     count = 1
     while True:
-        k = neighbours(u, rows, cols, nb)
-        for j in range(k):
-            v = nb[j]
-            if intree[v]:
+        for code in range(4):  # N, E, S, W: the order the weights are drawn in
+            if code == 0:
+                if r == 0 or cell[_bidx(r - 1, c, tcols)] & 1:
+                    continue
+            elif code == 1:
+                if c == cols - 1 or cell[_bidx(r, c + 1, tcols)] & 1:
+                    continue
+            elif code == 2:
+                if r == rows - 1 or cell[_bidx(r + 1, c, tcols)] & 1:
+                    continue
+            elif c == 0 or cell[_bidx(r, c - 1, tcols)] & 1:
                 continue
-            d = v - u  # direction code: 0 N, 1 E, 2 S, 3 W
-            code = 0 if d == -cols else (2 if d == cols else (1 if d == 1 else 3))
             key = ((next_u64(st) >> _S31) << _S31) | np.uint64(u * 4 + code)
-            size = heap_push(heap, None, None, size, key, 0.0, 0)
+            bk = np.int64(key >> _S52)
+            if bk <= cur:
+                size = heap_push(heap, None, None, size, key, 0.0, 0)
+            else:
+                free, nalloc = _bucket_put(key, bk, pool, cnext, head, tail, fill,
+                                           free, nalloc)
         if count == n:
             break
         while True:  # pop until an edge leaves the tree
+            while size == 0:  # move the next bucket into the heap
+                cur += 1
+                ch = head[cur]
+                while ch >= 0:
+                    m = _CHUNK if cnext[ch] >= 0 else fill[cur]
+                    for i in range(ch * _CHUNK, ch * _CHUNK + m):
+                        size = heap_push(heap, None, None, size, pool[i], 0.0, 0)
+                    nxt = cnext[ch]
+                    cnext[ch] = free
+                    free = ch
+                    ch = nxt
+                head[cur] = -1
+                tail[cur] = -1
             _, _, top, size = heap_pop(heap, None, None, size)
             e = np.int64(top & _EDGE_MASK)
             a = e >> 2
             code = e & 3
+            ra = a // cols
+            ca = a - ra * cols
+            rb, cb = ra, ca
             if code == 0:
-                b = a - cols
+                rb -= 1
             elif code == 1:
-                b = a + 1
+                cb += 1
             elif code == 2:
-                b = a + cols
+                rb += 1
             else:
-                b = a - 1
-            if intree[b] == 0:
+                cb -= 1
+            ib = _bidx(rb, cb, tcols)
+            if cell[ib] & 1 == 0:
                 break
-        carve(east, south, cols, a, b)
-        intree[b] = 1
+        if code == 0:  # the wall south of b
+            cell[ib] &= 0xFB
+        elif code == 1:
+            cell[_bidx(ra, ca, tcols)] &= 0xFD
+        elif code == 2:
+            cell[_bidx(ra, ca, tcols)] &= 0xFB
+        else:  # the wall east of b
+            cell[ib] &= 0xFD
+        cell[ib] |= 1
         count += 1
-        u = b
+        u = rb * cols + cb
+        r = rb
+        c = cb
+    east = np.empty(n, np.uint8)
+    south = np.empty(n, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            x = cell[_bidx(r, c, tcols)]
+            east[r * cols + c] = (x >> 1) & 1
+            south[r * cols + c] = (x >> 2) & 1
     return east, south
 
 

@@ -57,6 +57,20 @@ def _bidx(r, c, tcols):
 
 
 @njit(cache=True)
+def _unpack_walls(cell, rows, cols, east_bit, south_bit):
+    """Row-major ``east, south`` wall arrays from blocked cell bytes."""
+    tcols = (cols + 7) >> 3
+    east = np.empty(rows * cols, np.uint8)
+    south = np.empty(rows * cols, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            x = cell[_bidx(r, c, tcols)]
+            east[r * cols + c] = 1 if x & east_bit else 0
+            south[r * cols + c] = 1 if x & south_bit else 0
+    return east, south
+
+
+@njit(cache=True)
 def prim(rows, cols, seed):
     """Prim's algorithm on i.i.d. uniform edge weights.
 
@@ -171,14 +185,7 @@ def prim(rows, cols, seed):
         u = rb * cols + cb
         r = rb
         c = cb
-    east = np.empty(n, np.uint8)
-    south = np.empty(n, np.uint8)
-    for r in range(rows):
-        for c in range(cols):
-            x = cell[_bidx(r, c, tcols)]
-            east[r * cols + c] = (x >> 1) & 1
-            south[r * cols + c] = (x >> 2) & 1
-    return east, south
+    return _unpack_walls(cell, rows, cols, 2, 4)
 
 
 @njit(cache=True)
@@ -187,43 +194,81 @@ def prim_frontier(rows, cols, seed):
 
     A uniformly random Frontier cell joins the maze through a uniformly
     random In neighbour; its Out neighbours become Frontier. The frontier is
-    an int32 array (half the cache footprint of int64) with swap-removal,
-    so every step is O(1).
+    an int32 array with swap-removal, so every step is O(1). The step lands
+    anywhere on the rim, so a cell's state (bits 0-1) and its east and south
+    walls (bits 2, 3) share one byte, laid out in 8x8 blocks of one cache
+    line: a cell and its neighbours are mostly one memory access.
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    state = np.zeros(n, np.uint8)  # 0 out, 1 frontier, 2 in
+    tcols = (cols + 7) >> 3
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
     front = np.empty(n, np.int32)
-    nb = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
     flen = 0
     u = below(st, n)
-    state[u] = 2
+    r = u // cols
+    c = u - r * cols
+    cell[_bidx(r, c, tcols)] |= 2
     while True:
-        k = neighbours(u, rows, cols, nb)
-        for j in range(k):
-            v = nb[j]
-            if state[v] == 0:
-                state[v] = 1
-                front[flen] = v
+        # Out neighbours become Frontier, in the order N, E, S, W
+        if r > 0:
+            i = _bidx(r - 1, c, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u - cols
+                flen += 1
+        if c < cols - 1:
+            i = _bidx(r, c + 1, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u + 1
+                flen += 1
+        if r < rows - 1:
+            i = _bidx(r + 1, c, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u + cols
+                flen += 1
+        if c > 0:
+            i = _bidx(r, c - 1, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u - 1
                 flen += 1
         if flen == 0:
             break
-        i = below(st, flen)
-        u = front[i]
+        k = below(st, flen)
+        u = front[k]
         flen -= 1
-        front[i] = front[flen]
-        k = neighbours(u, rows, cols, nb)
+        front[k] = front[flen]
+        r = u // cols
+        c = u - r * cols
         m = 0
-        for j in range(k):
-            if state[nb[j]] == 2:
-                cand[m] = nb[j]
-                m += 1
-        carve(east, south, cols, u, cand[below(st, m)])
-        state[u] = 2
-    return east, south
+        if r > 0 and cell[_bidx(r - 1, c, tcols)] & 3 == 2:
+            cand[m] = 0
+            m += 1
+        if c < cols - 1 and cell[_bidx(r, c + 1, tcols)] & 3 == 2:
+            cand[m] = 1
+            m += 1
+        if r < rows - 1 and cell[_bidx(r + 1, c, tcols)] & 3 == 2:
+            cand[m] = 2
+            m += 1
+        if c > 0 and cell[_bidx(r, c - 1, tcols)] & 3 == 2:
+            cand[m] = 3
+            m += 1
+        d = cand[below(st, m)]
+        iu = _bidx(r, c, tcols)
+        if d == 0:
+            cell[_bidx(r - 1, c, tcols)] &= 0xF7  # south wall of the cell above
+        elif d == 1:
+            cell[iu] &= 0xFB
+        elif d == 2:
+            cell[iu] &= 0xF7
+        else:
+            cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
+        cell[iu] = (cell[iu] & 0xFC) | 2
+    return _unpack_walls(cell, rows, cols, 4, 8)
 
 
 @njit(cache=True)

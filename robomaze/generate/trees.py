@@ -28,7 +28,7 @@ __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
 
 #: Side of the square tiles the MST is first reduced in: 128x128 cells keep
 #: a tile's keys, union-find and tree in the 1 MiB L2 of the reference
-#: machine and leave about 6% of the edges to the global pass.
+#: machine and leave about 3% of the edges to the global pass.
 TILE = 128
 
 
@@ -137,7 +137,7 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     """Minimum spanning tree of random edge weights, solved by scipy.
 
     The edge keys and the tile reduction are those of :func:`kruskal`; the
-    reduced graph (about 6% of the edges: chains weighted by their heaviest
+    reduced graph (about 3% of the edges: chains weighted by their heaviest
     key, and the edges between tiles) goes through
     :func:`scipy.sparse.csgraph.minimum_spanning_tree` instead of the numba
     union-find. Both give exactly the MST of the keys, so ``mst`` and

@@ -71,6 +71,20 @@ def _unpack_walls(cell, rows, cols, east_bit, south_bit):
 
 
 @njit(cache=True)
+def _prim_target(key, cols, tcols):
+    """Prim queue key -> (direction code, row and column of the tree-side
+    cell, row, column and blocked index of the other cell)."""
+    e = np.int64(key & _EDGE_MASK)
+    a = e >> 2
+    code = e & 3
+    ra = a // cols
+    ca = a - ra * cols
+    rb = ra - 1 if code == 0 else (ra + 1 if code == 2 else ra)
+    cb = ca + 1 if code == 1 else (ca - 1 if code == 3 else ca)
+    return code, ra, ca, rb, cb, _bidx(rb, cb, tcols)
+
+
+@njit(cache=True)
 def prim(rows, cols, seed):
     """Prim's algorithm on i.i.d. uniform edge weights.
 
@@ -147,7 +161,11 @@ def prim(rows, cols, seed):
                 while ch >= 0:
                     m = _CHUNK if cnext[ch] >= 0 else fill[cur]
                     for i in range(ch * _CHUNK, ch * _CHUNK + m):
-                        size = heap_push(heap, None, None, size, pool[i], 0.0, 0)
+                        # drop edges gone stale while they waited: these
+                        # independent look-ups overlap their cache misses,
+                        # the pops' one-at-a-time look-ups cannot
+                        if cell[_prim_target(pool[i], cols, tcols)[5]] & 1 == 0:
+                            size = heap_push(heap, None, None, size, pool[i], 0.0, 0)
                     nxt = cnext[ch]
                     cnext[ch] = free
                     free = ch
@@ -155,21 +173,7 @@ def prim(rows, cols, seed):
                 head[cur] = -1
                 tail[cur] = -1
             _, _, top, size = heap_pop(heap, None, None, size)
-            e = np.int64(top & _EDGE_MASK)
-            a = e >> 2
-            code = e & 3
-            ra = a // cols
-            ca = a - ra * cols
-            rb, cb = ra, ca
-            if code == 0:
-                rb -= 1
-            elif code == 1:
-                cb += 1
-            elif code == 2:
-                rb += 1
-            else:
-                cb -= 1
-            ib = _bidx(rb, cb, tcols)
+            code, ra, ca, rb, cb, ib = _prim_target(top, cols, tcols)
             if cell[ib] & 1 == 0:
                 break
         if code == 0:  # the wall south of b

@@ -484,25 +484,29 @@ def wall_adder(rows, cols, seed):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.zeros(n, np.uint8)
-    south = np.zeros(n, np.uint8)
     pc = cols + 1
     npost = (rows + 1) * pc
-    state = np.zeros(npost, np.uint8)  # 0 unattached, 1 frontier, 2 attached
-    front = np.empty(npost, np.int32)  # int32: half the cache footprint
+    # one byte per post, in 8x8 blocks of one cache line (a step touches a
+    # post and its four neighbours): state in bits 0-1 (0 unattached,
+    # 1 frontier, 2 attached), bit 2 the wall segment down to post (i+1, j)
+    # = east wall of cell (i, j-1), bit 3 the segment right to post (i, j+1)
+    # = south wall of cell (i-1, j)
+    tcols = (pc + 7) >> 3
+    post = np.zeros(((rows + 8) >> 3) * tcols * 64, np.uint8)
+    front = np.empty(npost, np.int32)
     flen = 0
     for i in range(rows + 1):
         for j in range(pc):
             if i == 0 or i == rows or j == 0 or j == cols:
-                state[i * pc + j] = 2
+                post[_bidx(i, j, tcols)] = 2
     for i in range(1, rows):
         for j in range(1, cols):
             if i == 1 or i == rows - 1 or j == 1 or j == cols - 1:
-                state[i * pc + j] = 1
+                post[_bidx(i, j, tcols)] = 1
                 front[flen] = i * pc + j
                 flen += 1
     cand = np.empty(4, np.int64)
-    nbp = np.empty(4, np.int64)
+    nbi = np.empty(4, np.int64)
     while flen > 0:
         k = below(st, flen)
         p = front[k]
@@ -510,29 +514,38 @@ def wall_adder(rows, cols, seed):
         front[k] = front[flen]
         i = p // pc
         j = p - i * pc
-        nbp[0] = p - pc
-        nbp[1] = p + 1
-        nbp[2] = p + pc
-        nbp[3] = p - 1  # interior posts have all four neighbours
+        nbi[0] = _bidx(i - 1, j, tcols)  # interior posts have all four neighbours
+        nbi[1] = _bidx(i, j + 1, tcols)
+        nbi[2] = _bidx(i + 1, j, tcols)
+        nbi[3] = _bidx(i, j - 1, tcols)
         m = 0
         for d in range(4):
-            if state[nbp[d]] == 2:
+            if post[nbi[d]] & 3 == 2:
                 cand[m] = d
                 m += 1
         d = cand[below(st, m)]
-        if d == 0:  # segment (i-1, j)-(i, j): east wall of cell (i-1, j-1)
-            east[(i - 1) * cols + j - 1] = 1
-        elif d == 2:  # segment (i, j)-(i+1, j): east wall of cell (i, j-1)
-            east[i * cols + j - 1] = 1
-        elif d == 1:  # segment (i, j)-(i, j+1): south wall of cell (i-1, j)
-            south[(i - 1) * cols + j] = 1
-        else:  # segment (i, j-1)-(i, j): south wall of cell (i-1, j-1)
-            south[(i - 1) * cols + j - 1] = 1
-        state[p] = 2
+        ip = _bidx(i, j, tcols)
+        if d == 0:  # segment (i-1, j)-(i, j)
+            post[nbi[0]] |= 4
+        elif d == 2:  # segment (i, j)-(i+1, j)
+            post[ip] |= 4
+        elif d == 1:  # segment (i, j)-(i, j+1)
+            post[ip] |= 8
+        else:  # segment (i, j-1)-(i, j)
+            post[nbi[3]] |= 8
+        post[ip] = (post[ip] & 0xFC) | 2
         for d in range(4):
-            q = nbp[d]
-            if state[q] == 0:
-                state[q] = 1
+            if post[nbi[d]] & 3 == 0:
+                post[nbi[d]] |= 1
+                q = p - pc if d == 0 else (p + 1 if d == 1 else (p + pc if d == 2 else p - 1))
                 front[flen] = q
                 flen += 1
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    for r in range(rows):
+        for c in range(cols - 1):
+            east[r * cols + c] = 1 if post[_bidx(r, c + 1, tcols)] & 4 else 0
+    for r in range(rows - 1):
+        for c in range(cols):
+            south[r * cols + c] = 1 if post[_bidx(r + 1, c, tcols)] & 8 else 0
     return east, south

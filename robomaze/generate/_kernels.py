@@ -36,13 +36,18 @@ def new_state(seed):
 
 
 @njit(cache=True)
-def next_u64(st):
-    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
-    st[0] += _GAMMA
-    z = st[0]
+def mix64(z):
+    """SplitMix64's output function of a state ``z`` (uint64)."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def next_u64(st):
+    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
+    st[0] += _GAMMA
+    return mix64(st[0])
 
 
 @njit(cache=True)
@@ -101,6 +106,21 @@ def _moves(cols):
     dc = np.array([0, 1, 0, -1], np.int64)
     off = np.array([-cols, 1, cols, -1], np.int64)
     return dr, dc, off
+
+
+@njit(cache=True)
+def _walk(u, r, c, d, rows, cols, dr, dc, off):
+    """One walk step from ``u`` at ``(r, c)`` in direction ``d``: the new
+    ``(v, r, c)``, or ``(-1, r, c)`` for an off-grid draw (a stay).
+
+    Table lookups instead of a 4-way branch on a random direction, which
+    would be mispredicted half the time; only the rare off-grid draw branches.
+    """
+    nr = r + dr[d]
+    nc = c + dc[d]
+    if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+        return -1, r, c
+    return u + off[d], nr, nc
 
 
 @njit(cache=True)
@@ -360,15 +380,9 @@ def aldous_broder(rows, cols, seed):
         for _ in range(32):
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
-            # table lookups instead of a 4-way branch on a random direction
-            # (mispredicted half the time); only the rare off-grid draw branches
-            nr = r + dr[d]
-            nc = c + dc[d]
-            if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+            v, r, c = _walk(u, r, c, d, rows, cols, dr, dc, off)
+            if v < 0:
                 continue
-            v = u + off[d]
-            r = nr
-            c = nc
             moves += 1
             if visited[v] == 0:
                 visited[v] = 1
@@ -416,13 +430,9 @@ def wilson(rows, cols, seed):
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
             nbits -= 1
-            nr = r + dr[d]
-            nc = c + dc[d]
-            if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+            v, r, c = _walk(u, r, c, d, rows, cols, dr, dc, off)
+            if v < 0:
                 continue
-            v = u + off[d]
-            r = nr
-            c = nc
             moves += 1
             nxt[u] = v
             u = v

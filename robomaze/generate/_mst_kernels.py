@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import _GAMMA, _MIX1, _MIX2, _S27, _S30, _S31
+from ._kernels import _GAMMA, mix64
 
 _U1 = np.uint64(1)
 
@@ -55,10 +55,7 @@ def id_bits(n):
 @njit(cache=True)
 def edge_key(seed, e, idbits):
     """The key of edge ``e``: SplitMix64 output ``e + 1`` above the edge id."""
-    z = np.uint64(seed) + np.uint64(e + 1) * _GAMMA
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z = z ^ (z >> _S31)
+    z = mix64(np.uint64(seed) + np.uint64(e + 1) * _GAMMA)
     sh = np.uint64(idbits)
     return ((z >> sh) << sh) | np.uint64(e)
 
@@ -82,16 +79,12 @@ def all_keys(rows, cols, seed):
 
 
 @njit(cache=True)
-def _sort_keys(keys, k, tmp, counts):
-    """Sort ``keys[:k]`` (uniform random high bits) in place in expected O(k).
-
-    One counting pass on the top bits into about ``k / 4`` buckets, then an
-    insertion sort that only has to fix the order inside each bucket.
-    """
-    if k < 2:
-        return
+def _bucket_starts(keys, k, per, counts):
+    """Bucket ``keys[:k]`` by their top bits, about ``per`` keys per bucket:
+    ``counts[b]`` becomes bucket b's first slot. Returns the shift that
+    maps a key to its bucket."""
     lb = 1
-    while (4 << lb) < k:  # about four keys per bucket
+    while (per << lb) < k:
         lb += 1
     shift = np.uint64(64 - lb)
     nbuck = 1 << lb
@@ -100,6 +93,19 @@ def _sort_keys(keys, k, tmp, counts):
         counts[np.int64(keys[i] >> shift) + 1] += 1
     for b in range(nbuck):
         counts[b + 1] += counts[b]
+    return shift
+
+
+@njit(cache=True)
+def _sort_keys(keys, k, tmp, counts):
+    """Sort ``keys[:k]`` (uniform random high bits) in place in expected O(k).
+
+    One counting pass on the top bits into about ``k / 4`` buckets, then an
+    insertion sort that only has to fix the order inside each bucket.
+    """
+    if k < 2:
+        return
+    shift = _bucket_starts(keys, k, 4, counts)  # about four keys per bucket
     for i in range(k):
         b = np.int64(keys[i] >> shift)
         tmp[counts[b]] = keys[i]
@@ -125,16 +131,8 @@ def _sort_pairs(keys, vals, k, tkeys, tvals, counts):
     """
     if k < 2:
         return
-    lb = 1
-    while (1 << lb) < k:
-        lb += 1
-    nbuck = 1 << lb
-    shift = np.uint64(64 - lb)
-    counts[: nbuck + 1] = 0
-    for i in range(k):
-        counts[np.int64(keys[i] >> shift) + 1] += 1
-    for b in range(nbuck):
-        counts[b + 1] += counts[b]
+    shift = _bucket_starts(keys, k, 1, counts)
+    nbuck = 1 << (64 - np.int64(shift))
     for i in range(k):
         b = np.int64(keys[i] >> shift)
         tkeys[counts[b]] = keys[i]
@@ -182,19 +180,12 @@ def _union(parent, a, b):
 
 
 @njit(cache=True)
-def _open(east, south, e):
+def _set_wall(east, south, e, wall):
+    """Set the wall of edge ``e`` (1 closed, 0 open)."""
     if e & 1:
-        south[e >> 1] = 0
+        south[e >> 1] = wall
     else:
-        east[e >> 1] = 0
-
-
-@njit(cache=True)
-def _close(east, south, e):
-    if e & 1:
-        south[e >> 1] = 1
-    else:
-        east[e >> 1] = 1
+        east[e >> 1] = wall
 
 
 @njit(cache=True)
@@ -272,7 +263,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             continue
         d = _low_dir(mask[i])
         j = _nb(i, d, w)
-        _open(east, south, _edge(i, d, r0, c0, w, cols))
+        _set_wall(east, south, _edge(i, d, r0, c0, w, cols), 0)
         mask[i] = 0
         mask[j] &= ~(1 << ((d + 2) & 3))
         if not term[j] and _deg(mask[j]) == 1:
@@ -297,7 +288,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             best = np.uint64(0)
             while True:
                 e = _edge(cur, d, r0, c0, w, cols)
-                _open(east, south, e)
+                _set_wall(east, south, e, 0)
                 key = edge_key(seed, e, idbits)
                 if key > best:
                     best = key
@@ -307,7 +298,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
                     break
                 d = _low_dir(mask[cur])
                 mask[cur] = 0
-            _close(east, south, np.int64(best & ~rmask))
+            _set_wall(east, south, np.int64(best & ~rmask), 1)
             ga[m] = gid[(r0 + i // w) * cols + c0 + i % w]
             gb[m] = gid[(r0 + cur // w) * cols + c0 + cur % w]
             gkey[m] = best
@@ -428,7 +419,7 @@ def kruskal(rows, cols, seed, tile):
         if ra == rb:
             continue
         _union(parent, ra, rb)
-        _open(east, south, np.int64(gkey[j] & idmask))
+        _set_wall(east, south, np.int64(gkey[j] & idmask), 0)
         joined += 1
         if joined == nv - 1:
             break

@@ -15,6 +15,7 @@ from numba import njit
 
 from .._search import heap_pop, heap_push
 from ._kernels import below, carve, neighbours, new_state, next_u64, uniform
+from ._mst_kernels import _find
 
 
 _S31 = np.uint64(31)
@@ -273,19 +274,6 @@ def prim_frontier(rows, cols, seed):
             cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
         cell[iu] = (cell[iu] & 0xFC) | 2
     return _unpack_walls(cell, rows, cols, 4, 8)
-
-
-@njit(cache=True)
-def _find(parent, x):
-    """Root of x (Eller's set labels); roots are negative."""
-    root = x
-    while parent[root] >= 0:
-        root = parent[root]
-    while parent[x] >= 0 and parent[x] != root:  # path compression
-        nxt = parent[x]
-        parent[x] = root
-        x = nxt
-    return root
 
 
 @njit(cache=True)

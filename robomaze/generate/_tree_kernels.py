@@ -4,8 +4,9 @@ Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
 
 Numba's on-disk cache only watches the file a kernel is defined in: after
-editing a helper in ``_kernels.py``, delete ``__pycache__/*.nbi`` and
-``*.nbc`` here so these kernels are recompiled against it.
+editing a helper in ``_kernels.py`` or ``_mst_kernels.py``, delete
+``__pycache__/*.nbi`` and ``*.nbc`` here so these kernels are recompiled
+against it (``_mst_kernels.py`` likewise uses ``_kernels.py``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
+from ..errors import ParameterError
 from ..maze import Maze, check_shape
 from . import _mst_kernels, _tree_kernels
 from ._common import kernel_seed, run_kernel, walls_to_maze
@@ -30,6 +31,9 @@ __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
 #: a tile's keys, union-find and tree in the 1 MiB L2 of the reference
 #: machine and leave about 3% of the edges to the global pass.
 TILE = 128
+
+#: Prim's queue keys keep ``cell * 4 + direction`` in 31 bits.
+PRIM_MAX_CELLS = 2**29 - 1
 
 
 def prim(rows: int, cols: int, *, rng=None) -> Maze:
@@ -53,13 +57,18 @@ def prim(rows: int, cols: int, *, rng=None) -> Maze:
     Raises
     ------
     ParameterError
-        If the size is invalid.
+        If the size is invalid or above :data:`PRIM_MAX_CELLS` cells.
 
     Examples
     --------
     >>> prim(6, 6, rng=5).is_perfect()
     True
     """
+    rows, cols = check_shape(rows, cols)
+    if rows * cols > PRIM_MAX_CELLS:
+        raise ParameterError(
+            f"prim: a {rows}x{cols} maze has {rows * cols} cells; expected rows*cols <= "
+            f"{PRIM_MAX_CELLS} (its queue keys hold a 31-bit edge id)")
     return run_kernel(_tree_kernels.prim, rows, cols, rng)
 
 

@@ -12,6 +12,13 @@ maze is repeated ``(LARGE/SMALL)**2 // 16`` times per repetition so both
 timings are long enough to read. Prints a table and the load average, and
 writes ``benchmarks/results/generate_scaling.json``.
 
+Aldous-Broder and Wilson are random walks whose number of moves per cell
+grows with the size (cover time ~ n log(n)**2, mean hitting time ~ n log n
+on the 2-D grid): for them the benchmark times the same work as the public
+call (kernel + building the ``Maze``) through the kernel, which also returns
+its move count, and adds moves per cell and ns per move -- the per-step
+cost, which is what can be constant.
+
 Usage::
 
     python benchmarks/bench_generate_scaling.py [--small 250] [--large 4000]
@@ -28,7 +35,20 @@ import statistics
 import time
 from pathlib import Path
 
-from robomaze.generate import GENERATORS
+from robomaze.generate import GENERATORS, _kernels
+from robomaze.generate._common import kernel_seed, walls_to_maze
+from robomaze.maze import check_shape
+
+#: Generators that are random walks: name -> kernel returning (east, south, moves).
+WALKS = {"aldous_broder": _kernels.aldous_broder, "wilson": _kernels.wilson}
+
+
+def _walk_call(kernel, size: int, rng) -> int:
+    """The public call's work (validate, kernel, Maze) returning the move count."""
+    rows, cols = check_shape(size, size)
+    east, south, moves = kernel(rows, cols, kernel_seed(rng))
+    walls_to_maze(east, south, rows, cols)
+    return int(moves)
 
 
 def main(argv=None) -> int:
@@ -46,22 +66,39 @@ def main(argv=None) -> int:
     inner = max(1, (args.large // args.small) ** 2 // 16)
     load = os.getloadavg()
     rows = []
-    print(f"{'generator':16s} {'ns/cell small':>14s} {'ns/cell large':>14s} {'ratio':>6s}")
+    print(f"{'generator':16s} {'ns/cell small':>14s} {'ns/cell large':>14s} {'ratio':>6s}"
+          f"  {'moves/cell':>21s} {'ns/move':>15s} {'ratio':>6s}")
     for n in names:
         fn = GENERATORS[n]
-        small, large = [], []
+        walk = WALKS.get(n)
+        small, large, moves_s, moves_l = [], [], [], []
         for rep in range(args.repeat):
             t0 = time.perf_counter()
             for i in range(inner):
-                fn(args.small, args.small, rng=rep * inner + i)
+                if walk is None:
+                    fn(args.small, args.small, rng=rep * inner + i)
+                else:
+                    moves_s.append(_walk_call(walk, args.small, rep * inner + i))
             small.append((time.perf_counter() - t0) / inner / args.small ** 2 * 1e9)
             t0 = time.perf_counter()
-            fn(args.large, args.large, rng=rep)
+            if walk is None:
+                fn(args.large, args.large, rng=rep)
+            else:
+                moves_l.append(_walk_call(walk, args.large, rep))
             large.append((time.perf_counter() - t0) / args.large ** 2 * 1e9)
         s, l = statistics.median(small), statistics.median(large)
-        rows.append({"generator": n, "ns_per_cell_small": s, "ns_per_cell_large": l,
-                     "ratio": l / s})
-        print(f"{n:16s} {s:14.1f} {l:14.1f} {l / s:6.2f}", flush=True)
+        row = {"generator": n, "ns_per_cell_small": s, "ns_per_cell_large": l, "ratio": l / s}
+        line = f"{n:16s} {s:14.1f} {l:14.1f} {l / s:6.2f}"
+        if walk is not None:
+            ms = statistics.mean(moves_s) / args.small ** 2
+            ml = statistics.mean(moves_l) / args.large ** 2
+            row.update(moves_per_cell_small=ms, moves_per_cell_large=ml,
+                       ns_per_move_small=s / ms, ns_per_move_large=l / ml,
+                       ns_per_move_ratio=(l / ml) / (s / ms))
+            line += (f"  {ms:10.1f} {ml:10.1f} {s / ms:7.2f} {l / ml:7.2f}"
+                     f" {(l / ml) / (s / ms):6.2f}")
+        rows.append(row)
+        print(line, flush=True)
     meta = {"python": platform.python_version(), "cpus": os.cpu_count(),
             "loadavg_before": load, "loadavg_after": os.getloadavg(),
             "small": args.small, "large": args.large, "repeat": args.repeat,

@@ -14,8 +14,8 @@ hunt_and_kill     random walk + row-major hunt                9%
 growing_tree      active-cell list, newest/mixed/random       10/20/27%
 prim              Prim on i.i.d. random edge weights          30.6%
 prim_frontier     frontier-cell Prim (In/Frontier labels)     35.7%
-kruskal           shuffled edges + union-find                 30.6%
-mst               scipy MST of random edge weights            30.6%
+kruskal           random edge order, tiled, union-find        30.6%
+mst               kruskal's keys and tiles, scipy MST         30.6%
 aldous_broder     random walk, first-entrance edges (uniform) 29.4%
 wilson            loop-erased random walks (uniform)          29.4%
 eller             row by row with set labels                  29.6%

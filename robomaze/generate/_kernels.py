@@ -2,7 +2,8 @@
 
 Every kernel works on flat arrays and returns two ``uint8`` arrays of length
 ``rows * cols``: ``east[i]`` / ``south[i]`` are 1 where cell ``i`` has a wall
-on that side (the boundary entries are fixed up by :class:`~robomaze.maze.Maze`).
+on that side (the boundary entries are fixed up by :class:`~robomaze.maze.Maze`);
+the random-walk kernels also return their number of walk moves.
 
 Randomness comes from a SplitMix64 stream seeded by one 63-bit integer that
 the public wrapper draws from the caller's ``numpy.random.Generator``. A
@@ -35,13 +36,18 @@ def new_state(seed):
 
 
 @njit(cache=True)
-def next_u64(st):
-    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
-    st[0] += _GAMMA
-    z = st[0]
+def mix64(z):
+    """SplitMix64's output function of a state ``z`` (uint64)."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def next_u64(st):
+    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
+    st[0] += _GAMMA
+    return mix64(st[0])
 
 
 @njit(cache=True)
@@ -94,17 +100,27 @@ def neighbours(u, rows, cols, out):
 
 
 @njit(cache=True)
-def _step(u, d, rows, cols):
-    """Neighbour of ``u`` in direction d (0 N, 1 E, 2 S, 3 W) or -1 off-grid."""
-    r = u // cols
-    c = u - r * cols
-    if d == 0:
-        return u - cols if r > 0 else -1
-    if d == 1:
-        return u + 1 if c < cols - 1 else -1
-    if d == 2:
-        return u + cols if r < rows - 1 else -1
-    return u - 1 if c > 0 else -1
+def _moves(cols):
+    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W."""
+    dr = np.array([-1, 0, 1, 0], np.int64)
+    dc = np.array([0, 1, 0, -1], np.int64)
+    off = np.array([-cols, 1, cols, -1], np.int64)
+    return dr, dc, off
+
+
+@njit(cache=True)
+def _walk(u, r, c, d, rows, cols, dr, dc, off):
+    """One walk step from ``u`` at ``(r, c)`` in direction ``d``: the new
+    ``(v, r, c)``, or ``(-1, r, c)`` for an off-grid draw (a stay).
+
+    Table lookups instead of a 4-way branch on a random direction, which
+    would be mispredicted half the time; only the rare off-grid draw branches.
+    """
+    nr = r + dr[d]
+    nc = c + dc[d]
+    if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+        return -1, r, c
+    return u + off[d], nr, nc
 
 
 @njit(cache=True)
@@ -344,7 +360,8 @@ def aldous_broder(rows, cols, seed):
     (a lazy walk): the sequence of moves actually made is still the simple
     random walk on the grid graph, and the first-entrance edges depend only
     on that sequence, so the tree is uniform (Aldous 1990, Broder 1989).
-    Two random bits per step, 32 steps per 64-bit draw.
+    Two random bits per step, 32 steps per 64-bit draw. Returns the walls and
+    the number of moves made (the cover time, for the scaling benchmark).
     """
     n = rows * cols
     st = new_state(seed)
@@ -354,33 +371,19 @@ def aldous_broder(rows, cols, seed):
     u = below(st, n)
     visited[u] = 1
     remaining = n - 1
+    moves = 0
     r = u // cols
     c = u - r * cols
+    dr, dc, off = _moves(cols)
     while remaining > 0:
         bits = next_u64(st)
         for _ in range(32):
-            d = bits & np.uint64(3)
+            d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
-            if d == 0:
-                if r == 0:
-                    continue
-                v = u - cols
-                r -= 1
-            elif d == 1:
-                if c == cols - 1:
-                    continue
-                v = u + 1
-                c += 1
-            elif d == 2:
-                if r == rows - 1:
-                    continue
-                v = u + cols
-                r += 1
-            else:
-                if c == 0:
-                    continue
-                v = u - 1
-                c -= 1
+            v, r, c = _walk(u, r, c, d, rows, cols, dr, dc, off)
+            if v < 0:
+                continue
+            moves += 1
             if visited[v] == 0:
                 visited[v] = 1
                 carve(east, south, cols, u, v)
@@ -388,7 +391,7 @@ def aldous_broder(rows, cols, seed):
                 if remaining == 0:
                     break
             u = v
-    return east, south
+    return east, south, moves
 
 
 @njit(cache=True)
@@ -398,21 +401,28 @@ def wilson(rows, cols, seed):
     ``nxt[u]`` remembers the last exit taken from ``u``; overwriting it on a
     revisit is exactly loop erasure, so retracing ``nxt`` from the walk's
     start yields the loop-erased path. Any order of start cells and any root
-    give a uniform spanning tree.
+    give a uniform spanning tree. The walk keeps its row and column and
+    steps by table lookup (as in :func:`aldous_broder`), and ``nxt`` is
+    int32 to halve its cache footprint.
+    Returns the walls and the number of walk moves made.
     """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
     intree = np.zeros(n, np.uint8)
-    nxt = np.empty(n, np.int64)
+    nxt = np.empty(n, np.int32)
     intree[below(st, n)] = 1
     bits = np.uint64(0)
     nbits = 0
+    moves = 0
+    dr, dc, off = _moves(cols)
     for s in range(n):
         if intree[s]:
             continue
         u = s
+        r = s // cols
+        c = s - r * cols
         while intree[u] == 0:
             if nbits == 0:
                 bits = next_u64(st)
@@ -420,17 +430,19 @@ def wilson(rows, cols, seed):
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
             nbits -= 1
-            v = _step(u, d, rows, cols)
+            v, r, c = _walk(u, r, c, d, rows, cols, dr, dc, off)
             if v < 0:
                 continue
+            moves += 1
             nxt[u] = v
             u = v
         u = s
         while intree[u] == 0:
             intree[u] = 1
-            carve(east, south, cols, u, nxt[u])
-            u = nxt[u]
-    return east, south
+            v = nxt[u]
+            carve(east, south, cols, u, v)
+            u = v
+    return east, south, moves
 
 
 @njit(cache=True)

@@ -4,8 +4,9 @@ Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
 
 Numba's on-disk cache only watches the file a kernel is defined in: after
-editing a helper in ``_kernels.py``, delete ``__pycache__/*.nbi`` and
-``*.nbc`` here so these kernels are recompiled against it.
+editing a helper in ``_kernels.py`` or ``_mst_kernels.py``, delete
+``__pycache__/*.nbi`` and ``*.nbc`` here so these kernels are recompiled
+against it (``_mst_kernels.py`` likewise uses ``_kernels.py``).
 """
 
 from __future__ import annotations
@@ -15,66 +16,182 @@ from numba import njit
 
 from .._search import heap_pop, heap_push
 from ._kernels import below, carve, neighbours, new_state, next_u64, uniform
+from ._mst_kernels import _find
 
 
 _S31 = np.uint64(31)
+_S52 = np.uint64(52)
 _EDGE_MASK = np.uint64((1 << 31) - 1)
+
+#: Prim's queue: weight buckets (top 12 bits of the key) of 32-key chunks.
+_NBUCKETS = 4096
+_CHUNK = 32
+
+
+@njit(cache=True)
+def _bucket_put(key, b, pool, cnext, head, tail, fill, free, nalloc):
+    """Append ``key`` to bucket ``b``; returns the new ``(free, nalloc)``."""
+    ch = tail[b]
+    if ch < 0 or fill[b] == _CHUNK:
+        if free >= 0:
+            new = free
+            free = cnext[free]
+        else:
+            new = nalloc
+            nalloc += 1
+        cnext[new] = -1
+        if ch < 0:
+            head[b] = new
+        else:
+            cnext[ch] = new
+        tail[b] = new
+        fill[b] = 0
+        ch = new
+    pool[ch * _CHUNK + fill[b]] = key
+    fill[b] += 1
+    return free, nalloc
+
+
+@njit(cache=True)
+def _bidx(r, c, tcols):
+    """Index of cell ``(r, c)`` in 8x8 blocks of one 64-byte cache line each."""
+    return (((r >> 3) * tcols + (c >> 3)) << 6) | ((r & 7) << 3) | (c & 7)
+
+
+@njit(cache=True)
+def _unpack_walls(cell, rows, cols, east_bit, south_bit):
+    """Row-major ``east, south`` wall arrays from blocked cell bytes."""
+    tcols = (cols + 7) >> 3
+    east = np.empty(rows * cols, np.uint8)
+    south = np.empty(rows * cols, np.uint8)
+    for r in range(rows):
+        for c in range(cols):
+            x = cell[_bidx(r, c, tcols)]
+            east[r * cols + c] = 1 if x & east_bit else 0
+            south[r * cols + c] = 1 if x & south_bit else 0
+    return east, south
+
+
+@njit(cache=True)
+def _prim_target(key, cols, tcols):
+    """Prim queue key -> (direction code, row and column of the tree-side
+    cell, row, column and blocked index of the other cell)."""
+    e = np.int64(key & _EDGE_MASK)
+    a = e >> 2
+    code = e & 3
+    ra = a // cols
+    ca = a - ra * cols
+    rb = ra - 1 if code == 0 else (ra + 1 if code == 2 else ra)
+    cb = ca + 1 if code == 1 else (ca - 1 if code == 3 else ca)
+    return code, ra, ca, rb, cb, _bidx(rb, cb, tcols)
 
 
 @njit(cache=True)
 def prim(rows, cols, seed):
-    """Prim's algorithm on i.i.d. uniform edge weights (a binary heap).
+    """Prim's algorithm on i.i.d. uniform edge weights.
 
-    Each edge enters the heap at most once (from whichever end joins the tree
-    first), so drawing its weight at push time is the same as drawing all
-    weights up front. A heap entry is one uint64: a 33-bit random weight
-    above the 31-bit edge id ``cell * 4 + direction``, in the core's heap
-    (:mod:`robomaze._search`). (Equal 33-bit weights, about one pair per
-    2**33 comparisons, fall back to edge-id order: a negligible tie-break.)
+    Each edge enters the queue at most once (from whichever end joins the
+    tree first), so drawing its weight at push time is the same as drawing
+    all weights up front. A queue entry is one uint64: a 33-bit random
+    weight above the 31-bit edge id ``cell * 4 + direction``. (Equal 33-bit
+    weights, about one pair per 2**33 comparisons, fall back to edge-id
+    order: a negligible tie-break.)
+
+    The tree grows where the lightest waiting edge is -- anywhere on its
+    rim -- so both the queue and the cells are built for cache misses:
+
+    * The queue is exact but small where it is busy. Most of the ~0.85 n
+      entries it holds at its peak are heavy edges that wait a long time,
+      so they wait outside the heap: 4096 buckets by the key's top 12 bits,
+      each a list of 32-key chunks (an append touches one cache line per
+      bucket). Only the lowest non-empty bucket ``cur`` lives in the core's
+      binary heap (:mod:`robomaze._search`), with every new key at or below
+      it; when the heap runs dry the next bucket moves in. Keys below bucket
+      ``cur`` never reach a bucket, so ``cur`` only grows and every pop is
+      the global minimum: the same tree as one big heap.
+    * A cell's in-tree flag and its east and south walls are three bits of
+      one byte, and the bytes are laid out in 8x8 blocks of one cache line,
+      so a new cell and its four neighbours mostly share one line. The walls
+      are unpacked to row-major arrays at the end.
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    intree = np.zeros(n, np.uint8)
+    tcols = (cols + 7) >> 3
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
     heap = np.empty(2 * n + 4, np.uint64)
-    nb = np.empty(4, np.int64)
+    nchunks = (2 * n + _CHUNK - 1) // _CHUNK + _NBUCKETS + 1
+    pool = np.empty(nchunks * _CHUNK, np.uint64)
+    cnext = np.empty(nchunks, np.int32)
+    head = np.full(_NBUCKETS, -1, np.int32)
+    tail = np.full(_NBUCKETS, -1, np.int32)
+    fill = np.zeros(_NBUCKETS, np.int32)
+    free = -1
+    nalloc = 0
+    cur = -1
     size = 0
     u = below(st, n)
-    intree[u] = 1
+    r = u // cols
+    c = u - r * cols
+    cell[_bidx(r, c, tcols)] |= 1
     count = 1
     while True:
-        k = neighbours(u, rows, cols, nb)
-        for j in range(k):
-            v = nb[j]
-            if intree[v]:
+        for code in range(4):  # N, E, S, W: the order the weights are drawn in
+            if code == 0:
+                if r == 0 or cell[_bidx(r - 1, c, tcols)] & 1:
+                    continue
+            elif code == 1:
+                if c == cols - 1 or cell[_bidx(r, c + 1, tcols)] & 1:
+                    continue
+            elif code == 2:
+                if r == rows - 1 or cell[_bidx(r + 1, c, tcols)] & 1:
+                    continue
+            elif c == 0 or cell[_bidx(r, c - 1, tcols)] & 1:
                 continue
-            d = v - u  # direction code: 0 N, 1 E, 2 S, 3 W
-            code = 0 if d == -cols else (2 if d == cols else (1 if d == 1 else 3))
             key = ((next_u64(st) >> _S31) << _S31) | np.uint64(u * 4 + code)
-            size = heap_push(heap, None, None, size, key, 0.0, 0)
+            bk = np.int64(key >> _S52)
+            if bk <= cur:
+                size = heap_push(heap, None, None, size, key, 0.0, 0)
+            else:
+                free, nalloc = _bucket_put(key, bk, pool, cnext, head, tail, fill,
+                                           free, nalloc)
         if count == n:
             break
         while True:  # pop until an edge leaves the tree
+            while size == 0:  # move the next bucket into the heap
+                cur += 1
+                ch = head[cur]
+                while ch >= 0:
+                    m = _CHUNK if cnext[ch] >= 0 else fill[cur]
+                    for i in range(ch * _CHUNK, ch * _CHUNK + m):
+                        # drop edges gone stale while they waited: these
+                        # independent look-ups overlap their cache misses,
+                        # the pops' one-at-a-time look-ups cannot
+                        if cell[_prim_target(pool[i], cols, tcols)[5]] & 1 == 0:
+                            size = heap_push(heap, None, None, size, pool[i], 0.0, 0)
+                    nxt = cnext[ch]
+                    cnext[ch] = free
+                    free = ch
+                    ch = nxt
+                head[cur] = -1
+                tail[cur] = -1
             _, _, top, size = heap_pop(heap, None, None, size)
-            e = np.int64(top & _EDGE_MASK)
-            a = e >> 2
-            code = e & 3
-            if code == 0:
-                b = a - cols
-            elif code == 1:
-                b = a + 1
-            elif code == 2:
-                b = a + cols
-            else:
-                b = a - 1
-            if intree[b] == 0:
+            code, ra, ca, rb, cb, ib = _prim_target(top, cols, tcols)
+            if cell[ib] & 1 == 0:
                 break
-        carve(east, south, cols, a, b)
-        intree[b] = 1
+        if code == 0:  # the wall south of b
+            cell[ib] &= 0xFB
+        elif code == 1:
+            cell[_bidx(ra, ca, tcols)] &= 0xFD
+        elif code == 2:
+            cell[_bidx(ra, ca, tcols)] &= 0xFB
+        else:  # the wall east of b
+            cell[ib] &= 0xFD
+        cell[ib] |= 1
         count += 1
-        u = b
-    return east, south
+        u = rb * cols + cb
+        r = rb
+        c = cb
+    return _unpack_walls(cell, rows, cols, 2, 4)
 
 
 @njit(cache=True)
@@ -83,124 +200,105 @@ def prim_frontier(rows, cols, seed):
 
     A uniformly random Frontier cell joins the maze through a uniformly
     random In neighbour; its Out neighbours become Frontier. The frontier is
-    an array with swap-removal, so every step is O(1).
+    an int32 array with swap-removal, so every step is O(1). The step lands
+    anywhere on the rim, so a cell's state (bits 0-1) and its east and south
+    walls (bits 2, 3) share one byte, laid out in 8x8 blocks of one cache
+    line: a cell and its neighbours are mostly one memory access.
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    state = np.zeros(n, np.uint8)  # 0 out, 1 frontier, 2 in
-    front = np.empty(n, np.int64)
-    nb = np.empty(4, np.int64)
+    tcols = (cols + 7) >> 3
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
+    front = np.empty(n, np.int32)
     cand = np.empty(4, np.int64)
     flen = 0
     u = below(st, n)
-    state[u] = 2
+    r = u // cols
+    c = u - r * cols
+    cell[_bidx(r, c, tcols)] |= 2
     while True:
-        k = neighbours(u, rows, cols, nb)
-        for j in range(k):
-            v = nb[j]
-            if state[v] == 0:
-                state[v] = 1
-                front[flen] = v
+        # Out neighbours become Frontier, in the order N, E, S, W
+        if r > 0:
+            i = _bidx(r - 1, c, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u - cols
+                flen += 1
+        if c < cols - 1:
+            i = _bidx(r, c + 1, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u + 1
+                flen += 1
+        if r < rows - 1:
+            i = _bidx(r + 1, c, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u + cols
+                flen += 1
+        if c > 0:
+            i = _bidx(r, c - 1, tcols)
+            if cell[i] & 3 == 0:
+                cell[i] |= 1
+                front[flen] = u - 1
                 flen += 1
         if flen == 0:
             break
-        i = below(st, flen)
-        u = front[i]
+        k = below(st, flen)
+        u = front[k]
         flen -= 1
-        front[i] = front[flen]
-        k = neighbours(u, rows, cols, nb)
+        front[k] = front[flen]
+        r = u // cols
+        c = u - r * cols
         m = 0
-        for j in range(k):
-            if state[nb[j]] == 2:
-                cand[m] = nb[j]
-                m += 1
-        carve(east, south, cols, u, cand[below(st, m)])
-        state[u] = 2
-    return east, south
-
-
-@njit(cache=True)
-def _find(parent, x):
-    """Root of x; roots hold ``-size`` (one array for parent and size)."""
-    root = x
-    while parent[root] >= 0:
-        root = parent[root]
-    while parent[x] >= 0 and parent[x] != root:  # path compression
-        nxt = parent[x]
-        parent[x] = root
-        x = nxt
-    return root
-
-
-@njit(cache=True)
-def kruskal(rows, cols, seed):
-    """Kruskal on a uniformly shuffled edge list with union-find.
-
-    An edge is one int32 ``2 * cell + (0 east | 1 south)`` and the union-find
-    is one int32 array, to keep the random accesses few (this kernel is
-    memory-bound at 1000x1000).
-    """
-    n = rows * cols
-    st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    m = rows * (cols - 1) + (rows - 1) * cols
-    edges = np.empty(m, np.int32)
-    k = 0
-    for u in range(n):
-        if u % cols < cols - 1:
-            edges[k] = 2 * u
-            k += 1
-        if u < n - cols:
-            edges[k] = 2 * u + 1
-            k += 1
-    parent = np.full(n, -1, np.int32)
-    joined = 0
-    # Fisher-Yates drawn lazily: position i takes a random one of the
-    # remaining edges, and we stop once the tree is complete.
-    for i in range(m):
-        j = i + below(st, m - i)
-        e = edges[j]
-        edges[j] = edges[i]
-        a = e >> 1
-        b = a + cols if e & 1 else a + 1
-        ra = _find(parent, a)
-        rb = _find(parent, b)
-        if ra == rb:
-            continue
-        if parent[ra] > parent[rb]:  # ra is the smaller tree
-            ra, rb = rb, ra
-        parent[ra] += parent[rb]
-        parent[rb] = ra
-        if e & 1:
-            south[a] = 0
+        if r > 0 and cell[_bidx(r - 1, c, tcols)] & 3 == 2:
+            cand[m] = 0
+            m += 1
+        if c < cols - 1 and cell[_bidx(r, c + 1, tcols)] & 3 == 2:
+            cand[m] = 1
+            m += 1
+        if r < rows - 1 and cell[_bidx(r + 1, c, tcols)] & 3 == 2:
+            cand[m] = 2
+            m += 1
+        if c > 0 and cell[_bidx(r, c - 1, tcols)] & 3 == 2:
+            cand[m] = 3
+            m += 1
+        d = cand[below(st, m)]
+        iu = _bidx(r, c, tcols)
+        if d == 0:
+            cell[_bidx(r - 1, c, tcols)] &= 0xF7  # south wall of the cell above
+        elif d == 1:
+            cell[iu] &= 0xFB
+        elif d == 2:
+            cell[iu] &= 0xF7
         else:
-            east[a] = 0
-        joined += 1
-        if joined == n - 1:
-            break
-    return east, south
+            cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
+        cell[iu] = (cell[iu] & 0xFC) | 2
+    return _unpack_walls(cell, rows, cols, 4, 8)
 
 
 @njit(cache=True)
 def eller(rows, cols, seed):
     """Eller's row-at-a-time algorithm with union-find set labels.
 
-    Labels are cell ids; merging two sets in a row is a union (no
-    relabelling pass), so a row costs O(cols) whatever the merges.
+    Merging two sets in a row is a union (no relabelling pass), so a row
+    costs O(cols) whatever the merges. After each row the labels are
+    renumbered to ``0 .. cols-1`` in order of first appearance (a fresh set
+    for each cell that did not go down), so every per-set array
+    has ``cols`` entries and stays in cache whatever the number of rows;
+    only the set structure, never a label's value, drives a random draw.
     """
     n = rows * cols
     st = new_state(seed)
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)
-    parent = np.full(n, -1, np.int64)  # roots negative, as _find expects
-    label = np.arange(cols)
+    parent = np.full(cols, -1, np.int32)  # roots negative, as _find expects
+    label = np.arange(cols).astype(np.int32)
+    remap = np.full(cols, -1, np.int32)
     down = np.zeros(cols, np.uint8)
-    has = np.zeros(n, np.uint8)
-    seen = np.zeros(n, np.int64)
-    choice = np.zeros(n, np.int64)
+    has = np.zeros(cols, np.uint8)
+    seen = np.zeros(cols, np.int64)
+    choice = np.zeros(cols, np.int64)
     for r in range(rows):
         base = r * cols
         last = r == rows - 1
@@ -230,13 +328,22 @@ def eller(rows, cols, seed):
             if has[lab] == 0:
                 down[choice[lab]] = 1
                 has[lab] = 1
+        nxt = 0
         for c in range(cols):
-            has[label[c]] = 0
-            seen[label[c]] = 0
+            lab = label[c]
+            has[lab] = 0
+            seen[lab] = 0
             if down[c]:
                 south[base + c] = 0
+                if remap[lab] < 0:
+                    remap[lab] = nxt
+                    nxt += 1
+                label[c] = remap[lab]
             else:
-                label[c] = base + cols + c  # a fresh set for the next row
+                label[c] = nxt  # a fresh set for the next row
+                nxt += 1
+        remap[:] = -1
+        parent[:] = -1
     return east, south
 
 
@@ -366,25 +473,29 @@ def wall_adder(rows, cols, seed):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.zeros(n, np.uint8)
-    south = np.zeros(n, np.uint8)
     pc = cols + 1
     npost = (rows + 1) * pc
-    state = np.zeros(npost, np.uint8)  # 0 unattached, 1 frontier, 2 attached
-    front = np.empty(npost, np.int64)
+    # one byte per post, in 8x8 blocks of one cache line (a step touches a
+    # post and its four neighbours): state in bits 0-1 (0 unattached,
+    # 1 frontier, 2 attached), bit 2 the wall segment down to post (i+1, j)
+    # = east wall of cell (i, j-1), bit 3 the segment right to post (i, j+1)
+    # = south wall of cell (i-1, j)
+    tcols = (pc + 7) >> 3
+    post = np.zeros(((rows + 8) >> 3) * tcols * 64, np.uint8)
+    front = np.empty(npost, np.int32)
     flen = 0
     for i in range(rows + 1):
         for j in range(pc):
             if i == 0 or i == rows or j == 0 or j == cols:
-                state[i * pc + j] = 2
+                post[_bidx(i, j, tcols)] = 2
     for i in range(1, rows):
         for j in range(1, cols):
             if i == 1 or i == rows - 1 or j == 1 or j == cols - 1:
-                state[i * pc + j] = 1
+                post[_bidx(i, j, tcols)] = 1
                 front[flen] = i * pc + j
                 flen += 1
     cand = np.empty(4, np.int64)
-    nbp = np.empty(4, np.int64)
+    nbi = np.empty(4, np.int64)
     while flen > 0:
         k = below(st, flen)
         p = front[k]
@@ -392,29 +503,38 @@ def wall_adder(rows, cols, seed):
         front[k] = front[flen]
         i = p // pc
         j = p - i * pc
-        nbp[0] = p - pc
-        nbp[1] = p + 1
-        nbp[2] = p + pc
-        nbp[3] = p - 1  # interior posts have all four neighbours
+        nbi[0] = _bidx(i - 1, j, tcols)  # interior posts have all four neighbours
+        nbi[1] = _bidx(i, j + 1, tcols)
+        nbi[2] = _bidx(i + 1, j, tcols)
+        nbi[3] = _bidx(i, j - 1, tcols)
         m = 0
         for d in range(4):
-            if state[nbp[d]] == 2:
+            if post[nbi[d]] & 3 == 2:
                 cand[m] = d
                 m += 1
         d = cand[below(st, m)]
-        if d == 0:  # segment (i-1, j)-(i, j): east wall of cell (i-1, j-1)
-            east[(i - 1) * cols + j - 1] = 1
-        elif d == 2:  # segment (i, j)-(i+1, j): east wall of cell (i, j-1)
-            east[i * cols + j - 1] = 1
-        elif d == 1:  # segment (i, j)-(i, j+1): south wall of cell (i-1, j)
-            south[(i - 1) * cols + j] = 1
-        else:  # segment (i, j-1)-(i, j): south wall of cell (i-1, j-1)
-            south[(i - 1) * cols + j - 1] = 1
-        state[p] = 2
+        ip = _bidx(i, j, tcols)
+        if d == 0:  # segment (i-1, j)-(i, j)
+            post[nbi[0]] |= 4
+        elif d == 2:  # segment (i, j)-(i+1, j)
+            post[ip] |= 4
+        elif d == 1:  # segment (i, j)-(i, j+1)
+            post[ip] |= 8
+        else:  # segment (i, j-1)-(i, j)
+            post[nbi[3]] |= 8
+        post[ip] = (post[ip] & 0xFC) | 2
         for d in range(4):
-            q = nbp[d]
-            if state[q] == 0:
-                state[q] = 1
+            if post[nbi[d]] & 3 == 0:
+                post[nbi[d]] |= 1
+                q = p - pc if d == 0 else (p + 1 if d == 1 else (p + pc if d == 2 else p - 1))
                 front[flen] = q
                 flen += 1
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    for r in range(rows):
+        for c in range(cols - 1):
+            east[r * cols + c] = 1 if post[_bidx(r, c + 1, tcols)] & 4 else 0
+    for r in range(rows - 1):
+        for c in range(cols):
+            south[r * cols + c] = 1 if post[_bidx(r + 1, c, tcols)] & 8 else 0
     return east, south

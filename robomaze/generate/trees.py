@@ -6,6 +6,12 @@ i.i.d. continuous edge weights, so they share one distribution (about 30.5%
 dead ends on large mazes); ``prim_frontier`` -- the frontier-cell variant
 often called "randomized Prim" -- is a different distribution with more,
 shorter dead ends (about 36%).
+
+``kruskal`` and ``mst`` draw the same edge keys from a seed
+(:mod:`robomaze.generate._mst_kernels`) and the MST of distinct weights is
+unique, so for the same ``rng`` they return the same maze by two different
+global solvers (numba Kruskal, scipy); ``prim`` draws its weights as it
+pushes edges, so its mazes differ while their law is the same.
 """
 
 from __future__ import annotations
@@ -14,12 +20,20 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import csgraph
 
-from .._validate import as_rng
+from ..errors import ParameterError
 from ..maze import Maze, check_shape
-from . import _tree_kernels
-from ._common import run_kernel
+from . import _mst_kernels, _tree_kernels
+from ._common import kernel_seed, run_kernel, walls_to_maze
 
 __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
+
+#: Side of the square tiles the MST is first reduced in: 128x128 cells keep
+#: a tile's keys, union-find and tree in the 1 MiB L2 of the reference
+#: machine and leave about 3% of the edges to the global pass.
+TILE = 128
+
+#: Prim's queue keys keep ``cell * 4 + direction`` in 31 bits.
+PRIM_MAX_CELLS = 2**29 - 1
 
 
 def prim(rows: int, cols: int, *, rng=None) -> Maze:
@@ -43,13 +57,18 @@ def prim(rows: int, cols: int, *, rng=None) -> Maze:
     Raises
     ------
     ParameterError
-        If the size is invalid.
+        If the size is invalid or above :data:`PRIM_MAX_CELLS` cells.
 
     Examples
     --------
     >>> prim(6, 6, rng=5).is_perfect()
     True
     """
+    rows, cols = check_shape(rows, cols)
+    if rows * cols > PRIM_MAX_CELLS:
+        raise ParameterError(
+            f"prim: a {rows}x{cols} maze has {rows * cols} cells; expected rows*cols <= "
+            f"{PRIM_MAX_CELLS} (its queue keys hold a 31-bit edge id)")
     return run_kernel(_tree_kernels.prim, rows, cols, rng)
 
 
@@ -85,9 +104,18 @@ def prim_frontier(rows: int, cols: int, *, rng=None) -> Maze:
 
 
 def kruskal(rows: int, cols: int, *, rng=None) -> Maze:
-    """Kruskal: open walls in random order unless that would close a loop.
+    """Kruskal: open walls in increasing random weight unless that would
+    close a loop.
 
-    Uses union-find with path halving and union by size.
+    Every wall gets an i.i.d. random 64-bit key (a uniformly random order).
+    Kruskal runs first inside each 128x128 tile, in cache; a wall it leaves
+    closed is the heaviest on a cycle, so no spanning tree of smaller weight
+    uses it (the cycle property). Of the kept edges only those on tree
+    paths between tile borders can still close a loop; chains of them
+    collapse to their heaviest edge, and one global Kruskal (union-find with
+    path halving and union by size) decides those. The result is exactly the
+    MST of the keys, i.e. Kruskal on the whole shuffled wall list, in about
+    linear time and memory traffic.
 
     Parameters
     ----------
@@ -111,22 +139,25 @@ def kruskal(rows: int, cols: int, *, rng=None) -> Maze:
     >>> kruskal(9, 2, rng=7).is_perfect()
     True
     """
-    return run_kernel(_tree_kernels.kruskal, rows, cols, rng)
+    return run_kernel(_mst_kernels.kruskal, rows, cols, rng, TILE)
 
 
 def mst(rows: int, cols: int, *, rng=None) -> Maze:
-    """Minimum spanning tree of uniform random edge weights (scipy.sparse).
+    """Minimum spanning tree of random edge weights, solved by scipy.
 
-    The grid graph with i.i.d. weights in ``[1, 2)`` (scipy treats a zero
-    weight as a missing edge) goes through
-    :func:`scipy.sparse.csgraph.minimum_spanning_tree`.
+    The edge keys and the tile reduction are those of :func:`kruskal`; the
+    reduced graph (about 3% of the edges: chains weighted by their heaviest
+    key, and the edges between tiles) goes through
+    :func:`scipy.sparse.csgraph.minimum_spanning_tree` instead of the numba
+    union-find. Both give exactly the MST of the keys, so ``mst`` and
+    ``kruskal`` return the same maze for the same ``rng``.
 
     Parameters
     ----------
     rows, cols : int
         Maze size in cells (>= 1 each).
     rng : numpy.random.Generator, int or None
-        Source of randomness (one weight per edge).
+        Source of randomness.
 
     Returns
     -------
@@ -140,29 +171,29 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
 
     Examples
     --------
-    >>> mst(4, 5, rng=8).is_perfect()
-    True
+    >>> m = mst(4, 5, rng=8)
+    >>> m.is_perfect(), m == kruskal(4, 5, rng=8)
+    (True, True)
     """
     rows, cols = check_shape(rows, cols)
-    gen = as_rng(rng)
-    n = rows * cols
-    # Upper-triangular CSR built directly (row u lists u+1 then u+cols), so
-    # scipy needs no COO conversion; weights follow the CSR entry order.
-    u = np.arange(n, dtype=np.int32)
-    has_e = (u % cols) < cols - 1
-    has_s = u < n - cols
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(has_e.astype(np.int32) + has_s, out=indptr[1:])
-    indices = np.empty(int(indptr[-1]), dtype=np.int32)
-    indices[indptr[:-1][has_e]] = u[has_e] + 1
-    indices[(indptr[:-1] + has_e)[has_s]] = u[has_s] + cols
-    weights = 1.0 + gen.random(indices.size)
-    graph = sp.csr_matrix((weights, indices, indptr), shape=(n, n))
-    tree = csgraph.minimum_spanning_tree(graph, overwrite=True).tocoo()
-    east = np.ones(n, bool)
-    south = np.ones(n, bool)
-    # with one column u + 1 is the cell below: every edge is vertical then
-    horiz = (tree.col == tree.row + 1) & (cols > 1)
-    east[tree.row[horiz]] = False
-    south[tree.row[~horiz]] = False
-    return Maze(east.reshape(rows, cols), south.reshape(rows, cols))
+    east, south, ga, gb, gkey, nv, idbits = _mst_kernels.reduce(
+        rows, cols, kernel_seed(rng), TILE)
+    if gkey.size:
+        # the keys' top 53 bits are exact in a float64 and distinct unless
+        # two random parts tie (about 2**-39 per pair at 4000x4000, where
+        # the edge id takes the low 25 bits). scipy drops zero weights,
+        # hence the + 1.
+        weight = (gkey >> np.uint64(11)).astype(np.float64) + 1.0
+        lo, hi = np.minimum(ga, gb), np.maximum(ga, gb)
+        graph = sp.csr_matrix((weight, (lo, hi)), shape=(nv, nv))
+        tree = csgraph.minimum_spanning_tree(graph, overwrite=True).tocoo()
+        # an edge of the reduced graph is named by its end pair (no two
+        # edges share one: chains stay inside a tile, other edges cross)
+        code = lo * np.int64(nv) + hi
+        order = np.argsort(code)
+        picked = order[np.searchsorted(code[order], tree.row.astype(np.int64) * nv + tree.col)]
+        edge = (gkey[picked] & np.uint64((1 << int(idbits)) - 1)).astype(np.int64)
+        cell, south_side = edge >> 1, (edge & 1).astype(bool)
+        east[cell[~south_side]] = 0
+        south[cell[south_side]] = 0
+    return walls_to_maze(east, south, rows, cols)

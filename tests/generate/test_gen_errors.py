@@ -57,3 +57,12 @@ def test_bad_rng_and_placement():
         generate("wilson", 5, 5, rng="seed")
     with pytest.raises(ParameterError, match="placement"):
         generate("wilson", 5, 5, placement="random")
+
+
+def test_prim_refuses_more_cells_than_its_edge_ids_hold():
+    # with the cell limit raised, prim's own bound (31-bit edge ids in its
+    # queue keys) still refuses the size, before allocating anything
+    from robomaze import limit_cells
+    with limit_cells(2**31), pytest.raises(ParameterError, match=r"prim: a 32768x16385 maze "
+                                           r"has 536903680 cells; expected rows\*cols <= 536870911"):
+        GENERATORS["prim"](32768, 16385)

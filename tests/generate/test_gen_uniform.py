@@ -67,7 +67,7 @@ def _sample(kernel, n: int, seed: int) -> np.ndarray:
     east = np.empty((n, 9), np.uint8)
     south = np.empty((n, 9), np.uint8)
     for i in range(n):
-        east[i], south[i] = kernel(3, 3, kernel_seed(gen))
+        east[i], south[i] = kernel(3, 3, kernel_seed(gen))[:2]
     return _masks(east, south)
 
 

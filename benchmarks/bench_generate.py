@@ -11,10 +11,12 @@ For every generator in ``robomaze.generate.GENERATORS`` this times
 and records the dead-end fraction of both libraries' mazes, which exposes
 mazelib's biased "AldousBroder" (a uniform spanning tree has ~29.4%).
 
-Times are the best (minimum) over repeats, wall clock with
-``time.perf_counter``, for both libraries alike: the machine is shared, and
-the minimum is the run least disturbed by other processes. Each robomaze
-time is the public call, including validation and building the ``Maze``.
+Times are medians of interleaved repetitions, wall clock with
+``time.perf_counter``, for both libraries alike: at the small size each
+repetition times one robomaze call and then one mazelib call, so both see
+the same background load; the load average before and after is recorded.
+Each robomaze time is the public call, including validation and building the
+``Maze``.
 Prints a table and writes ``benchmarks/results/generate.json``.
 
 Usage::
@@ -58,20 +60,27 @@ MAZELIB = {
 }
 
 
-def _best_time(fn, repeat: int, budget: float = float("inf")) -> tuple[float, list]:
-    """Minimum wall time of ``fn()`` over up to ``repeat`` calls (stops early
-    once ``budget`` seconds are spent, after at least one call)."""
-    times, outs = [], []
-    spent = 0.0
+def _median_time(fns, repeat: int, budgets=None) -> tuple[list[float], list[list]]:
+    """Median wall time of each ``fns[i]()`` over ``repeat`` interleaved rounds.
+
+    Round by round every function is called once, in turn, so all of them
+    see the same background load. ``budgets[i]`` (seconds) stops calling
+    function ``i`` once it has spent that much (after at least one call).
+    """
+    budgets = budgets or [float("inf")] * len(fns)
+    times = [[] for _ in fns]
+    outs = [[] for _ in fns]
+    spent = [0.0] * len(fns)
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        outs.append(fn())
-        dt = time.perf_counter() - t0
-        times.append(dt)
-        spent += dt
-        if spent > budget:
-            break
-    return min(times), outs
+        for i, fn in enumerate(fns):
+            if spent[i] > budgets[i]:
+                continue
+            t0 = time.perf_counter()
+            outs[i].append(fn())
+            dt = time.perf_counter() - t0
+            times[i].append(dt)
+            spent[i] += dt
+    return [float(np.median(t)) for t in times], outs
 
 
 def _mazelib_factory(cls_name: str, size: int):
@@ -115,34 +124,42 @@ def main(argv=None) -> int:
     for fn in GENERATORS.values():  # JIT warm-up (and numba cache load)
         fn(8, 8, rng=0)
 
+    load_before = os.getloadavg()
     rows = []
     for name, fn in GENERATORS.items():
-        rep_big = 2 if name == "aldous_broder" else 3
-        t_big, big = _best_time(lambda: fn(args.big, args.big, rng=1), rep_big)
+        rep_big = 3
+        (t_big,), (big,) = _median_time([lambda: fn(args.big, args.big, rng=1)], rep_big)
         assert big[0].is_perfect()
         seeds = iter(range(10**6))
-        t_small, small = _best_time(
-            lambda: fn(args.small, args.small, rng=next(seeds)), max(args.repeat, 20))
+        fns = [lambda: fn(args.small, args.small, rng=next(seeds))]
+        budgets = [float("inf")]
+        cls_name = MAZELIB.get(name) if mazelib_version else None
+        ml_error = None
+        if cls_name:
+            random.seed(1)
+            np.random.seed(1)  # mazelib draws from the global generators
+            fns.append(_mazelib_factory(cls_name, args.small))
+            budgets.append(args.mazelib_budget)
+        try:
+            times, outs = _median_time(fns, max(args.repeat, 20), budgets)
+        except Exception as exc:  # a peer's bug is a result, not a crash
+            ml_error = f"{type(exc).__name__}: {exc}"
+            times, outs = _median_time(fns[:1], max(args.repeat, 20))
+        t_small, small = times[0], outs[0]
         de_ours = float(np.mean([m.dead_ends().mean() for m in small[:args.repeat]]))
         row = {"generator": name, "big": args.big, "t_big_s": t_big,
                "small": args.small, "t_small_s": t_small,
                "dead_ends_ours": de_ours, "dead_ends_big": float(big[0].dead_ends().mean())}
-        if mazelib_version and name in MAZELIB:
-            cls_name = MAZELIB[name]
-            random.seed(1)
-            np.random.seed(1)  # mazelib draws from the global generators
-            try:
-                t_ml, grids = _best_time(_mazelib_factory(cls_name, args.small),
-                                           args.repeat, budget=args.mazelib_budget)
-            except Exception as exc:  # a peer's bug is a result, not a crash
-                row.update({"mazelib": cls_name, "mazelib_error": f"{type(exc).__name__}: {exc}"})
-            else:
-                mz = [Maze.from_matrix(g) for g in grids]
-                row.update({"mazelib": cls_name, "t_mazelib_s": t_ml,
-                            "mazelib_runs": len(grids), "ratio": t_ml / t_small,
-                            "mazelib_perfect": all(m.is_perfect() for m in mz),
-                            "dead_ends_mazelib": float(np.mean([m.dead_ends().mean()
-                                                                for m in mz]))})
+        if ml_error:
+            row.update({"mazelib": cls_name, "mazelib_error": ml_error})
+        elif cls_name:
+            t_ml, grids = times[1], outs[1]
+            mz = [Maze.from_matrix(g) for g in grids]
+            row.update({"mazelib": cls_name, "t_mazelib_s": t_ml,
+                        "mazelib_runs": len(grids), "ratio": t_ml / t_small,
+                        "mazelib_perfect": all(m.is_perfect() for m in mz),
+                        "dead_ends_mazelib": float(np.mean([m.dead_ends().mean()
+                                                            for m in mz]))})
         rows.append(row)
         _print_row(row)
         sys.stdout.flush()
@@ -154,8 +171,9 @@ def main(argv=None) -> int:
         "numpy": np.__version__,
         "mazelib": mazelib_version,
         "mazelib_cython_compiled": mazelib_compiled if mazelib_version else None,
-        "note": "best-of-repeats wall times of the public call; shared machine, "
-                "other processes running",
+        "load_average_before": load_before,
+        "load_average_after": os.getloadavg(),
+        "note": "medians of interleaved repetitions, wall times of the public call",
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"meta": meta, "results": rows}, indent=2))

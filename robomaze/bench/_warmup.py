@@ -301,8 +301,12 @@ def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_al
         task = ready[0]
         if _claim(folder, task):
             _run(task, ctx, metrics)
-            with open(_file(folder, task, ".done"), "w"):
-                pass
+            _mark_done(folder, task)
+
+
+def _mark_done(folder: str, task: str) -> None:
+    with open(_file(folder, task, ".done"), "w"):
+        pass
 
 
 def _helpers(n: int, folder: str) -> list[subprocess.Popen]:
@@ -372,7 +376,13 @@ def serve() -> None:
             # loads from the cache, at once when nothing does
             _jit_notice.on_next_compile(lambda: helpers.extend(_helpers(nproc - 1, folder)))
         ctx = _Context(wanted)
+        # the server makes the maze and the kernels everything shares while
+        # the helpers start (they claim the rest once "common" is done)
+        common = "common" in tasks and _claim(folder, "common")
         ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
+        if common:
+            _run("common", ctx, True)
+            _mark_done(folder, "common")
         _work(tasks, ctx, folder, True, lambda: any(h.poll() is None for h in helpers))
         _jit_notice.on_next_compile(None)
         if helpers:

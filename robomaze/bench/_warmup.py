@@ -188,8 +188,8 @@ def _plan(ctx: _Context, names, metrics: bool) -> None:
 def _run(task: str, ctx: _Context, metrics: bool) -> None:
     """Run one task (compiling, or loading from the cache, its kernels).
 
-    ``metrics``: also measure each planned path (the path metrics compile
-    theta_star's kernels: a helper leaves them to the "metrics" task).
+    ``metrics``: also measure each planned path (the path metrics run
+    theta_star: until its kernels are cached they are the "metrics" task's).
     """
     from ..geometry import Footprint
     from ..plan.classic import CLASSIC_SOLVERS
@@ -279,13 +279,15 @@ def _compiled_here() -> int:
     return notice.count if notice is not None else 0
 
 
-def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_alive) -> None:
+def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_alive,
+          server: bool) -> None:
     """Claim and run tasks until every one is claimed.
 
     A task is taken once its prerequisites are done; while the only tasks
     left wait for prerequisites running elsewhere, this process waits too
-    (compiling them at the same time would double the work), unless
-    ``others_alive()`` says nobody else can finish them.
+    (compiling them at the same time would double the work). When
+    ``others_alive()`` turns False the server takes every task left and a
+    helper (whose server is gone) stops.
     """
     ordered = _order(tasks)
     left = list(ordered)
@@ -293,6 +295,8 @@ def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_al
     while left:
         left = [t for t in left if not _claimed(folder, t)]
         stuck = not others_alive() or time.monotonic() > deadline
+        if stuck and not server:
+            return
         ready = [t for t in left
                  if stuck or all(_done(folder, n) for n in _needs(t, tasks))]
         if not ready:
@@ -333,7 +337,7 @@ def helper_main(folder: str) -> None:
         wanted = _wanted()
         tasks = _tasks(wanted)
         # the server's death (its pid's parent changes) leaves nobody to wait for
-        _work(tasks, _Context(wanted), folder, False, lambda: os.getppid() == parent)
+        _work(tasks, _Context(wanted), folder, False, lambda: os.getppid() == parent, False)
     except Exception:
         pass  # the server compiles what is left
     finally:
@@ -381,18 +385,19 @@ def serve() -> None:
         common = "common" in tasks and _claim(folder, "common")
         ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
         if common:
-            _run("common", ctx, True)
+            _run("common", ctx, False)
             _mark_done(folder, "common")
-        _work(tasks, ctx, folder, True, lambda: any(h.poll() is None for h in helpers))
+        # without the path metrics: they need theta_star's kernels, which
+        # may be compiling in a helper ("metrics" waits for them)
+        _work(tasks, ctx, folder, False, lambda: any(h.poll() is None for h in helpers), True)
         _jit_notice.on_next_compile(None)
-        if helpers:
-            for h in helpers:  # they exit once every task is claimed
-                try:
-                    h.wait(timeout=max(1.0, HELPER_TIMEOUT - (time.perf_counter() - t0)))
-                except subprocess.TimeoutExpired:
-                    h.kill()
-            for task in _order(tasks):  # their kernels load from the cache now
-                _run(task, ctx, True)
+        for h in helpers:  # they exit once every task is claimed
+            try:
+                h.wait(timeout=max(1.0, HELPER_TIMEOUT - (time.perf_counter() - t0)))
+            except subprocess.TimeoutExpired:
+                h.kill()
+        for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
+            _run(task, ctx, True)
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
     finally:

@@ -67,12 +67,15 @@ COST = {
 NEEDS = {
     "plan:*": ("common",),
     "classic": ("common",),
+    "heap": ("common",),  # and every task on the maze: "common" made it
     "plan:dijkstra": ("common", "heap"),
     "plan:theta_star": ("common", "heap"),
     "plan:max_clearance": ("common", "heap"),
     "plan:collision_free": ("common", "heap"),
-    "simulate": ("common", "heap", "plan:max_clearance"),  # follow_plan plans with it
-    "metrics": ("common", "plan:theta_star"),  # the reference length is theta_star's
+    # the reference length of the path and trajectory metrics is theta_star's
+    "metrics": ("common", "heap", "plan:theta_star"),
+    # follow_plan plans with max_clearance; every run is measured
+    "simulate": ("common", "heap", "plan:max_clearance", "metrics"),
 }
 
 #: What the last warm-up in this process did (for tests and benchmarks).

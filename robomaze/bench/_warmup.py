@@ -26,6 +26,7 @@ With a warm cache no helper starts.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -78,8 +79,11 @@ NEEDS = {
     "simulate": ("common", "heap", "plan:max_clearance", "metrics"),
 }
 
-#: What the last warm-up in this process did (for tests and benchmarks).
+#: What the last warm-up in this process did (for tests and benchmarks):
+#: processes, tasks, kernels compiled here and in helpers, seconds, and
+#: ``timeline``: ``[process, task, start, end]`` (seconds from the start).
 STATS: dict = {}
+_LOG: list = []  # (task, start, end) of the tasks this process ran, time.time()
 
 
 def _wanted() -> tuple[set, set, set, set, set] | None:
@@ -307,8 +311,10 @@ def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_al
             continue
         task = ready[0]
         if _claim(folder, task):
+            t = time.time()
             _run(task, ctx, metrics)
             _mark_done(folder, task)
+            _LOG.append((task, t, time.time()))
 
 
 def _mark_done(folder: str, task: str) -> None:
@@ -346,21 +352,21 @@ def helper_main(folder: str) -> None:
     finally:
         try:
             with open(os.path.join(folder, f"count.{os.getpid()}"), "w") as f:
-                f.write(f"{_compiled_here()}\n")
+                f.write(json.dumps({"compiled": _compiled_here(), "log": _LOG}))
         except OSError:
             pass
 
 
-def _helper_counts(folder: str) -> int:
-    total = 0
-    for name in os.listdir(folder):
+def _helper_reports(folder: str) -> list[dict]:
+    out = []
+    for name in sorted(os.listdir(folder)):
         if name.startswith("count."):
             try:
                 with open(os.path.join(folder, name)) as f:
-                    total += int(f.read().split()[0])
-            except (OSError, ValueError, IndexError):
+                    out.append(json.load(f))
+            except (OSError, ValueError):
                 pass
-    return total
+    return out
 
 
 def serve() -> None:
@@ -368,6 +374,8 @@ def serve() -> None:
     from .. import _jit_cache, _jit_notice
 
     t0 = time.perf_counter()
+    epoch = time.time()
+    _LOG.clear()
     _jit_notice.install()  # the first sweep on a machine compiles here: say so
     _jit_cache.install()  # helpers and workers may save to the cache beside us
     folder = tempfile.mkdtemp(prefix="robomaze-warm-")
@@ -388,8 +396,10 @@ def serve() -> None:
         common = "common" in tasks and _claim(folder, "common")
         ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
         if common:
+            t = time.time()
             _run("common", ctx, False)
             _mark_done(folder, "common")
+            _LOG.append(("common", t, time.time()))
         # without the path metrics: they need theta_star's kernels, which
         # may be compiling in a helper ("metrics" waits for them)
         _work(tasks, ctx, folder, False, lambda: any(h.poll() is None for h in helpers), True)
@@ -399,8 +409,10 @@ def serve() -> None:
                 h.wait(timeout=max(1.0, HELPER_TIMEOUT - (time.perf_counter() - t0)))
             except subprocess.TimeoutExpired:
                 h.kill()
+        t = time.time()
         for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
             _run(task, ctx, True)
+        _LOG.append(("(all again, with metrics)", t, time.time()))
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
     finally:
@@ -410,8 +422,13 @@ def serve() -> None:
                 h.kill()
             h.wait()
         stats["processes"] = 1 + len(helpers)
-        stats["compiled_helpers"] = _helper_counts(folder)
+        reports = _helper_reports(folder)
         shutil.rmtree(folder, ignore_errors=True)
+        stats["compiled_helpers"] = sum(r.get("compiled", 0) for r in reports)
+        stats["timeline"] = sorted(
+            [[i, task, round(a - epoch, 2), round(b - epoch, 2)]
+             for i, log in enumerate([_LOG] + [r.get("log", []) for r in reports])
+             for task, a, b in log], key=lambda row: row[2])
     stats["compiled_here"] = _compiled_here()
     stats["seconds"] = time.perf_counter() - t0
     STATS.clear()

@@ -5,8 +5,10 @@ Three measurements, each in fresh processes of this checkout:
 * ``--cold N``: the bench warm-up of the default sweep's kernels with an
   empty numba cache (a new ``NUMBA_CACHE_DIR`` each time), ``N`` times in
   one process (``ROBOMAZE_WARM_PROCESSES=1``) and ``N`` times with the
-  default number of processes, interleaved; wall time, kernels compiled,
-  processes, and the load average before each run (the machine is shared).
+  default number of processes, interleaved (with ``--compare DIR``, also
+  another checkout's warm-up, e.g. before this change); wall time, the
+  compile summary line, and the load average before each run (the machine
+  is shared).
 * ``--first``: the whole first ``robomaze bench -o results`` (default
   sweep, 1440 runs) with an empty cache, then the same again cached.
 * ``--fixed N``: the fixed cost of a cached invocation: a 1-run sweep
@@ -17,7 +19,7 @@ Medians are printed. Writes ``benchmarks/results/coldstart.json``.
 
 Usage::
 
-    python benchmarks/bench_coldstart.py [--cold 3] [--fixed 5] [--first] [--checkout DIR]
+    python benchmarks/bench_coldstart.py [--cold 3] [--fixed 5] [--first] [--compare DIR] [--checkout DIR]
 """
 
 from __future__ import annotations
@@ -72,28 +74,31 @@ def _default_list() -> str:
                           capture_output=True, text=True).stdout.strip()
 
 
-def cold(n: int, wanted: str) -> dict:
-    out: dict = {"one": [], "default": []}
+def cold(n: int, wanted: str, compare: str | None = None) -> dict:
+    modes = [("one", ROOT, {"ROBOMAZE_WARM_PROCESSES": "1"}), ("default", ROOT, {})]
+    if compare:  # another checkout (e.g. main before this change), its default
+        modes.insert(0, ("compare", Path(compare).resolve(), {}))
+    out: dict = {m: [] for m, _, _ in modes}
     code = ("import json, time; t = time.perf_counter(); import robomaze.bench._warm as w; "
-            "print(json.dumps(dict(w.STATS, wall=time.perf_counter() - t)))")
+            "print(json.dumps(dict(getattr(w, 'STATS', {}), wall=time.perf_counter() - t)))")
     for i in range(n):
-        for mode in ("one", "default"):
+        for mode, root, extra in modes:
             cache = tempfile.mkdtemp(prefix="rm-cold-")
-            extra = {"NUMBA_CACHE_DIR": cache, "ROBOMAZE_WARM": wanted,
-                     "ROBOMAZE_COMPILE_NOTICE": "0"}
-            if mode == "one":
-                extra["ROBOMAZE_WARM_PROCESSES"] = "1"
+            env = _env(NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, ROBOMAZE_COMPILE_NOTICE="1",
+                       **extra)
+            env["PYTHONPATH"] = str(root)
             load = _load()
-            proc = subprocess.run([sys.executable, "-c", code], env=_env(**extra), check=True,
+            proc = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                   capture_output=True, text=True)
             shutil.rmtree(cache, ignore_errors=True)
             row = json.loads(proc.stdout.strip().splitlines()[-1])
+            row.pop("timeline", None)
             row["load"] = load
+            row["notice"] = [ln for ln in proc.stderr.splitlines() if "compiled" in ln]
             out[mode].append(row)
-            print(f"cold {mode:7s} #{i + 1}: {row['wall']:5.1f} s, {row['processes']} process(es), "
-                  f"{row['compiled_here'] + row['compiled_helpers']} compiles, load {load:.1f}",
-                  flush=True)
-    for mode in ("one", "default"):
+            print(f"cold {mode:7s} #{i + 1}: {row['wall']:5.1f} s, load {load:.1f}: "
+                  f"{' '.join(row['notice'])}", flush=True)
+    for mode, _, _ in modes:
         out[f"{mode}_median"] = statistics.median(r["wall"] for r in out[mode])
     return out
 
@@ -146,6 +151,8 @@ def main(argv=None) -> int:
     ap.add_argument("--cold", type=int, default=3, help="cold warm-ups per mode (0: skip)")
     ap.add_argument("--fixed", type=int, default=5, help="cached 1-run sweeps (0: skip)")
     ap.add_argument("--first", action="store_true", help="also the whole first default bench")
+    ap.add_argument("--compare", help="also the cold warm-up of this checkout, interleaved "
+                    "(e.g. an export of the commit before: git archive REV | tar -x -C DIR)")
     ap.add_argument("--checkout", default=str(ROOT),
                     help="the robomaze checkout to measure (default: this one)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "coldstart.json"))
@@ -154,9 +161,9 @@ def main(argv=None) -> int:
     res: dict = {"cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                  else os.cpu_count()}
     if args.cold:
-        res["cold"] = cold(args.cold, _default_list())
-        print(f"cold warm-up median: one process {res['cold']['one_median']:.1f} s, "
-              f"default {res['cold']['default_median']:.1f} s")
+        res["cold"] = cold(args.cold, _default_list(), args.compare)
+        print("cold warm-up median: " + ", ".join(
+            f"{k[:-7]} {v:.1f} s" for k, v in res["cold"].items() if k.endswith("_median")))
     if args.first:
         res["first"] = first()
     if args.fixed:

@@ -404,15 +404,21 @@ def serve() -> None:
         # may be compiling in a helper ("metrics" waits for them)
         _work(tasks, ctx, folder, False, lambda: any(h.poll() is None for h in helpers), True)
         _jit_notice.on_next_compile(None)
-        for h in helpers:  # they exit once every task is claimed
-            try:
-                h.wait(timeout=max(1.0, HELPER_TIMEOUT - (time.perf_counter() - t0)))
-            except subprocess.TimeoutExpired:
-                h.kill()
+        # every task done (or nobody left to do it): no need to wait for the
+        # helpers' exit, which takes a while (numba and LLVM tear down)
+        while (any(h.poll() is None for h in helpers)
+               and not all(_done(folder, task) for task in tasks)
+               and time.perf_counter() - t0 < HELPER_TIMEOUT):
+            time.sleep(0.02)
         t = time.time()
         for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
             _run(task, ctx, True)
         _LOG.append(("(all again, with metrics)", t, time.time()))
+        for h in helpers:  # they exit once every task is claimed; then report their counts
+            try:
+                h.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                h.kill()
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
     finally:

@@ -9,7 +9,9 @@ the notice appears exactly when something is being compiled, once per
 process, and :func:`summary` reports how long it took.
 
 Set ``ROBOMAZE_COMPILE_NOTICE=0`` to silence it (the test suite does, so its
-checks of one-line error output hold on a cold cache).
+checks of one-line error output hold on a cold cache); compiles are still
+counted, and :func:`on_next_compile` still fires (the bench warm-up starts
+its helper processes at the first cache miss).
 
 Examples
 --------
@@ -30,9 +32,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Callable, TextIO
 
-__all__ = ["CompileNotice", "install", "summary"]
+__all__ = ["CompileNotice", "install", "summary", "current", "on_next_compile"]
 
 _ENV = "ROBOMAZE_COMPILE_NOTICE"
 
@@ -40,8 +42,9 @@ _ENV = "ROBOMAZE_COMPILE_NOTICE"
 class CompileNotice:
     """Counts compiles and prints one line at the first."""
 
-    def __init__(self, stream: TextIO | None = None):
+    def __init__(self, stream: TextIO | None = None, *, silent: bool = False):
         self.stream = stream
+        self.silent = silent
         self.count = 0
         self.first: float | None = None
         self.last_end: float | None = None
@@ -50,6 +53,8 @@ class CompileNotice:
         self.count += 1
         if self.first is None:
             self.first = time.perf_counter()
+            if self.silent:
+                return
             stream = self.stream if self.stream is not None else sys.stderr
             try:
                 print(f"robomaze: compiling numba kernels on first use ({what}); they are "
@@ -67,29 +72,39 @@ class CompileNotice:
 
 
 _NOTICE: CompileNotice | None = None
+_NEXT: Callable[[], None] | None = None
 
 
 def _enabled() -> bool:
     return os.environ.get(_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def install(stream: TextIO | None = None) -> CompileNotice | None:
-    """Start reporting numba compiles in this process (idempotent).
+def install(stream: TextIO | None = None, *, silent: bool | None = None
+            ) -> CompileNotice | None:
+    """Start counting numba compiles in this process (idempotent).
 
-    Returns the notice, or None when disabled by ``ROBOMAZE_COMPILE_NOTICE=0``
-    or when numba's event API is unavailable.
+    The notice prints unless ``silent`` (default: when switched off by
+    ``ROBOMAZE_COMPILE_NOTICE=0``). Returns the notice, or None when numba's
+    event API is unavailable.
     """
     global _NOTICE
-    if _NOTICE is not None or not _enabled():
+    if _NOTICE is not None:
         return _NOTICE
     try:
         from numba.core import event as ev
     except ImportError:  # pragma: no cover - numba without the event API (< 0.55)
         return None
-    notice = CompileNotice(stream)
+    notice = CompileNotice(stream, silent=not _enabled() if silent is None else silent)
 
     class _Listener(ev.Listener):
         def on_start(self, event):
+            global _NEXT
+            if _NEXT is not None:
+                fn, _NEXT = _NEXT, None
+                try:
+                    fn()
+                except Exception:  # a hook must never fail a compile
+                    pass
             disp = (event.data or {}).get("dispatcher")
             name = getattr(getattr(disp, "py_func", None), "__qualname__", "kernel")
             module = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
@@ -104,13 +119,33 @@ def install(stream: TextIO | None = None) -> CompileNotice | None:
     return notice
 
 
-def summary(stream: TextIO | None = None) -> None:
-    """One line on what was compiled in this process, if anything was."""
-    if _NOTICE is None or _NOTICE.count == 0:
+def current() -> CompileNotice | None:
+    """The notice :func:`install` put in place in this process, if any."""
+    return _NOTICE
+
+
+def on_next_compile(fn: Callable[[], None] | None) -> None:
+    """Call ``fn`` once, at the start of the next compile (a cache miss) in
+    this process; None cancels. Needs :func:`install`."""
+    global _NEXT
+    _NEXT = fn
+
+
+def summary(stream: TextIO | None = None, *, others: int = 0, processes: int = 1,
+            elapsed: float | None = None) -> None:
+    """One line on what was compiled, if anything was.
+
+    ``others`` kernels compiled by ``processes - 1`` helper processes are
+    added to this process's count; ``elapsed`` replaces the time from this
+    process's first compile to its last.
+    """
+    if _NOTICE is None or _NOTICE.silent or _NOTICE.count + others == 0:
         return
     stream = stream if stream is not None else sys.stderr
+    took = _NOTICE.elapsed() if elapsed is None else elapsed
+    where = f" on {processes} processes" if processes > 1 else ""
     try:
-        print(f"robomaze: compiled {_NOTICE.count} kernel(s) in {_NOTICE.elapsed():.1f} s "
+        print(f"robomaze: compiled {_NOTICE.count + others} kernel(s) in {took:.1f} s{where} "
               "(cached for later runs)", file=stream, flush=True)
     except (OSError, ValueError):
         pass

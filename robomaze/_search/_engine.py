@@ -172,7 +172,9 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     if goal >= 0:
         gr = goal // pc
         gc = goal - gr * pc
-    size = 0
+    # np.int64, not a literal 0: a literal would make numba compile _expand
+    # twice (once for Literal[int](0) while typing the loop, once for int64)
+    size = np.int64(0)
     for s in starts:
         cell = s // nbins
         r = cell // pc
@@ -187,7 +189,7 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
             hk, hg, hn = heap_grow(hk, hg, hn)
         h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
         size = heap_push(hk, hg, hn, size, h0, 0.0, s)
-    expanded = 0
+    expanded = np.int64(0)
     while True:
         # the loop runs with fixed heap arrays (no reallocation in the hot
         # path) and hands back when one more expansion might not fit

@@ -98,7 +98,10 @@ def heap_grow(hk, hg, hn):
     k2 = np.empty(2 * n, hk.dtype)
     g2 = np.empty(2 * n, hg.dtype)
     n2 = np.empty(2 * n, hn.dtype)
-    k2[:n] = hk
-    g2[:n] = hg
-    n2[:n] = hn
+    # a loop, not k2[:n] = hk: slice assignment brings numba's shape-mismatch
+    # error path and its string formatting, ~1.5 s of compiling per process
+    for i in range(n):
+        k2[i] = hk[i]
+        g2[i] = hg[i]
+        n2[i] = hn[i]
     return k2, g2, n2

@@ -308,11 +308,15 @@ WARM_ENV = "ROBOMAZE_WARM"
 
 
 def _warm_list(scenarios: list[Scenario]) -> str:
-    """What the fork server's warm-up compiles: the sweep's own planners, agents
-    and footprint shapes (``plan:astar,simulate:explore,shape:rectangle``)."""
+    """What the fork server's warm-up compiles: the sweep's own planners, agents,
+    footprint shapes, sensors and maze generators
+    (``generate:kruskal,plan:astar,simulate:explore,shape:rectangle``)."""
     items = set()
     for sc in scenarios:
         items.add(f"{sc.kind}:{sc.method}")
+        generator = sc.spec["maze"].get("generator")
+        if generator:
+            items.add(f"generate:{generator}")
         fp = sc.spec["robot"].get("footprint")
         if isinstance(fp, dict):
             items.add(f"shape:{fp.get('shape')}")

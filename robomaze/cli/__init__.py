@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Sequence
 
-from .. import _jit_notice
+from .. import _jit_cache, _jit_notice
 from .._validate import limit_cells
 from ..errors import RobomazeError
 from ._argv import rewrite, value_options
@@ -98,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     _jit_notice.install()
+    _jit_cache.install()  # several robomaze commands may compile into one cache at once
     try:
         with limit_cells(args.max_cells):
             return int(args.func(args) or 0)

@@ -19,33 +19,66 @@ SWEEP = {
 def test_warm_list_names_the_sweeps_methods_shapes_and_sensor():
     sweep = parse_sweep(SWEEP, source="w.toml")
     assert _warm_list(sweep.scenarios) == (
-        "plan:astar,sensor:ir,shape:disc,shape:rectangle,simulate:explore")
+        "generate:kruskal,plan:astar,sensor:ir,shape:disc,shape:rectangle,simulate:explore")
 
 
 def test_warm_module_reads_the_list_and_warms_only_those():
-    code = ("import robomaze.bench._warm as w; p, a, s, n = w._wanted(); "
-            "print(sorted(p), sorted(a), sorted(s), sorted(n))")
-    env = dict(os.environ, **{WARM_ENV: "plan:astar,simulate:explore,shape:disc,sensor:ir"})
+    code = ("import robomaze.bench._warmup as w; p, a, s, n, g = w._wanted(); "
+            "print(sorted(p), sorted(a), sorted(s), sorted(n), sorted(g), w._tasks(w._wanted()))")
+    env = dict(os.environ, **{WARM_ENV: "plan:astar,simulate:explore,shape:disc,sensor:ir,"
+                                        "generate:wilson"})
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
-    assert out.strip() == "['astar'] ['explore'] ['disc'] ['ir']"
+    assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] "
+                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'generate']")
 
 
-def _server_compiles(tmp_path, name, **extra):
-    import re
+def _warm_up(tmp_path, name, processes):
+    """A cold warm-up in a fresh process: its STATS and stderr."""
+    import json
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / name), ROBOMAZE_COMPILE_NOTICE="1",
+               ROBOMAZE_WARM_PROCESSES=str(processes),
                **{WARM_ENV: "plan:astar,plan:wall_follower,simulate:wall_follow,"
-                            "sensor:ir,shape:disc"}, **extra)
-    err = subprocess.run([sys.executable, "-c", "import robomaze.bench._warm"], env=env,
-                         timeout=600, check=True, capture_output=True, text=True).stderr
-    return int(re.search(r"compiled (\d+) kernel", err).group(1))
+                            "sensor:ir,shape:disc"})
+    proc = subprocess.run([sys.executable, "-c", "import json, robomaze.bench._warm as w; "
+                           "print(json.dumps(w.STATS))"], env=env,
+                          timeout=600, check=True, capture_output=True, text=True)
+    return json.loads(proc.stdout), proc.stderr
 
 
 def test_a_cold_warm_up_shares_its_compiles_with_a_helper(tmp_path):
-    """With a cold cache a helper process compiles the agents' and classic
-    solvers' kernels into the disk cache, and the server loads them from there
-    instead of compiling them itself."""
-    alone = _server_compiles(tmp_path, "alone", ROBOMAZE_WARM_CHILD="1")  # no helper
-    shared = _server_compiles(tmp_path, "shared")
-    assert 0 < shared < alone
+    """With a cold cache a helper process compiles part of the tasks into the
+    disk cache, and the server loads those kernels instead of compiling them."""
+    alone, _ = _warm_up(tmp_path, "alone", 1)
+    shared, err = _warm_up(tmp_path, "shared", 2)
+    assert alone["processes"] == 1 and alone["compiled_helpers"] == 0
+    assert shared["processes"] == 2
+    assert shared["compiled_helpers"] > 0
+    assert 0 < shared["compiled_here"] < alone["compiled_here"]
+    total = shared["compiled_here"] + shared["compiled_helpers"]
+    assert f"compiled {total} kernel(s)" in err and "on 2 processes" in err
+
+
+def test_a_warm_cache_starts_no_helper(tmp_path):
+    first, _ = _warm_up(tmp_path, "c", 2)
+    again, err = _warm_up(tmp_path, "c", 2)
+    assert first["processes"] == 2
+    assert again == {**again, "processes": 1, "compiled_here": 0, "compiled_helpers": 0}
+    assert "compil" not in err
+
+
+def test_tasks_wait_for_the_tasks_that_compile_their_shared_kernels():
+    from robomaze.bench import _warmup as w
+
+    tasks = ["plan:dijkstra", "simulate", "plan:max_clearance", "common", "heap", "metrics",
+             "plan:theta_star", "generate"]
+    order = w._order(tasks)
+    assert order[0] == "common"  # everything planned needs it: the longest chain
+    assert w._needs("simulate", tasks) == ("common", "heap", "plan:max_clearance", "metrics")
+    assert w._needs("metrics", tasks) == ("common", "heap", "plan:theta_star")
+    assert w._needs("generate", tasks) == ()
+    assert w._needs("plan:dijkstra", ["plan:dijkstra"]) == ()  # absent tasks are not awaited
+    # a task comes after every task it waits for
+    for t in tasks:
+        assert all(order.index(n) < order.index(t) for n in w._needs(t, tasks))

@@ -142,7 +142,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     Returns ``(walk, n, status, distinct_cells)``.
     """
     walk = np.empty(1024, np.int64)
-    n = 0
+    n = np.int64(0)  # not a literal 0: one compile of _push, not two
     p = start
     walk, n = _push(walk, n, p)
     if vis[p] >= 0:
@@ -208,7 +208,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     walk = np.empty(1024, np.int64)
     heads = np.empty(1024, np.int64)
     counts = np.empty(1024, np.int64)
-    n = 0
+    n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
     heads[0] = main
@@ -233,7 +233,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
                 p = q
                 walk, n = _push(walk, n, p)
                 heads, _ = _push(heads, n - 1, main)
-                counts, _ = _push(counts, n - 1, 0)
+                counts, _ = _push(counts, n - 1, np.int64(0))
                 continue
             following = True
             h = (main - hand) % 4
@@ -290,11 +290,11 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     marks = np.zeros(ncells, np.uint8)  # 2 bits per direction
     visited = np.zeros(ncells, np.uint8)
     walk = np.empty(1024, np.int64)
-    n = 0
+    n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
     thread = np.empty(1024, np.int64)
-    depth = 0
+    depth = np.int64(0)
     thread, depth = _push(thread, depth, p)
     visited[p] = 1
     h = 0
@@ -348,7 +348,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
     cursor = np.zeros(ncells, np.uint8)
     parent = np.zeros(ncells, np.uint8)
     walk = np.empty(1024, np.int64)
-    n = 0
+    n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
     visited[p] = 1
@@ -371,7 +371,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
         if not moved:
             if p == start:
                 return walk[:n], n, EXHAUSTED
-            p = _step(free, rows, cols, p, parent[p])
+            p = _step(free, rows, cols, p, np.int64(parent[p]))
             walk, n = _push(walk, n, p)
 
 
@@ -385,7 +385,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
     STEP_LIMIT when the numbers ran out first.
     """
     walk = np.empty(max(16, min(u.shape[0], 1 << 20)), np.int64)
-    n = 0
+    n = np.int64(0)
     cand = np.empty(4, np.int64)
     for i in range(u.shape[0]):
         if vis[p] >= 0:

@@ -1,0 +1,444 @@
+"""The bench warm-up: compile a sweep's numba kernels before its runs.
+
+:mod:`robomaze.bench._warm` runs it when imported (once, by the runner's
+fork server).
+
+Only what the sweep uses is warmed: the runner lists it in the environment
+variable ``ROBOMAZE_WARM`` (``plan:astar,simulate:explore,shape:rectangle,
+sensor:lidar,generate:kruskal``) before the server starts, so a first sweep
+compiles only its own kernels and a cached start loads only those. Without
+the variable (dask workers) every planner and agent is warmed.
+
+The warm-up is a list of tasks (one planner; all classic solvers, which
+share their kernels; all agents; the generators; the kernels every path
+and every metric needs). With an empty cache and more than one core, helper
+processes (one per further core, at most :data:`MAX_PROCESSES` in all, or
+``ROBOMAZE_WARM_PROCESSES``) start at the first cache miss and take tasks
+from the same list: each process claims the next task (an ``O_EXCL`` file
+in a shared folder) whose prerequisites (:data:`NEEDS`, the tasks that
+compile kernels it shares) are done, the one with the longest compile
+chain (:data:`COST`) first, so all finish together and no kernel is
+compiled twice. Helpers compile into numba's disk cache; when they are
+done the server runs every task once more, with the path metrics, and
+loads their kernels from the cache (a cached task costs milliseconds).
+With a warm cache no helper starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from .runner import WARM_ENV as ENV
+
+#: Set in helper processes: the folder where tasks are claimed.
+CLAIMS_ENV = "ROBOMAZE_WARM_CLAIMS"
+#: Upper bound on the processes that compile (set it to 1 to compile in one).
+PROCESSES_ENV = "ROBOMAZE_WARM_PROCESSES"
+#: Beyond four processes the longest task (~7 s) bounds the wall time anyway.
+MAX_PROCESSES = 4
+#: Seconds the server waits for its helpers before compiling their tasks itself.
+HELPER_TIMEOUT = 300.0
+
+#: Compile seconds of each task with an empty cache, measured one task
+#: after the other in one process (default sweep, see benchmarks/README.md).
+#: Unknown tasks (plugins) count 1 s. Wrong figures cost time, never results.
+COST = {
+    "common": 2.0,
+    "plan:collision_free": 5.0,
+    "classic": 5.0,
+    "simulate": 4.5,
+    "plan:dijkstra": 2.5,
+    "plan:theta_star": 2.2,
+    "plan:max_clearance": 1.8,
+    "heap": 1.6,
+    "plan:wavefront": 1.5,
+    "metrics": 1.2,
+    "generate": 1.0,
+    "plan:astar": 0.7,
+}
+
+#: Tasks that compile kernels a task shares: it waits for them (if the sweep
+#: has them) rather than compile the same kernels at the same time.
+NEEDS = {
+    "plan:*": ("common",),
+    "classic": ("common",),
+    "heap": ("common",),  # and every task on the maze: "common" made it
+    "plan:dijkstra": ("common", "heap"),
+    "plan:theta_star": ("common", "heap"),
+    "plan:max_clearance": ("common", "heap"),
+    "plan:collision_free": ("common", "heap"),
+    # the reference length of the path and trajectory metrics is theta_star's
+    "metrics": ("common", "heap", "plan:theta_star"),
+    # follow_plan plans with max_clearance; every run is measured
+    "simulate": ("common", "heap", "plan:max_clearance", "metrics"),
+}
+
+#: What the last warm-up in this process did (for tests and benchmarks):
+#: processes, tasks, kernels compiled here and in helpers, seconds, and
+#: ``timeline``: ``[process, task, start, end]`` (seconds from the start).
+STATS: dict = {}
+_LOG: list = []  # (task, start, end) of the tasks this process ran, time.time()
+
+
+def _wanted() -> tuple[set, set, set, set, set] | None:
+    text = os.environ.get(ENV)
+    if text is None:
+        return None
+    out: dict[str, set] = {k: set() for k in ("plan", "simulate", "shape", "sensor", "generate")}
+    for item in text.split(","):
+        kind, _, name = item.partition(":")
+        if kind in out and name:
+            out[kind].add(name)
+    return out["plan"], out["simulate"], out["shape"], out["sensor"], out["generate"]
+
+
+def _tasks(wanted) -> list[str]:
+    """The warm-up's tasks."""
+    from ..generate import GENERATORS
+    from ..plan import PLANNERS
+    from ..plan.classic import CLASSIC_SOLVERS
+    from ..sim import AGENTS
+
+    planners = set(PLANNERS) if wanted is None else wanted[0] & set(PLANNERS)
+    # the OMPL planners have no numba kernels to compile, and run for their budget
+    planners = {n for n in planners if not n.startswith("ompl:")}
+    tasks = [f"plan:{n}" for n in sorted(planners - set(CLASSIC_SOLVERS))]
+    if planners & set(CLASSIC_SOLVERS):
+        tasks.append("classic")  # they share most kernels: one process compiles them
+    if AGENTS if wanted is None else wanted[1] & set(AGENTS):
+        tasks.append("simulate")  # likewise the agents
+    if tasks:
+        # "heap": the engine's heap and the distance field that explore's and
+        # collision_free's searches share
+        tasks += ["common", "heap", "metrics"]
+    if wanted is not None and wanted[4] & set(GENERATORS):
+        tasks.append("generate")
+    return tasks
+
+
+def _needs(task: str, tasks) -> tuple[str, ...]:
+    default = NEEDS["plan:*"] if task.startswith("plan:") else ()
+    return tuple(t for t in NEEDS.get(task, default) if t in tasks and t != task)
+
+
+def _chain(task: str, tasks, memo: dict) -> float:
+    """Compile seconds of ``task`` plus the longest chain of tasks waiting for it."""
+    if task not in memo:
+        memo[task] = 0.0  # no cycles in NEEDS; this only guards a bad plugin table
+        after = [t for t in tasks if task in _needs(t, tasks)]
+        memo[task] = COST.get(task, 1.0) + max((_chain(t, tasks, memo) for t in after),
+                                               default=0.0)
+    return memo[task]
+
+
+def _order(tasks: list[str]) -> list[str]:
+    """Longest chain first (ties by name, so every process has the same list)."""
+    memo: dict = {}
+    return sorted(tasks, key=lambda t: (-_chain(t, tasks, memo), t))
+class _Context:
+    """The little maze every task plans and simulates on, and what to warm."""
+
+    def __init__(self, wanted):
+        from ..geometry import Footprint
+
+        self.wanted = wanted
+        self._grid = None
+        shapes = {"disc", "rectangle", "polygon"} if wanted is None else wanted[2]
+        self.footprints = [Footprint.disc(0.04)] if "disc" in shapes else []
+        if shapes - {"disc"}:
+            self.footprints.append(Footprint.rectangle(0.1, 0.06))  # polygons share its kernels
+
+    @property
+    def grid(self):
+        # made on first use: a helper that starts with the generators does
+        # not compile the maze's kernels while the server does
+        if self._grid is None:
+            from ..generate import generate
+            from ..grid import widen
+
+            self._grid = widen(generate("kruskal", 3, 3, rng=0), corridor=3, wall=1,
+                               resolution=0.1)
+            self._ends = self._grid.start_goal()
+        return self._grid
+
+    @property
+    def start(self):
+        self.grid  # noqa: B018
+        return self._ends[0]
+
+    @property
+    def goal(self):
+        self.grid  # noqa: B018
+        return self._ends[1]
+
+
+def _plan(ctx: _Context, names, metrics: bool) -> None:
+    from ..metrics import path_metrics
+    from ..plan import plan
+
+    for fp in ctx.footprints:
+        for name in names:
+            try:
+                path = plan(ctx.grid, ctx.start, ctx.goal, method=name, footprint=fp)
+                if metrics:
+                    path_metrics(path, ctx.grid, footprint=fp)
+            except Exception:
+                pass  # e.g. the rectangle fits nowhere: the kernels compiled anyway
+
+
+def _run(task: str, ctx: _Context, metrics: bool) -> None:
+    """Run one task (compiling, or loading from the cache, its kernels).
+
+    ``metrics``: also measure each planned path (the path metrics run
+    theta_star: until its kernels are cached they are the "metrics" task's).
+    """
+    from ..geometry import Footprint
+    from ..plan.classic import CLASSIC_SOLVERS
+    from ..sim import AGENTS, simulate
+
+    w = ctx.wanted
+    if task.startswith("plan:"):
+        _plan(ctx, [task[5:]], metrics)
+    elif task == "classic":
+        _plan(ctx, sorted(set(CLASSIC_SOLVERS) if w is None else w[0] & set(CLASSIC_SOLVERS)),
+              metrics)
+    elif task == "simulate":
+        agents = sorted(AGENTS) if w is None else sorted(w[1] & set(AGENTS))
+        sensors = ("lidar", "ir") if w is None else sorted(w[3]) or ("lidar",)
+        for name in agents:
+            for sensor in sensors:
+                try:
+                    simulate(ctx.grid, footprint=Footprint.disc(0.04), agent=name,
+                             sensor=sensor, max_steps=30, rng=0)
+                except Exception:
+                    pass  # an agent that fails here fails again, reported, in its own run
+    elif task == "heap":
+        from .. import _search as core
+
+        core.distance_field(ctx.grid.free, [ctx.start[0] * ctx.grid.cols + ctx.start[1]])
+    elif task in ("common", "metrics"):
+        from ..metrics import path_metrics
+        from ..plan import make_path
+
+        r, c = ctx.start
+        ctx.grid.clearance()
+        for fp in ctx.footprints:
+            try:
+                path = make_path(ctx.grid, [(r, c), (r, c + 1)], footprint=fp)
+                if task == "metrics":
+                    path_metrics(path, ctx.grid, footprint=fp)
+            except Exception:
+                pass
+    elif task == "generate":
+        from ..generate import generate
+
+        for name in sorted(w[4] - {"kruskal"}):  # the context's maze compiles kruskal
+            try:
+                generate(name, 5, 5, rng=0)
+            except Exception:
+                pass  # e.g. a generator that needs options: it compiles in its run
+
+
+def _processes(ntasks: int) -> int:
+    """How many processes compile: one per core this process may use, capped."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    cap = MAX_PROCESSES
+    text = os.environ.get(PROCESSES_ENV, "").strip()
+    if text.isdigit() and int(text) >= 1:
+        cap = int(text)
+    return max(1, min(cores, cap, ntasks))
+
+
+def _file(folder: str, task: str, suffix: str = "") -> str:
+    return os.path.join(folder, task.replace(":", "_") + suffix)
+
+
+def _claim(folder: str, task: str) -> bool:
+    """Whether this process got ``task`` (the first to create its file does)."""
+    try:
+        os.close(os.open(_file(folder, task), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+def _done(folder: str, task: str) -> bool:
+    return os.path.exists(_file(folder, task, ".done"))
+
+
+def _claimed(folder: str, task: str) -> bool:
+    return os.path.exists(_file(folder, task))
+
+
+def _compiled_here() -> int:
+    from .. import _jit_notice
+
+    notice = _jit_notice.current()
+    return notice.count if notice is not None else 0
+
+
+def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_alive,
+          server: bool) -> None:
+    """Claim and run tasks until every one is claimed.
+
+    A task is taken once its prerequisites are done; while the only tasks
+    left wait for prerequisites running elsewhere, this process waits too
+    (compiling them at the same time would double the work). When
+    ``others_alive()`` turns False the server takes every task left and a
+    helper (whose server is gone) stops.
+    """
+    ordered = _order(tasks)
+    left = list(ordered)
+    deadline = time.monotonic() + HELPER_TIMEOUT
+    while left:
+        left = [t for t in left if not _claimed(folder, t)]
+        stuck = not others_alive() or time.monotonic() > deadline
+        if stuck and not server:
+            return
+        ready = [t for t in left
+                 if stuck or all(_done(folder, n) for n in _needs(t, tasks))]
+        if not ready:
+            time.sleep(0.02)
+            continue
+        task = ready[0]
+        if _claim(folder, task):
+            t = time.time()
+            _run(task, ctx, metrics)
+            _mark_done(folder, task)
+            _LOG.append((task, t, time.time()))
+
+
+def _mark_done(folder: str, task: str) -> None:
+    with open(_file(folder, task, ".done"), "w"):
+        pass
+
+
+def _helpers(n: int, folder: str) -> list[subprocess.Popen]:
+    env = dict(os.environ, **{CLAIMS_ENV: folder})
+    out = []
+    for _ in range(n):
+        try:
+            out.append(subprocess.Popen([sys.executable, "-c", "import robomaze.bench._warm"],
+                                        env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        except OSError:
+            break  # the others compile their share
+    return out
+
+
+def helper_main(folder: str) -> None:
+    """A helper: claim and compile tasks until none is left, then report its count."""
+    from .. import _jit_cache, _jit_notice
+
+    _jit_notice.install(silent=True)  # counts compiles; the server speaks
+    _jit_cache.install()
+    parent = os.getppid()
+    try:
+        wanted = _wanted()
+        tasks = _tasks(wanted)
+        # the server's death (its pid's parent changes) leaves nobody to wait for
+        _work(tasks, _Context(wanted), folder, False, lambda: os.getppid() == parent, False)
+    except Exception:
+        pass  # the server compiles what is left
+    finally:
+        try:
+            with open(os.path.join(folder, f"count.{os.getpid()}"), "w") as f:
+                f.write(json.dumps({"compiled": _compiled_here(), "log": _LOG}))
+        except OSError:
+            pass
+
+
+def _helper_reports(folder: str) -> list[dict]:
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith("count."):
+            try:
+                with open(os.path.join(folder, name)) as f:
+                    out.append(json.load(f))
+            except (OSError, ValueError):
+                pass
+    return out
+
+
+def serve() -> None:
+    """Warm up what ``ROBOMAZE_WARM`` lists (everything without it); never raises."""
+    from .. import _jit_cache, _jit_notice
+
+    t0 = time.perf_counter()
+    epoch = time.time()
+    _LOG.clear()
+    _jit_notice.install()  # the first sweep on a machine compiles here: say so
+    _jit_cache.install()  # helpers and workers may save to the cache beside us
+    folder = tempfile.mkdtemp(prefix="robomaze-warm-")
+    helpers: list[subprocess.Popen] = []
+    stats = {"processes": 1, "tasks": 0}
+    try:
+        wanted = _wanted()
+        tasks = _tasks(wanted)
+        stats["tasks"] = len(tasks)
+        nproc = _processes(len(tasks)) if wanted is not None else 1
+        if nproc > 1:
+            # helpers start at the first cache miss: never when everything
+            # loads from the cache, at once when nothing does
+            _jit_notice.on_next_compile(lambda: helpers.extend(_helpers(nproc - 1, folder)))
+        ctx = _Context(wanted)
+        # the server makes the maze and the kernels everything shares while
+        # the helpers start (they claim the rest once "common" is done)
+        common = "common" in tasks and _claim(folder, "common")
+        ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
+        if common:
+            t = time.time()
+            _run("common", ctx, False)
+            _mark_done(folder, "common")
+            _LOG.append(("common", t, time.time()))
+        # without the path metrics: they need theta_star's kernels, which
+        # may be compiling in a helper ("metrics" waits for them)
+        _work(tasks, ctx, folder, False, lambda: any(h.poll() is None for h in helpers), True)
+        _jit_notice.on_next_compile(None)
+        # every task done (or nobody left to do it): no need to wait for the
+        # helpers' exit, which takes a while (numba and LLVM tear down)
+        while (any(h.poll() is None for h in helpers)
+               and not all(_done(folder, task) for task in tasks)
+               and time.perf_counter() - t0 < HELPER_TIMEOUT):
+            time.sleep(0.02)
+        t = time.time()
+        for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
+            _run(task, ctx, True)
+        _LOG.append(("(all again, with metrics)", t, time.time()))
+        for h in helpers:  # they exit once every task is claimed; then report their counts
+            try:
+                h.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                h.kill()
+    except Exception:
+        pass  # warm-up is an optimisation only; runs report their own errors
+    finally:
+        _jit_notice.on_next_compile(None)  # forked workers must not start helpers
+        for h in helpers:
+            if h.poll() is None:
+                h.kill()
+            h.wait()
+        stats["processes"] = 1 + len(helpers)
+        reports = _helper_reports(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        stats["compiled_helpers"] = sum(r.get("compiled", 0) for r in reports)
+        stats["timeline"] = sorted(
+            [[i, task, round(a - epoch, 2), round(b - epoch, 2)]
+             for i, log in enumerate([_LOG] + [r.get("log", []) for r in reports])
+             for task, a, b in log], key=lambda row: row[2])
+    stats["compiled_here"] = _compiled_here()
+    stats["seconds"] = time.perf_counter() - t0
+    STATS.clear()
+    STATS.update(stats)
+    _jit_notice.summary(others=stats["compiled_helpers"], processes=stats["processes"],
+                        elapsed=stats["seconds"])
+

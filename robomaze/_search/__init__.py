@@ -494,8 +494,8 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
             dist[dst + c] = -1 - f
             nfree += f
     queue = np.empty(max(nfree, 1), np.int32)
-    expanded = wave(WAVE_GRID, dist.view(np.uint8)[:0], np.empty((0, 4), np.int8), cols, conn8,
-                    np.array([_to_pad(goal, cols)], np.int32), -1, False, dist, queue,
+    expanded = wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, conn8,
+                    np.array([_to_pad(goal, cols)], np.int32), np.int64(-1), False, dist, queue,
                     np.empty(0, np.int32))
     if expanded < nfree:
         for i in range(pc, npd - pc):
@@ -519,8 +519,10 @@ def bfs_path(free, rows, cols, s, g):
                 dist[(r + 1) * pc + 1 + c] = -2
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
-    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,
-         np.array([ps], np.int32), pg, False, dist, np.empty(rows * cols, np.int32), parent)
+    # np.bool_/np.int64, not literals: the same wave specialisation as _bfs_field's
+    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, np.bool_(False),
+         np.array([ps], np.int32), np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
+         parent)
     if dist[pg] < 0:
         return np.empty(0, np.int64)
     m = dist[pg] + 1

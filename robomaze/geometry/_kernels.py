@@ -326,10 +326,21 @@ def dilate_bits(bits, m, rows, cols, runs):
     out = np.zeros((rows, wo), np.uint64)
     win = np.empty((R, wd), np.uint64)
     tmp = np.empty(wd, np.uint64)
-    lens = np.unique(runs[:, 2] - runs[:, 1] + 1)
-    for L in lens:
+    # the distinct run lengths, ascending (loops, not np.unique and a slice
+    # copy: those pull ~1 s of numba library code into the compile)
+    lmax = 0
+    for j in range(runs.shape[0]):
+        lmax = max(lmax, runs[j, 2] - runs[j, 1] + 1)
+    present = np.zeros(lmax + 1, np.bool_)
+    for j in range(runs.shape[0]):
+        present[runs[j, 2] - runs[j, 1] + 1] = True
+    for L in range(1, lmax + 1):
+        if not present[L]:
+            continue
         # win[y, bit x] = OR of bits x .. x + L - 1 of row y
-        win[:, :] = bits
+        for y in range(R):
+            for w in range(wd):
+                win[y, w] = bits[y, w]
         p = 1
         while p < L:
             s = min(p, L - p)   # OR-ing a copy shifted by s grows the window by s

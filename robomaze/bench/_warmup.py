@@ -49,18 +49,18 @@ HELPER_TIMEOUT = 300.0
 #: after the other in one process (default sweep, see benchmarks/README.md).
 #: Unknown tasks (plugins) count 1 s. Wrong figures cost time, never results.
 COST = {
-    "common": 2.0,
-    "plan:collision_free": 5.0,
-    "classic": 5.0,
-    "simulate": 4.5,
-    "plan:dijkstra": 2.5,
+    "plan:collision_free": 5.4,
+    "generate": 7.4,  # the default sweep's kruskal (tile MST) ~6 s, backtracker, wilson
+    "classic": 6.4,
+    "simulate": 3.4,
+    "common": 3.2,
     "plan:theta_star": 2.2,
-    "plan:max_clearance": 1.8,
-    "heap": 1.6,
-    "plan:wavefront": 1.5,
-    "metrics": 1.2,
-    "generate": 8.0,  # the default sweep's kruskal (tile MST) ~7.8 s, backtracker, wilson
-    "plan:astar": 0.7,
+    "heap": 1.8,
+    "plan:max_clearance": 1.7,
+    "plan:dijkstra": 1.5,
+    "metrics": 0.1,
+    "plan:wavefront": 0.3,
+    "plan:astar": 0.1,
 }
 
 #: Tasks that compile kernels a task shares: it waits for them (if the sweep

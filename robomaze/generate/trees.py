@@ -17,8 +17,6 @@ pushes edges, so its mazes differ while their law is the same.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 from ..errors import ParameterError
 from ..maze import Maze, check_shape
@@ -185,6 +183,9 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
         # hence the + 1.
         weight = (gkey >> np.uint64(11)).astype(np.float64) + 1.0
         lo, hi = np.minimum(ga, gb), np.maximum(ga, gb)
+        import scipy.sparse as sp  # here: the other generators need no scipy import
+        from scipy.sparse import csgraph
+
         graph = sp.csr_matrix((weight, (lo, hi)), shape=(nv, nv))
         tree = csgraph.minimum_spanning_tree(graph, overwrite=True).tocoo()
         # an edge of the reduced graph is named by its end pair (no two

@@ -147,5 +147,5 @@ def summary(stream: TextIO | None = None, *, others: int = 0, processes: int = 1
     try:
         print(f"robomaze: compiled {_NOTICE.count + others} kernel(s) in {took:.1f} s{where} "
               "(cached for later runs)", file=stream, flush=True)
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # a closed stderr must not fail the run
         pass

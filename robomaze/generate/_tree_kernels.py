@@ -100,6 +100,16 @@ def _fine_bits(n, cbits):
 
 
 @njit(cache=True)
+def _chunk_targets(pool, ch, m, cell, cols, tcols, tgt, k):
+    """Blocked cell index of the far end of the first ``m`` keys of chunk
+    ``ch`` into ``tgt[k]``, each prefetched."""
+    for j in range(m):
+        t = _prim_target(pool[ch * _CHUNK + j], cols, tcols)[5]
+        tgt[k, j] = t
+        prefetch(cell, t)
+
+
+@njit(cache=True)
 def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, nalloc,
            heap, size, cell, cols, tcols, tgt):
     """Empty bucket ``b``: drop the keys gone stale while they waited (their
@@ -107,26 +117,32 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
     ``split`` put each into its fine bucket ``fbase + ((key >> fshift) &
     fmask)``. Returns the new ``(free, nalloc, size)``.
 
-    The stale test looks up cells anywhere in the maze. All of a chunk's
-    look-ups, and the read of the next chunk, are prefetched before the first
-    is used, so their cache misses overlap instead of coming one by one.
+    The stale test looks up cells anywhere in the maze, and the chunks are
+    anywhere in the pool, so the walk is software-pipelined: while chunk
+    ``ch`` is tested, the look-ups of the next chunk are already prefetched
+    (``tgt`` holds both chunks' indices) and the one after it is being read,
+    so the cache misses overlap instead of coming one by one.
     """
     ch = head[b]
+    k = 0
+    if ch >= 0:
+        _chunk_targets(pool, ch, _CHUNK if cnext[ch] >= 0 else fill[b], cell, cols, tcols,
+                       tgt, k)
     while ch >= 0:
         nxt = cnext[ch]
         m = _CHUNK if nxt >= 0 else fill[b]
-        base = ch * _CHUNK
         if nxt >= 0:
-            for j in range(0, _CHUNK, 8):
-                prefetch(pool, nxt * _CHUNK + j)
-            prefetch(pool, nxt * _CHUNK + _CHUNK - 1)
+            nn = cnext[nxt]
+            if nn >= 0:
+                for j in range(0, _CHUNK, 8):
+                    prefetch(pool, nn * _CHUNK + j)
+                prefetch(pool, nn * _CHUNK + _CHUNK - 1)
+                prefetch(cnext, nn)
+            _chunk_targets(pool, nxt, _CHUNK if nn >= 0 else fill[b], cell, cols, tcols,
+                           tgt, 1 - k)
         for j in range(m):
-            t = _prim_target(pool[base + j], cols, tcols)[5]
-            tgt[j] = t
-            prefetch(cell, t)
-        for j in range(m):
-            if cell[tgt[j]] & 1 == 0:
-                key = pool[base + j]
+            if cell[tgt[k, j]] & 1 == 0:
+                key = pool[ch * _CHUNK + j]
                 if split:
                     free, nalloc = _bucket_put(key, fbase + np.int64((key >> fshift) & fmask),
                                                pool, cnext, head, tail, fill, free, nalloc)
@@ -135,6 +151,7 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
         cnext[ch] = free  # the chunk is read: free it
         free = ch
         ch = nxt
+        k = 1 - k
     head[b] = -1
     tail[b] = -1
     return free, nalloc, size
@@ -171,8 +188,9 @@ def prim(rows, cols, seed):
       4000x4000, 3040 without the split -- with the front of the current
       avalanche, the light edges around a region being invaded.)
     * Moving a bucket drops the keys gone stale while they waited; those
-      look-ups go anywhere in the maze, so each chunk's are prefetched
-      together (:func:`_drain`) and their cache misses overlap.
+      look-ups go anywhere in the maze and the chunks anywhere in the pool,
+      so the walk is software-pipelined with prefetches (:func:`_drain`):
+      the cache misses overlap instead of coming one by one.
     * The growth runs in avalanches: a new cell's lightest edge is often
       lighter than everything waiting, and then it is the next pop. It is
       held outside the heap until that is known, which saves a sift to the
@@ -207,7 +225,7 @@ def _prim(rows, cols, seed, cbits, fbits):
     head = np.full(ncoarse + nfine, -1, np.int32)
     tail = np.full(ncoarse + nfine, -1, np.int32)
     fill = np.zeros(ncoarse + nfine, np.int32)
-    tgt = np.empty(_CHUNK, np.int64)
+    tgt = np.empty((2, _CHUNK), np.int64)
     free = -1
     nalloc = 0
     cur = -1  # the current coarse bucket, and fine bucket in it

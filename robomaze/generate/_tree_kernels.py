@@ -158,7 +158,7 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
 
 
 @njit(cache=True)
-def prim(rows, cols, seed):
+def prim(rows, cols, seed, cbits=_COARSE_BITS, fbits=-1):
     """Prim's algorithm on i.i.d. uniform edge weights.
 
     Each edge enters the queue at most once (from whichever end joins the
@@ -199,15 +199,13 @@ def prim(rows, cols, seed):
       one byte, and the bytes are laid out in 8x8 blocks of one cache line,
       so a new cell and its four neighbours mostly share one line. The walls
       are unpacked to row-major arrays at the end.
+
+    ``cbits`` and ``fbits`` set the split, ``2**cbits`` coarse and
+    ``2**fbits`` fine buckets (``cbits + fbits <= 33``, the weight's bits;
+    ``fbits`` -1: :func:`_fine_bits`). The tree is the same for any of them.
     """
-    return _prim(rows, cols, seed, _COARSE_BITS, _fine_bits(rows * cols, _COARSE_BITS))
-
-
-@njit(cache=True)
-def _prim(rows, cols, seed, cbits, fbits):
-    """:func:`prim` with ``2**cbits`` coarse and ``2**fbits`` fine buckets
-    (``cbits + fbits <= 33``, the weight's bits); the tree is the same for
-    any of them."""
+    if fbits < 0:
+        fbits = _fine_bits(rows * cols, cbits)
     n = rows * cols
     st = new_state(seed)
     tcols = (cols + 7) >> 3
@@ -262,10 +260,9 @@ def _prim(rows, cols, seed, cbits, fbits):
                     if not held:
                         hold = key
                         held = True
-                    elif key < hold:
-                        size = heap_push(heap, None, None, size, hold, 0.0, 0)
-                        hold = key
                     else:
+                        if key < hold:
+                            key, hold = hold, key
                         size = heap_push(heap, None, None, size, key, 0.0, 0)
                 else:
                     free, nalloc = _bucket_put(key, ncoarse + f, pool, cnext, head, tail,

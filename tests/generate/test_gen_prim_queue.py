@@ -81,7 +81,7 @@ def reference_prim(rows: int, cols: int, seed: int):
                                               (23, 31, 6), (40, 40, 7)])
 @pytest.mark.parametrize("cbits, fbits", [(12, 0), (1, 0), (2, 3), (4, 4), (6, 10)])
 def test_any_split_gives_the_reference_tree(rows, cols, seed, cbits, fbits):
-    east, south = _tree_kernels._prim(rows, cols, seed, cbits, fbits)
+    east, south = _tree_kernels.prim(rows, cols, seed, cbits, fbits)
     ref_east, ref_south = reference_prim(rows, cols, seed)
     np.testing.assert_array_equal(east, ref_east)
     np.testing.assert_array_equal(south, ref_south)

@@ -1,0 +1,105 @@
+"""prim's two-level bucket queue pops exactly what one big heap would.
+
+The reference below is textbook Prim written independently in plain Python:
+the same SplitMix64 key stream (constants of Steele, Lea and Flood 2014),
+``heapq`` as the priority queue, no buckets. The kernel must build the very
+same walls for every coarse/fine split, including splits far finer than the
+default so that keys land in the current coarse bucket's fine buckets on
+small mazes, and at the size where the default split first switches on.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+import pytest
+
+from robomaze.generate import _tree_kernels
+
+M64 = (1 << 64) - 1
+EDGE_MASK = (1 << 31) - 1
+
+
+class SplitMix64:
+    """SplitMix64 in Python integers, with the kernels' ``below``."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & M64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        k = int(float(self.next() >> 11) * (1.0 / 9007199254740992.0) * n)
+        return min(k, n - 1)
+
+
+def reference_prim(rows: int, cols: int, seed: int):
+    """Prim with heapq: keys are a 33-bit weight above the edge id cell*4+dir,
+    drawn when an edge first touches the tree, neighbours in the order N, E, S, W."""
+    rng = SplitMix64(seed)
+    n = rows * cols
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    intree = bytearray(n)
+    u = rng.below(n)
+    intree[u] = 1
+    heap: list[int] = []
+    for count in range(1, n + 1):
+        r, c = divmod(u, cols)
+        for code, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < rows and 0 <= cc < cols and not intree[rr * cols + cc]:
+                heapq.heappush(heap, ((rng.next() >> 31) << 31) | (u * 4 + code))
+        if count == n:
+            break
+        while True:
+            e = heapq.heappop(heap) & EDGE_MASK
+            a, code = e >> 2, e & 3
+            b = a + (-cols, 1, cols, -1)[code]
+            if not intree[b]:
+                break
+        if code == 0:
+            south[b] = 0
+        elif code == 1:
+            east[a] = 0
+        elif code == 2:
+            south[a] = 0
+        else:
+            east[b] = 0
+        intree[b] = 1
+        u = b
+    return east, south
+
+
+@pytest.mark.parametrize("rows, cols, seed", [(1, 1, 3), (1, 9, 4), (8, 1, 5),
+                                              (23, 31, 6), (40, 40, 7)])
+@pytest.mark.parametrize("cbits, fbits", [(12, 0), (1, 0), (2, 3), (4, 4), (6, 10)])
+def test_any_split_gives_the_reference_tree(rows, cols, seed, cbits, fbits):
+    east, south = _tree_kernels.prim(rows, cols, seed, cbits, fbits)
+    ref_east, ref_south = reference_prim(rows, cols, seed)
+    np.testing.assert_array_equal(east, ref_east)
+    np.testing.assert_array_equal(south, ref_south)
+
+
+def test_default_split_thresholds():
+    # n >> (12 + bits) <= 32: no split up to 131072 cells, 128 fine buckets
+    # at 4000x4000 (16e6 >> 19 = 30, 16e6 >> 18 = 61)
+    assert _tree_kernels._fine_bits(250 * 250, 12) == 0
+    assert _tree_kernels._fine_bits(131072, 12) == 0
+    assert _tree_kernels._fine_bits(131073 + 4095, 12) == 1
+    assert _tree_kernels._fine_bits(4000 * 4000, 12) == 7
+
+
+def test_public_kernel_uses_the_split_and_matches_the_reference():
+    rows, cols = 380, 380  # 144400 cells: the default split is on (fbits 1)
+    assert _tree_kernels._fine_bits(rows * cols, 12) == 1
+    east, south = _tree_kernels.prim(rows, cols, 11)
+    ref_east, ref_south = reference_prim(rows, cols, 11)
+    np.testing.assert_array_equal(east, ref_east)
+    np.testing.assert_array_equal(south, ref_south)

@@ -38,12 +38,12 @@ import statistics
 import time
 from pathlib import Path
 
-from robomaze.generate import GENERATORS, _kernels
+from robomaze.generate import GENERATORS, _walk_kernels
 from robomaze.generate._common import kernel_seed, walls_to_maze
 from robomaze.maze import check_shape
 
 #: Generators that are random walks: name -> kernel returning (east, south, moves).
-WALKS = {"aldous_broder": _kernels.aldous_broder, "wilson": _kernels.wilson}
+WALKS = {"aldous_broder": _walk_kernels.aldous_broder, "wilson": _walk_kernels.wilson}
 
 
 def _walk_call(kernel, size: int, rng) -> int:

@@ -3,8 +3,8 @@
 Every generator is a function ``(rows, cols, *, rng=None, **options) ->
 Maze`` returning a perfect maze, registered by name in :data:`GENERATORS`;
 :func:`generate` is the front-end that validates, generates, braids and
-places start and goal. Hot loops are numba kernels in ``_kernels.py`` and
-``_tree_kernels.py``.
+places start and goal. Hot loops are numba kernels in the private
+``_*kernels.py`` modules.
 
 ================  ==========================================  ==========
 name              algorithm                                   dead ends*

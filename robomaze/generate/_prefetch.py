@@ -12,9 +12,16 @@ overlap instead of arriving one at a time.
 from __future__ import annotations
 
 from llvmlite import ir
+from llvmlite.binding import llvm_version_info
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+
+# The intrinsic is overloaded on its pointer type and the verifier wants the
+# mangled name: ``p0`` for LLVM's opaque pointers (only kind from LLVM 17),
+# ``p0i8`` for the typed ``i8*`` of older LLVMs (numba >= 0.59 brings LLVM 14).
+_NAME = "llvm.prefetch.p0" if llvm_version_info[0] >= 17 else "llvm.prefetch.p0i8"
 
 
 @intrinsic
@@ -44,7 +51,7 @@ def prefetch(typingctx, arr, idx):
         i8p = ir.IntType(8).as_pointer()
         fn = cgutils.get_or_insert_function(
             builder.module, ir.FunctionType(ir.VoidType(), (i8p, i32, i32, i32)),
-            "llvm.prefetch.p0")
+            _NAME)
         # read (0), locality 3 (keep in every level), data cache (1)
         builder.call(fn, (builder.bitcast(ptr, i8p), ir.Constant(i32, 0),
                           ir.Constant(i32, 3), ir.Constant(i32, 1)))

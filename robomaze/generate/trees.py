@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..maze import Maze, check_shape
-from . import _mst_kernels, _tree_kernels
+from . import _mst_kernels, _prim_kernels, _tree_kernels
 from ._common import kernel_seed, run_kernel, walls_to_maze
 
 __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
@@ -67,7 +67,7 @@ def prim(rows: int, cols: int, *, rng=None) -> Maze:
         raise ParameterError(
             f"prim: a {rows}x{cols} maze has {rows * cols} cells; expected rows*cols <= "
             f"{PRIM_MAX_CELLS} (its queue keys hold a 31-bit edge id)")
-    return run_kernel(_tree_kernels.prim, rows, cols, rng)
+    return run_kernel(_prim_kernels.prim, rows, cols, rng)
 
 
 def prim_frontier(rows: int, cols: int, *, rng=None) -> Maze:

@@ -11,7 +11,7 @@ back into visited cells show far fewer.
 from __future__ import annotations
 
 from ..maze import Maze
-from . import _kernels
+from . import _walk_kernels
 from ._common import run_kernel
 
 __all__ = ["aldous_broder", "wilson"]
@@ -50,7 +50,7 @@ def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.shape, m.is_perfect()
     ((6, 9), True)
     """
-    return run_kernel(_kernels.aldous_broder, rows, cols, rng)
+    return run_kernel(_walk_kernels.aldous_broder, rows, cols, rng)
 
 
 def wilson(rows: int, cols: int, *, rng=None) -> Maze:
@@ -83,4 +83,4 @@ def wilson(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.is_perfect(), m == wilson(7, 4, rng=2)
     (True, True)
     """
-    return run_kernel(_kernels.wilson, rows, cols, rng)
+    return run_kernel(_walk_kernels.wilson, rows, cols, rng)

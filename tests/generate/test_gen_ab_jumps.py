@@ -1,7 +1,7 @@
 """Aldous-Broder's jumps through visited territory keep the walk's law.
 
 The kernel takes ``2**fine`` (or ``2**coarse``) steps at once from a block
-whose surroundings are all visited (see ``_kernels._calm_around``). Checked
+whose surroundings are all visited (see ``_walk_kernels._calm_around``). Checked
 against independent references:
 
 * the jump's displacement against the exact ``k``-step law of the simple
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from robomaze.generate import _kernels
+from robomaze.generate import _kernels, _walk_kernels
 from robomaze.generate._common import kernel_seed
 
 SIDE = 16
@@ -45,7 +45,7 @@ def _exact_k_step(k: int) -> dict[tuple[int, int], float]:
 def test_jump_displacement_is_the_exact_k_step_law(k):
     st = _kernels.new_state(12345 + k)
     n = 40_000
-    draws = [_kernels.srw_jump(st, k) for _ in range(n)]
+    draws = [_walk_kernels.srw_jump(st, k) for _ in range(n)]
     law = _exact_k_step(k)
     assert set(draws) <= set(law), "a jump left the reachable set"
     keys = sorted(law, key=law.get, reverse=True)
@@ -113,7 +113,7 @@ def kirchhoff():
 @pytest.fixture(scope="module")
 def jumping_trees():
     # blocks of 2 and 4 cells: the walk jumps 2 or 4 steps wherever it can
-    return _trees(_kernels.aldous_broder, 1, 2)
+    return _trees(_walk_kernels.aldous_broder, 1, 2)
 
 
 def _edge_z(trees: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -144,8 +144,8 @@ def test_the_jumping_walk_actually_jumps():
     seeds = [kernel_seed(gen) for _ in range(20)]
     differ = 0
     for s in seeds:
-        a = _kernels.aldous_broder(SIDE, SIDE, s, 1, 2)
-        b = _kernels.aldous_broder(SIDE, SIDE, s, 30, 30)  # blocks larger than the grid
+        a = _walk_kernels.aldous_broder(SIDE, SIDE, s, 1, 2)
+        b = _walk_kernels.aldous_broder(SIDE, SIDE, s, 30, 30)  # blocks larger than the grid
         differ += not (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]))
     assert differ >= 15  # jumps draw different bits, so the mazes part ways
 

@@ -15,7 +15,7 @@ import heapq
 import numpy as np
 import pytest
 
-from robomaze.generate import _tree_kernels
+from robomaze.generate import _prim_kernels
 
 M64 = (1 << 64) - 1
 EDGE_MASK = (1 << 31) - 1
@@ -81,7 +81,7 @@ def reference_prim(rows: int, cols: int, seed: int):
                                               (23, 31, 6), (40, 40, 7)])
 @pytest.mark.parametrize("cbits, fbits", [(12, 0), (1, 0), (2, 3), (4, 4), (6, 10)])
 def test_any_split_gives_the_reference_tree(rows, cols, seed, cbits, fbits):
-    east, south = _tree_kernels.prim(rows, cols, seed, cbits, fbits)
+    east, south = _prim_kernels.prim(rows, cols, seed, cbits, fbits)
     ref_east, ref_south = reference_prim(rows, cols, seed)
     np.testing.assert_array_equal(east, ref_east)
     np.testing.assert_array_equal(south, ref_south)
@@ -90,16 +90,16 @@ def test_any_split_gives_the_reference_tree(rows, cols, seed, cbits, fbits):
 def test_default_split_thresholds():
     # n >> (12 + bits) <= 32: no split up to 131072 cells, 128 fine buckets
     # at 4000x4000 (16e6 >> 19 = 30, 16e6 >> 18 = 61)
-    assert _tree_kernels._fine_bits(250 * 250, 12) == 0
-    assert _tree_kernels._fine_bits(131072, 12) == 0
-    assert _tree_kernels._fine_bits(131073 + 4095, 12) == 1
-    assert _tree_kernels._fine_bits(4000 * 4000, 12) == 7
+    assert _prim_kernels._fine_bits(250 * 250, 12) == 0
+    assert _prim_kernels._fine_bits(131072, 12) == 0
+    assert _prim_kernels._fine_bits(131073 + 4095, 12) == 1
+    assert _prim_kernels._fine_bits(4000 * 4000, 12) == 7
 
 
 def test_public_kernel_uses_the_split_and_matches_the_reference():
     rows, cols = 380, 380  # 144400 cells: the default split is on (fbits 1)
-    assert _tree_kernels._fine_bits(rows * cols, 12) == 1
-    east, south = _tree_kernels.prim(rows, cols, 11)
+    assert _prim_kernels._fine_bits(rows * cols, 12) == 1
+    east, south = _prim_kernels.prim(rows, cols, 11)
     ref_east, ref_south = reference_prim(rows, cols, 11)
     np.testing.assert_array_equal(east, ref_east)
     np.testing.assert_array_equal(south, ref_south)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from robomaze.generate import GENERATORS, _kernels, _tree_kernels
+from robomaze.generate import GENERATORS, _kernels, _tree_kernels, _walk_kernels
 from robomaze.generate._common import kernel_seed
 
 N_SAMPLES = 20_000
@@ -83,8 +83,8 @@ def test_there_are_192_spanning_trees():
     assert round(np.linalg.det(lap[1:, 1:])) == 192
 
 
-@pytest.mark.parametrize("name,kernel", [("aldous_broder", _kernels.aldous_broder),
-                                         ("wilson", _kernels.wilson)])
+@pytest.mark.parametrize("name,kernel", [("aldous_broder", _walk_kernels.aldous_broder),
+                                         ("wilson", _walk_kernels.wilson)])
 def test_fast_path_matches_public_generator(name, kernel):
     fast = _sample(kernel, 5, seed=99)
     gen = np.random.default_rng(99)
@@ -96,8 +96,8 @@ def test_fast_path_matches_public_generator(name, kernel):
     assert list(fast) == slow
 
 
-@pytest.mark.parametrize("name,kernel,seed", [("aldous_broder", _kernels.aldous_broder, 2024),
-                                              ("wilson", _kernels.wilson, 2025)])
+@pytest.mark.parametrize("name,kernel,seed", [("aldous_broder", _walk_kernels.aldous_broder, 2024),
+                                              ("wilson", _walk_kernels.wilson, 2025)])
 def test_uniform_over_all_192_trees(name, kernel, seed):
     masks = _sample(kernel, N_SAMPLES, seed)
     assert set(masks.tolist()) <= set(TREES), "a sample is not a spanning tree"

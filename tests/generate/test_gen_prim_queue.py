@@ -88,6 +88,9 @@ def test_any_split_gives_the_reference_tree(rows, cols, seed, cbits, fbits):
 
 
 def test_default_split_thresholds():
+    # coarse buckets: 16-32 cells each (2**(floor(log2 n) - 4)), between 16 and 4096
+    assert [_prim_kernels._coarse_bits(n) for n in (1, 511, 512, 1024, 10_000, 65_535, 65_536,
+                                                     4000 * 4000)] == [4, 4, 5, 6, 9, 11, 12, 12]
     # n >> (12 + bits) <= 32: no split up to 131072 cells, 128 fine buckets
     # at 4000x4000 (16e6 >> 19 = 30, 16e6 >> 18 = 61)
     assert _prim_kernels._fine_bits(250 * 250, 12) == 0

@@ -16,11 +16,10 @@ Aldous-Broder and Wilson are random walks whose number of moves per cell
 grows with the size (cover time ~ n log(n)**2, mean hitting time ~ n log n
 on the 2-D grid): for them the benchmark times the same work as the public
 call (kernel + building the ``Maze``) through the kernel, which also returns
-its move count, and adds moves per cell and ns per move. Wilson steps one
-move at a time, so its ns per move is the per-step cost, which is what can
-be constant. Aldous-Broder jumps 16 or 128 moves at once through visited
-territory, so its ns per move falls as the size grows and its ns per cell
-can be constant.
+its move count, and adds moves per cell and ns per move. Both walks take
+many moves at once where no move can change the tree (Aldous-Broder 16 or
+128 through visited territory, Wilson 32 far from the tree), so their ns
+per move falls as the size grows and their ns per cell can be constant.
 
 Usage::
 

@@ -182,38 +182,138 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     return east, south, moves
 
 
+#: Wilson's jumps: 2**5 = 32 steps, one 64-bit word, from 32x32 blocks.
+WILSON_BLOCK = 5
+#: Jump ids must fit the time stamps of ``nxt`` (int32, 2 bits of direction).
+_STAMP_MAX = (1 << 28) - 2
+#: A jump's step t: bit t of the word's low half (sign of x+y) and bit t of
+#: its high half (sign of x-y), as ``a | b << 1`` -> direction 0 N 1 E 2 S 3 W.
+_SIGNS_TO_DIR = np.array([3, 2, 0, 1], np.int64)
+
+
 @njit(cache=True)
-def wilson(rows, cols, seed):
+def word_jump(w, k):
+    """Displacement ``(dr, dc)`` of the ``k`` (<= 32) steps word ``w`` encodes:
+    bit t of its low and high halves are step t's signs of x+y and x-y (see
+    :func:`srw_jump`; :func:`replay_word` takes the same steps one by one)."""
+    m = _M32 if k >= 32 else np.uint64((1 << k) - 1)
+    du = 2 * _popcount(w & m) - k
+    dv = 2 * _popcount((w >> _S32) & m) - k
+    return (du - dv) >> 1, (du + dv) >> 1
+
+
+@njit(cache=True)
+def replay_word(p, w, k, stamp, off, nxt):
+    """Take the ``k`` steps of word ``w`` from cell ``p``, writing each cell's
+    exit into ``nxt`` as ``stamp << 2 | direction`` unless the cell holds a
+    later stamp; returns the end cell."""
+    s4 = stamp << 2
+    for t in range(k):
+        d = _SIGNS_TO_DIR[np.int64(((w >> np.uint64(t)) & np.uint64(1))
+                                   | ((w >> np.uint64(t + 31)) & np.uint64(2)))]
+        if (nxt[p] >> 2) <= stamp:
+            nxt[p] = np.int32(s4 | d)
+        p += off[d]
+    return p
+
+
+@njit(cache=True)
+def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     """Loop-erased random walks into the growing tree (Wilson 1996).
 
     ``nxt[u]`` remembers the last exit taken from ``u``; overwriting it on a
     revisit is exactly loop erasure, so retracing ``nxt`` from the walk's
     start yields the loop-erased path. Any order of start cells and any root
-    give a uniform spanning tree. The walk keeps its row and column and
-    steps by table lookup (as in :func:`aldous_broder`), and ``nxt`` is
-    int32 to halve its cache footprint.
-    Returns the walls and the number of walk moves made.
+    give a uniform spanning tree. Returns the walls and the number of walk
+    moves made.
+
+    The expected number of moves grows like ``n log n`` (the sum over cells
+    of their expected visits before the walk hits the root), most of it far
+    from the tree, where a move cannot end the walk. So, as in
+    :func:`aldous_broder`, the walk jumps ``k = 2**lb`` (<= 32) steps at once
+    from a calm block -- one not on the block grid's rim whose 3x3 block
+    neighbourhood holds no tree cell -- drawing one word, whose bits are the
+    steps (:func:`word_jump`). Loop erasure needs the exits a jump skipped,
+    but only for cells the retrace reaches: the jump's start cell and word
+    are kept, and before the retrace reads a cell's exit it replays
+    (:func:`replay_word`) every jump of this walk that started within a
+    block of it and came after the cell's last recorded exit. ``nxt`` holds
+    ``stamp << 2 | direction`` with stamps ordering the walk's steps and
+    jumps (``2 j`` for steps taken after ``j`` jumps, ``2 j + 1`` for jump
+    ``j``), so replays in any order leave every cell its last exit. The
+    walk's law is unchanged and so is the tree's; mazes narrower than three
+    blocks never jump and draw the same bits as the step-by-step walk.
     """
     n = rows * cols
+    k = 1 << lb
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    walls = np.ones(2 * n, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
     intree = np.zeros(n, np.uint8)
-    nxt = np.empty(n, np.int32)
-    intree[below(st, n)] = 1
+    nxt = np.zeros(n, np.int32)
+    nbr = rows >> lb
+    nbc = cols >> lb
+    nb = max(nbr * nbc, 1)
+    ntree = np.zeros(nb, np.int32)  # tree cells per block
+    calm = np.zeros(nb, np.uint8)
+    for i in range(1, nbr - 1):
+        for j in range(1, nbc - 1):
+            calm[i * nbc + j] = 1
+    head = np.full(nb, -1, np.int32)  # the block's latest jump; jumps link back
+    cursor = np.full(nb, -1, np.int32)  # the block's latest jump not replayed yet
+    cwalk = np.full(nb, -1, np.int64)  # the walk ``cursor`` belongs to
+    # a walk stops jumping when this is full; the pages cost nothing untouched
+    cap = n // 4 + 1024
+    jcell = np.empty(cap, np.int32)
+    jword = np.empty(cap, np.uint64)
+    jlink = np.empty(cap, np.int32)
+    njump = 0
+    root = below(st, n)
+    intree[root] = 1
+    rr = root // cols
+    rc = root - rr * cols
+    if (rr >> lb) < nbr and (rc >> lb) < nbc:
+        ntree[(rr >> lb) * nbc + (rc >> lb)] = 1
+        for a in range(max((rr >> lb) - 1, 0), min((rr >> lb) + 2, nbr)):
+            for e in range(max((rc >> lb) - 1, 0), min((rc >> lb) + 2, nbc)):
+                calm[a * nbc + e] = 0
     bits = np.uint64(0)
     nbits = 0
     moves = 0
     dr, dc, off = _moves(cols)
+    # the wall a move in direction d crosses: cell u + woff[d], east (0) or south (1)
+    woff = np.array([-cols, 0, 0, -1], np.int64)
+    wsel = np.array([1, 0, 1, 0], np.int64)
     for s in range(n):
         if intree[s]:
             continue
+        base = njump  # this walk's first jump
         u = s
         r = s // cols
         c = s - r * cols
-        while intree[u] == 0:
+        while True:
             if nbits == 0:
-                bits = next_u64(st)
+                # jump while the block is calm; a jump never ends in the
+                # tree, so it looks nothing up in the big arrays
+                while True:
+                    w = next_u64(st)
+                    br = r >> lb
+                    bc = c >> lb
+                    i = njump - base
+                    if not (br < nbr and bc < nbc and calm[br * nbc + bc] and i < cap
+                            and njump < _STAMP_MAX):
+                        break
+                    jcell[i] = u
+                    jword[i] = w
+                    b = br * nbc + bc
+                    jlink[i] = head[b]
+                    head[b] = njump
+                    njump += 1
+                    jr, jc = word_jump(w, k)
+                    r += jr
+                    c += jc
+                    u = r * cols + c
+                    moves += k
+                bits = w
                 nbits = 32
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
@@ -222,12 +322,40 @@ def wilson(rows, cols, seed):
             if v < 0:
                 continue
             moves += 1
-            nxt[u] = v
+            nxt[u] = np.int32(((2 * njump) << 2) | d)
             u = v
+            if intree[u]:
+                break
         u = s
+        r = s // cols
+        c = s - r * cols
         while intree[u] == 0:
+            br = r >> lb
+            bc = c >> lb
+            if (nxt[u] >> 2) < 2 * njump:  # a jump came after u's last step
+                for a in range(max(br - 1, 0), min(br + 2, nbr)):
+                    for e in range(max(bc - 1, 0), min(bc + 2, nbc)):
+                        b = a * nbc + e
+                        if cwalk[b] != s:
+                            cwalk[b] = s
+                            cursor[b] = head[b]
+                        j = cursor[b]
+                        while j >= base and 2 * j + 1 > (nxt[u] >> 2):
+                            replay_word(jcell[j - base], jword[j - base], k, 2 * j + 1, off,
+                                        nxt)
+                            j = jlink[j - base]
+                        cursor[b] = j
             intree[u] = 1
-            v = nxt[u]
-            carve(east, south, cols, u, v)
-            u = v
-    return east, south, moves
+            d = nxt[u] & 3
+            walls[2 * (u + woff[d]) + wsel[d]] = 0  # no branch on a random direction
+            if br < nbr and bc < nbc:
+                b = br * nbc + bc
+                ntree[b] += 1
+                if ntree[b] == 1:
+                    for a in range(max(br - 1, 0), min(br + 2, nbr)):
+                        for e in range(max(bc - 1, 0), min(bc + 2, nbc)):
+                            calm[a * nbc + e] = 0
+            u += off[d]
+            r += dr[d]
+            c += dc[d]
+    return walls[0::2].copy(), walls[1::2].copy(), moves

@@ -1,7 +1,7 @@
 """prim's two-level bucket queue pops exactly what one big heap would.
 
 The reference below is textbook Prim written independently in plain Python:
-the same SplitMix64 key stream (constants of Steele, Lea and Flood 2014),
+the same SplitMix64 key stream (``splitmix_ref.py``),
 ``heapq`` as the priority queue, no buckets. The kernel must build the very
 same walls for every coarse/fine split, including splits far finer than the
 default so that keys land in the current coarse bucket's fine buckets on
@@ -16,27 +16,9 @@ import numpy as np
 import pytest
 
 from robomaze.generate import _prim_kernels
+from splitmix_ref import SplitMix64
 
-M64 = (1 << 64) - 1
 EDGE_MASK = (1 << 31) - 1
-
-
-class SplitMix64:
-    """SplitMix64 in Python integers, with the kernels' ``below``."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & M64
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        k = int(float(self.next() >> 11) * (1.0 / 9007199254740992.0) * n)
-        return min(k, n - 1)
 
 
 def reference_prim(rows: int, cols: int, seed: int):

@@ -1,18 +1,24 @@
-"""Aldous-Broder's jumps through visited territory keep the walk's law.
+"""The random-walk generators' jumps keep the walk's law.
 
-The kernel takes ``2**fine`` (or ``2**coarse``) steps at once from a block
-whose surroundings are all visited (see ``_walk_kernels._calm_around``). Checked
-against independent references:
+Aldous-Broder takes ``2**fine`` (or ``2**coarse``) steps at once from a block
+whose surroundings are all visited (see ``_walk_kernels._calm_around``);
+Wilson takes ``2**lb`` steps at once from a block with no tree cell near,
+and replays a jump's steps from its word when the loop erasure needs them.
+Checked against independent references:
 
 * the jump's displacement against the exact ``k``-step law of the simple
-  random walk on Z^2 (``k``-fold convolution of the four unit steps);
-* the trees of a walk forced to jump often (blocks of 2 and 4 cells on a
+  random walk on Z^2 (``k``-fold convolution of the four unit steps), and
+  Wilson's replay of a word against its jump;
+* the trees of walks forced to jump often (blocks of 2 and 4 cells on a
   16x16 grid) against Kirchhoff: an edge is in the uniform spanning tree
   with probability equal to its effective resistance, and two edges both
   are with probability ``det [[Y(e,e), Y(e,f)], [Y(f,e), Y(f,f)]]`` (the
   transfer-current theorem of Burton and Pemantle 1993), both computed from
   the pseudo-inverse of the grid Laplacian;
 * the same statistics reject a walk that is not uniform (the backtracker).
+
+Mazes narrower than three blocks never jump: their bytes are pinned in
+``test_gen_reproducible.py`` from before the jumps existed.
 """
 
 from __future__ import annotations
@@ -110,10 +116,17 @@ def kirchhoff():
     return edges, y
 
 
-@pytest.fixture(scope="module")
-def jumping_trees():
-    # blocks of 2 and 4 cells: the walk jumps 2 or 4 steps wherever it can
-    return _trees(_walk_kernels.aldous_broder, 1, 2)
+#: Walks forced to jump wherever they can: Aldous-Broder with 2- and 4-cell
+#: blocks, Wilson with 2-cell (2-step) and 4-cell (4-step) blocks.
+JUMPING = {"aldous_broder": (_walk_kernels.aldous_broder, (1, 2)),
+           "wilson_2": (_walk_kernels.wilson, (1,)),
+           "wilson_4": (_walk_kernels.wilson, (2,))}
+
+
+@pytest.fixture(scope="module", params=sorted(JUMPING))
+def jumping_trees(request):
+    kernel, args = JUMPING[request.param]
+    return _trees(kernel, *args)
 
 
 def _edge_z(trees: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -139,15 +152,41 @@ def _pairs_at_centre(edges):
     return pairs
 
 
-def test_the_jumping_walk_actually_jumps():
+@pytest.mark.parametrize("kernel,jumping,never", [
+    (_walk_kernels.aldous_broder, (1, 2), (30, 30)),  # blocks larger than the grid
+    (_walk_kernels.wilson, (1,), (30,))])
+def test_the_jumping_walk_actually_jumps(kernel, jumping, never):
     gen = np.random.default_rng(5)
     seeds = [kernel_seed(gen) for _ in range(20)]
     differ = 0
     for s in seeds:
-        a = _walk_kernels.aldous_broder(SIDE, SIDE, s, 1, 2)
-        b = _walk_kernels.aldous_broder(SIDE, SIDE, s, 30, 30)  # blocks larger than the grid
+        a = kernel(SIDE, SIDE, s, *jumping)
+        b = kernel(SIDE, SIDE, s, *never)
         differ += not (np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]))
-    assert differ >= 15  # jumps draw different bits, so the mazes part ways
+    assert differ >= 15  # jumps use their bits differently, so the mazes part ways
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 31, 32])
+def test_wilson_replays_a_word_to_where_it_jumped(k):
+    cols = 200
+    off = np.array([-cols, 1, cols, -1], np.int64)
+    st = _kernels.new_state(77 + k)
+    for _ in range(300):
+        w = np.uint64(_kernels.next_u64(st))
+        p0 = 100 * cols + 100
+        nxt = np.zeros(cols * cols, np.int32)
+        end = _walk_kernels.replay_word(p0, w, k, 5, off, nxt)
+        dr, dc = _walk_kernels.word_jump(w, k)
+        assert end == p0 + dr * cols + dc
+        # every exit written is a unit move to the next cell of the path
+        assert (nxt >> 2).max() == 5 and np.count_nonzero(nxt) >= 1
+    # a later stamp is kept, an earlier one overwritten
+    nxt = np.zeros(cols * cols, np.int32)
+    nxt[p0] = np.int32(9 << 2)
+    _walk_kernels.replay_word(p0, np.uint64(0), 1, 5, off, nxt)  # one step west
+    assert nxt[p0] == 9 << 2
+    _walk_kernels.replay_word(p0, np.uint64(0), 1, 11, off, nxt)
+    assert nxt[p0] == (11 << 2) | 3
 
 
 def test_edge_probabilities_are_effective_resistances(kirchhoff, jumping_trees):

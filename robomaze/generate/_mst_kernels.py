@@ -176,7 +176,7 @@ def _sort_pairs(keys, vals, k, tkeys, tvals, counts):
         tkeys[counts[b]] = keys[i]
         tvals[counts[b]] = vals[i]
         counts[b] += 1
-    start = 0
+    start = np.int64(0)  # not a literal 0: _heapsort_pairs would compile twice
     for b in range(nbuck):
         end = counts[b]  # after the scatter, counts[b] is bucket b's end
         if end - start > 32:
@@ -216,6 +216,12 @@ def _union(parent, a, b):
         a, b = b, a
     parent[a] += parent[b]
     parent[b] = a
+
+
+#: ``_set_wall``'s values as uint8 globals: literal 0 and 1 arguments would
+#: each get their own compiled specialisation.
+_OPEN = np.uint8(0)
+_SHUT = np.uint8(1)
 
 
 @njit(cache=True)
@@ -302,7 +308,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             continue
         d = _low_dir(mask[i])
         j = _nb(i, d, w)
-        _set_wall(east, south, _edge(i, d, r0, c0, w, cols), 0)
+        _set_wall(east, south, _edge(i, d, r0, c0, w, cols), _OPEN)
         mask[i] = 0
         mask[j] &= ~(1 << ((d + 2) & 3))
         if not term[j] and _deg(mask[j]) == 1:
@@ -327,7 +333,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             best = np.uint64(0)
             while True:
                 e = _edge(cur, d, r0, c0, w, cols)
-                _set_wall(east, south, e, 0)
+                _set_wall(east, south, e, _OPEN)
                 key = edge_key(seed, e, idbits)
                 if key > best:
                     best = key
@@ -337,7 +343,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
                     break
                 d = _low_dir(mask[cur])
                 mask[cur] = 0
-            _set_wall(east, south, np.int64(best & ~rmask), 1)
+            _set_wall(east, south, np.int64(best & ~rmask), _SHUT)
             ga[m] = gid[(r0 + i // w) * cols + c0 + i % w]
             gb[m] = gid[(r0 + cur // w) * cols + c0 + cur % w]
             gkey[m] = best
@@ -458,7 +464,7 @@ def kruskal(rows, cols, seed, tile):
         if ra == rb:
             continue
         _union(parent, ra, rb)
-        _set_wall(east, south, np.int64(gkey[j] & idmask), 0)
+        _set_wall(east, south, np.int64(gkey[j] & idmask), _OPEN)
         joined += 1
         if joined == nv - 1:
             break

@@ -30,7 +30,7 @@ def test_warm_module_reads_the_list_and_warms_only_those():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
     assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] "
-                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'generate']")
+                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'generate:wilson']")
 
 
 def _warm_up(tmp_path, name, processes):
@@ -72,12 +72,12 @@ def test_tasks_wait_for_the_tasks_that_compile_their_shared_kernels():
     from robomaze.bench import _warmup as w
 
     tasks = ["plan:dijkstra", "simulate", "plan:max_clearance", "common", "heap", "metrics",
-             "plan:theta_star", "generate"]
+             "plan:theta_star", "generate:kruskal", "generate:wilson"]
     order = w._order(tasks)
     assert order[0] == "common"  # everything planned needs it: the longest chain
     assert w._needs("simulate", tasks) == ("common", "heap", "plan:max_clearance", "metrics")
     assert w._needs("metrics", tasks) == ("common", "heap", "plan:theta_star")
-    assert w._needs("generate", tasks) == ()
+    assert w._needs("generate:kruskal", tasks) == ()
     assert w._needs("plan:dijkstra", ["plan:dijkstra"]) == ()  # absent tasks are not awaited
     # a task comes after every task it waits for
     for t in tasks:

@@ -186,6 +186,8 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
 WILSON_BLOCK = 5
 #: Jump ids must fit the time stamps of ``nxt`` (int32, 2 bits of direction).
 _STAMP_MAX = (1 << 28) - 2
+#: At most this many jumps are kept for one walk (16 bytes each: 1 GiB).
+_JUMP_CAP = 1 << 26
 #: A jump's step t: bit t of the word's low half (sign of x+y) and bit t of
 #: its high half (sign of x-y), as ``a | b << 1`` -> direction 0 N 1 E 2 S 3 W.
 _SIGNS_TO_DIR = np.array([3, 2, 0, 1], np.int64)
@@ -261,8 +263,11 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     head = np.full(nb, -1, np.int32)  # the block's latest jump; jumps link back
     cursor = np.full(nb, -1, np.int32)  # the block's latest jump not replayed yet
     cwalk = np.full(nb, -1, np.int64)  # the walk ``cursor`` belongs to
-    # a walk stops jumping when this is full; the pages cost nothing untouched
-    cap = n // 4 + 1024
+    # a walk stops jumping when this is full. A walk's words are 2 bits per
+    # jumped step, and a rare first walk takes ~n log(n)**2 steps (a 4000²
+    # maze: up to ~1e9, 3e7 jumps), so the cap is large; its pages cost
+    # nothing until a walk that long touches them.
+    cap = min(2 * n, _JUMP_CAP) + 1024
     jcell = np.empty(cap, np.int32)
     jword = np.empty(cap, np.uint64)
     jlink = np.empty(cap, np.int32)

@@ -141,8 +141,12 @@ def test_a_real_ctrl_c_stops_the_sweep_resumably(tmp_path):
     cmd = [sys.executable, "-m", "robomaze", "bench", str(sweep), "-o", str(out), "-q",
            "--workers", "1", "--no-report"]
     env = dict(_env(), ROBOMAZE_TEST_SLOW="0.3")
+    # as from a terminal: a job started in the background of a script (as a CI
+    # runner may start this suite) inherits SIGINT ignored, and Python then
+    # installs no KeyboardInterrupt handler
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if results.exists() and results.read_text().count("\n") >= 4:

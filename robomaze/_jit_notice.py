@@ -103,8 +103,8 @@ def install(stream: TextIO | None = None, *, silent: bool | None = None
                 fn, _NEXT = _NEXT, None
                 try:
                     fn()
-                except Exception:  # a hook must never fail a compile
-                    pass
+                except Exception:
+                    pass  # a hook must never fail a compile
             disp = (event.data or {}).get("dispatcher")
             name = getattr(getattr(disp, "py_func", None), "__qualname__", "kernel")
             module = getattr(getattr(disp, "py_func", None), "__module__", "") or ""

@@ -232,7 +232,8 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     The expected number of moves grows like ``n log n`` (the sum over cells
     of their expected visits before the walk hits the root), most of it far
     from the tree, where a move cannot end the walk. So, as in
-    :func:`aldous_broder`, the walk jumps ``k = 2**lb`` (<= 32) steps at once
+    :func:`aldous_broder`, the walk jumps ``k = 2**lb`` steps at once (``lb``
+    <= 5: one word; a larger ``lb`` turns the jumps off)
     from a calm block -- one not on the block grid's rim whose 3x3 block
     neighbourhood holds no tree cell -- drawing one word, whose bits are the
     steps (:func:`word_jump`). Loop erasure needs the exits a jump skipped,
@@ -254,6 +255,9 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     nxt = np.zeros(n, np.int32)
     nbr = rows >> lb
     nbc = cols >> lb
+    if lb > WILSON_BLOCK:  # a jump is one word, at most 32 steps: larger blocks never jump
+        nbr = 0
+        nbc = 0
     nb = max(nbr * nbc, 1)
     ntree = np.zeros(nb, np.int32)  # tree cells per block
     calm = np.zeros(nb, np.uint8)

@@ -208,3 +208,12 @@ def test_the_same_statistics_reject_a_non_uniform_maze(kirchhoff):
     trees = _trees(_kernels.backtracker)
     assert np.abs(_edge_z(trees, y)).max() > 10
     assert np.abs(_pair_z(trees, y, _pairs_at_centre(edges))).max() > 10
+
+
+def test_wilson_blocks_past_one_word_do_not_jump():
+    # a jump is one 64-bit word (32 steps): asking for 256-cell blocks must
+    # give the plain walk, not jumps whose steps the word cannot hold
+    plain = _walk_kernels.wilson(300, 300, 7, 30)
+    wide = _walk_kernels.wilson(300, 300, 7, 8)
+    assert np.array_equal(plain[0], wide[0]) and np.array_equal(plain[1], wide[1])
+    assert plain[2] == wide[2]

@@ -36,7 +36,9 @@ time in collision
     Seconds spent in steps flagged as collisions.
 unsafe fraction
     Fraction of samples whose footprint clearance is below ``safety``
-    (default: one grid cell).
+    (default: :func:`danger_threshold`, 10% of the footprint's inscribed
+    radius, in metres, so it compares across resolutions; for a point robot
+    the fraction of samples in contact).
 smoothness
     Total absolute heading change per metre travelled (rad/m; lower is
     smoother; NaN for a route that does not move).
@@ -257,10 +259,37 @@ def time_in_collision(traj) -> float:
     return float(dt[traj.collisions[1:]].sum())
 
 
+#: A pose is in danger when its footprint clearance is below this fraction of
+#: the footprint's inscribed radius: a threshold in metres that scales with
+#: the robot, not with the grid, so it compares across resolutions.
+DANGER_RADIUS_FRACTION = 0.1
+
+
+def danger_threshold(footprint) -> float:
+    """Clearance (m) under which a pose counts as in danger.
+
+    10% of the footprint's inscribed radius (0 for a point robot, whose
+    danger is then contact only).
+
+    >>> from robomaze.geometry import Footprint
+    >>> round(danger_threshold(Footprint.disc(0.15)), 6)
+    0.015
+    >>> danger_threshold(None)
+    0.0
+    """
+    if footprint is None:
+        return 0.0
+    return DANGER_RADIUS_FRACTION * float(footprint.inscribed_radius)
+
+
+def _danger(fc: np.ndarray, s: float) -> float:
+    return float(np.mean(fc < s)) if s > 0 else float(np.mean(fc <= 0.0))
+
+
 def unsafe_fraction(obj, grid: OccupancyGrid, footprint, safety: float | None = None) -> float:
     """Fraction of samples whose footprint clearance is below ``safety`` metres."""
-    s = grid.resolution if safety is None else float(safety)
-    return float(np.mean(footprint_clearances(obj, grid, footprint) < s))
+    s = danger_threshold(footprint) if safety is None else float(safety)
+    return _danger(footprint_clearances(obj, grid, footprint), s)
 
 
 def smoothness(obj) -> float:
@@ -325,7 +354,7 @@ def trajectory_metrics(traj, grid: OccupancyGrid, *, footprint, goal, sensor=Non
     """
     fc = footprint_clearances(traj, grid, footprint)
     cc = centre_clearance(traj, grid)
-    s = grid.resolution if safety is None else float(safety)
+    s = danger_threshold(footprint) if safety is None else float(safety)
     length = executed_length(traj)
     out = {
         "success": success(traj, goal),
@@ -338,7 +367,7 @@ def trajectory_metrics(traj, grid: OccupancyGrid, *, footprint, goal, sensor=Non
         "mean_centre_clearance": float(cc.mean()),
         "collisions": collision_count(traj),
         "time_in_collision": time_in_collision(traj),
-        "unsafe_fraction": float(np.mean(fc < s)),
+        "unsafe_fraction": _danger(fc, s),
         "smoothness": smoothness(traj),
         "time_to_goal": time_to_goal(traj, goal),
         "steps": steps(traj),
@@ -358,7 +387,7 @@ def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None =
     """Length, optimality and safety metrics of a planned :class:`~robomaze.plan.Path`."""
     fc = footprint_clearances(path, grid, footprint)
     cc = centre_clearance(path, grid)
-    s = grid.resolution if safety is None else float(safety)
+    s = danger_threshold(footprint) if safety is None else float(safety)
     flags = fc <= 0.0
     out = {
         "length": executed_length(path),
@@ -368,7 +397,7 @@ def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None =
         "min_centre_clearance": float(cc.min()),
         "mean_centre_clearance": float(cc.mean()),
         "collisions": int(flags[0]) + int(np.count_nonzero(flags[1:] & ~flags[:-1])),
-        "unsafe_fraction": float(np.mean(fc < s)),
+        "unsafe_fraction": _danger(fc, s),
         "smoothness": smoothness(path),
     }
     return out

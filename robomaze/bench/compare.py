@@ -4,7 +4,11 @@ Runs are matched on scenario id. For every run in the baseline:
 
 - it must be present in the current results (a missing run is a
   regression: the sweep shrank or crashed);
-- its ``status`` and every deterministic metric
+- a run whose row is ``infra_timeout`` (the wall-clock safety net fired:
+  the machine was slow, the method said nothing) is *inconclusive*, never
+  a regression: :func:`compare_dirs` first re-runs such current runs once,
+  serially, and compares the re-run; what is still inconclusive is listed;
+- its ``status``, ``outcome`` and every deterministic metric
   (:data:`robomaze.bench.run.DETERMINISTIC_METRICS`) must match: booleans and
   integers exactly, floats within ``rel_tol`` (default 1e-6) relative or
   ``abs_tol`` (default 1e-9 m) absolute, missing equals missing;
@@ -51,6 +55,8 @@ class Comparison:
     missing: list = field(default_factory=list)   # ids in baseline only
     new: list = field(default_factory=list)       # ids in current only
     matched: int = 0
+    inconclusive: list = field(default_factory=list)   # (id, why)
+    rerun: list = field(default_factory=list)          # ids re-run before deciding
     time_ratio: float | None = None               # geometric mean current/baseline
     slowest: list = field(default_factory=list)   # (ratio, id, method) worst first
     fail_on_time: float | None = None
@@ -68,7 +74,16 @@ class Comparison:
     def table(self) -> str:
         """Human-readable report of what changed."""
         lines = [f"compared {self.matched} runs: {len(self.changes)} metric changes, "
-                 f"{len(self.missing)} missing, {len(self.new)} new"]
+                 f"{len(self.missing)} missing, {len(self.new)} new"
+                 + (f", {len(self.inconclusive)} inconclusive" if self.inconclusive else "")]
+        if self.rerun:
+            lines.append(f"re-ran {len(self.rerun)} run(s) serially that hit the wall-clock "
+                         "safety net (infra_timeout) before deciding")
+        if self.inconclusive:
+            lines.append("")
+            lines.append("inconclusive (not regressions: the machine, not the method):")
+            for rid, why in self.inconclusive[:20]:
+                lines.append(f"  {rid}  {self.labels.get(rid, '')}: {why}")
         if self.changes:
             lines.append("")
             lines.append(f"{'id':12}  {'run':40}  {'metric':20}  {'baseline':>14}  {'current':>14}")
@@ -91,7 +106,9 @@ class Comparison:
             for ratio, rid, label in self.slowest[:5]:
                 lines.append(f"  {ratio:7.2f}x  {rid}  {label}")
         lines.append("")
-        lines.append("OK: no regression" if self.ok else "REGRESSION")
+        lines.append(("OK: no regression" + (f" ({len(self.inconclusive)} inconclusive)"
+                                             if self.inconclusive else ""))
+                     if self.ok else "REGRESSION")
         return "\n".join(lines)
 
 
@@ -138,8 +155,16 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
     for rid in sorted(set(base) & set(cur)):
         a, b = base[rid], cur[rid]
         res.matched += 1
+        timed_out = [role for role, r in (("baseline", a), ("current", b))
+                     if r.get("status") in INFRA_STATUSES]
+        if timed_out:
+            res.inconclusive.append((rid, " and ".join(timed_out) + " hit the wall-clock "
+                                     "safety net (infra_timeout)"))
+            continue
         if a.get("status") != b.get("status"):
             res.changes.append((rid, "status", a.get("status"), b.get("status")))
+        if "outcome" in a and "outcome" in b and a["outcome"] != b["outcome"]:
+            res.changes.append((rid, "outcome", a["outcome"], b["outcome"]))
         if bool(a.get("success")) != bool(b.get("success")):
             res.changes.append((rid, "success", bool(a.get("success")), bool(b.get("success"))))
         ma, mb = a.get("metrics") or {}, b.get("metrics") or {}
@@ -162,16 +187,36 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
     return res
 
 
-def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, **kw) -> Comparison:
+def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, *,
+                 rerun_timeouts: bool = True, **kw) -> Comparison:
     """:func:`compare_rows` on two result directories (or ``.jsonl`` files).
 
     Both are read strictly (:func:`load_rows`): a gate that cannot compare
-    fails loudly instead of reporting "no regression".
+    fails loudly instead of reporting "no regression". With
+    ``rerun_timeouts``, current runs that hit the wall-clock safety net
+    (``infra_timeout``) and are in the baseline are re-run once, serially in
+    this process, and their re-run rows compared instead (the results
+    directory is not modified).
     """
-    return compare_rows(load_rows(baseline, "baseline"), load_rows(current, "current"), **kw)
+    base = load_rows(baseline, "baseline")
+    cur = load_rows(current, "current")
+    rerun = []
+    if rerun_timeouts:
+        from .rerun import rerun_row
+
+        in_base = {r["id"] for r in base}
+        for i, row in enumerate(cur):
+            if row.get("status") in INFRA_STATUSES and row["id"] in in_base:
+                cur[i] = rerun_row(row)
+                rerun.append(row["id"])
+    res = compare_rows(base, cur, **kw)
+    res.rerun = rerun
+    return res
 
 
-_STATUSES = ("ok", "error", "timeout")
+#: Row statuses of the wall-clock safety net ("timeout": rows before the taxonomy).
+INFRA_STATUSES = ("infra_timeout", "timeout")
+_STATUSES = ("ok", "error") + INFRA_STATUSES
 
 
 def load_rows(path: str | os.PathLike, role: str = "results") -> list[dict]:

@@ -9,16 +9,38 @@ false, with the reason), not an error. Anything else that raises is left to
 the caller (the runner turns it into a failed row with
 :func:`failed_row`).
 
+Every row has one ``outcome`` from the failure taxonomy shared by runs, the
+report and ``bench compare`` (:data:`OUTCOMES`):
+
+=================  =========================================================
+``success``        the method reached the goal
+``no_path``        no collision-free route exists for this robot (shown by
+                   the method or by the exact reference)
+``gave_up``        an agent stopped or proved itself looping (e.g. a wall
+                   follower circling phantom walls); its safety metrics are
+                   kept, it moved
+``budget``         its work budget was spent (agent steps or simulated time,
+                   an OMPL planner's checks, a mouse's moves)
+``collided``       the run stopped on contact, or a planned path touches walls
+``infra_timeout``  the wall-clock safety net fired: the machine, not a result
+``error``          the run raised
+=================  =========================================================
+
 A row is a plain JSON-ready dict::
 
     id, sweep, scenario (canonical spec), base_dir,
     kind, method, generator, corridor, wall, resolution, footprint, seed,
     noise, odometry_noise (the agent's noise specs, "none" for other runs),
-    status ("ok" | "error" | "timeout"), success, reason, error,
+    status ("ok" | "error" | "infra_timeout"), outcome (see above),
+    success, reason, error,
     metrics {...deterministic numbers...},
-    timings {"setup_s", "optimal_s", "method_s", "compute_s", "total_s"},
+    timings {"setup_s", "optimal_s", "method_s", "compute_s", "compile_s", "total_s"}
+        (compute_s: the method's thread CPU time, numba compilation excluded
+        and reported as compile_s; times are measured, never verdicts),
     path [[row, col], ...] (grid cells, for example images) or None,
-    provenance {robomaze, git_commit, python, numpy, platform, seed}
+    poses (the continuous path: x, y, heading per pose, metres and radians;
+        :func:`robomaze.bench.store.row_poses` decodes it) or None,
+    provenance {robomaze, git_commit, python, numpy, seed}
 """
 
 from __future__ import annotations
@@ -41,7 +63,10 @@ from .plugins import import_plugins
 from .scenario import Scenario
 
 __all__ = ["run_scenario", "failed_row", "build_grid", "build_footprint", "provenance",
-           "DETERMINISTIC_METRICS"]
+           "DETERMINISTIC_METRICS", "OUTCOMES"]
+
+#: The failure taxonomy (see the module docstring).
+OUTCOMES = ("success", "no_path", "gave_up", "budget", "collided", "infra_timeout", "error")
 
 #: Metrics compared by ``bench compare`` (everything but timings).
 DETERMINISTIC_METRICS = (
@@ -80,9 +105,10 @@ def _static_provenance() -> dict:
                     commit += "-dirty"
         except (OSError, subprocess.SubprocessError):
             commit = None
+    # no platform string: rows are compared across machines (the sweep's
+    # sweep.json records the machine)
     return {"robomaze": __version__, "git_commit": commit,
-            "python": platform.python_version(), "numpy": np.__version__,
-            "platform": platform.platform(terse=True)}
+            "python": platform.python_version(), "numpy": np.__version__}
 
 
 def provenance(seed: int | None = None) -> dict:
@@ -101,33 +127,15 @@ def _resolve(name: str, base_dir: str) -> Path:
 
 
 def build_grid(scenario: Scenario):
-    """The occupancy grid, and its start and goal grid cells, of a scenario."""
-    from ..grid import widen
+    """The occupancy grid, and its start and goal grid cells, of a scenario.
 
-    spec = scenario.spec
-    mz, wd = spec["maze"], spec["widen"]
-    seeds = np.random.SeedSequence(spec["seed"]).spawn(2)
-    if mz["grid"]:
-        from ..io import read_grid
+    Built by :class:`robomaze.world.WorldSpec`, the one place a spec becomes
+    a world (and a seed becomes a maze), so the CLI re-creates the row.
+    """
+    from ..world import WorldSpec
 
-        grid = read_grid(_resolve(mz["grid"], scenario.base_dir))
-        return grid, tuple(mz["start"]), tuple(mz["goal"])
-    if mz["file"]:
-        from ..io import read_maze
-
-        maze = read_maze(_resolve(mz["file"], scenario.base_dir))
-    else:
-        from ..generate import generate
-
-        maze = generate(mz["generator"], mz["rows"], mz["cols"],
-                        rng=np.random.default_rng(seeds[0]), braid=mz["braid"],
-                        placement=mz["placement"], **mz["options"])
-    if mz["start"] is not None or mz["goal"] is not None:
-        maze = maze.replace(start=tuple(mz["start"] or maze.start),
-                            goals=(tuple(mz["goal"]),) if mz["goal"] else maze.goals)
-    grid = widen(maze, corridor=wd["corridor"], wall=wd["wall"], resolution=wd["resolution"])
-    start, goal = grid.start_goal()
-    return grid, tuple(int(v) for v in start), tuple(int(v) for v in goal)
+    world = WorldSpec.from_scenario(scenario).build()
+    return world.grid, world.start, world.goal
 
 
 def build_footprint(fp: dict):
@@ -209,23 +217,24 @@ def _base_row(scenario: Scenario) -> dict:
     source = mz["generator"] or Path(mz["file"] or mz["grid"]).name
     return {
         "id": scenario.id, "sweep": Path(scenario.sweep).stem if scenario.sweep else "",
-        "scenario": spec, "base_dir": scenario.base_dir,
+        "scenario": spec, "base_dir": portable_base_dir(scenario.base_dir),
         "kind": scenario.kind, "method": scenario.method, "generator": source,
         "corridor": spec["widen"]["corridor"], "wall": spec["widen"]["wall"],
         "resolution": spec["widen"]["resolution"], "footprint": scenario.footprint,
         "seed": spec["seed"],
         "noise": spec["robot"].get("noise") or "none",
         "odometry_noise": spec["robot"].get("odometry_noise") or "none",
-        "status": "ok", "success": False, "reason": None, "error": None,
-        "metrics": {}, "timings": {}, "path": None,
+        "status": "ok", "outcome": "success", "success": False, "reason": None, "error": None,
+        "metrics": {}, "timings": {}, "path": None, "poses": None,
         "provenance": provenance(spec["seed"]),
     }
 
 
 def failed_row(scenario: Scenario, status: str, error: str, *, elapsed: float = 0.0) -> dict:
-    """The row of a run that raised (``"error"``) or ran out of time (``"timeout"``)."""
+    """The row of a run that raised (``"error"``) or hit the wall-clock safety net
+    (``"infra_timeout"``)."""
     row = _base_row(scenario)
-    row.update(status=status, success=False, error=error,
+    row.update(status=status, outcome=status, success=False, error=error,
                reason=error.strip().splitlines()[-1] if error.strip() else status)
     row["timings"] = {"total_s": float(elapsed)}
     return row
@@ -255,25 +264,31 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     optimal = _optimal_length(grid, start, goal, footprint)
     t2 = time.perf_counter()
     metrics: dict[str, Any] = {"optimal_length_m": optimal}
-    method_seed = np.random.SeedSequence(spec["seed"]).spawn(2)[1]
-    compute = None
+    from ..world import stage_rng
+
+    compute = compile_s = None
     try:
         if scenario.kind == "plan":
-            metrics_, path, compute = _run_planner(scenario, grid, start, goal, footprint,
-                                                   np.random.default_rng(method_seed))
+            metrics_, path, poses, (compute, compile_s) = _run_planner(
+                scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
         else:
-            metrics_, path, compute = _run_agent(scenario, grid, start, goal, footprint,
-                                                 np.random.default_rng(method_seed))
+            metrics_, path, poses, (compute, compile_s) = _run_agent(
+                scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
         metrics.update(metrics_)
         optimal = metrics.get("optimal_length_m", optimal)
         row["path"] = path
+        row["poses"] = encode_poses(poses)
         row["success"] = bool(metrics.get("success", False))
+        row["outcome"] = metrics.pop("outcome", None) or ("success" if row["success"] else "gave_up")
         if not row["success"]:
             row["reason"] = metrics.pop("reason", None) or "did not reach the goal"
         metrics.pop("reason", None)
     except NoPathError as exc:
         row["success"] = False
         row["reason"] = f"no collision-free path: {exc.reason}"
+        # a sampling planner that found nothing where a route exists spent its budget
+        row["outcome"] = ("budget" if scenario.kind == "plan" and optimal is not None
+                          and str(scenario.method).startswith("ompl:") else "no_path")
         metrics["success"] = False
     t3 = time.perf_counter()
     length = metrics.get("length_m")
@@ -284,7 +299,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
                       "compute_s": float(compute) if compute is not None else t3 - t2,
-                      "total_s": t3 - t0}
+                      "compile_s": float(compile_s or 0.0), "total_s": t3 - t0}
     json.dumps(row, allow_nan=False)  # a row that cannot be stored is a bug here, not later
     return row
 
@@ -296,10 +311,8 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     options = dict(run["options"])
     if _accepts(PLANNERS[run["planner"]], "rng") and "rng" not in options:
         options["rng"] = rng
-    t = time.perf_counter()
     path = plan(grid, start, goal, method=run["planner"], footprint=footprint,
                 connectivity=run["connectivity"], **options)
-    elapsed = time.perf_counter() - t
     from .. import metrics as M
 
     # safety measured along the whole polyline (resampled every quarter cell)
@@ -308,10 +321,11 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
              walk_length_m=getattr(path, "walk_length", None))
     m.update({k: v for k, v in (getattr(path, "stats", None) or {}).items() if _is_plain(v)})
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
+    m["outcome"] = "success" if m["success"] else "collided"
     if not path.collision_free:
         m["reason"] = "path collides with the walls"
-    compute = path.time if getattr(path, "time", None) else elapsed
-    return m, _thin(path.cells), compute
+    # plan() timed the planner alone: thread CPU time, compilation apart
+    return m, _thin(path.cells), _path_poses(path), (path.time, path.compile_time)
 
 
 def _run_agent(scenario, grid, start, goal, footprint, rng):
@@ -322,16 +336,18 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     # widened mazes: the simulator's defaults (start block centre, goal = the
     # goal cell's whole block); grid files: the given grid cells
     where = {"start": start, "goal": goal} if mz["grid"] or mz["start"] or mz["goal"] else {}
-    t = time.perf_counter()
+    from .._clock import method_clock
+
+    clock = method_clock()
     try:
-        result = simulate(grid, footprint=footprint, agent=run["agent"],
-                          sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
-                          dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
-                          odometry_noise=spec["robot"].get("odometry_noise"),
-                          **where, **run["options"])
+        with clock:
+            result = simulate(grid, footprint=footprint, agent=run["agent"],
+                              sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
+                              dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
+                              odometry_noise=spec["robot"].get("odometry_noise"),
+                              **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts
         raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None
-    elapsed = time.perf_counter() - t
     m = {k: v for k, v in _from_metrics(dict(result.metrics)).items() if _is_plain(v)}
     m["success"] = bool(result.success)
     # normalise by the shortest path between the trajectory's own ends (it
@@ -339,15 +355,84 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     ref = _num(result.metrics.get("optimal_length"))
     if result.success and ref:
         m["optimal_length_m"] = ref
-    if not result.success:
+    poses = np.asarray(result.trajectory.poses, dtype=float)
+    moved = len(poses) > 1 and bool(np.any(poses[1:, :2] != poses[0, :2]))
+    if result.success:
+        m["outcome"] = "success"
+    else:
         why = {"no_path": "no collision-free path", "collision": "stopped on a collision",
-               "max_steps": "step limit reached", "max_time": "time limit reached"}
+               "max_steps": "step budget spent (max_steps)",
+               "max_time": "simulated-time budget spent (max_time)"}
         m["reason"] = why.get(result.reason, str(result.reason))
+        m["outcome"] = {"collision": "collided", "max_steps": "budget",
+                        "max_time": "budget"}.get(result.reason, "gave_up")
         if result.reason == "no_path":
-            raise NoPathError(str(result.info.get("error", "no path")), reason=str(
-                result.info.get("error", "no path")))
-    cells = _fractional_cells(grid, np.asarray(result.trajectory.poses, dtype=float)[:, :2])
-    return m, _thin(cells), elapsed
+            error = str(result.info.get("error", "no path"))
+            if not moved:  # it never started: there is no route for it
+                raise NoPathError(error, reason=error)
+            # it moved, then stopped (e.g. circling phantom walls under sensor
+            # noise): a run that gave up, whose safety metrics count
+            m["reason"] = f"gave up: {result.info.get('no_path_reason') or error}"
+    cells = _fractional_cells(grid, poses[:, :2])
+    return m, _thin(cells), poses[:, :3], (clock.cpu_s, clock.compile_s)
+
+
+def _path_poses(path) -> np.ndarray:
+    """(x, y, heading) of a planned path's key poses: the planner's headings
+    where it chose them, else the direction of travel into each point."""
+    p = np.asarray(path.points, dtype=float).reshape(-1, 2)
+    heads = getattr(path, "headings", None)
+    if heads is not None and len(heads) == len(p):
+        h = np.asarray(heads, dtype=float)
+    else:
+        d = np.diff(p, axis=0)
+        h = np.arctan2(d[:, 1], d[:, 0]) if len(d) else np.zeros(0)
+        h = np.r_[h[:1] if len(h) else [0.0], h]
+    return np.column_stack([p, h])
+
+
+def encode_poses(poses) -> dict | None:
+    """A pose array as a compact, exact JSON value (zlib'd little-endian float64).
+
+    >>> enc = encode_poses(np.array([[0.0, 1.0, 0.5], [2.0, 3.0, -0.25]]))
+    >>> enc["n"], enc["columns"]
+    (2, ['x', 'y', 'heading'])
+    >>> from robomaze.bench.store import row_poses
+    >>> row_poses({"poses": enc}).tolist()
+    [[0.0, 1.0, 0.5], [2.0, 3.0, -0.25]]
+    """
+    import base64
+    import zlib
+
+    if poses is None:
+        return None
+    a = np.ascontiguousarray(np.asarray(poses, dtype="<f8").reshape(-1, 3))
+    return {"n": int(a.shape[0]), "columns": ["x", "y", "heading"], "dtype": "<f8",
+            "zlib_base64": base64.b64encode(zlib.compress(a.tobytes(), 6)).decode("ascii")}
+
+
+def portable_base_dir(base_dir: str) -> str:
+    """``base_dir`` as rows store it: ``pkg:DIR`` for the package's own sweep
+    folders, so committed baselines hold no machine paths."""
+    from ..data import PREFIX, SAMPLES_DIR
+
+    if str(base_dir).startswith(PREFIX):
+        return str(base_dir)
+    try:
+        rel = Path(base_dir).resolve().relative_to(SAMPLES_DIR.resolve())
+    except (ValueError, OSError):
+        return base_dir
+    return PREFIX + rel.as_posix()
+
+
+def local_base_dir(base_dir: str) -> str:
+    """The folder a stored ``base_dir`` names on this machine (see
+    :func:`portable_base_dir`)."""
+    from ..data import PREFIX, SAMPLES_DIR
+
+    if str(base_dir).startswith(PREFIX):
+        return str(SAMPLES_DIR / str(base_dir)[len(PREFIX):])
+    return str(base_dir)
 
 
 def _fractional_cells(grid, points: np.ndarray) -> np.ndarray:

@@ -1,17 +1,25 @@
-"""Run a sweep: in parallel, isolated, time-limited, resumable.
+"""Run a sweep: in parallel, isolated, resumable, with verdicts that do not depend on load.
+
+Every limit that decides a run's result is counted in work (an agent's
+steps, an OMPL planner's validity checks, a mouse's moves), so a busy
+machine gives the same rows as an idle one. The wall clock is only a safety
+net against a run that hangs, and when it fires the row's status is
+``infra_timeout``: not a result of the method, but of the machine.
+``robomaze bench compare`` treats such rows as inconclusive (it re-runs
+them once, serially, before deciding) and never calls them a regression.
 
 Local execution keeps one single-process
 :class:`concurrent.futures.ProcessPoolExecutor` per worker *slot*. A slot
 runs one scenario at a time, so the parent knows exactly when each run
-started and which process runs it. Two limits guard every run:
+started and which process runs it. The safety net has two layers:
 
 - a *soft* limit inside the worker (``SIGALRM`` after ``time_limit``
-  seconds) interrupts Python code and turns the run into a ``timeout`` row
-  while the worker lives on;
+  seconds) interrupts Python code and turns the run into an
+  ``infra_timeout`` row while the worker lives on;
 - a *hard* limit in the parent (``time_limit`` plus a grace period) catches
   what the soft one cannot (a compiled kernel that never returns, a process
-  that blocks signals): the slot's process is killed, the run becomes a
-  ``timeout`` row and the slot gets a fresh process.
+  that blocks signals): the slot's process is killed, the run becomes an
+  ``infra_timeout`` row and the slot gets a fresh process.
 
 A run that raises becomes an ``error`` row with its traceback; a worker that
 dies (segfault, out of memory) becomes an ``error`` row too. The sweep
@@ -21,7 +29,7 @@ so rerunning on the same ``DIR`` resumes an interrupted sweep.
 
 With ``executor="dask"`` the same worker function runs on a
 dask.distributed cluster (``pip install 'robomaze[dask]'``); there a run
-that exceeds its limit is reported as a ``timeout`` row but its thread
+that exceeds its limit is reported as an ``infra_timeout`` row but its thread
 cannot be killed and finishes in the background.
 """
 
@@ -98,7 +106,12 @@ def _worker_init(plugins: Sequence[str], base_dir: str, parent: int,
 
 
 def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
-    """Run one scenario and always return a row (``ok``, ``error`` or ``timeout``)."""
+    """Run one scenario and always return a row (``ok``, ``error`` or ``infra_timeout``).
+
+    ``ROBOMAZE_SLOW_RUNS=S`` (a test hook) makes every run sleep ``S``
+    seconds of wall-clock time first, as a loaded machine would: rows and
+    verdicts must not change.
+    """
     scenario = Scenario.from_dict(scenario_dict)
     t0 = time.perf_counter()
     use_alarm = soft_timeout and threading.current_thread() is threading.main_thread()
@@ -108,6 +121,7 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
             old = signal.signal(signal.SIGALRM, _on_alarm)
             signal.setitimer(signal.ITIMER_REAL, scenario.time_limit)
         try:
+            _injected_slowness()
             return run_scenario(scenario)
         finally:
             # disarm before anything else; an alarm landing in this window is
@@ -115,8 +129,9 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
             if use_alarm:
                 signal.setitimer(signal.ITIMER_REAL, 0)
     except _SoftTimeout:
-        return failed_row(scenario, "timeout",
-                          f"timed out after {scenario.time_limit:g} s (time_limit)",
+        return failed_row(scenario, "infra_timeout",
+                          f"wall-clock safety net: still running after {scenario.time_limit:g} s "
+                          "(time_limit); a machine problem, not a result of the method",
                           elapsed=time.perf_counter() - t0)
     except BaseException as exc:  # isolation: any failure of the run is a result row,
         # SystemExit and KeyboardInterrupt raised by a planner included (a real
@@ -126,6 +141,17 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
     finally:
         if use_alarm and old is not None:
             signal.signal(signal.SIGALRM, old)
+
+
+def _injected_slowness() -> None:
+    value = os.environ.get("ROBOMAZE_SLOW_RUNS")
+    if value:
+        try:
+            seconds = float(value)
+        except ValueError:
+            return
+        if 0 < seconds < 3600:
+            time.sleep(seconds)
 
 
 def _local_execute(scenario_dict: dict) -> tuple[dict, bool]:
@@ -159,7 +185,14 @@ class Progress:
         self.label = label
         self.t0 = time.monotonic()
         self._last = 0.0
+        self._started = False
         self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def start(self) -> None:
+        """Start the clock: the rate and ETA count from here (after the warm-up)."""
+        if not self._started:
+            self.t0 = time.monotonic()
+            self._started = True
 
     def update(self, row: dict | None = None) -> None:
         if row is not None:
@@ -343,7 +376,8 @@ def _mp_context(scenarios: list[Scenario] | None = None):
     return multiprocessing.get_context("spawn")
 
 
-def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], None]) -> None:
+def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], None],
+               on_ready: Callable[[], None] | None = None) -> None:
     if not scenarios:
         return
     ctx = _mp_context(scenarios)
@@ -356,6 +390,8 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
             started = [slot.start(wait=False) for slot in slots]  # start them side by side
             for slot, fut in zip(slots, started):
                 slot.pid = _started_pid(fut)
+        if on_ready is not None:  # the warm-up (compiling in the fork server) is over
+            on_ready()
         while True:
             for slot in slots:
                 if slot.future is None and pending:
@@ -396,9 +432,10 @@ def _run_local(scenarios: list[Scenario], workers: int, emit: Callable[[dict], N
                     emit(row)
                 elif now > slot.started + sc.time_limit + hard_grace(sc.time_limit):
                     slot.kill()
-                    row = failed_row(sc, "timeout",
-                                     f"killed after {now - slot.started:.1f} s: exceeded "
-                                     f"time_limit {sc.time_limit:g} s and did not stop",
+                    row = failed_row(sc, "infra_timeout",
+                                     f"killed after {now - slot.started:.1f} s: exceeded the "
+                                     f"wall-clock safety net time_limit {sc.time_limit:g} s "
+                                     "and did not stop",
                                      elapsed=now - slot.started)
                     slot.clear()
                     emit(row)
@@ -429,8 +466,9 @@ def _dask_execute(scenario_dict: dict) -> dict:
     th.start()
     th.join(scenario.time_limit + hard_grace(scenario.time_limit))
     if th.is_alive():
-        return failed_row(scenario, "timeout",
-                          f"exceeded time_limit {scenario.time_limit:g} s on the dask worker "
+        return failed_row(scenario, "infra_timeout",
+                          f"exceeded the wall-clock safety net time_limit {scenario.time_limit:g} s "
+                          "on the dask worker "
                           "(the run's thread cannot be killed and finishes in the background)",
                           elapsed=time.perf_counter() - t0)
     return box["row"]
@@ -514,7 +552,7 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
     progress : bool
         Draw the progress bar on ``stream`` (stderr).
     retry_failed : bool
-        Drop the rows of runs that failed (``error`` / ``timeout``) from
+        Drop the rows of runs that failed (``error`` / ``infra_timeout``) from
         ``DIR/results.jsonl`` first, so they run again (the file is
         rewritten atomically; successful and no-path rows are kept).
     meta : dict, optional
@@ -553,9 +591,10 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         info["ids"] = [sc.id for sc in scenarios]
         write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
         if todo:
-            bar.update()
             if executor == "local":
-                _run_local(todo, workers, emit)
+                _run_local(todo, workers, emit, on_ready=lambda: (bar.start(), bar.update()))
             else:
+                bar.start()
+                bar.update()
                 _run_dask(todo, scheduler, emit)
     return result

@@ -47,7 +47,9 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
     connectivity = 4
     max_steps = 4000                   # simulation step limit
     dt = 0.1                           # simulation time step (s)
-    time_limit = 30.0                  # wall-clock seconds per run
+    time_limit = 600.0                 # wall-clock safety net per run (s):
+                                       # never a result; a run it stops is
+                                       # an infra_timeout row
 
     [run.options.max_clearance]        # options passed to one method
     weight = 2.0
@@ -105,7 +107,7 @@ DEFAULTS: dict[str, Any] = {
     "widen": {"corridor": 1, "wall": 1, "resolution": 1.0},
     "robot": {"footprint": None, "sensor": "lidar"},
     "run": {"planner": None, "agent": None, "connectivity": 4, "max_steps": 4000,
-            "dt": 0.1, "time_limit": 60.0, "options": {}},
+            "dt": 0.1, "time_limit": 600.0, "options": {}},
 }
 _META = ("name", "description")
 #: Most runs a sweep may expand to unless told otherwise (``--max-runs``): the
@@ -341,9 +343,17 @@ class Sweep:
 def scenario_id(spec: dict) -> str:
     """Stable 12-hex-digit id of a canonical scenario dict.
 
+    The wall-clock safety net ``run.time_limit`` is not part of the id: it
+    decides no result, so changing it keeps the runs (and resumes them).
+
     >>> scenario_id({"a": 1, "b": [1, 2]}) == scenario_id({"b": [1, 2], "a": 1})
     True
+    >>> scenario_id({"run": {"dt": 0.1, "time_limit": 5}}) == scenario_id({"run": {"dt": 0.1}})
+    True
     """
+    run = spec.get("run") if isinstance(spec, dict) else None
+    if isinstance(run, dict) and "time_limit" in run:
+        spec = dict(spec, run={k: v for k, v in run.items() if k != "time_limit"})
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -23,9 +23,48 @@ from typing import Iterable
 
 from ..errors import RecordFormatError
 
-__all__ = ["ResultStore", "read_rows", "write_rows", "results_path", "RESULTS_NAME"]
+__all__ = ["ResultStore", "read_rows", "write_rows", "results_path", "RESULTS_NAME", "row_poses"]
 
 RESULTS_NAME = "results.jsonl"
+
+
+def row_poses(row: dict):
+    """The continuous path a row stores: an ``(n, 3)`` float64 array of
+    ``x, y, heading`` (metres, radians), or None when the run did not move.
+
+    Decoded from the row alone, so a length, clearance or collision check
+    needs no re-run:
+
+    >>> import numpy as np
+    >>> from robomaze.bench.run import encode_poses
+    >>> p = row_poses({"poses": encode_poses([[0, 0, 0], [3, 4, 0]])})
+    >>> float(np.hypot(*np.diff(p[:, :2], axis=0).T).sum())
+    5.0
+    """
+    import base64
+    import zlib
+
+    import numpy as np
+
+    from ..errors import RecordFormatError
+
+    enc = row.get("poses")
+    if enc is None:
+        return None
+    try:
+        n = int(enc["n"])
+        if not 0 <= n <= 10**8:
+            raise ValueError(f"pose count {n} out of range")
+        # bounded: a crafted row cannot inflate past the size it declares
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(base64.b64decode(enc["zlib_base64"], validate=True), 24 * n)
+        if len(raw) != 24 * n or inflate.unconsumed_tail:
+            raise ValueError(f"expected {24 * n} bytes of poses")
+        a = np.frombuffer(raw, dtype="<f8").reshape(n, 3)
+    except (KeyError, TypeError, ValueError, zlib.error) as exc:
+        raise RecordFormatError(f"row {row.get('id')!r}: 'poses' is not an encoded pose "
+                                f"array ({type(exc).__name__}: {exc})") from None
+    return a.astype(float)
 
 
 def results_path(path: str | os.PathLike) -> Path:

@@ -166,16 +166,17 @@ def parse_options(items: Sequence[str]) -> dict:
 
 def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0,
                placement: str = "corners", **options) -> Maze:
-    """Generate a maze through :func:`robomaze.generate.generate`."""
+    """Generate a maze through :class:`robomaze.world.WorldSpec` (the one seed
+    rule: the maze of ``--seed S`` is the maze of a sweep row with seed S)."""
     braid = check_fraction("--braid", braid)
     placement = parse_placement(placement)
     try:
-        from ..generate import generate
+        from ..world import WorldSpec
     except ImportError as exc:  # the generators package is optional at import time
         raise ParameterError(f"maze generators are not available: {exc}") from None
     try:
-        return generate(algorithm, rows, cols, rng=seed, braid=braid, placement=placement,
-                        **options)
+        return WorldSpec(generator=algorithm, rows=rows, cols=cols, seed=seed, braid=braid,
+                         placement=placement, options=options).build_maze()
     except TypeError as exc:  # an --option the generator does not take
         raise ParameterError(f"generator {algorithm!r} rejected the options "
                              f"{sorted(options)}: {exc}") from None
@@ -283,3 +284,12 @@ def out_extension(out, allowed: Sequence[str], name: str = "-o/--output") -> str
         raise ParameterError(
             f"{name} must end in one of {', '.join(allowed)}, got {os.fspath(out)!r}")
     return ext
+
+
+def add_world_args(p) -> None:
+    """``--braid`` and ``--placement``: the world-spec flags a generated maze takes
+    (the same meaning in generate, plan and simulate)."""
+    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
+                   help="with ALGO ROWSxCOLS: fraction of dead ends to remove (default 0)")
+    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
+                   help="with ALGO ROWSxCOLS: where start and goal go (default corners)")

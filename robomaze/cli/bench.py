@@ -22,6 +22,13 @@ forms:
       and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
   robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
       compare deterministic metrics run by run; exit 1 on a regression
+      (runs that hit the wall-clock safety net are re-run once, serially,
+      and are never a regression: they are listed as inconclusive)
+  robomaze bench show DIR ROW_ID
+      print the CLI command and the Python lines that re-create one row
+  robomaze bench rerun DIR ROW_ID
+      re-run one row here; exit 0 when every deterministic field equals the
+      stored row, 1 with a field-by-field diff otherwise
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -44,8 +51,9 @@ def register(subparsers) -> None:
                     description="Sweep widening levels, footprints, planners and agents; "
                                 "report length and safety; guard regressions.",
                     epilog=EPILOG)
-    p.add_argument("args", nargs="*", metavar="SWEEP | report DIR | compare BASE CUR",
-                   help="a sweep file, or 'report DIR', or 'compare BASELINE CURRENT'")
+    p.add_argument("args", nargs="*", metavar="SWEEP | report DIR | compare BASE CUR | show DIR ID | rerun DIR ID",
+                   help="a sweep file, or 'report DIR', 'compare BASELINE CURRENT', "
+                        "'show DIR ROW_ID' or 'rerun DIR ROW_ID'")
     p.add_argument("-o", "--output", metavar="DIR", default=None,
                    help="result directory of a sweep (default: results)")
     p.add_argument("--workers", type=int, default=None,
@@ -79,6 +87,10 @@ def main(args: argparse.Namespace) -> int:
         if len(pos) != 3:
             raise ParameterError("usage: robomaze bench compare BASELINE CURRENT")
         return _compare(pos[1], pos[2], args)
+    if pos and pos[0] in ("show", "rerun"):
+        if len(pos) != 3:
+            raise ParameterError(f"usage: robomaze bench {pos[0]} DIR ROW_ID")
+        return _show(pos[1], pos[2]) if pos[0] == "show" else _rerun(pos[1], pos[2])
     if len(pos) > 1:
         raise ParameterError(f"expected one sweep file, got {len(pos)} arguments: {' '.join(pos)}")
     if args.fail_on_time is not None or args.rel_tol is not None:
@@ -138,6 +150,34 @@ def _report(directory: Path, *, examples: bool = True) -> int:
     written = write_report(directory, examples=examples)
     print(f"report: {written['report']}")
     print(f"summary: {written['summary']}")
+    return 0
+
+
+def _show(directory: str, row_id: str) -> int:
+    from ..bench.rerun import find_row, show_row
+
+    print(show_row(find_row(directory, row_id)))
+    return 0
+
+
+def _rerun(directory: str, row_id: str) -> int:
+    from ..bench.rerun import describe_differences, find_row, rerun_row, row_differences
+
+    stored = find_row(directory, row_id)
+    new = rerun_row(stored)
+    if new.get("status") == "infra_timeout":
+        print(f"rerun {row_id}: inconclusive: the wall-clock safety net fired "
+              f"({new.get('reason')})")
+        return 1
+    diffs = row_differences(stored, new)
+    if diffs:
+        print(f"rerun {row_id}: {len(diffs)} deterministic field(s) differ from the stored row:")
+        print(describe_differences(diffs))
+        return 1
+    m = new.get("metrics") or {}
+    print(f"rerun {row_id}: identical ({len(m)} metrics, outcome {new.get('outcome')}, "
+          f"length_m {m.get('length_m')!r}; compute {new['timings'].get('compute_s', 0):.4f} s "
+          f"CPU, compile {new['timings'].get('compile_s', 0):.1f} s)")
     return 0
 
 

@@ -10,7 +10,7 @@ from ..errors import ParameterError
 from ..geometry import Footprint
 from ..grid import OccupancyGrid, widen
 from ..maze import Maze
-from ._common import (add_command, build_maze, load, nonneg_int, out_extension, parse_options,
+from ._common import (add_command, add_world_args, build_maze, load, nonneg_int, out_extension, parse_options,
                       parse_seed, parse_size, positive_int)
 
 EPILOG = """\
@@ -83,6 +83,10 @@ def register(subparsers) -> None:
     p.add_argument("--resolution", type=float, default=None, metavar="M",
                    help="metres per grid cell (default 1 for mazes; a grid file keeps its own)")
     p.add_argument("--method", default="astar", help="planner name (default astar)")
+    add_world_args(p)
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (full-precision length, metrics, times) "
+                        "instead of the summary line")
     p.add_argument("--footprint", default=None, metavar="SPEC",
                    help="robot shape: disc:R, rect:LxW[@RX,RY], poly:X,Y;X,Y;... (default point)")
     p.add_argument("--connectivity", type=int, default=4, choices=(4, 8))
@@ -101,14 +105,15 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _grid(args) -> OccupancyGrid:
+def _grid(args, seed: int | None = None) -> OccupancyGrid:
     src = args.source
     if len(src) == 1:
         obj = load(src[0])
     elif len(src) == 2:
         rows, cols = parse_size(src[1])
-        seed = parse_seed(args.seed)
-        obj = build_maze(src[0], rows, cols, seed=seed)
+        seed = parse_seed(args.seed) if seed is None else seed
+        obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
+                         placement=args.placement)
         if args.seed is None:
             print(f"robomaze plan: seed {seed}", file=sys.stderr)
     else:
@@ -126,11 +131,16 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         out_extension(args.output, (".png", ".svg", ".pdf"))
+    from ..world import stage_rng
+
     footprint = parse_footprint(args.footprint)
-    grid = _grid(args)
+    seed = parse_seed(args.seed)
+    grid = _grid(args, seed)
     options = parse_options(args.option)
     if "fewest_bends" in options:
         options["fewest_bends"] = bool(options["fewest_bends"])
+    if "rng" not in options and _takes_rng(args.method):
+        options["rng"] = stage_rng(seed, "method")  # the seed rule of robomaze.world
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
                 method=args.method, footprint=footprint, connectivity=args.connectivity,
                 **_checked(args.method, options))
@@ -149,8 +159,39 @@ def run(args: argparse.Namespace) -> int:
         from ..viz.render import save_figure
 
         save_figure(fig, args.output)
+    if args.json:
+        import json
+
+        print(json.dumps({"method": path.method, "seed": seed, "length_m": float(path.length),
+                          "length_cells": float(path.length_cells), "turns": int(path.turns),
+                          "expanded": int(path.expanded),
+                          "collision_free": bool(path.collision_free),
+                          "min_clearance_key_poses": _finite(path.min_clearance_key_poses),
+                          "time_s": float(path.time), "compile_s": float(path.compile_time),
+                          "output": args.output}))
+        return 0
     print(path.summary() + (f" -> {args.output}" if args.output else ""))
+    if path.compile_time > 0:
+        print(f"compile: {path.compile_time:.1f} s of numba compiling on first use "
+              "(cached for later runs; not part of the time above)")
     return 0
+
+
+def _finite(v) -> float | None:
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _takes_rng(method: str) -> bool:
+    import inspect
+
+    from ..plan import PLANNERS
+
+    fn = PLANNERS.get(method)
+    try:
+        return fn is not None and "rng" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _checked(method: str, options: dict) -> dict:

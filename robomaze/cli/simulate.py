@@ -8,7 +8,7 @@ import sys
 
 from ..errors import ParameterError
 from ..sim.env import MAX_DT
-from ._common import (add_command, nonneg_int, out_extension, parse_options, positive_float,
+from ._common import (add_command, add_world_args, nonneg_int, out_extension, parse_options, positive_float,
                       positive_int)
 from .render import color_arg
 
@@ -78,6 +78,7 @@ def register(subparsers) -> None:
     p.add_argument("--odometry-noise", default="none", metavar="SPEC",
                    help="odometry noise, e.g. gaussian:0.02+drift:0.01 (default none)")
     p.add_argument("--agent", default="explore", help="agent name (default explore)")
+    add_world_args(p)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="agent option (repeatable)")
     p.add_argument("--start", default=None, metavar="R,C|X,Y", help="default: the maze's start")
@@ -136,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     from ..maze import Maze
     from ..sim import simulate
     from ._common import build_maze, load, parse_seed, parse_size
+    from ..world import stage_rng
     from .plan import _parse_point, parse_footprint
 
     if args.output is not None:
@@ -154,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
         obj = load(src[0])
     elif len(src) == 2:
         rows, cols = parse_size(src[1])
-        obj = build_maze(src[0], rows, cols, seed=seed)
+        obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
+                         placement=args.placement)
     else:
         raise ParameterError(f"SOURCE must be one file or ALGO ROWSxCOLS, got {' '.join(src)!r}")
     if args.seed is None:
@@ -167,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
     result = simulate(grid, footprint=footprint, agent=args.agent, sensor=args.sensor,
                       start=_parse_point(args.start, "--start"),
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
-                      dt=args.dt, rng=seed, record_scans=args.scans or args.gif is not None,
+                      dt=args.dt, rng=stage_rng(seed, "method"),
+                      record_scans=args.scans or args.gif is not None,
                       noise=noise, odometry_noise=odometry_noise,
                       **parse_options(args.option))
     if args.output is not None:

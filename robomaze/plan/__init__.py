@@ -101,7 +101,16 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     UnknownNameError
         Unknown ``method`` (the message lists the valid names).
     """
+    import dataclasses
+
+    from .._clock import method_clock
+
     fn = PLANNERS.lookup(method)
     check_connectivity(connectivity)
-    return fn(grid, start, goal, footprint=footprint, connectivity=connectivity,
-                            **options)
+    # the reported time is the planner's CPU time without compiling: a
+    # verdict never depends on load, and a first run is not a slow planner
+    with method_clock() as clock:
+        path = fn(grid, start, goal, footprint=footprint, connectivity=connectivity, **options)
+    if not isinstance(path, Path):
+        return path
+    return dataclasses.replace(path, time=clock.cpu_s, compile_time=clock.compile_s)

@@ -63,7 +63,9 @@ class Path:
     expanded : int
         Nodes the planner expanded.
     time : float
-        Planning time in seconds.
+        Planning time in seconds: the thread CPU time of the planner, numba
+        compilation excluded, when it ran through :func:`robomaze.plan.plan`
+        (a planner called directly reports its own measure).
     min_clearance_key_poses, mean_clearance_key_poses : float
         Footprint clearance (metres) over the key poses only.
     collision_free : bool
@@ -79,6 +81,9 @@ class Path:
     stats : dict or None
         Planner-specific figures (e.g. the OMPL planners' status code and
         time to the first solution); the benchmark stores them as metrics.
+    compile_time : float
+        Seconds numba spent compiling kernels during this call (a first use
+        on a cold cache); never part of ``time``.
     """
 
     cells: np.ndarray
@@ -96,6 +101,7 @@ class Path:
     walk_length: float | None = None
     headings: np.ndarray | None = None
     stats: dict | None = None
+    compile_time: float = 0.0
 
     def __len__(self) -> int:
         return int(self.cells.shape[0])
@@ -105,7 +111,7 @@ class Path:
         return (f"{self.method or 'path'}: length {self.length:.3f} m "
                 f"({self.length_cells:.2f} cells), min clearance at key poses {self.min_clearance_key_poses:.3f} m, "
                 f"collision-free {'yes' if self.collision_free else 'NO'}, "
-                f"expanded {self.expanded}, time {self.time * 1e3:.1f} ms")
+                f"expanded {self.expanded}, time {self.time * 1e3:.1f} ms CPU")
 
 
 def _polyline_length(p: np.ndarray) -> float:

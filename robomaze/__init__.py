@@ -19,11 +19,8 @@ __version__ = "0.1.0"
 
 __all__ = ["Maze", "OccupancyGrid", "widen", "RobomazeError", "limit_cells", "__version__"]
 
-# gymnasium ids (robomaze/Maze-v0): registered here when gymnasium is already
-# imported -- the usual `import gymnasium; import robomaze` order -- so that
-# plain `import robomaze` (the CLI, the library) never pays for gymnasium.
-# Otherwise `import robomaze.sim.gym_env` registers them.
-import sys as _sys
+# gymnasium ids (robomaze/Maze-v0): registered in any import order, without
+# importing gymnasium (see robomaze._gym_hook).
+from . import _gym_hook as _gym_hook  # noqa: E402
 
-if _sys.modules.get("gymnasium") is not None:  # (None: import blocked)
-    from .sim import gym_env as _gym_env  # noqa: F401,E402
+_gym_hook.install()

@@ -188,7 +188,8 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
 
 
 def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, *,
-                 rerun_timeouts: bool = True, **kw) -> Comparison:
+                 rerun_timeouts: bool = True, rerun_time_limit: float | None = None,
+                 **kw) -> Comparison:
     """:func:`compare_rows` on two result directories (or ``.jsonl`` files).
 
     Both are read strictly (:func:`load_rows`): a gate that cannot compare
@@ -196,7 +197,8 @@ def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, *,
     ``rerun_timeouts``, current runs that hit the wall-clock safety net
     (``infra_timeout``) and are in the baseline are re-run once, serially in
     this process, and their re-run rows compared instead (the results
-    directory is not modified).
+    directory is not modified); ``rerun_time_limit`` replaces the rows' own
+    safety net for those re-runs.
     """
     base = load_rows(baseline, "baseline")
     cur = load_rows(current, "current")
@@ -207,7 +209,7 @@ def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, *,
         in_base = {r["id"] for r in base}
         for i, row in enumerate(cur):
             if row.get("status") in INFRA_STATUSES and row["id"] in in_base:
-                cur[i] = rerun_row(row)
+                cur[i] = rerun_row(row, time_limit=rerun_time_limit)
                 rerun.append(row["id"])
     res = compare_rows(base, cur, **kw)
     res.rerun = rerun

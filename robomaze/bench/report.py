@@ -97,6 +97,8 @@ def _mean(xs):
 
 
 def _is_no_path(row) -> bool:
+    if "outcome" in row:  # the failure taxonomy (robomaze.bench.run.OUTCOMES)
+        return row["outcome"] == "no_path"
     return row.get("status") == "ok" and not row.get("success") and \
         str(row.get("reason") or "").startswith("no collision-free path")
 
@@ -359,40 +361,77 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
 
 
 def _glance(summary, footprints) -> str:
-    """Per footprint and widening level: the shortest and the safest method.
+    """Per footprint and widening level: the shortest and the safest planner, and
+    the shortest and the safest agent.
 
-    Only methods that succeeded in every run of the group compete; ties go
-    to the alphabetically first name.
+    Like is ranked with like: planners' lengths are against the exact
+    reference between the maze's ends, agents' against the shortest path
+    between their own trajectory's ends, so the two are never mixed in one
+    ranking. Only methods that succeeded in every run of the group compete;
+    ties go to the alphabetically first name.
     """
     corridors = sorted({s["corridor"] for s in summary})
     settings = sorted({s.get("setting", "") for s in summary})
     out = ["## At a glance\n",
-           "Among the planners and agents that reached the goal in every run of a group: "
-           "the shortest (mean length / optimal) and the safest (largest minimum "
-           "clearance).\n",
-           "| footprint | corridor | shortest | length / optimal | safest | min clearance (m) |",
-           "|---|---|---|---|---|---|"]
+           "Among the methods that reached the goal in every run of a group, planners "
+           "ranked with planners and agents with agents (their length ratios have different "
+           "references): the shortest (mean length / optimal) and the safest (largest "
+           "minimum clearance, m).\n",
+           "| footprint | corridor | shortest planner | length / optimal | safest planner "
+           "| min clearance | shortest agent | length / optimal | safest agent | min clearance |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for fp in footprints:
         for c, setting in ((c, st) for c in corridors for st in settings):
             part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
                     and s.get("setting", "") == setting]
             if not part:
                 continue
-            full = [s for s in part if s["runs"] and s["success_rate"] == 1.0]
             where = f"{c} ({setting})" if setting else f"{c}"
-            if not full:
-                out.append(f"| {fp} | {where} | no method always succeeded | | | |")
-                continue
-            name = lambda s: s["method"] + ("" if s["kind"] == "plan" else " (agent)")  # noqa: E731
-            full.sort(key=name)  # min/max keep the first of equals
-            short = min((s for s in full if s["length_ratio"] is not None),
-                        key=lambda s: s["length_ratio"], default=None)
-            safe = max((s for s in full if s["min_clearance"] is not None),
-                       key=lambda s: s["min_clearance"], default=None)
-            out.append(f"| {fp} | {where} | {name(short) if short else ''} | "
-                       f"{fmt(short['length_ratio']) if short else ''} | "
-                       f"{name(safe) if safe else ''} | "
-                       f"{fmt(safe['min_clearance']) if safe else ''} |")
+            cells = []
+            for kinds in (("plan",), ("simulate",)):
+                full = sorted((s for s in part if s["kind"] in kinds and s["runs"]
+                               and s["success_rate"] == 1.0), key=lambda s: s["method"])
+                if not any(s["kind"] in kinds for s in part):
+                    cells += ["", "", "", ""]
+                    continue
+                if not full:
+                    cells += ["none always succeeded", "", "", ""]
+                    continue
+                short = min((s for s in full if s["length_ratio"] is not None),
+                            key=lambda s: s["length_ratio"], default=None)
+                safe = max((s for s in full if s["min_clearance"] is not None),
+                           key=lambda s: s["min_clearance"], default=None)
+                cells += [short["method"] if short else "",
+                          fmt(short["length_ratio"]) if short else "",
+                          safe["method"] if safe else "",
+                          fmt(safe["min_clearance"]) if safe else ""]
+            out.append(f"| {fp} | {where} | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n\n"
+
+
+def _outcomes_section(rows) -> str:
+    """How every run ended, in the failure taxonomy shared with ``bench compare``."""
+    from .run import OUTCOMES
+
+    if not rows or not any("outcome" in r for r in rows):
+        return ""
+    kinds = sorted({r.get("kind", "?") for r in rows})
+    seen = [o for o in OUTCOMES if any(r.get("outcome") == o for r in rows)]
+    words = {"success": "reached the goal", "no_path": "no route exists for the robot",
+             "gave_up": "agent stopped or looped", "budget": "work budget spent",
+             "collided": "stopped on contact / path touches walls",
+             "infra_timeout": "wall-clock safety net (machine, not method)",
+             "error": "raised an error"}
+    out = ["## Outcomes\n",
+           "How each run ended (`outcome` in `results.jsonl`): budgets are counted in work "
+           "(steps, checks, moves), so an outcome never depends on the machine's load; "
+           "`infra_timeout` rows are not results.\n",
+           "| outcome | meaning | " + " | ".join(kinds) + " |",
+           "|---|---|" + "---|" * len(kinds)]
+    for o in seen:
+        counts = [str(sum(r.get("kind") == k and r.get("outcome") == o for r in rows))
+                  for k in kinds]
+        out.append(f"| {o} | {words.get(o, '')} | " + " | ".join(counts) + " |")
     return "\n".join(out) + "\n\n"
 
 
@@ -437,17 +476,23 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
       f"(collision-free) path or did not arrive, {len(rows) - n_ok} failed "
       f"(error or time limit).\n\n")
     w(_failed_section(rows))  # failures first: a sweep that failed must say so at the top
+    w(_outcomes_section(rows))
+    machine = info.get("machine") or {}
     w(f"robomaze {prov.get('robomaze', '?')}, git {prov.get('git_commit') or 'n/a'}, "
       f"Python {prov.get('python', '?')}, numpy {prov.get('numpy', '?')}, "
-      f"{prov.get('platform', '?')}.\n\n")
+      f"{machine.get('platform') or prov.get('platform', '?')}"
+      + (f", {machine['cpus']} CPUs, load {machine['load']}" if machine.get("cpus") else "")
+      + ".\n\n")
     w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
       "`length / optimal` divides by the shortest collision-free length for the same "
       "footprint between the run's own ends (any-angle `theta_star`, an upper bound of the "
       "true optimum, so 4-connected grid paths score above 1 and agents that cut corners "
       "can score a hair below). `min clearance` is the smallest footprint-to-wall distance "
       "of any run in the group; `time in danger` the fraction of the path or trajectory "
-      "closer than one grid cell to a wall. Compute time is the planner's own time, or "
-      "the whole simulation for agents. Files: `summary.csv` (these tables), "
+      "whose footprint is closer to a wall than 10% of the footprint's inscribed radius "
+      "(in metres, so it compares across resolutions). Compute time is the method's own "
+      "thread CPU time (the planner, or the whole simulation for agents), numba "
+      "compilation excluded; times are measured and reported, never a verdict. Files: `summary.csv` (these tables), "
       "`results.jsonl` (every run), `ompl/*.log` (OMPL benchmark logs for Planner "
       "Arena's `ompl_benchmark_statistics.py`).\n\n")
     if figs:

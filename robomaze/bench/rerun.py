@@ -60,15 +60,19 @@ def row_differences(stored: dict, new: dict, *, rel_tol: float = RERUN_REL_TOL) 
     return out
 
 
-def rerun_row(row: dict, *, safety_net: bool = True) -> dict:
+def rerun_row(row: dict, *, safety_net: bool = True, time_limit: float | None = None) -> dict:
     """Run a row's scenario again in this process and return the new row.
 
     ``safety_net`` keeps the wall-clock safety net (an ``infra_timeout`` row
-    when it fires) as in a sweep.
+    when it fires) as in a sweep; ``time_limit`` replaces the row's own
+    limit (seconds; it is not part of the run's id, and decides no result).
     """
     from .runner import execute
 
-    return execute(row_scenario(row).to_dict(), soft_timeout=safety_net)
+    d = row_scenario(row).to_dict()
+    if time_limit is not None:
+        d["spec"]["run"]["time_limit"] = float(time_limit)
+    return execute(d, soft_timeout=safety_net)
 
 
 def show_row(row: dict) -> str:

@@ -143,8 +143,13 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
             signal.signal(signal.SIGALRM, old)
 
 
+#: Test hook: seconds every run sleeps first, as on a loaded machine (the
+#: fork server's environment is fixed when it starts, so workers get it passed).
+SLOW_ENV = "ROBOMAZE_SLOW_RUNS"
+
+
 def _injected_slowness() -> None:
-    value = os.environ.get("ROBOMAZE_SLOW_RUNS")
+    value = os.environ.get(SLOW_ENV)
     if value:
         try:
             seconds = float(value)
@@ -242,7 +247,8 @@ class _Slot:
         with _import_like_parent() as saved:
             self.executor = ProcessPoolExecutor(
                 max_workers=1, mp_context=self.ctx, initializer=_worker_init,
-                initargs=(self.plugins, self.base_dir, os.getpid(), saved))
+                initargs=(self.plugins, self.base_dir, os.getpid(),
+                          dict(saved, **{SLOW_ENV: os.environ.get(SLOW_ENV)})))
             fut = self.executor.submit(_worker_identity)
         if wait:
             self.pid = _started_pid(fut)
@@ -521,6 +527,18 @@ def _sweep_store(directory: Path, retry_failed: bool) -> ResultStore:
     return ResultStore(directory)
 
 
+def _machine() -> dict:
+    """What the sweep ran on (reported, never compared: rows stay portable)."""
+    import platform
+
+    try:
+        load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    except OSError:
+        load = None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"platform": platform.platform(terse=True), "cpus": cpus, "load": load}
+
+
 @dataclass
 class SweepResult:
     """What a sweep did: where rows went and how many ran / were skipped."""
@@ -589,6 +607,7 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         info = {"name": "", "description": "", "source": ""}
         info.update(meta or {})
         info["ids"] = [sc.id for sc in scenarios]
+        info["machine"] = _machine()
         write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
         if todo:
             if executor == "local":

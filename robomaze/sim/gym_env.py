@@ -53,7 +53,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from .._validate import check_choice, check_float, check_int
 from ..errors import ParameterError
-from ..grid import OccupancyGrid, widen
+from ..grid import OccupancyGrid
 from ..sense.sensor import RangeSensor, make_sensor
 from . import _obs_kernels
 from .env import SimEnv
@@ -73,7 +73,7 @@ def build_grid(*, generator: str = "backtracker", size=8, corridor: int = 3, wal
     >>> build_grid(size=(2, 3), corridor=2, resolution=0.5).shape
     (7, 10)
     """
-    from ..generate import generate
+    from ..world import WorldSpec
 
     if isinstance(size, numbers.Integral):
         rows = cols = int(size)
@@ -84,8 +84,9 @@ def build_grid(*, generator: str = "backtracker", size=8, corridor: int = 3, wal
             raise ParameterError(f"size must be n or (rows, cols), got {size!r}") from None
     rows = check_int("size rows", rows, min_value=1)
     cols = check_int("size cols", cols, min_value=1)
-    maze = generate(generator, rows, cols, rng=np.random.default_rng(seed), braid=braid)
-    return widen(maze, corridor=corridor, wall=wall, resolution=resolution)
+    # the one seed rule (robomaze.world): the maze of seed S is the CLI's --seed S
+    return WorldSpec(generator=generator, rows=rows, cols=cols, seed=seed, braid=braid,
+                     corridor=corridor, wall=wall, resolution=resolution).build().grid
 
 
 def build_robot(footprint, sensor, kinematics, sensor_options: dict | None = None) -> Robot:
@@ -280,10 +281,9 @@ def register_envs() -> None:
     Called on import of this module and named by the ``gymnasium.envs``
     entry point in ``pyproject.toml``.
     """
-    if ENV_ID not in gym.envs.registry:
-        gym.register(id=ENV_ID, entry_point="robomaze.sim.gym_env:MazeEnv",
-                     vector_entry_point="robomaze.sim.gym_vector:MazeVectorEnv",
-                     disable_env_checker=False)
+    from .._gym_hook import register
+
+    register(gym)
 
 
 register_envs()

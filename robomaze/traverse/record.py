@@ -95,15 +95,16 @@ class Step(NamedTuple):
 
 def _resolve_source(src: dict) -> Maze:
     try:
-        from ..generate import generate
+        from ..world import WorldSpec
     except ImportError as exc:  # the generator package is optional at read time
         raise ValueError(f"cannot resolve the maze reference: {exc}") from None
     size = src.get("size")
     if not (isinstance(size, list) and len(size) == 2):
         raise ValueError(f"'source.size' must be [rows, cols], got {describe(size)}")
-    return generate(src["generator"], int(size[0]), int(size[1]), rng=src.get("seed"),
-                    braid=float(src.get("braid", 0.0)),
-                    placement=src.get("placement", "corners"))
+    # the one seed rule (robomaze.world): a record's seed names the CLI's maze
+    return WorldSpec(generator=src["generator"], rows=int(size[0]), cols=int(size[1]),
+                     seed=src.get("seed"), braid=float(src.get("braid", 0.0)),
+                     placement=src.get("placement", "corners")).build_maze()
 
 
 @dataclass(frozen=True, eq=False)

@@ -87,7 +87,7 @@ def test_committed_ci_baseline_is_readable():
     (b'[1, 2]\n', "expected a result row (a JSON object), got list"),
     (b'{"id": "r0", "status": "ok", "metrics": null}\n', "expected 'metrics' to be an object"),
     (b'{"id": 3, "status": "ok"}\n', "expected a string 'id', got 3"),
-    (b'{"id": "r0", "status": "fine"}\n', "expected 'status' one of ok, error, timeout"),
+    (b'{"id": "r0", "status": "fine"}\n', "expected 'status' one of ok, error, infra_timeout"),
     (b'{"id": "r0", "status": "ok", "metrics": {"length_m": NaN}}\n', "not a JSON result row"),
     (b'{"id": "r0", "status": "ok", "metrics": {"length_m": [1]}}\n',
      "metrics.length_m: expected a number"),

@@ -67,5 +67,5 @@ time_limit = 0.5
     rows = {r["method"]: r for r in read_rows(tmp_path / "out")}
     assert result.ran == 3 and result.failed == 2
     assert rows["astar"]["status"] == "ok" and rows["astar"]["success"]
-    assert rows["test_hang"]["status"] == "timeout" and "dask worker" in rows["test_hang"]["reason"]
+    assert rows["test_hang"]["status"] == "infra_timeout" and "dask worker" in rows["test_hang"]["reason"]
     assert rows["test_explode"]["status"] == "error"

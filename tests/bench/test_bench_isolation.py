@@ -38,14 +38,16 @@ time_limit = 1.0
         assert boom["reason"] == "RuntimeError: test planner exploded on purpose"
         assert "bench_plugin_planners.py" in boom["error"]  # the traceback is kept
         soft = rows[("test_hang", k)]
-        assert soft["status"] == "timeout" and "time_limit" in soft["reason"]
+        assert soft["status"] == soft["outcome"] == "infra_timeout" and "time_limit" in soft["reason"]
         hard = rows[("test_hang_hard", k)]
-        assert hard["status"] == "timeout" and hard["reason"].startswith("killed after")
+        assert hard["status"] == hard["outcome"] == "infra_timeout" and hard["reason"].startswith("killed after")
         dead = rows[("test_crash", k)]
         assert dead["status"] == "error" and "worker process died" in dead["reason"]
     md = write_report(tmp_path / "out", examples=False)["report"].read_text()
     assert "## Failed runs" in md and "test planner exploded on purpose" in md
-    assert md.count("| timeout |") == 4
+    failed = md.split("## Failed runs", 1)[1].split("\n## ", 1)[0]
+    assert failed.count("| infra_timeout |") == 4
+    assert "## Outcomes" in md
 
 
 def test_retry_failed_reruns_only_failed_rows(tmp_path):

@@ -121,7 +121,7 @@ def generate(name: str, rows: int, cols: int, *, rng=None, braid: float = 0.0,
     braid : float
         Fraction of dead ends to remove (0 keeps the maze perfect, 1 leaves
         no dead ends); see :func:`robomaze.generate.braid`.
-    placement : {"corners", "sides", "centre"}
+    placement : {"corners", "sides", "centre", "contest", "delphi"}
         Start/goal placement; see :func:`robomaze.generate.place`.
     **options
         Generator-specific options, e.g. ``selection`` and ``mix`` for

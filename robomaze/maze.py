@@ -169,29 +169,127 @@ class Maze:
         return cls(east.reshape(rows, cols), south.reshape(rows, cols), **kw)
 
     @classmethod
-    def from_matrix(cls, matrix, **kw) -> "Maze":
-        """Read the ``(2r+1) x (2c+1)`` 0/1 matrix (1 = wall) of the literature.
+    def from_graph(cls, graph, *, rows: int | None = None, cols: int | None = None,
+                   openings: str = "none", **kw) -> "Maze":
+        """A maze whose passages are the edges of a graph on ``(row, col)`` cells.
+
+        Parameters
+        ----------
+        graph : graph or iterable of pairs
+            Anything with an ``edges()`` method yielding ``(u, v)`` or
+            ``(u, v, label)`` (a Sage or NetworkX graph) or an iterable of
+            ``(u, v)`` pairs; each vertex is a ``(row, col)`` cell and each
+            edge must join two 4-neighbours. Vertices listed by
+            ``vertices()`` or ``nodes()`` count for the size too.
+        rows, cols : int, optional
+            Maze size; default one more than the largest row / column seen.
+        openings : {"none", "sage"}
+            ``"sage"`` opens the outer wall as the Sage notebook's
+            ``grafo_a_laberinto`` does: north and west of the start ``(0, 0)``
+            and south and east of the goal ``(rows-1, cols-1)`` (its corner
+            posts too: :meth:`to_matrix` with ``corner_posts=True``).
+        **kw
+            Passed to the constructor (``start``, ``goals``).
+
+        Returns
+        -------
+        Maze
+
+        Raises
+        ------
+        ParameterError
+            If an edge is not a pair of 4-neighbouring cells, a vertex is
+            outside the given size or ``openings`` is unknown.
+
+        Examples
+        --------
+        >>> m = Maze.from_graph([((0, 0), (0, 1)), ((0, 1), (1, 1)), ((1, 1), (1, 0))],
+        ...                     openings="sage")
+        >>> m.shape, m.is_perfect(), sorted(m.openings)
+        ((2, 2), True, [(0, 0, 'N'), (0, 0, 'W'), (1, 1, 'E'), (1, 1, 'S')])
+        """
+        if openings not in ("none", "sage"):
+            raise ParameterError(f"openings must be one of 'none', 'sage', got {openings!r}")
+        raw = graph.edges() if hasattr(graph, "edges") else graph
+        pairs, cells = [], []
+        for e in raw:
+            try:
+                u, v = (tuple(int(x) for x in p) for p in tuple(e)[:2])
+                if len(u) != 2 or len(v) != 2:
+                    raise ValueError
+            except (TypeError, ValueError):
+                raise ParameterError(
+                    f"graph edge must join two (row, col) cells, got {e!r}") from None
+            pairs.append((u, v))
+            cells += [u, v]
+        listed = getattr(graph, "vertices", None) or getattr(graph, "nodes", None)
+        for v in (listed() if callable(listed) else ()):
+            try:
+                cells.append(tuple(int(x) for x in v)[:2])
+            except (TypeError, ValueError):
+                raise ParameterError(f"graph vertex must be a (row, col) cell, got {v!r}") \
+                    from None
+        if (rows is None or cols is None) and not cells:
+            raise ParameterError("an empty graph needs rows= and cols=")
+        rows = max(r for r, _ in cells) + 1 if rows is None else rows
+        cols = max(c for _, c in cells) + 1 if cols is None else cols
+        rows, cols = _check_shape(rows, cols)
+        for cell in cells:
+            _as_cell("graph vertex", cell, rows, cols)
+        a = [u[0] * cols + u[1] for u, _ in pairs]
+        b = [v[0] * cols + v[1] for _, v in pairs]
+        for u, v in pairs:
+            if abs(u[0] - v[0]) + abs(u[1] - v[1]) != 1:
+                raise ParameterError(f"graph edge {u}-{v} does not join 4-neighbouring cells")
+        if openings == "sage":
+            kw.setdefault("start", (0, 0))
+            kw.setdefault("goals", ((rows - 1, cols - 1),))
+            kw["openings"] = ((0, 0, "N"), (0, 0, "W"),
+                              (rows - 1, cols - 1, "S"), (rows - 1, cols - 1, "E"))
+        return cls.from_edges(rows, cols, a, b, **kw)
+
+    @classmethod
+    def from_matrix(cls, matrix, *, free: int = 0, **kw) -> "Maze":
+        """Read the ``(2r+1) x (2c+1)`` 0/1 matrix of the literature.
 
         Cell ``(r, c)`` sits at matrix ``(2r+1, 2c+1)``; the entries between
-        two cells are their wall. Posts (even, even) are ignored. A 0 on the
-        outer frame next to a cell becomes an opening.
+        two cells are their wall. Posts (even, even) are ignored. A free
+        entry on the outer frame next to a cell becomes an opening.
 
+        Parameters
+        ----------
+        matrix : array_like of 0/1
+        free : {0, 1}
+            The value that means free: 0 (default, 1 = wall, as in the
+            paper) or 1 (as in the Sage notebook, 0 = wall).
+        **kw
+            Passed to the constructor (``start``, ``goals``, extra ``openings``).
+
+        Examples
+        --------
         >>> m = Maze.from_matrix([[1, 1, 1, 1, 1], [0, 0, 0, 0, 1], [1, 1, 1, 1, 1]])
         >>> m.shape, m.openings
         ((1, 2), ((0, 0, 'W'),))
+        >>> Maze.from_matrix([[0, 0, 0, 0, 0], [1, 1, 1, 1, 0], [0, 0, 0, 0, 0]], free=1) == m
+        True
         """
+        if isinstance(free, bool) or free not in (0, 1):
+            raise ParameterError(f"free must be 0 or 1 (the value of a free entry), got {free!r}")
         m = np.asarray(matrix)
         if m.ndim != 2 or m.shape[0] < 3 or m.shape[1] < 3 or m.shape[0] % 2 == 0 \
                 or m.shape[1] % 2 == 0:
             raise ParameterError(
                 f"matrix must be 2-D with odd sizes >= 3 (2r+1 x 2c+1), got shape {m.shape}")
         if not np.isin(m, (0, 1)).all():
-            raise ParameterError("matrix entries must be 0 (free) or 1 (wall)")
+            raise ParameterError(f"matrix entries must be {free} (free) or {1 - free} (wall)")
+        if free == 1:
+            m = 1 - m.astype(np.int8)
         m = m.astype(bool)
         if m[1::2, 1::2].any():
             r, c = np.argwhere(m[1::2, 1::2])[0]
             raise ParameterError(
-                f"matrix cell position ({2 * r + 1}, {2 * c + 1}) must be 0 (a cell is never a wall)")
+                f"matrix cell position ({2 * r + 1}, {2 * c + 1}) must be {free} (free: a cell "
+                f"is never a wall)")
         east = m[1::2, 2::2]
         south = m[2::2, 1::2]
         rows, cols = east.shape
@@ -443,8 +541,38 @@ class Maze:
         }
 
     # ------------------------------------------------------------ matrix
-    def to_matrix(self) -> np.ndarray:
-        """The ``(2r+1) x (2c+1)`` uint8 matrix, 1 = wall, posts always 1."""
+    def to_matrix(self, *, free: int = 0, corner_posts: bool = False) -> np.ndarray:
+        """The ``(2r+1) x (2c+1)`` uint8 matrix, 1 = wall, posts always walls.
+
+        Parameters
+        ----------
+        free : {0, 1}
+            The value written for free entries: 0 (default, 1 = wall) or 1
+            (the Sage notebook's convention, 0 = wall).
+        corner_posts : bool
+            Also free a post of the outer frame's corner where the corner
+            cell is open on both sides of it, as the Sage notebook's
+            ``grafo_a_laberinto`` does.
+
+        Examples
+        --------
+        >>> m = Maze.empty(1, 1, openings=[(0, 0, "N"), (0, 0, "W")])
+        >>> m.to_matrix(free=1, corner_posts=True).tolist()
+        [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
+        """
+        if isinstance(free, bool) or free not in (0, 1):
+            raise ParameterError(f"free must be 0 or 1 (the value of a free entry), got {free!r}")
+        m = self._wall_matrix()
+        if corner_posts:
+            rows, cols = self.shape
+            ops = set(self.openings)
+            for r, c, a, b in ((0, 0, "N", "W"), (0, cols - 1, "N", "E"),
+                               (rows - 1, 0, "S", "W"), (rows - 1, cols - 1, "S", "E")):
+                if (r, c, a) in ops and (r, c, b) in ops:
+                    m[0 if a == "N" else -1, 0 if b == "W" else -1] = 0
+        return m if free == 0 else 1 - m
+
+    def _wall_matrix(self) -> np.ndarray:
         rows, cols = self.shape
         m = np.ones((2 * rows + 1, 2 * cols + 1), dtype=np.uint8)
         m[1::2, 1::2] = 0

@@ -89,3 +89,111 @@ def test_immutable():
     m = Maze.full(2, 2)
     with pytest.raises(ValueError):
         m.east[0, 0] = False
+
+
+# ---------------------------------------------------------------- Sage's conversions
+# Ports of the Sage notebook's two conversions (1 = free in its matrices).
+# The notebook itself is not in the repository; its example maze is written
+# out below as a matrix in the notebook's convention and checked by hand.
+def grafo_a_laberinto(vertices, edges, rows, cols):
+    """Cells and passages free, then the entrance (north, west and the corner
+    post of the first cell) and the exit (south, east and corner of the last)."""
+    m = np.zeros((2 * rows + 1, 2 * cols + 1), np.uint8)
+    for i, j in vertices:
+        m[2 * i + 1, 2 * j + 1] = 1
+    for (i, j), (k, l) in edges:
+        m[i + k + 1, j + l + 1] = 1
+    m[0, 0] = m[0, 1] = m[1, 0] = 1
+    m[-1, -1] = m[-1, -2] = m[-2, -1] = 1
+    return m
+
+
+def laberinto_a_grafo(m):
+    """Edges between cells whose in-between entry is free."""
+    rows, cols = (m.shape[0] - 1) // 2, (m.shape[1] - 1) // 2
+    edges = set()
+    for i in range(rows):
+        for j in range(cols):
+            if j + 1 < cols and m[2 * i + 1, 2 * j + 2]:
+                edges.add(((i, j), (i, j + 1)))
+            if i + 1 < rows and m[2 * i + 2, 2 * j + 1]:
+                edges.add(((i, j), (i + 1, j)))
+    return edges
+
+
+SAGE_EXAMPLE = np.array([  # 3x4 cells, 1 = free, openings at the two corners
+    [1, 1, 0, 0, 0, 0, 0, 0, 0],
+    [1, 1, 1, 1, 1, 1, 1, 1, 0],
+    [0, 1, 0, 0, 0, 0, 0, 1, 0],
+    [0, 1, 0, 1, 1, 1, 0, 1, 0],
+    [0, 1, 0, 1, 0, 1, 0, 0, 0],
+    [0, 1, 1, 1, 0, 1, 1, 1, 1],
+    [0, 0, 0, 0, 0, 0, 0, 1, 1],
+])
+
+
+def test_sage_matrix_reads_with_free_1():
+    m = Maze.from_matrix(SAGE_EXAMPLE, free=1)
+    assert m.shape == (3, 4) and m.is_perfect()
+    # by hand: row 0 runs east, (0,0) goes down the west column, (0,3) down to (1,3)
+    assert m.neighbors((0, 0)) == [(0, 1), (1, 0)]
+    assert m.neighbors((2, 1)) == [(1, 1), (2, 0)]
+    assert m.neighbors((2, 3)) == [(2, 2)]
+    assert set(m.openings) == {(0, 0, "N"), (0, 0, "W"), (2, 3, "S"), (2, 3, "E")}
+    # the inverted matrix, read the usual way, is the same maze
+    assert Maze.from_matrix(1 - SAGE_EXAMPLE) == m
+    with pytest.raises(ParameterError, match=r"\(1, 1\) must be 1 \(free"):
+        Maze.from_matrix(1 - SAGE_EXAMPLE, free=1)
+    with pytest.raises(ParameterError, match="free must be 0 or 1"):
+        Maze.from_matrix(SAGE_EXAMPLE, free=2)
+
+
+def test_sage_graph_round_trip_reproduces_the_example_and_its_openings():
+    edges = laberinto_a_grafo(SAGE_EXAMPLE)
+    vertices = [(i, j) for i in range(3) for j in range(4)]
+    # the port reproduces the example from its own graph
+    assert np.array_equal(grafo_a_laberinto(vertices, edges, 3, 4), SAGE_EXAMPLE)
+    m = Maze.from_graph(sorted(edges), openings="sage")
+    assert m.start == (0, 0) and m.goals == ((2, 3),)
+    assert np.array_equal(m.to_matrix(free=1, corner_posts=True), SAGE_EXAMPLE)
+    assert m == Maze.from_matrix(SAGE_EXAMPLE, free=1)
+    # same edges as the notebook's graph, both ways
+    a, b = m.edges()
+    assert {tuple(sorted((divmod(int(x), 4), divmod(int(y), 4)))) for x, y in zip(a, b)} == edges
+    # without corner posts the frame corners stay walls; default openings none
+    assert m.to_matrix(free=1)[0, 0] == 0 and m.to_matrix()[0, 0] == 1
+    assert Maze.from_graph(sorted(edges)).openings == ()
+
+
+def test_sage_openings_on_random_graphs_match_the_port():
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        rows, cols = (int(v) for v in rng.integers(1, 7, size=2))
+        full = Maze.empty(rows, cols)
+        a, b = full.edges()
+        keep = rng.random(a.size) < 0.6
+        edges = [(divmod(int(x), cols), divmod(int(y), cols)) for x, y in zip(a[keep], b[keep])]
+        vertices = [(i, j) for i in range(rows) for j in range(cols)]
+        want = grafo_a_laberinto(vertices, edges, rows, cols)
+
+        class SageLike:  # vertices() and edges() with labels, as a Sage Graph
+            def vertices(self):
+                return vertices
+
+            def edges(self):
+                return [(u, v, None) for u, v in edges]
+        m = Maze.from_graph(SageLike(), openings="sage")
+        assert m.shape == (rows, cols)
+        assert np.array_equal(m.to_matrix(free=1, corner_posts=True), want)
+
+
+@pytest.mark.parametrize("graph,kw,message", [
+    ([((0, 0), (1, 1))], {}, "does not join 4-neighbouring"),
+    ([((0, 0), (0, 1))], {"rows": 1, "cols": 1}, "outside the 1x1 maze"),
+    ([("a", "b")], {}, "must join two"),
+    ([], {}, "needs rows= and cols="),
+    ([((0, 0), (0, 1))], {"openings": "paper"}, "openings must be one of"),
+])
+def test_from_graph_bad_input(graph, kw, message):
+    with pytest.raises(ParameterError, match=message):
+        Maze.from_graph(graph, **kw)

@@ -30,7 +30,7 @@ __all__ = [
     "positive_int", "positive_float", "nonneg_int", "fraction", "out_extension", "PLACEMENTS",
 ]
 
-PLACEMENTS = ("corners", "sides", "centre", "contest")
+PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
 
 
@@ -115,7 +115,7 @@ def parse_pixel_size(text: str) -> tuple[int, int]:
 
 
 def parse_placement(text: str) -> str:
-    """One of corners, sides, centre, contest (``center`` accepted).
+    """One of corners, sides, centre, contest, delphi (``center`` accepted).
 
     >>> parse_placement("center")
     'centre'

@@ -40,12 +40,15 @@ def register(subparsers) -> None:
                                 "the walk is saved as a traversal record.",
                     epilog=EPILOG)
     add_source_arguments(p)
-    p.add_argument("--mode", choices=("full", "trail", "torch", "explorer", "theseus"),
+    p.add_argument("--mode", choices=("full", "trail", "torch", "explorer", "theseus",
+                                      "sage-torch", "sage-explorer"),
                    default="full",
                    help="what is visible: everything; the cells around your trail; only "
                         "the cells around you (torch); blind, only the cells visited and "
                         "their walls (explorer); the thread from the start to you and the "
-                        "cells around you (theseus) (default full)")
+                        "cells around you (theseus); the Sage notebook's modes: your "
+                        "cell and its walls (sage-torch), your cell alone (sage-explorer) "
+                        "(default full)")
     p.add_argument("--radius", type=nonneg_int, default=1, metavar="N",
                    help="neighbourhood radius of torch/trail/theseus in cells (default 1: 3x3)")
     p.add_argument("--controls", choices=("arrows", "robot"), default="arrows",

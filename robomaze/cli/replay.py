@@ -17,6 +17,9 @@ without -o a window opens: space = play/pause, + / - = faster / slower.
 --web serves the replay page instead (play/pause, step, speed, show/hide
 solution) for one or more records, on 127.0.0.1 unless --host says otherwise.
 moves are coloured by direction: right blue, down red, left cyan, up green.
+--marks paper marks the start with a red square and the end (or where the
+walker is) with a blue square, as the paper's figures do (default robomaze:
+a green start square and an orange dot).
 
 examples:
   robomaze replay walk.jsonl
@@ -38,6 +41,9 @@ def register(subparsers) -> None:
                    help="pixels per map cell")
     p.add_argument("--every", type=positive_int, default=1, metavar="K",
                    help="animate every K-th position only (long robot runs; default 1)")
+    p.add_argument("--marks", choices=("robomaze", "paper"), default="robomaze",
+                   help="start/end marks of pictures and animations: green square and "
+                        "orange dot (robomaze, default) or the paper's red and blue squares")
     add_web_arguments(p)
     p.set_defaults(func=run)
 
@@ -70,13 +76,14 @@ def run(args: argparse.Namespace) -> int:
 
     for out, ext in zip(args.output, exts):
         if ext in (".gif", ".mp4"):
-            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every)
+            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every,
+                        marks=args.marks)
             rp.save(out, fps=args.fps)
             print(f"{args.record}: {rp.n_frames} frames -> {out}")
         else:
-            still(rec, out, cell_px=args.cell_px)
+            still(rec, out, cell_px=args.cell_px, marks=args.marks)
             print(f"{args.record}: {rec.n_moves} moves -> {out}")
     if not exts:
         Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True,
-               every=args.every).show()
+               every=args.every, marks=args.marks).show()
     return 0

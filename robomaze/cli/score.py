@@ -20,6 +20,7 @@ different widening levels compare directly.
 examples:
   robomaze score walk.jsonl
   robomaze score walk.jsonl --heatmap errors.png --json report.json
+  robomaze score walk.jsonl --heatmap errors.png --marks paper
 """
 
 
@@ -32,6 +33,9 @@ def register(subparsers) -> None:
                    help="write the full report as JSON ('-' for stdout)")
     p.add_argument("--heatmap", metavar="OUT", default=None,
                    help="write the per-section error heat map (.png, .svg or .pdf)")
+    p.add_argument("--marks", choices=("robomaze", "paper"), default="robomaze",
+                   help="--heatmap marks: none (robomaze, default) or the paper's red start "
+                        "and blue end squares on the walk's first and last cells")
     p.add_argument("--regions", default="2x2", metavar="RxC",
                    help="blocks of the maze for the time-per-region figure (default 2x2)")
     p.add_argument("--all-sections", action="store_true",
@@ -80,6 +84,11 @@ def run(args: argparse.Namespace) -> int:
         from ..viz.traverse import section_heatmap
 
         world = rec.maze if rec.maze is not None else rec.grid
-        section_heatmap(rep, world, args.heatmap)
+        ends = None
+        if args.marks == "paper":
+            ends = [tuple(int(v) for v in p) for p in rec.positions[[0, -1]]]
+            if rec.level == "grid" and rec.maze is not None:
+                ends = [rec.grid.widening.maze_cell(p) for p in ends]
+        section_heatmap(rep, world, args.heatmap, marks=args.marks, ends=ends)
         print(f"heat map -> {args.heatmap}")
     return 0

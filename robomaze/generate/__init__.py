@@ -23,6 +23,7 @@ sidewinder        eastward runs closed northward              27.7%
 binary_tree       each cell opens north or west               25%
 division          recursive division                          27%
 wall_adder        walls grown from posts to the boundary      31.5%
+scheme_dfs        DFS from (0, 0), rotated direction lists    10%
 ================  ==========================================  ==========
 
 \\* mean over 30 seeds of 100x100 mazes (sd 0.002-0.003 per maze).
@@ -48,6 +49,7 @@ from .braiding import braid
 from .braiding import braid as _braid_maze  # generate() has a `braid` parameter
 from .placement import PLACEMENTS, centre_cells, place
 from .rows import binary_tree, eller, sidewinder
+from .scheme import scheme_dfs
 from .search import backtracker, growing_tree, hunt_and_kill
 from .trees import kruskal, mst, prim, prim_frontier
 from .walks import aldous_broder, wilson
@@ -57,7 +59,7 @@ __all__ = [
     "GENERATORS", "generate", "register", "unregister", "braid", "place", "PLACEMENTS", "centre_cells",
     "backtracker", "prim", "prim_frontier", "kruskal", "aldous_broder", "wilson",
     "hunt_and_kill", "growing_tree", "eller", "sidewinder", "binary_tree",
-    "division", "mst", "wall_adder",
+    "division", "mst", "wall_adder", "scheme_dfs",
 ]
 
 #: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``
@@ -77,6 +79,7 @@ GENERATORS: Registry = Registry("generator", "robomaze.generators", {
     "division": division,
     "mst": mst,
     "wall_adder": wall_adder,
+    "scheme_dfs": scheme_dfs,
 })
 
 
@@ -118,7 +121,7 @@ def generate(name: str, rows: int, cols: int, *, rng=None, braid: float = 0.0,
     braid : float
         Fraction of dead ends to remove (0 keeps the maze perfect, 1 leaves
         no dead ends); see :func:`robomaze.generate.braid`.
-    placement : {"corners", "sides", "centre"}
+    placement : {"corners", "sides", "centre", "contest", "delphi"}
         Start/goal placement; see :func:`robomaze.generate.place`.
     **options
         Generator-specific options, e.g. ``selection`` and ``mix`` for

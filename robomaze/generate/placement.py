@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from .._validate import as_rng, check_choice
-from ..errors import ParameterError
-from ..maze import DIRECTIONS, Maze
+import numpy as np
 
-__all__ = ["place", "PLACEMENTS", "contest_exit"]
+from .._validate import as_rng, check_choice
+from ..errors import NoPathError, ParameterError
+from ..maze import DIRECTIONS, SIDES, Maze
+
+__all__ = ["place", "PLACEMENTS", "contest_exit", "delphi_walk"]
 
 #: Placement names accepted by :func:`place` (``"center"`` is an alias).
-PLACEMENTS = ("corners", "sides", "centre", "contest")
+PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")
 
 
 def contest_exit(maze: Maze, start) -> tuple[int, int] | None:
@@ -47,6 +49,75 @@ def contest_exit(maze: Maze, start) -> tuple[int, int] | None:
     return None
 
 
+def delphi_walk(maze: Maze, start, *, rng=None) -> list[tuple[int, int]] | None:
+    """The Delphi program's exit search: its ``DFS`` walk and ``Regresa``.
+
+    The walk keeps a stack of cells from ``start``. While the cell on top
+    has open neighbours not yet visited, it steps to one of them drawn
+    uniformly at random (the candidates listed N, E, S, W). Only when it is
+    stuck does it ask whether the stuck cell is in the last column: if so,
+    that cell is the exit and the stack is the route to it; if not,
+    ``Regresa`` pops the stack back to a cell that still has an unvisited
+    open neighbour (the popped cells are not asked) and the walk goes on.
+    So every exit is a last-column cell where the walk got stuck: in a
+    perfect maze, a dead end of the last column.
+
+    The walk draws one float per forward step, all drawn up front
+    (``rows * cols`` of them, one per cell it can enter).
+
+    Parameters
+    ----------
+    maze : Maze
+        The maze; its openings are ignored (the walk stays inside).
+    start : (int, int)
+        Where the walk starts (the entrance cell).
+    rng : numpy.random.Generator, int or None
+        Source of the walk's choices.
+
+    Returns
+    -------
+    list of (int, int) or None
+        The stack when the walk stopped, from ``start`` to the exit; None
+        when the walk backs up past the start without ever getting stuck in
+        the last column (Delphi's program has no exit then).
+
+    Examples
+    --------
+    A dead end at (1, 1) and a corridor round by the north: (0, 2) is in
+    the last column but not where the walk gets stuck, whatever it draws.
+
+    >>> m = Maze.from_edges(2, 3, [3, 0, 0, 1, 2], [4, 3, 1, 2, 5])
+    >>> [delphi_walk(m, (1, 0), rng=seed) for seed in (0, 1)]
+    [[(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)], [(1, 0), (0, 0), (0, 1), (0, 2), (1, 2)]]
+    """
+    rows, cols = maze.shape
+    start = (int(start[0]), int(start[1]))
+    u = as_rng(rng).random(rows * cols)
+    seen = np.zeros((rows, cols), bool)
+    seen[start] = True
+    stack = [start]
+    draws = 0
+
+    def fresh(cell):
+        return [nxt for nxt in ((cell[0] + DIRECTIONS[s][0], cell[1] + DIRECTIONS[s][1])
+                                for s in SIDES if not maze.wall(cell, s))
+                if 0 <= nxt[0] < rows and 0 <= nxt[1] < cols and not seen[nxt]]
+
+    while stack:
+        options = fresh(stack[-1])
+        if options:
+            nxt = options[min(int(u[draws] * len(options)), len(options) - 1)]
+            draws += 1
+            seen[nxt] = True
+            stack.append(nxt)
+            continue
+        if stack[-1][1] == cols - 1:
+            return stack
+        while stack and not fresh(stack[-1]):  # Regresa
+            stack.pop()
+    return None
+
+
 def centre_cells(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
     """The 2x2 centre of an even-sized maze; one centre row/column when odd.
 
@@ -79,7 +150,18 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
         west (left) column (entrance west); the exit is the first cell of the
         east (right) column the depth-first solver reaches from it
         (:func:`contest_exit`), opened east. A maze whose right border cannot
-        be reached from the start raises ParameterError.
+        be reached from the start raises ParameterError. This is a reading of
+        the contest program's prose; its code is ``"delphi"``.
+    ``"delphi"``
+        the Delphi program's code: start a uniformly random cell of the west
+        column (entrance west); the exit is where its random depth-first
+        walk first gets stuck in the east column (:func:`delphi_walk`),
+        opened east. On a perfect maze :meth:`Maze.solution` is then the
+        walk's stack. Where the program finds no exit (about 1 maze in 300
+        of 10x10; in a perfect maze exactly when the east column holds no
+        dead end, which no other draw of the entrance or the walk can
+        change) NoPathError is raised rather than drawing again, so a seed
+        always means the same entrance and walk.
 
     Any openings the maze had are replaced.
 
@@ -87,10 +169,10 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
     ----------
     maze : Maze
         The maze to place into.
-    placement : {"corners", "sides", "centre", "contest"}
+    placement : {"corners", "sides", "centre", "contest", "delphi"}
         Placement style.
     rng : numpy.random.Generator, int or None
-        Used by ``"sides"`` and ``"contest"`` only.
+        Used by ``"sides"``, ``"contest"`` and ``"delphi"`` only.
 
     Returns
     -------
@@ -101,6 +183,8 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
     ------
     ParameterError
         If ``maze`` is not a Maze or ``placement`` is unknown.
+    NoPathError
+        If the ``"delphi"`` walk finds no exit.
 
     Examples
     --------
@@ -132,6 +216,17 @@ def place(maze: Maze, placement: str = "corners", *, rng=None) -> Maze:
         if goal is None:
             raise ParameterError(f"placement 'contest': no cell of the right border is "
                                  f"reachable from the start ({r0}, 0)")
+        return maze.replace(start=(r0, 0), goals=(goal,),
+                            openings=((r0, 0, "W"), (goal[0], goal[1], "E")))
+    if placement == "delphi":
+        gen = as_rng(rng)
+        r0 = int(gen.integers(0, rows))
+        route = delphi_walk(maze, (r0, 0), rng=gen)
+        if route is None:
+            raise NoPathError(f"placement 'delphi': the Delphi walk from the start ({r0}, 0) "
+                              f"never got stuck in the east column (no exit); try another "
+                              f"seed", reason="no exit")
+        goal = route[-1]
         return maze.replace(start=(r0, 0), goals=(goal,),
                             openings=((r0, 0, "W"), (goal[0], goal[1], "E")))
     return maze.replace(start=(rows - 1, 0), goals=centre_cells(rows, cols), openings=())

@@ -26,6 +26,13 @@ up when the player steps back along it (walking a loop back onto the thread
 cuts the loop off, so the thread is always a simple path); the player sees
 the thread's cells and the neighbourhood of the current cell.
 
+Two presets are the Sage notebook's minigame modes exactly:
+``"sage-torch"`` shows the 3x3 block of the wall matrix around the player
+(the current cell with its walls and posts: ``torch`` with radius 0, whatever
+``radius`` says); ``"sage-explorer"`` shows nothing but the player's own
+cell -- no walls, and nothing is remembered. (The notebook's Theseus mode is
+only half written; ``"theseus"`` above is robomaze's reading of it.)
+
 On a grid widened from a maze the neighbourhood is measured in maze cells
 (the blocks of the maze cells around, with the wall bands between them), so
 what a player sees does not depend on the widening; on a plain grid it is
@@ -50,7 +57,7 @@ from .record import HEADINGS, Step, TraversalRecord
 
 __all__ = ["Game", "MODES", "CONTROLS", "ARROW_KEYS", "ROBOT_KEYS"]
 
-MODES = ("full", "trail", "torch", "explorer", "theseus")
+MODES = ("full", "trail", "torch", "explorer", "theseus", "sage-torch", "sage-explorer")
 CONTROLS = ("arrows", "robot")
 #: matplotlib key names -> actions for ``controls="arrows"``.
 ARROW_KEYS = {"up": "N", "right": "E", "down": "S", "left": "W"}
@@ -68,7 +75,7 @@ class Game:
         A Maze is walked cell by cell; an OccupancyGrid grid cell by grid
         cell (a grid made by :func:`robomaze.grid.widen` keeps its maze, so
         goals and visibility are in maze cells).
-    mode : {"full", "trail", "torch", "explorer", "theseus"}
+    mode : {"full", "trail", "torch", "explorer", "theseus", "sage-torch", "sage-explorer"}
     controls : {"arrows", "robot"}
     keys : mapping, optional
         Extra or replacement key -> action bindings (actions ``N E S W``
@@ -230,6 +237,10 @@ class Game:
             return np.ones(self.shape, bool)
         if self.mode == "torch":
             return self._around(self.position)
+        if self.mode == "sage-torch":
+            return self._around(self.position, 0)
+        if self.mode == "sage-explorer":
+            return self._own_cell()
         if self.mode == "theseus":
             mask = self._around(self.position)
             rows, cols = zip(*self.thread)
@@ -237,13 +248,24 @@ class Game:
             return mask
         return self.seen.copy()
 
+    def _own_cell(self) -> np.ndarray:
+        """Mask of the player's cell alone (on a widened grid its maze cell's
+        free block, no wall bands)."""
+        mask = np.zeros(self.shape, bool)
+        mask[self.position] = True
+        if self.level == "grid" and self.grid.widening is not None:
+            w = self.grid.widening
+            mask[w.block(w.maze_cell(self.position))] = True
+        return mask
+
     def picture_visible(self) -> np.ndarray:
         """:attr:`visible` on the picture lattice a page or window draws.
 
         At cell level that is the ``(2r+1) x (2c+1)`` matrix of
         :meth:`robomaze.maze.Maze.to_matrix`: a visible cell shows its own
         square and the walls and posts around it (its 3x3 block of the
-        matrix). At grid level it is :attr:`visible` itself.
+        matrix), except in ``sage-explorer``, which shows the cell's own
+        square only. At grid level it is :attr:`visible` itself.
 
         >>> g = Game(Maze.from_edges(1, 3, [0, 1], [1, 2]), mode="explorer")
         >>> g.picture_visible().astype(int).tolist()
@@ -254,6 +276,9 @@ class Game:
             return vis
         rows, cols = self.shape
         out = np.zeros((2 * rows + 1, 2 * cols + 1), bool)
+        if self.mode == "sage-explorer":
+            out[1::2, 1::2] = vis
+            return out
         for dr in range(3):
             for dc in range(3):
                 out[dr:dr + 2 * rows:2, dc:dc + 2 * cols:2] |= vis

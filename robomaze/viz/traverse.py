@@ -14,6 +14,11 @@
 * :func:`still` draws the whole walk in one picture; :func:`section_heatmap`
   paints each maze section with its error from :mod:`robomaze.traverse.score`.
 
+The start and end of a walk are marked in one of :data:`MARKS`:
+``"robomaze"`` (default: a green start square and an orange dot where the
+walker is) or ``"paper"`` (the paper's Fig. 13: a red square at the start
+and a blue square at the end, or where the walker is during an animation).
+
 Everything is drawn in grid coordinates (cell ``(row, col)`` at
 ``x = col, y = row``, y axis inverted), on the backgrounds of
 :func:`robomaze.viz.draw_maze` and :func:`robomaze.viz.draw_grid`.
@@ -31,7 +36,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
-from .._validate import check_int
+from .._validate import check_choice, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
@@ -39,7 +44,7 @@ from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
 from .render import _new_figure, figure_size, save_figure
 
 __all__ = ["DIRECTION_COLORS", "PlayWindow", "Replay", "still", "section_heatmap",
-           "move_colors", "ffmpeg_available"]
+           "move_colors", "ffmpeg_available", "MARKS", "PAPER_START_COLOR", "PAPER_END_COLOR"]
 
 #: Colour of a move by its direction ``(drow, dcol)``.
 DIRECTION_COLORS = {(0, 1): "#1f4fff", (1, 0): "#e0201b", (0, -1): "#00c8e0",
@@ -47,6 +52,21 @@ DIRECTION_COLORS = {(0, 1): "#1f4fff", (1, 0): "#e0201b", (0, -1): "#00c8e0",
 _TURN_COLOR = "#888888"
 _FOG = to_rgba("#505050")
 _HERE = "#ff8c00"
+#: Start / end marks of a walk: robomaze's own, or the paper's (Fig. 13).
+MARKS = ("robomaze", "paper")
+PAPER_START_COLOR = "#ff0000"
+PAPER_END_COLOR = "#0000ff"
+
+
+def _check_marks(marks: str) -> str:
+    return check_choice("marks", marks, MARKS)
+
+
+def _paper_square(ax, x: float, y: float, color: str):
+    """One of the paper's marks: a filled square with a black rim, over the walk."""
+    (line,) = ax.plot([x], [y], "s", color=color, markersize=10, zorder=8,
+                      markeredgecolor="black")
+    return line
 
 
 def move_colors(positions: np.ndarray) -> list:
@@ -303,8 +323,9 @@ class Replay:
 
     def __init__(self, record, *, fig: Figure | None = None, interval: float = 200,
                  cell_px: float | None = None, interactive: bool = False,
-                 every: int = 1) -> None:
+                 every: int = 1, marks: str = "robomaze") -> None:
         every = check_int("every", every, min_value=1)
+        self.marks = _check_marks(marks)
         self.record = record
         world = record.world
         rows, cols = world.shape
@@ -320,8 +341,12 @@ class Replay:
         self._lines = LineCollection([], linewidths=_line_width(self.ax, rows, cols), zorder=4,
                                      capstyle="round")
         self.ax.add_collection(self._lines)
-        (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=9, zorder=7,
-                                     markeredgecolor="black")
+        if self.marks == "paper":
+            _paper_square(self.ax, self.positions[0, 1], self.positions[0, 0], PAPER_START_COLOR)
+            self._here = _paper_square(self.ax, np.nan, np.nan, PAPER_END_COLOR)
+        else:
+            (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=9, zorder=7,
+                                         markeredgecolor="black")
         self._text = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
         self.shown: list[tuple[int, int]] = []
         self.paused = False
@@ -401,12 +426,14 @@ class Replay:
 
 # ---------------------------------------------------------------- pictures
 def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None = None,
-          ax: Any = None) -> Figure:
+          ax: Any = None, marks: str = "robomaze") -> Figure:
     """The whole walk in one picture, moves coloured by direction.
 
-    Start (green) and final position (orange) are marked. Writes PNG/SVG
-    when ``out`` is given.
+    Start and final position are marked: green square and orange dot, or
+    with ``marks="paper"`` red and blue squares. Writes PNG/SVG when
+    ``out`` is given.
     """
+    marks = _check_marks(marks)
     world = record.world
     rows, cols = world.shape
     if ax is None:
@@ -417,9 +444,13 @@ def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None
     pos = record.positions
     ax.add_collection(LineCollection(_segments(pos), colors=move_colors(pos), zorder=4,
                                      linewidths=_line_width(ax, rows, cols), capstyle="round"))
-    ax.plot([pos[0, 1]], [pos[0, 0]], "s", color=START_COLOR, markersize=8, zorder=6)
-    ax.plot([pos[-1, 1]], [pos[-1, 0]], "o", color=_HERE, markersize=8, zorder=7,
-            markeredgecolor="black")
+    if marks == "paper":
+        _paper_square(ax, pos[0, 1], pos[0, 0], PAPER_START_COLOR)
+        _paper_square(ax, pos[-1, 1], pos[-1, 0], PAPER_END_COLOR)
+    else:
+        ax.plot([pos[0, 1]], [pos[0, 0]], "s", color=START_COLOR, markersize=8, zorder=6)
+        ax.plot([pos[-1, 1]], [pos[-1, 0]], "o", color=_HERE, markersize=8, zorder=7,
+                markeredgecolor="black")
     if out is not None:
         save_figure(fig, out)
     return fig
@@ -427,13 +458,20 @@ def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None
 
 def section_heatmap(report, world: Maze | OccupancyGrid, out: str | os.PathLike | None = None,
                     *, key: str = "error", cell_px: float | None = None,
-                    ax: Any = None) -> Figure:
+                    ax: Any = None, marks: str = "robomaze",
+                    ends: tuple | None = None) -> Figure:
     """Paint every section of the maze with its ``key`` (default the error).
 
     ``report`` is a :class:`robomaze.traverse.score.TraversalScore`;
     ``world`` the Maze it was scored on (for a widened record, its maze), or
-    the plain grid. Cells never in a section stay white.
+    the plain grid. Cells never in a section stay white. With
+    ``marks="paper"`` the walk's first and last cells, ``ends`` (two
+    ``(row, col)`` cells of ``world``), get the paper's red and blue
+    squares; by default the walk is not marked.
     """
+    marks = _check_marks(marks)
+    if marks == "paper" and (ends is None or len(ends) != 2):
+        raise ParameterError(f"marks='paper' needs ends=(start cell, end cell), got {ends!r}")
     values = report.section_map(key)
     rows, cols = values.shape
     if world.shape != (rows, cols):
@@ -460,6 +498,10 @@ def section_heatmap(report, world: Maze | OccupancyGrid, out: str | os.PathLike 
         occ[world.occupied] = to_rgba("black")
         ax.imshow(occ, origin="upper", extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
                   interpolation="nearest", zorder=1)
+    if marks == "paper":
+        (r0, c0), (r1, c1) = ends
+        _paper_square(ax, c0, r0, PAPER_START_COLOR)
+        _paper_square(ax, c1, r1, PAPER_END_COLOR)
     if cax is not None:
         fig.colorbar(im, cax=cax, label=f"section {key}")
     else:

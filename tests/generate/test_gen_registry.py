@@ -18,7 +18,7 @@ NAMES = sorted(GENERATORS)
 
 EXPECTED = {"backtracker", "prim", "prim_frontier", "kruskal", "aldous_broder", "wilson",
             "hunt_and_kill", "growing_tree", "eller", "sidewinder", "binary_tree",
-            "division", "mst", "wall_adder"}
+            "division", "mst", "wall_adder", "scheme_dfs"}
 
 
 def assert_perfect_independently(maze: Maze) -> None:

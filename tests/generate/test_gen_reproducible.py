@@ -26,6 +26,7 @@ DIGESTS = {
     "mst": "3689b39ef9062658",
     "prim": "54a10c081188424e",
     "prim_frontier": "f1512bee072e2a8d",
+    "scheme_dfs": "2cab22f87b7b3c5a",
     "sidewinder": "48808aff0f0d948b",
     "wall_adder": "ba076c31f85e361d",
     "wilson": "b354b8fb7043fc81",

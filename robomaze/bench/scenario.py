@@ -22,7 +22,7 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
     rows = 8                           #     grid = "x.map" (read_grid,
     cols = 8                           #     then start/goal grid cells)
     braid = 0.0
-    placement = "corners"              # corners | sides | centre
+    placement = "corners"              # corners | sides | centre | contest | delphi
 
     [widen]
     corridor = [1, 3, 5]               # free grid cells across a corridor
@@ -120,7 +120,7 @@ MAX_TIME_LIMIT = 7 * 24 * 3600.0
 MAX_DT = 1.0
 #: Parameters the runner passes to every planner itself (not options).
 _RUNNER_ARGS = ("grid", "start", "goal", "footprint", "connectivity")
-_PLACEMENTS = ("corners", "sides", "centre")
+_PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")  # robomaze.generate.placement
 
 
 # ----------------------------------------------------------------- checkers

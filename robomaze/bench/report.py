@@ -165,15 +165,20 @@ def summarize(rows: Iterable[dict]) -> list[dict]:
     nothing else is swept).
     """
     rows = list(rows)
-    axes = swept_axes(rows)
+    # axes per run kind: a mouse row keeps the default widening, sensor and
+    # step limit it ignores, so a mixed sweep must not label it with them
+    kind_axes = {kind: swept_axes([r for r in rows if r.get("kind") == kind])
+                 for kind in {r.get("kind") for r in rows}}
     groups: dict[tuple, list] = defaultdict(list)
     for r in rows:
         flat = _flat(r.get("scenario") or {})
+        axes = kind_axes[r.get("kind")]
         groups[(*_sort_key(r), tuple(flat.get(k) for k in axes))].append(r)
     out = []
     for key in sorted(groups, key=lambda k: (*k[:4], tuple(map(_axis_order, k[4])))):
         g = groups[key]
         corridor, footprint, kind, method, values = key
+        axes = kind_axes[kind]
         succ = sum(bool(r.get("success")) for r in g)
         compute = [float(r["timings"]["compute_s"]) for r in g
                    if r.get("status") == "ok" and r.get("timings", {}).get("compute_s") is not None]

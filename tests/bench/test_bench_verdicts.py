@@ -242,3 +242,23 @@ def test_progress_clock_starts_after_the_warm_up():
     time.sleep(0.05)
     bar.start()
     assert bar.t0 >= t_created + 0.05
+
+
+def test_an_agent_circling_phantom_walls_gave_up_and_keeps_its_safety(tmp_path):
+    """Under `mixture` sensor noise wall_follow circles around phantom walls: the
+    row is `gave_up` (it moved), not "no collision-free path", and its
+    clearance and danger metrics stay in the safety tables."""
+    from robomaze.bench.run import run_scenario
+
+    p = tmp_path / "circle.toml"
+    p.write_text('seed = 1\n[maze]\ngenerator = "kruskal"\nrows = 6\ncols = 6\n'
+                 '[widen]\ncorridor = 3\nresolution = 0.1\n'
+                 '[robot]\nfootprint = "disc:0.1"\nnoise = "mixture"\n'
+                 '[run]\nagent = "wall_follow"\nmax_steps = 4000\n')
+    row = run_scenario(load_sweep(p).scenarios[0])
+    assert row["outcome"] == "gave_up" and not row["success"]
+    assert "circling" in row["reason"] and "no collision-free" not in row["reason"]
+    m = row["metrics"]
+    assert m["min_clearance"] is not None and m["danger_fraction"] is not None
+    assert m["length_m"] > 0.5
+    assert row_poses(row).shape[0] > 10

@@ -127,13 +127,18 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         out_extension(args.output, (".png", ".svg", ".pdf"))
     footprint = parse_footprint(args.footprint)
-    grid = _grid(args)
     options = parse_options(args.option)
     if "fewest_bends" in options:
         options["fewest_bends"] = bool(options["fewest_bends"])
+    if args.method.startswith("ompl:"):   # checked before the maze is built
+        from ..plan.sampling import check_options
+
+        options = check_options(args.method, options)
+    options = _checked(args.method, options)
+    grid = _grid(args)
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
                 method=args.method, footprint=footprint, connectivity=args.connectivity,
-                **_checked(args.method, options))
+                **options)
     if args.smooth:
         path = smooth(path, grid, footprint)
     if args.output is not None:

@@ -58,7 +58,7 @@ STATUS_NAMES = ("Unknown status", "Invalid start", "Invalid goal", "Unrecognized
 
 # properties that describe a solution and are left empty when solved = 0
 _SOLUTION_ONLY = {"solution length", "length ratio", "min clearance", "mean clearance",
-                  "collisions", "time in danger"}
+                  "collisions", "time in danger", "best cost"}
 
 
 def ompl_status(row: dict) -> int:
@@ -108,6 +108,10 @@ PROPERTIES = (
     ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
     ("time to first solution", "REAL", lambda r: r["metrics"].get("first_solution_s")),
     ("validity checks", "INTEGER", lambda r: r["metrics"].get("validity_checks")),
+    # reproducible (work, not time): same seed and budget, same values
+    ("validity checks to first solution", "INTEGER",
+     lambda r: r["metrics"].get("first_solution_checks")),
+    ("best cost", "REAL", lambda r: r["metrics"].get("best_cost")),
     ("seed", "INTEGER", lambda r: r.get("seed")),
 )
 

@@ -147,3 +147,19 @@ def test_progress_times_are_strictly_increasing_in_the_log(tmp_path):
     log = next(iter(write_ompl_logs([row], tmp_path).values()))
     assert read_progress(log) == {"plan_ompl:rrtstar": [[["0.1", "2.9", "12"],
                                                          ["0.2", "2.7", "20"]]]}
+
+
+def test_runs_carry_the_reproducible_work_to_the_first_solution(tmp_path):
+    rows = _progress_rows()
+    logs = write_ompl_logs(rows, tmp_path / "ompl")
+    db = tmp_path / "bench.db"
+    subprocess.run([sys.executable, "-m", "ompl.ompl_benchmark_statistics", "-d", str(db),
+                    *[str(p) for p in logs.values()]], check=True, capture_output=True)
+    con = sqlite3.connect(db)
+    got = sorted(con.execute("SELECT p.name, r.seed, r.validity_checks_to_first_solution, "
+                             "r.best_cost FROM runs r JOIN plannerConfigs p "
+                             "ON r.plannerid = p.id"))
+    want = sorted((f"plan_{r['method']}", r["seed"], r["metrics"]["first_solution_checks"],
+                   r["metrics"]["best_cost"]) for r in rows)
+    assert [g[:3] for g in got] == [w[:3] for w in want]
+    assert [g[3] for g in got] == pytest.approx([w[3] for w in want], rel=1e-12)

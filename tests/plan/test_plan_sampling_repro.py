@@ -93,6 +93,7 @@ def test_the_wall_clock_safety_net_raises_instead_of_returning_a_path():
         _run("rrtstar", "disc:0.1", time_limit=1e-9)
     assert e.value.checks < BUDGET
     assert not isinstance(e.value, NoPathError)   # not a planning result
+    assert isinstance(e.value, TimeoutError)
     # without a check budget the clock is the budget, and the path says so
     p = ompl_plan(_grid(), None, None, planner="rrtstar", footprint=Footprint.disc(0.1),
                   rng=1, max_checks=None, time_limit=0.2)

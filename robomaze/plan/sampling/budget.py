@@ -41,11 +41,13 @@ __all__ = ["WorkBudget", "Progress", "WallClockLimitError", "PROGRESS_PROPERTIES
 PROGRESS_PROPERTIES = (("time", "REAL"), ("best cost", "REAL"), ("validity checks", "INTEGER"))
 
 
-class WallClockLimitError(RobomazeError):
+class WallClockLimitError(RobomazeError, TimeoutError):
     """The wall-clock safety net fired before the work budget was spent.
 
-    Not a planning result: the same seed and budget on an idle machine
-    would have run on. ``checks`` and ``elapsed`` say how far it got.
+    Not a planning result (not a :class:`~robomaze.errors.NoPathError`):
+    the same seed and budget on an idle machine would have run on, so a
+    benchmark records it as an infrastructure timeout. ``checks`` and
+    ``elapsed`` say how far it got.
     """
 
     def __init__(self, message: str, *, checks: int = 0, elapsed: float = 0.0) -> None:

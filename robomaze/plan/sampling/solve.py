@@ -263,6 +263,8 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
             status = ss.solve(ptc)
             code = int(status.getStatus().value)
             what = status.asString().lower()
+            if budget.poll is not None:   # an improvement in the last iteration
+                budget.poll()
         budget.raise_if_wall_clock(f"{name} from {s_cell} to {g_cell}")
         solve_checks, stopped_by = look.checks, budget.stopped_by or "solution"
         failure = None

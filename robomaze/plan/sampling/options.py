@@ -10,11 +10,13 @@ options normalised (``simplify=0`` -> ``False``, ``"none"`` -> ``None``).
 >>> check_options("ompl:rrtstar", {"max_check": 10})
 Traceback (most recent call last):
 ...
-robomaze.errors.ParameterError: unknown option 'max_check' for ompl:rrtstar (did you mean 'max_checks'?); accepted: goal_heading, max_checks, planner_range, rng, simplify, space, start_heading, step, stop_at_first, time_limit, turning_radius
+robomaze.errors.ParameterError: unknown option 'max_check' for ompl:rrtstar (did you mean
+'max_checks'?); accepted: goal_heading, max_checks, planner_range, rng, simplify, ...
 >>> check_options("ompl:kpiece", {"max_checks": -3})
 Traceback (most recent call last):
 ...
-robomaze.errors.ParameterError: option max_checks=-3 for ompl:kpiece: expected an integer >= 1, or none
+robomaze.errors.ParameterError: option max_checks=-3 for ompl:kpiece: expected an integer
+>= 1, or none
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Run: ``python benchmarks/bench_ompl.py [--states N] [--reps R]``; prints a
 table and writes ``benchmarks/results/ompl.json``.
+``python benchmarks/bench_ompl.py --repro [--seeds S] [--budget B]``: the
+reproducibility and anytime part instead (see :func:`repro`), writing
+``benchmarks/results/ompl_repro.json`` and ``docs/img/ompl_convergence.png``.
 
 Side by side on the same widened maze (an 8x8 kruskal maze, corridor 5,
 wall 1, 0.1 m: 49x49 cells) and the same random states (uniform over the
@@ -54,11 +57,110 @@ def walls(grid):
     return w
 
 
+def repro(seeds: int, budget: int) -> None:
+    """Every OMPL planner on the README's maze, each seed run twice: same bytes? budget kept?
+
+    kruskal 4x4 (seed 1), corridor 5, 0.1 m, the README's rect 0.3x0.16 and a
+    disc r=0.13; ``max_checks=budget``, no wall-clock limit. Per planner and
+    footprint: successes, whether the second run returned the identical
+    poses (bytes), the validity checks against the budget (the overshoot),
+    median planning time and length; the optimizing planners' progress
+    feeds the convergence figure. The load average is recorded.
+    """
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from robomaze.errors import NoPathError
+    from robomaze.plan.sampling import OMPL_PLANNERS, OPTIMIZING
+    from robomaze.viz.convergence import plot_convergence
+
+    g = widen(generate("kruskal", 4, 4, rng=1), corridor=5, wall=1, resolution=0.1)
+    fps = {"rect:0.3x0.16": Footprint.rectangle(0.3, 0.16), "disc:0.13": Footprint.disc(0.13)}
+    out = {"maze": "kruskal 4x4 seed 1, corridor 5, wall 1, 0.1 m", "budget": budget,
+           "seeds": seeds, "load_before": os.getloadavg(), "machine": platform.platform(),
+           "planners": {}}
+    rows, digests = [], {}
+    for fp_name, fp in fps.items():
+        for name in OMPL_PLANNERS:
+            res = {"ok": 0, "identical": 0, "checks": [], "time_s": [], "length_m": [],
+                   "first_solution_checks": []}
+            for seed in range(1, seeds + 1):
+                runs = []
+                for _ in range(2):
+                    try:
+                        p = ompl_plan(g, None, None, planner=name, footprint=fp, rng=seed,
+                                      max_checks=budget)
+                        runs.append(p)
+                    except NoPathError as exc:
+                        runs.append(str(exc).split(" (")[0])
+                a, b = runs
+                if isinstance(a, str):
+                    res["identical"] += a == b
+                    continue
+                res["ok"] += 1
+                res["identical"] += (not isinstance(b, str)
+                                     and a.poses.tobytes() == b.poses.tobytes())
+                res["checks"].append(a.stats["validity_checks"])
+                res["time_s"].append(a.time)
+                res["length_m"].append(a.length)
+                res["first_solution_checks"].append(a.stats["first_solution_checks"])
+                digests[f"{name} {fp_name} {seed}"] = hashlib.sha256(a.poses.tobytes()).hexdigest()
+                if name in OPTIMIZING:
+                    rows.append({"method": f"ompl:{name}", "footprint": fp_name, "seed": seed,
+                                 "progress": a.stats["progress"]})
+            over = [c - budget for c in res["checks"]]
+            res["max_overshoot"] = max(over) if over else None
+            out["planners"][f"{name} {fp_name}"] = res
+            med = (lambda v: statistics.median(v) if v else float("nan"))
+            print(f"{name:12s} {fp_name:14s} solved {res['ok']}/{seeds}  identical "
+                  f"{res['identical']}/{seeds}  checks median {med(res['checks']):8.0f} "
+                  f"(max over budget {res['max_overshoot']})  time {med(res['time_s']):6.2f} s  "
+                  f"length {med(res['length_m']):.3f} m", flush=True)
+    # the same runs in a fresh process give the same bytes
+    code = ("import hashlib, sys\nsys.path.insert(0, %r)\nfrom bench_ompl import _digest\n"
+            "print(_digest(%r, %d))" % (str(Path(__file__).parent), sorted(digests)[:6], budget))
+    fresh = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split()
+    out["fresh_process_identical"] = fresh == [digests[k] for k in sorted(digests)[:6]]
+    print("fresh process, same bytes:", out["fresh_process_identical"])
+    out["load_after"] = os.getloadavg()
+    res_dir = Path(__file__).parent / "results"
+    res_dir.mkdir(exist_ok=True)
+    (res_dir / "ompl_repro.json").write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+    (res_dir / "ompl_progress.json").write_text(json.dumps(rows) + "\n", encoding="utf-8")
+    img = Path(__file__).parent.parent / "docs" / "img" / "ompl_convergence.png"
+    plot_convergence(rows, img, x="checks")
+    print("wrote", img)
+
+
+def _digest(keys, budget: int) -> str:
+    """Pose digests of ``"planner footprint seed"`` runs (the fresh-process half of repro)."""
+    import hashlib
+
+    g = widen(generate("kruskal", 4, 4, rng=1), corridor=5, wall=1, resolution=0.1)
+    out = []
+    for k in keys:
+        name, fp, seed = k.split()
+        p = ompl_plan(g, None, None, planner=name, footprint=Footprint.from_spec(fp),
+                      rng=int(seed), max_checks=budget)
+        out.append(hashlib.sha256(p.poses.tobytes()).hexdigest())
+    return " ".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--states", type=int, default=4000)
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--repro", action="store_true",
+                    help="the reproducibility and anytime-convergence runs instead")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--budget", type=int, default=40000)
     args = ap.parse_args()
+    if args.repro:
+        repro(args.seeds, args.budget)
+        return
     g = widen(generate("kruskal", 8, 8, rng=1), corridor=5, wall=1, resolution=0.1)
     w = walls(g)
     rng = np.random.default_rng(0)
@@ -96,7 +198,7 @@ def main() -> None:
         for seed in (1, 2, 3):
             p = ompl_plan(g, None, None, planner="rrt_connect", footprint=fp, time_limit=30.0,
                           max_checks=None, rng=seed)
-            in_ompl.append(p.stats["validity_checks"] / p.time)
+            in_ompl.append(p.expanded / p.time)   # planning and simplifying checks
         out["footprints"][name] = {
             "table_build_s": build, "checks_per_s": rate,
             "lookup_vs_shapely": rate["lookup"] / rate["shapely"],

@@ -378,17 +378,8 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
 
 
 def _path_poses(path) -> np.ndarray:
-    """(x, y, heading) of a planned path's key poses: the planner's headings
-    where it chose them, else the direction of travel into each point."""
-    p = np.asarray(path.points, dtype=float).reshape(-1, 2)
-    heads = getattr(path, "headings", None)
-    if heads is not None and len(heads) == len(p):
-        h = np.asarray(heads, dtype=float)
-    else:
-        d = np.diff(p, axis=0)
-        h = np.arctan2(d[:, 1], d[:, 0]) if len(d) else np.zeros(0)
-        h = np.r_[h[:1] if len(h) else [0.0], h]
-    return np.column_stack([p, h])
+    """(x, y, heading) of a planned path's key poses (:attr:`Path.poses`)."""
+    return np.asarray(path.poses, dtype=float).reshape(-1, 3)
 
 
 def encode_poses(poses) -> dict | None:

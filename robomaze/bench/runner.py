@@ -136,7 +136,8 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
     except BaseException as exc:  # isolation: any failure of the run is a result row,
         # SystemExit and KeyboardInterrupt raised by a planner included (a real
         # Ctrl-C never reaches a worker: workers ignore SIGINT, the parent decides)
-        return failed_row(scenario, "error", format_exception(exc),
+        status = "infra_timeout" if _is_safety_net(exc) else "error"
+        return failed_row(scenario, status, format_exception(exc),
                           elapsed=time.perf_counter() - t0)
     finally:
         if use_alarm and old is not None:
@@ -146,6 +147,13 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
 #: Test hook: seconds every run sleeps first, as on a loaded machine (the
 #: fork server's environment is fixed when it starts, so workers get it passed).
 SLOW_ENV = "ROBOMAZE_SLOW_RUNS"
+
+
+def _is_safety_net(exc: BaseException) -> bool:
+    """A method's own wall-clock safety net fired (e.g. an OMPL planner's)."""
+    from ..plan.sampling.budget import WallClockLimitError
+
+    return isinstance(exc, WallClockLimitError)
 
 
 def _injected_slowness() -> None:

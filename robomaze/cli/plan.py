@@ -134,16 +134,21 @@ def run(args: argparse.Namespace) -> int:
     from ..world import stage_rng
 
     footprint = parse_footprint(args.footprint)
-    seed = parse_seed(args.seed)
-    grid = _grid(args, seed)
     options = parse_options(args.option)
     if "fewest_bends" in options:
         options["fewest_bends"] = bool(options["fewest_bends"])
+    if args.method.startswith("ompl:"):   # checked before the maze is built
+        from ..plan.sampling import check_options
+
+        options = check_options(args.method, options)
+    options = _checked(args.method, options)
+    seed = parse_seed(args.seed)
+    grid = _grid(args, seed)
     if "rng" not in options and _takes_rng(args.method):
         options["rng"] = stage_rng(seed, "method")  # the seed rule of robomaze.world
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
                 method=args.method, footprint=footprint, connectivity=args.connectivity,
-                **_checked(args.method, options))
+                **options)
     if args.smooth:
         path = smooth(path, grid, footprint)
     if args.output is not None:

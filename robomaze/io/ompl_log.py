@@ -24,6 +24,17 @@ rather than "Unknown status":
 
 A run with ``solved = 0`` carries no length, ratio or clearance (empty
 values, NULL in the database).
+
+Anytime progress: a row may carry ``progress`` (what the OMPL planners
+return as ``Path.stats["progress"]``: ``{"properties": ["time REAL", "best
+cost REAL", "validity checks INTEGER"], "samples": [[t, cost, checks],
+...]}``, a sample at every improvement of the best cost). A planner with
+progress in any of its runs gets OMPL's progress block after its runs --
+``N progress properties``, one ``name TYPE`` line each, ``M runs``, then
+per run its samples as ``v1,v2,v3,;`` -- which ``ompl_benchmark_statistics.py``
+loads into its ``progress`` table (primary key: run and time, so a run's
+sample times are kept strictly increasing). :func:`read_progress` reads
+the block back with the script's own parsing rules.
 """
 
 from __future__ import annotations
@@ -37,7 +48,8 @@ from pathlib import Path
 
 from .._validate import safe_name
 
-__all__ = ["write_ompl_logs", "ompl_status", "STATUS_NAMES", "PROPERTIES"]
+__all__ = ["write_ompl_logs", "ompl_status", "read_progress", "STATUS_NAMES", "PROPERTIES",
+           "PROGRESS_PROPERTIES"]
 
 #: ``ompl::base::PlannerStatus`` names by code (``PlannerStatus::asString``).
 STATUS_NAMES = ("Unknown status", "Invalid start", "Invalid goal", "Unrecognized goal type",
@@ -46,7 +58,7 @@ STATUS_NAMES = ("Unknown status", "Invalid start", "Invalid goal", "Unrecognized
 
 # properties that describe a solution and are left empty when solved = 0
 _SOLUTION_ONLY = {"solution length", "length ratio", "min clearance", "mean clearance",
-                  "collisions", "time in danger"}
+                  "collisions", "time in danger", "best cost"}
 
 
 def ompl_status(row: dict) -> int:
@@ -65,7 +77,7 @@ def ompl_status(row: dict) -> int:
     """
     if row.get("status") == "error":
         return 7
-    if row.get("status") == "timeout":
+    if row.get("status") in ("timeout", "infra_timeout") or row.get("outcome") == "budget":
         return 4
     if row.get("success"):
         return 6
@@ -96,8 +108,77 @@ PROPERTIES = (
     ("time in danger", "REAL", lambda r: r["metrics"].get("danger_fraction")),
     ("time to first solution", "REAL", lambda r: r["metrics"].get("first_solution_s")),
     ("validity checks", "INTEGER", lambda r: r["metrics"].get("validity_checks")),
+    # reproducible (work, not time): same seed and budget, same values
+    ("validity checks to first solution", "INTEGER",
+     lambda r: r["metrics"].get("first_solution_checks")),
+    ("best cost", "REAL", lambda r: r["metrics"].get("best_cost")),
     ("seed", "INTEGER", lambda r: r.get("seed")),
 )
+
+
+#: (name, type) of each progress column (``robomaze.plan.sampling.PROGRESS_PROPERTIES``).
+PROGRESS_PROPERTIES = (("time", "REAL"), ("best cost", "REAL"), ("validity checks", "INTEGER"))
+
+
+def _progress_samples(r: dict) -> list[list]:
+    """A row's progress samples with strictly increasing times (the last of equal times)."""
+    prog = r.get("progress")
+    samples = prog.get("samples", []) if isinstance(prog, dict) else (prog or [])
+    out: list[list] = []
+    for s in samples:
+        if len(s) != len(PROGRESS_PROPERTIES) or s[0] is None:
+            continue
+        if out and float(s[0]) <= float(out[-1][0]):
+            if float(s[0]) == float(out[-1][0]):
+                out[-1] = list(s)
+            continue
+        out.append(list(s))
+    return out
+
+
+def _progress_line(r: dict) -> str:
+    """One run's samples: ``t,cost,checks,;`` per sample (OMPL's layout)."""
+    return "".join("".join(f"{_value(v)}," for v in s) + ";" for s in _progress_samples(r))
+
+
+def read_progress(path: str | os.PathLike) -> dict[str, list[list[list[str]]]]:
+    """Progress samples per planner of a log, parsed as ``ompl_benchmark_statistics.py`` does.
+
+    Returns planner name -> one list per run of samples, each sample the
+    list of its value strings. Lines are split exactly as the script
+    splits them (runs on ``"; "``, samples on ``";"``, values on ``","``,
+    dropping the piece after the last separator).
+
+    >>> import tempfile, pathlib
+    >>> rows = [{"id": "a", "kind": "plan", "method": "ompl:rrtstar", "corridor": 5,
+    ...          "wall": 1, "resolution": 0.1, "footprint": "disc:0.1", "seed": 1,
+    ...          "success": True, "metrics": {}, "timings": {"compute_s": 0.2},
+    ...          "scenario": {"run": {"time_limit": 60.0}},
+    ...          "progress": {"samples": [[0.01, 2.5, 300], [0.05, 2.25, 1200]]}}]
+    >>> log = write_ompl_logs(rows, tempfile.mkdtemp())["corridor5_disc-0.1"]
+    >>> read_progress(log)
+    {'plan_ompl:rrtstar': [[['0.01', '2.5', '300'], ['0.05', '2.25', '1200']]]}
+    """
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    out: dict[str, list] = {}
+    i = next(k for k, ln in enumerate(lines) if ln.split()[-1:] == ["planners"]) + 1
+    for _ in range(int(lines[i - 1].split()[0])):
+        name = lines[i]
+        i += 1
+        i += 1 + int(lines[i].split()[0])             # common properties
+        i += 1 + int(lines[i].split()[0])             # run property names
+        nruns = int(lines[i].split()[0])
+        i += 1 + nruns
+        if lines[i].strip() == ".":
+            i += 1
+            continue
+        i += 1 + int(lines[i].split()[0])             # progress property names
+        nprog = int(lines[i].split()[0])
+        i += 1
+        out[name] = [[sample.split(",")[:-1] for sample in lines[i + j].split(";")[:-1]]
+                     for j in range(nprog)]
+        i += nprog + 1                                # the samples and "."
+    return out
 
 
 def _value(v) -> str:
@@ -172,6 +253,11 @@ def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]
             lines.extend(f"{n} {t}" for n, t, _ in PROPERTIES)
             lines.append(f"{len(runs)} runs")
             lines.extend(_run_line(r) for r in runs)
+            if any(_progress_samples(r) for r in runs):
+                lines.append(f"{len(PROGRESS_PROPERTIES)} progress properties")
+                lines.extend(f"{n} {t}" for n, t in PROGRESS_PROPERTIES)
+                lines.append(f"{len(runs)} runs")
+                lines.extend(_progress_line(r) for r in runs)
             lines.append(".")
         p = out / f"{name}.log"
         p.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -106,6 +106,21 @@ class Path:
     def __len__(self) -> int:
         return int(self.cells.shape[0])
 
+    @property
+    def poses(self) -> np.ndarray:
+        """Key poses ``(n, 3)``: ``x, y`` in world metres and the heading (radians).
+
+        The planner's :attr:`headings` when it chose them, else the headings
+        the motion model gives (each pose faces along its outgoing segment).
+
+        >>> from robomaze import Maze, widen
+        >>> p = make_path(widen(Maze.empty(1, 2), corridor=1), [(1, 1), (1, 2), (1, 3)])
+        >>> p.poses.tolist()
+        [[1.5, 1.5, 0.0], [2.5, 1.5, 0.0], [3.5, 1.5, 0.0]]
+        """
+        h = self.headings if self.headings is not None else _derived_headings(self.points)
+        return np.column_stack([np.asarray(self.points, float), np.asarray(h, float)])
+
     def summary(self) -> str:
         """One line: method, lengths, clearance, collision-free, expanded, time."""
         return (f"{self.method or 'path'}: length {self.length:.3f} m "

@@ -80,3 +80,86 @@ def test_rows_match_the_database(swept):
     assert big == {("plan_astar", 9), ("plan_ompl:rrt_connect", 1), ("plan_ompl:bitstar", 1)}
     small = {s for _, fp, _, _, s, _ in got if fp == "disc:0.04"}
     assert small == {6}
+
+
+def _progress_rows():
+    """Rows as the bench writes them, carrying the planners' own progress."""
+    from robomaze import Maze, widen
+    from robomaze.geometry import Footprint
+    from robomaze.plan.sampling import ompl_plan
+
+    g = widen(Maze.from_edges(2, 3, [0, 1, 2, 5, 4], [1, 2, 5, 4, 3]), corridor=5, wall=1,
+              resolution=0.1)
+    rows = []
+    for planner in ("rrtstar", "prmstar", "rrt_connect"):
+        for seed in (1, 2):
+            p = ompl_plan(g, None, None, planner=planner, footprint=Footprint.disc(0.1),
+                          rng=seed, max_checks=6000)
+            rows.append({"id": f"{planner}-{seed}", "kind": "plan", "method": f"ompl:{planner}",
+                         "corridor": 5, "wall": 1, "resolution": 0.1, "footprint": "disc:0.1",
+                         "seed": seed, "success": True, "status": "ok",
+                         "metrics": {"length_m": p.length, **{k: v for k, v in p.stats.items()
+                                                              if k != "progress"}},
+                         "timings": {"compute_s": p.time, "total_s": p.time},
+                         "scenario": {"run": {"time_limit": 60.0}},
+                         "progress": p.stats["progress"]})
+    # a grid planner's row has no progress: its planner gets no progress block
+    rows.append({**rows[0], "id": "astar-1", "method": "astar", "progress": None})
+    return rows
+
+
+def test_progress_fills_planner_arenas_progress_table(tmp_path):
+    from robomaze.io.ompl_log import PROGRESS_PROPERTIES, read_progress
+    from robomaze.plan.sampling import PROGRESS_PROPERTIES as FROM_PLANNERS
+
+    assert PROGRESS_PROPERTIES == FROM_PLANNERS
+    rows = _progress_rows()
+    logs = write_ompl_logs(rows, tmp_path / "ompl")
+    db = tmp_path / "bench.db"
+    subprocess.run([sys.executable, "-m", "ompl.ompl_benchmark_statistics", "-d", str(db),
+                    *[str(p) for p in logs.values()]], check=True, capture_output=True)
+    con = sqlite3.connect(db)
+    cols = [c[1] for c in con.execute("PRAGMA table_info(progress)")]
+    assert cols == ["runid", "time", "best_cost", "validity_checks"]
+    got = con.execute("SELECT p.name, r.seed, g.time, g.best_cost, g.validity_checks "
+                      "FROM progress g JOIN runs r ON g.runid = r.id "
+                      "JOIN plannerConfigs p ON r.plannerid = p.id "
+                      "ORDER BY p.name, r.seed, g.time").fetchall()
+    want = sorted((f"plan_{r['method']}", r["seed"], *s) for r in rows if r["progress"]
+                  for s in r["progress"]["samples"])
+    assert len(got) == len(want) > len(rows)   # the optimizing planners improve more than once
+    for g_, w in zip(got, want):
+        assert g_[:2] == w[:2] and g_[2] == pytest.approx(w[2], rel=1e-12)
+        assert g_[3] == pytest.approx(w[3], rel=1e-12) and g_[4] == w[4]
+    # our reader follows the script's rules: the same samples
+    parsed = read_progress(next(iter(logs.values())))
+    assert set(parsed) == {"plan_ompl:rrtstar", "plan_ompl:prmstar", "plan_ompl:rrt_connect"}
+    assert sum(len(run) for runs in parsed.values() for run in runs) == len(got)
+    # the runs table is unchanged by the progress block: one row per run
+    assert con.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == len(rows)
+
+
+def test_progress_times_are_strictly_increasing_in_the_log(tmp_path):
+    from robomaze.io.ompl_log import read_progress
+
+    row = {**_progress_rows()[0], "progress": {"samples": [[0.1, 3.0, 10], [0.1, 2.9, 12],
+                                                           [0.05, 2.8, 14], [0.2, 2.7, 20]]}}
+    log = next(iter(write_ompl_logs([row], tmp_path).values()))
+    assert read_progress(log) == {"plan_ompl:rrtstar": [[["0.1", "2.9", "12"],
+                                                         ["0.2", "2.7", "20"]]]}
+
+
+def test_runs_carry_the_reproducible_work_to_the_first_solution(tmp_path):
+    rows = _progress_rows()
+    logs = write_ompl_logs(rows, tmp_path / "ompl")
+    db = tmp_path / "bench.db"
+    subprocess.run([sys.executable, "-m", "ompl.ompl_benchmark_statistics", "-d", str(db),
+                    *[str(p) for p in logs.values()]], check=True, capture_output=True)
+    con = sqlite3.connect(db)
+    got = sorted(con.execute("SELECT p.name, r.seed, r.validity_checks_to_first_solution, "
+                             "r.best_cost FROM runs r JOIN plannerConfigs p "
+                             "ON r.plannerid = p.id"))
+    want = sorted((f"plan_{r['method']}", r["seed"], r["metrics"]["first_solution_checks"],
+                   r["metrics"]["best_cost"]) for r in rows)
+    assert [g[:3] for g in got] == [w[:3] for w in want]
+    assert [g[3] for g in got] == pytest.approx([w[3] for w in want], rel=1e-12)

@@ -271,6 +271,11 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         if scenario.kind == "plan":
             metrics_, path, poses, (compute, compile_s) = _run_planner(
                 scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
+            # an anytime planner's (time, best cost, checks) samples, for the
+            # Planner Arena logs' progress table
+            progress = metrics_.pop("progress", None)
+            if progress is not None:
+                row["progress"] = progress
         else:
             metrics_, path, poses, (compute, compile_s) = _run_agent(
                 scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
@@ -319,7 +324,10 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     m = _from_metrics(M.path_metrics(path, grid, footprint=footprint, reference=False))
     m.update(turns=path.turns, expanded=path.expanded, steps=len(path.cells),
              walk_length_m=getattr(path, "walk_length", None))
-    m.update({k: v for k, v in (getattr(path, "stats", None) or {}).items() if _is_plain(v)})
+    stats = getattr(path, "stats", None) or {}
+    m.update({k: v for k, v in stats.items() if _is_plain(v)})
+    if isinstance(stats.get("progress"), dict):
+        m["progress"] = stats["progress"]
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
     m["outcome"] = "success" if m["success"] else "collided"
     if not path.collision_free:

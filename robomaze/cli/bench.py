@@ -24,8 +24,9 @@ forms:
       compare deterministic metrics run by run; exit 1 on a regression
       (runs that hit the wall-clock safety net are re-run once, serially,
       and are never a regression: they are listed as inconclusive)
-  robomaze bench show DIR ROW_ID
-      print the CLI command and the Python lines that re-create one row
+  robomaze bench show DIR [ROW_ID]
+      list the rows (id, method, widening, footprint, seed, outcome), or print
+      the CLI command and the Python lines that re-create one row
   robomaze bench rerun DIR ROW_ID
       re-run one row here; exit 0 when every deterministic field equals the
       stored row, 1 with a field-by-field diff otherwise
@@ -87,6 +88,8 @@ def main(args: argparse.Namespace) -> int:
         if len(pos) != 3:
             raise ParameterError("usage: robomaze bench compare BASELINE CURRENT")
         return _compare(pos[1], pos[2], args)
+    if pos and pos[0] == "show" and len(pos) == 2:
+        return _list_rows(pos[1])
     if pos and pos[0] in ("show", "rerun"):
         if len(pos) != 3:
             raise ParameterError(f"usage: robomaze bench {pos[0]} DIR ROW_ID")
@@ -150,6 +153,19 @@ def _report(directory: Path, *, examples: bool = True) -> int:
     written = write_report(directory, examples=examples)
     print(f"report: {written['report']}")
     print(f"summary: {written['summary']}")
+    return 0
+
+
+def _list_rows(directory: str) -> int:
+    from ..bench.compare import load_rows
+
+    rows = load_rows(directory, "results")
+    print(f"{'id':12}  {'kind':8}  {'method':18}  {'corridor':>8}  {'footprint':18}  "
+          f"{'seed':>5}  outcome")
+    for r in rows:
+        print(f"{r['id']:12}  {str(r.get('kind')):8}  {str(r.get('method')):18}  "
+              f"{str(r.get('corridor')):>8}  {str(r.get('footprint')):18}  "
+              f"{str(r.get('seed')):>5}  {r.get('outcome', r.get('status'))}")
     return 0
 
 

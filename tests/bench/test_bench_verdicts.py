@@ -262,3 +262,17 @@ def test_an_agent_circling_phantom_walls_gave_up_and_keeps_its_safety(tmp_path):
     assert m["min_clearance"] is not None and m["danger_fraction"] is not None
     assert m["length_m"] > 0.5
     assert row_poses(row).shape[0] > 10
+
+
+def test_the_readme_row_id_is_a_run_of_the_ci_sweep():
+    """The README's `bench show/rerun ci-results 8a2c642586a5` names a real row:
+    ids hash the scenario (not the machine, not the safety net)."""
+    import re
+    from pathlib import Path
+
+    from robomaze.data import resolve
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    ids = set(re.findall(r"robomaze bench (?:show|rerun) ci-results ([0-9a-f]{12})", readme))
+    assert ids
+    assert ids <= {s.id for s in load_sweep(resolve("pkg:scenarios/ci.toml")).scenarios}

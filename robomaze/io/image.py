@@ -246,7 +246,9 @@ def _decode_png(data: bytes, path) -> Raster:
     if mode in ("P", "PA"):
         alpha = mode == "PA" or "transparency" in img.info
         try:
-            img = img.convert("RGBA" if alpha else "RGB")
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # Pillow's advice to convert to RGBA
+                img = img.convert("RGBA" if alpha else "RGB")
         except Exception:  # noqa: BLE001 - e.g. a tRNS entry naming a missing colour
             raise fail("cannot expand the palette image (its transparency names a colour "
                        "index outside the palette?); expected a palette whose tRNS entries "

@@ -120,8 +120,11 @@ _PIL_BYTES = {"1": 1, "L": 1, "P": 1, "LA": 2, "La": 2, "PA": 2, "RGB": 4, "RGBA
 
 def _check_pixels(w: int, h: int, bytes_per_pixel: int, path, kind: str) -> None:
     check_size(f"a {w}x{h} pixel image", w * h, path, 1, 1)
+    # Pillow also keeps a pointer and a block header per row: a 60,000,000 x 1
+    # image costs ~13 bytes per row before its pixels
     check_memory(f"a {w}x{h} pixel {kind}", w * h * (2 * bytes_per_pixel
-                                                       + PEAK_EXTRA_PER_PIXEL), path, 1, 1)
+                                                       + PEAK_EXTRA_PER_PIXEL) + 16 * h,
+                 path, 1, 1)
 
 
 def _open(data: bytes, path):
@@ -317,9 +320,11 @@ def read_image(path: PathLike, *, resolution: float = 1.0, threshold: int = 128)
     [[True, False]]
     """
     r = read_raster(path)
-    occ = r.level.astype(np.int64) * 255 < int(threshold) * r.maxval
+    # level * 255 < threshold * maxval, as one comparison with the smallest
+    # level that is not dark (no int64 copy of the image)
+    occ = r.level < -(-int(threshold) * r.maxval // 255)
     if r.alpha is not None:
-        occ &= r.alpha.astype(np.int64) * 2 > r.maxval     # alpha >= 128 of 255
+        occ &= r.alpha > r.maxval // 2                       # alpha >= 128 of 255
     return OccupancyGrid(occ, resolution=resolution)
 
 

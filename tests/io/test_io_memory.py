@@ -167,3 +167,17 @@ def test_cli_max_memory_option(tmp_path, capsys):
         main(["--max-memory", "4X", "stats", str(p)])
     assert info.value.code == 2
     assert "memory size" in capsys.readouterr().err
+
+
+def test_direct_parsers_check_the_announced_size():
+    from robomaze.io.micromouse import format_micromouse, parse_micromouse
+    from robomaze.io.movingai import parse_movingai
+
+    text = "type octile\nheight 200\nwidth 300\nmap\n" + ("." * 300 + "\n") * 200
+    with limit_memory("100K"), pytest.raises(MazeFormatError, match="300x200 map needs"):
+        parse_movingai(text, path="m.map")
+    assert parse_movingai(text).shape == (200, 300)
+    maze_text = format_micromouse(Maze.empty(100, 100))
+    with limit_memory("100K"), pytest.raises(MazeFormatError, match="100x100 maze needs"):
+        parse_micromouse(maze_text, path="m.maze")
+    assert parse_micromouse(maze_text).maze.shape == (100, 100)

@@ -143,3 +143,24 @@ def test_palette_png_with_transparency_reads_alpha(tmp_path):
     img.save(p, transparency=1)
     r = read_raster(p)
     assert r.has_alpha and r.channels[0, :, 3].tolist() == [255, 0]
+
+
+def test_render_cli_reads_a_ros_map_by_either_rule_set(tmp_path, capsys):
+    from robomaze.cli import main
+
+    # raw mode with negate 1: Nav2 ignores negate (20 free, 235 unknown),
+    # ROS 1 applies it (20 -> 235 unknown, 235 -> 20 free)
+    (tmp_path / "m.png").write_bytes(ref.encode("png-grey", [[(20,), (235,)]]))
+    (tmp_path / "m.yaml").write_text("image: m.png\nmode: raw\nresolution: 1\n"
+                                     "origin: [0, 0, 0]\nnegate: 1\noccupied_thresh: 0.65\n"
+                                     "free_thresh: 0.25\n")
+    for rules, dark in (("nav2", 15), ("ros1", 5)):
+        out = tmp_path / f"{rules}.png"
+        assert main(["render", str(tmp_path / "m.yaml"), "-o", str(out), "--cells",
+                     "--ros-rules", rules, "--cell-px", "10"]) == 0
+        px = np.asarray(Image.open(out).convert("L"))
+        light = 20 - dark
+        assert px[5, dark] < 50 and px[5, light] > 200
+    assert main(["render", str(tmp_path / "m.png"), "-o", str(tmp_path / "x.png"),
+                 "--ros-rules", "ros1"]) == 2
+    assert "applies to ROS map YAML" in capsys.readouterr().err

@@ -164,3 +164,16 @@ def test_render_cli_reads_a_ros_map_by_either_rule_set(tmp_path, capsys):
     assert main(["render", str(tmp_path / "m.png"), "-o", str(tmp_path / "x.png"),
                  "--ros-rules", "ros1"]) == 2
     assert "applies to ROS map YAML" in capsys.readouterr().err
+
+
+def test_ppm_colour_files_keep_their_maxval():
+    r = decode_raster(b"P3\n2 1\n1000\n650 650 650  0 0 3\n")
+    assert r.maxval == 1000 and r.channels.shape == (1, 2, 3)
+    assert r.shade.tolist() == [[0.65, 0.001]]
+    wide = np.array([[[40000, 40000, 40001]]], ">u2")
+    r = decode_raster(b"P6\n1 1\n65535\n" + wide.tobytes())
+    assert r.channels.dtype == np.uint16 and r.channels.tolist() == [[[40000, 40000, 40001]]]
+    # Nav2: exact mean 40000.33 of 65535 -> occ 0.38966 -> unknown
+    assert map_values(r, negate=False, occupied_thresh=0.65, free_thresh=0.25).tolist() == [[-1]]
+    r = decode_raster(b"P6\n1 1\n255\n" + bytes([89, 89, 90]))
+    assert map_values(r, negate=False, occupied_thresh=0.65, free_thresh=0.25).tolist() == [[-1]]

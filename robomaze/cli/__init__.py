@@ -12,6 +12,7 @@ exit status 2; nothing a user types produces a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -19,7 +20,8 @@ from typing import Sequence
 
 from .. import _jit_cache, _jit_notice
 from .._validate import limit_cells
-from ..errors import RobomazeError
+from ..errors import ParameterError, RobomazeError
+from ..io._common import limit_memory, parse_bytes
 from ._argv import rewrite, value_options
 
 __all__ = ["main", "build_parser", "COMMANDS"]
@@ -58,6 +60,13 @@ def _cells(text: str) -> int:
     return n
 
 
+def _memory(text: str) -> int:
+    try:
+        return parse_bytes(text)
+    except ParameterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""
     from .. import __version__
@@ -71,6 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="refuse mazes and grids of more than N cells before allocating "
                              f"them (default {CLI_MAX_CELLS:,d}: a 4000x4000 maze widened "
                              "with corridor 1, wall 1)")
+    parser.add_argument("--max-memory", type=_memory, default=None, metavar="SIZE",
+                        help="refuse to read, write or draw anything needing more than SIZE "
+                             "bytes (e.g. 2G, 512M; default: ROBOMAZE_MAX_MEMORY or a quarter "
+                             "of physical memory)")
 
     def error(message: str):
         # one line, like every other robomaze error (argparse would print usage first)
@@ -100,7 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _jit_notice.install()
     _jit_cache.install()  # several robomaze commands may compile into one cache at once
     try:
-        with limit_cells(args.max_cells):
+        memory = (limit_memory(args.max_memory) if args.max_memory is not None
+                  else contextlib.nullcontext())
+        with limit_cells(args.max_cells), memory:
             return int(args.func(args) or 0)
     except RobomazeError as exc:
         print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)

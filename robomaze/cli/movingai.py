@@ -14,7 +14,9 @@ def register(subparsers) -> None:
         description="Plan every problem of a MovingAI scenario (8-connected A*, diagonal "
                     "sqrt(2), no corner cutting) and report agreement with the stored "
                     "optimal lengths, each judged at the precision it was printed with "
-                    "(one unit in its last digit). Exit status 1 if any problem disagrees.")
+                    "(one unit in its last digit, or exact for the rounded sqrt(2) the "
+                    "file's own lengths show, fitted from the file and reported). Exit "
+                    "status 1 if any problem disagrees.")
     p.add_argument("scen", help="the .scen file")
     p.add_argument("--map", dest="map_path", default=None,
                    help="the .map file (default: the map named in the scenario, beside it)")
@@ -42,6 +44,9 @@ def run(args) -> int:
           f"{s['disagree']} disagree; {s['seconds']:.2f} s "
           f"({s['per_problem_ms']:.2f} ms/problem, method {s['method']})")
     print(f"rule: {s['rule']}")
+    if rep.sqrt2 is not None:
+        print(f"sqrt(2) of the file: {rep.sqrt2:.11f} (fitted from its lengths; "
+              f"{rep.n_by_fit} of {s['agree']} agreeing lines needed it)")
     for i, length, opt in rep.worst():
         p = rep.problems[i]
         print(f"  problem {i}: start {p.start} goal {p.goal}: length {length:.8f}, "

@@ -27,6 +27,7 @@ examples:
   robomaze render maze.json -o matrix.png --bitmap
   robomaze render maze.json -o graph.pdf --graph --start-color red
   robomaze render room.yaml -o room.png --metres
+  robomaze render room.yaml -o room-ros1.png --ros-rules ros1
 """
 
 
@@ -66,6 +67,9 @@ def register(subparsers) -> None:
                    help="draw the cell graph over the maze (cells as nodes, passages as edges)")
     p.add_argument("--start-color", type=color_arg, default=None, metavar="COLOUR",
                    help="colour of the start marker (default green; the paper uses red)")
+    p.add_argument("--ros-rules", choices=("nav2", "ros1"), default=None,
+                   help="read a ROS map YAML by Nav2's map_io pixel rules (the default) or "
+                        "ROS 1 map_server's")
     units = p.add_mutually_exclusive_group()
     units.add_argument("--metres", dest="metres", action="store_true", default=None,
                        help="axes in metres in the ROS map frame (grids; the default for "
@@ -113,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         out_extension(args.output, (".png", ".svg", ".pdf"))
     size = parse_pixel_size(args.size) if args.size is not None else None
-    obj = load(args.input)
+    obj = _load(args.input, args.ros_rules)
     widening = args.corridor is not None or args.wall is not None
     if isinstance(obj, Maze) and (widening or args.bitmap):
         obj = widen(obj, corridor=args.corridor or 1, wall=args.wall or 1)
@@ -133,6 +137,19 @@ def run(args: argparse.Namespace) -> int:
     kind = "maze" if isinstance(obj, Maze) else "grid"
     print(f"{args.input}: {obj.rows}x{obj.cols} {kind} -> {args.output} ({w}x{h} px)")
     return 0
+
+
+def _load(path, rules: str | None):
+    """The input, a ROS map read by ``rules`` when given."""
+    if rules is None:
+        return load(path)
+    from ..errors import ParameterError
+    from ..io import read_rosmap_grid, sniff
+
+    if sniff(path).name != "rosmap":
+        raise ParameterError(f"--ros-rules applies to ROS map YAML files, but {path!r} is "
+                             "not one")
+    return read_rosmap_grid(path, rules=rules)
 
 
 def _solution(obj, name):

@@ -27,7 +27,10 @@ announced by headers against the cell limit in force before allocating
 (:func:`robomaze.limit_cells`, ``robomaze --max-cells N``) and reports any
 problem as :class:`robomaze.errors.MazeFormatError` naming the file and
 line, never quoting the file's bytes. A missing file stays
-``FileNotFoundError``.
+``FileNotFoundError``. Readers and writers also estimate their peak memory
+before allocating and refuse past a budget (a quarter of physical memory
+unless :func:`limit_memory`, ``ROBOMAZE_MAX_MEMORY`` or ``robomaze
+--max-memory`` says otherwise).
 
 Examples
 --------
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import PathLike, decode_text, describe, read_bytes
+from ._common import PathLike, decode_text, describe, limit_memory, memory_budget, read_bytes
 from .formats import (FORMATS, FormatSpec, _check_kind, extensions, formats, get_format,
                       register_format, sniff, spec_for_extension, unregister_format)
 from .image import read_image, read_raster, write_image
@@ -72,6 +75,7 @@ __all__ = [
     "read_image", "read_raster", "write_image", "read_npy", "write_npy", "read_npz",
     "write_npz", "read_matrix", "write_matrix",
     "mm_to_cell", "cell_to_mm", "centre_goals", "read_bytes", "decode_text", "describe",
+    "limit_memory", "memory_budget",
 ]
 
 
@@ -121,15 +125,17 @@ def write_maze(maze: Maze, path: PathLike, *, format: str | None = None) -> None
 
 
 def read_grid(path: PathLike, *, strict: bool = False, unknown: str = "occupied",
-              resolution: float = 1.0) -> OccupancyGrid:
+              resolution: float = 1.0, rules: str = "nav2") -> OccupancyGrid:
     """Read an occupancy grid from any grid format, recognised by content.
 
     ROS maps keep their resolution and origin; their unknown cells are read
     as ``unknown`` ("occupied" by default, or "free") -- use
-    :func:`read_rosmap` for the unknown mask itself. Other formats get
-    ``resolution`` and origin (0, 0, 0).
+    :func:`read_rosmap` for the unknown mask itself -- by Nav2's ``map_io``
+    pixel rules, or ROS 1 map_server's with ``rules="ros1"``. Other formats
+    get ``resolution`` and origin (0, 0, 0).
     """
-    return read(path, kind="grid", strict=strict, unknown=unknown, resolution=resolution)
+    return read(path, kind="grid", strict=strict, unknown=unknown, resolution=resolution,
+                rules=rules)
 
 
 def write_grid(grid: OccupancyGrid, path: PathLike, *, format: str | None = None) -> None:

@@ -20,14 +20,14 @@ writing picks it by name or by extension.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ParameterError, unknown_name
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import PathLike, check_regular_file, fail
+from ._common import PathLike, check_memory, check_regular_file, fail
 from .image import is_image, read_image, write_image
 from .maze_json import read_maze_json, write_maze_json
 from .matrix import looks_like_matrix, read_matrix, write_matrix
@@ -72,7 +72,7 @@ class FormatSpec:
         ``write(obj, path)``.
     options : tuple of str
         Keyword options :attr:`read` accepts (``strict``, ``unknown``,
-        ``resolution``).
+        ``resolution``, ``rules``).
     description : str
         One line for listings and error messages.
     """
@@ -185,6 +185,50 @@ def _looks_like_json(head: bytes) -> bool:
     return t.lstrip().startswith("{") and not looks_like_rosmap(t)
 
 
+#: Peak bytes a reader allocates per byte of its file (text split into lines
+#: and tokens, parsed objects; an image's pixels are checked from its header).
+READ_BYTES_PER_FILE_BYTE = {"micromouse": 8, "num": 24, "json": 24, "movingai": 8,
+                            "rosmap": 1, "image": 2, "npy": 3, "matrix": 16}
+#: Peak bytes a writer allocates per cell (text of the cell, lines, copies).
+WRITE_BYTES_PER_CELL = {"micromouse": 40, "num": 80, "json": 16, "movingai": 8,
+                        "rosmap": 4, "image": 4, "npy": 3, "matrix": 8}
+
+
+def _budgeted_reader(name: str, read: Callable[..., Any]) -> Callable[..., Any]:
+    """``read`` refusing, before reading, a file whose parse would pass the
+    memory budget (:func:`robomaze.io.limit_memory`)."""
+    factor = READ_BYTES_PER_FILE_BYTE[name]
+
+    def reader(path, **options):
+        size = check_regular_file(path).st_size
+        check_memory(f"a {name} file of {size} bytes", size * factor, path)
+        return read(path, **options)
+
+    reader.__name__ = getattr(read, "__name__", name)
+    reader.__doc__ = read.__doc__
+    reader.__wrapped__ = read
+    return reader
+
+
+def _budgeted_writer(name: str, write: Callable[[Any, PathLike], None]):
+    """``write`` refusing, before building anything, an object whose output
+    would pass the memory budget."""
+    factor = WRITE_BYTES_PER_CELL[name]
+
+    def writer(obj, path, *args, **kwargs):
+        shape = getattr(obj, "shape", None)
+        if isinstance(shape, tuple) and len(shape) == 2:
+            rows, cols = (int(v) for v in shape)
+            check_memory(f"a {rows}x{cols} {name} file", rows * cols * factor, path,
+                         verb="writing")
+        return write(obj, path, *args, **kwargs)
+
+    writer.__name__ = getattr(write, "__name__", name)
+    writer.__doc__ = write.__doc__
+    writer.__wrapped__ = write
+    return writer
+
+
 def _register_builtins() -> None:
     text = _text
     register_format(FormatSpec(
@@ -202,7 +246,7 @@ def _register_builtins() -> None:
         read_movingai, write_movingai, ("strict", "resolution"), "MovingAI .map"))
     register_format(FormatSpec(
         "rosmap", "grid", (".yaml", ".yml"), lambda h: looks_like_rosmap(text(h)),
-        read_rosmap_grid, write_rosmap, ("unknown",), "ROS map_server YAML"))
+        read_rosmap_grid, write_rosmap, ("unknown", "rules"), "ROS map_server YAML"))
     register_format(FormatSpec(
         "image", "grid", (".png", ".pgm"), is_image, read_image, write_image,
         ("resolution",), "PNG/PGM image"))
@@ -215,6 +259,10 @@ def _register_builtins() -> None:
 
 
 _register_builtins()
+for _spec in list(FORMATS.values()):
+    FORMATS[_spec.name] = replace(_spec, read=_budgeted_reader(_spec.name, _spec.read),
+                                  write=_budgeted_writer(_spec.name, _spec.write))
+del _spec
 
 
 def _check_kind(obj, kind: str) -> None:

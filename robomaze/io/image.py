@@ -1,21 +1,27 @@
-"""Raster images (PNG and the Netpbm family: PGM P2/P5, PBM, PPM) through Pillow.
+"""Raster images (PNG and the Netpbm family: PGM P2/P5, PBM, PPM).
 
-Pillow decodes every image; robomaze adds the rules around it:
+robomaze parses PGM/PPM (P2, P3, P5, P6) itself and decodes PNG and PBM
+through Pillow, with these rules around them:
 
-* the pixel level is read with the image's own maximum honoured: Pillow
-  scales a PGM's ``maxval`` to 255 (8-bit) or 65535 (16-bit) and a 16-bit
-  PNG keeps 0..65535, so ``level / maxval`` is the brightness in [0, 1]
-  (a 40000 of 65535 is 0.61, whatever else the image holds);
-* the grey level of a colour pixel is the integer mean of its colour
-  channels, as ROS map_server computes it;
+* a PGM keeps its own ``maxval`` (Pillow would rescale it to 8 or 16 bits:
+  an ASCII 650 of ``maxval`` 1000 would become 0.650004 instead of 0.65)
+  and a 16-bit PNG keeps 0..65535, so ``level / maxval`` is the exact
+  brightness in [0, 1];
+* every channel is kept (:class:`Raster`), so readers can apply a tool's
+  own rule -- ROS map_server's exact channel mean with alpha, say
+  (:mod:`robomaze.io.rosmap`);
 * the image's size is read from its header and checked against the cell
-  limit in force (:func:`robomaze.limit_cells`) before the pixels are
-  decoded; Pillow's own ``PIL.Image.MAX_IMAGE_PIXELS`` guard still applies
-  on top (raise it too to read images above ~179 megapixels);
-* any decoder failure (truncated chunk, bad header, oversized token) is a
+  limit in force (:func:`robomaze.limit_cells`) and its peak memory against
+  the memory budget (:func:`robomaze.io.limit_memory`) before the pixels
+  are decoded; Pillow's own ``PIL.Image.MAX_IMAGE_PIXELS`` guard still
+  applies on top (raise it too to read images above ~179 megapixels);
+* any decoder failure (truncated chunk, bad header, oversized token, a
+  palette transparency naming a missing colour) is a
   :class:`~robomaze.errors.MazeFormatError` naming the file and saying what
   was expected; Pillow's message is not repeated since it may quote the
   file's bytes.
+
+16-bit colour PNGs are decoded by Pillow at 8 bits per channel.
 
 Plain occupancy images (:func:`read_image`): a pixel is occupied when its
 brightness is below ``threshold / 255`` (default 128/255); transparent
@@ -27,6 +33,7 @@ top row. :func:`write_image` puts 0 for occupied and 255 for free, as an
 from __future__ import annotations
 
 import io as _io
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +42,13 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_size, fail, read_bytes
+from ._common import PathLike, check_memory, check_size, fail, line_col, read_bytes
 
 __all__ = ["Raster", "decode_raster", "read_raster", "write_pixels", "read_image",
            "write_image", "is_png", "is_pgm", "is_image"]
 
 _NETPBM = (b"P1", b"P2", b"P3", b"P4", b"P5", b"P6")
+_NOT_SAMPLE = re.compile(rb"[^0-9 \t\n\r\v\f]")
 
 
 def is_png(data: bytes) -> bool:
@@ -60,17 +68,63 @@ def is_image(data: bytes) -> bool:
 
 @dataclass(frozen=True)
 class Raster:
-    """Decoded pixels: ``level`` (2-D, 0..``maxval``), optional ``alpha``
-    (2-D, 0..255) and the level of full brightness ``maxval``."""
+    """Decoded pixels as the file stores them.
 
-    level: np.ndarray
-    alpha: np.ndarray | None
+    ``channels`` is ``(rows, cols, C)``: C = 1 grey, 2 grey + alpha, 3 RGB,
+    4 RGBA, each in ``0..maxval`` (uint8, or uint16 for 16-bit files and
+    PGMs with ``maxval`` above 255; alpha shares ``maxval``). ``source`` is
+    ``"png"`` or ``"pnm"``.
+    """
+
+    channels: np.ndarray
     maxval: int
+    source: str = "png"
+
+    @property
+    def has_alpha(self) -> bool:
+        """Whether the last channel is alpha (grey + alpha or RGBA)."""
+        return self.channels.shape[2] in (2, 4)
+
+    @property
+    def colour(self) -> np.ndarray:
+        """The colour channels only (1 or 3), without alpha."""
+        return self.channels[..., :3 if self.channels.shape[2] >= 3 else 1]
+
+    @property
+    def level(self) -> np.ndarray:
+        """Grey level in ``0..maxval``: the integer (floored) mean of the colour channels."""
+        c = self.colour
+        if c.shape[2] == 1:
+            return c[..., 0]
+        return (c.sum(axis=2, dtype=np.uint32) // 3).astype(c.dtype)
+
+    @property
+    def alpha(self) -> np.ndarray | None:
+        """Alpha in ``0..maxval``, or None for an image without alpha."""
+        return self.channels[..., -1] if self.has_alpha else None
 
     @property
     def shade(self) -> np.ndarray:
-        """Brightness in [0, 1]: ``level / maxval``."""
-        return self.level / float(self.maxval)
+        """Brightness in [0, 1]: the exact mean of the colour channels over ``maxval``."""
+        c = self.colour
+        total = c[..., 0] if c.shape[2] == 1 else c.sum(axis=2, dtype=np.float64) / 3.0
+        return total / float(self.maxval)
+
+
+#: Bytes per pixel a decode may hold at its peak on top of the decoder's own
+#: image: the numpy copy and a float64 brightness or two (interpretation).
+PEAK_EXTRA_PER_PIXEL = 24
+_PIL_BYTES = {"1": 1, "L": 1, "P": 1, "LA": 2, "La": 2, "PA": 2, "RGB": 4, "RGBA": 4,
+              "RGBa": 4, "RGBX": 4, "I": 4, "I;16": 2, "I;16B": 2, "I;16L": 2, "F": 4}
+
+
+def _check_pixels(w: int, h: int, bytes_per_pixel: int, path, kind: str) -> None:
+    check_size(f"a {w}x{h} pixel image", w * h, path, 1, 1)
+    # Pillow also keeps a pointer and a block header per row: a 60,000,000 x 1
+    # image costs ~13 bytes per row before its pixels
+    check_memory(f"a {w}x{h} pixel {kind}", w * h * (2 * bytes_per_pixel
+                                                       + PEAK_EXTRA_PER_PIXEL) + 16 * h,
+                 path, 1, 1)
 
 
 def _open(data: bytes, path):
@@ -89,7 +143,7 @@ def _open(data: bytes, path):
         raise fail(f"cannot read the {kind} header; expected a valid PNG or PGM image "
                    "(magic, width, height, maxval)", path, 1, 1) from None
     w, h = img.size
-    check_size(f"a {w}x{h} pixel image", w * h, path, 1, 1)
+    _check_pixels(w, h, _PIL_BYTES.get(img.mode, 8), path, kind)
     try:
         img.load()
     except Exception:  # noqa: BLE001 - truncated or corrupt pixel data
@@ -98,37 +152,145 @@ def _open(data: bytes, path):
     return img
 
 
+# ------------------------------------------------------------------ Netpbm
+_SPACE = b" \t\n\r\v\f"
+
+
+def _header_fields(data: bytes, count: int, path) -> tuple[list[int], int]:
+    """``count`` decimal fields after the magic (comments skipped) and the
+    offset just past the last one."""
+    pos, out = 2, []
+    while len(out) < count:
+        while pos < len(data) and (data[pos] in _SPACE or data[pos] == 0x23):
+            if data[pos] == 0x23:                       # '#' comment to end of line
+                nl = data.find(b"\n", pos)
+                pos = len(data) if nl < 0 else nl + 1
+            else:
+                pos += 1
+        start = pos
+        while pos < len(data) and 0x30 <= data[pos] <= 0x39 and pos - start <= 10:
+            pos += 1
+        if pos == start or pos - start > 10:
+            names = ("width", "height", "maxval")
+            raise fail(f"the PGM/PPM header's {names[len(out)]} is not a whole number of at "
+                       "most 10 digits; expected 'P2|P5|P3|P6 width height maxval'",
+                       path, 1, 1)
+        out.append(int(data[start:pos]))
+    return out, pos
+
+
+def _ascii_samples(body: bytes, n: int, maxval: int, path, offset: int, data) -> np.ndarray:
+    """``n`` decimal samples from ASCII Netpbm text, read in slices so the
+    peak stays near the array itself."""
+    bad = _NOT_SAMPLE.search(body)
+    if bad is not None:
+        raise fail("a character in the ASCII pixel data that is not a digit or white space; "
+                   "expected whole numbers 0..maxval", path, *line_col(data, offset + bad.start()))
+    out = np.empty(n, np.uint16 if maxval > 255 else np.uint8)
+    got, pos, step = 0, 0, 1 << 22
+    while pos < len(body):
+        end = min(len(body), pos + step)
+        while end < len(body) and body[end] not in _SPACE:    # cut at white space
+            end += 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            vals = np.fromstring(body[pos:end], dtype=np.int64, sep=" ")
+        if got + len(vals) > n:
+            raise fail(f"more than {n} samples in the ASCII pixel data; expected exactly "
+                       "width x height (x 3 for P3) samples", path, 1, 1)
+        if len(vals) and int(vals.max()) > maxval:
+            raise fail(f"a sample of {int(vals.max())} above maxval {maxval}; expected "
+                       f"samples 0..{maxval}", path, 1, 1)
+        out[got:got + len(vals)] = vals
+        got += len(vals)
+        pos = end
+    if got < n:
+        raise fail(f"{got} of {n} samples in the ASCII pixel data; expected width x height "
+                   "(x 3 for P3) samples (truncated file?)", path, 1, 1)
+    return out
+
+
+def _decode_netpbm(data: bytes, path) -> Raster:
+    """P2/P5 (grey) and P3/P6 (colour) with any ``maxval`` 1..65535, kept exactly."""
+    magic = data[:2]
+    (w, h, maxval), pos = _header_fields(data, 3, path)
+    if w < 1 or h < 1 or not 1 <= maxval <= 65535:
+        raise fail(f"PGM/PPM header: {w}x{h} pixels, maxval {maxval}; expected width and "
+                   "height >= 1 and maxval 1..65535", path, 1, 1)
+    nc = 3 if magic in (b"P3", b"P6") else 1
+    wide = maxval > 255
+    _check_pixels(w, h, nc * (2 if wide else 1), path, "PGM/PPM")
+    n = w * h * nc
+    if magic in (b"P5", b"P6"):
+        if pos >= len(data) or data[pos] not in _SPACE:
+            raise fail("no single white space after maxval; expected the binary pixel data "
+                       "after one space or newline", path, 1, 1)
+        pos += 1
+        size = n * (2 if wide else 1)
+        if len(data) - pos < size:
+            raise fail(f"{len(data) - pos} bytes of pixel data for {w}x{h} pixels; expected "
+                       f"{size} bytes (truncated file?)", path, 1, 1)
+        flat = np.frombuffer(data, ">u2" if wide else np.uint8, n, pos)
+        if wide:
+            flat = flat.astype(np.uint16)
+        if maxval < (65535 if wide else 255) and int(flat.max()) > maxval:
+            raise fail(f"a sample of {int(flat.max())} above maxval {maxval}; expected "
+                       f"samples 0..{maxval}", path, 1, 1)
+    else:
+        flat = _ascii_samples(data[pos:], n, maxval, path, pos, data)
+    return Raster(flat.reshape(h, w, nc), maxval, "pnm")
+
+
+def _decode_png(data: bytes, path) -> Raster:
+    img = _open(data, path)
+    mode = img.mode
+    if mode == "1":
+        img, mode = img.convert("L"), "L"
+    if mode in ("P", "PA"):
+        alpha = mode == "PA" or "transparency" in img.info
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # Pillow's advice to convert to RGBA
+                img = img.convert("RGBA" if alpha else "RGB")
+        except Exception:  # noqa: BLE001 - e.g. a tRNS entry naming a missing colour
+            raise fail("cannot expand the palette image (its transparency names a colour "
+                       "index outside the palette?); expected a palette whose tRNS entries "
+                       "name existing colours", path, 1, 1) from None
+        mode = img.mode
+    elif mode == "L" and "transparency" in img.info:
+        img, mode = img.convert("LA"), "LA"
+    if mode in ("I", "I;16", "I;16B", "I;16L"):
+        a = np.clip(np.asarray(img), 0, 65535).astype(np.uint16)
+        return Raster(a[..., None], 65535, "png")
+    if mode == "L":
+        return Raster(np.asarray(img)[..., None], 255, "png")
+    if mode in ("LA", "La"):
+        return Raster(np.asarray(img.convert("LA")), 255, "png")
+    if mode in ("RGB", "RGBX"):
+        return Raster(np.asarray(img.convert("RGB")), 255, "png")
+    if mode in ("RGBA", "RGBa"):
+        return Raster(np.asarray(img.convert("RGBA")), 255, "png")
+    raise fail(f"pixel mode {mode}; expected a greyscale, RGB(A) or palette image",
+               path, 1, 1)
+
+
 def decode_raster(data: bytes, *, path=None) -> Raster:
     """Decode PNG or Netpbm bytes into a :class:`Raster`.
 
-    >>> r = decode_raster(b"P2\\n3 1\\n1000\\n0 400 1000\\n")
-    >>> r.maxval, r.shade.round(3).tolist()
-    (65535, [[0.0, 0.4, 1.0]])
+    PGM/PPM files (P2, P3, P5, P6) are parsed here, with their ``maxval``
+    kept as it is (no rescaling to 8 or 16 bits); PNG and PBM go through
+    Pillow.
+
+    >>> r = decode_raster(b"P2\\n3 1\\n1000\\n0 650 1000\\n")
+    >>> r.maxval, r.shade.tolist()
+    (1000, [[0.0, 0.65, 1.0]])
     """
     if not is_image(data):
         raise fail("not a PNG or PGM image; expected the PNG signature or a Netpbm magic "
                    "'P2'/'P5'", path, 1, 1)
-    img = _open(data, path)
-    mode = img.mode
-    if mode == "1":
-        return Raster(np.asarray(img.convert("L")), None, 255)
-    if mode == "L":
-        return Raster(np.asarray(img), None, 255)
-    if mode in ("I", "I;16", "I;16B", "I;16L"):
-        a = np.asarray(img)
-        return Raster(np.clip(a, 0, 65535).astype(np.uint16), None, 65535)
-    if mode == "P":
-        img, mode = img.convert("RGBA"), "RGBA"
-    if mode in ("LA", "La"):
-        a = np.asarray(img.convert("LA"))
-        return Raster(a[..., 0].copy(), a[..., 1].copy(), 255)
-    if mode in ("RGB", "RGBA", "RGBa", "RGBX"):
-        a = np.asarray(img)
-        grey = (a[..., :3].sum(axis=2, dtype=np.uint16) // 3).astype(np.uint8)
-        alpha = a[..., 3].copy() if mode in ("RGBA", "RGBa") else None
-        return Raster(grey, alpha, 255)
-    raise fail(f"pixel mode {mode}; expected a greyscale, RGB(A) or palette image",
-               path, 1, 1)
+    if data[:2] in (b"P2", b"P3", b"P5", b"P6"):
+        return _decode_netpbm(data, path)
+    return _decode_png(data, path)
 
 
 def read_raster(path: PathLike) -> Raster:
@@ -158,9 +320,11 @@ def read_image(path: PathLike, *, resolution: float = 1.0, threshold: int = 128)
     [[True, False]]
     """
     r = read_raster(path)
-    occ = r.level.astype(np.int64) * 255 < int(threshold) * r.maxval
+    # level * 255 < threshold * maxval, as one comparison with the smallest
+    # level that is not dark (no int64 copy of the image)
+    occ = r.level < -(-int(threshold) * r.maxval // 255)
     if r.alpha is not None:
-        occ &= r.alpha >= 128
+        occ &= r.alpha > r.maxval // 2                       # alpha >= 128 of 255
     return OccupancyGrid(occ, resolution=resolution)
 
 

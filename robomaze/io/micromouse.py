@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, check_size, fail, read_text, text_lines
+from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
 
 __all__ = ["read_micromouse", "parse_micromouse", "format_micromouse",
            "write_micromouse", "mm_to_cell", "cell_to_mm", "centre_goals",
@@ -144,6 +144,8 @@ def parse_micromouse(text: str, *, path=None, unknown: str = "wall",
                    "- truncated or extra lines?", path, len(lines), 1)
     rows = (len(lines) - 1) // 2
     check_size(f"a {cols}x{rows} maze", rows * cols, path, 1, 1)
+    # the text's lines are already held; the wall lattices and the Maze
+    check_memory(f"a {cols}x{rows} maze", rows * cols * 16, path, 1, 1)
     post = first[0]
     # Walls between/around cells in the text's own (2H+1, 2W+1) lattice.
     horiz = np.zeros((rows + 1, cols), np.int8)   # 0 open, 1 wall, 2 unknown

@@ -17,10 +17,17 @@ from pathlib import Path
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, check_size, fail, read_text, text_lines
+from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
 from .micromouse import cell_to_mm, centre_goals
 
 __all__ = ["read_num", "parse_num", "format_num", "write_num", "looks_like_num"]
+
+#: Peak bytes per character of text while parsing: the line strings and the
+#: per-line records (a list of six ints, ~250 bytes per 12-character line).
+_BYTES_PER_CHAR = 24
+#: Peak bytes per maze cell: the line index (8), the four wall flags, the
+#: transposed copies and the Maze's own arrays.
+_BYTES_PER_CELL = 32
 
 
 def looks_like_num(text: str) -> bool:
@@ -41,6 +48,10 @@ def parse_num(text: str, *, path=None, strict: bool = False) -> Maze:
     >>> m.shape, bool(m.wall((0, 0), "S")), bool(m.wall((1, 0), "E"))
     ((2, 2), False, False)
     """
+    # the per-line records cost far more than the text: refuse a file whose
+    # parse would not fit before splitting it
+    check_memory(f"an mms .num text of {len(text)} characters", len(text) * _BYTES_PER_CHAR,
+                 path)
     lines = text_lines(text)
     if not lines:
         raise fail("empty file; expected lines 'x y N E S W'", path, 1, 1)
@@ -73,6 +84,14 @@ def parse_num(text: str, *, path=None, strict: bool = False) -> Maze:
     width, height = int(arr[:, 0].max()) + 1, int(arr[:, 1].max()) + 1
     far = int(np.argmax(np.maximum(arr[:, 0], arr[:, 1])))   # the line naming the size
     check_size(f"a {width}x{height} maze", width * height, path, far + 1, 1)
+    if len(recs) < width * height:
+        # every cell has its own line: a short file is refused before the
+        # width x height arrays are allocated
+        raise fail(f"{width * height - len(recs)} cells of the {width}x{height} maze are "
+                   f"missing ({len(recs)} of {width * height} lines); expected every cell "
+                   "once (truncated file?)", path, len(lines), 1)
+    check_memory(f"a {width}x{height} maze", width * height * _BYTES_PER_CELL, path,
+                 far + 1, 1)
     seen = np.zeros((width, height), np.int64)
     walls = np.zeros((width, height, 4), bool)
     for i, (x, y, *w) in enumerate(recs, start=1):
@@ -143,4 +162,8 @@ def format_num(maze: Maze) -> str:
 
 def write_num(maze: Maze, path: PathLike) -> None:
     """Write ``maze`` as ``.num`` (start and goals are not stored by the format)."""
+    rows, cols = maze.shape
+    # the text (about 14 characters per cell) and the list of lines behind it
+    check_memory(f"the .num text of a {rows}x{cols} maze", rows * cols * 80, path,
+                 verb="writing")
     Path(path).write_text(format_num(maze), encoding="ascii")

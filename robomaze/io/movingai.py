@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_size, fail, read_text, text_lines
+from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
 
 __all__ = ["read_movingai", "parse_movingai", "format_movingai", "write_movingai",
            "read_scen", "parse_scen", "write_scen", "ScenProblem", "looks_like_movingai"]
@@ -89,6 +89,8 @@ def parse_movingai(text: str, *, path=None, strict: bool = False,
         dims[key] = int(val)
     h, w = dims["height"], dims["width"]
     check_size(f"a {w}x{h} map", w * h, path, header["height"][1], 1)
+    # the rows are already held as text: the boolean grid and its checks
+    check_memory(f"a {w}x{h} map", w * h * 4, path, header["height"][1], 1)
     body = lines[i + 1:]
     if len(body) < h:
         raise fail(f"map has {len(body)} rows; expected height {h} (truncated file?)",

@@ -19,6 +19,19 @@ a length *agrees* when ``|length - optimal| <= unit + rtol * max(optimal,
 digits, whose last digit may be rounded or cut) and ``rtol`` an extra
 relative slack, 0 by default. :attr:`ScenReport.rule` states the rule and
 the units met.
+
+Older files computed their lengths with a rounded sqrt(2) (9 digits, say)
+and printed them to 8 decimals: a diagonal-heavy length of 1000 is then
+off by up to ~3e-7, far beyond its last digit. No tolerance needs guessing:
+each planned length is ``a + b sqrt(2)`` for whole ``a`` straight and ``b``
+diagonal moves (:func:`octile_counts`), so the file's own constant is
+fitted -- the value of sqrt(2) that the most lines' ``(stored - a) / b``
+allow, within half a printed unit (:func:`fit_sqrt2`) -- and a line also
+agrees when ``|a + b s - stored| <= unit`` for that fitted ``s``. The fit is
+used only when it lies within :data:`SQRT2_FIT_BOUND` of sqrt(2) (a
+rounded sqrt(2), not another diagonal cost); :attr:`ScenReport.sqrt2`
+reports it and :attr:`ScenReport.rule` says how many lines each rule
+accepted. A length wrong by more than a unit still disagrees under both.
 """
 
 from __future__ import annotations
@@ -34,7 +47,16 @@ from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from .movingai import ScenProblem, read_movingai, read_scen
 
-__all__ = ["ScenReport", "run_scenarios", "run_scen_file", "agreement_rule"]
+__all__ = ["ScenReport", "run_scenarios", "run_scen_file", "agreement_rule", "octile_counts",
+           "fit_sqrt2", "SQRT2_FIT_BOUND"]
+
+SQRT2 = 2.0 ** 0.5
+#: A constant fitted from a file counts as "its sqrt(2)" only this close to
+#: sqrt(2) (six correct decimals or better).
+SQRT2_FIT_BOUND = 1e-6
+#: |L - (a + b sqrt 2)| below which a planned length is taken as ``a + b sqrt 2``
+#: (distinct pairs of move counts differ by far more for any grid path).
+_COUNT_TOL = 1e-7
 
 
 @dataclass(frozen=True)
@@ -49,6 +71,10 @@ class ScenReport:
     method: str
     tolerance: np.ndarray = None
     rule: str = ""
+    #: The sqrt(2) fitted from the file when some lines agree only by it.
+    sqrt2: float | None = None
+    #: Lines that agree only for the fitted sqrt(2).
+    n_by_fit: int = 0
 
     @property
     def n(self) -> int:
@@ -61,14 +87,15 @@ class ScenReport:
     def worst(self, k: int = 5) -> list[tuple[int, float, float]]:
         """The ``k`` largest disagreements as ``(index, length, optimal)``."""
         diff = np.abs(np.nan_to_num(self.lengths, nan=np.inf) - self.optimal)
-        order = np.argsort(-diff)[:k]
-        return [(int(i), float(self.lengths[i]), float(self.optimal[i]))
-                for i in order if not self.agree[i]]
+        bad = np.flatnonzero(~self.agree)
+        order = bad[np.argsort(-diff[bad], kind="stable")][:k]
+        return [(int(i), float(self.lengths[i]), float(self.optimal[i])) for i in order]
 
     def summary(self) -> dict:
         return {"problems": self.n, "agree": self.n_agree, "disagree": self.n - self.n_agree,
                 "seconds": self.seconds, "per_problem_ms": 1000 * self.seconds / max(self.n, 1),
-                "method": self.method, "rule": self.rule}
+                "method": self.method, "rule": self.rule, "sqrt2": self.sqrt2,
+                "agree_by_fitted_sqrt2": self.n_by_fit}
 
 
 def agreement_rule(units: np.ndarray, rtol: float) -> str:
@@ -82,6 +109,59 @@ def agreement_rule(units: np.ndarray, rtol: float) -> str:
     extra = f" + {rtol:g} x max(stored, 1)" if rtol else ""
     return (f"|length - stored| <= one unit in the last printed digit of the stored "
             f"length{extra} ({parts})")
+
+
+def octile_counts(lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Whole straight and diagonal move counts ``(a, b)`` with ``a + b sqrt(2)``
+    equal to each length (-1, -1 where none is, e.g. NaN for no path).
+
+    >>> a, b = octile_counts(np.array([3 + 4 * 2 ** 0.5, 7.0, 0.5]))
+    >>> a.tolist(), b.tolist()
+    ([3, 7, -1], [4, 0, -1])
+    """
+    lengths = np.asarray(lengths, float)
+    a = np.full(lengths.shape, -1, np.int64)
+    b = np.full(lengths.shape, -1, np.int64)
+    for i, L in enumerate(lengths):
+        if not np.isfinite(L) or L < 0 or L > 1e7:
+            continue
+        bs = np.arange(int(L / SQRT2 + 1e-9) + 1)
+        rest = L - bs * SQRT2
+        near = np.abs(rest - np.rint(rest)) <= _COUNT_TOL * max(1.0, L)
+        if near.any():
+            k = int(np.argmax(near))
+            a[i], b[i] = int(np.rint(rest[k])), int(bs[k])
+    return a, b
+
+
+def fit_sqrt2(a: np.ndarray, b: np.ndarray, stored: np.ndarray,
+              units: np.ndarray) -> tuple[float | None, int]:
+    """The sqrt(2) a file's lengths were computed with: the value inside the
+    most intervals ``[(stored - a - unit/2) / b, (stored - a + unit/2) / b]``
+    (lines with ``b > 0``), and how many lines allow it; ``(None, 0)`` if no
+    line has a diagonal move.
+
+    >>> s = 1.41421356
+    >>> b = np.array([10, 250, 999]); a = np.array([3, 0, 7])
+    >>> stored = np.round(a + b * s, 8)
+    >>> value, n = fit_sqrt2(a, b, stored, np.full(3, 1e-8))
+    >>> abs(value - s) < 1e-11, n
+    (True, 3)
+    """
+    m = b > 0
+    if not m.any():
+        return None, 0
+    lo = (stored[m] - a[m] - units[m] / 2) / b[m]
+    hi = (stored[m] - a[m] + units[m] / 2) / b[m]
+    # sweep: +1 at each lower end, -1 after each upper end; the deepest point wins
+    ends = np.concatenate([lo, hi])
+    kind = np.concatenate([np.zeros(len(lo), np.int8), np.ones(len(hi), np.int8)])
+    order = np.lexsort((kind, ends))
+    depth = np.cumsum(np.where(kind[order] == 0, 1, -1))
+    best = int(np.argmax(depth))
+    left = ends[order][best]
+    right = ends[order][best + 1] if best + 1 < len(order) else left
+    return float((left + right) / 2), int(depth[best])
 
 
 def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "batch",
@@ -140,8 +220,22 @@ def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "batch",
     units = np.array([p.optimal_unit for p in problems], float)
     tolerance = units + rtol * np.maximum(optimal, 1.0)
     agree = np.abs(lengths - optimal) <= tolerance
-    return ScenReport(problems, lengths, optimal, agree, seconds, method, tolerance,
-                      agreement_rule(units, rtol))
+    sqrt2, by_fit = None, 0
+    if not agree.all():
+        a, b = octile_counts(lengths)              # lengths are in cells
+        value, _ = fit_sqrt2(a, b, optimal, units)
+        if value is not None and abs(value - SQRT2) <= SQRT2_FIT_BOUND:
+            fitted = (a >= 0) & (np.abs(a + b * value - optimal) <= tolerance)
+            extra = fitted & ~agree
+            if extra.any():
+                sqrt2, by_fit = value, int(extra.sum())
+                agree = agree | fitted
+    rule = agreement_rule(units, rtol)
+    if sqrt2 is not None:
+        rule += (f"; or exact for sqrt(2) = {sqrt2:.11f} fitted from the file's lengths "
+                 f"({by_fit} line{'s' if by_fit != 1 else ''} agree only by it)")
+    return ScenReport(problems, lengths, optimal, agree, seconds, method, tolerance, rule,
+                      sqrt2, by_fit)
 
 
 def run_scen_file(scen_path, *, map_path=None, limit: int | None = None, every: int = 1,

@@ -1,17 +1,32 @@
 """ROS ``map_server`` / Nav2 maps: a YAML description plus a PGM or PNG image.
 
-Loading follows map_server's rules exactly:
+Loading follows Nav2's ``map_io`` (``nav2_map_server``) by default and ROS 1
+``map_server``'s image_loader with ``rules="ros1"`` (:func:`map_values`):
 
-* the grey level of a pixel is the integer mean of its colour channels;
-* ``p = 1 - level / maxval`` (for 8-bit images ``(255 - value) / 255``) --
-  or ``p = level / maxval`` when ``negate`` is 1;
-* ``trinary`` (default mode): occupied if ``p > occupied_thresh``, free if
-  ``p < free_thresh``, unknown otherwise; ``scale``: the same, except that
-  in-between pixels are partially occupied (1..99) unless transparent, and
-  robomaze reports them in the unknown mask too (a boolean grid cannot hold a
-  fraction); ``raw``: the (negated) pixel value (``round(255 * level /
-  maxval)``) is the occupancy 0..100,
-  compared with the thresholds times 100, and values above 100 are unknown;
+* Nav2 (GraphicsMagick, 16-bit quanta): ``shade`` is the exact mean of R,
+  G and B (a grey pixel has R = G = B) over full brightness -- (89, 89, 90)
+  is 89.33/255, not 89/255 -- and, in ``trinary`` mode only, an image with
+  an alpha channel has its alpha averaged in as a fourth channel (grey 248
+  with alpha 0 is 186/255: unknown, not free); ``occ = 1 - shade`` (or
+  ``shade`` when ``negate`` is 1); occupied if ``occupied_thresh < occ``,
+  free if ``occ < free_thresh`` (compared in map_io's own arithmetic: grey
+  51 with ``negate: 1`` has ``occ`` = 13107/65535 = 0.2, unknown at
+  ``free_thresh: 0.2``, where ``1 - (1 - 51/255)`` would be free), unknown
+  otherwise.
+  ``scale``: non-opaque pixels are unknown and in-between ones get
+  ``rint(100 (occ - free) / (occupied - free))``, so 0 and 100 there are
+  free and occupied; ``raw``: ``round(255 shade)`` is the value (``negate``
+  is ignored) and above 100 unknown. A PGM ``maxval`` that does not divide
+  65535 (1000, say) gives ``shade = level / maxval`` exactly.
+* ROS 1 (SDL_image, 8 bits): 16-bit PNGs keep their high byte, PGMs with
+  ``maxval`` below 255 are scaled by ``v * 255 // maxval`` and above 255
+  are refused as map_server refuses them; the mean is over all channels in
+  trinary mode (alpha included; grey + alpha counts as R, G, B, A) and
+  over all but alpha otherwise; ``negate`` flips the mean in every mode;
+  ``occ = (255 - mean) / 255``; ``raw`` truncates the mean.
+* robomaze's boolean grid: 100 is occupied, 0 free, everything else (-1,
+  and the partial 1..99 of ``scale``) in the unknown mask; in ``raw`` mode
+  the values 0..100 are compared with the thresholds times 100.
 * the image's top row is the map's north edge and ``origin`` is the pose of
   the **lower-left** pixel's corner. robomaze's grid also has row 0 north and
   its ``origin`` at the lower-left corner, so pixels map to grid cells
@@ -43,7 +58,7 @@ device is refused before any read).
 
 16-bit images: the level is divided by the image's own maximum (``maxval``
 of a PGM, 65535 of a 16-bit PNG), so a 40000 of 65535 has ``p = 0.39`` and
-is unknown under the default thresholds, as in map_server.
+is unknown under the default thresholds, as in Nav2.
 """
 
 from __future__ import annotations
@@ -61,7 +76,7 @@ from ._common import PathLike, check_regular_file, decode_text, fail, file_probl
 from .image import read_raster, write_pixels
 
 __all__ = ["parse_map_yaml", "read_rosmap", "read_rosmap_grid", "write_rosmap",
-           "interpret_pixels", "looks_like_rosmap", "REQUIRED_KEYS", "MODES",
+           "interpret_pixels", "map_values", "RULES", "looks_like_rosmap", "REQUIRED_KEYS", "MODES",
            "MAX_YAML_BYTES"]
 
 REQUIRED_KEYS = ("image", "resolution", "origin", "negate", "occupied_thresh", "free_thresh")
@@ -164,11 +179,19 @@ def _number(d, key, path, *, lo=None, hi=None, positive=False) -> float:
     return v
 
 
+def _round_half_away(x: np.ndarray) -> np.ndarray:
+    """C's ``std::round`` for x >= 0 (halves away from zero; numpy's rint goes to even)."""
+    fl = np.floor(x)
+    return fl + ((x - fl) >= 0.5)
+
+
 def interpret_pixels(shade: np.ndarray, *, negate: bool, occupied_thresh: float,
                      free_thresh: float, mode: str = "trinary",
                      alpha: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """map_server's pixel rule on brightness ``shade`` in [0, 1] (``level /
-    maxval``): ``(occupied, unknown)`` boolean arrays.
+    """Nav2's pixel rule on brightness ``shade`` in [0, 1] alone: ``(occupied,
+    unknown)`` boolean arrays. ``alpha`` (0..255) only marks non-opaque
+    pixels unknown in ``scale`` mode; :func:`map_values` applies the full
+    rule to an image's channels.
 
     >>> occ, unk = interpret_pixels(np.array([[0, 205, 254]]) / 255, negate=False,
     ...                             occupied_thresh=0.65, free_thresh=0.196)
@@ -176,20 +199,152 @@ def interpret_pixels(shade: np.ndarray, *, negate: bool, occupied_thresh: float,
     (array([[1, 0, 0]]), array([[0, 1, 0]]))
     """
     s = np.asarray(shade, dtype=float)
+    a = None if alpha is None else np.asarray(alpha)
+    values = _nav2_from_shade(s, None if a is None else a == 255, negate=negate, occ_t=occupied_thresh, free_t=free_thresh,
+                              mode=mode)
+    return _classify(values, mode, occupied_thresh, free_thresh)
+
+
+#: Rule sets :func:`read_rosmap` follows: Nav2's ``map_io`` (ROS 2) or ROS 1 map_server.
+RULES = ("nav2", "ros1")
+#: Pixels interpreted at a time (bounds the float temporaries).
+_BLOCK_PIXELS = 1 << 20
+
+
+def _nav2_from_shade(shade, opaque, *, negate, occ_t, free_t, mode) -> np.ndarray:
+    """Nav2 map_io's cell value (-1, 0..100) from the brightness ``shade``."""
+    if mode == "raw":                     # map_io ignores negate here
+        v = _round_half_away(shade * 255.0)
+        return np.where(v <= 100, v, -1).astype(np.int16)
+    occ = shade if negate else 1.0 - shade
+    out = np.full(shade.shape, -1, np.int16)
+    is_occ = occ_t < occ
+    is_free = (occ < free_t) & ~is_occ
+    out[is_occ] = 100
+    out[is_free] = 0
+    if mode == "scale":
+        mid = ~(is_occ | is_free)
+        if occ_t > free_t:
+            ratio = (occ[mid] - free_t) / (occ_t - free_t)
+            out[mid] = np.rint(ratio * 100.0).astype(np.int16)
+        if opaque is not None:
+            out[~opaque] = -1
+    return out
+
+
+def _nav2_values(ch: np.ndarray, maxval: int, has_alpha: bool, *, negate, occ_t, free_t,
+                 mode) -> np.ndarray:
+    """Nav2 ``map_io``: GraphicsMagick quanta (16 bits), the exact mean of
+    R, G, B (a grey pixel is R = G = B) plus, in trinary mode, the alpha of
+    an image with an alpha channel; ``shade = mean / 65535``."""
+    ncol = 3 if ch.shape[2] >= 3 else 1
+    if 65535 % maxval == 0:
+        q, top = 65535 // maxval, 65535.0
+    else:                                 # a PGM maxval such as 1000: level / maxval exactly
+        q, top = 1, float(maxval)
+    if ncol == 1:
+        total = ch[..., 0].astype(np.float64) * (3 * q)
+    else:
+        total = ch[..., :3].sum(axis=2, dtype=np.float64) * q
+    n = 3.0
+    if has_alpha and mode == "trinary":
+        total += ch[..., -1].astype(np.float64) * q
+        n = 4.0
+    shade = (total / n) / top
+    opaque = (ch[..., -1] == maxval) if has_alpha else None
+    return _nav2_from_shade(shade, opaque, negate=negate, occ_t=occ_t, free_t=free_t,
+                            mode=mode)
+
+
+def _ros1_bytes(raster, path) -> np.ndarray:
+    """The 8-bit samples SDL_image hands ROS 1 map_server."""
+    ch, maxval = raster.channels, raster.maxval
+    if maxval == 255:
+        return ch
+    if raster.source == "png":            # libpng's strip_16: the high byte
+        return (ch >> 8).astype(np.uint8)
+    if maxval > 255:
+        raise fail(f"a PGM with maxval {maxval}; ROS 1 map_server (SDL_image) reads maxval "
+                   "up to 255 only (read it with rules='nav2')", path, 1, 1)
+    return (ch.astype(np.uint16) * 255 // maxval).astype(np.uint8)
+
+
+def _ros1_values(b: np.ndarray, has_alpha: bool, *, negate, occ_t, free_t,
+                 mode) -> np.ndarray:
+    """ROS 1 map_server's image_loader: SDL's channels (grey + alpha becomes
+    RGBA), the mean of all of them in trinary mode (alpha included) or of
+    all but alpha otherwise; ``occ = (255 - mean) / 255``."""
+    if b.shape[2] == 2:                   # SDL expands grey + alpha to RGBA
+        b = b[..., [0, 0, 0, 1]]
+    n = b.shape[2]
+    avg = n if (mode == "trinary" or not has_alpha) else n - 1
+    mean = b[..., :avg].sum(axis=2, dtype=np.int64) / float(avg)
     if negate:
-        s = 1.0 - s
+        mean = 255 - mean
     if mode == "raw":
-        v = np.rint(s * 255.0)
-        occ = (v <= 100) & (v > occupied_thresh * 100)
-        free = (v <= 100) & (v < free_thresh * 100)
-        return occ, ~(occ | free)
-    p = 1.0 - s
-    occ = p > occupied_thresh
-    free = (p < free_thresh) & ~occ
-    unknown = ~(occ | free)
-    if mode == "scale" and alpha is not None:
-        unknown |= (alpha < 255) & ~occ & ~free
-    return occ, unknown
+        v = np.trunc(mean)                # int8 value = double: truncation
+        return np.where(v <= 100, v, -1).astype(np.int16)
+    occ = (255 - mean) / 255.0
+    out = np.full(mean.shape, -1, np.int16)
+    is_occ = occ > occ_t
+    is_free = (occ < free_t) & ~is_occ
+    out[is_occ] = 100
+    out[is_free] = 0
+    if mode == "scale":
+        # the last byte of the pixel is its "alpha" (the blue byte of RGB)
+        alpha = b[..., n - 1] if n > 1 else np.ones(mean.shape, np.uint8)
+        mid = ~(is_occ | is_free) & (alpha >= 1)
+        if occ_t > free_t:
+            ratio = (occ[mid] - free_t) / (occ_t - free_t)
+            out[mid] = np.trunc(1 + 98 * ratio).astype(np.int16)
+    return out
+
+
+def map_values(raster, *, negate: bool, occupied_thresh: float, free_thresh: float,
+               mode: str = "trinary", rules: str = "nav2", path=None) -> np.ndarray:
+    """The OccupancyGrid message values map_server publishes for an image:
+    -1 (unknown), 0 (free), 100 (occupied) and, in scale or raw mode,
+    1..99; int16, rows as in the image (row 0 north).
+
+    ``rules`` is ``"nav2"`` (ROS 2 Nav2 ``map_io``) or ``"ros1"`` (ROS 1
+    ``map_server``'s image_loader); raw values above 100 are -1.
+
+    >>> from robomaze.io.image import decode_raster
+    >>> r = decode_raster(b"P2\\n3 1\\n255\\n0 51 254\\n")
+    >>> map_values(r, negate=True, occupied_thresh=0.65, free_thresh=0.2).tolist()
+    [[0, -1, 100]]
+    """
+    if rules not in RULES:
+        raise ParameterError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+    if mode not in MODES:
+        raise ParameterError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    opts = dict(negate=bool(negate), occ_t=float(occupied_thresh), free_t=float(free_thresh),
+                mode=mode)
+    ch = raster.channels
+    src = _ros1_bytes(raster, path) if rules == "ros1" else ch
+    rows = ch.shape[0]
+    out = np.empty(rows * ch.shape[1], np.int16).reshape(ch.shape[:2])
+    step = max(1, _BLOCK_PIXELS // max(1, ch.shape[1]))
+    for r0 in range(0, rows, step):
+        block = src[r0:r0 + step]
+        if rules == "ros1":
+            out[r0:r0 + step] = _ros1_values(block, raster.has_alpha, **opts)
+        else:
+            out[r0:r0 + step] = _nav2_values(block, raster.maxval, raster.has_alpha, **opts)
+    return out
+
+
+def _classify(values: np.ndarray, mode: str, occ_t: float,
+              free_t: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(occupied, unknown)`` from message values: 100 occupied, 0 free, the
+    rest unknown; raw values 0..100 are compared with the thresholds x 100."""
+    if mode == "raw":
+        valid = values >= 0
+        occ = valid & (values > occ_t * 100)
+        free = valid & (values < free_t * 100)
+    else:
+        occ, free = values == 100, values == 0
+    return occ, ~(occ | free)
 
 
 def _load_yaml(path) -> tuple[dict, int]:
@@ -222,8 +377,16 @@ def _image_path(d, path) -> Path:
     return img_path
 
 
-def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
+def read_rosmap(path: PathLike, *, rules: str = "nav2") -> tuple[OccupancyGrid, np.ndarray]:
     """Read a map_server YAML file and its image.
+
+    Parameters
+    ----------
+    path : path-like
+        The YAML file.
+    rules : {"nav2", "ros1"}
+        Whose pixel rules to follow (see :func:`map_values`): ROS 2 Nav2's
+        ``map_io`` (default) or ROS 1 ``map_server``.
 
     Returns
     -------
@@ -269,19 +432,26 @@ def read_rosmap(path: PathLike) -> tuple[OccupancyGrid, np.ndarray]:
         if mode not in MODES:
             raise fail(f"mode is not one of {', '.join(MODES)}; expected trinary, scale or raw",
                        path, ln, col)
-    raster = read_raster(_image_path(d, path))
-    occ, unknown = interpret_pixels(raster.shade, negate=bool(neg), occupied_thresh=occ_t,
-                                    free_thresh=free_t, mode=mode, alpha=raster.alpha)
+    if rules not in RULES:
+        raise ParameterError(f"rules must be one of {', '.join(RULES)}, got {rules!r}")
+    img_path = _image_path(d, path)
+    raster = read_raster(img_path)
+    values = map_values(raster, negate=bool(neg), occupied_thresh=occ_t, free_thresh=free_t,
+                        mode=mode, rules=rules, path=img_path)
+    del raster
+    occ, unknown = _classify(values, mode, occ_t, free_t)
     grid = OccupancyGrid(occ | unknown, resolution=res,
                          origin=tuple(_as_number(o) for o in origin))
     return grid, unknown
 
 
-def read_rosmap_grid(path: PathLike, *, unknown: str = "occupied") -> OccupancyGrid:
-    """The grid of a ROS map with unknown cells read as ``"occupied"`` or ``"free"``."""
+def read_rosmap_grid(path: PathLike, *, unknown: str = "occupied",
+                     rules: str = "nav2") -> OccupancyGrid:
+    """The grid of a ROS map with unknown cells read as ``"occupied"`` or
+    ``"free"``, by Nav2's or ROS 1's ``rules``."""
     if unknown not in ("occupied", "free"):
         raise ParameterError(f"unknown must be 'occupied' or 'free', got {unknown!r}")
-    grid, unk = read_rosmap(path)
+    grid, unk = read_rosmap(path, rules=rules)
     if unknown == "free":
         grid = grid.replace(occupied=grid.occupied & ~unk)
     return grid

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import numpy as np
-from matplotlib.colors import ListedColormap
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path as MplPath
 
@@ -25,7 +24,8 @@ from ..grid import OccupancyGrid
 from ..maze import Maze
 
 __all__ = [
-    "draw_grid", "draw_maze", "draw_path", "draw_points", "path_xy",
+    "draw_grid", "draw_maze", "draw_path", "draw_points", "path_xy", "grid_rgba",
+    "block_factors",
     "PATH_COLOR", "START_COLOR", "GOAL_COLOR", "WALL_COLOR", "PALETTE",
 ]
 
@@ -37,12 +37,11 @@ START_COLOR = "#00b000"
 GOAL_COLOR = "#0050ff"
 #: Walls and occupied cells.
 WALL_COLOR = "#000000"
+#: Below this many screen pixels per cell a maze's walls are drawn as an image.
+MIN_LINE_PX = 2.0
 #: Colours for several overlays (``paths=`` / ``marks=``), in order.
 PALETTE = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4",
            "#42d4f4", "#f032e6", "#bfef45", "#9a6324", "#800000")
-
-_OCC_CMAP = ListedColormap(["#ffffff", WALL_COLOR])
-
 
 def is_colour(text: str) -> bool:
     """Whether matplotlib understands ``text`` as a colour (a name or ``#rrggbb``).
@@ -108,12 +107,85 @@ def draw_grid(ax, grid: OccupancyGrid, *, color: str = WALL_COLOR,
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
     if not ax.images and not ax.lines and not ax.collections:
         setup_axes(ax, grid.rows, grid.cols)
+    rgba = grid_rgba(grid.occupied, color, _axes_pixels(ax))
     if interpolation is None:
-        interpolation = "nearest" if px_per_cell(ax, grid.rows, grid.cols) >= 1 else "antialiased"
-    cmap = _OCC_CMAP if color == WALL_COLOR else ListedColormap(["#ffffff", color])
-    return ax.imshow(grid.occupied.astype(np.uint8), cmap=cmap, vmin=0, vmax=1,
-                     interpolation=interpolation, origin="upper",
+        # after grid_rgba every image pixel covers at least one screen pixel
+        interpolation = "nearest"
+    return ax.imshow(rgba, interpolation=interpolation, origin="upper",
                      extent=(-0.5, grid.cols - 0.5, grid.rows - 0.5, -0.5), zorder=0)
+
+
+def _axes_pixels(ax) -> tuple[int, int]:
+    """Screen pixels (width, height) of ``ax``, at least 1 each."""
+    fig = ax.figure
+    pos = ax.get_position()
+    return (max(1, int(np.ceil(pos.width * fig.get_figwidth() * fig.dpi))),
+            max(1, int(np.ceil(pos.height * fig.get_figheight() * fig.dpi))))
+
+
+def block_factors(rows: int, cols: int, pixels: tuple[int, int]) -> tuple[int, int]:
+    """Cells per image pixel ``(fr, fc)`` so that a ``rows x cols`` lattice
+    shown in ``pixels = (width, height)`` gets no more image pixels than
+    screen pixels (1 when it already fits).
+
+    >>> block_factors(8000, 8000, (4096, 4096)), block_factors(10, 10, (100, 100))
+    ((2, 2), (1, 1))
+    """
+    w, h = pixels
+    return max(1, -(-rows // max(1, h))), max(1, -(-cols // max(1, w)))
+
+
+def grid_rgba(occupied: np.ndarray, color: str = WALL_COLOR,
+              pixels: tuple[int, int] | None = None) -> np.ndarray:
+    """A uint8 RGBA picture of ``occupied`` (white free, ``color`` occupied).
+
+    When ``pixels`` (screen width, height) is smaller than the grid, blocks
+    of cells are averaged into one image pixel first (a shade between white
+    and ``color``), so matplotlib is never handed more pixels than it
+    draws, and never a float image: 4 bytes per image pixel.
+
+    >>> grid_rgba(np.array([[True, False]]))[..., 0].tolist()
+    [[0, 255]]
+    >>> grid_rgba(np.array([[True, False, False, False]]), pixels=(2, 1))[..., 0].tolist()
+    [[127, 255]]
+    """
+    from matplotlib.colors import to_rgb
+
+    occ = np.asarray(occupied, dtype=bool)
+    rows, cols = occ.shape
+    fr, fc = (1, 1) if pixels is None else block_factors(rows, cols, pixels)
+    if fr > 1 or fc > 1:
+        pr, pc = -(-rows // fr) * fr, -(-cols // fc) * fc
+        counts = np.zeros((pr // fr, pc // fc), np.uint32)
+        step = max(1, (1 << 22) // max(1, cols) // fr) * fr     # bounded temporaries
+        for r0 in range(0, rows, step):
+            block = occ[r0:r0 + step]
+            n = block.shape[0]
+            padded = np.zeros((-(-n // fr) * fr, pc), bool)
+            padded[:n, :cols] = block
+            counts[r0 // fr:r0 // fr + padded.shape[0] // fr] = padded.reshape(
+                padded.shape[0] // fr, fr, pc // fc, fc).sum(axis=(1, 3), dtype=np.uint32)
+        # share of occupied cells per block, 0..255 (edge blocks may hold fewer
+        # cells); uint32 in place, no float copy
+        area = np.full(counts.shape, fr * fc, np.uint32)
+        area[-1, :] = (rows - (counts.shape[0] - 1) * fr) * fc
+        area[:, -1] = fr * (cols - (counts.shape[1] - 1) * fc)
+        area[-1, -1] = (rows - (counts.shape[0] - 1) * fr) * (cols - (counts.shape[1] - 1) * fc)
+        counts *= 255
+        counts += area // 2
+        counts //= area
+        del area
+        frac = counts.astype(np.uint8)
+    else:
+        frac = occ.view(np.uint8) * np.uint8(255)
+    out = np.empty(frac.shape + (4,), np.uint8)
+    for i, c in enumerate(to_rgb(color)):
+        ink = int(round(c * 255))
+        # white (255) where frac is 0, the ink where it is 255
+        lut = (255 - (np.arange(256) * (255 - ink) + 127) // 255).astype(np.uint8)
+        out[..., i] = lut[frac]
+    out[..., 3] = 255
+    return out
 
 
 def _runs(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -180,14 +252,33 @@ def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | Non
 
     Returns
     -------
-    matplotlib.patches.PathPatch
-        The walls.
+    matplotlib.patches.PathPatch or matplotlib.image.AxesImage
+        The walls: lines, or below :data:`MIN_LINE_PX` pixels per cell (and
+        no ``linewidth`` given) an image of the ``2r+1`` wall matrix.
     """
     if not isinstance(maze, Maze):
         raise ParameterError(f"maze must be a robomaze Maze, got {type(maze).__name__}")
     if not ax.images and not ax.lines and not ax.collections:
         setup_axes(ax, maze.rows, maze.cols)
     px = px_per_cell(ax, maze.rows, maze.cols)
+    if px < MIN_LINE_PX and linewidth is None:
+        # walls and corridors cannot both show: draw the 2r+1 wall matrix as
+        # a (block-averaged) image instead of millions of sub-pixel lines
+        walls = ax.imshow(grid_rgba(maze.to_matrix().view(bool), color, _axes_pixels(ax)),
+                          interpolation="nearest", origin="upper", zorder=2,
+                          extent=(-0.75, maze.cols - 0.25, maze.rows - 0.25, -0.75))
+        setup_axes(ax, maze.rows, maze.cols)
+    else:
+        walls = _wall_lines(ax, maze, color, linewidth, px)
+    if markers:
+        draw_points(ax, maze, [maze.start], color=start_color, marker="s", size=0.6,
+                    zorder=3)
+        draw_points(ax, maze, list(maze.goals), color=GOAL_COLOR, marker="s", size=0.6,
+                    zorder=3)
+    return walls
+
+
+def _wall_lines(ax, maze: Maze, color: str, linewidth: float | None, px: float) -> PathPatch:
     if linewidth is None:
         linewidth = _pt(ax, max(1.0, 0.12 * px))
     segs = maze_wall_segments(maze)
@@ -197,11 +288,6 @@ def draw_maze(ax, maze: Maze, *, color: str = WALL_COLOR, linewidth: float | Non
     walls = PathPatch(MplPath(segs.reshape(-1, 2), codes), fill=False, edgecolor=color,
                       linewidth=linewidth, capstyle="projecting", joinstyle="miter", zorder=2)
     ax.add_artist(walls)  # limits are already set: skip autoscaling over every vertex
-    if markers:
-        draw_points(ax, maze, [maze.start], color=start_color, marker="s", size=0.6,
-                    zorder=3)
-        draw_points(ax, maze, list(maze.goals), color=GOAL_COLOR, marker="s", size=0.6,
-                    zorder=3)
     return walls
 
 

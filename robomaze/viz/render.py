@@ -19,11 +19,12 @@ from matplotlib.figure import Figure
 from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid, widen
+from ..io._common import check_memory
 from ..maze import Maze
 from .draw import (GOAL_COLOR, START_COLOR, draw_grid, draw_maze, draw_points, overlay,
                    setup_axes)
 
-__all__ = ["render", "export_bitmap", "save_figure", "figure_size", "FORMATS",
+__all__ = ["render", "export_bitmap", "save_figure", "figure_size", "check_visible", "FORMATS",
            "IMAGE_EXTENSIONS", "METRE_MARGINS"]
 
 #: Output formats :func:`save_figure` writes, by file extension.
@@ -36,6 +37,16 @@ METRE_MARGINS = (64, 44)
 _METADATA = {"png": None, "svg": {"Date": None}, "pdf": {"CreationDate": None}}
 #: Automatic fitting aims for this many pixels on the longer side.
 TARGET_PX = 1000
+#: Automatic fitting (1 pixel per cell or more) stops here: larger lattices
+#: are shrunk to this many pixels on their longer side (matplotlib resamples
+#: an RGBA image in float32, 16 bytes per pixel, several times over).
+MAX_AUTO_SIDE_PX = 2048
+#: Largest picture asked for (``size`` or ``cell_px``): sides and total.
+MAX_SIDE_PX = 16384
+MAX_PIXELS = 64_000_000
+#: Peak bytes per picture pixel while drawing and saving (RGBA canvas and
+#: its copies, the uint8 image of the grid, PNG encoding).
+PEAK_BYTES_PER_PIXEL = 48
 #: Height in pixels of the band reserved for a title.
 TITLE_PX = 28
 _DPI = 100
@@ -54,12 +65,20 @@ def figure_size(rows: int, cols: int, *, cell_px: float | None = None,
     """Image size ``(width, height)`` in pixels for a ``rows x cols`` lattice.
 
     ``cell_px`` gives pixels per cell; ``size`` a fixed ``(w, h)``; neither
-    fits the longer side to about 1000 pixels with at least 1 pixel per cell.
+    fits the longer side to about 1000 pixels with at least 1 pixel per cell,
+    up to :data:`MAX_AUTO_SIDE_PX` (a larger lattice is shrunk to it).
+    Pictures are at most :data:`MAX_SIDE_PX` on a side and
+    :data:`MAX_PIXELS` in all, and a lattice whose shorter side would get
+    less than one pixel is refused.
 
     >>> figure_size(10, 20)
     (1000, 500)
+    >>> figure_size(2000, 10)
+    (10, 2000)
     >>> figure_size(3000, 10)
-    (10, 3000)
+    (7, 2048)
+    >>> figure_size(8000, 8000)
+    (2048, 2048)
     >>> figure_size(10, 20, cell_px=4)
     (80, 40)
     >>> figure_size(10, 20, size=(300, 200))
@@ -72,16 +91,43 @@ def figure_size(rows: int, cols: int, *, cell_px: float | None = None,
             w, h = size
         except (TypeError, ValueError):
             raise ParameterError(f"size must be (width_px, height_px), got {size!r}") from None
-        return (check_int("size width", w, min_value=1, max_value=100_000),
-                check_int("size height", h, min_value=1, max_value=100_000))
+        w = check_int("size width", w, min_value=1, max_value=MAX_SIDE_PX)
+        h = check_int("size height", h, min_value=1, max_value=MAX_SIDE_PX)
+        if w * h > MAX_PIXELS:
+            raise ParameterError(f"size {w}x{h} makes {w * h} pixels; expected at most "
+                                 f"{MAX_PIXELS:,d} pixels in all")
+        check_visible(rows, cols, w, h)
+        return w, h
     if cell_px is None:
         cell_px = max(1, TARGET_PX // max(rows, cols))
+        if max(rows, cols) * cell_px > MAX_AUTO_SIDE_PX:
+            cell_px = MAX_AUTO_SIDE_PX / max(rows, cols)
     cell_px = check_float("cell_px", cell_px, min_value=0.0, strict_min=True)
     w, h = max(1, round(cols * cell_px)), max(1, round(rows * cell_px))
-    if w * h > 400_000_000:
+    if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE_PX:
         raise ParameterError(
-            f"cell_px={cell_px} makes a {w}x{h} pixel image; expected at most 400 megapixels")
+            f"cell_px={cell_px} makes a {w}x{h} pixel image; expected at most "
+            f"{MAX_SIDE_PX} pixels on a side and {MAX_PIXELS:,d} in all")
+    check_visible(rows, cols, w, h)
     return w, h
+
+
+def check_visible(rows: int, cols: int, width: int, height: int) -> None:
+    """Refuse to fit a ``rows x cols`` lattice into ``width x height`` pixels
+    when its shorter side would get less than one pixel (nothing would show).
+
+    >>> check_visible(1, 9_000_000, 2048, 1)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: a 1x9000000 lattice fitted into 2048x1 pixels gets 0.000228 pixels across its 1 rows; expected at least 1 pixel (draw part of it, or write a 1:1 bitmap: robomaze render --bitmap)
+    """
+    scale = min(width / cols, height / rows)
+    short, what = (rows, "rows") if rows * scale <= cols * scale else (cols, "columns")
+    if short * scale < 1:
+        raise ParameterError(
+            f"a {rows}x{cols} lattice fitted into {width}x{height} pixels gets "
+            f"{short * scale:.3g} pixels across its {short} {what}; expected at least 1 "
+            "pixel (draw part of it, or write a 1:1 bitmap: robomaze render --bitmap)")
 
 
 def _new_figure(width_px: int, height_px: int) -> Figure:
@@ -197,6 +243,10 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
         else:
             w, h = figure_size(rows, cols, cell_px=cell_px)
             fig_w, fig_h = w + mx, h + band + my
+        # the canvas, its copy while saving and the picture of the grid or
+        # walls (at most one image pixel per screen pixel)
+        check_memory(f"a {fig_w}x{fig_h} pixel picture", fig_w * fig_h * PEAK_BYTES_PER_PIXEL,
+                     out, verb="drawing")
         fig = _new_figure(fig_w, fig_h)
         ax = fig.add_axes((mx / fig_w, my / fig_h, 1.0 - mx / fig_w,
                            (fig_h - band - my) / fig_h))

@@ -256,7 +256,8 @@ def test_draw_primitives_on_user_axes():
     ax = fig.add_axes((0, 0, 1, 1))
     g = widen(serpentine(2, 2))
     img = draw_grid(ax, g)
-    assert img.get_array().shape == g.shape
+    # one uint8 RGBA image pixel per cell (never a float array)
+    assert img.get_array().shape == g.shape + (4,) and img.get_array().dtype == np.uint8
     assert ax.get_ylim() == (g.rows - 0.5, -0.5)               # y inverted, row 0 on top
     line = draw_path(ax, g, [(1, 1), (1, 3), (3, 3)], color="#123456")
     assert list(line.get_xdata()) == [1, 3, 3] and list(line.get_ydata()) == [1, 1, 3]

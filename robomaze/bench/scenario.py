@@ -463,6 +463,7 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     if check_names:
         _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
         _check_runs(source, by_key, methods, opts)
+        _check_files(source, base_dir, by_key)
 
     axes = [(s, k, v) for s, k, v in axes if not (s == "run" and k in _METHOD_KEYS)]
     scenarios = []
@@ -559,35 +560,19 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
 def _check_runs(source, by_key, methods, opts) -> None:
     """What would otherwise fail run by run: options a method does not take,
     footprints that are no valid shape, mazes too large once widened."""
-    import difflib
-    import inspect
-
+    from .._names import check_options
     from .._validate import check_cells
     from ..errors import RobomazeError
 
     for kind, name in methods:
         options = opts.get(name)
-        if not options:
+        if not options or kind == "mouse":
             continue
-        if kind == "planner":
-            from ..plan import PLANNERS as reg
-        else:
-            from ..sim import AGENTS as reg
         try:
-            params = inspect.signature(reg[name]).parameters
-        except (TypeError, ValueError):
-            continue
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-            continue  # it takes any option and checks them itself
-        valid = [k for k, p in params.items() if k not in _RUNNER_ARGS and k != "rng"
-                 and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        for opt in options:
-            if opt not in valid:
-                close = difflib.get_close_matches(opt, valid, n=1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise ScenarioError(
-                    f"{source}: run.options.{name}.{opt}: {kind} {name!r} takes no option "
-                    f"{opt!r}; {hint}its options are: {', '.join(valid) or 'none'}")
+            check_options(kind, name, options)
+        except RobomazeError as exc:
+            where = f"run.options.{name}" + (f".{exc.option}" if hasattr(exc, "option") else "")
+            raise ScenarioError(f"{source}: {where}: {exc}") from None
     from .run import build_footprint
 
     for i, fp in enumerate(by_key.get(("robot", "footprint"), [])):
@@ -607,3 +592,25 @@ def _check_runs(source, by_key, methods, opts) -> None:
                         f"{gr}x{gc} grid, which", gr * gc, "grid rows*cols")
         except RobomazeError as exc:
             raise ScenarioError(f"{source}: maze/widen: {exc}") from None
+
+
+def _check_files(source, base_dir, by_key) -> None:
+    """Every maze and grid file of the sweep is read once, before any run: a
+    bad file is refused up front with its parse error, not stored in every row."""
+    from ..errors import RobomazeError
+    from ..io import read_grid, read_maze
+    from .files import file_problem
+    from .run import _resolve
+
+    for key, reader in (("file", read_maze), ("grid", read_grid)):
+        for name in by_key.get(("maze", key), []):
+            path = _resolve(name, base_dir)
+            problem = file_problem(path)
+            if problem is not None:
+                raise ScenarioError(f"{source}: maze.{key}: {problem} {str(path)!r}"
+                                    if problem == "no such file" else
+                                    f"{source}: maze.{key}: {str(path)!r} {problem}")
+            try:
+                reader(path)
+            except (RobomazeError, OSError) as exc:
+                raise ScenarioError(f"{source}: maze.{key}: {name!r}: {exc}") from None

@@ -127,13 +127,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output is not None:
         out_extension(args.output, (".png", ".svg", ".pdf"))
     footprint = parse_footprint(args.footprint)
-    grid = _grid(args)
     options = parse_options(args.option)
     if "fewest_bends" in options:
         options["fewest_bends"] = bool(options["fewest_bends"])
+    _checked(args.method, options)         # before the maze is built or anything compiles
+    grid = _grid(args)
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
                 method=args.method, footprint=footprint, connectivity=args.connectivity,
-                **_checked(args.method, options))
+                **options)
     if args.smooth:
         path = smooth(path, grid, footprint)
     if args.output is not None:
@@ -153,22 +154,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _checked(method: str, options: dict) -> dict:
-    """Reject options the planner does not take with a one-line error."""
-    import inspect
+def _checked(method: str, options: dict) -> None:
+    """Refuse an unknown planner or an option it does not take, in one line."""
+    from .._names import check_name, check_options
 
-    from ..plan import PLANNERS
-
-    fn = PLANNERS.get(method)
-    if fn is None or not options:
-        return options
-    params = inspect.signature(fn).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return options
-    bad = sorted(set(options) - set(params))
-    if bad:
-        valid = sorted(k for k, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
-                       and k not in ("footprint", "connectivity"))
-        raise ParameterError(f"planner {method!r} takes no option {', '.join(bad)}; "
-                             f"its options are: {', '.join(valid) or 'none'}")
-    return options
+    check_name("planner", method)
+    try:
+        check_options("planner", method, options)
+    except ParameterError as exc:
+        raise ParameterError(f"--option: {exc}") from None

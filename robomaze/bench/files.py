@@ -11,7 +11,9 @@ Three rules keep a sweep or a report from destroying data:
   :class:`~robomaze.errors.ResultsDirError` naming the holder. The lock is
   released by the kernel when its holder dies, so a killed sweep never
   leaves a stale lock behind.
-- **nothing outside DIR, never through a link**: :func:`target` refuses a
+- **nothing outside DIR, never through a link**: DIR itself must not be a
+  symbolic link, nor lead through one that someone other than you or root
+  created (:func:`check_not_linked`); :func:`target` refuses a
   relative name that leaves the directory and any symbolic link on the way;
   :func:`write_file` writes a temporary file beside the target and renames
   it over (atomic; a renamed file replaces a link entry, never its target).
@@ -45,7 +47,8 @@ from .._validate import safe_name  # noqa: F401  (re-exported: report names go t
 from ..errors import ResultsDirError
 
 __all__ = ["claim", "owned", "DirLock", "Manifest", "target", "write_file", "remove_stale",
-           "safe_name", "MANIFEST_NAME", "LOCK_NAME", "file_problem", "read_regular"]
+           "safe_name", "MANIFEST_NAME", "LOCK_NAME", "file_problem", "read_regular",
+           "check_not_linked"]
 
 MANIFEST_NAME = ".robomaze-results.json"
 LOCK_NAME = ".robomaze.lock"
@@ -99,6 +102,33 @@ def read_regular(path: str | os.PathLike, error: type = ResultsDirError) -> byte
     raise error(f"{path}: {problem}")
 
 
+def check_not_linked(directory: str | os.PathLike) -> None:
+    """Refuse a results directory that is a symbolic link, or whose path goes
+    through a link owned by someone other than this user or root.
+
+    A link there would send the results, manifest and lock elsewhere (into a
+    folder someone else chose); links owned by you or root (``/var/run``
+    style system links, your own shortcuts) are yours to trust.
+    """
+    d = Path(directory)
+    if d.is_symlink():
+        raise ResultsDirError(f"{d}: is a symbolic link (to {os.readlink(d)!r}); robomaze "
+                              "writes results only into a real directory: give the "
+                              "directory itself, or a new one")
+    trusted = {0, os.geteuid()}
+    path = Path(os.path.abspath(d))
+    for part in [*reversed(path.parents), path]:
+        try:
+            st = os.lstat(part)
+        except OSError:
+            break                               # the rest does not exist yet
+        if stat.S_ISLNK(st.st_mode) and st.st_uid not in trusted:
+            raise ResultsDirError(
+                f"{d}: its path goes through the symbolic link {str(part)!r} (to "
+                f"{os.readlink(part)!r}), owned by user id {st.st_uid}, not by you or root; "
+                "robomaze does not write results through another user's link")
+
+
 def _is_dir(p: Path) -> bool:
     return p.is_dir() and not p.is_symlink()
 
@@ -122,6 +152,7 @@ def claim(directory: str | os.PathLike) -> Path:
     directory holding other files.
     """
     d = Path(directory)
+    check_not_linked(d)
     if d.suffix == ".jsonl":
         raise ResultsDirError(f"{d}: the output must be a directory (robomaze writes "
                               f"results.jsonl and the report inside it), not a .jsonl file name")
@@ -157,10 +188,10 @@ class Manifest:
         files: list = []
         if p.is_file() and not p.is_symlink():
             try:
-                data = json.loads(p.read_text(encoding="utf-8"))
+                data = json.loads(read_regular(p, OSError).decode("utf-8"))
                 if isinstance(data, dict) and isinstance(data.get("files"), list):
                     files = [f for f in data["files"] if isinstance(f, str) and _relative(f)]
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 files = []  # a damaged manifest only means fewer files count as ours
         return cls(d, files)
 
@@ -289,6 +320,7 @@ class DirLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "DirLock":
+        check_not_linked(self.directory)
         path = self.directory / LOCK_NAME
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)

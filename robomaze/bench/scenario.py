@@ -359,15 +359,61 @@ def load_sweep(path: str | Path, *, check_names: bool = True,
         Naming the file, the key path, the bad value and what was expected.
     """
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such sweep file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    data = _read_toml(path)
     return parse_sweep(data, source=str(path), base_dir=str(path.resolve().parent),
                        check_names=check_names, max_runs=max_runs)
+
+
+#: Deepest nesting of arrays and tables a sweep file may have (a real one has 4).
+MAX_DEPTH = 32
+
+
+def _read_toml(path: Path) -> dict:
+    """The TOML table of a sweep file: a regular file (a FIFO or a device is
+    refused before open), UTF-8, nested at most :data:`MAX_DEPTH` deep."""
+    from .files import file_problem, read_regular
+
+    problem = file_problem(path)
+    if problem == "no such file":
+        raise ScenarioError(f"{path}: no such sweep file")
+    if problem is not None:
+        raise ScenarioError(f"{path}: {problem}")
+    raw = read_regular(path, ScenarioError)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ScenarioError(f"{path}:{line}:{column}: not UTF-8 text (byte "
+                            f"0x{raw[exc.start]:02x}); expected a UTF-8 TOML sweep file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        data = None
+    if data is None or _depth(data) > MAX_DEPTH:
+        raise ScenarioError(f"{path}: arrays or tables nested more than {MAX_DEPTH} deep; "
+                            "expected a sweep file (tables of keys, lists of values)")
+    return data
+
+
+def _depth(value) -> int:
+    """Nesting depth of lists and dicts, counted without recursion.
+
+    >>> _depth({"a": [[1], 2]}), _depth(3)
+    (3, 0)
+    """
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        v, d = todo.pop()
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is None:
+            continue
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo.extend((x, d + 1) for x in items)
+    return deepest
 
 
 def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",

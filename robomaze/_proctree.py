@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
+import time
 
-__all__ = ["process_table", "descendants", "set_subreaper"]
+__all__ = ["process_table", "descendants", "set_subreaper", "set_parent_death_signal",
+           "end_all_below", "REAPER"]
+
+#: This file, run as a script: the reaper a contained program runs under.
+REAPER = os.path.abspath(__file__)
 
 _PR_SET_CHILD_SUBREAPER = 36
 _PR_GET_CHILD_SUBREAPER = 37
+_PR_SET_PDEATHSIG = 1
 
 
 def process_table() -> dict[int, tuple[int, str]] | None:
@@ -73,3 +80,133 @@ def set_subreaper(on: bool = True) -> bool | None:
         return bool(flag.value)
     except (OSError, AttributeError):
         return None
+
+
+def set_parent_death_signal(sig: int) -> bool:
+    """Ask the kernel to send ``sig`` to this process when its parent dies
+    (Linux ``prctl(PR_SET_PDEATHSIG)``); False where that is unavailable."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def end_all_below(root: int, *, timeout: float = 5.0,
+                  reaped: dict[int, int] | None = None) -> int:
+    """Freeze, kill and reap every descendant of ``root`` (this process).
+
+    Every descendant is stopped with SIGSTOP until a scan finds no new one
+    (so none can fork away meanwhile), then all are killed and, being our
+    children or adopted orphans (we are a subreaper), reaped. Returns how
+    many were killed; ``reaped`` (if given) collects pid -> exit code.
+    """
+    seen: set[int] = set()
+    for _ in range(200):
+        new = set(descendants(root)) - seen
+        if not new:
+            break
+        _signal_all(new, signal.SIGSTOP)
+        seen |= new
+    _signal_all(seen, signal.SIGKILL)
+    _signal_all(seen, signal.SIGCONT)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            break                               # nothing left below us
+        if pid and reaped is not None:
+            reaped[pid] = os.waitstatus_to_exitcode(status)
+        if pid == 0:
+            left = set(descendants(root))
+            _signal_all(left, signal.SIGKILL)   # one that slipped in between scans
+            time.sleep(0.01)
+    return len(seen)
+
+
+def _signal_all(pids, sig) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class _Stop(BaseException):
+    """The reaper was told to end the run."""
+
+
+def _reaper(argv: list[str]) -> int:
+    """Run ``argv[3:]`` (after ``--``) as a contained program.
+
+    Used as ``python -I -S _proctree.py HOST_PID STATUS_FD -- COMMAND...`` by
+    the mms host (:mod:`robomaze.micromouse._proc`): this process is a child
+    subreaper, so everything the program starts -- double-forked, ``setsid``,
+    with an empty environment, outliving its parent -- stays below it. On
+    SIGTERM/SIGHUP/SIGINT, or when the host dies (``PR_SET_PDEATHSIG``), it
+    freezes, kills and reaps all of them, then exits. It writes to
+    ``STATUS_FD``: ``S PID MODE`` once the program started (``MODE`` is
+    ``subreaper``, or ``group`` where only its process group can be ended),
+    ``E MESSAGE`` if it could not start, ``X CODE`` when the program exited
+    (``-N`` for signal N).
+    """
+    host, status_fd, cmd = int(argv[0]), int(argv[1]), argv[3:]
+
+    def report(text: str) -> None:
+        try:
+            os.write(status_fd, (text + "\n").encode("utf-8", "replace"))
+        except OSError:
+            pass                                # the host is gone; carry on ending
+
+    stopping = []
+
+    def on_signal(signum, frame):
+        if not stopping:
+            stopping.append(signum)
+            raise _Stop
+
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, on_signal)
+    mode = "subreaper" if set_subreaper(True) is not None else "group"
+    set_parent_death_signal(signal.SIGTERM)
+    me, mouse = os.getpid(), None
+    try:
+        if os.getppid() != host:                # the host died before PDEATHSIG was set
+            raise _Stop
+        import subprocess
+        try:
+            mouse = subprocess.Popen(cmd, start_new_session=True)
+        except (OSError, ValueError) as exc:
+            report(f"E {exc}")
+            return 127
+        # Let go of the program's pipes: it alone holds them, so the host sees
+        # it close its input or output.
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.close(null)
+        report(f"S {mouse.pid} {mode}")
+        while True:
+            try:
+                pid, status = os.waitpid(-1, 0)
+            except ChildProcessError:
+                return 0                         # the program and all its processes ended
+            if pid == mouse.pid:
+                report(f"X {os.waitstatus_to_exitcode(status)}")
+    except _Stop:
+        pass
+    stopping.append(0)                          # further signals: no more _Stop
+    if mode == "group" or process_table() is None:
+        if mouse is not None:
+            _signal_all([-mouse.pid], signal.SIGKILL)
+    reaped: dict[int, int] = {}
+    end_all_below(me, reaped=reaped)
+    if mouse is not None and mouse.pid in reaped:
+        report(f"X {reaped[mouse.pid]}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(_reaper(sys.argv[1:]))

@@ -231,14 +231,16 @@ def load_rows(path: str | os.PathLike, role: str = "results") -> list[dict]:
         shape (``"metrics": null``, an id that is not a string...), naming
         the file and line.
     """
+    from .files import file_problem, read_regular
+
     p = results_path(path)
-    if not p.is_file():
+    problem = file_problem(p)
+    if problem == "no such file":
         raise RecordFormatError(f"{role} {p}: no results file; expected the results.jsonl a "
                                 "sweep wrote (robomaze bench SWEEP -o DIR)")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise RecordFormatError(f"{role} {p}: cannot read: {exc.strerror}") from None
+    if problem is not None:
+        raise RecordFormatError(f"{role} {p}: {problem}")
+    data = read_regular(p, RecordFormatError)
     rows: dict[str, dict] = {}
     lines = data.split(b"\n")
     for lineno, line in enumerate(lines, 1):

@@ -11,7 +11,9 @@ Three rules keep a sweep or a report from destroying data:
   :class:`~robomaze.errors.ResultsDirError` naming the holder. The lock is
   released by the kernel when its holder dies, so a killed sweep never
   leaves a stale lock behind.
-- **nothing outside DIR, never through a link**: :func:`target` refuses a
+- **nothing outside DIR, never through a link**: DIR itself must not be a
+  symbolic link, nor lead through one that someone other than you or root
+  created (:func:`check_not_linked`); :func:`target` refuses a
   relative name that leaves the directory and any symbolic link on the way;
   :func:`write_file` writes a temporary file beside the target and renames
   it over (atomic; a renamed file replaces a link entry, never its target).
@@ -35,6 +37,7 @@ import errno
 import fcntl
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -44,12 +47,86 @@ from .._validate import safe_name  # noqa: F401  (re-exported: report names go t
 from ..errors import ResultsDirError
 
 __all__ = ["claim", "owned", "DirLock", "Manifest", "target", "write_file", "remove_stale",
-           "safe_name", "MANIFEST_NAME", "LOCK_NAME"]
+           "safe_name", "MANIFEST_NAME", "LOCK_NAME", "file_problem", "read_regular",
+           "check_not_linked"]
 
 MANIFEST_NAME = ".robomaze-results.json"
 LOCK_NAME = ".robomaze.lock"
 _FORMAT = "robomaze.results"
 _LEGACY = "results.jsonl"  # directories written before manifests existed hold this
+
+
+def file_problem(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be read as a file: ``"no such file"``, ``"is a FIFO
+    (named pipe); expected a regular file"``..., or None when it is a regular file.
+
+    >>> file_problem("/dev/zero")
+    'is a character device; expected a regular file'
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "no such file"
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror}"
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return f"is {kind}; expected a regular file"
+    return "is not a regular file"
+
+
+def read_regular(path: str | os.PathLike, error: type = ResultsDirError) -> bytes:
+    """The bytes of ``path``, which must be a regular file.
+
+    A FIFO, a device or a directory is refused before ``open()`` (which would
+    block on a FIFO for ever, or read ``/dev/zero`` until memory runs out);
+    the file is opened non-blocking and checked again on its descriptor, so
+    one swapped in between cannot block either. Raises ``error`` naming the
+    file and the problem.
+    """
+    problem = file_problem(path)
+    if problem is None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        except OSError as exc:
+            problem = f"cannot read it: {exc.strerror}"
+        else:
+            with os.fdopen(fd, "rb") as fh:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    return fh.read()
+            problem = "is not a regular file"
+    raise error(f"{path}: {problem}")
+
+
+def check_not_linked(directory: str | os.PathLike) -> None:
+    """Refuse a results directory that is a symbolic link, or whose path goes
+    through a link owned by someone other than this user or root.
+
+    A link there would send the results, manifest and lock elsewhere (into a
+    folder someone else chose); links owned by you or root (``/var/run``
+    style system links, your own shortcuts) are yours to trust.
+    """
+    d = Path(directory)
+    if d.is_symlink():
+        raise ResultsDirError(f"{d}: is a symbolic link (to {os.readlink(d)!r}); robomaze "
+                              "writes results only into a real directory: give the "
+                              "directory itself, or a new one")
+    trusted = {0, os.geteuid()}
+    path = Path(os.path.abspath(d))
+    for part in [*reversed(path.parents), path]:
+        try:
+            st = os.lstat(part)
+        except OSError:
+            break                               # the rest does not exist yet
+        if stat.S_ISLNK(st.st_mode) and st.st_uid not in trusted:
+            raise ResultsDirError(
+                f"{d}: its path goes through the symbolic link {str(part)!r} (to "
+                f"{os.readlink(part)!r}), owned by user id {st.st_uid}, not by you or root; "
+                "robomaze does not write results through another user's link")
 
 
 def _is_dir(p: Path) -> bool:
@@ -75,6 +152,7 @@ def claim(directory: str | os.PathLike) -> Path:
     directory holding other files.
     """
     d = Path(directory)
+    check_not_linked(d)
     if d.suffix == ".jsonl":
         raise ResultsDirError(f"{d}: the output must be a directory (robomaze writes "
                               f"results.jsonl and the report inside it), not a .jsonl file name")
@@ -110,10 +188,10 @@ class Manifest:
         files: list = []
         if p.is_file() and not p.is_symlink():
             try:
-                data = json.loads(p.read_text(encoding="utf-8"))
+                data = json.loads(read_regular(p, OSError).decode("utf-8"))
                 if isinstance(data, dict) and isinstance(data.get("files"), list):
                     files = [f for f in data["files"] if isinstance(f, str) and _relative(f)]
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 files = []  # a damaged manifest only means fewer files count as ours
         return cls(d, files)
 
@@ -242,6 +320,7 @@ class DirLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "DirLock":
+        check_not_linked(self.directory)
         path = self.directory / LOCK_NAME
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)

@@ -454,14 +454,36 @@ def _failed_section(rows) -> str:
     return "\n".join(out) + "\n\n"
 
 
+def _sweep_info(path: Path) -> dict:
+    """``sweep.json`` of a results directory: a regular file holding a JSON object."""
+    from ..errors import RecordFormatError
+    from .files import read_regular
+
+    raw = read_regular(path, RecordFormatError)
+    try:
+        info = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RecordFormatError(f"{path}: not a sweep description "
+                                f"({type(exc).__name__}); expected the JSON object a sweep "
+                                "wrote; delete it or rerun the sweep") from None
+    except RecursionError:
+        raise RecordFormatError(f"{path}: JSON nested too deeply; expected the JSON object "
+                                "a sweep wrote; delete it or rerun the sweep") from None
+    if not isinstance(info, dict):
+        return {}
+    # Only what the report reads, and only of the type the sweep wrote.
+    out = {k: info[k] for k in ("description", "source") if isinstance(info.get(k), str)}
+    ids = info.get("ids")
+    if isinstance(ids, list) and all(isinstance(i, str) for i in ids):
+        out["ids"] = ids
+    return out
+
+
 def _markdown(rows, summary, figs, examples, d: Path) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
     info = {}
     if (d / "sweep.json").exists():
-        try:
-            info = json.loads((d / "sweep.json").read_text(encoding="utf-8"))
-        except ValueError:
-            info = {}
+        info = _sweep_info(d / "sweep.json")
     n_ok = sum(r.get("status") == "ok" for r in rows)
     n_succ = sum(bool(r.get("success")) for r in rows)
     sweeps = sorted({r.get("sweep") or "?" for r in rows})

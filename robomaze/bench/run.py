@@ -455,7 +455,14 @@ def format_exception(exc: BaseException) -> str:
 def validate_for_run(scenario: Scenario) -> None:
     """Cheap checks that need the file system (maze/grid files exist)."""
     mz = scenario.spec["maze"]
+    from .files import file_problem
+
     for key in ("file", "grid"):
-        if mz[key] and not _resolve(mz[key], scenario.base_dir).is_file():
-            raise ScenarioError(f"{scenario.sweep}: maze.{key}: no such file "
-                                f"{str(_resolve(mz[key], scenario.base_dir))!r}")
+        if not mz[key]:
+            continue
+        path = str(_resolve(mz[key], scenario.base_dir))
+        problem = file_problem(path)
+        if problem == "no such file":
+            raise ScenarioError(f"{scenario.sweep}: maze.{key}: no such file {path!r}")
+        if problem is not None:
+            raise ScenarioError(f"{scenario.sweep}: maze.{key}: {path!r} {problem}")

@@ -369,15 +369,61 @@ def load_sweep(path: str | Path, *, check_names: bool = True,
         Naming the file, the key path, the bad value and what was expected.
     """
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: no such sweep file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    data = _read_toml(path)
     return parse_sweep(data, source=str(path), base_dir=str(path.resolve().parent),
                        check_names=check_names, max_runs=max_runs)
+
+
+#: Deepest nesting of arrays and tables a sweep file may have (a real one has 4).
+MAX_DEPTH = 32
+
+
+def _read_toml(path: Path) -> dict:
+    """The TOML table of a sweep file: a regular file (a FIFO or a device is
+    refused before open), UTF-8, nested at most :data:`MAX_DEPTH` deep."""
+    from .files import file_problem, read_regular
+
+    problem = file_problem(path)
+    if problem == "no such file":
+        raise ScenarioError(f"{path}: no such sweep file")
+    if problem is not None:
+        raise ScenarioError(f"{path}: {problem}")
+    raw = read_regular(path, ScenarioError)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ScenarioError(f"{path}:{line}:{column}: not UTF-8 text (byte "
+                            f"0x{raw[exc.start]:02x}); expected a UTF-8 TOML sweep file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:
+        data = None
+    if data is None or _depth(data) > MAX_DEPTH:
+        raise ScenarioError(f"{path}: arrays or tables nested more than {MAX_DEPTH} deep; "
+                            "expected a sweep file (tables of keys, lists of values)")
+    return data
+
+
+def _depth(value) -> int:
+    """Nesting depth of lists and dicts, counted without recursion.
+
+    >>> _depth({"a": [[1], 2]}), _depth(3)
+    (3, 0)
+    """
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        v, d = todo.pop()
+        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
+        if items is None:
+            continue
+        deepest = max(deepest, d)
+        if d <= MAX_DEPTH:
+            todo.extend((x, d + 1) for x in items)
+    return deepest
 
 
 def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
@@ -473,6 +519,7 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     if check_names:
         _check_names(source, base_dir, sweep_plugins, by_key, methods, opts)
         _check_runs(source, by_key, methods, opts)
+        _check_files(source, base_dir, by_key)
 
     axes = [(s, k, v) for s, k, v in axes if not (s == "run" and k in _METHOD_KEYS)]
     scenarios = []
@@ -569,35 +616,19 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
 def _check_runs(source, by_key, methods, opts) -> None:
     """What would otherwise fail run by run: options a method does not take,
     footprints that are no valid shape, mazes too large once widened."""
-    import difflib
-    import inspect
-
+    from .._names import check_options
     from .._validate import check_cells
     from ..errors import RobomazeError
 
     for kind, name in methods:
         options = opts.get(name)
-        if not options:
+        if not options or kind == "mouse":
             continue
-        if kind == "planner":
-            from ..plan import PLANNERS as reg
-        else:
-            from ..sim import AGENTS as reg
         try:
-            params = inspect.signature(reg[name]).parameters
-        except (TypeError, ValueError):
-            continue
-        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-            continue  # it takes any option and checks them itself
-        valid = [k for k, p in params.items() if k not in _RUNNER_ARGS and k != "rng"
-                 and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        for opt in options:
-            if opt not in valid:
-                close = difflib.get_close_matches(opt, valid, n=1)
-                hint = f"did you mean {close[0]!r}? " if close else ""
-                raise ScenarioError(
-                    f"{source}: run.options.{name}.{opt}: {kind} {name!r} takes no option "
-                    f"{opt!r}; {hint}its options are: {', '.join(valid) or 'none'}")
+            check_options(kind, name, options)
+        except RobomazeError as exc:
+            where = f"run.options.{name}" + (f".{exc.option}" if hasattr(exc, "option") else "")
+            raise ScenarioError(f"{source}: {where}: {exc}") from None
     from .run import build_footprint
 
     for i, fp in enumerate(by_key.get(("robot", "footprint"), [])):
@@ -617,3 +648,25 @@ def _check_runs(source, by_key, methods, opts) -> None:
                         f"{gr}x{gc} grid, which", gr * gc, "grid rows*cols")
         except RobomazeError as exc:
             raise ScenarioError(f"{source}: maze/widen: {exc}") from None
+
+
+def _check_files(source, base_dir, by_key) -> None:
+    """Every maze and grid file of the sweep is read once, before any run: a
+    bad file is refused up front with its parse error, not stored in every row."""
+    from ..errors import RobomazeError
+    from ..io import read_grid, read_maze
+    from .files import file_problem
+    from .run import _resolve
+
+    for key, reader in (("file", read_maze), ("grid", read_grid)):
+        for name in by_key.get(("maze", key), []):
+            path = _resolve(name, base_dir)
+            problem = file_problem(path)
+            if problem is not None:
+                raise ScenarioError(f"{source}: maze.{key}: {problem} {str(path)!r}"
+                                    if problem == "no such file" else
+                                    f"{source}: maze.{key}: {str(path)!r} {problem}")
+            try:
+                reader(path)
+            except (RobomazeError, OSError) as exc:
+                raise ScenarioError(f"{source}: maze.{key}: {name!r}: {exc}") from None

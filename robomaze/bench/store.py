@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import RecordFormatError
+from .files import read_regular
 
 __all__ = ["ResultStore", "read_rows", "write_rows", "results_path", "RESULTS_NAME", "row_poses"]
 
@@ -77,9 +78,9 @@ def _scan(path: Path) -> tuple[list[dict], int]:
     """Rows and the byte offset just after the last complete, valid line."""
     rows: list[dict] = []
     good_end = 0
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return rows, 0
-    data = path.read_bytes()
+    data = read_regular(path, RecordFormatError)
     pos = 0
     lineno = 0
     while pos < len(data):
@@ -92,8 +93,11 @@ def _scan(path: Path) -> tuple[list[dict], int]:
         if text:
             try:
                 row = json.loads(text)
-                if not isinstance(row, dict) or "id" not in row:
-                    raise ValueError("not a result row (an object with an 'id')")
+                if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+                    raise ValueError("not a result row (an object with a string 'id')")
+            except RecursionError:
+                raise RecordFormatError(f"{path}:{lineno}: corrupt result row: JSON nested "
+                                        "too deeply") from None
             except ValueError as exc:
                 if last:  # a crash mid-write: drop the partial line
                     break

@@ -113,6 +113,9 @@ def _run(sweep_file: str | None, args) -> int:
         raise ParameterError(f"--max-runs must be an integer >= 1, got {args.max_runs}")
     sweep = load_sweep(path, max_runs=args.max_runs)
     out = Path(args.output or "results")
+    from ..bench.files import check_not_linked
+
+    check_not_linked(out)                  # before anything is said or written
     print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
     try:
         result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,

@@ -137,11 +137,11 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     if "fewest_bends" in options:
         options["fewest_bends"] = bool(options["fewest_bends"])
-    if args.method.startswith("ompl:"):   # checked before the maze is built
+    _checked(args.method, options)         # before the maze is built or anything compiles
+    if args.method.startswith("ompl:"):
         from ..plan.sampling import check_options
 
-        options = check_options(args.method, options)
-    options = _checked(args.method, options)
+        options = check_options(args.method, options)   # typed values (simplify=0 -> False)
     seed = parse_seed(args.seed)
     grid = _grid(args, seed)
     if "rng" not in options and _takes_rng(args.method):
@@ -199,22 +199,12 @@ def _takes_rng(method: str) -> bool:
         return False
 
 
-def _checked(method: str, options: dict) -> dict:
-    """Reject options the planner does not take with a one-line error."""
-    import inspect
+def _checked(method: str, options: dict) -> None:
+    """Refuse an unknown planner or an option it does not take, in one line."""
+    from .._names import check_name, check_options
 
-    from ..plan import PLANNERS
-
-    fn = PLANNERS.get(method)
-    if fn is None or not options:
-        return options
-    params = inspect.signature(fn).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return options
-    bad = sorted(set(options) - set(params))
-    if bad:
-        valid = sorted(k for k, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY
-                       and k not in ("footprint", "connectivity"))
-        raise ParameterError(f"planner {method!r} takes no option {', '.join(bad)}; "
-                             f"its options are: {', '.join(valid) or 'none'}")
-    return options
+    check_name("planner", method)
+    try:
+        check_options("planner", method, options)
+    except ParameterError as exc:
+        raise ParameterError(f"--option: {exc}") from None

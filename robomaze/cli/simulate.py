@@ -132,6 +132,19 @@ def summary(result) -> str:
     return " ".join(parts)
 
 
+def _checked(args) -> None:
+    """Refuse an unknown agent or sensor, or an option the agent does not take."""
+    from .._names import check_name, check_options
+
+    check_name("agent", args.agent)
+    if isinstance(args.sensor, str):
+        check_name("sensor", args.sensor)
+    try:
+        check_options("agent", args.agent, parse_options(args.option))
+    except ParameterError as exc:
+        raise ParameterError(f"--option: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..grid import widen
     from ..maze import Maze
@@ -150,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
     footprint = parse_footprint(args.footprint)
     if footprint is None:
         raise ParameterError("--footprint must describe a robot shape, e.g. disc:0.15")
+    options = parse_options(args.option)
+    _checked(args)                         # before the maze is built or anything compiles
     seed = parse_seed(args.seed)
     src = args.source
     if len(src) == 1:
@@ -172,8 +187,7 @@ def run(args: argparse.Namespace) -> int:
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
                       dt=args.dt, rng=stage_rng(seed, "method"),
                       record_scans=args.scans or args.gif is not None,
-                      noise=noise, odometry_noise=odometry_noise,
-                      **parse_options(args.option))
+                      noise=noise, odometry_noise=odometry_noise, **options)
     if args.output is not None:
         result.trajectory.save(args.output)
     if args.image is not None:

@@ -1,14 +1,22 @@
 """Supervise a mouse program: find and end every process it started.
 
-A mouse may fork, ``setsid`` and double-fork, so its process group is not
-enough. On Linux the host is a *child subreaper*
-(``prctl(PR_SET_CHILD_SUBREAPER)``) while the mouse runs: orphaned
-descendants of the mouse are re-parented to the host instead of init (and
-reaped by it), so walking ``/proc`` parent links from the mouse finds every
-one of them; a process that carries the run's token in its environment is
-the run's wherever it went. They are frozen with
-SIGSTOP until no new one appears (so none can fork away meanwhile), then
-killed and reaped. Where ``/proc`` is missing the process group is killed.
+A mouse may fork, ``setsid``, double-fork, clear its environment and exit
+before its children, so neither its process group nor its process tree is
+enough. The program is therefore started under a *reaper*
+(:data:`robomaze._proctree.REAPER`, a small stdlib-only Python process): the
+reaper is a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``), so every
+process the program starts stays below it however it detaches, and it has
+no other children -- *everything* below it is the run's. When the host asks
+(SIGTERM), or when the host itself dies (``PR_SET_PDEATHSIG``), the reaper
+freezes every descendant with SIGSTOP until no new one appears, kills and
+reaps them all, then exits. The reaper reports the program's pid, the mode
+it got and the program's exit code on a status pipe.
+
+Fallback, named in :attr:`Contained.mode`: where the subreaper flag is
+unavailable (``"group"``: not Linux) only the program's process group is
+killed. The host itself stays a subreaper while the mouse runs and, after
+the reaper, also ends any process carrying the run's token in its
+environment (a second net should the reaper be killed from outside).
 
 The mouse's stderr is drained by a thread into a bounded spool: the first
 and the last bytes are kept, the middle is dropped with a marker.
@@ -17,15 +25,18 @@ and the last bytes are kept, the middle is dropped with a marker.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
+import sys
 import threading
 import time
 
-from .._proctree import process_table, set_subreaper
+from .._proctree import REAPER, process_table, set_subreaper
+from ..errors import ParameterError
 
 __all__ = ["set_subreaper", "mouse_processes", "end_processes", "StderrSpool",
-           "TOKEN_VAR"]
+           "TOKEN_VAR", "Contained", "start_contained"]
 
 #: Environment variable carrying a run's token to the mouse and its children.
 TOKEN_VAR = "ROBOMAZE_MOUSE_RUN"
@@ -129,6 +140,108 @@ def end_processes(proc: subprocess.Popen, token: str, *, grace: float = 0.3) -> 
             break
         _signal(left, signal.SIGKILL)
     _reap(seen - {proc.pid})
+
+
+class Contained:
+    """A mouse program running under the reaper.
+
+    ``proc`` is the reaper (its stdin/stdout are the program's), ``pid`` the
+    program's own pid, ``mode`` ``"subreaper"`` or ``"group"`` (the fallback).
+    """
+
+    def __init__(self, proc: subprocess.Popen, status_fd: int, token: str) -> None:
+        self.proc, self.status_fd, self.token = proc, status_fd, token
+        self.buf, self.eof = b"", False
+        self.pid: int | None = None
+        self.mode = ""
+        self.exit_code: int | None = None
+
+    @property
+    def stdin(self):
+        return self.proc.stdin
+
+    @property
+    def stdout(self):
+        return self.proc.stdout
+
+    def _read(self, timeout: float) -> list[str]:
+        """Status lines that arrive within ``timeout`` seconds (at least one
+        if any arrives in time; none at end of file)."""
+        deadline = time.monotonic() + timeout
+        while not self.eof and b"\n" not in self.buf:
+            wait = max(0.0, deadline - time.monotonic())
+            if not select.select([self.status_fd], [], [], wait)[0]:
+                break
+            chunk = os.read(self.status_fd, 4096)
+            self.eof = not chunk
+            self.buf += chunk
+        *lines, self.buf = self.buf.split(b"\n")
+        out = [line.decode("utf-8", "replace") for line in lines]
+        for line in out:
+            if line.startswith("X "):
+                self.exit_code = int(line[2:])
+        return out
+
+    def poll_status(self) -> None:
+        """Take the status lines already written (never blocks)."""
+        self._read(0.0)
+
+    def wait_exit(self, timeout: float) -> int | None:
+        """The program's exit code, waiting up to ``timeout`` s for it to exit."""
+        deadline = time.monotonic() + timeout
+        while self.exit_code is None and not self.eof:
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                break
+            self._read(wait)
+        return self.exit_code
+
+    def end(self, *, timeout: float = 15.0) -> None:
+        """End the program and every process it started; reap the reaper."""
+        try:
+            self.proc.send_signal(signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()                    # its orphans come to us: the net below
+            self.proc.wait()
+        while not self.eof:
+            self._read(1.0)
+        os.close(self.status_fd)
+        end_processes(self.proc, self.token, grace=0.0)
+
+
+def start_contained(cmd: list[str], *, cwd, env: dict, token: str, stderr: int,
+                    timeout: float = 60.0) -> Contained:
+    """Start ``cmd`` under the reaper with pipes for stdin/stdout, ``stderr``
+    as its stderr and ``TOKEN_VAR=token`` in its environment.
+
+    Raises ParameterError if the program cannot be started.
+    """
+    env = dict(env)
+    env[TOKEN_VAR] = token
+    status_r, status_w = os.pipe()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", REAPER, str(os.getpid()), str(status_w), "--", *cmd],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd, env=env,
+            start_new_session=True, pass_fds=(status_w,))
+    except OSError as exc:
+        os.close(status_r)
+        raise ParameterError(f"cannot start mouse program {cmd[0]!r}: {exc}") from None
+    finally:
+        os.close(status_w)
+    run = Contained(proc, status_r, token)
+    first = run._read(timeout)
+    if first and first[0].startswith("S "):
+        _, pid, run.mode = first[0].split()
+        run.pid = int(pid)
+        return run
+    run.end()
+    why = first[0][2:] if first and first[0].startswith("E ") else "its reaper did not start"
+    raise ParameterError(f"cannot start mouse program {cmd[0]!r}: {why}")
 
 
 class StderrSpool:

@@ -56,6 +56,7 @@ class Pipe:
     """Line I/O with deadlines on the child's pipes (never blocks forever)."""
 
     def __init__(self, proc, max_line: int) -> None:
+        self.proc = proc
         self.out = proc.stdout.fileno()
         self.inp = proc.stdin.fileno()
         self.max_line = max_line
@@ -65,6 +66,11 @@ class Pipe:
         self.eof = False
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.out, selectors.EVENT_READ)
+        # The program's own exit ends its output even when a child of its
+        # still holds the pipe open (a contained run reports it on a status fd).
+        self.status = getattr(proc, "status_fd", None)
+        if self.status is not None:
+            self.sel.register(self.status, selectors.EVENT_READ)
 
     def _line(self) -> str | None:
         nl = self.buf.find(b"\n")
@@ -88,13 +94,34 @@ class Pipe:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise Stop(what)
-            if self.sel.select(timeout=left):
+            ready = {key.fd for key, _ in self.sel.select(timeout=left)}
+            if self.status in ready:
+                self._status()
+            if self.out in ready:
                 try:
                     chunk = os.read(self.out, 65536)
                 except BlockingIOError:
                     continue
                 self.eof = not chunk
                 self.buf += chunk
+
+    def _status(self) -> None:
+        """The program exited: what it wrote is all in the pipe; read it, then EOF."""
+        self.proc.poll_status()
+        if self.proc.exit_code is None and not self.proc.eof:
+            return
+        self.sel.unregister(self.status)
+        self.status = None
+        if self.proc.exit_code is None:
+            return                                # the reaper died: stdout decides
+        while not self.eof:
+            try:
+                chunk = os.read(self.out, 65536)
+            except BlockingIOError:
+                break
+            self.eof = not chunk
+            self.buf += chunk
+        self.eof = True
 
     def write(self, text: str, deadline: float) -> None:
         data = text.encode()

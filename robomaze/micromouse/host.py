@@ -48,7 +48,9 @@ made one more run from the start to the goal (its fast run).
 A program that exits with a non-zero status or dies of a signal has failed
 the run, whatever it reached before (``reached_goal`` still says what it
 reached). At the end the program and every process it started -- also ones
-that left its session -- are ended (see :mod:`robomaze.micromouse._proc`);
+that left its session, cleared its environment or outlived its parent --
+are ended: the program runs under a subreaper that nothing it starts can
+leave (see :mod:`robomaze.micromouse._proc`);
 SIGTERM or SIGHUP to the host does the same before the host stops.
 """
 
@@ -56,7 +58,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import threading
 import time
 import uuid
@@ -67,7 +68,7 @@ import numpy as np
 from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..maze import Maze
-from ._proc import TOKEN_VAR, StderrSpool, end_processes, set_subreaper
+from ._proc import StderrSpool, set_subreaper, start_contained
 from ._protocol import COMMANDS, Display, Invalid, Pipe, Stop
 from .mms import MmsMouse, mms_centre
 from .result import MouseRun
@@ -167,18 +168,16 @@ def _check(maze, command, command_timeout, total_timeout, stop_after, goal, stde
 
 
 def _start(cmd, cwd, env, token):
-    env = dict(os.environ if env is None else env)
-    env[TOKEN_VAR] = token
     err_r, err_w = os.pipe()
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=err_w, cwd=cwd, env=env, start_new_session=True)
-    except OSError as exc:
+        run = start_contained(cmd, cwd=cwd, env=os.environ if env is None else env,
+                              token=token, stderr=err_w)
+    except BaseException:
         os.close(err_r)
-        raise ParameterError(f"cannot start mouse program {cmd[0]!r}: {exc}") from None
+        raise
     finally:
         os.close(err_w)
-    return proc, err_r
+    return run, err_r
 
 
 def _serve(s: Session, command_timeout: float, total_deadline: float) -> None:
@@ -341,7 +340,7 @@ def host_mouse(maze: Maze, command, *, command_timeout: float = 5.0,
     ended_by, failed, own_exit, proc, spool = _drive(s, cmd, cwd, env, command_timeout,
                                                      start_t + total_timeout, stderr_limit)
     failed, reason = _outcome(s, ended_by, failed, own_exit)
-    extra = {"exit_code": proc.returncode if proc else None,
+    extra = {"exit_code": proc.exit_code if proc else None,
              "elapsed": time.monotonic() - start_t, "stderr": spool.text() if spool else "",
              "ended_by": ended_by, "file_start": maze.start}
     return _result(s, failed, reason, extra, goal)
@@ -392,13 +391,9 @@ def _finish(s: Session, proc, token: str, ended_by: str) -> int | None:
         proc.stdin.close()
     except OSError:
         pass
-    if ended_by == "mouse exited":
-        try:                               # it closed its output: let it finish
-            proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            pass
-    own_exit = proc.poll()
-    end_processes(proc, token)
+    # It closed its output: let it finish; else only take an exit already reported.
+    own_exit = proc.wait_exit(1.0 if ended_by == "mouse exited" else 0.05)
+    proc.end()
     try:
         proc.stdout.close()
     except OSError:

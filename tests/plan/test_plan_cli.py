@@ -44,7 +44,7 @@ def test_plan_generator_options(capsys):
     (["--footprint", "disc:1.2", "--start", "2,1"], "start cell (2, 1) is free but blocked"),
     (["--footprint", "blob:1"], "--footprint must be disc:R"),
     (["--start", "0,0"], "start cell (0, 0) is on an occupied cell"),
-    (["--option", "weight=2"], "planner 'astar' takes no option weight"),
+    (["--option", "weight=2"], "planner 'astar' takes no option 'weight'"),
 ])
 def test_plan_errors_are_one_line(tmp_path, capsys, argv, msg):
     f = _maze_file(tmp_path)

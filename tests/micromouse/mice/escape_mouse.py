@@ -1,0 +1,42 @@
+"""A hostile mouse that hides its children every way it can (issue 20).
+
+$ESCAPE_KIND picks the trick, $SLEEP_ARG the unique sleep duration its
+children carry (so a test can count them in /proc):
+
+* ``daemon``: fork, setsid, fork again and execve /bin/sleep with an empty
+  environment (the grandchild has neither the run's process tree parent nor
+  its environment token);
+* ``env-setsid``: a shell starts ``( env -i setsid /bin/sleep N & )`` 40 times;
+* ``orphan``: a direct child with a cleared environment, then the mouse exits
+  at once (the child outlives its parent).
+
+It writes "ready" to $MOUSE_READY once its children are started, speaks a
+little mms, waits for the file $MOUSE_GO and exits (status 0).
+"""
+import os
+import subprocess
+import sys
+import time
+
+kind, arg = os.environ["ESCAPE_KIND"], os.environ["SLEEP_ARG"]
+if kind == "daemon":
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.execve("/bin/sleep", ["/bin/sleep", arg], {})
+        os._exit(0)
+    os.wait()
+elif kind == "env-setsid":
+    subprocess.run(["/bin/sh", "-c",
+                    f"for i in $(seq 40); do ( env -i setsid /bin/sleep {arg} & ); done"],
+                   check=True)
+elif kind == "orphan":
+    subprocess.Popen(["/bin/sleep", arg], env={})
+with open(os.environ["MOUSE_READY"], "w") as fh:
+    fh.write("ready\n")
+sys.stdout.write("mazeWidth\n")
+sys.stdout.flush()
+sys.stdin.readline()
+deadline = time.monotonic() + 120
+while not os.path.exists(os.environ["MOUSE_GO"]) and time.monotonic() < deadline:
+    time.sleep(0.02)

@@ -37,8 +37,9 @@ def pytest_ignore_collect(collection_path, config):
     """
     parts = collection_path.parts
     if (collection_path.suffix == ".py" and "tests" in parts
-            and not collection_path.name.startswith("test_")
-            and collection_path.name != "conftest.py"):
+            and not collection_path.name.startswith("test_")):
+        # conftest.py files too: pytest loads them as plugins on its own, and
+        # collecting two of them as doctest modules named "conftest" clashes
         return True
     return None
 

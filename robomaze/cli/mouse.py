@@ -2,7 +2,10 @@
 
 * ``robomaze mouse solve MAZE [--method floodfill]`` runs a built-in solver;
 * ``robomaze mouse run MAZE -- COMMAND...`` hosts an external mouse program
-  speaking the mms text protocol over stdin/stdout.
+  speaking the mms text protocol over stdin/stdout;
+* ``robomaze mouse route MAZE [--diagonals] [--profile NAME|FILE] [--json]``
+  prints the time-optimal route of the maze with every wall known
+  (:func:`robomaze.micromouse.fastest_route`).
 
 Both print the community's figures (cells explored, search moves and turns,
 best route length and turns, run-time estimates, score) and can render the
@@ -33,6 +36,9 @@ def _add_common(p) -> None:
     p.add_argument("--turn-speed", type=float, default=0.7, help="m/s through turns (0.7)")
     p.add_argument("--turn-time", type=float, default=0.25, help="s per 90-degree turn (0.25)")
     p.add_argument("--diagonals", action="store_true", help="drive staircases as diagonals")
+    p.add_argument("--profile", default="kerikun", metavar="NAME|FILE",
+                   help="mouse profile of the time-optimal fast run: a preset (kerikun, "
+                        "simple) or a TOML file (default kerikun)")
 
 
 def register(subparsers) -> None:
@@ -49,6 +55,23 @@ def register(subparsers) -> None:
                    help="goal cells: the maze file's own (default) or mms's rule, the "
                         "maze's centre; the output's goal_rule says which was used")
     s.set_defaults(func=solve_cmd)
+    q = sub.add_parser("route", help="the time-optimal route of a maze (slalom turns, "
+                                     "optionally diagonals)",
+                       description="Print the time-optimal route from the start to a goal "
+                                   "cell of MAZE with every wall known: an exact Dijkstra on "
+                                   "the slalom graph under the mouse profile.")
+    q.add_argument("maze", help="maze file (micromouse text, .num or JSON)")
+    q.add_argument("--unknown", choices=("wall", "open", "error"), default="wall",
+                   help="how '.' (unknown) walls of a text maze are read (default wall)")
+    q.add_argument("--diagonals", action="store_true",
+                   help="allow diagonal moves (F45, F135, V90, diagonal straights)")
+    q.add_argument("--profile", default="kerikun", metavar="NAME|FILE",
+                   help="a preset (kerikun, simple) or a profile TOML file (default kerikun)")
+    q.add_argument("--goal", choices=("file", "mms"), default="file",
+                   help="goal cells: the maze file's own (default) or the maze's centre")
+    q.add_argument("--json", dest="json_out", action="store_true",
+                   help="print one JSON object (cost_ms, route, cells, ...)")
+    q.set_defaults(func=route_cmd)
     r = sub.add_parser("run", help="host an external mouse program (mms protocol)",
                        description="Run COMMAND (after --) as a mouse speaking today's mms "
                                    "text protocol. The mouse starts in micromouse (0, 0), "
@@ -122,6 +145,24 @@ def solve_cmd(args) -> int:
     if not run.success:
         print(f"robomaze mouse: {run.method} failed: {run.reason}", file=sys.stderr)
     return _report(maze, run, args)
+
+
+def route_cmd(args) -> int:
+    from ..io import read_maze
+    from ..micromouse import fastest_route
+    maze = read_maze(args.maze, unknown=args.unknown)
+    if args.goal == "mms":
+        from ..micromouse.mms import mms_centre
+        maze = maze.replace(goals=list(mms_centre(*maze.shape)))
+    r = fastest_route(maze, diagonals=args.diagonals, profile=args.profile)
+    if args.json_out:
+        print(json.dumps(r.to_json()))
+        return 0
+    print(f"profile   {r.profile} ({r.model}, {'diagonals' if r.diagonals else 'no diagonals'})")
+    print(f"time      {r.cost_ms / 1000:.3f} s ({r.cost_ms:g} ms)")
+    print(f"cells     {len(r.cells)} crossed, {len(r.cells) - 1} moves")
+    print(f"route     {' '.join(r.route)}")
+    return 0
 
 
 def run_cmd(args) -> int:

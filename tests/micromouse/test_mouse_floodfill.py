@@ -207,6 +207,8 @@ def test_floodfill_mms_score_counts_the_fast_run():
     assert s["runs_finished"] == 2                   # the search run and the fast run
     eff = sum(effective_distance(n) for n in route_straights(run.route))
     assert (s["best_run_turns"], s["best_run_effective_distance"]) == (run.route_turns, eff)
-    # Totals: every search move was one cell (effective 1), plus the fast run.
-    assert s["total_effective_distance"] == run.moves + eff
+    # Totals: every search move was one cell (2 half cells, effective 2),
+    # plus the fast run.
+    assert s["total_effective_distance"] == 2 * run.moves + eff
+    assert s["total_distance"] == 2 * run.moves + 2 * run.route_length
     assert run.summary()["mms_score"] == s["score"]

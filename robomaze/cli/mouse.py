@@ -35,7 +35,8 @@ def _add_common(p) -> None:
     p.add_argument("--acceleration", type=float, default=6.0, help="m/s^2 (6.0)")
     p.add_argument("--turn-speed", type=float, default=0.7, help="m/s through turns (0.7)")
     p.add_argument("--turn-time", type=float, default=0.25, help="s per 90-degree turn (0.25)")
-    p.add_argument("--diagonals", action="store_true", help="drive staircases as diagonals")
+    p.add_argument("--diagonals", action="store_true",
+                   help="flood fill's fast run (and time proof) may use diagonals")
     p.add_argument("--profile", default="kerikun", metavar="NAME|FILE",
                    help="mouse profile of the time-optimal fast run: a preset (kerikun, "
                         "simple) or a TOML file (default kerikun)")
@@ -51,6 +52,10 @@ def register(subparsers) -> None:
                    help="floodfill, left_wall, right_wall or tremaux")
     s.add_argument("--no-prove", action="store_true",
                    help="flood fill: stop exploring at the goal (no proof of the best route)")
+    s.add_argument("--prove-time", action="store_true",
+                   help="flood fill: explore until the time-optimal route under --profile "
+                        "(with --diagonals: with diagonals) is proven, instead of the "
+                        "shortest one")
     s.add_argument("--goal", choices=("file", "mms"), default="file",
                    help="goal cells: the maze file's own (default) or mms's rule, the "
                         "maze's centre; the output's goal_rule says which was used")
@@ -107,12 +112,20 @@ def _profile(args):
 
 
 def _report(maze, run, args) -> int:
+    from ..errors import NoPathError
+    from ..micromouse import fastest_route
     prof = _profile(args)
-    s = run.summary(prof)
+    s = run.summary(prof, mouse_profile=args.profile)
     # The run's own start and goals (a hosted run may use mms's centre rule).
     if run.start is not None and run.goals:
         maze = maze.replace(start=run.start, goals=list(run.goals))
     s["reference_route_length"] = maze.solution_length()
+    # The best possible fast runs: the time-optimal routes of the true maze.
+    for key, diag in (("best_possible_time", False), ("best_possible_time_diagonal", True)):
+        try:
+            s[key] = fastest_route(maze, diagonals=diag, profile=args.profile).cost_ms / 1000
+        except NoPathError:
+            s[key] = None
     s.pop("display", None)
     width = max(len(k) for k in s)
     for k, v in s.items():
@@ -132,13 +145,15 @@ def _report(maze, run, args) -> int:
 
 def solve_cmd(args) -> int:
     from ..io import read_maze
-    from ..micromouse import floodfill, solve
+    from ..micromouse import floodfill, get_profile, solve
+    get_profile(args.profile)             # a bad profile fails before the run
     maze = read_maze(args.maze, unknown=args.unknown)
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
     if args.method == "floodfill":
-        run = floodfill(maze, prove=not args.no_prove)
+        prove = "time" if args.prove_time else not args.no_prove
+        run = floodfill(maze, prove=prove, profile=args.profile, diagonals=args.diagonals)
     else:
         run = solve(maze, method=args.method)
     run = dataclasses.replace(run, goal_rule=args.goal)
@@ -179,6 +194,8 @@ def run_cmd(args) -> int:
     if not program:
         raise ParameterError("no mouse program given; expected: robomaze mouse run MAZE -- "
                              "COMMAND [ARGS...]")
+    from ..micromouse import get_profile
+    get_profile(args.profile)             # a bad profile fails before the mouse runs
     maze = read_maze(args.maze, unknown=args.unknown)
     run = host_mouse(maze, program, command_timeout=args.command_timeout,
                      total_timeout=args.total_timeout, lenient=args.lenient,

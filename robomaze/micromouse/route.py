@@ -49,6 +49,7 @@ the library.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -201,7 +202,7 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
     p0 = pos(*start)
     use_runs = not diagonals and prof.orthogonal == "runs"
     if use_runs:
-        end, dist, parent = runs_search(passable, width, p0, goal, prof.runs_table(n_max))
+        end, dist, parent = runs_search(passable, width, p0, goal, _tables(prof, n_max)[3])
         if end < 0:
             raise NoPathError(f"no goal cell is reachable from {start}")
         chain = _chain(parent, end)
@@ -212,9 +213,9 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
         heads = [0] if not walls[start[0], start[1], 0] else \
             [2 * s for s in range(4) if not walls[start[0], start[1], s]]
         starts = np.array([p0 * 8 + h for h in heads], np.int64)
+        along, diag, turns, _ = _tables(prof, n_max)
         end, dist, parent, move = slalom_search(
-            passable, horiz, width, starts, goal, prof.along_table(n_max),
-            prof.diag_table(2 * n_max), prof.turn_costs(), bool(diagonals),
+            passable, horiz, width, starts, goal, along, diag, turns, bool(diagonals),
             prof.pivot_cost())
         if end < 0:
             raise NoPathError(f"no goal cell is reachable from {start}")
@@ -225,6 +226,16 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
     cells = _cells(start, crossed)
     return FastRoute(cost_ms=cost, route=route, cells=cells, diagonals=bool(diagonals),
                      model="runs" if use_runs else "slalom", profile=prof.name, poses=poses)
+
+
+@lru_cache(maxsize=64)
+def _tables(prof: MouseProfile, n_max: int):
+    """The profile's cost tables (read-only; a profile is immutable, so cached)."""
+    out = (prof.along_table(n_max), prof.diag_table(2 * n_max), prof.turn_costs(),
+           prof.runs_table(n_max))
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 def _chain(parent: np.ndarray, end: int) -> list[int]:

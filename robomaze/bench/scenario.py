@@ -44,6 +44,8 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
                                        # cells (robomaze.micromouse.SOLVERS;
                                        # no widening, no robot: see
                                        # robomaze.bench.micromouse)
+    profile = ["kerikun", "simple"]    # mouse profiles of the mice's fast runs
+                                       # (preset names or TOML files; mice only)
     connectivity = 4
     max_steps = 4000                   # simulation step limit
     dt = 0.1                           # simulation time step (s)
@@ -265,6 +267,7 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
               "noise": (_noise, False), "odometry_noise": (_odometry_noise, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
+            "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
             "dt": (_num(0.0, MAX_DT, strict=True), False),
             "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False)},
@@ -501,6 +504,8 @@ def _only_what_the_method_uses(spec: dict, mkind: str) -> None:
     if mkind != "agent":
         for section, key in _OPTIONAL:
             spec[section].pop(key, None)
+    if mkind != "mouse":
+        spec["run"].pop("profile", None)
     if mkind == "mouse":
         spec["widen"] = copy.deepcopy(DEFAULTS["widen"])
         spec["robot"] = {"footprint": None, "sensor": DEFAULTS["robot"]["sensor"]}

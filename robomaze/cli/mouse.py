@@ -49,7 +49,8 @@ def register(subparsers) -> None:
     s = sub.add_parser("solve", help="run a built-in mouse solver (flood fill by default)")
     _add_common(s)
     s.add_argument("--method", default="floodfill",
-                   help="floodfill, left_wall, right_wall or tremaux")
+                   help="floodfill, floodfill_time (explore until the time-optimal route "
+                        "is proven), left_wall, right_wall or tremaux")
     s.add_argument("--no-prove", action="store_true",
                    help="flood fill: stop exploring at the goal (no proof of the best route)")
     s.add_argument("--prove-time", action="store_true",
@@ -151,9 +152,11 @@ def solve_cmd(args) -> int:
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
-    if args.method == "floodfill":
-        prove = "time" if args.prove_time else not args.no_prove
+    if args.method in ("floodfill", "floodfill_time"):
+        prove = "time" if args.prove_time or args.method == "floodfill_time" \
+            else not args.no_prove
         run = floodfill(maze, prove=prove, profile=args.profile, diagonals=args.diagonals)
+        run = dataclasses.replace(run, method=args.method)
     else:
         run = solve(maze, method=args.method)
     run = dataclasses.replace(run, goal_rule=args.goal)

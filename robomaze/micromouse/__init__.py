@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import unknown_name
 from ..maze import Maze
-from .floodfill import WallMap, floodfill, known_route
+from .floodfill import WallMap, floodfill, floodfill_time, known_route
 from .followers import left_wall, right_wall, tremaux, wall_follower
 from .metrics import (MotionProfile, contest_score, mms_stats, route_commands,
                       route_straights, route_turns, run_time)
@@ -20,7 +20,7 @@ from .result import MouseRun
 from .route import FastRoute, fastest_route
 from .world import MouseWorld, wall_array
 
-__all__ = ["SOLVERS", "solve", "floodfill", "left_wall", "right_wall", "tremaux",
+__all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "right_wall", "tremaux",
            "wall_follower", "MouseWorld", "MouseRun", "MotionProfile", "run_time",
            "route_turns", "route_straights", "contest_score", "mms_stats", "route_commands",
            "WallMap", "known_route",
@@ -30,6 +30,7 @@ __all__ = ["SOLVERS", "solve", "floodfill", "left_wall", "right_wall", "tremaux"
 #: Built-in mouse solvers: name -> fn(maze, **options) -> MouseRun.
 SOLVERS = {
     "floodfill": floodfill,
+    "floodfill_time": floodfill_time,
     "left_wall": left_wall,
     "right_wall": right_wall,
     "tremaux": tremaux,

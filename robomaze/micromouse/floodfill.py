@@ -42,7 +42,7 @@ from .metrics import route_commands
 from .result import MouseRun
 from .world import DC, DR, MouseWorld
 
-__all__ = ["floodfill", "WallMap", "known_route"]
+__all__ = ["floodfill", "floodfill_time", "WallMap", "known_route"]
 
 
 class WallMap:
@@ -291,3 +291,16 @@ def floodfill(maze: Maze, *, prove: "bool | str" = True, return_to_start: bool =
                     explored=world.visited.copy(), trace=list(world.trace),
                     known=wm.array(), route=route, log=log, start=start,
                     goals=tuple(maze.goals), fast=fast)
+
+
+def floodfill_time(maze: Maze, **options) -> MouseRun:
+    """Flood fill that explores until the time-optimal route is proven
+    (:func:`floodfill` with ``prove="time"``; the other options as there).
+
+    >>> run = floodfill_time(Maze.empty(3, 3, start=(2, 0), goals=[(0, 2)]))
+    >>> run.method, run.proven, run.fast.cost_ms
+    ('floodfill_time', True, 880.0)
+    """
+    from dataclasses import replace
+    options.setdefault("prove", "time")
+    return replace(floodfill(maze, **options), method="floodfill_time")

@@ -83,8 +83,17 @@ def make_open(maze: Maze):
     return is_open
 
 
-def reference_slalom(maze: Maze, along, diag, turns, diagonals, pivot=None):
-    """Cheapest cost (units) from the start (heading north) to a goal centre."""
+def reference_slalom(maze: Maze, along, diag, turns, diagonals, pivot=None, *,
+                     library=False, prune=None):
+    """Cheapest cost (units) from the start (heading north) to a goal centre.
+
+    ``library=True`` searches as micromouse-maze-library does: from every
+    goal centre and heading (the moves are the same geometric moves, the
+    route is found backwards), to the start cell heading south, and it
+    stops extending a straight at the first node already reached as cheaply
+    (its pruning, unless ``prune=False``) -- an upper bound of the exact cost.
+    """
+    prune = library if prune is None else prune
     rows, cols = maze.shape
     is_open = make_open(maze)
 
@@ -103,7 +112,8 @@ def reference_slalom(maze: Maze, along, diag, turns, diagonals, pivot=None):
                 return
             n = 1
             while n < len(along) and is_open(z + (2 * n - 1) * fwd):
-                yield z + 2 * n * fwd, d, along[n]
+                if (yield z + 2 * n * fwd, d, along[n]) is False:
+                    break
                 n += 1
             for k in (1, -1):                           # left, right
                 f = z + fwd
@@ -125,7 +135,8 @@ def reference_slalom(maze: Maze, along, diag, turns, diagonals, pivot=None):
                 return
             n = 1
             while n < len(diag) and is_open(z + (n + 1) * fwd):
-                yield z + n * fwd, d, diag[n]
+                if (yield z + n * fwd, d, diag[n]) is False:
+                    break
                 n += 1
             # the axis heading that crosses the wall ahead
             horizontal = int(ahead.imag) % 2 == 0
@@ -141,21 +152,38 @@ def reference_slalom(maze: Maze, along, diag, turns, diagonals, pivot=None):
 
     r0, c0 = maze.start
     s = centre(r0, c0)
-    best = {(s, 2): 0}
-    heap = [(0, 0, s.real, s.imag, 2)]
-    tick = 1
+    if library:
+        seeds = [(g, d) for g in sorted(goals, key=lambda z: (z.real, z.imag))
+                 for d in (0, 2, 4, 6)]
+        targets = {(s, 6)}
+    else:
+        seeds = [(s, 2)]
+        targets = {(g, d) for g in goals for d in (0, 2, 4, 6)}
+    best = {node: 0 for node in seeds}
+    heap = [(0, i, z.real, z.imag, d) for i, (z, d) in enumerate(seeds)]
+    heapq.heapify(heap)
+    tick = len(heap)
     while heap:
         g, _, x, y, d = heapq.heappop(heap)
         z = complex(x, y)
         if g > best[(z, d)]:
             continue
-        if d % 2 == 0 and z in goals:
+        if (z, d) in targets:
             return g
-        for z2, d2, c in moves(z, d):
-            if g + c < best.get((z2, d2), math.inf):
+        gen = moves(z, d)
+        answer = None
+        while True:
+            try:
+                z2, d2, c = gen.send(answer)
+            except StopIteration:
+                break
+            improved = g + c < best.get((z2, d2), math.inf)
+            if improved:
                 best[(z2, d2)] = g + c
                 heapq.heappush(heap, (g + c, tick, z2.real, z2.imag, d2))
                 tick += 1
+            # the library's pruning: a straight stops where it improves nothing
+            answer = improved if prune else None
     return None
 
 
@@ -256,6 +284,19 @@ def test_every_contest_maze_matches_reference(name):
     kp = replace(k, pivots=True, orthogonal="slalom")
     assert fastest_route(maze, profile=kp).cost_ms == \
         2 * reference_slalom(maze, along, diag, turns, diagonals=False, pivot=287 // 2)
+
+
+def test_exact_search_is_never_above_the_pruned_library_search():
+    along, diag, turns, _ = kerikun_tables(2 * 32 + 4)
+    for name in CONTEST:
+        maze = read_maze(SAMPLES / f"{name}.maze")
+        exact = fastest_route(maze, diagonals=True).cost_ms
+        assert exact == 2 * reference_slalom(maze, along, diag, turns, diagonals=True)
+        # the same graph searched backwards from the goals, unpruned: the same optimum
+        assert exact == 2 * reference_slalom(maze, along, diag, turns, diagonals=True,
+                                             library=True, prune=False)
+        pruned = 2 * reference_slalom(maze, along, diag, turns, diagonals=True, library=True)
+        assert exact <= pruned
 
 
 @pytest.mark.parametrize("name", CONTEST)

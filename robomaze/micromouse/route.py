@@ -94,6 +94,18 @@ class FastRoute:
     model: str
     profile: str
     poses: list = field(default_factory=list, repr=False)
+    points: list = field(default_factory=list, repr=False)
+
+    def polyline(self) -> np.ndarray:
+        """The route's centre line as ``(row, col)`` cell coordinates (floats):
+        the start, every wall midpoint crossed and every node reached, so a
+        drawing follows the slaloms and diagonals inside the open passages.
+
+        >>> r = fastest_route(Maze.empty(2, 2, start=(1, 0), goals=[(0, 1)]), diagonals=True)
+        >>> r.route, r.polyline().tolist()
+        (['F90R'], [[1.0, 0.0], [0.5, 0.0], [0.0, 0.5], [0.0, 1.0]])
+        """
+        return (np.asarray(self.points, float).reshape(-1, 2) - 1.0) / 2.0
 
     def to_json(self) -> dict:
         """The fields as a JSON-ready dict."""
@@ -207,7 +219,7 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
             raise NoPathError(f"no goal cell is reachable from {start}")
         chain = _chain(parent, end)
         poses = [_half(p, width) for p in chain]
-        route, crossed = _runs_segments(poses)
+        route, crossed, points = _runs_segments(poses)
         cost = float(dist[end]) * prof.unit_ms
     else:
         heads = [0] if not walls[start[0], start[1], 0] else \
@@ -221,11 +233,12 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
             raise NoPathError(f"no goal cell is reachable from {start}")
         chain = _chain(parent, end)
         poses = [(*_half(s >> 3, width), s & 7) for s in chain]
-        route, crossed = _slalom_segments(poses, [int(move[s]) for s in chain])
+        route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
         cost = float(dist[end]) * prof.unit_ms
     cells = _cells(start, crossed)
     return FastRoute(cost_ms=cost, route=route, cells=cells, diagonals=bool(diagonals),
-                     model="runs" if use_runs else "slalom", profile=prof.name, poses=poses)
+                     model="runs" if use_runs else "slalom", profile=prof.name, poses=poses,
+                     points=points)
 
 
 @lru_cache(maxsize=64)
@@ -255,41 +268,45 @@ def _step(pt, h, k=1):
 
 
 def _slalom_segments(poses, moves):
-    """Segment strings and the wall midpoints crossed, in order."""
+    """Segment strings, the wall midpoints crossed and the centre-line points, in order."""
     route, crossed = [], []
+    points = [tuple(poses[0][:2])]
     for (r0, c0, h0), (r1, c1, h1), code in zip(poses[:-1], poses[1:], moves[1:]):
         kind, side = KINDS[code >> 1], "R" if code & 1 else "L"
         s = 1 if side == "R" else -1
         p = (r0, c0)
-        if kind == "S":
-            n = (abs(r1 - r0) + abs(c1 - c0)) // 2
-            crossed += [_step(p, h0, 2 * i - 1) for i in range(1, n + 1)]
-            route.append(f"S{n}")
-            continue
+        walls: list = []
         if kind == "FS90":
             route.append(f"FS90{side}")
             continue
-        if kind == "D":
+        if kind == "S":
+            n = (abs(r1 - r0) + abs(c1 - c0)) // 2
+            walls = [_step(p, h0, 2 * i - 1) for i in range(1, n + 1)]
+            route.append(f"S{n}")
+        elif kind == "D":
             n = max(abs(r1 - r0), abs(c1 - c0))
-            crossed += [_step(p, h0, i) for i in range(1, n + 1)]
+            walls = [_step(p, h0, i) for i in range(1, n + 1)]
             route.append(f"D{n}")
-            continue
-        f = _step(p, h0)
-        if kind in ("F45in", "F90", "F135in", "F180"):
-            w1 = _step(f, (h0 + s) & 7)
-            crossed += [f, w1]
-            if kind in ("F135in", "F180"):
-                crossed.append(_step(w1, (h0 + 3 * s) & 7))
-        elif kind == "F45out":
-            crossed.append(f)
-        else:                                   # V90, F135out
-            crossed += [f, _step(f, (h0 + 2 * s) & 7)]
-        route.append(f"{kind}{side}")
-    return route, crossed
+        else:
+            f = _step(p, h0)
+            if kind in ("F45in", "F90", "F135in", "F180"):
+                w1 = _step(f, (h0 + s) & 7)
+                walls = [f, w1]
+                if kind in ("F135in", "F180"):
+                    walls.append(_step(w1, (h0 + 3 * s) & 7))
+            elif kind == "F45out":
+                walls = [f]
+            else:                               # V90, F135out
+                walls = [f, _step(f, (h0 + 2 * s) & 7)]
+            route.append(f"{kind}{side}")
+        crossed += walls
+        points += [w for w in walls if w != (r1, c1)] + [(r1, c1)]
+    return route, crossed, points
 
 
 def _runs_segments(poses):
     route, crossed = [], []
+    points = [tuple(poses[0])]
     prev = None
     for (r0, c0), (r1, c1) in zip(poses[:-1], poses[1:]):
         h = (0 if r1 < r0 else 4) if c1 == c0 else (2 if c1 > c0 else 6)
@@ -298,9 +315,11 @@ def _runs_segments(poses):
             rel = (h - prev) & 7
             route.append({2: "R90", 6: "L90", 4: "B180", 0: "S0"}[rel])
         route.append(f"S{n}")
-        crossed += [_step((r0, c0), h, 2 * i - 1) for i in range(1, n + 1)]
+        walls = [_step((r0, c0), h, 2 * i - 1) for i in range(1, n + 1)]
+        crossed += walls
+        points += walls + [(r1, c1)]
         prev = h
-    return route, crossed
+    return route, crossed, points
 
 
 def _cells(start, crossed) -> list[tuple[int, int]]:

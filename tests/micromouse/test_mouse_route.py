@@ -389,3 +389,27 @@ def test_cli_bad_profile_is_one_line():
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1 and "nope" in out.stderr
+
+
+@pytest.mark.parametrize("name", ["16MM2019CX", "32MM2019HX"])
+def test_polyline_crosses_only_open_walls(name):
+    maze = read_maze(SAMPLES / f"{name}.maze")
+    rows = maze.shape[0]
+    is_open = make_open(maze)
+    for diagonals in (False, True):
+        r = fastest_route(maze, diagonals=diagonals)
+        pts = r.polyline()
+        assert tuple(pts[0]) == maze.start and tuple(map(int, pts[-1])) in set(maze.goals)
+        for (a_r, a_c), (b_r, b_c) in zip(pts[:-1], pts[1:]):
+            # half-cell coordinates, in the reference's frame (y north)
+            A = complex(2 * a_c + 1, 2 * (rows - 1 - a_r) + 1)
+            B = complex(2 * b_c + 1, 2 * (rows - 1 - b_r) + 1)
+            d = B - A
+            assert max(abs(d.real), abs(d.imag)) <= 2
+            # the segment's half-way point is open space or an open wall
+            mid = (A + B) / 2
+            if mid.real == int(mid.real) and mid.imag == int(mid.imag):
+                assert is_open(mid)
+        for p in pts:
+            z = complex(2 * p[1] + 1, 2 * (rows - 1 - p[0]) + 1)
+            assert is_open(z)

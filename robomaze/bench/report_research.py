@@ -169,6 +169,35 @@ def _gap(m, suffix: str = "") -> str:
     return "" if ratio is None else f"{100 * (ratio - 1):.1f}%"
 
 
+def _proof_table(mice) -> list[str]:
+    """Flood fill proving the fastest route against proving the shortest one."""
+    pairs: dict = defaultdict(dict)
+    for r in mice:
+        label = _mouse_label(r)
+        kind = ("time" if label.startswith(_MOUSE_NAMES["floodfill_time"]) else
+                "short" if label.startswith(_MOUSE_NAMES["floodfill"]) else None)
+        if kind and r.get("success"):
+            profile = r.get("scenario", {}).get("run", {}).get("profile") or "kerikun"
+            pairs[(_maze_label(r), profile)][kind] = r.get("metrics", {})
+    rows = [(k, v) for k, v in sorted(pairs.items()) if len(v) == 2]
+    if not rows:
+        return []
+    out = ["", "### Proving the fastest route instead of the shortest\n",
+           "Flood fill stopping when the shortest route is proven against stopping when "
+           "the fastest (time-optimal, no diagonals) route is proven, same maze and "
+           "profile: the search each pays and the fast run each earns.\n",
+           "| maze | profile | search time, shortest proven (s) | search time, fastest "
+           "proven (s) | fast run, shortest proven (s) | fast run, fastest proven (s) | "
+           "best possible (s) |", "|---|---|---|---|---|---|---|"]
+    for (maze, profile), v in rows:
+        out.append(f"| {maze} | {profile} | {_fmt(v['short'].get('search_time_profile'))} | "
+                   f"{_fmt(v['time'].get('search_time_profile'))} | "
+                   f"{_fmt(v['short'].get('fast_run_time'))} | "
+                   f"{_fmt(v['time'].get('fast_run_time'))} | "
+                   f"{_fmt(v['time'].get('fastest_route_time'))} |")
+    return out
+
+
 def _followers_note(mice) -> str:
     """Why left_wall and right_wall tie, when they do on every maze of the sweep."""
     by = defaultdict(dict)
@@ -237,6 +266,7 @@ def _mouse_section(rows) -> str:
     note = _followers_note(mice)
     if note:
         lines.append(note)
+    lines += _proof_table(mice)
     mazes = {_maze_label(r) for r in mice}
     robots = [r for r in rows if r.get("kind") in ("plan", "simulate") and _maze_label(r) in mazes]
     if robots:

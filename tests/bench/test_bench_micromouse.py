@@ -231,3 +231,19 @@ def test_report_labels_in_words_and_the_followers_note():
     ff["scenario"]["run"]["options"] = {"prove": "time"}
     line = next(x for x in _mouse_section([ff]).splitlines() if x.startswith("| m.maze"))
     assert "flood fill, fastest route proven (simple profile)" in line and "| 25.0% |" in line
+
+
+def test_report_compares_the_two_proofs():
+    from robomaze.bench.report_research import _mouse_section
+
+    def row(i, prove, search, fast):
+        return {"kind": "mouse", "method": "floodfill", "id": f"r{i}", "generator": "m.maze",
+                "success": True, "status": "ok",
+                "scenario": {"maze": {}, "run": {"options": {"prove": prove}}},
+                "metrics": {"search_time_profile": search, "fast_run_time": fast,
+                            "fastest_route_time": 9.5}}
+
+    text = _mouse_section([row(1, True, 80.0, 11.0), row(2, "time", 95.0, 9.5)])
+    assert "### Proving the fastest route instead of the shortest" in text
+    assert "| m.maze | kerikun | 80 | 95 | 11 | 9.5 | 9.5 |" in text
+    assert "Proving the fastest" not in _mouse_section([row(1, True, 80.0, 11.0)])

@@ -212,7 +212,7 @@ def _profile_of(scenario: Scenario):
 
     from ..micromouse import PROFILES, get_profile
     name = scenario.spec["run"].get("profile") or "kerikun"
-    if name not in PROFILES and not os.path.isabs(name):
+    if name not in PROFILES and (name.endswith(".toml") or os.sep in name):
         name = os.path.join(scenario.base_dir, name)
     return get_profile(name)
 

@@ -87,6 +87,7 @@ import itertools
 import json
 import math
 import numbers
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -559,6 +560,16 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             raise ScenarioError(
                 f"{source}: run.options.{name}: options for a method the sweep does not "
                 f"run; expected one of: {', '.join(sorted({m for _, m in methods}))}")
+    for name in by_key.get(("run", "profile"), []):
+        # mouse profiles: a preset name or a TOML file relative to the sweep
+        from ..errors import RobomazeError
+        from ..micromouse import PROFILES, get_profile
+        is_file = name.endswith(".toml") or os.sep in name
+        path = os.path.join(base_dir, name) if is_file and name not in PROFILES else name
+        try:
+            get_profile(path)
+        except RobomazeError as exc:
+            raise ScenarioError(f"{source}: run.profile: {exc}") from None
 
 
 def _check_runs(source, by_key, methods, opts) -> None:

@@ -247,3 +247,15 @@ def test_report_compares_the_two_proofs():
     assert "### Proving the fastest route instead of the shortest" in text
     assert "| m.maze | kerikun | 80 | 95 | 11 | 9.5 | 9.5 |" in text
     assert "Proving the fastest" not in _mouse_section([row(1, True, 80.0, 11.0)])
+
+
+def test_bad_profiles_fail_when_the_sweep_loads(tmp_path):
+    with pytest.raises(ScenarioError, match="run.profile: unknown mouse profile 'kerikunn'"):
+        parse_sweep({"maze": {"file": MAZES[:1]}, "run": {"mouse": "floodfill",
+                                                           "profile": "kerikunn"}},
+                    base_dir=str(tmp_path), check_names=True)
+    (tmp_path / "bad.toml").write_text("cell_mm = 0\n")
+    with pytest.raises(ScenarioError, match="run.profile: .*bad.toml.*cell_mm"):
+        parse_sweep({"maze": {"file": MAZES[:1]}, "run": {"mouse": "floodfill",
+                                                           "profile": "bad.toml"}},
+                    base_dir=str(tmp_path), check_names=True)

@@ -30,11 +30,17 @@ def _add_common(p) -> None:
                    help="draw the maze, explored cells and best route to OUT (.png/.svg)")
     p.add_argument("--json", dest="json_out", default=None, metavar="OUT",
                    help="write the figures as JSON")
-    p.add_argument("--cell-size", type=float, default=0.18, help="cell size in m (0.18)")
-    p.add_argument("--max-speed", type=float, default=3.0, help="m/s (3.0)")
-    p.add_argument("--acceleration", type=float, default=6.0, help="m/s^2 (6.0)")
-    p.add_argument("--turn-speed", type=float, default=0.7, help="m/s through turns (0.7)")
-    p.add_argument("--turn-time", type=float, default=0.25, help="s per 90-degree turn (0.25)")
+    # the classic search-time estimate (search_time); fast runs use --profile
+    p.add_argument("--cell-size", type=float, default=0.18,
+                   help="search-time estimate: cell size in m (0.18)")
+    p.add_argument("--max-speed", type=float, default=3.0,
+                   help="search-time estimate: m/s (3.0)")
+    p.add_argument("--acceleration", type=float, default=6.0,
+                   help="search-time estimate: m/s^2 (6.0)")
+    p.add_argument("--turn-speed", type=float, default=0.7,
+                   help="search-time estimate: m/s through turns (0.7)")
+    p.add_argument("--turn-time", type=float, default=0.25,
+                   help="search-time estimate: s per 90-degree turn (0.25)")
     p.add_argument("--diagonals", action="store_true",
                    help="flood fill's fast run (and time proof) may use diagonals")
     p.add_argument("--profile", default="kerikun", metavar="NAME|FILE",

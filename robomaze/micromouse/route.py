@@ -223,7 +223,7 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
         cost = float(dist[end]) * prof.unit_ms
     else:
         heads = [0] if not walls[start[0], start[1], 0] else \
-            [2 * s for s in range(4) if not walls[start[0], start[1], s]]
+            [2 * s for s in range(4) if not walls[start[0], start[1], s]] or [0]
         starts = np.array([p0 * 8 + h for h in heads], np.int64)
         along, diag, turns, _ = _tables(prof, n_max)
         end, dist, parent, move = slalom_search(

@@ -413,3 +413,15 @@ def test_polyline_crosses_only_open_walls(name):
         for p in pts:
             z = complex(2 * p[1] + 1, 2 * (rows - 1 - p[0]) + 1)
             assert is_open(z)
+
+
+def test_start_on_a_goal_and_a_start_walled_to_the_north():
+    one = Maze.empty(1, 1, start=(0, 0), goals=[(0, 0)])
+    for diagonals in (False, True):
+        r = fastest_route(one, diagonals=diagonals)
+        assert (r.cost_ms, r.route, r.cells) == (0.0, [], [(0, 0)])
+    # a 1 x 4 corridor: north is walled, the mouse starts facing its open side
+    row = Maze.empty(1, 4, start=(0, 0), goals=[(0, 3)])
+    r = fastest_route(row, diagonals=True)
+    assert r.route == ["S3"] and r.cost_ms == 2 * 172          # along[3] = 172 units
+    assert r.cells == [(0, 0), (0, 1), (0, 2), (0, 3)]

@@ -202,6 +202,8 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
         goals = source.goals if goals is None else goals
     start = (int(start[0]), int(start[1]))
     goals = sorted({(int(r), int(c)) for r, c in goals})
+    if not goals:
+        raise ParameterError("goals must hold at least one (row, col) cell, got none")
     for cell in [start, *goals]:
         if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
             raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")

@@ -425,3 +425,13 @@ def test_start_on_a_goal_and_a_start_walled_to_the_north():
     r = fastest_route(row, diagonals=True)
     assert r.route == ["S3"] and r.cost_ms == 2 * 172          # along[3] = 172 units
     assert r.cells == [(0, 0), (0, 1), (0, 2), (0, 3)]
+
+
+def test_bad_input_is_one_clear_error():
+    m = Maze.empty(2, 2, start=(1, 0), goals=[(0, 1)])
+    with pytest.raises(ParameterError, match="outside the 2x2 maze"):
+        fastest_route(m, goals=[(5, 5)])
+    with pytest.raises(ParameterError, match="goals must hold"):
+        fastest_route(m, goals=[])
+    with pytest.raises(ParameterError, match="start and goals are required"):
+        fastest_route(np.zeros((2, 2, 4), bool))

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from robomaze.io import read_grid, read_maze, read_movingai, read_scen, write_grid
-from robomaze.io.movingai_run import run_scenarios
+from robomaze.bench.movingai import run_scenarios
 from robomaze.micromouse import floodfill
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,15 +1,20 @@
 """The micromouse run kind of the benchmark: a cell-level mouse in a contest maze.
 
 A sweep lists mouse solvers under ``run.mouse`` (names in
-:data:`robomaze.micromouse.SOLVERS`: ``floodfill``, ``left_wall``,
-``right_wall``, ``tremaux``). Such a run needs no widening and no robot:
-the mouse drives the maze's cells with the classic contest rules of
-:mod:`robomaze.micromouse` (search run from the start, the fast run on the
-walls it learned), and the run's figures come from
-:meth:`robomaze.micromouse.MouseRun.summary` with the default
-:class:`~robomaze.micromouse.MotionProfile` (18 cm cells, 3 m/s, 6 m/s^2,
-0.7 m/s through 0.25 s turns). Options under ``[run.options.NAME]`` go to
-the solver (e.g. ``prove = false`` for flood fill).
+:data:`robomaze.micromouse.SOLVERS`: ``floodfill``, ``floodfill_time``
+(exploring until the time-optimal route is proven), ``left_wall``,
+``right_wall``, ``tremaux``) and, optionally, mouse profiles under
+``run.profile`` (preset names of :data:`robomaze.micromouse.PROFILES` or
+TOML files relative to the sweep file; default ``kerikun``). Such a run
+needs no widening and no robot: the mouse drives the maze's cells with the
+classic contest rules of :mod:`robomaze.micromouse` (search run from the
+start, the fast run on the walls it learned). Every time of a fast run or
+a route is its time-optimal driving under the run's profile
+(:func:`robomaze.micromouse.fastest_route`: slalom turns, with or without
+diagonals); the search time is the search walk stopping for every turn.
+Options under ``[run.options.NAME]`` go to the solver (e.g. ``prove =
+false`` or ``prove = "time"`` for flood fill); flood fill's fast run and
+time proof use the run's profile.
 
 Metrics of a mouse row (``row["metrics"]``)
 -------------------------------------------
@@ -27,22 +32,30 @@ Metrics of a mouse row (``row["metrics"]``)
                                     reached
 ``crashes``                         moves into walls (``collisions`` too)
 ``search_time``                     search run time estimate (s; the mouse stops
-                                    to turn)
-``route_length``,                   fast-run route (cells, turns): the best
-``route_turns``                     route on the walls the mouse learned
-``fast_run_time``                   fast-run time estimate, 90-degree turns (s)
-``fast_run_time_diagonal``          the same driving staircases as diagonals (s)
+                                    to turn; the classic
+                                    :class:`~robomaze.micromouse.MotionProfile`)
+``search_time_profile``,            the search walk under the mouse profile
+``search_distance_m``               (:func:`robomaze.micromouse.result.
+                                    search_time`) and its length (cells x the
+                                    profile's cell size)
+``route_length``,                   the fast run the solver reports (cells,
+``route_turns``                     turns)
+``fast_run_time``                   the time-optimal route on the walls the
+                                    mouse learned (unknown walls closed), no
+                                    diagonals (s)
+``fast_run_time_diagonal``          the same with diagonals (s)
 ``shortest_route_length``,          the shortest route of the true maze, fewest
 ``shortest_route_turns``            turns among those (what a flood-fill mouse
                                     that knew every wall would drive)
-``shortest_route_time``,            its time estimates without / with diagonals
-``shortest_route_time_diagonal``    (s)
-``fastest_route_length``,           the best possible route: the fastest route
-``fastest_route_turns``,            of the true maze under the 90-degree
-``fastest_route_time``              run-time model (:func:`fastest_route`;
-                                    never slower than the shortest route, often
-                                    longer in cells but straighter)
-``fast_run_ratio``                  ``fast_run_time / fastest_route_time`` (>= 1)
+``shortest_route_time``,            its cells driven as fast as the profile
+``shortest_route_time_diagonal``    allows, without / with diagonals (s)
+``fastest_route_length``,           the best possible fast run: the
+``fastest_route_turns``,            time-optimal route of the true maze
+``fastest_route_time``              without diagonals (cells, turns, s)
+``fastest_route_time_diagonal``     the best possible with diagonals (s)
+``fast_run_ratio``,                 ``fast_run_time / fastest_route_time`` and
+``fast_run_ratio_diagonal``         the same with diagonals (>= 1: the gap
+                                    to the time-optimal route is ratio - 1)
 ``contest_score``                   ``fast_run_time + search_time / 30 + 10
                                     crashes`` (s, lower is better)
 ``mms_score``                       the mms simulator's score of the command log
@@ -53,8 +66,8 @@ Metrics of a mouse row (``row["metrics"]``)
                                     shortest_route_length``
 ==================================  ============================================
 
-Times are the estimates of :func:`robomaze.micromouse.run_time` (formulas in
-:mod:`robomaze.micromouse.metrics`), deterministic, not wall-clock.
+All times are model estimates, deterministic, not wall-clock. The profile
+of a row is its ``scenario.run.profile`` (absent: ``kerikun``).
 """
 
 from __future__ import annotations
@@ -72,10 +85,12 @@ __all__ = ["run_mouse", "shortest_route", "fastest_route", "MOUSE_METRICS"]
 #: Every metric a mouse row holds (compared by ``bench compare`` too).
 MOUSE_METRICS = (
     "reached_goal", "proven", "returned", "cells_explored", "search_moves", "search_turns",
-    "moves_to_goal", "crashes", "search_time", "route_length", "route_turns", "fast_run_time",
+    "moves_to_goal", "crashes", "search_time", "search_time_profile", "search_distance_m",
+    "route_length", "route_turns", "fast_run_time",
     "fast_run_time_diagonal", "shortest_route_length", "shortest_route_turns", "shortest_route_time",
     "shortest_route_time_diagonal", "fastest_route_length", "fastest_route_turns",
-    "fastest_route_time", "fast_run_ratio", "contest_score", "mms_score",
+    "fastest_route_time", "fastest_route_time_diagonal", "fast_run_ratio",
+    "fast_run_ratio_diagonal", "contest_score", "mms_score",
 )
 
 
@@ -191,38 +206,66 @@ def _route_cells(route) -> list | None:
     return [[2 * r + 1, 2 * c + 1] for r, c in route]
 
 
+def _profile_of(scenario: Scenario):
+    """The run's mouse profile (a preset name, or a TOML file relative to the sweep)."""
+    import os
+
+    from ..micromouse import PROFILES, get_profile
+    name = scenario.spec["run"].get("profile") or "kerikun"
+    if name not in PROFILES and (name.endswith(".toml") or os.sep in name):
+        name = os.path.join(scenario.base_dir, name)
+    return get_profile(name)
+
+
+def _driven(route, maze, profile, diagonals: bool):
+    """Seconds to drive a cell route as fast as ``profile`` allows inside its cells."""
+    from ..micromouse import MouseRun
+    rows, cols = maze.shape
+    run = MouseRun(method="route", success=True, reason="", reached_goal=True, proven=False,
+                   returned=False, moves=0, turns=0, crashes=0, moves_to_goal=None,
+                   explored=np.zeros((rows, cols), bool), trace=[], route=route,
+                   start=tuple(route[0]), goals=(tuple(route[-1]),))
+    fast = run.fast_route(diagonals=diagonals, profile=profile)
+    return None if fast is None else fast.cost_ms / 1000.0
+
+
 def run_mouse(scenario: Scenario, row: dict) -> dict:
     """Run the scenario's mouse solver and fill ``row`` (returned)."""
-    from dataclasses import replace
-
-    from ..micromouse import MotionProfile, route_turns, run_time, solve
+    from ..errors import NoPathError
+    from ..micromouse import MotionProfile, fastest_route as best_route, route_turns, solve
     from .run import build_grid
 
     spec = scenario.spec
     t0 = time.perf_counter()
     grid, _, _ = build_grid(scenario)
     maze = grid.maze
+    mouse = _profile_of(scenario)
     t1 = time.perf_counter()
-    run = solve(maze, method=spec["run"]["mouse"], **spec["run"]["options"])
+    options = dict(spec["run"]["options"])
+    if spec["run"]["mouse"] in ("floodfill", "floodfill_time"):
+        options.setdefault("profile", mouse)
+    run = solve(maze, method=spec["run"]["mouse"], **options)
     t2 = time.perf_counter()
     profile = MotionProfile()
-    diag = replace(profile, diagonals=True)
-    s = run.summary(profile)
+    s = run.summary(profile, mouse_profile=mouse)
     best = shortest_route(maze)
     m: dict[str, Any] = {k: s.get(k) for k in MOUSE_METRICS if k in s}
-    m["fast_run_time_diagonal"] = run_time(run.route, diag) if run.route else None
     if best is not None:
         m["shortest_route_length"] = len(best) - 1
         m["shortest_route_turns"] = route_turns(best)
-        m["shortest_route_time"] = run_time(best, profile)
-        m["shortest_route_time_diagonal"] = run_time(best, diag)
-    fastest = fastest_route(maze, profile)
-    if fastest is not None:
-        m["fastest_route_length"] = len(fastest[0]) - 1
-        m["fastest_route_turns"] = route_turns(fastest[0])
-        m["fastest_route_time"] = fastest[1]
-    fast, ideal = m.get("fast_run_time"), m.get("fastest_route_time")
-    m["fast_run_ratio"] = fast / ideal if fast is not None and ideal else None
+        m["shortest_route_time"] = _driven(best, maze, mouse, False)
+        m["shortest_route_time_diagonal"] = _driven(best, maze, mouse, True)
+    for diag, suffix in ((False, ""), (True, "_diagonal")):
+        try:
+            fastest = best_route(maze, diagonals=diag, profile=mouse)
+        except NoPathError:
+            continue
+        m["fastest_route_time" + suffix] = fastest.cost_ms / 1000.0
+        if not diag:
+            m["fastest_route_length"] = len(fastest.cells) - 1
+            m["fastest_route_turns"] = route_turns(fastest.cells)
+        fast, ideal = m.get("fast_run_time" + suffix), m["fastest_route_time" + suffix]
+        m["fast_run_ratio" + suffix] = fast / ideal if fast is not None and ideal else None
     m["collisions"] = run.crashes
     length = run.route_length
     m["length_m"] = None if length is None else length * profile.cell_size

@@ -135,13 +135,93 @@ def _noise_section(rows, d: Path, figures: bool) -> str:
 
 
 _MOUSE_COLUMNS = (("cells_explored", "explored cells"), ("search_moves", "search moves"),
-                  ("search_time", "search time (s)"), ("fast_run_time", "fast run (s)"),
-                  ("fast_run_time_diagonal", "fast run, diagonals (s)"),
+                  ("search_distance_m", "search distance (m)"),
+                  ("search_time_profile", "search time (s)"),
+                  ("fast_run_time", "fast run (s)"),
                   ("fastest_route_time", "best possible (s)"),
-                  ("shortest_route_time", "shortest route (s)"),
-                  ("shortest_route_time_diagonal", "shortest route, diagonals (s)"),
-                  ("fast_run_ratio", "fast run / best"), ("contest_score", "contest score"),
-                  ("mms_score", "mms score"))
+                  ("gap", "gap to best"),
+                  ("fast_run_time_diagonal", "fast run with diagonals (s)"),
+                  ("fastest_route_time_diagonal", "best possible with diagonals (s)"),
+                  ("gap_diagonal", "gap to best with diagonals"),
+                  ("contest_score", "contest score"), ("mms_score", "mms score"))
+
+#: Solver names in words.
+_MOUSE_NAMES = {"floodfill": "flood fill, shortest route proven",
+                "floodfill_time": "flood fill, fastest route proven",
+                "left_wall": "left-hand wall follower", "right_wall": "right-hand wall follower",
+                "tremaux": "Trémaux"}
+
+
+def _mouse_label(r) -> str:
+    """The mouse in words (solver, proof option) and its profile."""
+    run = r.get("scenario", {}).get("run", {})
+    name = _MOUSE_NAMES.get(r["method"], r["method"])
+    prove = (run.get("options") or {}).get("prove")
+    if r["method"] == "floodfill" and prove == "time":
+        name = _MOUSE_NAMES["floodfill_time"]
+    elif r["method"] == "floodfill" and prove is False:
+        name = "flood fill, stops at the goal"
+    return f"{name} ({run.get('profile') or 'kerikun'} profile)"
+
+
+def _gap(m, suffix: str = "") -> str:
+    ratio = m.get("fast_run_ratio" + suffix)
+    return "" if ratio is None else f"{100 * (ratio - 1):.1f}%"
+
+
+def _proof_table(mice) -> list[str]:
+    """Flood fill proving the fastest route against proving the shortest one."""
+    pairs: dict = defaultdict(dict)
+    for r in mice:
+        label = _mouse_label(r)
+        kind = ("time" if label.startswith(_MOUSE_NAMES["floodfill_time"]) else
+                "short" if label.startswith(_MOUSE_NAMES["floodfill"]) else None)
+        if kind and r.get("success"):
+            profile = r.get("scenario", {}).get("run", {}).get("profile") or "kerikun"
+            pairs[(_maze_label(r), profile)][kind] = r.get("metrics", {})
+    rows = [(k, v) for k, v in sorted(pairs.items()) if len(v) == 2]
+    if not rows:
+        return []
+    out = ["", "### Proving the fastest route instead of the shortest\n",
+           "Flood fill stopping when the shortest route is proven against stopping when "
+           "the fastest (time-optimal, no diagonals) route is proven, same maze and "
+           "profile: the search each pays and the fast run each earns.\n",
+           "| maze | profile | search time, shortest proven (s) | search time, fastest "
+           "proven (s) | fast run, shortest proven (s) | fast run, fastest proven (s) | "
+           "best possible (s) |", "|---|---|---|---|---|---|---|"]
+    for (maze, profile), v in rows:
+        out.append(f"| {maze} | {profile} | {_fmt(v['short'].get('search_time_profile'))} | "
+                   f"{_fmt(v['time'].get('search_time_profile'))} | "
+                   f"{_fmt(v['short'].get('fast_run_time'))} | "
+                   f"{_fmt(v['time'].get('fast_run_time'))} | "
+                   f"{_fmt(v['time'].get('fastest_route_time'))} |")
+    return out
+
+
+def _followers_note(mice) -> str:
+    """Why left_wall and right_wall tie, when they do on every maze of the sweep."""
+    by = defaultdict(dict)
+    for r in mice:
+        if r["method"] in ("left_wall", "right_wall"):
+            key = (_maze_label(r), r.get("scenario", {}).get("run", {}).get("profile"))
+            by[key][r["method"]] = r.get("metrics", {})
+    shown = [k for k, _ in _MOUSE_COLUMNS if not k.startswith("gap")] + ["search_turns"]
+
+    def same(p):
+        return all(_fmt(p["left_wall"].get(k)) == _fmt(p["right_wall"].get(k)) for k in shown)
+
+    pairs = [v for v in by.values() if len(v) == 2]
+    if not pairs or not all(same(p) for p in pairs):
+        return ""
+    return ("\nThe left- and right-hand wall followers give identical figures on every maze "
+            "here, and that is a property of these mazes, not a bug: the goal of a contest "
+            "maze is an island (no wall that touches the goal is connected to the outer "
+            "wall, the rule that defeats wall followers), so both followers walk the one "
+            "closed tour around the outer wall's wall component -- the same cells, in "
+            "opposite directions -- and stop when they are back at the start facing the way "
+            "they left it. On a maze whose walls all connect to the outer wall (any perfect "
+            "maze) they reach the goal by different walks "
+            "(`tests/micromouse/test_mouse_fastrun.py` checks both).\n")
 
 
 def _maze_label(r) -> str:
@@ -157,25 +237,36 @@ def _mouse_section(rows) -> str:
         return ""
     lines = ["## Micromouse\n",
              "Cell-level mice on the contest mazes (classic rules: search from the start, "
-             "fast run on the walls learned). Times are run-time estimates of "
-             "`robomaze.micromouse.run_time` (18 cm cells, 3 m/s, 6 m/s², 0.7 m/s turns), "
-             "not wall-clock. `best possible` is the fastest route of the true maze under that "
-             "model (90-degree turns; every wall known), `fast run / best` the mouse's fast "
-             "run against it; `shortest route` is the shortest route of the true maze with "
-             "fewest turns (what a flood-fill mouse knowing every wall drives), with and "
-             "without diagonals. Contest score = fast run + search / 30 + 10 × crashes (s); mms score as "
-             "the mms simulator's panel; both lower is better. Definitions: "
+             "fast run on the walls learned). Every fast-run time is the time-optimal route "
+             "on the walls the mouse learned, under the row's mouse profile (slalom turns; "
+             "`kerikun`: micromouse-maze-library's model, its runs model without diagonals; "
+             "`simple`: the earlier one-turn-speed model as slaloms); `best possible` is the "
+             "time-optimal route of the true maze under the same profile, and `gap to best` "
+             "how much slower the fast run is. The search time is the search walk under the "
+             "profile, stopping for every turn. `flood fill, shortest route proven` explores "
+             "until the shortest route is proven, `flood fill, fastest route proven` until "
+             "the fastest one is (the fastest route with unknown walls open is as fast as "
+             "with them closed): its gap to best is zero in the mode it proves (without "
+             "diagonals here). Times are model estimates, not wall-clock. Contest score = "
+             "fast run + search / 30 + 10 × crashes (s); mms score as the mms simulator's "
+             "panel (distances in half cells); both lower is better. Definitions: "
              "`robomaze.bench.micromouse`.\n",
              "| maze | mouse | result | " + " | ".join(h for _, h in _MOUSE_COLUMNS) + " |",
              "|---|---|---|" + "---|" * len(_MOUSE_COLUMNS)]
-    for r in sorted(mice, key=lambda r: (_maze_label(r), r["method"], r["id"])):
-        m = r.get("metrics", {})
+    for r in sorted(mice, key=lambda r: (_maze_label(r), _mouse_label(r), r["id"])):
+        m = dict(r.get("metrics", {}))
+        m["gap"], m["gap_diagonal"] = _gap(m), _gap(m, "_diagonal")
         result = ("ok" if r.get("success") else
                   r.get("status") if r.get("status") != "ok" else "failed")
         why = "" if r.get("success") else \
             f" ({str(r.get('reason') or '').replace('|', '/')[:60]})"
-        lines.append(f"| {_maze_label(r)} | {r['method']} | {result}{why} | "
-                     + " | ".join(_fmt(m.get(k)) for k, _ in _MOUSE_COLUMNS) + " |")
+        lines.append(f"| {_maze_label(r)} | {_mouse_label(r)} | {result}{why} | "
+                     + " | ".join(m[k] if k.startswith("gap") else _fmt(m.get(k))
+                                  for k, _ in _MOUSE_COLUMNS) + " |")
+    note = _followers_note(mice)
+    if note:
+        lines.append(note)
+    lines += _proof_table(mice)
     mazes = {_maze_label(r) for r in mice}
     robots = [r for r in rows if r.get("kind") in ("plan", "simulate") and _maze_label(r) in mazes]
     if robots:

@@ -81,6 +81,8 @@ DETERMINISTIC_METRICS = (
     "shortest_route_time", "shortest_route_time_diagonal", "fastest_route_length",
     "fastest_route_turns", "fastest_route_time", "fast_run_ratio", "contest_score",
     "mms_score",
+    "search_time_profile", "search_distance_m", "fastest_route_time_diagonal",
+    "fast_run_ratio_diagonal",
 )
 _MAX_PATH_POINTS = 2000
 

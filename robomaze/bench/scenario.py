@@ -44,6 +44,8 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
                                        # cells (robomaze.micromouse.SOLVERS;
                                        # no widening, no robot: see
                                        # robomaze.bench.micromouse)
+    profile = ["kerikun", "simple"]    # mouse profiles of the mice's fast runs
+                                       # (preset names or TOML files; mice only)
     connectivity = 4
     max_steps = 4000                   # simulation step limit
     dt = 0.1                           # simulation time step (s)
@@ -87,6 +89,7 @@ import itertools
 import json
 import math
 import numbers
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,6 +270,7 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
               "noise": (_noise, False), "odometry_noise": (_odometry_noise, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
+            "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
             "dt": (_num(0.0, MAX_DT, strict=True), False),
             "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False)},
@@ -558,6 +562,8 @@ def _only_what_the_method_uses(spec: dict, mkind: str) -> None:
     if mkind != "agent":
         for section, key in _OPTIONAL:
             spec[section].pop(key, None)
+    if mkind != "mouse":
+        spec["run"].pop("profile", None)
     if mkind == "mouse":
         spec["widen"] = copy.deepcopy(DEFAULTS["widen"])
         spec["robot"] = {"footprint": None, "sensor": DEFAULTS["robot"]["sensor"]}
@@ -611,6 +617,16 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             raise ScenarioError(
                 f"{source}: run.options.{name}: options for a method the sweep does not "
                 f"run; expected one of: {', '.join(sorted({m for _, m in methods}))}")
+    for name in by_key.get(("run", "profile"), []):
+        # mouse profiles: a preset name or a TOML file relative to the sweep
+        from ..errors import RobomazeError
+        from ..micromouse import PROFILES, get_profile
+        is_file = name.endswith(".toml") or os.sep in name
+        path = os.path.join(base_dir, name) if is_file and name not in PROFILES else name
+        try:
+            get_profile(path)
+        except RobomazeError as exc:
+            raise ScenarioError(f"{source}: run.profile: {exc}") from None
 
 
 def _check_runs(source, by_key, methods, opts) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..io.movingai_run import run_scen_file
+from ..bench.movingai import run_scen_file
 
 
 def register(subparsers) -> None:
@@ -41,8 +41,11 @@ def run(args) -> int:
                         method=args.method, rtol=args.rtol, progress=progress)
     s = rep.summary()
     print(f"{s['problems']} problems, {s['agree']} agree with the stored optimal length, "
-          f"{s['disagree']} disagree; {s['seconds']:.2f} s "
+          f"{s['disagree']} disagree; {s['seconds']:.2f} s CPU "
           f"({s['per_problem_ms']:.2f} ms/problem, method {s['method']})")
+    if s["compile_seconds"] > 0:
+        print(f"compile: {s['compile_seconds']:.1f} s of numba compiling on first use "
+              "(cached for later runs; not part of the time above)")
     print(f"rule: {s['rule']}")
     if rep.sqrt2 is not None:
         print(f"sqrt(2) of the file: {rep.sqrt2:.11f} (fitted from its lengths; "

@@ -11,22 +11,26 @@ from __future__ import annotations
 
 from ..errors import unknown_name
 from ..maze import Maze
-from .floodfill import WallMap, floodfill, known_route
+from .floodfill import WallMap, floodfill, floodfill_time, known_route
 from .followers import left_wall, right_wall, tremaux, wall_follower
 from .metrics import (MotionProfile, contest_score, mms_stats, route_commands,
                       route_straights, route_turns, run_time)
+from .profile import PROFILES, MouseProfile, get_profile, load_profile
 from .result import MouseRun
+from .route import FastRoute, fastest_route
 from .world import MouseWorld, wall_array
 
-__all__ = ["SOLVERS", "solve", "floodfill", "left_wall", "right_wall", "tremaux",
+__all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "right_wall", "tremaux",
            "wall_follower", "MouseWorld", "MouseRun", "MotionProfile", "run_time",
            "route_turns", "route_straights", "contest_score", "mms_stats", "route_commands",
            "WallMap", "known_route",
-           "wall_array"]
+           "wall_array", "MouseProfile", "PROFILES", "get_profile", "load_profile",
+           "FastRoute", "fastest_route"]
 
 #: Built-in mouse solvers: name -> fn(maze, **options) -> MouseRun.
 SOLVERS = {
     "floodfill": floodfill,
+    "floodfill_time": floodfill_time,
     "left_wall": left_wall,
     "right_wall": right_wall,
     "tremaux": tremaux,

@@ -186,8 +186,8 @@ def _height(s, args, line):
 def _wall(rel: int):
     def handler(s, args, line):
         k = _count(s, args[0] if args else None, line)
-        if k < 1 and not s.lenient:
-            _bad(s, line, "a distance below 1")
+        # mms checks the first half cell before it counts, so k <= 0 asks
+        # what k = 1 asks (Window::isWall)
         return "true" if s.mouse.wall(rel, max(k, 1)) else "false"
     return handler
 

@@ -15,8 +15,18 @@ passages only (unknown-as-closed), visit the nearest cell with an unknown
 wall that lies on some optimistic shortest route; then go back to the
 start. When the two lengths agree the known route is provably optimal.
 
-Fast run: the shortest route over known open passages only, with the fewest
-turns among the shortest ones.
+Time proof (``prove="time"``): as above, but the two routes compared are the
+*time-optimal* ones under the mouse profile (:func:`~robomaze.micromouse.
+fastest_route`, with or without diagonals): while the fastest route with
+unknown walls open is faster than the fastest with unknown walls closed, visit
+the nearest cell with an unknown wall on the optimistic fastest route. A
+cell's four walls are known once the mouse has stood in it, so every visit
+removes unknowns from that route, and the search ends; when the two times
+agree, the fast run on known walls is provably the fastest there is.
+
+Fast run: the time-optimal route over known open passages only (unknown walls
+closed) under the mouse profile; :func:`known_route` gives the shortest route
+with the fewest turns instead.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import check_int
+from ..errors import NoPathError
 from ..maze import Maze
 from .. import _search as core
 from ._kernels import OPEN, UNKNOWN, WALL
@@ -31,7 +42,7 @@ from .metrics import route_commands
 from .result import MouseRun
 from .world import DC, DR, MouseWorld
 
-__all__ = ["floodfill", "WallMap", "known_route"]
+__all__ = ["floodfill", "floodfill_time", "WallMap", "known_route"]
 
 
 class WallMap:
@@ -162,8 +173,9 @@ def known_route(wm: WallMap, start, goals) -> list[tuple[int, int]] | None:
     return [tuple(map(int, x)) for x in reversed(route)]
 
 
-def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
-              max_moves: int | None = None) -> MouseRun:
+def floodfill(maze: Maze, *, prove: "bool | str" = True, return_to_start: bool = True,
+              max_moves: int | None = None, profile=None,
+              diagonals: bool = False) -> MouseRun:
     """Run the modified flood-fill search (and plan the fast run) in ``maze``.
 
     Parameters
@@ -171,12 +183,19 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
     maze : Maze
         The true maze; the mouse starts at ``maze.start`` facing north and
         only learns walls by sensing.
-    prove : bool
-        Keep exploring after the goal until the best route is proven.
+    prove : bool or "time"
+        Keep exploring after the goal until the shortest route is proven
+        (True), or until the time-optimal route under ``profile`` is proven
+        ("time"), or stop at the goal (False).
     return_to_start : bool
         Drive back to the start at the end of the search (as in contests).
     max_moves : int, optional
         Safety limit on cells driven (default ``50 * cells``).
+    profile : str or MouseProfile, optional
+        Mouse profile of the fast run (and of the time proof); default
+        ``kerikun``.
+    diagonals : bool
+        The fast run (and the time proof) may use diagonals.
 
     Returns
     -------
@@ -188,7 +207,15 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
     >>> run = floodfill(Maze.empty(3, 3, start=(2, 0), goals=[(0, 2)]))
     >>> run.success, run.route_length, run.proven
     (True, 4, True)
+    >>> run.fast.route, run.fast.cost_ms
+    (['S2', 'R90', 'S2'], 880.0)
     """
+    if prove not in (True, False, "time"):
+        from ..errors import ParameterError
+        raise ParameterError(f"prove must be True, False or 'time', got {prove!r}")
+    from .profile import get_profile
+    from .route import fastest_route
+    mouse = get_profile(profile)
     rows, cols = maze.shape
     limit = 50 * rows * cols if max_moves is None else check_int("max_moves", max_moves,
                                                                   min_value=1)
@@ -202,7 +229,24 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
     moves_to_goal = world.moves if reached else None
     proven = False
     returned = False
-    if reached and prove:
+    if reached and prove == "time":
+
+        def targets():
+            lo = fastest_route(wm.k.reshape(rows, cols, 4), start=start, goals=goals,
+                               diagonals=diagonals, profile=mouse, unknown_open=True)
+            try:
+                hi = fastest_route(wm.k.reshape(rows, cols, 4), start=start, goals=goals,
+                                   diagonals=diagonals, profile=mouse).cost_ms
+            except NoPathError:
+                hi = np.inf
+            if hi == lo.cost_ms:
+                return None
+            unknown = (wm.k == UNKNOWN).any(axis=1)
+            return {c for c in lo.cells if unknown[c[0] * cols + c[1]]}
+
+        reason = _go(world, wm, None, limit, dynamic=targets)
+        proven = reason == ""
+    elif reached and prove:
 
         def targets():
             ds = wm.flood([start])
@@ -227,11 +271,18 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
                   f"{int(world.visited.sum())} cells, {world.moves} moves)")
     elif reason == "move limit":
         reason = f"stopped at the move limit of {limit} moves"
-    route = known_route(wm, start, sorted(goals)) if reached else None
+    fast = None
+    if reached:
+        try:
+            fast = fastest_route(wm.array(), start=start, goals=goals, diagonals=diagonals,
+                                 profile=mouse)
+        except NoPathError:
+            fast = None
+    route = None if fast is None else [tuple(c) for c in fast.cells]
     log = list(world.log)
     if route is not None and returned:
-        # The fast run, driven as one moveForward per straight from the
-        # heading the mouse came home with.
+        # The fast run, its cells driven as one moveForward per straight
+        # from the heading the mouse came home with.
         log += route_commands(route, world.heading)
     return MouseRun(method="floodfill", success=reason == "" and reached, reason=reason,
                     reached_goal=reached, proven=proven,
@@ -239,4 +290,17 @@ def floodfill(maze: Maze, *, prove: bool = True, return_to_start: bool = True,
                     crashes=world.crashes, moves_to_goal=moves_to_goal,
                     explored=world.visited.copy(), trace=list(world.trace),
                     known=wm.array(), route=route, log=log, start=start,
-                    goals=tuple(maze.goals))
+                    goals=tuple(maze.goals), fast=fast)
+
+
+def floodfill_time(maze: Maze, **options) -> MouseRun:
+    """Flood fill that explores until the time-optimal route is proven
+    (:func:`floodfill` with ``prove="time"``; the other options as there).
+
+    >>> run = floodfill_time(Maze.empty(3, 3, start=(2, 0), goals=[(0, 2)]))
+    >>> run.method, run.proven, run.fast.cost_ms
+    ('floodfill_time', True, 880.0)
+    """
+    from dataclasses import replace
+    options.setdefault("prove", "time")
+    return replace(floodfill(maze, **options), method="floodfill_time")

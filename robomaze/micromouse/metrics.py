@@ -37,14 +37,14 @@ costing ``turn45_time`` each (replacing the ``m`` 90-degree turns).
 Scores
 ------
 :func:`mms_stats` reproduces the statistics panel of the mms simulator from
-the mouse's command log (the documented rules, computed by
-:class:`robomaze.micromouse.mms.MmsStats` as for hosted mice): a command
-``moveForward n`` counts ``n`` cells of distance and an *effective distance*
-of ``n`` if ``n <= 2`` else ``n / 2 + 1`` (long straights are cheap); every
-turn command counts one turn. A *run* starts when a move starts in the start
-cell and finishes when a movement ends in a goal cell; the best run is the
-one with the least ``turns + effective distance``; a reset adds 15 to the
-next run's effective distance. Then::
+the mouse's command log, as mms's source computes it (the rules, computed by
+:class:`robomaze.micromouse.mms.MmsStats` as for hosted mice): distances
+are in half cells -- a command ``moveForward n`` counts ``2n`` and an
+*effective distance* of ``2n`` if ``n = 1`` else ``n + 1`` (long straights
+are cheap); every turn command counts one turn. A *run* starts when a move
+starts in the start cell and finishes when a movement ends in a goal cell;
+the best run is the one with the least ``turns + effective distance``; a
+reset adds 15 to the next run's effective distance. Then::
 
     mms score = best_run_turns + best_run_effective_distance
                 + 0.1 * (total_turns + total_effective_distance)
@@ -62,7 +62,7 @@ import math
 from dataclasses import dataclass
 
 from .._validate import check_float
-from .mms import MmsStats, effective_half_steps
+from .mms import STAT_NAMES, MmsStats, effective_half_steps
 
 __all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "contest_score",
            "route_moves", "mms_stats", "effective_distance", "route_commands", "segment_time"]
@@ -237,10 +237,10 @@ def contest_score(fast_run_time: float, search_time: float, crashes: int = 0) ->
 
 
 def effective_distance(n: int) -> float:
-    """mms's effective distance of one ``moveForward n``.
+    """mms's effective distance of one ``moveForward n`` (``2n`` half cells).
 
-    >>> effective_distance(2), effective_distance(6)
-    (2.0, 4.0)
+    >>> effective_distance(1), effective_distance(2), effective_distance(6)
+    (2.0, 3.0, 7.0)
     """
     return effective_half_steps(2 * n)
 
@@ -284,8 +284,15 @@ def mms_stats(log, start, goals) -> dict:
 
     >>> log = [("F", [(1, 0)]), ("T",), ("F", [(1, 1), (1, 2), (1, 3)])]
     >>> s = mms_stats(log, start=(0, 0), goals={(1, 3)})
-    >>> s["best_run_turns"], s["best_run_effective_distance"], s["score"]
-    (1, 3.5, 4.95)
+    >>> s["total_distance"], s["best_run_turns"], s["best_run_effective_distance"]
+    (8, 1, 6.0)
+    >>> s["score"]                       # 1 + 6 + 0.1 * (1 + 6)
+    7.7
+
+    ``stats`` holds every ``getStat`` answer, as mms would print it:
+
+    >>> s["stats"]["total-distance"], s["stats"]["score"]
+    ('8', '7.7')
     """
     goals = {tuple(g) for g in goals}
     start = tuple(start)
@@ -313,12 +320,13 @@ def mms_stats(log, start, goals) -> dict:
             stats.end_unfinished_run()
     v = stats.values()
     return {
-        "total_turns": v["total-turns"], "total_distance": int(v["total-distance"]),
+        "stats": {name: stats.get(name) for name in STAT_NAMES},
+        "total_turns": int(v["total-turns"]), "total_distance": int(v["total-distance"]),
         "total_effective_distance": v["total-effective-distance"],
         "runs_finished": stats.runs_finished,
-        "best_run_turns": v["best-run-turns"],
+        "best_run_turns": None if v["best-run-turns"] is None else int(v["best-run-turns"]),
         "best_run_effective_distance": v["best-run-effective-distance"],
         "best_run_distance": None if v["best-run-distance"] is None
         else int(v["best-run-distance"]),
-        "score": round(v["score"], 10),
+        "score": float(stats.get("score")),
     }

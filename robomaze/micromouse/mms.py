@@ -27,21 +27,29 @@ nowhere; a move with a wall further on drives up to that wall, then answers
 
 Statistics (:class:`MmsStats`)
 ------------------------------
-As documented: ``moveForward n`` adds ``n`` cells of distance and an
-effective distance of ``n`` if ``n <= 2`` else ``n / 2 + 1``; every turn
-command (45 or 90 degrees) is one turn. A *run* starts when a move starts
-in cell ``(0, 0)`` and finishes when a movement ends in a goal cell (or is
-abandoned when one ends back in ``(0, 0)``); the best run has the least
-``turns + effective distance``. ``ackReset`` adds a 15-point penalty to the
-next run's (and the total) effective distance. ``score = best run turns +
-best run effective distance + 0.1 * (total turns + total effective
-distance)``, 2000 until a run has finished. A half step is half a cell of
-distance (the documentation says nothing of it; mms's own source, at the
-time of writing, counts every distance in half cells, a known to-do there --
-we follow the documented cell units).
+As mms's source computes them (``src/Stats.cpp`` and ``Window.cpp``; the
+README's cell units are out of date): every distance is in **half cells**
+-- ``moveForward n`` adds ``2n``, ``moveForwardHalf n`` adds ``n``, the
+distance *asked for*, even when the move crashes part way (a move that
+cannot start adds nothing). A move of ``d`` half cells has an effective
+distance of ``d`` if ``d <= 2`` else ``d / 2 + 1``. Every turn command (45
+or 90 degrees) is one turn. A *run* starts when a move starts in cell
+``(0, 0)``; every movement (move or turn) that ends in a goal cell
+finishes the run (``solved``), one that ends back in ``(0, 0)`` abandons
+it; the best run has the least ``turns + effective distance``.
+``ackReset`` adds a 15-point penalty to the next run's (and the total)
+effective distance. ``score = best run turns + best run effective distance
++ 0.1 * (total turns + total effective distance)``, 2000 until a run has
+finished. mms keeps the figures in 32-bit floats and prints them with
+``QString::number`` (``%.6g``); ``getStat`` answers the integer figures as
+integers and ``-1`` while a best run is not yet recorded. Wall queries
+with a distance below 1 (``wallFront 0``) look at the wall right ahead, as
+``wallFront 1`` does: mms checks the first half cell before counting.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from ..maze import Maze
 from .world import wall_array
@@ -61,6 +69,8 @@ STAT_NAMES = {
 }
 
 RESET_PENALTY = 15.0
+_F = np.float32
+_FLT_MAX = np.finfo(np.float32).max
 
 
 def mms_centre(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
@@ -77,98 +87,116 @@ def mms_centre(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
 
 
 def effective_half_steps(half: int) -> float:
-    """Effective distance (cells) of one move of ``half`` half cells.
+    """mms's effective distance of one move of ``half`` half cells.
 
-    >>> effective_half_steps(2), effective_half_steps(4), effective_half_steps(10)
-    (1.0, 2.0, 3.5)
+    >>> effective_half_steps(1), effective_half_steps(2), effective_half_steps(4)
+    (1.0, 2.0, 3.0)
+    >>> effective_half_steps(10)          # moveForward 5
+    6.0
     """
-    cells = half / 2.0
-    return cells if cells <= 2 else cells / 2.0 + 1.0
+    return float(half) if half <= 2 else half / 2.0 + 1.0
+
+
+def _text(v) -> str:
+    """``QString::number`` of a float stat: ``%.6g``."""
+    return "%.6g" % float(v)
 
 
 class MmsStats:
-    """mms's statistics panel (see the module notes); distances in half cells inside.
+    """mms's statistics panel (see the module notes): half cells, 32-bit floats.
 
     >>> s = MmsStats()
-    >>> s.start_run(); s.add_distance(10); s.finish_run()
-    >>> s.get("best-run-effective-distance"), s.get("total-distance"), s.get("score")
-    ('3.5', '5', '3.85')
+    >>> s.start_run(); s.add_distance(6); s.finish_run()     # moveForward 3
+    >>> s.get("total-distance"), s.get("best-run-effective-distance"), s.get("score")
+    ('6', '4', '4.4')
     """
 
     def __init__(self) -> None:
-        self.total_half = 0
-        self.total_eff = 0.0
-        self.total_turns = 0
-        self.run_half = 0
-        self.run_eff = 0.0
-        self.run_turns = 0
-        self.best = None                 # (turns, effective, half steps)
+        self.v = {name: _F(0) for name in STAT_NAMES if name != "score"}
+        self.v["best-run-turns"] = _F(_FLT_MAX)
+        self.shown = {name: True for name in self.v}
+        for name in ("best-run-turns", "best-run-distance", "best-run-effective-distance"):
+            self.shown[name] = False      # mms shows no value until a run is recorded
         self.started = False
-        self.penalty = 0.0
+        self.solved = False
+        self.penalty = _F(0)
         self.runs_finished = 0
 
+    def _inc(self, name: str, x) -> None:
+        self.v[name] = _F(self.v[name] + _F(x))
+
     def start_run(self) -> None:
-        self.run_half, self.run_turns = 0, 0
-        self.run_eff = self.penalty
-        self.total_eff += self.penalty
-        self.penalty = 0.0
+        for name in ("current-run-turns", "current-run-distance",
+                     "current-run-effective-distance"):
+            self.v[name] = _F(0)
+        self._inc("current-run-effective-distance", self.penalty)
+        self._inc("total-effective-distance", self.penalty)
+        self.penalty = _F(0)
         self.started = True
 
     def add_distance(self, half: int) -> None:
-        eff = effective_half_steps(half)
-        self.total_half += half
-        self.total_eff += eff
+        eff = _F(effective_half_steps(half))
+        self._inc("total-distance", half)
+        self._inc("total-effective-distance", eff)
         if self.started:
-            self.run_half += half
-            self.run_eff += eff
+            self._inc("current-run-distance", half)
+            self._inc("current-run-effective-distance", eff)
 
     def add_turn(self) -> None:
-        self.total_turns += 1
+        self._inc("total-turns", 1)
         if self.started:
-            self.run_turns += 1
+            self._inc("current-run-turns", 1)
 
     def finish_run(self) -> None:
-        # mms calls this at the end of every movement in the goal; a run
-        # already finished adds nothing, so the best stays as it was.
+        # mms calls this after every movement that ends in the goal; the
+        # current run's figures stop growing once it is finished, so a second
+        # call finds nothing better.
         if self.started:
             self.runs_finished += 1
         self.started = False
-        if self.best is None or self.run_turns + self.run_eff < self.best[0] + self.best[1]:
-            self.best = (self.run_turns, self.run_eff, self.run_half)
+        self.solved = True
+        v = self.v
+        current = _F(v["current-run-turns"] + v["current-run-effective-distance"])
+        best = _F(v["best-run-turns"] + v["best-run-effective-distance"])
+        if current < best:
+            for what in ("turns", "distance", "effective-distance"):
+                v[f"best-run-{what}"] = v[f"current-run-{what}"]
+                self.shown[f"best-run-{what}"] = True
 
     def end_unfinished_run(self) -> None:
         self.started = False
 
     def penalize_for_reset(self) -> None:
-        self.penalty = RESET_PENALTY
+        self.penalty = _F(RESET_PENALTY)
 
     @property
     def score(self) -> float:
-        if self.best is None:
+        if not self.solved:
             return 2000.0
-        return self.best[0] + self.best[1] + 0.1 * (self.total_turns + self.total_eff)
+        v = self.v
+        best = _F(v["best-run-effective-distance"] + v["best-run-turns"])
+        total = _F(v["total-effective-distance"] + v["total-turns"])
+        return float(_F(float(best) + 0.1 * float(total)))
 
     def values(self) -> dict:
         """Every stat as a number (None where mms shows no value yet)."""
-        b = self.best
-        return {
-            "total-distance": self.total_half / 2, "total-turns": self.total_turns,
-            "best-run-distance": None if b is None else b[2] / 2,
-            "best-run-turns": None if b is None else b[0],
-            "current-run-distance": self.run_half / 2, "current-run-turns": self.run_turns,
-            "total-effective-distance": self.total_eff,
-            "best-run-effective-distance": None if b is None else b[1],
-            "current-run-effective-distance": self.run_eff, "score": self.score,
-        }
+        out = {name: (float(x) if self.shown[name] else None) for name, x in self.v.items()}
+        out["score"] = self.score
+        return out
 
     def get(self, name: str) -> str:
-        """The answer to ``getStat name``: ``-1`` while there is no value."""
-        v = self.values()[name]
-        if v is None:
+        """The answer to ``getStat name`` (``-1`` while there is no value)."""
+        if name == "score":
+            return _text(_F(self.score))
+        if not self.shown[name]:
             return "-1"
-        if STAT_NAMES[name] and float(v).is_integer():
-            return str(int(v))
-        return f"{round(float(v), 6):.6g}"
+        text = _text(self.v[name])
+        if STAT_NAMES[name]:
+            try:
+                return str(int(text))         # QString::toInt of the shown text
+            except ValueError:
+                return "-1"
+        return text
 
 
 class MmsMouse:

@@ -69,7 +69,9 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
     ax : matplotlib.axes.Axes
     maze : Maze
     run : MouseRun, optional
-        Supplies ``explored``, ``route`` and ``known`` unless given.
+        Supplies ``explored``, ``route`` and ``known`` unless given; a run
+        with a time-optimal fast run (``run.fast``) has it drawn along its
+        centre line (:meth:`~robomaze.micromouse.FastRoute.polyline`).
     explored : array of bool (rows, cols), optional
     route : sequence of (row, col), optional
     known : int8 array (rows, cols, 4), optional
@@ -84,6 +86,10 @@ def draw_micromouse(ax, maze: Maze, *, run: Any = None, explored: np.ndarray | N
     rows, cols = maze.shape
     if run is not None:
         explored = run.explored if explored is None else explored
+        fast = getattr(run, "fast", None)
+        if route is None and fast is not None and len(fast.points) > 1:
+            # the fast run's centre line: slaloms and diagonals, not cell centres
+            route = fast.polyline()
         route = run.route if route is None else route
         known = run.known if known is None else known
         # Show the start and goals the run used (a hosted run may use mms's centre).

@@ -71,8 +71,14 @@ def test_floodfill_row_on_contest_mazes_matches_references(name):
     ref = bfs_distance(maze)
     assert row["kind"] == "mouse" and row["success"] and row["status"] == "ok"
     assert m["shortest_route_length"] == ref
-    assert m["route_length"] == ref            # a proven flood-fill route is a shortest one
-    assert m["length_ratio"] == 1.0 and m["optimal_length_m"] == pytest.approx(ref * 0.18)
+    # the fast run is the time-optimal route on the learned walls: never
+    # shorter than the shortest route, often longer but straighter
+    assert m["route_length"] >= ref
+    assert m["length_ratio"] >= 1.0 and m["optimal_length_m"] == pytest.approx(ref * 0.18)
+    # best possible: the same search on the true maze (kerikun by default)
+    from robomaze.micromouse import fastest_route
+    assert m["fastest_route_time"] == fastest_route(maze).cost_ms / 1000
+    assert m["fastest_route_time_diagonal"] == fastest_route(maze, diagonals=True).cost_ms / 1000
     assert 0 < m["cells_explored"] <= 256 and m["search_moves"] >= 2 * ref
     assert m["contest_score"] == pytest.approx(m["fast_run_time"] + m["search_time"] / 30
                                                + 10 * m["crashes"])
@@ -101,9 +107,24 @@ def test_times_on_a_straight_corridor_are_hand_computed():
                                "goal": [0, 3]}, "run": {"mouse": "floodfill"}},
                      check_names=False)
     m = run_scenario(sw.scenarios[0])["metrics"]
-    assert m["shortest_route_time"] == pytest.approx(2 * math.sqrt(0.54 / 6))
-    assert m["shortest_route_time_diagonal"] == pytest.approx(m["shortest_route_time"])
+    # kerikun (90 mm cells), no diagonals: one run of 3 cells = 2 ms x
+    # int((287 + int(t(180 mm))) / 2), t(180) = 2 (sqrt(420^2 + 4200 * 180) - 420) / 4200 s
+    # = 259.8 ms -> 259, (287 + 259) / 2 = 273 -> 546 ms; with diagonals the slalom
+    # graph's S3 = 2 x int(2 (sqrt(840^2 + 16800 * 270) - 840) / 16800 s = 172.0 ms) = 344 ms
+    assert m["shortest_route_time"] == pytest.approx(0.546)
+    assert m["shortest_route_time_diagonal"] == pytest.approx(0.344)
+    assert m["fastest_route_time"] == pytest.approx(0.546)
     assert m["shortest_route_turns"] == 0 and m["route_length"] == 3
+    # the simple profile (180 mm, 0.7 m/s, 6 m/s^2): 540 mm never reach 3 m/s:
+    # t = 2 (sqrt(0.7^2 + 6 * 0.54) - 0.7) / 6, diagonals or not
+    sw = parse_sweep({"maze": {"generator": "prim", "rows": 1, "cols": 4, "start": [0, 0],
+                               "goal": [0, 3]}, "run": {"mouse": "floodfill",
+                                                        "profile": "simple"}},
+                     check_names=False)
+    m = run_scenario(sw.scenarios[0])["metrics"]
+    t = 2 * (math.sqrt(0.7 ** 2 + 6 * 0.54) - 0.7) / 6
+    assert m["shortest_route_time"] == pytest.approx(t)
+    assert m["shortest_route_time_diagonal"] == pytest.approx(t)
 
 
 def test_shortest_route_prefers_fewer_turns_among_equal_lengths():
@@ -164,4 +185,77 @@ def test_mouse_fast_run_is_never_faster_than_the_fastest_route():
     for sc in sw.scenarios:
         m = run_scenario(sc)["metrics"]
         assert m["fast_run_ratio"] >= 1 - 1e-12
+        assert m["fast_run_ratio_diagonal"] >= 1 - 1e-12
         assert m["fastest_route_time"] <= m["shortest_route_time"] + 1e-12
+        assert m["fastest_route_time_diagonal"] <= m["shortest_route_time_diagonal"] + 1e-12
+
+
+def test_profiles_are_a_sweep_axis_of_mice_only(tmp_path):
+    (tmp_path / "slow.toml").write_text("cell_mm = 180\nturn_speed = 300\n"
+                                        "along = {accel = 2000, max_speed = 1000}\n"
+                                        "diagonal = {accel = 2000, max_speed = 1000}\n")
+    sw = parse_sweep({"maze": {"file": MAZES[:1]},
+                      "run": {"mouse": ["floodfill"], "planner": ["astar"],
+                              "profile": ["kerikun", "simple", "slow.toml"]},
+                      "robot": {"footprint": "disc:0.03"}},
+                     base_dir=str(tmp_path), check_names=True)
+    mice = [s for s in sw.scenarios if s.kind == "mouse"]
+    assert len(mice) == 3 and len(sw.scenarios) == 4      # astar once, not per profile
+    times = {}
+    for sc in mice:
+        m = run_scenario(sc)["metrics"]
+        times[sc.spec["run"]["profile"]] = m["fastest_route_time"]
+        # on one slalom graph diagonals never make the optimum slower
+        if sc.spec["run"]["profile"] != "kerikun":
+            assert m["fastest_route_time_diagonal"] <= m["fastest_route_time"]
+    assert times["slow.toml"] > times["simple"]
+    assert len(set(times.values())) == 3
+
+
+def test_report_labels_in_words_and_the_followers_note():
+    from robomaze.bench.report_research import _mouse_section
+
+    def row(method, i, **metrics):
+        return {"kind": "mouse", "method": method, "id": f"r{i}", "generator": "m.maze",
+                "success": False, "status": "ok", "reason": "circles",
+                "scenario": {"maze": {}, "run": {"profile": "simple", "options": {}}},
+                "metrics": {"cells_explored": 10, "search_moves": 12, **metrics}}
+
+    tied = [row("left_wall", 1), row("right_wall", 2)]
+    text = _mouse_section(tied)
+    assert "| m.maze | left-hand wall follower (simple profile) | failed (circles) |" in text
+    assert "identical figures on every maze here" in text
+    apart = [row("left_wall", 1), row("right_wall", 2, search_moves=14)]
+    assert "identical figures" not in _mouse_section(apart)
+    ff = row("floodfill", 3, fast_run_ratio=1.25)
+    ff["scenario"]["run"]["options"] = {"prove": "time"}
+    line = next(x for x in _mouse_section([ff]).splitlines() if x.startswith("| m.maze"))
+    assert "flood fill, fastest route proven (simple profile)" in line and "| 25.0% |" in line
+
+
+def test_report_compares_the_two_proofs():
+    from robomaze.bench.report_research import _mouse_section
+
+    def row(i, prove, search, fast):
+        return {"kind": "mouse", "method": "floodfill", "id": f"r{i}", "generator": "m.maze",
+                "success": True, "status": "ok",
+                "scenario": {"maze": {}, "run": {"options": {"prove": prove}}},
+                "metrics": {"search_time_profile": search, "fast_run_time": fast,
+                            "fastest_route_time": 9.5}}
+
+    text = _mouse_section([row(1, True, 80.0, 11.0), row(2, "time", 95.0, 9.5)])
+    assert "### Proving the fastest route instead of the shortest" in text
+    assert "| m.maze | kerikun | 80 | 95 | 11 | 9.5 | 9.5 |" in text
+    assert "Proving the fastest" not in _mouse_section([row(1, True, 80.0, 11.0)])
+
+
+def test_bad_profiles_fail_when_the_sweep_loads(tmp_path):
+    with pytest.raises(ScenarioError, match="run.profile: unknown mouse profile 'kerikunn'"):
+        parse_sweep({"maze": {"file": MAZES[:1]}, "run": {"mouse": "floodfill",
+                                                           "profile": "kerikunn"}},
+                    base_dir=str(tmp_path), check_names=True)
+    (tmp_path / "bad.toml").write_text("cell_mm = 0\n")
+    with pytest.raises(ScenarioError, match="run.profile: .*bad.toml.*cell_mm"):
+        parse_sweep({"maze": {"file": MAZES[:1]}, "run": {"mouse": "floodfill",
+                                                           "profile": "bad.toml"}},
+                    base_dir=str(tmp_path), check_names=True)

@@ -65,7 +65,7 @@ def test_noise_and_micromouse_sections_in_a_real_report(tmp_path):
     mm = text.split("## Micromouse")[1]
     rows = [json.loads(x) for x in (out / "results.jsonl").read_text().splitlines()]
     ff = next(r for r in rows if r["method"] == "floodfill")
-    line = next(x for x in mm.splitlines() if x.startswith("| tiny-4x4.txt | floodfill |"))
+    line = next(x for x in mm.splitlines() if x.startswith("| tiny-4x4.txt | flood fill, shortest route proven (kerikun profile) |"))
     cells = [c.strip() for c in line.strip("|").split("|")]
     assert cells[2] == "ok" and cells[3] == str(ff["metrics"]["cells_explored"])
     assert "### The same mazes, widened" in mm and "| tiny-4x4.txt | 5 | disc:0.1 | astar |" in mm

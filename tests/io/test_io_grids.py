@@ -12,7 +12,7 @@ from robomaze.grid import OccupancyGrid
 from robomaze.io import (read_grid, read_movingai, read_rosmap, read_scen, write_grid,
                          write_rosmap)
 from robomaze.io.movingai import format_movingai, parse_movingai
-from robomaze.io.movingai_run import run_scen_file, run_scenarios
+from robomaze.bench.movingai import run_scen_file, run_scenarios
 from robomaze.io.rosmap import interpret_pixels, parse_map_yaml
 
 DATA = Path(__file__).resolve().parents[1] / "data"

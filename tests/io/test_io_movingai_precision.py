@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from robomaze.io.movingai import parse_scen, printed_unit, read_scen
-from robomaze.io.movingai_run import run_scen_file
+from robomaze.bench.movingai import run_scen_file
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "movingai"
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robomaze.io.movingai_run import (SQRT2_FIT_BOUND, fit_sqrt2, octile_counts,
+from robomaze.bench.movingai import (SQRT2_FIT_BOUND, fit_sqrt2, octile_counts,
                                       run_scen_file)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -117,9 +117,12 @@ def test_mouse_run_cli_reports_goal_rule_and_mms_stats(tmp_path):
     assert rc == 0
     data = json.loads(out.read_text())
     assert data["goal_rule"] == "file"
-    # The test mouse moves one cell per command: its best run's effective
-    # distance is its length in cells (mms's panel, read at the end).
-    assert data["mms_stats"]["best-run-effective-distance"] == data["route_length"] == 75
+    # The test mouse moves one cell per command: each is 2 half cells of
+    # effective distance 2 (mms's source), so the best run's effective
+    # distance is twice its length in cells (mms's panel, read at the end).
+    assert data["route_length"] == 75
+    assert data["mms_stats"]["best-run-effective-distance"] == 2 * 75
+    assert data["mms_stats"]["best-run-distance"] == 2 * 75
 
 
 def test_render_shows_the_goals_the_run_used(tmp_path):

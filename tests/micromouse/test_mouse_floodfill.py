@@ -28,6 +28,14 @@ def _check_route(maze, route):
         assert b in maze.neighbors(a), f"route steps through a wall {a}->{b}"
 
 
+def _shortest_known(run):
+    from robomaze.micromouse import WallMap, known_route
+    rows, cols = run.explored.shape
+    wm = WallMap(rows, cols)
+    wm.k = run.known.reshape(rows * cols, 4).copy()
+    return len(known_route(wm, run.start, sorted(run.goals))) - 1
+
+
 def test_floodfill_on_every_sample_maze():
     files = _files()
     if not files:
@@ -44,7 +52,11 @@ def test_floodfill_on_every_sample_maze():
             failed.append(f.name)
             continue
         assert run.success and run.reached_goal and run.proven and run.returned, f.name
-        assert run.route_length == best, f.name
+        # The proof: the shortest route on the learned walls is the true
+        # shortest; the fast run is the time-optimal route on those walls,
+        # never shorter in cells.
+        assert _shortest_known(run) == best, f.name
+        assert run.route_length >= best, f.name
         _check_route(m, run.route)
         # The proof: every edge of the fast run was seen open by the mouse.
         k = run.known
@@ -96,7 +108,8 @@ def test_search_without_proof_stops_at_the_goal_side():
     assert quick.success and quick.moves == quick.moves_to_goal
     assert quick.moves_to_goal == full.moves_to_goal
     assert full.moves > quick.moves
-    assert quick.route_length >= full.route_length == m.solution_length()
+    assert _shortest_known(full) == m.solution_length()
+    assert quick.fast.cost_ms >= full.fast.cost_ms
 
 
 def test_walled_off_goal_fails_fast_without_looping():
@@ -207,6 +220,8 @@ def test_floodfill_mms_score_counts_the_fast_run():
     assert s["runs_finished"] == 2                   # the search run and the fast run
     eff = sum(effective_distance(n) for n in route_straights(run.route))
     assert (s["best_run_turns"], s["best_run_effective_distance"]) == (run.route_turns, eff)
-    # Totals: every search move was one cell (effective 1), plus the fast run.
-    assert s["total_effective_distance"] == run.moves + eff
+    # Totals: every search move was one cell (2 half cells, effective 2),
+    # plus the fast run.
+    assert s["total_effective_distance"] == 2 * run.moves + eff
+    assert s["total_distance"] == 2 * run.moves + 2 * run.route_length
     assert run.summary()["mms_score"] == s["score"]

@@ -174,7 +174,7 @@ def test_hosted_run_is_scored_like_mms():
     maze = _sample("16MM2012CX.maze")
     run = host_mouse(maze, mouse("floodfill_mouse"))
     s = run.summary()
-    # The test mouse drives one cell per command: effective distance = cells.
-    assert s["mms_best_run_effective_distance"] == run.route_length
+    # The test mouse drives one cell per command: 2 half cells, effective 2.
+    assert s["mms_best_run_effective_distance"] == 2 * run.route_length
     assert s["mms_best_run_turns"] <= run.extra["fast_run_turns"]
     assert s["mms_score"] < 2000

@@ -72,21 +72,23 @@ def test_mms_stats_by_hand():
     start, goals = (2, 0), {(0, 0)}
     log = [
         ("T",),                              # before leaving: not in a run
-        ("F", [(2, 1)]),                     # run 1 starts (left the start)
+        ("F", [(2, 1)]),                     # run 1 starts (left the start): 2 half cells
         ("F", [(2, 0)]),                     # back home: run 1 unfinished
-        ("F", [(1, 0), (0, 0)]),             # run 2: 2 cells, eff 2 -> goal
+        ("F", [(1, 0), (0, 0)]),             # run 2: 4 half cells, eff 4/2+1 = 3 -> goal
         ("T",), ("T",),
         ("F", [(1, 0), (2, 0)]),             # home again, no run
         ("F", [(1, 0)]), ("R",),             # run 3 abandoned by a reset
-        ("F", [(1, 0), (0, 0)]),             # run 4: eff 15 (reset penalty) + 2 -> goal
+        ("F", [(1, 0), (0, 0)]),             # run 4: eff 15 (reset penalty) + 3 -> goal
     ]
     s = mms_stats(log, start, goals)
     assert s["total_turns"] == 3
-    assert s["total_distance"] == 1 + 1 + 2 + 2 + 1 + 2
-    assert s["total_effective_distance"] == 9.0 + 15.0
+    assert s["total_distance"] == 2 + 2 + 4 + 4 + 2 + 4
+    assert s["total_effective_distance"] == 2 + 2 + 3 + 3 + 2 + 3 + 15
     assert s["runs_finished"] == 2
-    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (0, 2.0)
-    assert s["score"] == pytest.approx(0 + 2 + 0.1 * (3 + 24))
+    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (0, 3.0)
+    assert s["best_run_distance"] == 4
+    assert s["score"] == pytest.approx(0 + 3 + 0.1 * (3 + 30))
+    assert s["stats"]["score"] == "6.3" and s["stats"]["total-distance"] == "18"
     # A move that passes through the goal without stopping there finishes nothing.
     assert mms_stats([("F", [(1, 0), (0, 0), (0, 1)])], start, goals)["score"] == 2000.0
     assert mms_stats([("F", [(1, 0)])], start, goals)["score"] == 2000.0
@@ -99,5 +101,5 @@ def test_route_commands_and_effective_distance():
     assert kinds == ["T", "F", "T", "F", "T", "F"]
     assert [len(e[1]) for e in log if e[0] == "F"] == [3, 4, 1]
     s = mms_stats(log, (3, 0), {(1, 4)})
-    # turns inside the run: 2; effective: 3/2+1 + 4/2+1 + 1 = 6.5
-    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (2, 6.5)
+    # turns inside the run: 2; effective of 6, 8 and 2 half cells: 4 + 5 + 2
+    assert (s["best_run_turns"], s["best_run_effective_distance"]) == (2, 11.0)

@@ -83,19 +83,19 @@ SCRIPT = [
     ("turnLeft", "ack"),             # heading N
     ("moveForward 2", "crash"),      # one cell to the goal (1, 1), then its north wall
     ("getStat best-run-turns", "4"),  # turns since leaving (0, 0): R45 R90 L45 L90
-    ("getStat best-run-distance", "3.5"),   # 0.5 + 0.5 + 0.5 + 2 asked for
-    ("getStat best-run-effective-distance", "3.5"),
-    ("getStat total-distance", "3.5"), ("getStat total-turns", "4"),
+    ("getStat best-run-distance", "7"),     # 1 + 1 + 1 + 4 half cells asked for
+    ("getStat best-run-effective-distance", "6"),   # 1 + 1 + 1 + (4 / 2 + 1)
+    ("getStat total-distance", "7"), ("getStat total-turns", "4"),
     ("getStat current-run-turns", "4"),
-    ("getStat score", "8.25"),       # 4 + 3.5 + 0.1 * (4 + 3.5)
+    ("getStat score", "11"),         # 4 + 6 + 0.1 * (4 + 6)
     ("wasReset", "false"),
     ("ackReset", "ack"),             # back to (0, 0) facing north, 15 to pay
-    ("getStat total-effective-distance", "3.5"),
+    ("getStat total-effective-distance", "6"),
     ("moveForward", "ack"),          # a new run: the penalty is charged now
-    ("getStat current-run-effective-distance", "16"),
-    ("getStat total-effective-distance", "19.5"),
-    ("getStat current-run-distance", "1"), ("getStat total-distance", "4.5"),
-    ("getStat score", "9.85"),       # 7.5 + 0.1 * (4 + 19.5)
+    ("getStat current-run-effective-distance", "17"),   # 15 + 2
+    ("getStat total-effective-distance", "23"),
+    ("getStat current-run-distance", "2"), ("getStat total-distance", "9"),
+    ("getStat score", "12.7"),       # 10 + 0.1 * (4 + 23)
     ("setWall 0 0 e", None), ("clearWall 0 0 n", None), ("setColor 1 1 G", None),
     ("setText 2 2 hi there you", None), ("setText 0 2 a\tb", None), ("clearText 0 2", None),
 ]
@@ -112,7 +112,7 @@ def test_hand_worked_script(tmp_path):
     assert run.moves_to_goal == 3 and run.crashes == 3
     assert run.extra["turns45"] == 2
     stats = run.extra["mms_stats"]
-    assert stats["score"] == pytest.approx(9.85) and stats["best-run-turns"] == 4
+    assert stats["score"] == pytest.approx(12.7) and stats["best-run-turns"] == 4
     d = run.extra["display"]
     assert d.walls == {(0, 0, "e"): True, (0, 0, "n"): False}
     assert d.colors == {(1, 1): "G"} and d.texts == {(2, 2): "hi there y"}
@@ -128,7 +128,7 @@ def test_file_goal_rule(tmp_path):
     assert run.goal_rule == "file" and run.goals == ((0, 2),)
     assert not run.reached_goal and not run.success
     mms_run, answers = run_script(tmp_path, maze, script, goal="mms")
-    assert answers[-2:] == ["4", "8.25"] and mms_run.reached_goal
+    assert answers[-2:] == ["4", "11"] and mms_run.reached_goal
 
 
 def test_half_steps_move_and_stop_at_walls():
@@ -136,21 +136,46 @@ def test_half_steps_move_and_stop_at_walls():
     # drives 2 cells and crashes into the north boundary (as mms does).
     m = MmsMouse(Maze.empty(3, 1), goals=[(0, 0)])
     assert m.move(6) == (False, 4) and m.cell == (0, 2)
-    assert m.stats.get("total-distance") == "3"          # what was asked for
-    assert m.stats.get("best-run-distance") == "3"       # the move ended in the goal
-    assert m.move(0) == (False, 0) and m.stats.get("total-distance") == "3"
+    assert m.stats.get("total-distance") == "6"          # half cells asked for
+    assert m.stats.get("best-run-distance") == "6"       # the move ended in the goal
+    assert m.move(0) == (False, 0) and m.stats.get("total-distance") == "6"
 
 
-def test_stats_match_the_documented_example():
-    # README: moveForward(5) adds 5 to the distance and 3.5 to the effective distance.
+def test_stats_count_half_cells_as_mms_source_does():
+    # mms's Window::moveForward passes 2n half steps to Stats::addDistance, whose
+    # effective distance is d > 2 ? d / 2 + 1 : d: moveForward 5 adds 10 and 6.
     s = MmsStats()
     s.add_distance(10)
-    assert s.get("total-distance") == "5" and s.get("total-effective-distance") == "3.5"
+    assert s.get("total-distance") == "10" and s.get("total-effective-distance") == "6"
     assert s.get("best-run-turns") == "-1" and s.get("score") == "2000"
+    assert s.get("best-run-effective-distance") == "-1"
+    s.add_distance(1)                                   # moveForwardHalf: 1, effective 1
+    s.add_distance(2)                                   # moveForward 1: 2, effective 2
+    assert s.get("total-distance") == "13" and s.get("total-effective-distance") == "9"
+
+
+def test_a_mouse_moving_three_cells_has_total_distance_six(tmp_path):
+    # north 2 cells (4 half cells, effective 3), about turn, 1 cell back (2, 2)
+    script = ["moveForward 2", "turnRight", "turnRight", "moveForward",
+              "getStat total-distance", "getStat total-effective-distance",
+              "getStat total-turns"]
+    run, answers = run_script(tmp_path, maze3(), script)
+    assert answers == ["ack", "ack", "ack", "ack", "6", "5", "2"]
+
+
+@pytest.mark.parametrize("k", ["0", "-3"])
+def test_zero_half_step_wall_queries_are_answered_as_mms(tmp_path, k):
+    # mms: halfStepsAhead = k - 1 < 0 checks only the wall right ahead, as k = 1.
+    names = ["wallFront", "wallLeft", "wallRight", "wallBack", "wallFrontLeft"]
+    script = [f"{n} {k}" for n in names] + names
+    run, answers = run_script(tmp_path, maze3(), script)
+    assert answers[:len(names)] == answers[len(names):]
+    assert answers[:len(names)] == ["false", "true", "false", "true", "true"]
+    assert "protocol error" not in run.reason
 
 
 @pytest.mark.parametrize("line, error", [
-    ("wallFront 0", "distance below 1"), ("wallFront x", "not an integer"),
+    ("wallFront x", "not an integer"),
     ("moveForward two", "not an integer"), ("getStat speed", "unknown stat"),
     ("turnLeft 2", "wrong number of arguments"), ("setColor 0 0 Z", "bad colour"),
     ("setWall 0 9 n", "outside the maze"), ("fly", "unknown command"),

@@ -1,0 +1,192 @@
+"""Numba kernels of the time-optimal route search (:mod:`robomaze.micromouse.route`).
+
+The maze is a *half-cell grid* padded by two blocked rings: position ``p =
+(R + 2) * W + (C + 2)`` for half coordinates ``(R, C)`` (cell ``(r, c)``'s
+centre is ``(2r + 1, 2c + 1)``, a point with one even coordinate is the
+middle of a wall); ``passable[p]`` is 1 on centres and open wall midpoints.
+A state is ``p * 8 + h`` with ``h`` the heading in eighths clockwise from
+north. Every move checks the wall midpoints it sweeps before it names a
+state beyond them, so the padding is never crossed. The heap is the core's
+(:func:`robomaze._search.heap_push`); Dijkstra stops at the first goal state
+it settles, which is optimal (all costs are > 0).
+
+Move codes (``move[state]``): ``2 * kind + (side == right)``, kinds
+:data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .._search import heap_grow, heap_pop, heap_push
+
+#: Move kinds in code order.
+KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
+
+
+@njit(cache=True, inline="always")
+def _relax(v, c, u, code, dist, parent, move, hk, hg, hn, size):
+    if c < dist[v]:
+        dist[v] = c
+        parent[v] = u
+        move[v] = code
+        if size >= hk.shape[0]:
+            hk, hg, hn = heap_grow(hk, hg, hn)
+        size = heap_push(hk, hg, hn, size, c, c, v)
+    return hk, hg, hn, size
+
+
+@njit(cache=True)
+def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_diag,
+                  pivot):
+    """Dijkstra on the slalom graph; returns ``(goal state or -1, dist, parent, move)``.
+
+    ``starts`` are start states (cost 0); ``goal[p]`` marks goal centres;
+    ``along[n]`` / ``diag[n]`` price straights of ``n`` cells / diagonal
+    steps, ``turns`` the F45, F90, F135, F180 and V90 slaloms; ``horiz[p]``
+    is 1 on horizontal wall midpoints. ``use_diag`` False keeps the axis
+    moves only (S, F90, F180). ``pivot`` >= 0 adds FS90, a small 90-degree
+    turn about a cell centre at that cost.
+    """
+    n = passable.shape[0] * 8
+    dist = np.full(n, np.inf)
+    parent = np.full(n, -1, np.int64)
+    move = np.zeros(n, np.int8)
+    off = np.array([-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1],
+                   np.int64)
+    cap = 1 << 14
+    hk = np.empty(cap, np.float64)
+    hg = np.empty(cap, np.float64)
+    hn = np.empty(cap, np.int64)
+    size = 0
+    for s in starts:
+        dist[s] = 0.0
+        size = heap_push(hk, hg, hn, size, 0.0, 0.0, s)
+    n_along = along.shape[0]
+    n_diag = diag.shape[0]
+    while size > 0:
+        u, g, k, size = heap_pop(hk, hg, hn, size)
+        if k > dist[u]:
+            continue
+        p = u >> 3
+        h = u & 7
+        if h % 2 == 0:
+            if goal[p]:
+                return u, dist, parent, move
+            if pivot >= 0:
+                for s in (-1, 1):
+                    hk, hg, hn, size = _relax(p * 8 + ((h + 2 * s) & 7), g + pivot, u,
+                                              18 + (1 if s > 0 else 0), dist, parent, move,
+                                              hk, hg, hn, size)
+            f = p + off[h]
+            if passable[f] == 0:
+                continue
+            q = p
+            m = 1
+            while m < n_along:                   # S m: every wall ahead open
+                w = q + off[h]
+                if passable[w] == 0:
+                    break
+                q = w + off[h]
+                hk, hg, hn, size = _relax(q * 8 + h, g + along[m], u, 0, dist, parent,
+                                          move, hk, hg, hn, size)
+                m += 1
+            for s in (-1, 1):
+                right = 1 if s > 0 else 0
+                d45 = (h + s) & 7
+                d90 = (h + 2 * s) & 7
+                d135 = (h + 3 * s) & 7
+                w1 = f + off[d45]                # the side wall of the cell ahead
+                if passable[w1] == 0:
+                    continue
+                if use_diag and passable[w1 + off[d45]]:
+                    hk, hg, hn, size = _relax(w1 * 8 + d45, g + turns[0], u, 4 + right,
+                                              dist, parent, move, hk, hg, hn, size)
+                v = p + 2 * off[h] + 2 * off[d90]
+                hk, hg, hn, size = _relax(v * 8 + d90, g + turns[1], u, 6 + right,
+                                          dist, parent, move, hk, hg, hn, size)
+                i135 = w1 + off[d135]            # the wall back beside the start cell
+                if passable[i135] == 0:
+                    continue
+                if use_diag and passable[i135 + off[d135]]:
+                    hk, hg, hn, size = _relax(i135 * 8 + d135, g + turns[2], u, 8 + right,
+                                              dist, parent, move, hk, hg, hn, size)
+                v = p + 2 * off[d90]
+                hk, hg, hn, size = _relax(v * 8 + ((h + 4) & 7), g + turns[3], u, 10 + right,
+                                          dist, parent, move, hk, hg, hn, size)
+        else:
+            f = p + off[h]                       # the next wall on the diagonal
+            if passable[f] == 0:
+                continue
+            q = p
+            m = 1
+            while m < n_diag:                    # D m: ends on a wall whose next is open
+                nxt = q + off[h]
+                if passable[nxt + off[h]] == 0:
+                    break
+                hk, hg, hn, size = _relax(nxt * 8 + h, g + diag[m], u, 2, dist, parent,
+                                          move, hk, hg, hn, size)
+                q = nxt
+                m += 1
+            # turn towards the axis heading that crosses f
+            a = (h - 1) & 7
+            if (a % 4 == 0) == (horiz[f] == 1):
+                s = -1
+            else:
+                s = 1
+            right = 1 if s > 0 else 0
+            d45 = (h + s) & 7
+            d90 = (h + 2 * s) & 7
+            d135 = (h + 3 * s) & 7
+            v = f + off[d45]
+            hk, hg, hn, size = _relax(v * 8 + d45, g + turns[0], u, 12 + right,
+                                      dist, parent, move, hk, hg, hn, size)
+            i90 = f + off[d90]
+            if passable[i90]:
+                if passable[i90 + off[d90]]:
+                    hk, hg, hn, size = _relax(i90 * 8 + d90, g + turns[4], u, 14 + right,
+                                              dist, parent, move, hk, hg, hn, size)
+                v = i90 + off[d135]
+                hk, hg, hn, size = _relax(v * 8 + d135, g + turns[2], u, 16 + right,
+                                          dist, parent, move, hk, hg, hn, size)
+    return -1, dist, parent, move
+
+
+@njit(cache=True)
+def runs_search(passable, width, start, goal, runs):
+    """Dijkstra over cell centres, one edge per straight run priced ``runs[n]``.
+
+    States are positions (no heading: every run pays its own turn); returns
+    ``(goal position or -1, dist, parent)``.
+    """
+    n = passable.shape[0]
+    dist = np.full(n, np.inf)
+    parent = np.full(n, -1, np.int64)
+    off = np.array([-width, 1, width, -1], np.int64)
+    cap = 1 << 12
+    hk = np.empty(cap, np.float64)
+    hg = np.empty(cap, np.float64)
+    hn = np.empty(cap, np.int64)
+    move = np.zeros(n, np.int8)
+    dist[start] = 0.0
+    size = heap_push(hk, hg, hn, 0, 0.0, 0.0, start)
+    n_runs = runs.shape[0]
+    while size > 0:
+        p, g, k, size = heap_pop(hk, hg, hn, size)
+        if k > dist[p]:
+            continue
+        if goal[p]:
+            return p, dist, parent
+        for d in range(4):
+            q = p
+            m = 1
+            while m < n_runs:
+                w = q + off[d]
+                if passable[w] == 0:
+                    break
+                q = w + off[d]
+                hk, hg, hn, size = _relax(q, g + runs[m], p, 20, dist, parent, move,
+                                          hk, hg, hn, size)
+                m += 1
+    return -1, dist, parent

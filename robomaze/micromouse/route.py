@@ -1,0 +1,336 @@
+"""The time-optimal fast run: an exact Dijkstra on the slalom graph.
+
+Nodes (the node graph of micromouse-maze-library's ``StepMapSlalom``)
+--------------------------------------------------------------------
+* a cell centre with an axis heading (N, E, S, W);
+* a wall midpoint with a diagonal heading (NE, SE, SW, NW).
+
+Moves, each allowed when every wall midpoint it sweeps is open (a move out
+of a node always sweeps the wall ahead of it; ``F`` the wall ahead of a
+centre, ``W1`` the side wall of the cell ahead, ``I`` the wall a diagonal
+node faces):
+
+==========  =========================================  ======================
+move        from -> to                                 sweeps
+==========  =========================================  ======================
+``S n``     centre -> the centre ``n`` cells ahead     the ``n`` walls ahead
+``F90``     centre -> the diagonal neighbour's centre  ``F``, ``W1``
+``F180``    centre -> the side neighbour's centre,     ``F``, ``W1``, the wall
+            heading back                               between the two cells
+                                                       on that side
+``F45in``   centre -> ``W1``, diagonal                 ``F``, ``W1`` (and the
+                                                       wall after it)
+``F135in``  centre -> the wall back beside the start   ``F``, ``W1``, that wall
+            cell, diagonal                             (and the one after it)
+``D n``     wall -> the wall ``n`` half-cell steps on  ``n + 1`` walls ahead
+``F45out``  wall -> the centre beyond ``I``            ``I``
+``V90``     wall -> the wall 90 degrees off            ``I``, that wall (and
+                                                       the one after it)
+``F135out`` wall -> the centre 135 degrees off         ``I``, the next wall
+``FS90``    centre -> the same centre, 90 degrees off  nothing (profiles with
+                                                       ``pivots`` only)
+==========  =========================================  ======================
+
+Sides: ``L``/``R``. The route starts at the centre of the start cell
+heading north (if north is walled, heading to any open side) and ends at
+the centre of a goal cell arriving along an axis. The search is exact: it
+settles every node in cost order with no pruning, so it never returns a
+slower route than the library's own search, which stops extending a
+straight at the first node already reached as cheaply.
+
+Without diagonals the graph keeps the axis moves (``S n``, ``F90``,
+``F180``, ``FS90``), so allowing diagonals never makes the optimum slower, unless the
+profile's orthogonal model is ``runs`` (the library's separate
+:class:`~robomaze.micromouse.profile.MouseProfile` model: one small turn plus
+a straight per run of cells, any first heading), kept for comparison with
+the library.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..errors import NoPathError, ParameterError
+from ..maze import Maze
+from ._route_kernels import KINDS, runs_search, slalom_search
+from .profile import MouseProfile, get_profile
+from .world import wall_array
+
+__all__ = ["FastRoute", "fastest_route", "passable_grid"]
+
+# (dR, dC) per heading in half cells, N NE E SE S SW W NW (row 0 is north)
+_DR = (-1, -1, 0, 1, 1, 1, 0, -1)
+_DC = (0, 1, 1, 1, 0, -1, -1, -1)
+_PAD = 2
+
+
+@dataclass(frozen=True)
+class FastRoute:
+    """A time-optimal route: its segments, time and cells.
+
+    Attributes
+    ----------
+    cost_ms : float
+        The route's time (ms) under the profile.
+    route : list of str
+        Segments: ``S3`` (3 cells straight), ``D4`` (4 diagonal half-cell
+        steps), ``F45inL``, ``F90R``, ``F135outL``, ``F180R``, ``V90L``...;
+        in the ``runs`` model ``S3`` runs joined by ``L90``/``R90``/``B180``.
+    cells : list of (row, col)
+        Every cell the route crosses, in order, start to goal.
+    diagonals : bool
+    model : {"slalom", "runs"}
+    profile : str
+        The profile's name.
+    """
+
+    cost_ms: float
+    route: list
+    cells: list
+    diagonals: bool
+    model: str
+    profile: str
+    poses: list = field(default_factory=list, repr=False)
+    points: list = field(default_factory=list, repr=False)
+
+    def polyline(self) -> np.ndarray:
+        """The route's centre line as ``(row, col)`` cell coordinates (floats):
+        the start, every wall midpoint crossed and every node reached, so a
+        drawing follows the slaloms and diagonals inside the open passages.
+
+        >>> r = fastest_route(Maze.empty(2, 2, start=(1, 0), goals=[(0, 1)]), diagonals=True)
+        >>> r.route, r.polyline().tolist()
+        (['F90R'], [[1.0, 0.0], [0.5, 0.0], [0.0, 0.5], [0.0, 1.0]])
+        """
+        return (np.asarray(self.points, float).reshape(-1, 2) - 1.0) / 2.0
+
+    def to_json(self) -> dict:
+        """The fields as a JSON-ready dict."""
+        return {"cost_ms": self.cost_ms, "route": list(self.route),
+                "cells": [list(c) for c in self.cells], "diagonals": self.diagonals,
+                "model": self.model, "profile": self.profile}
+
+
+def passable_grid(walls: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The padded half-cell grid of ``walls`` (``(rows, cols, 4)`` bool, N E S W).
+
+    Returns ``(passable, horiz, width)``: flat uint8 arrays (centres and open
+    wall midpoints 1; horizontal wall midpoints 1) and the padded row width.
+    A wall is open only if neither of its two cells says it is closed; the
+    outer boundary is always closed.
+
+    >>> p, h, w = passable_grid(wall_array(Maze.empty(1, 2)))
+    >>> p.reshape(-1, w)[2:5, 2:7].tolist()
+    [[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 0]]
+    """
+    rows, cols = walls.shape[:2]
+    H, W = 2 * rows + 1 + 2 * _PAD, 2 * cols + 1 + 2 * _PAD
+    g = np.zeros((H, W), np.uint8)
+    o = _PAD
+    g[o + 1:o + 2 * rows:2, o + 1:o + 2 * cols:2] = 1
+    # wall between (r, c) and (r + 1, c): half row 2r + 2
+    south_open = ~(walls[:-1, :, 2] | walls[1:, :, 0])
+    g[o + 2:o + 2 * rows - 1:2, o + 1:o + 2 * cols:2] = south_open
+    east_open = ~(walls[:, :-1, 1] | walls[:, 1:, 3])
+    g[o + 1:o + 2 * rows:2, o + 2:o + 2 * cols - 1:2] = east_open
+    horiz = np.zeros((H, W), np.uint8)
+    horiz[o::2, :] = 1
+    return g.ravel(), horiz.ravel(), W
+
+
+def _walls_of(source, unknown_open: bool) -> np.ndarray:
+    if isinstance(source, Maze):
+        return wall_array(source)
+    k = np.asarray(source)
+    if k.ndim != 3 or k.shape[2] != 4:
+        raise ParameterError(f"walls must be a Maze or a (rows, cols, 4) array, got shape "
+                             f"{k.shape}")
+    if k.dtype == bool:
+        return k
+    from ._kernels import OPEN, WALL
+    return (k == WALL) if unknown_open else (k != OPEN)
+
+
+def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
+                  profile: "str | MouseProfile | None" = None,
+                  unknown_open: bool = False) -> FastRoute:
+    """The time-optimal route of a maze (or of a wall map) under a mouse profile.
+
+    Parameters
+    ----------
+    source : Maze or ndarray
+        A maze (every wall known), a ``(rows, cols, 4)`` bool wall array, or
+        a wall-knowledge array (0 unknown, 1 open, 2 wall; sides N E S W).
+    start, goals
+        Default: the maze's; required for arrays.
+    diagonals : bool
+        Allow diagonal moves (F45, F135, V90, D n).
+    profile : str, MouseProfile or None
+        Preset name, TOML file or profile (default ``kerikun``).
+    unknown_open : bool
+        With a knowledge array: treat unknown walls as open (else closed).
+
+    Returns
+    -------
+    FastRoute
+
+    Raises
+    ------
+    NoPathError
+        No goal cell can be reached.
+
+    Examples
+    --------
+    >>> m = Maze.empty(3, 3, start=(2, 0), goals=[(0, 0)])
+    >>> r = fastest_route(m, profile="kerikun", diagonals=True)
+    >>> r.route, r.cost_ms, r.cells              # 2 * 129 units: S2 in 258 ms
+    (['S2'], 258.0, [(2, 0), (1, 0), (0, 0)])
+    >>> r = fastest_route(m, profile="kerikun")  # runs: 2 * int((287 + 154) / 2)
+    >>> r.route, r.cost_ms, r.model
+    (['S2'], 440.0, 'runs')
+    """
+    prof = get_profile(profile)
+    walls = _walls_of(source, unknown_open)
+    rows, cols = walls.shape[:2]
+    if start is None or goals is None:
+        if not isinstance(source, Maze):
+            raise ParameterError("start and goals are required with a wall array")
+        start = source.start if start is None else start
+        goals = source.goals if goals is None else goals
+    start = (int(start[0]), int(start[1]))
+    goals = sorted({(int(r), int(c)) for r, c in goals})
+    if not goals:
+        raise ParameterError("goals must hold at least one (row, col) cell, got none")
+    for cell in [start, *goals]:
+        if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+            raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")
+    passable, horiz, width = passable_grid(walls)
+    pos = lambda r, c: (2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD  # noqa: E731
+    goal = np.zeros(passable.shape[0], np.uint8)
+    for r, c in goals:
+        goal[pos(r, c)] = 1
+    n_max = 2 * max(rows, cols) + 2
+    p0 = pos(*start)
+    use_runs = not diagonals and prof.orthogonal == "runs"
+    if use_runs:
+        end, dist, parent = runs_search(passable, width, p0, goal, _tables(prof, n_max)[3])
+        if end < 0:
+            raise NoPathError(f"no goal cell is reachable from {start}")
+        chain = _chain(parent, end)
+        poses = [_half(p, width) for p in chain]
+        route, crossed, points = _runs_segments(poses)
+        cost = float(dist[end]) * prof.unit_ms
+    else:
+        heads = [0] if not walls[start[0], start[1], 0] else \
+            [2 * s for s in range(4) if not walls[start[0], start[1], s]] or [0]
+        starts = np.array([p0 * 8 + h for h in heads], np.int64)
+        along, diag, turns, _ = _tables(prof, n_max)
+        end, dist, parent, move = slalom_search(
+            passable, horiz, width, starts, goal, along, diag, turns, bool(diagonals),
+            prof.pivot_cost())
+        if end < 0:
+            raise NoPathError(f"no goal cell is reachable from {start}")
+        chain = _chain(parent, end)
+        poses = [(*_half(s >> 3, width), s & 7) for s in chain]
+        route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
+        cost = float(dist[end]) * prof.unit_ms
+    cells = _cells(start, crossed)
+    return FastRoute(cost_ms=cost, route=route, cells=cells, diagonals=bool(diagonals),
+                     model="runs" if use_runs else "slalom", profile=prof.name, poses=poses,
+                     points=points)
+
+
+@lru_cache(maxsize=64)
+def _tables(prof: MouseProfile, n_max: int):
+    """The profile's cost tables (read-only; a profile is immutable, so cached)."""
+    out = (prof.along_table(n_max), prof.diag_table(2 * n_max), prof.turn_costs(),
+           prof.runs_table(n_max))
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
+def _chain(parent: np.ndarray, end: int) -> list[int]:
+    out = [int(end)]
+    while parent[out[-1]] >= 0:
+        out.append(int(parent[out[-1]]))
+    return out[::-1]
+
+
+def _half(p: int, width: int) -> tuple[int, int]:
+    r, c = divmod(int(p), width)
+    return r - _PAD, c - _PAD
+
+
+def _step(pt, h, k=1):
+    return pt[0] + k * _DR[h], pt[1] + k * _DC[h]
+
+
+def _slalom_segments(poses, moves):
+    """Segment strings, the wall midpoints crossed and the centre-line points, in order."""
+    route, crossed = [], []
+    points = [tuple(poses[0][:2])]
+    for (r0, c0, h0), (r1, c1, h1), code in zip(poses[:-1], poses[1:], moves[1:]):
+        kind, side = KINDS[code >> 1], "R" if code & 1 else "L"
+        s = 1 if side == "R" else -1
+        p = (r0, c0)
+        walls: list = []
+        if kind == "FS90":
+            route.append(f"FS90{side}")
+            continue
+        if kind == "S":
+            n = (abs(r1 - r0) + abs(c1 - c0)) // 2
+            walls = [_step(p, h0, 2 * i - 1) for i in range(1, n + 1)]
+            route.append(f"S{n}")
+        elif kind == "D":
+            n = max(abs(r1 - r0), abs(c1 - c0))
+            walls = [_step(p, h0, i) for i in range(1, n + 1)]
+            route.append(f"D{n}")
+        else:
+            f = _step(p, h0)
+            if kind in ("F45in", "F90", "F135in", "F180"):
+                w1 = _step(f, (h0 + s) & 7)
+                walls = [f, w1]
+                if kind in ("F135in", "F180"):
+                    walls.append(_step(w1, (h0 + 3 * s) & 7))
+            elif kind == "F45out":
+                walls = [f]
+            else:                               # V90, F135out
+                walls = [f, _step(f, (h0 + 2 * s) & 7)]
+            route.append(f"{kind}{side}")
+        crossed += walls
+        points += [w for w in walls if w != (r1, c1)] + [(r1, c1)]
+    return route, crossed, points
+
+
+def _runs_segments(poses):
+    route, crossed = [], []
+    points = [tuple(poses[0])]
+    prev = None
+    for (r0, c0), (r1, c1) in zip(poses[:-1], poses[1:]):
+        h = (0 if r1 < r0 else 4) if c1 == c0 else (2 if c1 > c0 else 6)
+        n = (abs(r1 - r0) + abs(c1 - c0)) // 2
+        if prev is not None:
+            rel = (h - prev) & 7
+            route.append({2: "R90", 6: "L90", 4: "B180", 0: "S0"}[rel])
+        route.append(f"S{n}")
+        walls = [_step((r0, c0), h, 2 * i - 1) for i in range(1, n + 1)]
+        crossed += walls
+        points += walls + [(r1, c1)]
+        prev = h
+    return route, crossed, points
+
+
+def _cells(start, crossed) -> list[tuple[int, int]]:
+    """The cells entered through each crossed wall midpoint, after the start."""
+    cells = [start]
+    for R, C in crossed:
+        if R % 2 == 0:                          # horizontal wall: cells above and below
+            a, b = (R // 2 - 1, (C - 1) // 2), (R // 2, (C - 1) // 2)
+        else:
+            a, b = ((R - 1) // 2, C // 2 - 1), ((R - 1) // 2, C // 2)
+        cells.append(b if cells[-1] == a else a)
+    return cells

@@ -186,9 +186,9 @@ def sweep_case(rng, d: Path) -> tuple[str, list[str]]:
     out = d / "out"
     if mutation in TEXT_MUTATIONS:
         sweep.write_bytes(_mutate_text(rng, text, mutation, "toml"))
-    else:
-        sweep.write_text(text.replace('generator = "prim"\nrows = 3\ncols = 3',
-                                      'file = "m.maze"'))
+    else:                                      # a sweep of the maze file, or it would run
+        sweep.write_text(SWEEP.format(maze='file = "m.maze"', corridor=3,
+                                      footprint="disc:0.04", sensor="", run=RUNS[0]))
         if mutation == "fifo_maze":
             _as_odd_file(d / "m.maze", "fifo")
         elif mutation == "dev_zero_maze":

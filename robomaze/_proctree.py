@@ -191,6 +191,7 @@ def _reaper(argv: list[str]) -> int:
             try:
                 pid, status = os.waitpid(-1, 0)
             except ChildProcessError:
+                stopping.append(0)               # no _Stop from here on: nothing to end
                 return 0                         # the program and all its processes ended
             if pid == mouse.pid:
                 report(f"X {os.waitstatus_to_exitcode(status)}")
@@ -209,4 +210,9 @@ def _reaper(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     import sys
-    sys.exit(_reaper(sys.argv[1:]))
+    code = _reaper(sys.argv[1:])
+    # Nothing is left below us: a late SIGTERM from the host must not kill us
+    # during interpreter shutdown (which restores the default handlers).
+    for _sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(_sig, signal.SIG_IGN)
+    sys.exit(code)

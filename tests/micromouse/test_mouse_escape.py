@@ -70,13 +70,13 @@ def not_a_subreaper():
     set_subreaper(bool(was))
 
 
-def _start_host(tmp_path, kind):
+def _start_host(tmp_path, kind, command_timeout=60):
     arg = f"{3000 + os.getpid() % 1000}.{time.monotonic_ns() % 10**6:06d}"
     env = dict(os.environ, PYTHONPATH=str(ROOT), ESCAPE_KIND=kind, SLEEP_ARG=arg,
                MOUSE_READY=str(tmp_path / "ready"), MOUSE_GO=str(tmp_path / "go"))
     host = subprocess.Popen(
         [sys.executable, "-m", "robomaze", "mouse", "run", str(MAZE16),
-         "--command-timeout", "60", "--total-timeout", "120", "--",
+         "--command-timeout", str(command_timeout), "--total-timeout", "120", "--",
          sys.executable, str(MOUSE)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return host, arg
@@ -104,6 +104,18 @@ def test_no_descendant_survives_the_end_of_the_run(tmp_path, kind, not_a_subreap
     survivors = _wait_none(arg)
     out, err = _finish(host, arg, survivors)
     assert host.returncode == 1 and "never reached the goal" in err
+
+
+@pytest.mark.parametrize("kind", sorted(COUNT))
+def test_no_descendant_survives_a_timeout(tmp_path, kind, not_a_subreaper):
+    # The mouse speaks only once all its sleepers exist, then falls silent:
+    # the command time limit ends the run with every one of them alive.
+    host, arg = _start_host(tmp_path, kind, command_timeout=2)
+    host.wait(timeout=120)
+    survivors = _wait_none(arg)
+    out, err = _finish(host, arg, survivors)
+    assert host.returncode == 1 and "command time limit" in err
+    assert (tmp_path / "ready").exists()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])

@@ -10,8 +10,9 @@ children carry (so a test can count them in /proc):
 * ``orphan``: a direct child with a cleared environment, then the mouse exits
   at once (the child outlives its parent).
 
-It writes "ready" to $MOUSE_READY once its children are started, speaks a
-little mms, waits for the file $MOUSE_GO and exits (status 0).
+Once all its sleepers exist (counted in /proc) it writes "ready" to
+$MOUSE_READY, speaks a little mms, waits for the file $MOUSE_GO and exits
+(status 0).
 """
 import os
 import subprocess
@@ -32,6 +33,22 @@ elif kind == "env-setsid":
                    check=True)
 elif kind == "orphan":
     subprocess.Popen(["/bin/sleep", arg], env={})
+
+def sleepers() -> int:
+    want = b"\0" + arg.encode() + b"\0"
+    n = 0
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as fh:
+                n += fh.read().endswith(want)
+        except OSError:
+            pass
+    return n
+
+
+deadline = time.monotonic() + 60
+while sleepers() < (40 if kind == "env-setsid" else 1) and time.monotonic() < deadline:
+    time.sleep(0.02)
 with open(os.environ["MOUSE_READY"], "w") as fh:
     fh.write("ready\n")
 sys.stdout.write("mazeWidth\n")

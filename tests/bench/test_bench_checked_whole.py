@@ -64,8 +64,8 @@ def test_a_missing_maze_file_is_no_such_file(tmp_path, capsys):
 
 @pytest.mark.parametrize("run, message", [
     ('planner = "ompl:prmstar"\n[run.options."ompl:prmstar"]\nmax_check = 10',
-     "run.options.ompl:prmstar.max_check: planner 'ompl:prmstar' takes no option "
-     "'max_check'; did you mean 'max_checks'?"),
+     "run.options.ompl:prmstar: unknown option 'max_check' for ompl:prmstar "
+     "(did you mean 'max_checks'?)"),
     ('agent = "explore"\n[run.options.explore]\nmargn = 0.1',
      "run.options.explore.margn: agent 'explore' takes no option 'margn'"),
     ('agent = "follow_plan"\n[run.options.follow_plan]\nmethod = "astr"',

@@ -45,8 +45,8 @@ def _probe(*argv):
      "unknown planner 'astr'; expected one of: astar, "),
     (["plan", "kruskal", "20x20", "--seed", "1", "--method", "ompl:prmstar",
       "--option", "max_check=10"],
-     "planner 'ompl:prmstar' takes no option 'max_check'; did you mean 'max_checks'? "
-     "its options are: "),
+     "unknown option 'max_check' for ompl:prmstar (did you mean 'max_checks'?); "
+     "accepted: goal_heading, max_checks, "),
     (["plan", "kruskal", "20x20", "--seed", "1", "--method", "max_clearance",
       "--option", "wieght=2"],
      "planner 'max_clearance' takes no option 'wieght'; did you mean 'weight'?"),

@@ -56,6 +56,9 @@ DETERMINISTIC_METRICS = (
     "shortest_route_time", "shortest_route_time_diagonal", "fastest_route_length",
     "fastest_route_turns", "fastest_route_time", "fast_run_ratio", "contest_score",
     "mms_score",
+    # shape and arc clearance (robomaze.metrics.shape_metrics), the reference's name
+    "curvature_max", "curvature_mean", "cusps", "arc_clearance_min", "arc_clearance_mean",
+    "arc_clearance_median", "arc_clearance_max", "optimal_reference",
 )
 _MAX_PATH_POINTS = 2000
 
@@ -255,6 +258,10 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     optimal = _optimal_length(grid, start, goal, footprint)
     t2 = time.perf_counter()
     metrics: dict[str, Any] = {"optimal_length_m": optimal}
+    from .. import metrics as M
+
+    metrics["optimal_reference"] = M.reference_name(footprint)
+    cpu0 = time.process_time()
     method_seed = np.random.SeedSequence(spec["seed"]).spawn(2)[1]
     compute = None
     try:
@@ -276,6 +283,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         row["reason"] = f"no collision-free path: {exc.reason}"
         metrics["success"] = False
     t3 = time.perf_counter()
+    cpu = time.process_time() - cpu0
     length = metrics.get("length_m")
     metrics["length_cells"] = _length_cells(grid, length)
     metrics["length_ratio"] = (float(length) / optimal
@@ -284,7 +292,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
                       "compute_s": float(compute) if compute is not None else t3 - t2,
-                      "total_s": t3 - t0}
+                      "total_s": t3 - t0, "cpu_s": cpu}
     json.dumps(row, allow_nan=False)  # a row that cannot be stored is a bug here, not later
     return row
 

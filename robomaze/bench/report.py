@@ -314,9 +314,17 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     files.remove_stale(manifest, "ompl", [f"ompl/{p.name}" for p in logs.values()])
     written.update({f"ompl:{name}": p for name, p in logs.items()})
     written.update({f"figure:{k}": v for k, v in figs.items()})
-    written["report"] = files.write_file(
-        d, "report.md", _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures),
-        manifest)
+    from .report_stats import stats_csv, stats_section
+    from .stats import paired_tests
+
+    tests = paired_tests(rows)
+    written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
+    md = (_markdown(rows, summary, figs, ex, d) + stats_section(rows, tests=tests)
+          + gap_section(rows, d, figures=figures))
+    written["report"] = files.write_file(d, "report.md", md, manifest)
+    from .report_html import html_page
+
+    written["html"] = files.write_file(d, "report.html", html_page(md, d, tests=tests), manifest)
     return written
 
 
@@ -442,9 +450,12 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
       f"{prov.get('platform', '?')}.\n\n")
     w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
       "`length / optimal` divides by the shortest collision-free length for the same "
-      "footprint between the run's own ends (any-angle `theta_star`, an upper bound of the "
-      "true optimum, so 4-connected grid paths score above 1 and agents that cut corners "
-      "can score a hair below). `min clearance` is the smallest footprint-to-wall distance "
+      "footprint between the run's own ends: for discs the exact length over the "
+      "visibility graph of the walls grown by the radius (a lower bound within 0.04% of "
+      "the grown corners' arcs, so no collision-free run scores below 1); for rectangles "
+      "and polygons any-angle `theta_star` on the rasterised free space (an upper bound "
+      "of the true optimum, so a run that cuts corners can score a hair below 1). Each "
+      "row names its reference in `optimal_reference`. `min clearance` is the smallest footprint-to-wall distance "
       "of any run in the group; `time in danger` the fraction of the path or trajectory "
       "closer than one grid cell to a wall. Compute time is the planner's own time, or "
       "the whole simulation for agents. Files: `summary.csv` (these tables), "

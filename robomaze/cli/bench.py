@@ -22,6 +22,9 @@ forms:
       and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
   robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
       compare deterministic metrics run by run; exit 1 on a regression
+  robomaze bench export DIR -o FILE.parquet|FILE.csv
+      one row per run (spec, metrics and timings flattened), for pandas,
+      R or a spreadsheet (robomaze.bench.load; needs robomaze[data])
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -75,6 +78,10 @@ def main(args: argparse.Namespace) -> int:
         if len(pos) != 2:
             raise ParameterError("usage: robomaze bench report DIR")
         return _report(Path(pos[1]), examples=not args.no_examples)
+    if pos and pos[0] == "export":
+        if len(pos) != 2 or not args.output:
+            raise ParameterError("usage: robomaze bench export DIR -o FILE.parquet|FILE.csv")
+        return _export(Path(pos[1]), args.output)
     if pos and pos[0] == "compare":
         if len(pos) != 3:
             raise ParameterError("usage: robomaze bench compare BASELINE CURRENT")
@@ -152,3 +159,11 @@ def _compare(baseline: str, current: str, args) -> int:
     res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol)
     print(res.table())
     return 0 if res.ok else 1
+
+
+def _export(directory: Path, output: str) -> int:
+    from ..bench.load import export
+
+    out = export(directory, output)
+    print(f"export: {out}")
+    return 0

@@ -300,11 +300,24 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     figs: dict[str, Path] = {}
     ex: dict[tuple, Path] = {}
     if figures and summary:
-        from ..viz.bench import plot_summary
+        from ..viz.bench_panels import plot_report_figures
+        from .report_figures import figure_points
 
-        drawn = plot_summary(_plot_summary(summary), staging / "figures")
+        axes = swept_axes(rows)
+
+        def setting_of(r):
+            flat = _flat(r.get("scenario") or {})
+            return _setting(axes, tuple(flat.get(k) for k in axes))
+
+        drawn = plot_report_figures(figure_points(rows, setting_of=setting_of),
+                                    staging / "figures")
         figs = {name: _place(d, manifest, f"figures/{files.safe_name(p.name)}", p)
                 for name, p in drawn.items()}
+        for p in drawn.values():   # SVG and PDF beside each PNG (listed, not embedded)
+            for suffix in (".svg", ".pdf"):
+                q = p.with_suffix(suffix)
+                if q.is_file():
+                    _place(d, manifest, f"figures/{files.safe_name(q.name)}", q)
     if examples and rows:
         ex = _examples(rows, d, manifest, staging)
     logs = {}
@@ -319,8 +332,10 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
 
     tests = paired_tests(rows)
     written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
+    from .report_notes import wall_follower_note
+
     md = (_markdown(rows, summary, figs, ex, d) + stats_section(rows, tests=tests)
-          + gap_section(rows, d, figures=figures))
+          + wall_follower_note(rows) + gap_section(rows, d, figures=figures))
     written["report"] = files.write_file(d, "report.md", md, manifest)
     from .report_html import html_page
 
@@ -356,7 +371,10 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
             continue
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
         # drawn literally: a "$" in a plugin's method name is no mathtext
-        title = f"{method}  k={corridor}  {r['footprint']}  ({status})".replace("$", r"\$")
+        width = f" = {corridor * float(r['resolution']):.3g} m" if r.get("resolution") else ""
+        title = (f"{method}{'' if kind == 'plan' else ' (agent)'}: {status}\n"
+                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}, "
+                 f"footprint {r['footprint']}").replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
         name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"
         plot_example(grid, r.get("path"), out / name, title=title)
@@ -412,7 +430,7 @@ def _failed_section(rows) -> str:
            "of time" + (" (every run failed)" if len(failed) == len(rows) else "") + ".\n",
            "| id | method | corridor | footprint | status | reason |", "|---|---|---|---|---|---|"]
     for r in sorted(failed, key=lambda r: str(r["id"])):
-        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
+        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")
         out.append(f"| {r['id']} | {r.get('method')} | {r.get('corridor')} | "
                    f"{r.get('footprint')} | {r.get('status')} | {reason} |")
     return "\n".join(out) + "\n\n"

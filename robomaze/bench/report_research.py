@@ -173,7 +173,7 @@ def _mouse_section(rows) -> str:
         result = ("ok" if r.get("success") else
                   r.get("status") if r.get("status") != "ok" else "failed")
         why = "" if r.get("success") else \
-            f" ({str(r.get('reason') or '').replace('|', '/')[:60]})"
+            f" ({str(r.get('reason') or '').replace('|', '/')})"
         lines.append(f"| {_maze_label(r)} | {r['method']} | {result}{why} | "
                      + " | ".join(_fmt(m.get(k)) for k, _ in _MOUSE_COLUMNS) + " |")
     mazes = {_maze_label(r) for r in mice}

@@ -185,6 +185,24 @@ def _looks_like_json(head: bytes) -> bool:
     return t.lstrip().startswith("{") and not looks_like_rosmap(t)
 
 
+def _looks_like_mcap(head: bytes) -> bool:
+    from .rosbag2 import looks_like_mcap
+
+    return looks_like_mcap(head)
+
+
+def _read_bag_grid(path, **options):
+    from .rosbag2 import read_bag_grid   # rosbags is imported only when a bag is read
+
+    return read_bag_grid(path, **options)
+
+
+def _write_map_bag(grid, path):
+    from .rosbag2 import write_map_bag
+
+    write_map_bag(grid, path)
+
+
 def _register_builtins() -> None:
     text = _text
     register_format(FormatSpec(
@@ -212,6 +230,9 @@ def _register_builtins() -> None:
     register_format(FormatSpec(
         "matrix", "grid", (".txt",), lambda h: looks_like_matrix(text(h)), read_matrix,
         write_matrix, ("resolution",), "0/1 text matrix"))
+    register_format(FormatSpec(
+        "rosbag2", "grid", (".mcap",), _looks_like_mcap, _read_bag_grid, _write_map_bag,
+        ("unknown",), "ROS 2 bag (MCAP), first /map"))
 
 
 _register_builtins()

@@ -118,3 +118,20 @@ def test_shape_metrics_are_in_path_and_trajectory_metrics():
     res = simulate(g, footprint=fp, agent="follow_plan", max_steps=400)
     assert keys <= res.metrics.keys()
     assert res.metrics["arc_clearance_min"] >= 0.0
+
+
+def test_cusps_agree_with_ompls_gear_changes_on_reeds_shepp_plans():
+    # an independent count: OMPL's planner counts sign flips of the forward speed
+    # along its headings; robomaze.metrics.cusps sees only the points
+    pytest.importorskip("ompl")
+    from robomaze import Maze, widen
+    from robomaze.plan import plan
+
+    g = widen(Maze.empty(2, 2), corridor=7, wall=1, resolution=0.1)
+    counts = []
+    for seed in (1, 2, 3):
+        p = plan(g, None, None, method="ompl:reeds_shepp", footprint=Footprint.rectangle(0.3, 0.16),
+                 turning_radius=0.3, rng=seed, max_checks=40_000, time_limit=60.0)
+        assert M.cusps(p) == p.stats["cusps"]
+        counts.append(p.stats["cusps"])
+    assert max(counts) >= 1      # some plans do reverse: the agreement is not 0 == 0

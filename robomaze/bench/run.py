@@ -314,7 +314,10 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     m = _from_metrics(M.path_metrics(path, grid, footprint=footprint, reference=False))
     m.update(turns=path.turns, expanded=path.expanded, steps=len(path.cells),
              walk_length_m=getattr(path, "walk_length", None))
-    m.update({k: v for k, v in (getattr(path, "stats", None) or {}).items() if _is_plain(v)})
+    # a planner's own figures never replace a robomaze.metrics name (one definition each:
+    # OMPL's "cusps" is robomaze.metrics.cusps on its dense states)
+    m.update({k: v for k, v in (getattr(path, "stats", None) or {}).items()
+              if _is_plain(v) and k not in m})
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
     if not path.collision_free:
         m["reason"] = "path collides with the walls"

@@ -127,6 +127,9 @@ metrics dict               bench row                       meaning (see Definiti
                                                            ``theta_star`` (see
                                                            :func:`reference_name`)
 --                         ``timings.cpu_s``               cpu time (s)
+--                         ``first_solution_s``            anytime planners (OMPL): seconds
+                                                           to the first exact solution (the
+                                                           final cost is ``length_m``)
 --                         ``turns``, ``expanded``,        ``Path.turns``, ``Path.expanded``,
                            ``walk_length_m``               ``Path.walk_length``
 ``odometry_error``         ``odometry_error``              distance (m) between the final

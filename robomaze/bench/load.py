@@ -8,9 +8,10 @@ into one row per run: the row's own fields (``id``, ``kind``, ``method``,
 the names of the "Metric names" table of :mod:`robomaze.metrics`) and
 every timing (``timings.cpu_s`` ...). The ``path`` and ``provenance``
 objects are left out (one column each would hold lists). Every metric
-column of :data:`robomaze.bench.run.DETERMINISTIC_METRICS` is present even
-when no run produced it (all missing), so code written against one sweep
-runs on another.
+column of :data:`robomaze.bench.run.DETERMINISTIC_METRICS`, and
+``first_solution_s`` (anytime planners), is present even when no run
+produced it (all missing), so code written against one sweep runs on
+another.
 
 pandas (and pyarrow for Parquet) come with the ``data`` extra:
 ``pip install 'robomaze[data]'``.
@@ -28,6 +29,8 @@ from .store import read_rows
 __all__ = ["load", "export"]
 
 _DROP = ("path", "provenance", "scenario", "metrics", "timings")
+#: Metrics only some planners produce, present as columns in every table.
+_ALWAYS = ("first_solution_s",)
 _TIMINGS = ("setup_s", "optimal_s", "method_s", "compute_s", "cpu_s", "total_s")
 
 
@@ -78,7 +81,7 @@ def load(directory: str | os.PathLike):
         _flatten(r.get("timings") or {}, "timings.", flat)
         records.append(flat)
     df = pd.DataFrame.from_records(records)
-    for name in DETERMINISTIC_METRICS:
+    for name in (*DETERMINISTIC_METRICS, *_ALWAYS):
         if f"metrics.{name}" not in df:
             df[f"metrics.{name}"] = None
     for name in _TIMINGS:

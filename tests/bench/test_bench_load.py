@@ -49,7 +49,8 @@ def test_load_is_one_row_per_run_with_every_metric(out):
     assert len(df) == len(rows) == 48
     for name in NEW:
         assert f"metrics.{name}" in df
-    assert "timings.cpu_s" in df and "scenario.widen.corridor" in df and "path" not in df
+    assert "metrics.first_solution_s" in df and "timings.cpu_s" in df
+    assert "scenario.widen.corridor" in df and "path" not in df
     by_id = {r["id"]: r for r in rows}
     for _, rec in df.iterrows():
         r = by_id[rec["id"]]

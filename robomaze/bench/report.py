@@ -327,14 +327,14 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     files.remove_stale(manifest, "ompl", [f"ompl/{p.name}" for p in logs.values()])
     written.update({f"ompl:{name}": p for name, p in logs.items()})
     written.update({f"figure:{k}": v for k, v in figs.items()})
-    from .report_stats import stats_csv, stats_section
-    from .stats import paired_tests
-
-    tests = paired_tests(rows)
-    written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
     from .report_notes import wall_follower_note
+    from .report_stats import glance_sentences, stats_csv, stats_section
+    from .stats import median_intervals, paired_tests
 
-    md = (_markdown(rows, summary, figs, ex, d) + stats_section(rows, tests=tests)
+    tests, medians = paired_tests(rows), median_intervals(rows)
+    written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
+    md = (_markdown(rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
+          + stats_section(rows, tests=tests, medians=medians)
           + wall_follower_note(rows) + gap_section(rows, d, figures=figures))
     written["report"] = files.write_file(d, "report.md", md, manifest)
     from .report_html import html_page
@@ -384,18 +384,25 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
     return written
 
 
-def _glance(summary, footprints) -> str:
-    """Per footprint and widening level: the shortest and the safest method.
+def _glance(summary, footprints, sentences=()) -> str:
+    """The significant differences, then per footprint and widening level the
+    shortest and the safest method (a description, not a test).
 
     Only methods that succeeded in every run of the group compete; ties go
     to the alphabetically first name.
     """
     corridors = sorted({s["corridor"] for s in summary})
     settings = sorted({s.get("setting", "") for s in summary})
-    out = ["## At a glance\n",
-           "Among the planners and agents that reached the goal in every run of a group: "
-           "the shortest (mean length / optimal) and the safest (largest minimum "
-           "clearance).\n",
+    out = ["## At a glance\n"]
+    if sentences:
+        out.append("Differences that are real (paired across seeds and mazes; Wilcoxon "
+                   "signed-rank, Holm-corrected over every test of the report; method and "
+                   "every test in the Statistics section and `stats.csv`):\n")
+        out.extend(f"- {x}" for x in sentences)
+        out.append("")
+    out += ["Descriptive, not a test: among the planners and agents that reached the goal "
+            "in every run of a group, the shortest (mean length / optimal) and the safest "
+            "(largest minimum clearance).\n",
            "| footprint | corridor | shortest | length / optimal | safest | min clearance (m) |",
            "|---|---|---|---|---|---|"]
     for fp in footprints:
@@ -436,7 +443,7 @@ def _failed_section(rows) -> str:
     return "\n".join(out) + "\n\n"
 
 
-def _markdown(rows, summary, figs, examples, d: Path) -> str:
+def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
     info = {}
     if (d / "sweep.json").exists():
@@ -484,7 +491,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
         for name, p in figs.items():
             w(f"![{name}]({p.relative_to(d).as_posix()})\n\n")
     footprints = sorted({s["footprint"] for s in summary})
-    w(_glance(summary, footprints))
+    w(_glance(summary, footprints, glance))
     for fp in footprints:
         part = [s for s in summary if s["footprint"] == fp]
         part.sort(key=lambda s: (s["kind"], s["method"], s.get("setting", ""), s["corridor"]))

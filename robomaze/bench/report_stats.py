@@ -136,13 +136,18 @@ def stats_csv(tests: list[dict]) -> str:
     return fh.getvalue()
 
 
-def stats_section(rows: list[dict], *, tests: list[dict] | None = None) -> str:
-    """The "Statistics" section of ``report.md`` ("" when nothing can be paired)."""
+def stats_section(rows: list[dict], *, tests: list[dict] | None = None,
+                  medians: list[dict] | None = None, glance: bool = False) -> str:
+    """The "Statistics" section of ``report.md`` ("" when nothing can be paired).
+
+    ``glance``: also list the sentences of :func:`glance_sentences` (the
+    report puts them under "At a glance" instead).
+    """
     tests = S.paired_tests(rows) if tests is None else tests
     rates = S.success_rates([r for r in rows if r.get("kind") in ("plan", "simulate")])
     if not rates:
         return ""
-    medians = S.median_intervals(rows)
+    medians = S.median_intervals(rows) if medians is None else medians
     n_sig = sum(t["significant"] for t in tests)
     out = ["## Statistics: which differences are real\n",
            "Two methods of the same kind (planner or agent) are compared on the runs they "
@@ -156,8 +161,9 @@ def stats_section(rows: list[dict], *, tests: list[dict] | None = None) -> str:
            "rates carry Wilson score 95% intervals. Identical methods (the same path in "
            "every pair) are never called different. "
            f"{n_sig} of the {len(tests)} comparisons are significant; every test is in "
-           "`stats.csv`.\n"]
-    sentences = glance_sentences(tests, medians)
+           "`stats.csv`. Where the reference is `theta_star` itself (rectangles and "
+           "polygons) its own ratio is 1 by construction.\n"]
+    sentences = glance_sentences(tests, medians) if glance else []
     if sentences:
         out.append("### At a glance (significant differences only)\n")
         out.extend(f"- {s}" for s in sentences)

@@ -98,7 +98,7 @@ def test_sentences_state_only_significant_differences_with_numbers_and_method():
     rows = rows_for({"good": base, "bad": base + 0.5 + rng.normal(0, 0.01, 24),
                      "twin": base + rng.normal(0, 0.02, 24)})
     tests = S.paired_tests(rows)
-    text = stats_section(rows, tests=tests)
+    text = stats_section(rows, tests=tests, glance=True)
     sig = {(c["a"], c["b"]) for c in tests if c["significant"] and c["metric"] == "length_ratio"}
     assert ("bad", "good") in sig and ("good", "twin") not in sig
     lines = glance_sentences(tests, S.median_intervals(rows))

@@ -34,6 +34,16 @@ def _p(p: float) -> str:
     return "< 1e-12" if p < 1e-12 else f"= {p:.2g}"
 
 
+def _span(values, spec: str = "") -> str:
+    """``"a to b"`` of a list of numbers, or ``"a"`` when they are all equal.
+
+    >>> _span([30, 30]), _span([12, 18]), _span([-1.0, -0.5], ".2f")
+    ('30', '12 to 18', '-1.00 to -0.50')
+    """
+    lo, hi = min(values), max(values)
+    return format(lo, spec) if lo == hi else f"{format(lo, spec)} to {format(hi, spec)}"
+
+
 def _family_name(kind: str, fp: str, setting: str) -> str:
     return f"{_KIND.get(kind, kind)}, footprint {fp}" + (f" ({setting})" if setting else "")
 
@@ -75,6 +85,12 @@ def glance_sentences(tests: list[dict], medians: list[dict]) -> list[str]:
                     tied.append(other)
             label, good, _ = _WORDS[metric]
             b = meds[best]
+            if not any(t["significant"] for t in part):
+                ns = sorted({t["n"] for t in part})
+                out.append(f"**{_family_name(*fam)}, {label}.** No significant difference "
+                           f"between any two of the {len(names)} methods (Wilcoxon signed-rank "
+                           f"on {_span(ns)} paired runs, Holm-corrected).")
+                continue
             head = (f"**{_family_name(*fam)}, {label}.** Best median: `{best}` "
                     f"({_g(b['median'])}, bootstrap 95% CI {_g(b['low'])}-{_g(b['high'])}, "
                     f"{b['n']} successful runs).")
@@ -90,16 +106,20 @@ def glance_sentences(tests: list[dict], medians: list[dict]) -> list[str]:
                     diffs = [x[1] for x in beaten]
                     detail = (", ".join(f"`{x[0]}`" for x in sorted(beaten)) + " (paired median "
                               f"differences {_g(min(diffs))} to {_g(max(diffs))}, "
-                              f"{min(x[6] for x in beaten)}-{max(x[6] for x in beaten)} pairs each; "
+                              f"{_span([x[6] for x in beaten])} pairs each; "
                               "per-pair intervals in `stats.csv`)")
                 head += (f" It is significantly {good} than {len(beaten)} of the "
                          f"{len(names) - 1} others (Wilcoxon signed-rank on paired runs, "
                          f"Holm-adjusted p {'<=' if worst_p >= 1e-12 else '<'} "
-                         f"{max(worst_p, 1e-12):.2g}; matched-pairs rank-biserial r from "
-                         f"{min(effs):.2f} to {max(effs):.2f}): {detail}.")
+                         f"{max(worst_p, 1e-12):.2g}; matched-pairs rank-biserial r "
+                         f"{_span([round(e, 2) for e in effs], '.2f')}): {detail}.")
             if tied:
                 head += (" No significant difference from " + ", ".join(f"`{o}`" for o in sorted(tied))
                          + ".")
+            others = sum(t["significant"] for t in part if best not in (t["a"], t["b"]))
+            if others:
+                head += (f" {others} other pair{'s' if others > 1 else ''} of methods differ "
+                         "significantly (`stats.csv`).")
             out.append(head)
     return out
 

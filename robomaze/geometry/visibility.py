@@ -31,6 +31,7 @@ at the end.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -51,21 +52,18 @@ _EPS = 1e-7
 def _obstacles(occupied: np.ndarray):
     """Union of the occupied unit squares (x = column, y = row), built from row runs."""
     import shapely
-    from shapely.geometry import box
 
     occ = np.asarray(occupied, bool)
     rows, cols = occ.shape
-    boxes = []
-    pad = np.zeros((rows, cols + 2), bool)
+    pad = np.zeros((rows, cols + 2), np.int8)
     pad[:, 1:-1] = occ
-    edges = np.diff(pad.astype(np.int8), axis=1)
-    for r in range(rows):
-        starts = np.flatnonzero(edges[r] == 1)
-        ends = np.flatnonzero(edges[r] == -1)
-        boxes.extend(box(float(a), float(r), float(b), float(r + 1)) for a, b in zip(starts, ends))
-    if not boxes:
+    edges = np.diff(pad, axis=1)
+    r0, c0 = np.nonzero(edges == 1)
+    _, c1 = np.nonzero(edges == -1)   # row-major order: the n-th end closes the n-th start
+    if r0.size == 0:
         return shapely.Polygon()
-    return shapely.union_all(boxes)
+    return shapely.union_all(shapely.box(c0.astype(float), r0.astype(float), c1.astype(float),
+                                         r0 + 1.0))
 
 
 def free_region(occupied, radius_cells: float, *, quad_segs: int = QUAD_SEGS):
@@ -134,6 +132,35 @@ def _tangent(o, prev, nxt, d):
     return (sp * sn >= 0) | (np.abs(sp) <= tol) | (np.abs(sn) <= tol)
 
 
+@functools.lru_cache(maxsize=8)
+def _graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> list:
+    """Per component of the free region: the grown component (prepared), its reflex
+    vertices with their neighbours and the collision-free tangent edges between them.
+
+    Cached: the runs of a sweep that share a grid and a disc (every planner and
+    agent of one maze, widening and footprint) build it once per process.
+    """
+    import shapely
+
+    occ = np.frombuffer(occ_bytes, dtype=bool).reshape(shape)
+    region = free_region(occ, radius, quad_segs=quad_segs)
+    out = []
+    for comp in getattr(region, "geoms", [region]):
+        if comp.is_empty:
+            continue
+        grown = comp.buffer(_EPS)
+        shapely.prepare(grown)
+        v, pv, nv = _reflex(comp)
+        ii, jj = np.triu_indices(len(v), 1)
+        d = v[jj] - v[ii]
+        ok = _tangent(v[ii], pv[ii], nv[ii], d) & _tangent(v[jj], pv[jj], nv[jj], d)
+        ii, jj = ii[ok], jj[ok]
+        good = shapely.covers(grown, shapely.linestrings(np.stack([v[ii], v[jj]], axis=1)))
+        ii, jj = ii[good], jj[good]
+        out.append((grown, v, pv, nv, ii, jj, np.hypot(*(v[jj] - v[ii]).T)))
+    return out
+
+
 def visibility_length(occupied, radius_cells: float, start, goal, *,
                       quad_segs: int = QUAD_SEGS) -> float:
     """Shortest length (cell units) between two points of the free region, NaN if none.
@@ -156,34 +183,36 @@ def visibility_length(occupied, radius_cells: float, start, goal, *,
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
 
-    region = free_region(occupied, radius_cells, quad_segs=quad_segs)
+    occ = np.ascontiguousarray(occupied, dtype=bool)
+    r = float(radius_cells)
+    if not (r >= 0 and math.isfinite(r)):
+        raise ParameterError(f"radius must be a finite number >= 0, got {radius_cells!r}")
     s = np.asarray(start, float).reshape(2)
     g = np.asarray(goal, float).reshape(2)
-    comp = _component(region, s)
-    if comp is None or not comp.buffer(_EPS).covers(shapely.Point(g)):
+    ps, pg = shapely.Point(s), shapely.Point(g)
+    for grown, v, pv, nv, ii, jj, w in _graphs(occ.tobytes(), occ.shape, r, int(quad_segs)):
+        if grown.covers(ps):
+            break
+    else:
         return math.nan
-    grown = comp.buffer(_EPS)
-    shapely.prepare(grown)
+    if not grown.covers(pg):
+        return math.nan
     if shapely.covers(grown, shapely.LineString([s, g])):
         return float(np.hypot(*(g - s)))
-    v, pv, nv = _reflex(comp)
     n = len(v)
     # node 0: start, 1: goal, 2..: reflex vertices
     pts = np.concatenate([s[None], g[None], v])
-    ii, jj = np.triu_indices(n, 1)
-    d = v[jj] - v[ii]
-    ok = _tangent(v[ii], pv[ii], nv[ii], d) & _tangent(v[jj], pv[jj], nv[jj], d)
-    ii, jj = ii[ok] + 2, jj[ok] + 2
+    ei, ej = [ii + 2], [jj + 2]
     for end in (0, 1):
-        k = np.arange(n)
-        ok = _tangent(v, pv, nv, v - pts[end])
-        ii = np.r_[ii, np.full(np.count_nonzero(ok), end)]
-        jj = np.r_[jj, k[ok] + 2]
-    lines = shapely.linestrings(np.stack([pts[ii], pts[jj]], axis=1))
-    good = shapely.covers(grown, lines)
-    ii, jj = ii[good], jj[good]
-    w = np.hypot(*(pts[jj] - pts[ii]).T)
-    m = len(pts)
-    graph = coo_matrix((np.r_[w, w], (np.r_[ii, jj], np.r_[jj, ii])), shape=(m, m)).tocsr()
+        ok = np.flatnonzero(_tangent(v, pv, nv, v - pts[end]))
+        lines = shapely.linestrings(np.stack([np.broadcast_to(pts[end], (ok.size, 2)), v[ok]],
+                                             axis=1))
+        ok = ok[shapely.covers(grown, lines)]
+        ei.append(np.full(ok.size, end))
+        ej.append(ok + 2)
+    ei, ej = np.concatenate(ei), np.concatenate(ej)
+    wt = np.r_[w, np.hypot(*(pts[ej[len(w):]] - pts[ei[len(w):]]).T)]
+    m = n + 2
+    graph = coo_matrix((np.r_[wt, wt], (np.r_[ei, ej], np.r_[ej, ei])), shape=(m, m)).tocsr()
     dist = dijkstra(graph, directed=False, indices=0)
     return float(dist[1]) if math.isfinite(dist[1]) else math.nan

@@ -120,3 +120,15 @@ def test_planners_and_agents_are_never_paired_and_footprints_are_separate_famili
     rows = rows_for({"a": [1.0, 1.2, 1.3]}) + rows_for({"b": [1.5, 1.6, 1.7]}, kind="simulate") \
         + rows_for({"c": [1.0, 1.2, 1.3]}, footprint="disc:0.2")
     assert S.paired_tests(rows) == []
+
+
+def test_no_difference_is_claimed_for_a_family_where_a_non_best_pair_differs():
+    rng = np.random.default_rng(1)
+    base = rng.normal(1.1, 0.05, 24)
+    # best and mid tie; mid and worst differ, best and worst do not reach significance
+    rows = rows_for({"best": base, "mid": base + rng.normal(0.0, 0.02, 24),
+                     "far": base + 0.6 + rng.normal(0.0, 0.01, 24)})
+    tests = S.paired_tests(rows)
+    lines = glance_sentences(tests, S.median_intervals(rows))
+    line = [x for x in lines if "length / optimal" in x][0]
+    assert "No significant difference between any two" not in line

@@ -1,7 +1,7 @@
 """Notes that explain results a reader would otherwise find surprising.
 
 :func:`wall_follower_note` explains the jump of the hand-on-the-wall
-planners' length ratio as corridors widen (issue: ``wall_follower``'s
+planners' (and Tremaux's) length ratio as corridors widen (issue: ``wall_follower``'s
 length / optimal goes from about 1.2 at corridor 3 to 3.5-3.9 at corridor
 5 on some mazes and not on others). The reported length is not the walk:
 it is the *route* a second run would take through the cells the walk
@@ -24,7 +24,7 @@ import numpy as np
 
 __all__ = ["wall_follower_note", "free_cells_across"]
 
-_METHODS = ("wall_follower", "pledge")
+_METHODS = ("wall_follower", "pledge", "tremaux")
 
 
 def free_cells_across(corridor: int, radius: float, resolution: float) -> int:
@@ -62,12 +62,13 @@ def wall_follower_note(rows: list[dict]) -> str:
     if not groups:
         return ""
     out = ["## Why the wall followers' length jumps as corridors widen\n",
-           "`wall_follower` and `pledge` report the route a second run would take through the "
+           "`wall_follower`, `pledge` and the planner `tremaux` report the route a second run "
+           "would take through the "
            "cells their walk touched, not the walk itself (`walk_length_m`). When the walk goes "
            "into a dead end and back out along the opposite wall, that route can skip the "
            "excursion only if the two tracks touch: where the free corridor (the grid cells "
            "the footprint's centre may occupy) is at most 4 cells wide. From 5 free cells on "
-           "it keeps every excursion and its length / optimal jumps to the walk's. Mazes whose "
+           "it keeps the excursions and its length / optimal jumps towards the walk's. Mazes whose "
            "walk enters no dead end show no jump. Medians over mazes and seeds:\n",
            "| method | footprint | corridor (cells) | free cells across | reported route / "
            "optimal | walk / optimal | runs |", "|---|---|---|---|---|---|---|"]

@@ -41,12 +41,12 @@ __all__ = ["plot_panels", "plot_report_figures", "identical_groups", "PANEL_FIGU
 #: name -> (point key, y label, title)
 PANEL_FIGURES = {
     "length_vs_widening": ("length_ratio", "path length / shortest\ncollision-free length",
-                        "Path length as the free corridor widens (median and interquartile range)"),
+                        "Path length as the corridors widen (median and interquartile range)"),
     "clearance_vs_widening": ("min_clearance", "minimum clearance\nto the walls (m)",
-                           "Minimum clearance as the free corridor widens (median and "
+                           "Minimum clearance as the corridors widen (median and "
                            "interquartile range)"),
     "success_vs_widening": ("success_rate", "share of runs that\nreached the goal",
-                         "Success rate as the free corridor widens (Wilson 95% interval)"),
+                         "Success rate as the corridors widen (Wilson 95% interval)"),
 }
 _BAND = {"success_rate": ("success_low", "success_high")}
 _MARKERS = "osD^v<>pPX*h"

@@ -17,10 +17,16 @@ executed length
     Sum of the straight distances between consecutive positions (metres).
 optimality ratio
     Executed length divided by the length of the shortest collision-free
-    path for the footprint from the route's first to its last position,
-    computed by the any-angle ``theta_star`` planner on the footprint's free
-    space (an upper bound of the true shortest length, so the ratio can dip a
-    hair below 1 for a route that hugs corners).
+    path for the footprint from the route's first to its last position
+    (:func:`shortest_length`). For a point or a disc that length is exact:
+    the visibility graph of the free region, grown corners approximated by
+    inscribed chords, so it is a lower bound within 0.04% of the arcs it
+    wraps (:mod:`robomaze.geometry.visibility`) and a route that never
+    touches a wall has a ratio of at least 1. For rectangles and polygons it
+    is the any-angle ``theta_star`` planner on the footprint's free space (an
+    upper bound of the true shortest length, so the ratio can dip below 1 for
+    a route that hugs corners). Rows name the one used
+    (``optimal_reference``).
 footprint clearance (min, mean)
     Exact distance (metres) from the footprint at each sample to the nearest
     occupied grid square, 0 when touching
@@ -42,6 +48,33 @@ unsafe fraction
 smoothness
     Total absolute heading change per metre travelled (rad/m; lower is
     smoother; NaN for a route that does not move).
+    It is Bench-MR's *angle-over-length*: the same number, one name here.
+arc resampling
+    The route's positions at every ``ARC_STEP`` metres (1 cm) of arc length
+    from its start, plus its last position (:func:`resample`); headings are
+    interpolated along the route's own (a trajectory's recorded headings, a
+    heading-aware plan's motion) or follow the segments. The shape and
+    clearance statistics below are measured on these samples, so they do not
+    depend on how densely a planner or the simulator spaced its points.
+curvature (max, mean)
+    Discrete curvature (1/m) at each interior arc sample: the turning angle
+    between the chords to and from its two neighbours divided by the mean of
+    the chords' lengths (``1/R`` on a circle of radius ``R``, to a relative
+    ``(ARC_STEP/R)^2 / 24``); its maximum and its mean over the samples. A
+    polyline's corner turning by ``a`` radians reads ``a / ARC_STEP`` (grid
+    paths have large maxima by construction) and a reversal ``pi /
+    ARC_STEP``. NaN for fewer than three samples.
+cusps
+    Number of direction reversals: vertices of the route (zero-length moves
+    dropped) where the direction of travel turns by more than 90 degrees, as
+    at the gear change of a Reeds-Shepp path.
+arc clearance (min, mean, median, max)
+    Footprint clearance (as above, metres) at the arc samples: minimum,
+    arc-length mean, median and maximum.
+cpu time
+    Processor seconds of the process spent planning or simulating one run
+    (``time.process_time``; the benchmark compiles its kernels before the
+    runs, so compilation is not counted).
 time to goal
     Time of the first row inside the goal region (NaN if never).
 steps
@@ -83,6 +116,22 @@ metrics dict               bench row                       meaning (see Definiti
 ``steps``                  ``steps``                       steps (agents); key poses
                                                            (planners)
 ``fraction_seen``          ``fraction_seen``               fraction seen (explorers)
+``curvature_max``          ``curvature_max``               curvature, max (1/m)
+``curvature_mean``         ``curvature_mean``              curvature, mean (1/m)
+``cusps``                  ``cusps``                       cusps
+``arc_clearance_min``      ``arc_clearance_min``           arc clearance, min (m)
+``arc_clearance_mean``     ``arc_clearance_mean``          arc clearance, mean (m)
+``arc_clearance_median``   ``arc_clearance_median``        arc clearance, median (m)
+``arc_clearance_max``      ``arc_clearance_max``           arc clearance, max (m)
+--                         ``optimal_reference``           which shortest length the ratio
+                                                           divides by: ``visibility``
+                                                           (exact, point and disc) or
+                                                           ``theta_star`` (see
+                                                           :func:`reference_name`)
+--                         ``timings.cpu_s``               cpu time (s)
+--                         ``first_solution_s``            anytime planners (OMPL): seconds
+                                                           to the first exact solution (the
+                                                           final cost is ``length_m``)
 --                         ``turns``, ``expanded``,        ``Path.turns``, ``Path.expanded``,
                            ``walk_length_m``               ``Path.walk_length``
 ``odometry_error``         ``odometry_error``              distance (m) between the final
@@ -115,7 +164,12 @@ __all__ = ["success", "executed_length", "shortest_length", "optimality_ratio",
            "footprint_clearances", "min_clearance", "mean_clearance", "centre_clearance",
            "collision_flags", "collision_count", "time_in_collision", "unsafe_fraction",
            "smoothness", "time_to_goal", "steps", "fraction_seen", "trajectory_metrics",
-           "path_metrics"]
+           "path_metrics", "ARC_STEP", "resample", "curvatures", "curvature_max",
+           "curvature_mean", "cusps", "arc_clearances", "clearance_stats", "shape_metrics",
+           "reference_name"]
+
+#: Arc-length step (metres) of :func:`resample`.
+ARC_STEP = 0.01
 
 
 def _is_traj(obj) -> bool:
@@ -165,6 +219,135 @@ def samples(obj, grid: OccupancyGrid) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _poses(obj, grid: OccupancyGrid | None) -> np.ndarray:
+    """The route as ``(n, 3)`` poses whose headings the motion really has."""
+    if _is_traj(obj):
+        return np.asarray(obj.poses, float)
+    p = _points(obj)
+    if getattr(obj, "headings", None) is not None:
+        from .plan.path import motion_poses
+
+        return motion_poses(p, obj.headings, grid.resolution if grid is not None else 1.0)
+    if len(p) == 1:
+        return np.array([[p[0, 0], p[0, 1], 0.0]])
+    seg = np.diff(p, axis=0)
+    head = np.arctan2(seg[:, 1], seg[:, 0])
+    # a vertex takes the heading of the segment leaving it (the last one, of the one arriving)
+    return np.column_stack([p, np.r_[head, head[-1]]])
+
+
+def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> np.ndarray:
+    """The route's poses every ``step`` metres of arc length, and its last pose.
+
+    Positions are interpolated linearly along the polyline; headings along
+    the route's own (unwrapped, so a turn goes the way the route turned).
+    ``grid`` is needed only for a heading-aware plan (its motion's spacing).
+
+    >>> resample(np.array([[0.0, 0.0], [0.025, 0.0]]), step=0.01)[:, 0]
+    array([0.   , 0.01 , 0.02 , 0.025])
+    """
+    if not step > 0:
+        raise ParameterError(f"step must be a positive number of metres, got {step!r}")
+    q = _poses(obj, grid)
+    d = np.hypot(np.diff(q[:, 0]), np.diff(q[:, 1]))
+    s = np.r_[0.0, np.cumsum(d)]
+    total = s[-1]
+    if total <= 0:
+        return q[-1:].copy()
+    at = np.arange(0.0, total, step)
+    if total - at[-1] > 1e-12:
+        at = np.r_[at, total]
+    else:
+        at[-1] = total
+    # np.interp on a non-decreasing s picks the later sample on a zero-length move
+    th = np.unwrap(q[:, 2])
+    return np.column_stack([np.interp(at, s, q[:, 0]), np.interp(at, s, q[:, 1]),
+                            np.interp(at, s, th)])
+
+
+def curvatures(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> np.ndarray:
+    """Discrete curvature (1/m) at each interior arc sample of the route.
+
+    The turning angle between the chords to and from the sample's neighbours
+    divided by the mean of the two chords' lengths.
+
+    >>> t = np.linspace(0, np.pi / 2, 3000)   # vertices 1 mm apart
+    >>> arc = 2.0 * np.column_stack([np.cos(t), np.sin(t)])   # radius 2 m
+    >>> round(float(np.median(curvatures(arc))), 3)
+    0.5
+    """
+    p = resample(obj, grid, step=step)[:, :2]
+    if len(p) < 3:
+        return np.zeros(0)
+    d = np.diff(p, axis=0)
+    h = np.hypot(d[:, 0], d[:, 1])
+    cross = d[:-1, 0] * d[1:, 1] - d[:-1, 1] * d[1:, 0]
+    dot = d[:-1, 0] * d[1:, 0] + d[:-1, 1] * d[1:, 1]
+    turn = np.abs(np.arctan2(cross, dot))
+    ds = 0.5 * (h[:-1] + h[1:])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(ds > 0, turn / ds, 0.0)
+
+
+def curvature_max(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> float:
+    """Largest discrete curvature over the arc samples (1/m; NaN if under 3 samples)."""
+    k = curvatures(obj, grid, step=step)
+    return float(k.max()) if len(k) else math.nan
+
+
+def curvature_mean(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> float:
+    """Mean discrete curvature over the arc samples (1/m; NaN if under 3 samples)."""
+    k = curvatures(obj, grid, step=step)
+    return float(k.mean()) if len(k) else math.nan
+
+
+def cusps(obj) -> int:
+    """Number of direction reversals (turns of more than 90 degrees between moves).
+
+    >>> cusps(np.array([[0.0, 0.0], [1.0, 0.0], [0.5, 0.1], [0.5, 1.0]]))
+    1
+    """
+    p = _points(obj)
+    d = np.diff(p, axis=0)
+    d = d[np.hypot(d[:, 0], d[:, 1]) > 1e-12]
+    if len(d) < 2:
+        return 0
+    return int(np.count_nonzero(np.einsum("ij,ij->i", d[:-1], d[1:]) < 0))
+
+
+def arc_clearances(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP) -> np.ndarray:
+    """Footprint clearance (metres) at each arc sample of the route."""
+    from .geometry import footprint_clearance
+
+    return footprint_clearance(grid, footprint, resample(obj, grid, step=step))
+
+
+def clearance_stats(clearances) -> dict:
+    """``arc_clearance_min/mean/median/max`` of a clearance array (NaN when empty).
+
+    >>> clearance_stats([0.1, 0.2, 0.6])["arc_clearance_median"]
+    0.2
+    """
+    c = np.asarray(clearances, float)
+    if c.size == 0:
+        return {f"arc_clearance_{k}": math.nan for k in ("min", "mean", "median", "max")}
+    return {"arc_clearance_min": float(c.min()), "arc_clearance_mean": float(c.mean()),
+            "arc_clearance_median": float(np.median(c)), "arc_clearance_max": float(c.max())}
+
+
+def shape_metrics(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP) -> dict:
+    """Curvature, cusps and arc clearance of a route in one pass over its arc samples."""
+    r = resample(obj, grid, step=step)
+    from .geometry import footprint_clearance
+
+    out = clearance_stats(footprint_clearance(grid, footprint, r))
+    k = curvatures(r[:, :2], step=step) if len(r) >= 3 else np.zeros(0)
+    out["curvature_max"] = float(k.max()) if len(k) else math.nan
+    out["curvature_mean"] = float(k.mean()) if len(k) else math.nan
+    out["cusps"] = cusps(obj)
+    return out
+
+
 def success(obj, goal) -> bool:
     """Whether the route's reference point entered ``goal`` (a :class:`GoalRegion`)."""
     p = _points(obj)
@@ -182,8 +365,38 @@ def executed_length(obj) -> float:
     return float(np.hypot(d[:, 0], d[:, 1]).sum())
 
 
+def reference_name(footprint) -> str:
+    """Which shortest length :func:`shortest_length` computes for ``footprint``.
+
+    ``"visibility"`` (exact within a stated tolerance: point and disc) or
+    ``"theta_star"`` (rectangles and polygons, whose free space depends on
+    the heading).
+
+    >>> from robomaze.geometry import Footprint
+    >>> reference_name(Footprint.disc(0.1)), reference_name(Footprint.rectangle(0.4, 0.2))
+    ('visibility', 'theta_star')
+    """
+    if footprint is None or getattr(footprint, "kind", None) == "disc":
+        return "visibility"
+    return "theta_star"
+
+
 def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
-    """Length of the ``theta_star`` collision-free path (metres), NaN if none."""
+    """Shortest collision-free length (metres) from ``start`` to ``goal``, NaN if none.
+
+    For a point (``footprint`` None) or a disc: the exact length over the
+    visibility graph of the free region
+    (:func:`robomaze.geometry.visibility.visibility_length`, a lower bound
+    within its stated tolerance). For other footprints: the length of the
+    any-angle ``theta_star`` path on the footprint's free space.
+    """
+    if reference_name(footprint) == "visibility":
+        from .geometry.visibility import visibility_length
+
+        radius = 0.0 if footprint is None else float(footprint.radius)
+        ends = [grid.frame.to_units(float(p[0]), float(p[1])) for p in (start, goal)]
+        v = visibility_length(grid.occupied, radius / grid.resolution, ends[0], ends[1])
+        return v * grid.resolution
     from .plan import plan
 
     try:
@@ -379,6 +592,7 @@ def trajectory_metrics(traj, grid: OccupancyGrid, *, footprint, goal, sensor=Non
         out["optimality_ratio"] = length / ref if ref and not math.isnan(ref) else math.nan
     if sensor is not None:
         out["fraction_seen"] = fraction_seen(traj, grid, sensor)
+    out.update(shape_metrics(traj, grid, footprint))
     return out
 
 
@@ -400,4 +614,5 @@ def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None =
         "unsafe_fraction": _danger(fc, s),
         "smoothness": smoothness(path),
     }
+    out.update(shape_metrics(path, grid, footprint))
     return out

@@ -15,6 +15,7 @@ figures and OMPL benchmark logs; :func:`compare_dirs` is the regression gate.
 """
 
 from .compare import Comparison, compare_dirs, compare_rows
+from .load import export, load  # the function load() shadows its module's name, on purpose
 from .plugins import import_plugins
 from .report import summarize, write_ompl_logs, write_report
 from .run import DETERMINISTIC_METRICS, failed_row, run_scenario
@@ -30,6 +31,7 @@ __all__ = [
     "summarize", "write_report", "write_ompl_logs",
     "compare_rows", "compare_dirs", "Comparison",
     "import_plugins", "default_sweep_path",
+    "load", "export",
 ]
 
 

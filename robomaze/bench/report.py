@@ -307,11 +307,24 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     figs: dict[str, Path] = {}
     ex: dict[tuple, Path] = {}
     if figures and summary:
-        from ..viz.bench import plot_summary
+        from ..viz.bench_panels import plot_report_figures
+        from .report_figures import figure_points
 
-        drawn = plot_summary(_plot_summary(summary), staging / "figures")
+        axes = swept_axes(rows)
+
+        def setting_of(r):
+            flat = _flat(r.get("scenario") or {})
+            return _setting(axes, tuple(flat.get(k) for k in axes))
+
+        drawn = plot_report_figures(figure_points(rows, setting_of=setting_of),
+                                    staging / "figures")
         figs = {name: _place(d, manifest, f"figures/{files.safe_name(p.name)}", p)
                 for name, p in drawn.items()}
+        for p in drawn.values():   # SVG and PDF beside each PNG (listed, not embedded)
+            for suffix in (".svg", ".pdf"):
+                q = p.with_suffix(suffix)
+                if q.is_file():
+                    _place(d, manifest, f"figures/{files.safe_name(q.name)}", q)
     if examples and rows:
         ex = _examples(rows, d, manifest, staging)
     logs = {}
@@ -321,9 +334,19 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     files.remove_stale(manifest, "ompl", [f"ompl/{p.name}" for p in logs.values()])
     written.update({f"ompl:{name}": p for name, p in logs.items()})
     written.update({f"figure:{k}": v for k, v in figs.items()})
-    written["report"] = files.write_file(
-        d, "report.md", _markdown(rows, summary, figs, ex, d) + gap_section(rows, d, figures=figures),
-        manifest)
+    from .report_notes import wall_follower_note
+    from .report_stats import glance_sentences, stats_csv, stats_section
+    from .stats import median_intervals, paired_tests
+
+    tests, medians = paired_tests(rows), median_intervals(rows)
+    written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
+    md = (_markdown(rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
+          + stats_section(rows, tests=tests, medians=medians)
+          + wall_follower_note(rows) + gap_section(rows, d, figures=figures))
+    written["report"] = files.write_file(d, "report.md", md, manifest)
+    from .report_html import html_page
+
+    written["html"] = files.write_file(d, "report.html", html_page(md, d, tests=tests), manifest)
     return written
 
 
@@ -355,7 +378,10 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
             continue
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
         # drawn literally: a "$" in a plugin's method name is no mathtext
-        title = f"{method}  k={corridor}  {r['footprint']}  ({status})".replace("$", r"\$")
+        width = f" = {corridor * float(r['resolution']):.3g} m" if r.get("resolution") else ""
+        title = (f"{method}{'' if kind == 'plan' else ' (agent)'}: {status}\n"
+                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}, "
+                 f"footprint {r['footprint']}").replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
         name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"
         plot_example(grid, r.get("path"), out / name, title=title)
@@ -365,9 +391,10 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
     return written
 
 
-def _glance(summary, footprints) -> str:
-    """Per footprint and widening level: the shortest and the safest planner, and
-    the shortest and the safest agent.
+def _glance(summary, footprints, sentences=()) -> str:
+    """The significant differences, then per footprint and widening level the
+    shortest and the safest planner, and the shortest and the safest agent
+    (a description, not a test).
 
     Like is ranked with like: planners' lengths are against the exact
     reference between the maze's ends, agents' against the shortest path
@@ -377,14 +404,20 @@ def _glance(summary, footprints) -> str:
     """
     corridors = sorted({s["corridor"] for s in summary})
     settings = sorted({s.get("setting", "") for s in summary})
-    out = ["## At a glance\n",
-           "Among the methods that reached the goal in every run of a group, planners "
-           "ranked with planners and agents with agents (their length ratios have different "
-           "references): the shortest (mean length / optimal) and the safest (largest "
-           "minimum clearance, m).\n",
-           "| footprint | corridor | shortest planner | length / optimal | safest planner "
-           "| min clearance | shortest agent | length / optimal | safest agent | min clearance |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["## At a glance\n"]
+    if sentences:
+        out.append("Differences that are real (paired across seeds and mazes; Wilcoxon "
+                   "signed-rank, Holm-corrected over every test of the report; method and "
+                   "every test in the Statistics section and `stats.csv`):\n")
+        out.extend(f"- {x}" for x in sentences)
+        out.append("")
+    out += ["Descriptive, not a test: among the methods that reached the goal in every run "
+            "of a group, planners ranked with planners and agents with agents (their length "
+            "ratios have different references): the shortest (mean length / optimal) and "
+            "the safest (largest minimum clearance, m).\n",
+            "| footprint | corridor | shortest planner | length / optimal | safest planner "
+            "| min clearance | shortest agent | length / optimal | safest agent | min clearance |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
     for fp in footprints:
         for c, setting in ((c, st) for c in corridors for st in settings):
             part = [s for s in summary if s["footprint"] == fp and s["corridor"] == c
@@ -448,7 +481,7 @@ def _failed_section(rows) -> str:
            "of time" + (" (every run failed)" if len(failed) == len(rows) else "") + ".\n",
            "| id | method | corridor | footprint | status | reason |", "|---|---|---|---|---|---|"]
     for r in sorted(failed, key=lambda r: str(r["id"])):
-        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")[:160]
+        reason = str(r.get("reason") or "").replace("|", "/").replace("\n", " ")
         out.append(f"| {r['id']} | {r.get('method')} | {r.get('corridor')} | "
                    f"{r.get('footprint')} | {r.get('status')} | {reason} |")
     return "\n".join(out) + "\n\n"
@@ -473,13 +506,17 @@ def _sweep_info(path: Path) -> dict:
         return {}
     # Only what the report reads, and only of the type the sweep wrote.
     out = {k: info[k] for k in ("description", "source") if isinstance(info.get(k), str)}
+    machine = info.get("machine")
+    if isinstance(machine, dict):
+        out["machine"] = {k: v for k, v in machine.items()
+                          if k in ("platform", "cpus", "load") and isinstance(v, (str, int))}
     ids = info.get("ids")
     if isinstance(ids, list) and all(isinstance(i, str) for i in ids):
         out["ids"] = ids
     return out
 
 
-def _markdown(rows, summary, figs, examples, d: Path) -> str:
+def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
     info = {}
     if (d / "sweep.json").exists():
@@ -512,9 +549,12 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
       + ".\n\n")
     w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
       "`length / optimal` divides by the shortest collision-free length for the same "
-      "footprint between the run's own ends (any-angle `theta_star`, an upper bound of the "
-      "true optimum, so 4-connected grid paths score above 1 and agents that cut corners "
-      "can score a hair below). `min clearance` is the smallest footprint-to-wall distance "
+      "footprint between the run's own ends: for discs the exact length over the "
+      "visibility graph of the walls grown by the radius (a lower bound within 0.04% of "
+      "the grown corners' arcs, so no collision-free run scores below 1); for rectangles "
+      "and polygons any-angle `theta_star` on the rasterised free space (an upper bound "
+      "of the true optimum, so a run that cuts corners can score a hair below 1). Each "
+      "row names its reference in `optimal_reference`. `min clearance` is the smallest footprint-to-wall distance "
       "of any run in the group; `time in danger` the fraction of the path or trajectory "
       "whose footprint is closer to a wall than 10% of the footprint's inscribed radius "
       "(in metres, so it compares across resolutions). Compute time is the method's own "
@@ -527,7 +567,7 @@ def _markdown(rows, summary, figs, examples, d: Path) -> str:
         for name, p in figs.items():
             w(f"![{name}]({p.relative_to(d).as_posix()})\n\n")
     footprints = sorted({s["footprint"] for s in summary})
-    w(_glance(summary, footprints))
+    w(_glance(summary, footprints, glance))
     for fp in footprints:
         part = [s for s in summary if s["footprint"] == fp]
         part.sort(key=lambda s: (s["kind"], s["method"], s.get("setting", ""), s["corridor"]))

@@ -259,7 +259,7 @@ def _mouse_section(rows) -> str:
         result = ("ok" if r.get("success") else
                   r.get("status") if r.get("status") != "ok" else "failed")
         why = "" if r.get("success") else \
-            f" ({str(r.get('reason') or '').replace('|', '/')[:60]})"
+            f" ({str(r.get('reason') or '').replace('|', '/')})"
         lines.append(f"| {_maze_label(r)} | {_mouse_label(r)} | {result}{why} | "
                      + " | ".join(m[k] if k.startswith("gap") else _fmt(m.get(k))
                                   for k, _ in _MOUSE_COLUMNS) + " |")

@@ -83,6 +83,9 @@ DETERMINISTIC_METRICS = (
     "mms_score",
     "search_time_profile", "search_distance_m", "fastest_route_time_diagonal",
     "fast_run_ratio_diagonal",
+    # shape and arc clearance (robomaze.metrics.shape_metrics), the reference's name
+    "curvature_max", "curvature_mean", "cusps", "arc_clearance_min", "arc_clearance_mean",
+    "arc_clearance_median", "arc_clearance_max", "optimal_reference",
 )
 _MAX_PATH_POINTS = 2000
 
@@ -266,8 +269,11 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     optimal = _optimal_length(grid, start, goal, footprint)
     t2 = time.perf_counter()
     metrics: dict[str, Any] = {"optimal_length_m": optimal}
+    from .. import metrics as M
     from ..world import stage_rng
 
+    metrics["optimal_reference"] = M.reference_name(footprint)
+    cpu0 = time.process_time()
     compute = compile_s = None
     try:
         if scenario.kind == "plan":
@@ -298,6 +304,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
                           and str(scenario.method).startswith("ompl:") else "no_path")
         metrics["success"] = False
     t3 = time.perf_counter()
+    cpu = time.process_time() - cpu0
     length = metrics.get("length_m")
     metrics["length_cells"] = _length_cells(grid, length)
     metrics["length_ratio"] = (float(length) / optimal
@@ -306,7 +313,8 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
                       "compute_s": float(compute) if compute is not None else t3 - t2,
-                      "compile_s": float(compile_s or 0.0), "total_s": t3 - t0}
+                      "compile_s": float(compile_s or 0.0), "total_s": t3 - t0,
+                      "cpu_s": cpu}
     json.dumps(row, allow_nan=False)  # a row that cannot be stored is a bug here, not later
     return row
 
@@ -326,8 +334,10 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     m = _from_metrics(M.path_metrics(path, grid, footprint=footprint, reference=False))
     m.update(turns=path.turns, expanded=path.expanded, steps=len(path.cells),
              walk_length_m=getattr(path, "walk_length", None))
+    # a planner's own figures never replace a robomaze.metrics name (one definition each:
+    # OMPL's "cusps" is robomaze.metrics.cusps on its dense states)
     stats = getattr(path, "stats", None) or {}
-    m.update({k: v for k, v in stats.items() if _is_plain(v)})
+    m.update({k: v for k, v in stats.items() if _is_plain(v) and k not in m})
     if isinstance(stats.get("progress"), dict):
         m["progress"] = stats["progress"]
     m["success"] = bool(path.collision_free) and len(path.cells) > 0

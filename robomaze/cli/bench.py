@@ -30,6 +30,9 @@ forms:
   robomaze bench rerun DIR ROW_ID
       re-run one row here; exit 0 when every deterministic field equals the
       stored row, 1 with a field-by-field diff otherwise
+  robomaze bench export DIR -o FILE.parquet|FILE.csv
+      one row per run (spec, metrics and timings flattened), for pandas,
+      R or a spreadsheet (robomaze.bench.load; needs robomaze[data])
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -84,6 +87,10 @@ def main(args: argparse.Namespace) -> int:
         if len(pos) != 2:
             raise ParameterError("usage: robomaze bench report DIR")
         return _report(Path(pos[1]), examples=not args.no_examples)
+    if pos and pos[0] == "export":
+        if len(pos) != 2 or not args.output:
+            raise ParameterError("usage: robomaze bench export DIR -o FILE.parquet|FILE.csv")
+        return _export(Path(pos[1]), args.output)
     if pos and pos[0] == "compare":
         if len(pos) != 3:
             raise ParameterError("usage: robomaze bench compare BASELINE CURRENT")
@@ -211,3 +218,11 @@ def _compare(baseline: str, current: str, args) -> int:
     res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol)
     print(res.table())
     return 0 if res.ok else 1
+
+
+def _export(directory: Path, output: str) -> int:
+    from ..bench.load import export
+
+    out = export(directory, output)
+    print(f"export: {out}")
+    return 0

@@ -101,6 +101,10 @@ def register(subparsers) -> None:
                    help="frames per second of --gif (default 10)")
     p.add_argument("--start-color", type=color_arg, default=None, metavar="COLOUR",
                    help="colour of the start marker in --image/--gif (default green)")
+    p.add_argument("--bag", default=None, metavar="OUT.mcap",
+                   help="write the run as a ROS 2 bag: OUT.mcap (one MCAP file) or a bag "
+                        "folder; /map /scan /odom /ground_truth /tf /plan /footprint "
+                        "(needs robomaze[ros])")
     p.add_argument("--metres", action="store_true",
                    help="--image axes in metres in the ROS map frame")
     p.set_defaults(func=run)
@@ -159,6 +163,11 @@ def run(args: argparse.Namespace) -> int:
         out_extension(args.image, (".png", ".svg", ".pdf"), "--image")
     if args.gif is not None:
         out_extension(args.gif, (".gif",), "--gif")
+    if args.bag is not None:
+        from pathlib import Path
+
+        if Path(args.bag).is_dir() or (Path(args.bag).exists() and not args.bag.endswith(".mcap")):
+            raise ParameterError(f"--bag: {args.bag!r} exists; give a new path")
     noise, odometry_noise = _noise_args(args)
     footprint = parse_footprint(args.footprint)
     if footprint is None:
@@ -182,12 +191,16 @@ def run(args: argparse.Namespace) -> int:
                      resolution=0.1 if args.resolution is None else args.resolution)
     else:
         grid = obj if args.resolution is None else obj.replace(resolution=args.resolution)
+    observed: list = []
     result = simulate(grid, footprint=footprint, agent=args.agent, sensor=args.sensor,
                       start=_parse_point(args.start, "--start"),
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
                       dt=args.dt, rng=stage_rng(seed, "method"),
                       record_scans=args.scans or args.gif is not None,
-                      noise=noise, odometry_noise=odometry_noise, **options)
+                      noise=noise, odometry_noise=odometry_noise,
+                      observer=None if args.bag is None else observed.append, **options)
+    if args.bag is not None:
+        _write_bag(args.bag, grid, result, footprint, observed, args.sensor)
     if args.output is not None:
         result.trajectory.save(args.output)
     if args.image is not None:
@@ -200,9 +213,24 @@ def run(args: argparse.Namespace) -> int:
         sensor = default_sensor(args.sensor, grid) if isinstance(args.sensor, str) else None
         animate_run(grid, result.trajectory, footprint, args.gif, sensor=sensor,
                     every=args.gif_every, fps=args.fps, start_color=args.start_color)
-    outs = [o for o in (args.output, args.image, args.gif) if o]
+    outs = [o for o in (args.output, args.image, args.gif, args.bag) if o]
     print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
     return 0 if result.success else 1
+
+
+def _write_bag(path, grid, result, footprint, observed, sensor_name) -> None:
+    """The run as a ROS 2 bag: the observations the agent got, its plan if it has one."""
+    import numpy as np
+
+    from ..io.rosbag2 import write_run_bag
+    from ..sim.runner import default_sensor
+
+    plan = getattr(result.agent, "path", None)
+    write_run_bag(path, grid, result.trajectory, footprint=footprint,
+                  scans=[o["scan"] for o in observed],
+                  odometry=np.array([o["odom"] for o in observed]),
+                  plan_points=getattr(plan, "points", None),
+                  mount=default_sensor(sensor_name, grid).mount)
 
 
 def _noise_args(args):

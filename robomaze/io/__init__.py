@@ -85,6 +85,10 @@ def read(path: PathLike, *, kind: str | None = None, **options) -> Maze | Occupa
     ``options`` (``strict``, ``unknown``, ``resolution``) go to the formats
     that take them.
     """
+    from .rosbag2 import is_bag_folder
+
+    if kind in (None, "grid") and is_bag_folder(path):   # a ROS 2 bag folder: its first /map
+        return get_format("rosbag2", "grid").read_file(path, **options)
     return sniff(path, kind).read_file(path, **options)
 
 

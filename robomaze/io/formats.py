@@ -188,10 +188,12 @@ def _looks_like_json(head: bytes) -> bool:
 #: Peak bytes a reader allocates per byte of its file (text split into lines
 #: and tokens, parsed objects; an image's pixels are checked from its header).
 READ_BYTES_PER_FILE_BYTE = {"micromouse": 8, "num": 24, "json": 24, "movingai": 8,
-                            "rosmap": 1, "image": 2, "npy": 3, "matrix": 16}
+                            "rosmap": 1, "image": 2, "npy": 3, "matrix": 16,
+                            "rosbag2": 4}
 #: Peak bytes a writer allocates per cell (text of the cell, lines, copies).
 WRITE_BYTES_PER_CELL = {"micromouse": 40, "num": 80, "json": 16, "movingai": 8,
-                        "rosmap": 4, "image": 4, "npy": 3, "matrix": 8}
+                        "rosmap": 4, "image": 4, "npy": 3, "matrix": 8,
+                        "rosbag2": 4}
 
 
 def _budgeted_reader(name: str, read: Callable[..., Any]) -> Callable[..., Any]:
@@ -228,6 +230,23 @@ def _budgeted_writer(name: str, write: Callable[[Any, PathLike], None]):
     writer.__wrapped__ = write
     return writer
 
+def _looks_like_mcap(head: bytes) -> bool:
+    from .rosbag2 import looks_like_mcap
+
+    return looks_like_mcap(head)
+
+
+def _read_bag_grid(path, **options):
+    from .rosbag2 import read_bag_grid   # rosbags is imported only when a bag is read
+
+    return read_bag_grid(path, **options)
+
+
+def _write_map_bag(grid, path):
+    from .rosbag2 import write_map_bag
+
+    write_map_bag(grid, path)
+
 
 def _register_builtins() -> None:
     text = _text
@@ -256,6 +275,9 @@ def _register_builtins() -> None:
     register_format(FormatSpec(
         "matrix", "grid", (".txt",), lambda h: looks_like_matrix(text(h)), read_matrix,
         write_matrix, ("resolution",), "0/1 text matrix"))
+    register_format(FormatSpec(
+        "rosbag2", "grid", (".mcap",), _looks_like_mcap, _read_bag_grid, _write_map_bag,
+        ("unknown",), "ROS 2 bag (MCAP), first /map"))
 
 
 _register_builtins()

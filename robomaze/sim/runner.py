@@ -63,7 +63,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
              kinematics: Kinematics | None = None, goal_radius: float | None = None,
              on_collision: str = "continue", max_time: float | None = None,
              record_scans: bool = False, noise=None, odometry_noise=None,
-             **agent_options) -> SimResult:
+             observer=None, **agent_options) -> SimResult:
     """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
 
     Parameters
@@ -96,6 +96,11 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         metrics use the true trajectory. With it, ``metrics`` also holds
         ``odometry_error``: the distance (m) between the believed and the
         true final position.
+    observer : callable, optional
+        Called with every observation of the run, in order (the start's,
+        then one per step, as :meth:`SimEnv.step` returns them): what a
+        recorder such as :mod:`robomaze.io.rosbag2` needs of the believed
+        odometry. It must not change them.
     **agent_options
         Passed to the agent factory.
 
@@ -136,6 +141,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                  record_scans=record_scans)
     env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
     obs, info = env.reset(seed=env_seed)
+    if observer is not None:
+        observer(obs)
     ctx = AgentContext(footprint=footprint, kinematics=kin, sensor=sensor_obj, dt=dt,
                        start=env.start, goal=env.goal, shape=grid.shape,
                        resolution=grid.resolution, origin=grid.origin, widening=grid.widening,
@@ -166,6 +173,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                 # Agents steer like unicycles; a holonomic base just never side-slips.
                 action = (action[0], 0.0, action[1])
             obs, _, terminated, truncated, info = env.step(action)
+            if observer is not None:
+                observer(obs)
         if reason == "no_path":
             pass
         elif info["goal_reached"]:

@@ -97,7 +97,7 @@ def plot_example(grid, cells, out: str | os.PathLike, *, title: str = "") -> Pat
     """The path (grid cells, may be None) drawn on its grid, about 400 px wide."""
     from .render import render
 
-    cell_px = max(0.5, min(24.0, 400.0 / max(grid.shape)))
+    cell_px = max(0.5, 400.0 / max(grid.shape))   # about 400 px wide: room for the title
     path = cells if cells is not None and len(cells) > 1 else None
     fig = render(grid, out, path=path, cell_px=cell_px, title=title or None)
     fig.clear()

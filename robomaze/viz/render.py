@@ -232,7 +232,7 @@ def render(obj: Maze | OccupancyGrid, out: str | os.PathLike | None = None, *,
         raise ParameterError("metres=True needs an OccupancyGrid (a maze has no resolution); "
                              "widen the maze first")
     if ax is None:
-        band = TITLE_PX if title else 0
+        band = TITLE_PX * (str(title).count("\n") + 1) if title else 0   # a band per line
         mx, my = METRE_MARGINS if metres else (0, 0)
         if size is not None:
             w, h = figure_size(rows, cols, size=size)

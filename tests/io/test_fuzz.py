@@ -23,6 +23,7 @@ negative/huge .npy shapes and .scen exponents no double holds
 """
 
 import contextlib
+import importlib.util
 import io
 import os
 import resource
@@ -130,6 +131,8 @@ def _samples(root: Path) -> dict:
     grid = OccupancyGrid(np.random.default_rng(1).random((9, 11)) < 0.3, resolution=0.05)
     for ext in (".map", ".npy", ".png", ".pgm", ".txt"):
         write_grid(grid, root / f"sample{ext}")
+    if importlib.util.find_spec("rosbags"):
+        write_grid(grid, root / "sample.mcap")
     Image.fromarray(np.array([[0, 40000, 65535]], np.uint16)).save(root / "sixteen.png")
     shutil.copy(DATA / "ros" / "room.pgm", root / "room.pgm")
     shutil.copy(DATA / "ros" / "room.yaml", root / "room.yaml")
@@ -163,6 +166,7 @@ CASES = {
     "rosmap-yaml": ("room.yaml", [read_rosmap, read_grid], MazeFormatError),
     "rosmap-pgm": ("room.pgm", [read_grid], MazeFormatError),
     "scen": ("sample.scen", [read_scen], MazeFormatError),
+    "rosbag2": ("sample.mcap", [read_grid], MazeFormatError),
     "record": ("walk.jsonl", [read_record], RecordFormatError),
     "trajectory": ("traj.npz", [Trajectory.load], RecordFormatError),
 }
@@ -177,7 +181,8 @@ def samples(tmp_path_factory):
 
 def test_every_registered_format_has_a_fuzz_case():
     from robomaze.io import FORMATS
-    covered = {"micromouse", "num", "json", "movingai", "npy", "image", "matrix", "rosmap"}
+    covered = {"micromouse", "num", "json", "movingai", "npy", "image", "matrix", "rosmap",
+               "rosbag2"}
     assert set(FORMATS) == covered
 
 
@@ -190,6 +195,8 @@ def test_samples_are_valid(samples):
 def test_fuzz_reader(samples, case):
     file, readers, documented = CASES[case]
     path = samples / file
+    if case == "rosbag2" and not path.exists():
+        pytest.skip("rosbags is not installed (the ros extra)")
     original = path.read_bytes()
     target = samples / f"mut-{case}{path.suffix}"
     if case == "rosmap-pgm":     # the YAML stays, its image is mutated

@@ -18,6 +18,7 @@ def test_builtin_formats_and_extensions():
         "json": ("maze", (".json",)), "movingai": ("grid", (".map",)),
         "rosmap": ("grid", (".yaml", ".yml")), "image": ("grid", (".png", ".pgm")),
         "npy": ("grid", (".npy",)), "matrix": ("grid", (".txt",)),
+        "rosbag2": ("grid", (".mcap",)),
     }
     assert all(callable(s.read) and callable(s.write) and callable(s.sniff)
                for s in FORMATS.values())

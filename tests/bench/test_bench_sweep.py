@@ -86,7 +86,7 @@ def test_too_wide_footprint_is_a_result_shown_in_the_report(swept):
     assert all(r["reason"].startswith("no collision-free path") for r in wide)
     md = written["report"].read_text()
     assert "## No collision-free path" in md
-    assert "| disc:0.3 | 1 | no method always succeeded |" in md
+    assert "| disc:0.3 | 1 | none always succeeded |" in md
     # 2 planners x 2 seeds per widening level, none found a path; the small disc always did
     assert "| disc:0.3 | 4/4 | 4/4 |" in md and "| disc:0.04 | 0/4 | 0/4 |" in md
 

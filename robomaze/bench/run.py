@@ -18,7 +18,8 @@ A row is a plain JSON-ready dict::
     metrics {...deterministic numbers...},
     timings {"setup_s", "optimal_s", "method_s", "compute_s", "total_s"},
     path [[row, col], ...] (grid cells, for example images) or None,
-    provenance {robomaze, git_commit, python, numpy, platform, seed}
+    provenance {robomaze, git_commit, python, numpy, platform, seed},
+    localize ("mcl" | "slam"; only in rows of agents with a localizer)
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ DETERMINISTIC_METRICS = (
     "shortest_route_time", "shortest_route_time_diagonal", "fastest_route_length",
     "fastest_route_turns", "fastest_route_time", "fast_run_ratio", "contest_score",
     "mms_score",
+    # agents with a localizer (robomaze.localize)
+    "ate_rmse", "rpe_per_m", "lost_time", "map_iou_occupied", "map_iou_free",
 )
 _MAX_PATH_POINTS = 2000
 
@@ -219,6 +222,8 @@ def _base_row(scenario: Scenario) -> dict:
         "status": "ok", "success": False, "reason": None, "error": None,
         "metrics": {}, "timings": {}, "path": None,
         "provenance": provenance(spec["seed"]),
+        # only with a localizer: rows without one keep their bytes
+        **({"localize": spec["robot"]["localize"]} if spec["robot"].get("localize") else {}),
     }
 
 
@@ -328,6 +333,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
                           sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
                           dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
                           odometry_noise=spec["robot"].get("odometry_noise"),
+                          localize=spec["robot"].get("localize") or "none",
                           **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts
         raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None

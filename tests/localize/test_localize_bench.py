@@ -53,3 +53,30 @@ def test_rows_carry_the_localizer_and_its_metrics():
     text = localize_section(rows)
     assert "## Localisation" in text and f"{m['ate_rmse']:.3f}" in text
     assert localize_section([by["none"]]) == ""
+
+
+def test_gym_env_option_reports_the_estimate():
+    pytest.importorskip("gymnasium")
+    import numpy as np
+
+    from robomaze.errors import ParameterError
+    from robomaze.sim.gym_env import MazeEnv
+
+    kw = dict(size=3, corridor=5, footprint=0.1, odometry_noise="gaussian:0.02+drift:0.02")
+    plain, loc = MazeEnv(**kw), MazeEnv(localize="mcl", **kw)
+    a, _ = plain.reset(seed=3)
+    b, _ = loc.reset(seed=3)
+    errs = []
+    for _ in range(60):
+        act = np.array([0.3, 0.4], np.float32)
+        a, *_ = plain.step(act)
+        b, *_ = loc.step(act)
+        truth = loc.sim.pose
+        assert plain.sim.pose == truth     # the option changes what the agent sees, not the run
+        errs.append(np.hypot(*(b["odom"][:2] - truth[:2])))
+        assert not np.array_equal(a["odom"][:3], b["odom"][:3]) or len(errs) == 1
+    assert max(errs) < 0.05
+    with pytest.raises(ParameterError, match="localize"):
+        MazeEnv(localize="ekf", **kw)
+    with pytest.raises(ParameterError, match="sensor"):
+        MazeEnv(localize="mcl", sensor=None, **kw)

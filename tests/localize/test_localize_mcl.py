@@ -45,12 +45,11 @@ def test_without_injection_a_kidnapped_robot_stays_lost(grid, seed):
     assert f.injected == 0 and errs[-100:].min() > 0.5
 
 
-def test_augmented_mcl_without_restart_recovers_in_most_seeds(grid):
-    found = 0
-    for seed in range(4):
-        errs, f = _kidnap_run(grid, seed, alpha_slow=0.03, alpha_fast=0.3, recovery_reset=False)
-        found += f.injected > 0 and errs[-100:].max() < 0.1
-    assert found >= 3
+def test_injection_bursts_with_restart_and_keeps_going_without(grid):
+    _, nav2 = _kidnap_run(grid, 0)
+    _, book = _kidnap_run(grid, 0, recovery_reset=False)
+    assert 0 < nav2.injected <= 10          # a burst when the weights dropped
+    assert book.injected > 0.3 * book.updates
 
 
 def test_same_seed_same_particles(grid):

@@ -68,21 +68,22 @@ def _lookup(field, sres, ox, oy, cy, sy, wx, wy, far):
 
 
 @njit(cache=True)
-def likelihood_weights(particles, field, sres, ox, oy, yaw, far, mount, cos_b, sin_b, ranges,
-                       range_min, range_max, z_hit, z_rand, sigma_hit, out):
+def likelihood_weights(particles, table, sres, ox, oy, yaw, far, mount, cos_b, sin_b, ranges,
+                       range_min, range_max, out):
     """Nav2 AMCL's likelihood-field weight of each particle into ``out``.
 
     Each usable beam (finite, below ``range_max``, at least ``range_min``)
-    ends at a point whose distance ``z`` to the nearest wall is read from
-    ``field`` (``far`` off the map); ``pz = z_hit exp(-z^2 / 2 sigma^2) +
-    z_rand / range_max`` and the weight is ``1 + sum(pz^3)`` -- Nav2's
-    ad-hoc combination, much less overconfident than the product of the
-    beams when the beams are not independent.
+    ends at a point whose term ``pz^3`` is read from ``table`` (``far`` off
+    the map), where ``pz = z_hit exp(-z^2 / 2 sigma^2) + z_rand /
+    range_max`` and ``z`` is the distance to the nearest wall
+    (:meth:`robomaze.localize.field.LikelihoodField.beam_table` computes
+    it once per map, so no ``exp`` runs per beam); the weight is ``1 +
+    sum(pz^3)`` -- Nav2's ad-hoc combination, much less overconfident than
+    the product of the beams when the beams are not independent.
     """
     cy, sy = math.cos(yaw), math.sin(yaw)
-    denom = 2.0 * sigma_hit * sigma_hit
-    zr = z_rand / range_max
     mx, my, mth = mount[0], mount[1], mount[2]
+    nr, nc = table.shape
     for i in range(particles.shape[0]):
         x, y, th = particles[i, 0], particles[i, 1], particles[i, 2]
         c, s = math.cos(th), math.sin(th)
@@ -94,28 +95,33 @@ def likelihood_weights(particles, field, sres, ox, oy, yaw, far, mount, cos_b, s
             r = ranges[j]
             if not (r < range_max) or r < range_min:
                 continue
-            ex = sx + r * (cs * cos_b[j] - ss * sin_b[j])
-            ey = sy_ + r * (ss * cos_b[j] + cs * sin_b[j])
-            z = _lookup(field, sres, ox, oy, cy, sy, ex, ey, far)
-            pz = z_hit * math.exp(-(z * z) / denom) + zr
-            p += pz * pz * pz
+            ex = sx + r * (cs * cos_b[j] - ss * sin_b[j]) - ox
+            ey = sy_ + r * (ss * cos_b[j] + cs * sin_b[j]) - oy
+            lx = cy * ex + sy * ey
+            ly = -sy * ex + cy * ey
+            fc = math.floor(lx / sres)
+            fr = nr - 1 - math.floor(ly / sres)
+            if fc < 0 or fc >= nc or fr < 0 or fr >= nr:
+                p += far
+            else:
+                p += table[int(fr), int(fc)]
         out[i] = p
 
 
 @njit(cache=True)
-def match_scan(field, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ranges, range_min,
-               range_max, sigma, lin_window, lin_step, ang_window, ang_step, prior):
+def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ranges, range_min,
+               range_max, lin_window, lin_step, ang_window, ang_step, prior):
     """Correlative scan matching: the best pose in a window around ``(x, y, th)``.
 
     Every pose ``(x + i lin_step, y + j lin_step, th + k ang_step)`` with
     ``|i lin_step| <= lin_window`` and ``|k ang_step| <= ang_window`` is
-    scored by ``sum(exp(-z^2 / 2 sigma^2))`` over the usable beams' end
-    points (``z`` read from ``field``) minus ``prior`` times the squared
+    scored by the sum over the usable beams' end points of ``table`` (a
+    field of ``exp(-z^2 / 2 sigma^2)``, ``z`` the distance to the nearest
+    wall of the map; ``far`` off the map) minus ``prior`` times the squared
     offset in steps, which breaks ties towards the prediction. Returns
     ``(x, y, th, score, n_beams_used)``.
     """
     cy, sy = math.cos(yaw), math.sin(yaw)
-    denom = 2.0 * sigma * sigma
     nl = int(math.floor(lin_window / lin_step + 1e-9))
     na = int(math.floor(ang_window / ang_step + 1e-9)) if ang_step > 0 else 0
     nb = ranges.shape[0]
@@ -147,8 +153,8 @@ def match_scan(field, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
                 for j in range(nb):
                     r = ranges[j]
                     if r < range_max and r >= range_min:
-                        z = _lookup(field, sres, ox, oy, cy, sy, ex[j] + ox_, ey[j] + oy_, far)
-                        score += math.exp(-(z * z) / denom)
+                        score += _lookup(table, sres, ox, oy, cy, sy, ex[j] + ox_,
+                                         ey[j] + oy_, far)
                 if score > best:
                     best = score
                     bx, by, bt = x + ox_, y + oy_, t

@@ -51,6 +51,27 @@ class LikelihoodField:
         ox, oy, yaw = self.frame.origin
         return (self.values, self.sres, float(ox), float(oy), float(yaw), self.max_dist)
 
+    def beam_table(self, *, z_hit: float, z_rand: float, sigma: float,
+                   range_max: float) -> tuple[np.ndarray, float]:
+        """``(table, far)``: each sample's ``pz^3`` for the likelihood-field model, and off the map.
+
+        ``pz = z_hit exp(-z^2 / 2 sigma^2) + z_rand / range_max`` with ``z``
+        the sample's distance (``max_dist`` off the map).
+
+        >>> from robomaze import Maze, widen
+        >>> g = widen(Maze.empty(1, 1), corridor=3, wall=1, resolution=0.1)
+        >>> t, far = likelihood_field(g.occupied, g.frame).beam_table(
+        ...     z_hit=0.5, z_rand=0.5, sigma=0.1, range_max=1.0)
+        >>> float(t.max()), far          # (0.5 + 0.5)^3 on a wall; 0.5^3 far away
+        (1.0, 0.125)
+        """
+        def pz3(z):
+            return (z_hit * np.exp(-(z * z) / (2.0 * sigma * sigma)) + z_rand / range_max) ** 3
+
+        table = np.ascontiguousarray(pz3(self.values))
+        table.setflags(write=False)
+        return table, float(pz3(self.max_dist))
+
     def at(self, points) -> np.ndarray:
         """Distances at world points ``(n, 2)`` (``max_dist`` off the map).
 

@@ -53,7 +53,7 @@ from . import _kernels
 from .field import likelihood_field
 from .motion import check_alphas
 from .pose import compose, relative
-from .resample import resample
+from .resample import flat_keys, resample
 
 __all__ = ["MCL", "beam_subset"]
 
@@ -72,7 +72,7 @@ def best_cluster_mean(particles: np.ndarray, weights: np.ndarray,
     [0.01, 0.0, 0.0]
     """
     keys = np.floor(particles[:, :2] / radius).astype(np.int64)
-    _, inv = np.unique(keys, axis=0, return_inverse=True)
+    _, inv = np.unique(flat_keys(keys), return_inverse=True)
     inv = inv.reshape(-1)
     mass = np.bincount(inv, weights=weights)
     sel = inv == int(np.argmax(mass))
@@ -177,6 +177,8 @@ class MCL:
                                           strict_min=True)
         self.field = likelihood_field(grid.occupied, grid.frame, factor=field_factor,
                                       max_dist=max_dist)
+        self._table = self.field.beam_table(z_hit=self.z_hit, z_rand=self.z_rand,
+                                            sigma=self.sigma_hit, range_max=sensor.range_max)
         self._beams = beam_subset(sensor, check_int("max_beams", max_beams, min_value=1))
         # Random poses are drawn in the free cells.
         free = np.argwhere(clearance_field(grid.occupied) > 0)
@@ -230,9 +232,9 @@ class MCL:
         idx, mount, cos_b, sin_b = self._beams
         r = np.ascontiguousarray(np.asarray(ranges, float)[idx])
         w = np.empty(len(p))
-        _kernels.likelihood_weights(p, *self.field.kernel_args, mount, cos_b, sin_b, r,
-                                    self.sensor.range_min, self.sensor.range_max, self.z_hit,
-                                    self.z_rand, self.sigma_hit, w)
+        table, far = self._table
+        _kernels.likelihood_weights(p, table, *self.field.kernel_args[1:5], far, mount, cos_b,
+                                    sin_b, r, self.sensor.range_min, self.sensor.range_max, w)
         w *= self.weights
         total = float(w.sum())
         w_avg = total / len(w)

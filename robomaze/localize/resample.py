@@ -25,7 +25,23 @@ import math
 
 import numpy as np
 
-__all__ = ["low_variance_indices", "kld_count", "resample"]
+__all__ = ["low_variance_indices", "kld_count", "resample", "flat_keys"]
+
+
+def flat_keys(bins: np.ndarray) -> np.ndarray:
+    """One int64 per row of integer bin indices ``(n, d)``, equal exactly when the rows are.
+
+    (A 1-D ``np.unique`` is many times faster than ``np.unique(axis=0)``.)
+
+    >>> flat_keys(np.array([[0, 1], [2, -1], [0, 1]])).tolist()
+    [2, 6, 2]
+    """
+    lo = bins.min(axis=0)
+    span = bins.max(axis=0) - lo + 1
+    key = np.zeros(len(bins), np.int64)
+    for j in range(bins.shape[1]):
+        key = key * span[j] + (bins[:, j] - lo[j])
+    return key
 
 
 def low_variance_indices(weights: np.ndarray, m: int, r: float) -> np.ndarray:
@@ -76,7 +92,7 @@ def resample(particles: np.ndarray, weights: np.ndarray, rng: np.random.Generato
         if n_swap:
             cand[swap] = random_poses(n_swap)
     bins = np.floor(cand / np.asarray(bin_size, float)).astype(np.int64)
-    _, first = np.unique(bins, axis=0, return_index=True)
+    _, first = np.unique(flat_keys(bins), return_index=True)
     new_bin = np.zeros(n_max, bool)
     new_bin[first] = True
     k = np.cumsum(new_bin)                      # bins occupied by the first m+1 samples

@@ -127,8 +127,13 @@ class ScanMatchingSLAM:
         n_occ = int(np.count_nonzero(self.l_occ * self.hits > self.l_free * self.passes))
         if n_occ != self._n_occ:
             self._n_occ = n_occ
-            self._field = likelihood_field(self.occupied, self.frame, factor=self.field_factor,
-                                           max_dist=1.0) if n_occ else None
+            self._field = None
+            if n_occ:
+                f = likelihood_field(self.occupied, self.frame, factor=self.field_factor,
+                                     max_dist=1.0)
+                d2 = 2.0 * self.sigma * self.sigma
+                self._field = (np.exp(-(f.values * f.values) / d2), *f.kernel_args[1:5],
+                               float(np.exp(-f.max_dist ** 2 / d2)))
         return self.estimate
 
     def _match(self, pred, ranges):
@@ -138,8 +143,8 @@ class ScanMatchingSLAM:
         r = np.ascontiguousarray(ranges[idx])
         s = self.sensor
         x, y, th, score, used = _kernels.match_scan(
-            *self._field.kernel_args, pred[0], pred[1], pred[2], mount, cos_b, sin_b, r,
-            s.range_min, s.range_max, self.sigma, self.lin_window, self.lin_step,
+            *self._field, pred[0], pred[1], pred[2], mount, cos_b, sin_b, r,
+            s.range_min, s.range_max, self.lin_window, self.lin_step,
             self.ang_window, self.ang_step, self.prior)
         if used < self.min_beams:
             return pred

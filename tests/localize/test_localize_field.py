@@ -65,9 +65,10 @@ def test_weights_match_nav2s_formula(grid):
     # borders, where the kernel's and the port's rounding may pick either side.
     parts = np.array([(0.3531, 0.3517, 0.3013), (0.4, 0.3, 0.2), (0.7, 0.7, 2.0)])
     w = np.empty(3)
-    _kernels.likelihood_weights(parts, *f.kernel_args, np.zeros(3), np.cos(s.angles),
-                                np.sin(s.angles), ranges, s.range_min, s.range_max, 0.9, 0.1,
-                                0.05, w)
+    table, far = f.beam_table(z_hit=0.9, z_rand=0.1, sigma=0.05, range_max=s.range_max)
+    _kernels.likelihood_weights(parts, table, *f.kernel_args[1:5], far, np.zeros(3),
+                                np.cos(s.angles), np.sin(s.angles), ranges, s.range_min,
+                                s.range_max, w)
     want = [_weight_port(p, f, s, ranges, 0.9, 0.1, 0.05) for p in parts]
     np.testing.assert_allclose(w, want, rtol=1e-12)
     assert w[0] > w[1] > w[2]   # the pose nearest the truth explains the scan best

@@ -30,8 +30,9 @@ localize: none (dead reckoning) | mcl (Monte Carlo localisation on the known map
        estimate, and the summary adds ate_rmse, rpe_per_m, lost_time (and
        map_iou_occupied/map_iou_free for slam); --tum PREFIX writes
        PREFIX-estimate.tum and PREFIX-truth.tum for evo (evo_ape tum
-       PREFIX-truth.tum PREFIX-estimate.tum); --json prints the summary as
-       one JSON object instead of the line
+       PREFIX-truth.tum PREFIX-estimate.tum); --localize-image draws the
+       truth beside the particle cloud (mcl) or the built map (slam);
+       --json prints the summary as one JSON object instead of the line
 
 The summary line reports: result, steps, simulated time, executed length,
 optimality ratio, minimum/mean footprint clearance, collision events and, for
@@ -93,6 +94,9 @@ def register(subparsers) -> None:
     p.add_argument("--tum", default=None, metavar="PREFIX",
                    help="with --localize mcl|slam: write PREFIX-estimate.tum and "
                         "PREFIX-truth.tum (TUM trajectory format)")
+    p.add_argument("--localize-image", default=None, metavar="OUT.png",
+                   help="with --localize mcl|slam: draw the truth beside the particle cloud "
+                        "(mcl) or the built map (slam); .png, .svg or .pdf")
     p.add_argument("--json", action="store_true",
                    help="print the run's summary and metrics as one JSON object")
     p.add_argument("--agent", default="explore", help="agent name (default explore)")
@@ -168,6 +172,10 @@ def run(args: argparse.Namespace) -> int:
         out_extension(args.gif, (".gif",), "--gif")
     if args.tum is not None and args.localize == "none":
         raise ParameterError("--tum needs an estimate to write: use --localize mcl or slam")
+    if args.localize_image is not None:
+        if args.localize == "none":
+            raise ParameterError("--localize-image needs a localizer: use --localize mcl or slam")
+        out_extension(args.localize_image, (".png", ".svg", ".pdf"), "--localize-image")
     noise, odometry_noise = _noise_args(args)
     footprint = parse_footprint(args.footprint)
     if footprint is None:
@@ -206,6 +214,10 @@ def run(args: argparse.Namespace) -> int:
         sensor = default_sensor(args.sensor, grid) if isinstance(args.sensor, str) else None
         animate_run(grid, result.trajectory, footprint, args.gif, sensor=sensor,
                     every=args.gif_every, fps=args.fps, start_color=args.start_color)
+    if args.localize_image is not None:
+        from ..viz.localize import localization_figure
+
+        localization_figure(grid, result, args.localize_image)
     tums = []
     if args.tum is not None:
         from ..localize import write_tum
@@ -217,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
                 write_tum(path, t, poses)
             except OSError as exc:
                 raise ParameterError(f"--tum: cannot write {path}: {exc.strerror}") from None
-    outs = [o for o in (args.output, args.image, args.gif, *tums) if o]
+    outs = [o for o in (args.output, args.image, args.gif, args.localize_image, *tums) if o]
     if args.json:
         print(json_summary(result, outputs=outs))
     else:

@@ -87,3 +87,17 @@ def test_summary_line_reports_the_localisation_metrics(capsys):
     rc = main(ARGS[:-2] + ["--localize", "slam", "--agent", "explore"])
     out = capsys.readouterr().out
     assert rc == 0 and out.startswith("goal ") and "ate_rmse=" in out and "map_iou_free=" in out
+
+
+@pytest.mark.parametrize("loc,agent", [("mcl", "follow_plan"), ("slam", "explore")])
+def test_localize_image_is_written(tmp_path, capsys, loc, agent):
+    img = tmp_path / "loc.png"
+    rc = main(ARGS[:-2] + ["--localize", loc, "--agent", agent, "--localize-image", str(img)])
+    assert rc == 0 and img.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert str(img) in capsys.readouterr().out
+
+
+def test_localize_image_without_localizer_is_one_line_error(tmp_path, capsys):
+    rc = main(ARGS[:-2] + ["--localize-image", str(tmp_path / "x.png")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--localize-image" in err and len(err.strip().splitlines()) == 1

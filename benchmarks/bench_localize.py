@@ -19,7 +19,9 @@ before and after.
    MCL) and ``explore`` (with SLAM) on seeds 1-3 of the same maze, ideal
    odometry so the runs follow the same route whatever the localizer,
    against ``localize="none"``: wall-clock per step of the whole run
-   (agent, localizer, simulator, metrics) and the ratio.
+   (agent, localizer, simulator, metrics) and the ratio, and the same in
+   CPU time of the process (``time.process_time``), which a crowded
+   machine inflates less than the wall clock.
 """
 
 from __future__ import annotations
@@ -92,10 +94,11 @@ def bench_mcl(reps: int) -> dict:
     def one_filter():
         f = MCL(g, s, run.trajectory.poses[0], rng=0, init_particles=500, min_particles=500,
                 max_particles=500)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for o0, o1, sc in pairs:
             f._filter(o0, o1, sc)
-        return (time.perf_counter() - t) / len(pairs), f
+        return ((time.perf_counter() - t) / len(pairs),
+                (time.process_time() - c) / len(pairs))
 
     f0 = MCL(g, s, run.trajectory.poses[0], rng=0, init_particles=500, min_particles=500,
              max_particles=500)
@@ -123,9 +126,11 @@ def bench_mcl(reps: int) -> dict:
         return (time.perf_counter() - t) / len(sub)
 
     one_filter(), kernel(), numpy_peer()          # JIT warm-up
-    full, kern, peer = [], [], []
+    full, kern, peer, cpu = [], [], [], []
     for _ in range(reps):
-        full.append(one_filter()[0])
+        wall, proc = one_filter()
+        full.append(wall)
+        cpu.append(proc)
         kern.append(kernel())
         peer.append(numpy_peer())
     w = np.empty(len(parts))
@@ -136,6 +141,7 @@ def bench_mcl(reps: int) -> dict:
     full_s, kern_s, peer_s = (statistics.median(x) for x in (full, kern, peer))
     return {"updates": len(pairs), "particles": 500, "beams": 36,
             "update_s": full_s, "updates_per_s": 1 / full_s,
+            "update_cpu_s": statistics.median(cpu),
             "particle_beams_per_s_update": 500 * 36 / full_s,
             "likelihood_s": kern_s, "likelihood_particle_beams_per_s": 500 * 36 / kern_s,
             "numpy_likelihood_s": peer_s,
@@ -149,26 +155,31 @@ def bench_steps(reps: int) -> dict:
 
     def run(agent, loc):
         steps = 0
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         for seed, g in grids.items():
             r = simulate(g, footprint=Footprint.disc(0.15), agent=agent, rng=seed, localize=loc)
             steps += r.metrics["steps"]
-        return (time.perf_counter() - t) / steps, steps
+        return (time.perf_counter() - t) / steps, (time.process_time() - c) / steps, steps
 
     for agent, loc in cases:                      # warm-up (JIT, caches)
         run(agent, "none"), run(agent, loc)
     out = {}
     for agent, loc in cases:
-        base, withloc = [], []
+        base, withloc, cbase, cloc = [], [], [], []
         for _ in range(reps):
-            b, nb = run(agent, "none")
-            w, nw = run(agent, loc)
+            b, cb, nb = run(agent, "none")
+            w, cw, nw = run(agent, loc)
             base.append(b)
             withloc.append(w)
+            cbase.append(cb)
+            cloc.append(cw)
         b, w = statistics.median(base), statistics.median(withloc)
+        cb, cw = statistics.median(cbase), statistics.median(cloc)
         out[f"{agent}+{loc}"] = {"steps_none": nb, "steps_localized": nw,
                                  "s_per_step_none": b, "s_per_step_localized": w,
-                                 "localizer_s_per_step": w - b, "ratio": w / b}
+                                 "localizer_s_per_step": w - b, "ratio": w / b,
+                                 "cpu_s_per_step_none": cb, "cpu_s_per_step_localized": cw,
+                                 "cpu_ratio": cw / cb}
     return out
 
 
@@ -185,6 +196,8 @@ def main() -> None:
     print("|---|---:|---:|---:|")
     print(f"| full update (motion, likelihood, resample, estimate) | {1e3 * mcl['update_s']:.3f} | "
           f"{mcl['updates_per_s']:,.0f} | {mcl['particle_beams_per_s_update']:,.0f} |")
+    print(f"| full update, CPU time of this process | {1e3 * mcl['update_cpu_s']:.3f} | "
+          f"{1 / mcl['update_cpu_s']:,.0f} | {500 * 36 / mcl['update_cpu_s']:,.0f} |")
     print(f"| likelihood field, numba kernel | {1e3 * mcl['likelihood_s']:.3f} | "
           f"{1 / mcl['likelihood_s']:,.0f} | {mcl['likelihood_particle_beams_per_s']:,.0f} |")
     print(f"| likelihood field, vectorised numpy (peer) | {1e3 * mcl['numpy_likelihood_s']:.3f} | "
@@ -194,11 +207,14 @@ def main() -> None:
           f"{mcl['max_weight_difference']:.2e}")
     print()
     print("## cost per simulated step (whole simulate run, seeds 1-3, ideal odometry)")
-    print("| agent + localizer | steps | none (us/step) | localized (us/step) | ratio |")
-    print("|---|---:|---:|---:|---:|")
+    print("| agent + localizer | steps | none (us/step) | localized (us/step) | ratio "
+          "| CPU none (us/step) | CPU localized (us/step) | CPU ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for k, v in steps.items():
         print(f"| {k} | {v['steps_localized']} | {1e6 * v['s_per_step_none']:.1f} | "
-              f"{1e6 * v['s_per_step_localized']:.1f} | {v['ratio']:.2f}x |")
+              f"{1e6 * v['s_per_step_localized']:.1f} | {v['ratio']:.2f}x | "
+              f"{1e6 * v['cpu_s_per_step_none']:.1f} | {1e6 * v['cpu_s_per_step_localized']:.1f} | "
+              f"{v['cpu_ratio']:.2f}x |")
     print(f"\nload average before {load0[0]:.2f}, after {load1[0]:.2f}")
     out = Path(__file__).resolve().parent / "results" / "localize.json"
     out.parent.mkdir(exist_ok=True)

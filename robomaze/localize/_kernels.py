@@ -159,3 +159,27 @@ def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
                     best = score
                     bx, by, bt = x + ox_, y + oy_, t
     return bx, by, angle_diff(bt, 0.0), best, used
+
+
+@njit(cache=True)
+def kld_cut(keys, n_keys, n_min, epsilon, z):
+    """The first ``m`` with ``m >= max(n_min, KLD bound of the bins among keys[:m])``.
+
+    ``keys`` are dense bin indices in ``[0, n_keys)``, in sampling order;
+    ``len(keys)`` when no prefix is enough.
+    """
+    seen = np.zeros(n_keys, np.bool_)
+    k = 0
+    for m in range(1, keys.shape[0] + 1):
+        key = keys[m - 1]
+        if not seen[key]:
+            seen[key] = True
+            k += 1
+        need = 0.0
+        if k > 1:
+            a = 2.0 / (9.0 * (k - 1))
+            t = 1.0 - a + math.sqrt(a) * z
+            need = (k - 1) / (2.0 * epsilon) * t * t * t
+        if m >= n_min and m >= need:
+            return m
+    return keys.shape[0]

@@ -53,7 +53,7 @@ from . import _kernels
 from .field import likelihood_field
 from .motion import check_alphas
 from .pose import compose, relative
-from .resample import flat_keys, resample
+from .resample import DENSE_BINS, flat_keys, resample
 
 __all__ = ["MCL", "beam_subset"]
 
@@ -72,8 +72,12 @@ def best_cluster_mean(particles: np.ndarray, weights: np.ndarray,
     [0.01, 0.0, 0.0]
     """
     keys = np.floor(particles[:, :2] / radius).astype(np.int64)
-    _, inv = np.unique(flat_keys(keys), return_inverse=True)
-    inv = inv.reshape(-1)
+    span = keys.max(axis=0) - keys.min(axis=0) + 1
+    if int(np.prod(span)) <= DENSE_BINS:
+        inv = flat_keys(keys)
+    else:
+        _, inv = np.unique(flat_keys(keys), return_inverse=True)
+        inv = inv.reshape(-1)
     mass = np.bincount(inv, weights=weights)
     sel = inv == int(np.argmax(mass))
     w = weights[sel]

@@ -25,7 +25,12 @@ import math
 
 import numpy as np
 
+from . import _kernels
+
 __all__ = ["low_variance_indices", "kld_count", "resample", "flat_keys"]
+
+#: Largest histogram (bins in the particles' bounding box) counted in a dense table.
+DENSE_BINS = 4_000_000
 
 
 def flat_keys(bins: np.ndarray) -> np.ndarray:
@@ -92,12 +97,18 @@ def resample(particles: np.ndarray, weights: np.ndarray, rng: np.random.Generato
         if n_swap:
             cand[swap] = random_poses(n_swap)
     bins = np.floor(cand / np.asarray(bin_size, float)).astype(np.int64)
-    _, first = np.unique(flat_keys(bins), return_index=True)
-    new_bin = np.zeros(n_max, bool)
-    new_bin[first] = True
-    k = np.cumsum(new_bin)                      # bins occupied by the first m+1 samples
-    need = np.maximum(kld_count(k, epsilon, z), n_min)
-    m = np.arange(1, n_max + 1)
-    ok = np.flatnonzero(m >= need)
-    n = int(m[ok[0]]) if len(ok) else n_max
+    lo = bins.min(axis=0)
+    span = bins.max(axis=0) - lo + 1
+    if int(np.prod(span)) <= DENSE_BINS:
+        keys = flat_keys(bins)
+        n = int(_kernels.kld_cut(keys, int(np.prod(span)), int(n_min), float(epsilon), float(z)))
+    else:                                       # bins spread too far for a dense table
+        _, first = np.unique(flat_keys(bins), return_index=True)
+        new_bin = np.zeros(n_max, bool)
+        new_bin[first] = True
+        k = np.cumsum(new_bin)                  # bins occupied by the first m+1 samples
+        need = np.maximum(kld_count(k, epsilon, z), n_min)
+        m = np.arange(1, n_max + 1)
+        ok = np.flatnonzero(m >= need)
+        n = int(m[ok[0]]) if len(ok) else n_max
     return np.ascontiguousarray(cand[:n])

@@ -55,7 +55,7 @@ def _grid(seed: int):
 
 def numpy_weights(particles, field, ranges, angles, range_min, range_max, z_hit, z_rand, sigma):
     """Nav2's likelihood-field weights, vectorised over particles and beams (the peer)."""
-    ok = np.isfinite(ranges) & (ranges < range_max) & (ranges >= range_min)
+    ok = np.isfinite(ranges) & (ranges < range_max) & (ranges > range_min)
     r, a = ranges[ok], angles[ok]
     ang = particles[:, 2:3] + a[None, :]
     ex = particles[:, 0:1] + r * np.cos(ang)

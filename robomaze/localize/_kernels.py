@@ -72,8 +72,9 @@ def likelihood_weights(particles, table, sres, ox, oy, yaw, far, mount, cos_b, s
                        range_min, range_max, out):
     """Nav2 AMCL's likelihood-field weight of each particle into ``out``.
 
-    Each usable beam (finite, below ``range_max``, at least ``range_min``)
-    ends at a point whose term ``pz^3`` is read from ``table`` (``far`` off
+    Each usable beam (finite, below ``range_max``, above ``range_min``: a
+    reading of exactly ``range_min`` is a wall closer than the sensor can
+    measure, clipped, so its end point is wrong) ends at a point whose term ``pz^3`` is read from ``table`` (``far`` off
     the map), where ``pz = z_hit exp(-z^2 / 2 sigma^2) + z_rand /
     range_max`` and ``z`` is the distance to the nearest wall
     (:meth:`robomaze.localize.field.LikelihoodField.beam_table` computes
@@ -93,7 +94,7 @@ def likelihood_weights(particles, table, sres, ox, oy, yaw, far, mount, cos_b, s
         p = 1.0
         for j in range(ranges.shape[0]):
             r = ranges[j]
-            if not (r < range_max) or r < range_min:
+            if not (r < range_max) or r <= range_min:
                 continue
             ex = sx + r * (cs * cos_b[j] - ss * sin_b[j]) - ox
             ey = sy_ + r * (ss * cos_b[j] + cs * sin_b[j]) - oy
@@ -130,7 +131,7 @@ def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
     used = 0
     for j in range(nb):
         r = ranges[j]
-        if r < range_max and r >= range_min:
+        if r < range_max and r > range_min:
             used += 1
     best = -1e300
     bx, by, bt = x, y, th
@@ -143,7 +144,7 @@ def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
         cs, ss = math.cos(t + mth), math.sin(t + mth)
         for j in range(nb):
             r = ranges[j]
-            if r < range_max and r >= range_min:
+            if r < range_max and r > range_min:
                 ex[j] = sx + r * (cs * cos_b[j] - ss * sin_b[j])
                 ey[j] = sy_ + r * (ss * cos_b[j] + cs * sin_b[j])
         for a in range(-nl, nl + 1):
@@ -152,7 +153,7 @@ def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
                 score = -prior * (a * a + b * b + k * k)
                 for j in range(nb):
                     r = ranges[j]
-                    if r < range_max and r >= range_min:
+                    if r < range_max and r > range_min:
                         score += _lookup(table, sres, ox, oy, cy, sy, ex[j] + ox_,
                                          ey[j] + oy_, far)
                 if score > best:

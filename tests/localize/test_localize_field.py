@@ -47,7 +47,7 @@ def _weight_port(pose, f, sensor, ranges, z_hit, z_rand, sigma):
     x, y, th = pose
     p = 1.0
     for a, r in zip(sensor.angles, ranges):
-        if not (r < sensor.range_max) or r < sensor.range_min:
+        if not (r < sensor.range_max) or r <= sensor.range_min:
             continue
         ex, ey = x + r * math.cos(th + a), y + r * math.sin(th + a)
         z = f.at([[ex, ey]])[0]

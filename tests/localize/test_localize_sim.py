@@ -67,3 +67,18 @@ def test_unknown_localizer_is_one_clear_error():
         _run(1, "follow_plan", "ekf")
     with pytest.raises(UnknownNameError, match="localizer"):
         make_localizer("ekf", _grid(1), None, (0, 0, 0))
+
+
+def test_figure_needs_a_localizer_and_draws_the_cloud(tmp_path):
+    from robomaze.viz.localize import localization_figure
+
+    g = _grid(1)
+    plain = simulate(g, footprint=Footprint.disc(0.15), agent="follow_plan", rng=1)
+    with pytest.raises(ParameterError, match="localizer"):
+        localization_figure(g, plain)
+    r = _run(1, "follow_plan", "mcl")
+    fig = localization_figure(g, r, tmp_path / "f.png")
+    right = fig.axes[1]
+    cloud = right.collections[0].get_offsets()
+    assert len(cloud) == r.localizer.n_particles
+    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"

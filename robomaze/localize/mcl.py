@@ -198,7 +198,6 @@ class MCL:
         self.injected = 0
         self._pose = (x, y, th)            # filter estimate at the last update
         self._odom_at_update = None        # odometry pose at the last update
-        self._odom = None
         self.estimate = (x, y, th)
 
     @property
@@ -218,8 +217,6 @@ class MCL:
         odom = (float(odom[0]), float(odom[1]), float(odom[2]))
         if self._odom_at_update is None:
             self._odom_at_update = odom
-            self._odom = odom
-        self._odom = odom
         d = relative(self._odom_at_update, odom)
         if math.hypot(d[0], d[1]) >= self.update_min_d or abs(d[2]) >= self.update_min_a:
             self._filter(self._odom_at_update, odom, ranges)

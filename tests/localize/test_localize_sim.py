@@ -1,6 +1,5 @@
 """simulate(localize=...): the agents drive on the estimate; none is dead reckoning unchanged."""
 
-import numpy as np
 import pytest
 
 from robomaze import widen

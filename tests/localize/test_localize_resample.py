@@ -54,3 +54,20 @@ def test_resampled_mean_is_unbiased_and_injection_rate_is_p_random():
         injected.append(np.mean(out[:, 0] == 99.0))
     assert abs(np.mean(means) - 2 / 3) < 0.005
     assert abs(np.mean(injected) - 0.25) < 3 * math.sqrt(0.25 * 0.75 / 20000)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dense_kld_kernel_and_the_sorting_fallback_cut_alike(monkeypatch, seed):
+    from robomaze.localize import resample as mod
+
+    rng = np.random.default_rng(seed)
+    p = np.column_stack([rng.normal(0, 0.05, 800), rng.normal(0, 0.05, 800),
+                         rng.uniform(-0.3, 0.3, 800)])
+    w = rng.random(800)
+    w /= w.sum()
+    dense = resample(p, w, np.random.default_rng(9), n_min=20, n_max=800, p_random=0.0,
+                     random_poses=None)
+    monkeypatch.setattr(mod, "DENSE_BINS", 0)
+    sparse = resample(p, w, np.random.default_rng(9), n_min=20, n_max=800, p_random=0.0,
+                      random_poses=None)
+    assert 20 < len(dense) < 800 and np.array_equal(dense, sparse)

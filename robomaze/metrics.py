@@ -138,6 +138,20 @@ metrics dict               bench row                       meaning (see Definiti
                                                            believed and true positions
                                                            (agents with odometry noise,
                                                            :func:`robomaze.sim.simulate`)
+``ate_rmse``               ``ate_rmse``                    absolute trajectory error: RMSE
+                                                           (m) of estimated vs true
+                                                           positions, no alignment (runs
+                                                           with a localizer,
+                                                           :mod:`robomaze.localize.errors`)
+``rpe_per_m``              ``rpe_per_m``                   relative pose error per metre:
+                                                           translation RMSE over 1 m of
+                                                           true path, divided by 1 m
+``lost_time``              ``lost_time``                   seconds with position error
+                                                           over 0.15 m
+``map_iou_occupied``       ``map_iou_occupied``            IoU of the built map's occupied
+                                                           cells with the true walls (slam)
+``map_iou_free``           ``map_iou_free``                IoU of its free cells with the
+                                                           true free space (slam)
 =========================  ==============================  ================================
 
 ``Path.min_clearance_key_poses`` / ``Path.mean_clearance_key_poses`` are

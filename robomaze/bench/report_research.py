@@ -54,7 +54,9 @@ def noise_level_key(level: str) -> tuple:
 
 
 def _level(row) -> str:
-    return f"{row.get('noise') or 'none'} / {row.get('odometry_noise') or 'none'}"
+    # a localizer changes what the odometry noise does: its runs are their own level
+    loc = f" [{row['localize']}]" if row.get("localize") else ""
+    return f"{row.get('noise') or 'none'} / {row.get('odometry_noise') or 'none'}{loc}"
 
 
 def _level_key(level: str) -> tuple:
@@ -296,4 +298,7 @@ def _mouse_section(rows) -> str:
 def sections(rows, d, *, figures: bool = True) -> str:
     """The research sections' Markdown for the rows of result directory ``d``."""
     rows = list(rows)
-    return _noise_section(rows, Path(d), figures) + _mouse_section(rows)
+    from .report_localize import localize_section
+
+    return (_noise_section(rows, Path(d), figures) + localize_section(rows)
+            + _mouse_section(rows))

@@ -40,7 +40,8 @@ A row is a plain JSON-ready dict::
     path [[row, col], ...] (grid cells, for example images) or None,
     poses (the continuous path: x, y, heading per pose, metres and radians;
         :func:`robomaze.bench.store.row_poses` decodes it) or None,
-    provenance {robomaze, git_commit, python, numpy, seed}
+    provenance {robomaze, git_commit, python, numpy, seed},
+    localize ("mcl" | "slam"; only in rows of agents with a localizer)
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ DETERMINISTIC_METRICS = (
     # shape and arc clearance (robomaze.metrics.shape_metrics), the reference's name
     "curvature_max", "curvature_mean", "cusps", "arc_clearance_min", "arc_clearance_mean",
     "arc_clearance_median", "arc_clearance_max", "optimal_reference",
+    # agents with a localizer (robomaze.localize)
+    "ate_rmse", "rpe_per_m", "lost_time", "map_iou_occupied", "map_iou_free",
 )
 _MAX_PATH_POINTS = 2000
 
@@ -232,6 +235,8 @@ def _base_row(scenario: Scenario) -> dict:
         "status": "ok", "outcome": "success", "success": False, "reason": None, "error": None,
         "metrics": {}, "timings": {}, "path": None, "poses": None,
         "provenance": provenance(spec["seed"]),
+        # only with a localizer: rows without one keep their bytes
+        **({"localize": spec["robot"]["localize"]} if spec["robot"].get("localize") else {}),
     }
 
 
@@ -365,6 +370,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
                               sensor=spec["robot"]["sensor"], max_steps=run["max_steps"],
                               dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
                               odometry_noise=spec["robot"].get("odometry_noise"),
+                              localize=spec["robot"].get("localize") or "none",
                               **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts
         raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None

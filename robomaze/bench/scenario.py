@@ -36,6 +36,8 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
                                        # only; robomaze.sense.noise specs)
     odometry_noise = "drift:0.01"      # odometry the agent sees (agents
                                        # only; robomaze.sim.odometry specs)
+    localize = ["none", "mcl", "slam"] # how the agent knows its pose (agents
+                                       # only; robomaze.localize)
 
     [run]
     planner = ["astar", "wavefront"]
@@ -58,8 +60,9 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
 
 Keys that only some runs use are left out of the others' canonical specs,
 so the product does not repeat identical runs (repeats share one id):
-``robot.noise`` and ``robot.odometry_noise`` exist only in agent runs (and
-only when not ``"none"``, so sweeps without noise keep their ids), and a
+``robot.noise``, ``robot.odometry_noise`` and ``robot.localize`` exist only
+in agent runs (and only when not ``"none"``, so sweeps without noise or a
+localizer keep their ids), and a
 mouse run has the default ``[widen]``, ``run.connectivity``, ``max_steps``
 and ``dt`` and no footprint.
 
@@ -238,6 +241,15 @@ def _odometry_noise(v):
     return None if model is None else model.to_spec()
 
 
+def _localize(v):
+    """Canonical localizer name (None for ``"none"``: dead reckoning)."""
+    from ..localize import LOCALIZE_CHOICES
+
+    if v not in LOCALIZE_CHOICES:
+        raise _Bad("one of " + ", ".join(repr(c) for c in LOCALIZE_CHOICES))
+    return None if v == "none" else v
+
+
 def _footprint(v) -> dict:
     """Canonical footprint table from a spec string or a table (one parser:
     :meth:`robomaze.geometry.Footprint.from_spec`)."""
@@ -268,7 +280,8 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
     "widen": {"corridor": (_int(1), False), "wall": (_int(1), False),
               "resolution": (_num(0.0, strict=True), False)},
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
-              "noise": (_noise, False), "odometry_noise": (_odometry_noise, False)},
+              "noise": (_noise, False), "odometry_noise": (_odometry_noise, False),
+              "localize": (_localize, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
             "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
@@ -277,7 +290,7 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 #: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
-_OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise")}
+_OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise"), ("robot", "localize")}
 #: The method lists joined into the method axis, in order.
 _METHOD_KEYS = ("planner", "agent", "mouse")
 

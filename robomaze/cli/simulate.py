@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
+
+import numpy as np
 
 from ..errors import ParameterError
 from ..sim.env import MAX_DT
@@ -22,6 +25,14 @@ noise: none | gaussian:SIGMA | proportional:FRACTION | dropout:P | mixture[:KEY=
        joined with + (range noise of the sensor, robomaze.sense.noise)
 odometry noise: none | gaussian:S | gaussian:SV,SW | drift:D | gaussian:S+drift:D
        (m/s, rad/s per step; what the agent believes, robomaze.sim.odometry)
+localize: none (dead reckoning) | mcl (Monte Carlo localisation on the known map)
+       | slam (log-odds map + scan matching); the agent then drives on the
+       estimate, and the summary adds ate_rmse, rpe_per_m, lost_time (and
+       map_iou_occupied/map_iou_free for slam); --tum PREFIX writes
+       PREFIX-estimate.tum and PREFIX-truth.tum for evo (evo_ape tum
+       PREFIX-truth.tum PREFIX-estimate.tum); --localize-image draws the
+       truth beside the particle cloud (mcl) or the built map (slam);
+       --json prints the summary as one JSON object instead of the line
 
 The summary line reports: result, steps, simulated time, executed length,
 optimality ratio, minimum/mean footprint clearance, collision events and, for
@@ -77,6 +88,17 @@ def register(subparsers) -> None:
                    help="sensor range noise, e.g. gaussian:0.01 (default none)")
     p.add_argument("--odometry-noise", default="none", metavar="SPEC",
                    help="odometry noise, e.g. gaussian:0.02+drift:0.01 (default none)")
+    p.add_argument("--localize", default="none", choices=("none", "mcl", "slam"),
+                   help="how the agent knows its pose: none (odometry), mcl or slam "
+                        "(default none)")
+    p.add_argument("--tum", default=None, metavar="PREFIX",
+                   help="with --localize mcl|slam: write PREFIX-estimate.tum and "
+                        "PREFIX-truth.tum (TUM trajectory format)")
+    p.add_argument("--localize-image", default=None, metavar="OUT.png",
+                   help="with --localize mcl|slam: draw the truth beside the particle cloud "
+                        "(mcl) or the built map (slam); .png, .svg or .pdf")
+    p.add_argument("--json", action="store_true",
+                   help="print the run's summary and metrics as one JSON object")
     p.add_argument("--agent", default="explore", help="agent name (default explore)")
     add_world_args(p)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -133,6 +155,10 @@ def summary(result) -> str:
         parts.append(f"seen={_fmt(m['fraction_seen'], '', 3)}")
     if "odometry_error" in m:
         parts.append(f"odometry_error={_fmt(m['odometry_error'], 'm')}")
+    for key, unit in (("ate_rmse", "m"), ("rpe_per_m", ""), ("lost_time", "s"),
+                      ("map_iou_occupied", ""), ("map_iou_free", "")):
+        if key in m:
+            parts.append(f"{key}={_fmt(m[key], unit)}")
     return " ".join(parts)
 
 
@@ -168,6 +194,12 @@ def run(args: argparse.Namespace) -> int:
 
         if Path(args.bag).is_dir() or (Path(args.bag).exists() and not args.bag.endswith(".mcap")):
             raise ParameterError(f"--bag: {args.bag!r} exists; give a new path")
+    if args.tum is not None and args.localize == "none":
+        raise ParameterError("--tum needs an estimate to write: use --localize mcl or slam")
+    if args.localize_image is not None:
+        if args.localize == "none":
+            raise ParameterError("--localize-image needs a localizer: use --localize mcl or slam")
+        out_extension(args.localize_image, (".png", ".svg", ".pdf"), "--localize-image")
     noise, odometry_noise = _noise_args(args)
     footprint = parse_footprint(args.footprint)
     if footprint is None:
@@ -197,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
                       goal=_parse_point(args.goal, "--goal"), max_steps=args.max_steps,
                       dt=args.dt, rng=stage_rng(seed, "method"),
                       record_scans=args.scans or args.gif is not None,
-                      noise=noise, odometry_noise=odometry_noise,
+                      noise=noise, odometry_noise=odometry_noise, localize=args.localize,
                       observer=None if args.bag is None else observed.append, **options)
     if args.bag is not None:
         _write_bag(args.bag, grid, result, footprint, observed, args.sensor)
@@ -213,8 +245,27 @@ def run(args: argparse.Namespace) -> int:
         sensor = default_sensor(args.sensor, grid) if isinstance(args.sensor, str) else None
         animate_run(grid, result.trajectory, footprint, args.gif, sensor=sensor,
                     every=args.gif_every, fps=args.fps, start_color=args.start_color)
-    outs = [o for o in (args.output, args.image, args.gif, args.bag) if o]
-    print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
+    if args.localize_image is not None:
+        from ..viz.localize import localization_figure
+
+        localization_figure(grid, result, args.localize_image)
+    tums = []
+    if args.tum is not None:
+        from ..localize import write_tum
+
+        t = result.trajectory.t
+        tums = [f"{args.tum}-estimate.tum", f"{args.tum}-truth.tum"]
+        for path, poses in zip(tums, (result.estimate, result.trajectory.poses)):
+            try:
+                write_tum(path, t, poses)
+            except OSError as exc:
+                raise ParameterError(f"--tum: cannot write {path}: {exc.strerror}") from None
+    outs = [o for o in (args.output, args.image, args.gif, args.bag, args.localize_image,
+                        *tums) if o]
+    if args.json:
+        print(json_summary(result, outputs=outs))
+    else:
+        print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
     return 0 if result.success else 1
 
 
@@ -231,6 +282,32 @@ def _write_bag(path, grid, result, footprint, observed, sensor_name) -> None:
                   odometry=np.array([o["odom"] for o in observed]),
                   plan_points=getattr(plan, "points", None),
                   mount=default_sensor(sensor_name, grid).mount)
+
+
+def _plain(v):
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v) if math.isfinite(v) else None
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple, np.ndarray)):
+        return [_plain(x) for x in v]
+    return v if v is None or isinstance(v, str) else str(v)
+
+
+def json_summary(result, outputs=()) -> str:
+    """The run as one JSON object: reason, success, steps, time, metrics (NaN as null)."""
+    meta = result.trajectory.meta
+    doc = {"reason": result.reason, "success": bool(result.success),
+           "agent": meta.get("agent"), "seed": meta.get("seed"),
+           "localize": meta.get("localize", "none"),
+           "odometry_noise": meta.get("odometry_noise"),
+           "time": float(result.trajectory.t[-1]), "metrics": result.metrics,
+           "outputs": list(outputs)}
+    return json.dumps(_plain(doc), sort_keys=False)
 
 
 def _noise_args(args):

@@ -24,7 +24,9 @@ Spaces (all plain arrays, every bound finite):
     ``range_max``, since learning code needs finite inputs. Absent without
     a sensor (``sensor=None``).
   - ``"odom"`` ``Box(float64)`` ``[x, y, theta, v, omega]``: pose in the
-    world frame and the velocity reached.
+    world frame and the velocity reached (with ``odometry_noise``, the
+    dead-reckoned pose; with ``localize="mcl"`` or ``"slam"``, the
+    localizer's estimate of the pose, :mod:`robomaze.localize`).
   - ``"goal"`` ``Box(float64, (2,))``: the goal centre in the robot frame.
   - ``"collision"`` ``Box(0, 1, (1,), float32)``: 1 when the last step
     was refused (a bump sensor).
@@ -160,8 +162,16 @@ class MazeEnv(gym.Env):
         Seconds per step.
     max_steps : int
         Steps before truncation.
-    start, goal, goal_radius, on_collision
+    start, goal, goal_radius, on_collision, odometry_noise
         As in :class:`~robomaze.sim.SimEnv`.
+    localize : {"none", "mcl", "slam"}
+        What ``obs["odom"]`` holds as the pose: the odometry (``"none"``)
+        or a localizer's estimate from the odometry and the scan
+        (:data:`robomaze.localize.LOCALIZERS`; needs a sensor). Its
+        generator is drawn from :attr:`np_random` after the simulator's, so
+        ``"none"`` episodes are those of an env without the option.
+    localize_options : dict, optional
+        Passed to the localizer.
     render_mode : {"rgb_array", "human"} or None
 
     Examples
@@ -183,13 +193,21 @@ class MazeEnv(gym.Env):
                  sensor="lidar", sensor_options: dict | None = None, kinematics=None,
                  dt: float = 0.1, max_steps: int = 1000, start=None, goal=None,
                  goal_radius: float | None = None, on_collision: str = "continue",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, odometry_noise=None, localize: str = "none",
+                 localize_options: dict | None = None) -> None:
         if render_mode is not None:
             check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
         if sensor_options is None and sensor == "lidar":
             sensor_options = {"n_beams": 36}
         self.robot = build_robot(footprint, sensor, kinematics, sensor_options)
+        from ..localize import LOCALIZE_CHOICES
+
+        self.localize = check_choice("localize", localize, LOCALIZE_CHOICES)
+        if self.localize != "none" and not self.robot.sensors:
+            raise ParameterError(f"localize={localize!r} needs a range sensor, got sensor=None")
+        self._localize_options = dict(localize_options or {})
+        self.localizer = None
         self._maze_kw = dict(generator=generator, size=size, corridor=corridor, wall=wall,
                              resolution=resolution, braid=braid)
         self.maze_seed = maze_seed
@@ -199,7 +217,7 @@ class MazeEnv(gym.Env):
         self._sim_kw = dict(start=start, goal=goal, goal_radius=goal_radius,
                             dt=check_float("dt", dt, min_value=0.0, strict_min=True),
                             max_steps=check_int("max_steps", max_steps, min_value=1),
-                            on_collision=on_collision)
+                            on_collision=on_collision, odometry_noise=odometry_noise)
         first = grid if grid is not None else build_grid(
             seed=0 if maze_seed is None else maze_seed, **self._maze_kw)
         self._set_grid(first)
@@ -216,6 +234,12 @@ class MazeEnv(gym.Env):
             self._set_grid(build_grid(seed=int(self.np_random.integers(2 ** 63)),
                                       **self._maze_kw))
         obs, info = self.sim.reset(seed=int(self.np_random.integers(2 ** 63)), options=options)
+        if self.localize != "none":
+            from ..localize import make_localizer
+
+            self.localizer = make_localizer(
+                self.localize, self.grid, self.robot.sensors[0], self.sim.start,
+                rng=int(self.np_random.integers(2 ** 63)), **self._localize_options)
         self._goal_xy = self.sim.goal.centre
         out = self._observation(obs)
         if self.render_mode == "human":
@@ -267,6 +291,8 @@ class MazeEnv(gym.Env):
             _obs_kernels.finite_scan(scan.ranges, scan.range_max, r)
             out["scan"] = r
         odom = np.array(obs["odom"], dtype=np.float64)
+        if self.localizer is not None:
+            odom[:3] = self.localizer.update(odom[:3], scan.ranges)
         out["odom"] = odom
         g = np.empty(2)
         _obs_kernels.goal_vector(odom[0], odom[1], odom[2], self._goal_xy[0], self._goal_xy[1], g)

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_rng, check_float, check_int
+from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import NoPathError, ParameterError, unknown_name
 from ..grid import OccupancyGrid
+from ..localize import LOCALIZE_CHOICES, make_localizer
 from ..sense.noise import parse_noise
 from ..sense.sensor import RangeSensor, make_sensor
 from .agents import AGENTS, AgentContext
@@ -46,6 +47,10 @@ class SimResult:
     reason: str
     agent: object = None
     info: dict = field(default_factory=dict)
+    #: ``(n, 3)`` poses the localizer estimated (one per trajectory row),
+    #: None when ``localize="none"``; ``localizer`` is the localizer itself.
+    estimate: np.ndarray | None = None
+    localizer: object = None
 
 
 def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
@@ -63,7 +68,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
              kinematics: Kinematics | None = None, goal_radius: float | None = None,
              on_collision: str = "continue", max_time: float | None = None,
              record_scans: bool = False, noise=None, odometry_noise=None,
-             observer=None, **agent_options) -> SimResult:
+             observer=None, localize: str = "none", localize_options: dict | None = None,
+             **agent_options) -> SimResult:
     """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
 
     Parameters
@@ -101,6 +107,18 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         then one per step, as :meth:`SimEnv.step` returns them): what a
         recorder such as :mod:`robomaze.io.rosbag2` needs of the believed
         odometry. It must not change them.
+    localize : {"none", "mcl", "slam"}
+        How the agent knows its pose (:mod:`robomaze.localize`): ``none``
+        -- it believes the odometry (dead reckoning; the run is exactly as
+        without this option); ``mcl`` -- Monte Carlo localisation on the
+        known map; ``slam`` -- a map built from the scans with scan
+        matching. With a localizer the agent's ``obs["odom"]`` pose is the
+        estimate, ``SimResult.estimate`` holds it per row and ``metrics``
+        gains ``ate_rmse``, ``rpe_per_m`` and ``lost_time`` (and for
+        ``slam`` ``map_iou_occupied``/``map_iou_free``,
+        :mod:`robomaze.localize.errors`).
+    localize_options : dict, optional
+        Passed to the localizer (e.g. ``{"max_particles": 2000}``).
     **agent_options
         Passed to the agent factory.
 
@@ -139,10 +157,18 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                  max_steps=max_steps, max_time=max_time, on_collision=on_collision,
                  odometry_noise=odometry_noise,
                  record_scans=record_scans)
+    check_choice("localize", localize, LOCALIZE_CHOICES)
     env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
     obs, info = env.reset(seed=env_seed)
     if observer is not None:
         observer(obs)
+    localizer = None
+    if localize != "none":
+        # drawn after the env and agent seeds, so they are those of localize="none"
+        loc_seed = int(gen.integers(2 ** 63))
+        localizer = make_localizer(localize, grid, sensor_obj, env.start, rng=loc_seed,
+                                   **dict(localize_options or {}))
+        estimates = []
     ctx = AgentContext(footprint=footprint, kinematics=kin, sensor=sensor_obj, dt=dt,
                        start=env.start, goal=env.goal, shape=grid.shape,
                        resolution=grid.resolution, origin=grid.origin, widening=grid.widening,
@@ -159,11 +185,14 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         controller, reason = None, "no_path"
         info = dict(info, error=str(exc))
     terminated = truncated = False
+    if localizer is not None:
+        meta["localize"] = localize
     if controller is not None:
         lift = kin.holonomic
         while not (terminated or truncated):
             try:
-                action = controller(obs)
+                action = controller(obs if localizer is None
+                                    else _believed(obs, localizer, estimates))
             except NoPathError as exc:
                 # The agent proved it cannot get there (e.g. a follower circling).
                 reason = "no_path"
@@ -187,6 +216,11 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
             reason = "max_steps"
     traj = env.trajectory(meta=meta)
     success = reason == "goal"
+    estimate = None
+    if localizer is not None:
+        if len(estimates) < len(traj):
+            _believed(obs, localizer, estimates)
+        estimate = np.array(estimates[:len(traj)], float).reshape(-1, 3)
     m = _metrics.trajectory_metrics(traj, grid, footprint=footprint, goal=env.goal,
                                     sensor=sensor_obj if getattr(factory, "explorer", False) else None)
     m["reason"] = reason
@@ -194,4 +228,30 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         bx, by = env.odometry_pose[:2]
         tx, ty = env.pose[:2]
         m["odometry_error"] = math.hypot(bx - tx, by - ty)
-    return SimResult(traj, success, m, reason, controller, info)
+    if localizer is not None:
+        m.update(localization_metrics(traj, estimate, grid, localizer))
+    return SimResult(traj, success, m, reason, controller, info, estimate, localizer)
+
+
+def _believed(obs: dict, localizer, estimates: list) -> dict:
+    """The observation with the localizer's estimate as the odometry pose."""
+    est = localizer.update(obs["odom"][:3], obs["scan"].ranges)
+    estimates.append(est)
+    odom = obs["odom"].copy()
+    odom[:3] = est
+    return dict(obs, odom=odom)
+
+
+def localization_metrics(traj: Trajectory, estimate: np.ndarray, grid: OccupancyGrid,
+                         localizer) -> dict:
+    """``ate_rmse``, ``rpe_per_m``, ``lost_time`` and, for a mapping localizer, the map IoUs."""
+    from ..localize import ate_rmse, lost_time, map_iou, rpe_per_metre
+
+    truth = traj.poses
+    dt = float(traj.meta.get("dt", 0.0))
+    out = {"ate_rmse": ate_rmse(truth, estimate), "rpe_per_m": rpe_per_metre(truth, estimate),
+           "lost_time": lost_time(truth, estimate, dt)}
+    if hasattr(localizer, "occupied") and hasattr(localizer, "free"):
+        occ, free = map_iou(localizer.occupied, localizer.free, grid.occupied)
+        out["map_iou_occupied"], out["map_iou_free"] = occ, free
+    return out

@@ -22,8 +22,11 @@ left, w = forward, d = turn right (--controls robot); q or escape ends.
 --web serves the game to a browser instead of opening a window (no display
 needed): open the printed URL; walk after walk ("next maze" advances the
 generator seed by one), each saved as walk-NNN.jsonl in --record-dir.
-The server binds 127.0.0.1 unless --host says otherwise; Ctrl-C (or the
-page's /api/quit) stops it.
+The server binds 127.0.0.1 unless --host says otherwise (then the printed
+URL carries a random token every request must show); Ctrl-C (or the page's
+/api/quit) stops it. The page's URL names its maze and mode
+(?gen=wilson&size=20x30&seed=5&mode=torch: the maze of
+`robomaze generate wilson 20x30 --seed 5`), so a URL can be shared.
 
 examples:
   robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
@@ -234,9 +237,21 @@ def _run_web(args: argparse.Namespace) -> int:
     world_from_args(args)  # bad sources fail here, before the port is taken
     if fresh:
         print(f"robomaze play: seed {args.seed}", file=sys.stderr)
+    maker = spec = None
+    if not Path(args.source).is_file():
+        # the page may name a maze by generator, size and seed (its URL): the
+        # same build_maze call as `robomaze generate NAME RxC --seed S`
+        def maker(gen: str, rows: int, cols: int, seed: int):
+            named = argparse.Namespace(**{**vars(args), "source": gen,
+                                          "size": f"{rows}x{cols}", "seed": seed})
+            return world_from_args(named)
+
+        rows, cols = parse_size(args.size, "SIZE")
+        spec = {"gen": args.source, "size": [rows, cols], "seed": args.seed}
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
                           mode=args.mode, radius=args.radius, controls=args.controls,
-                          name=args.name, start=args.start, goals=args.goal)
+                          name=args.name, start=args.start, goals=args.goal,
+                          maker=maker, spec=spec)
     server = make_server(session, host=args.host, port=args.port)
     print(f"robomaze play: walks are saved in {Path(args.record_dir).resolve()}")
     return serve(server, "/", args)

@@ -64,6 +64,7 @@ def register(subparsers) -> None:
     p.add_argument("-o", "--output", metavar="RECORD", default=None,
                    help="save the record here (.jsonl)")
     add_web_arguments(p)
+    add_palette_argument(p)
     p.add_argument("--record-dir", metavar="DIR", default="walks",
                    help="with --web: where the walks are saved (default ./walks)")
     p.set_defaults(func=run)
@@ -79,6 +80,16 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --web: TCP port, 0 = any free port (default 8000)")
     p.add_argument("--open", action="store_true",
                    help="with --web: open the page in the default browser")
+
+
+def add_palette_argument(p: argparse.ArgumentParser) -> None:
+    """--palette (shared with ``replay``)."""
+    from ..traverse.palette import DEFAULT_PALETTE, PALETTES
+
+    p.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
+                   help="move colours: okabe-ito (colour-blind safe: right blue, down "
+                        "vermilion, left sky blue, up green) or paper (right blue, down red, "
+                        "left cyan, up green); default okabe-ito; the page can switch")
 
 
 def _port(text: str) -> int:
@@ -215,7 +226,8 @@ def run(args: argparse.Namespace) -> int:
         return no_display("play")
     from ..viz.traverse import PlayWindow
 
-    win = PlayWindow(game, out=args.output, cell_px=args.cell_px, source=source)
+    win = PlayWindow(game, out=args.output, cell_px=args.cell_px, source=source,
+                     palette=args.palette)
     win.show()
     saved = win.finish()
     print(f"{game.status()}" + (f" -> {saved}" if saved else ""))
@@ -251,7 +263,7 @@ def _run_web(args: argparse.Namespace) -> int:
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
                           mode=args.mode, radius=args.radius, controls=args.controls,
                           name=args.name, start=args.start, goals=args.goal,
-                          maker=maker, spec=spec)
+                          maker=maker, spec=spec, palette=args.palette)
     server = make_server(session, host=args.host, port=args.port)
     print(f"robomaze play: walks are saved in {Path(args.record_dir).resolve()}")
     return serve(server, "/", args)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ._common import add_command, out_extension, positive_float, positive_int
-from .play import add_web_arguments, interactive_backend, no_display, serve
+from .play import (add_palette_argument, add_web_arguments, interactive_backend, no_display,
+                   serve)
 
 EPILOG = """\
 output (by the extension of each -o, repeatable):
@@ -16,7 +17,9 @@ output (by the extension of each -o, repeatable):
 without -o a window opens: space = play/pause, + / - = faster / slower.
 --web serves the replay page instead (play/pause, step, speed, show/hide
 solution) for one or more records, on 127.0.0.1 unless --host says otherwise.
-moves are coloured by direction: right blue, down red, left cyan, up green.
+moves are coloured by direction: --palette okabe-ito (default, colour-blind
+safe: right blue, down vermilion, left sky blue, up bluish green) or paper
+(right blue, down red, left cyan, up green).
 
 examples:
   robomaze replay walk.jsonl
@@ -39,6 +42,7 @@ def register(subparsers) -> None:
     p.add_argument("--every", type=positive_int, default=1, metavar="K",
                    help="animate every K-th position only (long robot runs; default 1)")
     add_web_arguments(p)
+    add_palette_argument(p)
     p.set_defaults(func=run)
 
 
@@ -51,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
         if args.output:
             raise ParameterError("-o/--output and --web exclude each other")
-        server = make_server(shelf=RecordShelf(args.record), host=args.host, port=args.port)
+        server = make_server(shelf=RecordShelf(args.record), host=args.host, port=args.port,
+                             palette=args.palette)
         return serve(server, "/replay", args)
     if len(args.record) > 1:
         raise ParameterError(f"one RECORD at a time without --web, got {len(args.record)}")
@@ -70,13 +75,14 @@ def run(args: argparse.Namespace) -> int:
 
     for out, ext in zip(args.output, exts):
         if ext in (".gif", ".mp4"):
-            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every)
+            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every,
+                        palette=args.palette)
             rp.save(out, fps=args.fps)
             print(f"{args.record}: {rp.n_frames} frames -> {out}")
         else:
-            still(rec, out, cell_px=args.cell_px)
+            still(rec, out, cell_px=args.cell_px, palette=args.palette)
             print(f"{args.record}: {rec.n_moves} moves -> {out}")
     if not exts:
         Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True,
-               every=args.every).show()
+               every=args.every, palette=args.palette).show()
     return 0

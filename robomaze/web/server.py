@@ -52,6 +52,7 @@ from importlib import resources
 from typing import Callable
 
 from ..errors import ParameterError, RobomazeError
+from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
 from .session import ElsewhereError, PlaySession, RecordShelf, record_payload
 
 __all__ = ["make_server", "STATIC_FILES", "MAX_BODY", "url_of"]
@@ -312,7 +313,9 @@ class _Handler(BaseHTTPRequestHandler):
             rec = shelf.record(i)
         except KeyError:
             raise _BadRequest(HTTPStatus.NOT_FOUND, f"no record {i}") from None
-        self._json({"index": i, "name": shelf.paths[i].name, **record_payload(rec)})
+        self._json({"index": i, "name": shelf.paths[i].name, "label": shelf.listing()[i]["label"],
+                    "palette": self.server.palette, "palettes": PALETTES,
+                    **record_payload(rec)})
 
     def _get_record_file(self, i: int) -> None:
         shelf = self._shelf()
@@ -401,7 +404,8 @@ def url_of(server: ThreadingHTTPServer, page: str = "/") -> str:
 def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None = None,
                 host: str = "127.0.0.1", port: int = 0,
                 log: Callable[[str], None] | None = None,
-                token: str | None = None) -> ThreadingHTTPServer:
+                token: str | None = None,
+                palette: str | None = None) -> ThreadingHTTPServer:
     """A server for the play page of ``session`` (or, without one, only the
     replay page of ``shelf``); call ``serve_forever()`` on it.
 
@@ -425,6 +429,8 @@ def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None
     srv.session, srv.shelf = session, shelf if shelf is not None else RecordShelf()
     srv.static = _load_static()
     srv.log = log
+    srv.palette = check_palette(palette or (session.palette if session is not None
+                                            else DEFAULT_PALETTE))
     srv.token = None if _is_loopback(host) else (token or secrets.token_urlsafe(18))
     bound = srv.server_address[1]
     names = {host.lower(), "localhost", "127.0.0.1", "[::1]"}

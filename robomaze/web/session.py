@@ -31,6 +31,7 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
 from ..traverse.game import MODES, Game
+from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
 from ..traverse.record import (MOVES, RecordWriter, TraversalRecord, dumps,
                                read_record_bytes)
 from ..traverse.score import score
@@ -214,6 +215,8 @@ class PlaySession:
         and "next maze" is the same generator and size at ``seed + 1``.
     spec : dict, optional
         The first maze for ``maker`` (then ``worlds`` is not called).
+    palette : str
+        The page's first direction palette (it may switch).
 
     Examples
     --------
@@ -230,8 +233,9 @@ class PlaySession:
                  radius: int = 1, controls: str = "arrows", name: str = "",
                  start=None, goals=None, clock: Callable[[], float] | None = None,
                  maker: Callable[[str, int, int, int], tuple] | None = None,
-                 spec: dict | None = None) -> None:
+                 spec: dict | None = None, palette: str = DEFAULT_PALETTE) -> None:
         self.worlds = worlds
+        self.palette = check_palette(palette)
         self.maker = maker
         self.spec = None if spec is None else {"gen": spec["gen"], "size": list(spec["size"]),
                                                "seed": int(spec["seed"])}
@@ -410,6 +414,8 @@ class PlaySession:
             vis = g.picture_visible()
             walls = np.array([list(r) for r in self.picture["walls"]])
             out["walls"] = ["".join(r) for r in np.where(vis, walls, "?")]
+        if full:
+            out["palette"], out["palettes"] = self.palette, PALETTES
         if full or g.finished:
             pic = dict(self.picture)
             if hidden:

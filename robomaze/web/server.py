@@ -272,7 +272,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _post_new(self) -> None:
         body = self._body()
-        extra = set(body) - {"mode", "radius", "next", "gen", "size", "seed", "tab"}
+        extra = set(body) - {"mode", "radius", "next", "gen", "size", "seed", "tab", "controls"}
         if extra:
             raise _BadRequest(HTTPStatus.BAD_REQUEST, f"unknown keys {sorted(extra)}")
         mode, radius, nxt = body.get("mode"), body.get("radius"), body.get("next", True)
@@ -283,6 +283,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise ParameterError(f"size must be a string like 20x30, got {size!r}")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ParameterError(f"seed must be an integer, got {seed!r}")
+        controls = body.get("controls")
+        if controls is not None and not isinstance(controls, str):
+            raise ParameterError(f"controls must be a string, got {controls!r}")
         if mode is not None and not isinstance(mode, str):
             raise ParameterError(f"mode must be a string, got {mode!r}")
         if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int)):
@@ -293,7 +296,7 @@ class _Handler(BaseHTTPRequestHandler):
         with s.lock:
             s.check_tab(_tab_of(body))
             self._json(s.new_walk(mode=mode, radius=radius, advance=nxt, gen=gen, size=size,
-                                  seed=seed))
+                                  seed=seed, controls=controls))
 
     def _post_quit(self) -> None:
         self._body()

@@ -30,7 +30,7 @@ from .._validate import check_choice, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ..traverse.game import MODES, Game
+from ..traverse.game import CONTROLS, MODES, Game
 from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
 from ..traverse.record import (MOVES, RecordWriter, TraversalRecord, dumps,
                                read_record_bytes)
@@ -83,8 +83,14 @@ def score_payload(record: TraversalRecord) -> dict:
     the per-maze-cell error heat map (section error, NaN -> null)."""
     rep = score(record)
     heat = rep.section_map("error")
-    return {"summary": rep.summary,
-            "sections": [r for r in rep.table_rows if r["moves"] or r["on_route"]],
+    cols = rep.sections.shape[1]
+    shown = []
+    for r in rep.table_rows:
+        if r["moves"] or r["on_route"]:
+            chain = rep.sections.cells[r["section"]]
+            # where the number is drawn on the finish map: the chain's middle cell
+            shown.append({**r, "at": list(divmod(int(chain[len(chain) // 2]), cols))})
+    return {"summary": rep.summary, "sections": shown,
             "heat": [[None if np.isnan(v) else float(v) for v in row] for row in heat],
             "heat_max": float(np.nanmax(heat)) if np.isfinite(heat).any() else 0.0,
             "route": rep.route.tolist()}
@@ -122,6 +128,14 @@ def _label(record: TraversalRecord, mtime: float | None) -> str:
         maze = f"{rows}x{cols} {record.level}"
     when = "" if mtime is None else time.strftime(" %Y-%m-%d %H:%M", time.localtime(mtime))
     return f"{settings.get('mode') or record.walker.get('kind', '')}, {maze}{when}"
+
+
+def _generator_names() -> list[str]:
+    try:
+        from ..generate import GENERATORS
+    except ImportError:  # the generators package is optional
+        return []
+    return sorted(GENERATORS)
 
 
 class RecordShelf:
@@ -272,7 +286,7 @@ class PlaySession:
     # ------------------------------------------------------------ walks
     def new_walk(self, *, mode: str | None = None, radius: int | None = None,
                  advance: bool = True, gen: str | None = None, size=None,
-                 seed: int | None = None) -> dict:
+                 seed: int | None = None, controls: str | None = None) -> dict:
         """Begin the next maze (``advance``) or the same one again, in ``mode``;
         or, with ``gen``/``size``/``seed`` (a page's URL), that maze.
 
@@ -283,6 +297,8 @@ class PlaySession:
             self.mode = check_choice("mode", mode, MODES)
         if radius is not None:
             self.radius = check_int("radius", radius, min_value=0, max_value=MAX_RADIUS)
+        if controls is not None:
+            self.controls = check_choice("controls", controls, CONTROLS)
         named = gen is not None or size is not None or seed is not None
         if named:
             spec = self._check_spec(gen, size, seed)
@@ -416,6 +432,7 @@ class PlaySession:
             out["walls"] = ["".join(r) for r in np.where(vis, walls, "?")]
         if full:
             out["palette"], out["palettes"] = self.palette, PALETTES
+            out["generators"] = _generator_names() if self.maker is not None else []
         if full or g.finished:
             pic = dict(self.picture)
             if hidden:

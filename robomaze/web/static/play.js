@@ -296,7 +296,7 @@
         "), bumps " + m.bumps + ", time " + m.duration.toFixed(1) + " s. " + bestTime(m) + "</p>" +
         "<p>wrong turns " + m.wrong_turns + ", revisits " + m.revisits + ", dead ends entered " +
         m.dead_ends_entered + "; " + m.sections_with_error + " of " + m.sections + " sections with error. " +
-        "The maze is shaded by each section's error (white none, purple most); the numbers on it are the sections below.</p>" +
+        "The maze is shaded by each section's error (palest none, dark purple most); the numbers on it are the sections below.</p>" +
         RM.sectionTable(st.score.sections) +
         "<p>Saved as <code id='recname'>" + RM.esc(rec.name) + "</code>: " +
         "<a href='/records/" + rec.index + ".jsonl'>download</a> &middot; " +

@@ -293,30 +293,30 @@ class PlaySession:
         A walk left unfinished with at least one move is closed first (its
         record says ``reached_goal`` false): it is data too.
         """
-        if mode is not None:
-            self.mode = check_choice("mode", mode, MODES)
-        if radius is not None:
-            self.radius = check_int("radius", radius, min_value=0, max_value=MAX_RADIUS)
-        if controls is not None:
-            self.controls = check_choice("controls", controls, CONTROLS)
-        named = gen is not None or size is not None or seed is not None
-        if named:
+        # everything is checked and the maze built before anything changes:
+        # a refused request leaves the walk in progress as it was
+        mode = self.mode if mode is None else check_choice("mode", mode, MODES)
+        radius = self.radius if radius is None else check_int("radius", radius, min_value=0,
+                                                              max_value=MAX_RADIUS)
+        controls = (self.controls if controls is None
+                    else check_choice("controls", controls, CONTROLS))
+        spec, built = self.spec, None
+        if gen is not None or size is not None or seed is not None:
             spec = self._check_spec(gen, size, seed)
-        if self.game is not None and self.saved is None and self.game.steps:
-            self._close(reached=False)
-        if named:
-            self.spec = spec
-            self.walk += 1
-            self.world, self.source = self.maker(spec["gen"], *spec["size"], spec["seed"])
+            built = self.maker(spec["gen"], *spec["size"], spec["seed"])
         elif advance or self.game is None:
-            self.walk += 1
             if self.spec is not None and self.maker is not None:
                 if self.game is not None:
-                    self.spec = {**self.spec, "seed": self.spec["seed"] + 1}
-                self.world, self.source = self.maker(self.spec["gen"], *self.spec["size"],
-                                                     self.spec["seed"])
+                    spec = {**self.spec, "seed": self.spec["seed"] + 1}
+                built = self.maker(spec["gen"], *spec["size"], spec["seed"])
             else:
-                self.world, self.source = self.worlds(self.walk)
+                built = self.worlds(self.walk + 1)
+        if self.game is not None and self.saved is None and self.game.steps:
+            self._close(reached=False)
+        self.mode, self.radius, self.controls, self.spec = mode, radius, controls, spec
+        if built is not None:
+            self.walk += 1
+            self.world, self.source = built
         walker = {"kind": "person", "name": self.name, "settings": {}}
         self.game = Game(self.world, mode=self.mode, controls=self.controls, walker=walker,
                          start=self.start, goals=self.goals, clock=self.clock,

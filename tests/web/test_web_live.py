@@ -177,3 +177,22 @@ def test_a_named_maze_and_next_is_the_next_seed(tmp_path):
             s.new_walk(size=bad)
     with pytest.raises(ParameterError, match="one maze file"):
         _session(tmp_path / "f").new_walk(gen="wilson", size="4x4", seed=1)
+
+
+def test_a_refused_new_maze_leaves_the_walk_in_progress(tmp_path):
+    def maker(gen, rows, cols, seed):
+        if gen != "ok":
+            raise ParameterError(f"unknown generator {gen!r}")
+        return SNAKE, {"generator": gen, "size": [rows, cols], "seed": seed}
+
+    s = PlaySession(None, tmp_path, maker=maker, spec={"gen": "ok", "size": [3, 3], "seed": 1})
+    s.act("E")
+    for bad in ({"gen": "nosuch"}, {"mode": "dark"}, {"radius": 99}, {"controls": "mouse"}):
+        with pytest.raises(ParameterError):
+            s.new_walk(**bad)
+        assert s.game.moves == 1 and s.saved is None and s.spec["gen"] == "ok"
+        assert s.mode == "full" and s.walk == 0
+    s.act("E")   # the walk goes on, in the same record
+    s.new_walk(advance=True)
+    rec = read_record(tmp_path / "walk-001.jsonl")
+    assert rec.n_moves == 2 and s.spec["seed"] == 2

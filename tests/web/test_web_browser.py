@@ -306,6 +306,26 @@ def test_a_60x40_maze_has_12px_cells_and_the_view_follows(browser, server, tmp_p
     _shot(browser, tmp_path, "web-play-desktop.png")
 
 
+def test_robot_controls_show_only_their_buttons(browser, server):
+    url, walks = server
+    _open(browser, url + "?gen=backtracker&size=10x10&seed=5&mode=full&controls=robot")
+    WebDriverWait(browser, 10).until(lambda d: _body(d, "controls") == "robot")
+    _idle(browser)
+    shown = [b.get_attribute("data-act") for b in
+             browser.find_elements(By.CSS_SELECTOR, "#pad button") if b.is_displayed()]
+    assert shown == ["L", "F", "R"]          # no absolute arrows with robot controls
+    before = set(walks.glob("walk-*.jsonl"))
+    for act in ("R", "F", "L"):
+        browser.find_element(By.CSS_SELECTOR, f"#pad button[data-act='{act}']").click()
+    _idle(browser)
+    assert _count(browser, "moves") + _count(browser, "bumps") == 3
+    (new,) = set(walks.glob("walk-*.jsonl")) - before
+    assert [s.move for s in read_record(new).steps] == ["R", "F", "L"]
+    _open(browser, url + "?controls=arrows")   # the next tests walk with arrows
+    WebDriverWait(browser, 10).until(lambda d: _body(d, "controls") == "arrows")
+    _idle(browser)
+
+
 def test_escape_closes_the_menu_and_the_next_key_is_a_move(browser, server):
     url, _ = server
     _open(browser, url + "?gen=backtracker&size=10x10&seed=5&mode=full")

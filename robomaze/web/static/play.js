@@ -131,7 +131,11 @@
     const out = data.outcomes || [data.outcome];
     const last = out[out.length - 1];
     if (last === "goal") { say("Goal reached in " + data.moves + " moves"); }
-    else if (last === "bump") { say("bump: a wall"); }
+    else if (last === "bump") {
+      say("bump: a wall");
+      canvas.classList.add("bump");
+      setTimeout(() => canvas.classList.remove("bump"), 250);
+    }
     else if (last === "undone") { say("move taken back"); }
     else if (last === "moved") { say("moves " + data.moves); }
   }

@@ -206,7 +206,7 @@ def _get_state(url: str) -> dict:
         return json.loads(r.read())
 
 
-def _play_mode(driver, url, walks, tmp_path, mode, n, maze, route, move):
+def _play_mode(driver, url, walks, tmp_path, mode, n, maze, route, move, shot=None):
     """Play one mode to the goal with ``move(step)`` per step; check record and score."""
     _open(driver, url + "?mode=" + mode, f"maze 1 ({mode})")
     assert _count(driver, "moves") == 0
@@ -217,6 +217,8 @@ def _play_mode(driver, url, walks, tmp_path, mode, n, maze, route, move):
     for st in steps[:half]:
         move(st)
     _idle(driver)
+    if shot:
+        _shot(driver, tmp_path, shot)
     if mode == "explorer":
         # what the server sends holds no square further than a visited cell's walls
         state = _get_state(url)
@@ -278,9 +280,9 @@ def test_phone_plays_every_mode_by_swipes(phone, server, tmp_path):
             _open(phone, url + "?mode=explorer", "maze 1 (explorer)")
             _check_layout(phone)
             assert _layout(phone)["cellpx"] >= 12
-            _shot(phone, tmp_path, "web-play-phone.png")
         _play_mode(phone, url, walks, tmp_path, mode, n, maze, route,
-                   lambda st: _swipe(phone, *SWIPES[st]))
+                   lambda st: _swipe(phone, *SWIPES[st]),
+                   shot="web-play-phone.png" if mode == "explorer" else None)
         lay = _check_layout(phone)   # the finish panel fits 390 px: no sideways scroll
         assert lay["inner"] == 390
         right = phone.execute_script(
@@ -324,6 +326,21 @@ def test_robot_controls_show_only_their_buttons(browser, server):
     _open(browser, url + "?controls=arrows")   # the next tests walk with arrows
     WebDriverWait(browser, 10).until(lambda d: _body(d, "controls") == "arrows")
     _idle(browser)
+
+
+def test_a_short_window_does_not_scroll_the_title_away(browser, server):
+    url, _ = server
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 1280, "height": 450, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        _open(browser, url)
+        assert browser.execute_script("return window.scrollY") == 0
+        assert browser.execute_script(
+            "return document.getElementById('stats').getBoundingClientRect().top") >= 0
+        assert browser.switch_to.active_element.get_attribute("id") == "maze"
+    finally:
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
 
 
 def test_escape_closes_the_menu_and_the_next_key_is_a_move(browser, server):

@@ -38,7 +38,9 @@ Lines 2 .. n+1, one per move::
 (``N E S W`` an absolute step, ``F`` a forward step, ``L R`` a turn in
 place), ``row, col, heading`` the state *after* the move. A bump into a wall
 is recorded with ``"bump": true`` and the unchanged state; it is counted but
-was not executed. Each executed move changes the position by at most one
+was not executed. An undo in play (:meth:`robomaze.traverse.game.Game.undo`)
+is recorded as the move that takes the last one back (the reverse step,
+or the opposite turn), so it counts like any other move. Each executed move changes the position by at most one
 4-neighbour step.
 
 Last line, the end marker::

@@ -2,6 +2,7 @@
 times, undo, queued keys, only what the player may see, tabs, named mazes."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -196,3 +197,17 @@ def test_a_refused_new_maze_leaves_the_walk_in_progress(tmp_path):
     s.new_walk(advance=True)
     rec = read_record(tmp_path / "walk-001.jsonl")
     assert rec.n_moves == 2 and s.spec["seed"] == 2
+
+
+def test_the_pages_largest_batch_fits_the_body_limit(tmp_path):
+    # play.js sends at most 40 queued moves per request
+    s = _session(tmp_path)
+    srv = ServerThread(s)
+    try:
+        body = {"moves": [["N", 86399.999]] * 40, "tab": "f" * 18}
+        status, st = get_json(srv.url + "api/move", body)
+        assert status == 200 and st["bumps"] == 40 and len(st["outcomes"]) == 40
+    finally:
+        srv.stop()
+    play_js = Path(__file__).parents[2] / "robomaze" / "web" / "static" / "play.js"
+    assert "queue.splice(0, 40)" in play_js.read_text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 
 from ._common import add_command, out_extension, positive_float, positive_int
 from .play import (add_palette_argument, add_web_arguments, interactive_backend, no_display,
@@ -17,9 +18,9 @@ output (by the extension of each -o, repeatable):
 without -o a window opens: space = play/pause, + / - = faster / slower.
 --web serves the replay page instead (play/pause, step, speed, show/hide
 solution) for one or more records, on 127.0.0.1 unless --host says otherwise.
-moves are coloured by direction: --palette okabe-ito (default, colour-blind
-safe: right blue, down vermilion, left sky blue, up bluish green) or paper
-(right blue, down red, left cyan, up green).
+--palette okabe-ito (default) draws moves right blue, down vermilion, left
+sky blue, up bluish green (colour-blind safe); with --palette paper the
+moves are coloured by direction: right blue, down red, left cyan, up green.
 
 examples:
   robomaze replay walk.jsonl
@@ -72,17 +73,18 @@ def run(args: argparse.Namespace) -> int:
                                  "use a .gif output instead")
     rec = read_record(args.record)
     from ..viz.traverse import Replay, still
+    # every picture and animation of this command in the chosen palette
+    Replay, still = (functools.partial(f, palette=args.palette) for f in (Replay, still))
 
     for out, ext in zip(args.output, exts):
         if ext in (".gif", ".mp4"):
-            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every,
-                        palette=args.palette)
+            rp = Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, every=args.every)
             rp.save(out, fps=args.fps)
             print(f"{args.record}: {rp.n_frames} frames -> {out}")
         else:
-            still(rec, out, cell_px=args.cell_px, palette=args.palette)
+            still(rec, out, cell_px=args.cell_px)
             print(f"{args.record}: {rec.n_moves} moves -> {out}")
     if not exts:
         Replay(rec, interval=1000 / args.fps, cell_px=args.cell_px, interactive=True,
-               every=args.every, palette=args.palette).show()
+               every=args.every).show()
     return 0

@@ -9,7 +9,8 @@
   being the start), each move coloured by its direction in a palette of
   :mod:`robomaze.traverse.palette` (default Okabe-Ito: right blue, down
   vermilion, left sky blue, up bluish green; ``"paper"``: right blue, down
-  red, left cyan, up green) -- and the current position highlighted. In a window, space pauses/resumes and
+  red, left cyan, up green) -- and the current position highlighted.
+  In a window, space pauses/resumes and
   ``+``/``-`` change the speed. :meth:`Replay.save` writes GIF (Pillow) or
   MP4 (only when ffmpeg is installed).
 * :func:`still` draws the whole walk in one picture; :func:`section_heatmap`
@@ -41,7 +42,7 @@ from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
 from .render import _new_figure, figure_size, save_figure
 
 __all__ = ["DIRECTION_COLORS", "PlayWindow", "Replay", "still", "section_heatmap",
-           "move_colors", "ffmpeg_available", "score_lines"]
+           "move_colors", "ffmpeg_available"]
 
 #: Colour of a move by its direction ``(drow, dcol)`` (the default palette).
 DIRECTION_COLORS = direction_colors(DEFAULT_PALETTE)
@@ -344,8 +345,9 @@ class Replay:
     """
 
     def __init__(self, record, *, fig: Figure | None = None, interval: float = 200,
+                 palette: str = DEFAULT_PALETTE,
                  cell_px: float | None = None, interactive: bool = False,
-                 every: int = 1, palette: str = DEFAULT_PALETTE) -> None:
+                 every: int = 1) -> None:
         every = check_int("every", every, min_value=1)
         self.record = record
         world = record.world

@@ -46,7 +46,13 @@ WorldFactory = Callable[[int], "tuple[Maze | OccupancyGrid, dict | None]"]
 
 
 def _rows(mask: np.ndarray, on: str = "#", off: str = ".") -> list[str]:
-    return ["".join(on if v else off for v in row) for row in mask]
+    return _text_rows(np.where(mask, ord(on), ord(off)))
+
+
+def _text_rows(codes: np.ndarray) -> list[str]:
+    """Rows of ASCII codes as strings (a 400x400 picture is sent on every move)."""
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
+    return [row.tobytes().decode("ascii") for row in codes]
 
 
 def picture_of(world: Maze | OccupancyGrid) -> dict:
@@ -324,6 +330,9 @@ class PlaySession:
         self.saved, self._score, self._clock_started = None, None, False
         self._writer, self._written = None, 0
         self.picture = picture_of(self.world)
+        # hidden modes mask this on every answer: split the rows into characters once
+        self._wall_codes = np.array([list(r.encode("ascii")) for r in self.picture["walls"]],
+                                    dtype=np.uint8).reshape(len(self.picture["walls"]), -1)
         return self.state(full=True)
 
     def _check_spec(self, gen, size, seed) -> dict:
@@ -428,8 +437,7 @@ class PlaySession:
                "record": None if self.saved is None else self.shelf.listing()[self.saved]}
         if hidden:
             vis = g.picture_visible()
-            walls = np.array([list(r) for r in self.picture["walls"]])
-            out["walls"] = ["".join(r) for r in np.where(vis, walls, "?")]
+            out["walls"] = _text_rows(np.where(vis, self._wall_codes, ord("?")))
         if full:
             out["palette"], out["palettes"] = self.palette, PALETTES
             out["generators"] = _generator_names() if self.maker is not None else []

@@ -292,6 +292,26 @@ def test_phone_plays_every_mode_by_swipes(phone, server, tmp_path):
     _shot(phone, tmp_path, "web-play-phone-finish.png")
 
 
+def test_phone_pinch_and_buttons_zoom(phone, server):
+    url, _ = server
+    _open(phone, url)
+    px = lambda: int(_body(phone, "squarepx"))  # noqa: E731
+    before, moves = px(), _count(phone, "moves") + _count(phone, "bumps")
+    x, y = phone.execute_script(
+        "const r = document.getElementById('maze').getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2];")
+    for kind, d in (("touchStart", 20), ("touchMove", 40), ("touchMove", 60)):
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": x - d, "y": y, "id": 1}, {"x": x + d, "y": y, "id": 2}]})
+    phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    after = px()
+    assert after > before                  # fingers apart: bigger squares
+    assert _count(phone, "moves") + _count(phone, "bumps") == moves   # a pinch is no swipe
+    _check_layout(phone)                   # the view follows; the page does not widen
+    phone.find_element(By.ID, "zoomout").click()
+    assert px() < after
+
+
 def test_a_60x40_maze_has_12px_cells_and_the_view_follows(browser, server, tmp_path):
     url, _ = server
     _open(browser, url + "?gen=wilson&size=40x60&seed=1&mode=full", "maze 2 (full)")

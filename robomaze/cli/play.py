@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -235,6 +236,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 
+def _named_world(args: argparse.Namespace, gen: str, rows: int, cols: int, seed: int):
+    """The world a page names by ``gen``, size and ``seed``, with the command's
+    other options: the same build_maze call as ``robomaze generate GEN RxC --seed S``."""
+    named = argparse.Namespace(**{**vars(args), "source": gen, "size": f"{rows}x{cols}",
+                                  "seed": seed})
+    return world_from_args(named)
+
+
 def _run_web(args: argparse.Namespace) -> int:
     from ..errors import ParameterError
     from ..web import PlaySession, make_server
@@ -251,13 +260,8 @@ def _run_web(args: argparse.Namespace) -> int:
         print(f"robomaze play: seed {args.seed}", file=sys.stderr)
     maker = spec = None
     if not Path(args.source).is_file():
-        # the page may name a maze by generator, size and seed (its URL): the
-        # same build_maze call as `robomaze generate NAME RxC --seed S`
-        def maker(gen: str, rows: int, cols: int, seed: int):
-            named = argparse.Namespace(**{**vars(args), "source": gen,
-                                          "size": f"{rows}x{cols}", "seed": seed})
-            return world_from_args(named)
-
+        # the page may name a maze by generator, size and seed (its URL)
+        maker = functools.partial(_named_world, args)
         rows, cols = parse_size(args.size, "SIZE")
         spec = {"gen": args.source, "size": [rows, cols], "seed": args.seed}
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,

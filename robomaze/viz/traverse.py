@@ -274,7 +274,7 @@ class PlayWindow:
         self._title.set_text(g.status() + ("" if self.saved is None else f" (saved {self.saved.name})"))
         if g.finished and self._score is None:
             self._score = self.fig.text(0.01, 0.93, score_lines(g.record(source=self.source)),
-                                        ha="left", va="top", fontsize=8, zorder=10,
+                                        ha="left", va="top", fontsize=8, zorder=10, wrap=True,
                                         bbox=dict(facecolor="white", alpha=0.9,
                                                   edgecolor="#0050ff"))
         self.fig.canvas.draw_idle()
@@ -303,18 +303,18 @@ def score_lines(record) -> str:
     >>> rec = TraversalRecord.from_cells(Maze.from_edges(1, 3, [0, 1], [1, 2]),
     ...                                  [(0, 0), (0, 1), (0, 2)], times=[0, 1, 2])
     >>> print(score_lines(rec).splitlines()[0])
-    Goal reached! 2 moves (optimal 2, extra 0, efficiency 1.00), bumps 0, time 2.0 s
+    Goal reached! 2 moves (optimal 2, extra 0, efficiency 1.00)
     """
     from ..traverse.score import score
 
     m = score(record).summary
     head = "Goal reached!" if record.reached_goal else "Walk ended."
     return (f"{head} {m['moves']} moves (optimal {m['optimal']}, extra {m['extra_moves']}, "
-            f"efficiency {m['efficiency']:.2f}), bumps {m['bumps']}, "
-            f"time {m['duration']:.1f} s\n"
-            f"wrong turns {m['wrong_turns']}, revisits {m['revisits']}, dead ends entered "
-            f"{m['dead_ends_entered']}; {m['sections_with_error']} of {m['sections']} "
-            f"sections with error")
+            f"efficiency {m['efficiency']:.2f})\n"
+            f"bumps {m['bumps']}, time {m['duration']:.1f} s, wrong turns {m['wrong_turns']}, "
+            f"revisits {m['revisits']}\n"
+            f"dead ends entered {m['dead_ends_entered']}; {m['sections_with_error']} of "
+            f"{m['sections']} sections with error")
 
 
 # ---------------------------------------------------------------- replay

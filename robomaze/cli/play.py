@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -22,8 +23,11 @@ left, w = forward, d = turn right (--controls robot); q or escape ends.
 --web serves the game to a browser instead of opening a window (no display
 needed): open the printed URL; walk after walk ("next maze" advances the
 generator seed by one), each saved as walk-NNN.jsonl in --record-dir.
-The server binds 127.0.0.1 unless --host says otherwise; Ctrl-C (or the
-page's /api/quit) stops it.
+The server binds 127.0.0.1 unless --host says otherwise (then the printed
+URL carries a random token every request must show); Ctrl-C (or the page's
+/api/quit) stops it. The page's URL names its maze and mode
+(?gen=wilson&size=20x30&seed=5&mode=torch: the maze of
+`robomaze generate wilson 20x30 --seed 5`), so a URL can be shared.
 
 examples:
   robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
@@ -64,6 +68,7 @@ def register(subparsers) -> None:
     p.add_argument("-o", "--output", metavar="RECORD", default=None,
                    help="save the record here (.jsonl)")
     add_web_arguments(p)
+    add_palette_argument(p)
     p.add_argument("--record-dir", metavar="DIR", default="walks",
                    help="with --web: where the walks are saved (default ./walks)")
     p.set_defaults(func=run)
@@ -79,6 +84,16 @@ def add_web_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --web: TCP port, 0 = any free port (default 8000)")
     p.add_argument("--open", action="store_true",
                    help="with --web: open the page in the default browser")
+
+
+def add_palette_argument(p: argparse.ArgumentParser) -> None:
+    """--palette (shared with ``replay``)."""
+    from ..traverse.palette import DEFAULT_PALETTE, PALETTES
+
+    p.add_argument("--palette", choices=tuple(PALETTES), default=DEFAULT_PALETTE,
+                   help="move colours: okabe-ito (colour-blind safe: right blue, down "
+                        "vermilion, left sky blue, up green) or paper (right blue, down red, "
+                        "left cyan, up green); default okabe-ito; the page can switch")
 
 
 def _port(text: str) -> int:
@@ -215,12 +230,21 @@ def run(args: argparse.Namespace) -> int:
         return no_display("play")
     from ..viz.traverse import PlayWindow
 
-    win = PlayWindow(game, out=args.output, cell_px=args.cell_px, source=source)
+    win = PlayWindow(game, out=args.output, cell_px=args.cell_px, source=source,
+                     palette=args.palette)
     win.show()
     saved = win.finish()
     print(f"{game.status()}" + (f" -> {saved}" if saved else ""))
     return 0
 
+
+
+def _named_world(args: argparse.Namespace, gen: str, rows: int, cols: int, seed: int):
+    """The world a page names by ``gen``, size and ``seed``, with the command's
+    other options: the same build_maze call as ``robomaze generate GEN RxC --seed S``."""
+    named = argparse.Namespace(**{**vars(args), "source": gen, "size": f"{rows}x{cols}",
+                                  "seed": seed})
+    return world_from_args(named)
 
 
 def _run_web(args: argparse.Namespace) -> int:
@@ -237,9 +261,16 @@ def _run_web(args: argparse.Namespace) -> int:
     world_from_args(args)  # bad sources fail here, before the port is taken
     if fresh:
         print(f"robomaze play: seed {args.seed}", file=sys.stderr)
+    maker = spec = None
+    if not Path(args.source).is_file():
+        # the page may name a maze by generator, size and seed (its URL)
+        maker = functools.partial(_named_world, args)
+        rows, cols = parse_size(args.size, "SIZE")
+        spec = {"gen": args.source, "size": [rows, cols], "seed": args.seed}
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
                           mode=args.mode, radius=args.radius, controls=args.controls,
-                          name=args.name, start=args.start, goals=args.goal)
+                          name=args.name, start=args.start, goals=args.goal,
+                          maker=maker, spec=spec, palette=args.palette)
     server = make_server(session, host=args.host, port=args.port)
     print(f"robomaze play: walks are saved in {Path(args.record_dir).resolve()}")
     return serve(server, "/", args)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 
 from ._common import add_command, out_extension, positive_float, positive_int
-from .play import add_web_arguments, interactive_backend, no_display, serve
+from .play import (add_palette_argument, add_web_arguments, interactive_backend, no_display,
+                   serve)
 
 EPILOG = """\
 output (by the extension of each -o, repeatable):
@@ -16,6 +18,8 @@ output (by the extension of each -o, repeatable):
 without -o a window opens: space = play/pause, + / - = faster / slower.
 --web serves the replay page instead (play/pause, step, speed, show/hide
 solution) for one or more records, on 127.0.0.1 unless --host says otherwise.
+--palette okabe-ito (default) draws moves right blue, down vermilion, left
+sky blue, up bluish green (colour-blind safe); with --palette paper the
 moves are coloured by direction: right blue, down red, left cyan, up green.
 --marks paper marks the start with a red square and the end (or where the
 walker is) with a blue square, as the paper's figures do (default robomaze:
@@ -45,6 +49,7 @@ def register(subparsers) -> None:
                    help="start/end marks of pictures and animations: green square and "
                         "orange dot (robomaze, default) or the paper's red and blue squares")
     add_web_arguments(p)
+    add_palette_argument(p)
     p.set_defaults(func=run)
 
 
@@ -57,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
 
         if args.output:
             raise ParameterError("-o/--output and --web exclude each other")
-        server = make_server(shelf=RecordShelf(args.record), host=args.host, port=args.port)
+        server = make_server(shelf=RecordShelf(args.record), host=args.host, port=args.port,
+                             palette=args.palette)
         return serve(server, "/replay", args)
     if len(args.record) > 1:
         raise ParameterError(f"one RECORD at a time without --web, got {len(args.record)}")
@@ -73,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
                                  "use a .gif output instead")
     rec = read_record(args.record)
     from ..viz.traverse import Replay, still
+    # every picture and animation of this command in the chosen palette
+    Replay, still = (functools.partial(f, palette=args.palette) for f in (Replay, still))
 
     for out, ext in zip(args.output, exts):
         if ext in (".gif", ".mp4"):

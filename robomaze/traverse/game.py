@@ -156,6 +156,8 @@ class Game:
         if self.mode in ("torch", "trail", "theseus") and self.radius != 1:
             self.walker["settings"]["radius"] = self.radius
         self.steps: list[Step] = []
+        # (action, position, heading before it) of each move that undo may take back
+        self._undo: list[tuple[str, tuple[int, int], float]] = []
         self.moves = 0
         self.bumps = 0
         self._t0 = float(self.clock())
@@ -311,15 +313,22 @@ class Game:
             return "ignored"
         return self.act(action)
 
-    def act(self, action: str) -> str:
-        """Perform one action (``N E S W F L R``); see :meth:`key`."""
+    def act(self, action: str, t: float | None = None) -> str:
+        """Perform one action (``N E S W F L R``); see :meth:`key`.
+
+        ``t`` is the time of the action in seconds since the walk began, when
+        the player's own clock knows it better than :attr:`elapsed` (a browser
+        sends its key times); it is kept non-decreasing.
+        """
         check_choice("action", action, tuple("NESWFLR"))
         if self.finished:
             return "ignored"
-        t = self.elapsed
+        t = self._time(t)
+        before = (action, self.position, self.heading)
         if action in "LR":
             self.heading = (self.heading + (90.0 if action == "L" else -90.0)) % 360.0
             self._log(t, action)
+            self._undo.append(before)
             return "turned"
         side = _SIDE_OF_HEADING[int(self.heading)] if action == "F" else action
         if not self.can_move(self.position, side):
@@ -332,11 +341,51 @@ class Game:
         self.seen |= self._sensed(self.position)
         self._wind(self.position)
         self._log(t, action)
+        self._undo.append(before)
         if self._at_goal(self.position):
             self.reached_goal = True
             self._t_end = t
             return "goal"
         return "moved"
+
+    def _time(self, t: float | None) -> float:
+        last = self.steps[-1].t if self.steps else 0.0
+        if t is None:
+            return max(self.elapsed, last)
+        t = float(t)
+        if not np.isfinite(t) or t < 0:
+            raise ParameterError(f"t must be a finite number of seconds >= 0, got {t!r}")
+        return max(t, last)
+
+    def undo(self, t: float | None = None) -> str:
+        """Take back the last executed move that was not itself taken back.
+
+        The undo is a real move -- the reverse step (or turn) -- so the record
+        and the score count it like any other; a robot's heading returns to
+        what it was. Returns ``"undone"``, or ``"ignored"`` when there is
+        nothing to take back or the game is over.
+
+        >>> g = Game(Maze.from_edges(1, 3, [0, 1], [1, 2]), clock=lambda: 0.0)
+        >>> g.act("E"), g.undo(), g.undo(), g.position, g.moves
+        ('moved', 'undone', 'ignored', (0, 0), 2)
+        >>> [s.move for s in g.steps]
+        ['E', 'W']
+        """
+        if self.finished or not self._undo:
+            return "ignored"
+        t = self._time(t)
+        action, pos, heading = self._undo.pop()
+        if action in "LR":
+            self.heading = heading
+            self._log(t, "R" if action == "L" else "L")
+            return "undone"
+        d = (pos[0] - self.position[0], pos[1] - self.position[1])
+        side = next(k for k, v in DIRECTIONS.items() if tuple(v) == d)
+        self.position, self.heading = pos, heading
+        self.seen |= self._sensed(pos)
+        self._wind(pos)
+        self._log(t, side)
+        return "undone"
 
     def _wind(self, pos: tuple[int, int]) -> None:
         """Extend Ariadne's thread to ``pos``, or wind it back if ``pos`` is on it."""

@@ -38,7 +38,9 @@ Lines 2 .. n+1, one per move::
 (``N E S W`` an absolute step, ``F`` a forward step, ``L R`` a turn in
 place), ``row, col, heading`` the state *after* the move. A bump into a wall
 is recorded with ``"bump": true`` and the unchanged state; it is counted but
-was not executed. Each executed move changes the position by at most one
+was not executed. An undo in play (:meth:`robomaze.traverse.game.Game.undo`)
+is recorded as the move that takes the last one back (the reverse step,
+or the opposite turn), so it counts like any other move. Each executed move changes the position by at most one
 4-neighbour step.
 
 Last line, the end marker::
@@ -69,7 +71,8 @@ from ..io.maze_json import loads_strict, maze_from_dict, maze_to_matrix_dict
 from ..maze import Maze
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
-           "TraversalRecord", "read_record", "write_record", "loads", "dumps",
+           "TraversalRecord", "read_record", "read_record_bytes", "write_record",
+           "RecordWriter", "loads", "dumps",
            "from_trajectory"]
 
 FORMAT_NAME = "robomaze-traversal"
@@ -330,21 +333,32 @@ def _level_of(world) -> tuple[str, Maze | None, OccupancyGrid | None]:
     raise ParameterError(f"world must be a Maze or an OccupancyGrid, got {type(world).__name__}")
 
 
+def _line(obj: dict) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _step_line(s: Step) -> str:
+    d = {"t": round(float(s.t), 6), "move": s.move, "row": s.row, "col": s.col,
+         "heading": round(float(s.heading), 6)}
+    if s.bump:
+        d["bump"] = True
+    return _line(d)
+
+
+def _end_line(moves: int, bumps: int, reached_goal: bool, duration: float,
+              final: Sequence[int], heading: float) -> str:
+    return _line({"end": True, "moves": moves, "bumps": bumps,
+                  "reached_goal": bool(reached_goal), "duration": round(float(duration), 6),
+                  "row": int(final[0]), "col": int(final[1]),
+                  "heading": round(float(heading), 6)})
+
+
 def dumps(record: TraversalRecord) -> str:
     """The record as JSON Lines text."""
-    out = [json.dumps(record.header(), separators=(",", ":"))]
-    for s in record.steps:
-        d = {"t": round(float(s.t), 6), "move": s.move, "row": s.row, "col": s.col,
-             "heading": round(float(s.heading), 6)}
-        if s.bump:
-            d["bump"] = True
-        out.append(json.dumps(d, separators=(",", ":")))
-    r, c = record.final
-    out.append(json.dumps({"end": True, "moves": record.n_moves, "bumps": record.n_bumps,
-                           "reached_goal": bool(record.reached_goal),
-                           "duration": round(float(record.duration), 6), "row": r, "col": c,
-                           "heading": round(float(record.headings[-1]), 6)},
-                          separators=(",", ":")))
+    out = [_line(record.header())]
+    out.extend(_step_line(s) for s in record.steps)
+    out.append(_end_line(record.n_moves, record.n_bumps, record.reached_goal,
+                         record.duration, record.final, record.headings[-1]))
     return "\n".join(out) + "\n"
 
 
@@ -353,6 +367,79 @@ def write_record(record: TraversalRecord, path: str | Path) -> Path:
     path = Path(path)
     path.write_text(dumps(record), encoding="utf-8")
     return path
+
+
+class RecordWriter:
+    """A record written move by move, valid after every move.
+
+    The file is created (never overwritten) with the header and an end line;
+    each :meth:`append` replaces the end line by the move's line and a new
+    end line in one write, flushed, so a process stopped at any point
+    leaves the walk so far as a complete record marked
+    ``"reached_goal": false``. :meth:`finish` writes the final end line.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> m = Maze.from_edges(1, 3, [0, 1], [1, 2])
+    >>> rec = TraversalRecord.from_cells(m, [(0, 0)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.jsonl")
+    >>> w = RecordWriter(path, rec.header())
+    >>> w.append(Step(0.5, "E", 0, 1, 0.0))
+    >>> read_record(path).positions.tolist(), read_record(path).reached_goal
+    ([[0, 0], [0, 1]], False)
+    >>> w.append(Step(0.9, "E", 0, 2, 0.0)); w.finish(True, 0.9).name
+    'w.jsonl'
+    >>> read_record(path).reached_goal, read_record(path).duration
+    (True, 0.9)
+    """
+
+    def __init__(self, path: str | Path, header: dict) -> None:
+        self.path = Path(path)
+        self.moves = self.bumps = 0
+        self.final = tuple(int(v) for v in header["start"])
+        self.heading = float(header.get("heading", 0.0))
+        self.t = 0.0
+        self._fh = open(self.path, "xb")
+        head = (_line(header) + "\n").encode("utf-8")
+        self._end_at = len(head)
+        self._fh.write(head)
+        self._write_end(False, 0.0)
+
+    def _write_end(self, reached_goal: bool, duration: float, before: bytes = b"") -> None:
+        end = (_end_line(self.moves, self.bumps, reached_goal, duration, self.final,
+                         self.heading) + "\n").encode("utf-8")
+        self._fh.seek(self._end_at)
+        # one write of the move and the new end line: a kill between two
+        # writes could otherwise leave a file without its end line
+        self._fh.write(before + end)
+        self._fh.truncate()
+        self._fh.flush()
+        self._end_at += len(before)
+
+    def append(self, step: Step) -> None:
+        """Add one move (or bump) line, keeping the file a complete record."""
+        if self._fh.closed:
+            raise ParameterError(f"the record {self.path} is finished; no more moves")
+        step = Step(*step)
+        if step.bump:
+            self.bumps += 1
+        else:
+            self.moves += 1
+            self.final, self.heading = (step.row, step.col), float(step.heading)
+        self.t = float(step.t)
+        self._write_end(False, self.t, (_step_line(step) + "\n").encode("utf-8"))
+
+    def finish(self, reached_goal: bool, duration: float) -> Path:
+        """Write the final end line and close the file; returns its path."""
+        if not self._fh.closed:
+            self._write_end(reached_goal, max(float(duration), self.t))
+            self._fh.close()
+        return self.path
+
+    def close(self) -> None:
+        """Close the file, leaving the last end line (the walk unfinished)."""
+        self._fh.close()
 
 
 def read_record(path: str | Path) -> TraversalRecord:
@@ -364,12 +451,19 @@ def read_record(path: str | Path) -> TraversalRecord:
         Naming ``path:line`` for malformed JSON, a wrong header, a bad or
         impossible move line, or a missing end line (truncated file).
     """
+    return read_record_bytes(path)[0]
+
+
+def read_record_bytes(path: str | Path) -> tuple[TraversalRecord, bytes]:
+    """Read a record file once: the validated record and the exact bytes read
+    (a server hands out those bytes, never the file as it is later)."""
     path = Path(path)
     try:
-        text = decode_text(read_bytes(path), path, "UTF-8 JSON Lines")
+        data = read_bytes(path)
+        text = decode_text(data, path, "UTF-8 JSON Lines")
     except MazeFormatError as exc:   # not a regular file, too large, not UTF-8
         raise RecordFormatError(str(exc)) from None
-    return loads(text, name=str(path))
+    return loads(text, name=str(path)), data
 
 
 def _fail(name: str, line: int, msg: str) -> RecordFormatError:

@@ -6,9 +6,11 @@
 * :class:`Replay` animates a :class:`~robomaze.traverse.record.TraversalRecord`
   with :class:`matplotlib.animation.FuncAnimation`: frame ``i`` shows the
   first ``i`` executed moves (so there are ``moves + 1`` frames, the first
-  being the start), each move coloured by its direction -- east (right)
-  blue, south (down) red, west (left) cyan, north (up) green -- and the
-  current position highlighted. In a window, space pauses/resumes and
+  being the start), each move coloured by its direction in a palette of
+  :mod:`robomaze.traverse.palette` (default Okabe-Ito: right blue, down
+  vermilion, left sky blue, up bluish green; ``"paper"``: right blue, down
+  red, left cyan, up green) -- and the current position highlighted.
+  In a window, space pauses/resumes and
   ``+``/``-`` change the speed. :meth:`Replay.save` writes GIF (Pillow) or
   MP4 (only when ffmpeg is installed).
 * :func:`still` draws the whole walk in one picture; :func:`section_heatmap`
@@ -40,15 +42,15 @@ from .._validate import check_choice, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
+from ..traverse.palette import DEFAULT_PALETTE, direction_colors
 from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
 from .render import _new_figure, figure_size, save_figure
 
 __all__ = ["DIRECTION_COLORS", "PlayWindow", "Replay", "still", "section_heatmap",
            "move_colors", "ffmpeg_available", "MARKS", "PAPER_START_COLOR", "PAPER_END_COLOR"]
 
-#: Colour of a move by its direction ``(drow, dcol)``.
-DIRECTION_COLORS = {(0, 1): "#1f4fff", (1, 0): "#e0201b", (0, -1): "#00c8e0",
-                    (-1, 0): "#10a010"}
+#: Colour of a move by its direction ``(drow, dcol)`` (the default palette).
+DIRECTION_COLORS = direction_colors(DEFAULT_PALETTE)
 _TURN_COLOR = "#888888"
 _FOG = to_rgba("#505050")
 _HERE = "#ff8c00"
@@ -69,14 +71,15 @@ def _paper_square(ax, x: float, y: float, color: str):
     return line
 
 
-def move_colors(positions: np.ndarray) -> list:
+def move_colors(positions: np.ndarray, palette: str = DEFAULT_PALETTE) -> list:
     """Colour of each move between consecutive positions (grey for turns in place).
 
-    >>> move_colors([(0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)])
+    >>> move_colors([(0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)], "paper")
     ['#1f4fff', '#e0201b', '#888888', '#00c8e0', '#10a010']
     """
+    colors = direction_colors(palette)
     d = np.diff(np.asarray(positions), axis=0)
-    return [DIRECTION_COLORS.get((int(a), int(b)), _TURN_COLOR) for a, b in d]
+    return [colors.get((int(a), int(b)), _TURN_COLOR) for a, b in d]
 
 
 def ffmpeg_available() -> bool:
@@ -193,11 +196,18 @@ class PlayWindow:
         pyplot window.
     cell_px : float, optional
         Pixels per map cell of a new figure.
+    palette : str
+        Direction colours (:data:`robomaze.traverse.palette.PALETTES`).
+
+    The clock starts with the first move, not when the window opens; at the
+    goal the fog lifts and the score is shown, as on the browser page.
     """
 
     def __init__(self, game, *, out: str | os.PathLike | None = None, fig: Figure | None = None,
-                 cell_px: float | None = None, source: dict | None = None) -> None:
+                 cell_px: float | None = None, source: dict | None = None,
+                 palette: str = DEFAULT_PALETTE) -> None:
         self.game = game
+        self.palette = palette
         self.out = None if out is None else Path(out)
         self.source = source
         self.saved: Path | None = None
@@ -223,6 +233,7 @@ class PlayWindow:
         (self._here,) = self.ax.plot([], [], "o", color=_HERE, markersize=8, zorder=7,
                                      markeredgecolor="black")
         self._arrow = None
+        self._score = None
         self._title = self.fig.text(0.5, 0.995, "", ha="center", va="top", fontsize=8)
         _own_keys(self.fig)
         # a lambda, not a bound method: matplotlib keeps bound methods only weakly,
@@ -237,6 +248,8 @@ class PlayWindow:
             self.finish()
             _close(self.fig)
             return "quit"
+        if not self.game.steps:
+            self.game.start_clock()  # the time before the first move is not walking time
         result = self.game.key(key) if key else "ignored"
         if result != "ignored":
             self.redraw()
@@ -257,7 +270,8 @@ class PlayWindow:
         """Update fog, trail, position and status line from the game."""
         g = self.game
         fog = np.zeros(g.shape + (4,))
-        fog[~g.visible] = _FOG
+        if not g.finished:  # at the goal the whole maze is shown
+            fog[~g.visible] = _FOG
         self._fog.set_data(fog)
         if g.mode == "theseus":
             pos = np.array(g.thread)  # only the thread is drawn, not the whole walk
@@ -268,7 +282,7 @@ class PlayWindow:
         if g.level == "cell" and g.mode != "full":
             self._walls.set_segments(known_wall_segments(g.maze, g.picture_visible()))
         self._trail.set_segments(_segments(pos))
-        self._trail.set_color(move_colors(pos))
+        self._trail.set_color(move_colors(pos, self.palette))
         r, c = g.position
         self._here.set_data([c], [r])
         if self._arrow is not None:
@@ -278,13 +292,17 @@ class PlayWindow:
             "", xy=(c + 0.45 * np.cos(th), r - 0.45 * np.sin(th)), xytext=(c, r),
             arrowprops=dict(arrowstyle="-|>", color="black", lw=1.5), zorder=8)
         self._title.set_text(g.status() + ("" if self.saved is None else f" (saved {self.saved.name})"))
+        if g.finished and self._score is None:
+            self._score = self.fig.text(0.01, 0.93, score_lines(g.record(source=self.source)),
+                                        ha="left", va="top", fontsize=8, zorder=10, wrap=True,
+                                        bbox=dict(facecolor="white", alpha=0.9,
+                                                  edgecolor="#0050ff"))
         self.fig.canvas.draw_idle()
 
     def show(self) -> None:
         """Open the window and block until it is closed (needs a GUI backend)."""
         import matplotlib.pyplot as plt
 
-        self.game.start_clock()
         self._timer = self.fig.canvas.new_timer(interval=500)
         self._timer.add_callback(self._tick)
         self._timer.start()
@@ -292,8 +310,31 @@ class PlayWindow:
         plt.show()
 
     def _tick(self) -> None:
+        if not self.game.steps:
+            self.game.start_clock()
         self._title.set_text(self.game.status())
         self.fig.canvas.draw_idle()
+
+
+def score_lines(record) -> str:
+    """The finish screen's summary of a walk, as text lines (window version).
+
+    >>> from robomaze.traverse.record import TraversalRecord
+    >>> rec = TraversalRecord.from_cells(Maze.from_edges(1, 3, [0, 1], [1, 2]),
+    ...                                  [(0, 0), (0, 1), (0, 2)], times=[0, 1, 2])
+    >>> print(score_lines(rec).splitlines()[0])
+    Goal reached! 2 moves (optimal 2, extra 0, efficiency 1.00)
+    """
+    from ..traverse.score import score
+
+    m = score(record).summary
+    head = "Goal reached!" if record.reached_goal else "Walk ended."
+    return (f"{head} {m['moves']} moves (optimal {m['optimal']}, extra {m['extra_moves']}, "
+            f"efficiency {m['efficiency']:.2f})\n"
+            f"bumps {m['bumps']}, time {m['duration']:.1f} s, wrong turns {m['wrong_turns']}, "
+            f"revisits {m['revisits']}\n"
+            f"dead ends entered {m['dead_ends_entered']}; {m['sections_with_error']} of "
+            f"{m['sections']} sections with error")
 
 
 # ---------------------------------------------------------------- replay
@@ -319,9 +360,12 @@ class Replay:
         Open a pyplot window with space = play/pause, ``+``/``-`` = speed.
     every : int
         Show every ``every``-th position (the last one always).
+    palette : str
+        Direction colours (:data:`robomaze.traverse.palette.PALETTES`).
     """
 
     def __init__(self, record, *, fig: Figure | None = None, interval: float = 200,
+                 palette: str = DEFAULT_PALETTE,
                  cell_px: float | None = None, interactive: bool = False,
                  every: int = 1, marks: str = "robomaze") -> None:
         every = check_int("every", every, min_value=1)
@@ -337,7 +381,7 @@ class Replay:
         self.ax = self.fig.add_axes((0, 0, 1, 0.94))
         _background(self.ax, world, record.goals, level_maze=record.maze is not None)
         self._segs = _segments(self.positions)
-        self._colors = move_colors(self.positions)
+        self._colors = move_colors(self.positions, palette)
         self._lines = LineCollection([], linewidths=_line_width(self.ax, rows, cols), zorder=4,
                                      capstyle="round")
         self.ax.add_collection(self._lines)
@@ -426,7 +470,8 @@ class Replay:
 
 # ---------------------------------------------------------------- pictures
 def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None = None,
-          ax: Any = None, marks: str = "robomaze") -> Figure:
+          ax: Any = None, marks: str = "robomaze",
+          palette: str = DEFAULT_PALETTE) -> Figure:
     """The whole walk in one picture, moves coloured by direction.
 
     Start and final position are marked: green square and orange dot, or
@@ -442,7 +487,7 @@ def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None
     fig = ax.figure
     _background(ax, world, record.goals, level_maze=record.maze is not None)
     pos = record.positions
-    ax.add_collection(LineCollection(_segments(pos), colors=move_colors(pos), zorder=4,
+    ax.add_collection(LineCollection(_segments(pos), colors=move_colors(pos, palette), zorder=4,
                                      linewidths=_line_width(ax, rows, cols), capstyle="round"))
     if marks == "paper":
         _paper_square(ax, pos[0, 1], pos[0, 0], PAPER_START_COLOR)

@@ -11,8 +11,10 @@ GET         ``/``                      the play page (or the replay page when
 GET         ``/replay``                the replay page
 GET         ``/static/<name>``         one of the page's own files (fixed list)
 GET         ``/api/state``             the current walk, with its picture
-POST        ``/api/move``              ``{"action": "N|E|S|W|F|L|R"}``
-POST        ``/api/new``               ``{"mode": .., "radius": .., "next": bool}``
+POST        ``/api/move``              ``{"action": "N|E|S|W|F|L|R|U", "t": s}``
+                                       or ``{"moves": [[action, t], ...]}``
+POST        ``/api/new``               ``{"mode": .., "radius": .., "next": bool,
+                                       "gen": .., "size": "RxC", "seed": ..}``
 GET         ``/api/records``           the records written (or given) so far
 GET         ``/api/record/<i>``        record ``i`` for the replay page
 GET         ``/records/<i>.jsonl``     record ``i``'s file, as written
@@ -26,13 +28,23 @@ JSON objects of at most :data:`MAX_BODY` bytes with
 ``Content-Type: application/json`` (which a foreign web page cannot send
 without a CORS preflight this server never grants), with validated values.
 The ``Host`` header must name the server (a defence against DNS
-rebinding), and the server binds 127.0.0.1 unless told otherwise.
+rebinding), and the server binds 127.0.0.1 unless told otherwise. Bound to
+any other address, every request must carry a random token (printed in the
+URL at start; the page then holds it in a ``SameSite=Strict`` cookie), so a
+page or host that merely reaches the port can neither read the game nor
+post moves. Every response -- the standard library's own error pages (400,
+414, 431, 501) included -- carries the security headers; a client that
+hangs up early is not an error worth a traceback.
 """
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
 import re
+import secrets
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,7 +52,8 @@ from importlib import resources
 from typing import Callable
 
 from ..errors import ParameterError, RobomazeError
-from .session import PlaySession, RecordShelf, record_payload
+from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
+from .session import ElsewhereError, PlaySession, RecordShelf, record_payload
 
 __all__ = ["make_server", "STATIC_FILES", "MAX_BODY", "url_of"]
 
@@ -53,6 +66,11 @@ STATIC_FILES = {"play.html": "text/html; charset=utf-8",
                 "style.css": "text/css; charset=utf-8"}
 #: Largest request body accepted, in bytes.
 MAX_BODY = 1024
+#: Deepest JSON nesting a request body may have (bodies are flat objects).
+MAX_DEPTH = 4
+#: Most moves in one ``/api/move`` request.
+MAX_BATCH = 64
+_TOKEN_COOKIE = "robomaze_token"
 _RECORD_API = re.compile(r"^/api/record/(\d{1,6})$")
 _RECORD_FILE = re.compile(r"^/records/(\d{1,6})\.jsonl$")
 _SECURITY_HEADERS = {
@@ -87,6 +105,23 @@ class _Handler(BaseHTTPRequestHandler):
         if self.server.log is not None:
             self.server.log(format % args)
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionError, TimeoutError):
+            # the client hung up (a closed tab, a reload): nothing to answer
+            self.close_connection = True
+
+    def end_headers(self) -> None:
+        # here, not in _send: the standard library's own error pages
+        # (send_error: 400, 414, 431, 501...) pass through this too
+        for k, v in _SECURITY_HEADERS.items():
+            self.send_header(k, v)
+        if getattr(self, "_set_cookie", None):
+            self.send_header("Set-Cookie", self._set_cookie)
+            self._set_cookie = None
+        super().end_headers()
+
     def _send(self, status: HTTPStatus, body: bytes, ctype: str,
               headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
@@ -94,8 +129,6 @@ class _Handler(BaseHTTPRequestHandler):
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
-        for k, v in _SECURITY_HEADERS.items():
-            self.send_header(k, v)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -113,6 +146,23 @@ class _Handler(BaseHTTPRequestHandler):
         if allowed is not None and host not in allowed:
             raise _BadRequest(HTTPStatus.FORBIDDEN, f"unexpected Host header {host!r}")
 
+    def _check_token(self) -> None:
+        token = self.server.token
+        if token is None:
+            return
+        query = self.path.split("?", 1)[1] if "?" in self.path else ""
+        given = [v for k, _, v in (p.partition("=") for p in query.split("&")) if k == "token"]
+        if given and hmac.compare_digest(given[0].encode(), token.encode()):
+            self._set_cookie = (f"{_TOKEN_COOKIE}={token}; Path=/; HttpOnly; "
+                                f"SameSite=Strict")
+            return
+        for part in (self.headers.get("Cookie") or "").split(";"):
+            k, _, v = part.strip().partition("=")
+            if k == _TOKEN_COOKIE and hmac.compare_digest(v.encode(), token.encode()):
+                return
+        raise _BadRequest(HTTPStatus.FORBIDDEN, "this server needs its token: open the URL "
+                                                "it printed at start (?token=...)")
+
     def _body(self) -> dict:
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
@@ -125,9 +175,14 @@ class _Handler(BaseHTTPRequestHandler):
         if not 0 <= n <= MAX_BODY:
             raise _BadRequest(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                               f"the body must be at most {MAX_BODY} bytes, got {n}")
+        raw = self.rfile.read(n) or b"{}"
+        depth = _depth(raw)
+        if depth > MAX_DEPTH:
+            raise _BadRequest(HTTPStatus.BAD_REQUEST, f"the body nests {depth} levels deep; "
+                                                      f"at most {MAX_DEPTH} are accepted")
         try:
-            obj = json.loads(self.rfile.read(n) or b"{}")
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            obj = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise _BadRequest(HTTPStatus.BAD_REQUEST, f"the body is not JSON: {exc}") from None
         if not isinstance(obj, dict):
             raise _BadRequest(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
@@ -137,6 +192,7 @@ class _Handler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0].split("#", 1)[0]
         try:
             self._check_host()
+            self._check_token()
             handler = routes.get(path)
             if handler is not None:
                 return handler()
@@ -147,6 +203,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.NOT_FOUND, f"no such page: {path[:80]!r}")
         except _BadRequest as exc:
             self._error(exc.status, str(exc))
+        except ElsewhereError as exc:
+            self._json({"error": str(exc), "elsewhere": True}, HTTPStatus.CONFLICT)
         except (RobomazeError, ValueError) as exc:
             self._error(HTTPStatus.BAD_REQUEST, str(exc))
         except OSError as exc:  # e.g. the record folder is not writable
@@ -178,27 +236,56 @@ class _Handler(BaseHTTPRequestHandler):
             raise _BadRequest(HTTPStatus.NOT_FOUND, "this server only replays records")
         return self.server.session
 
+    def _query(self, key: str) -> str | None:
+        query = self.path.split("?", 1)[1] if "?" in self.path else ""
+        for k, _, v in (p.partition("=") for p in query.split("&")):
+            if k == key:
+                return v
+        return None
+
     def _get_state(self) -> None:
         s = self._session()
+        tab = self._query("tab")
         with s.lock:
+            # a page that (re)loads owns the game; an older tab is told on its next move
+            s.claim(tab if tab and _TAB.match(tab) else None)
             self._json(s.state(full=True))
 
     def _post_move(self) -> None:
         body = self._body()
-        action = body.get("action")
-        if set(body) != {"action"} or not isinstance(action, str):
-            raise _BadRequest(HTTPStatus.BAD_REQUEST,
-                              'the body must be {"action": one of N E S W F L R}')
+        usage = ('the body must be {"action": one of N E S W F L R U, "t": seconds} '
+                 f'or {{"moves": [[action, t], ...]}} (at most {MAX_BATCH})')
+        if not set(body) <= {"action", "t", "moves", "tab"} or \
+                ("action" in body) == ("moves" in body):
+            raise _BadRequest(HTTPStatus.BAD_REQUEST, usage)
+        moves = body["moves"] if "moves" in body else [[body["action"], body.get("t")]]
+        if not (isinstance(moves, list) and 0 < len(moves) <= MAX_BATCH):
+            raise _BadRequest(HTTPStatus.BAD_REQUEST, usage)
+        for m in moves:
+            if not (isinstance(m, list) and len(m) == 2 and isinstance(m[0], str)
+                    and (m[1] is None or _is_time(m[1]))):
+                raise _BadRequest(HTTPStatus.BAD_REQUEST, usage)
         s = self._session()
         with s.lock:
-            self._json(s.act(action))
+            s.check_tab(_tab_of(body))
+            self._json(s.act(*moves[0]) if "action" in body else s.act_many(moves))
 
     def _post_new(self) -> None:
         body = self._body()
-        extra = set(body) - {"mode", "radius", "next"}
+        extra = set(body) - {"mode", "radius", "next", "gen", "size", "seed", "tab", "controls"}
         if extra:
             raise _BadRequest(HTTPStatus.BAD_REQUEST, f"unknown keys {sorted(extra)}")
         mode, radius, nxt = body.get("mode"), body.get("radius"), body.get("next", True)
+        gen, size, seed = body.get("gen"), body.get("size"), body.get("seed")
+        if gen is not None and not isinstance(gen, str):
+            raise ParameterError(f"gen must be a string, got {gen!r}")
+        if size is not None and not isinstance(size, str):
+            raise ParameterError(f"size must be a string like 20x30, got {size!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ParameterError(f"seed must be an integer, got {seed!r}")
+        controls = body.get("controls")
+        if controls is not None and not isinstance(controls, str):
+            raise ParameterError(f"controls must be a string, got {controls!r}")
         if mode is not None and not isinstance(mode, str):
             raise ParameterError(f"mode must be a string, got {mode!r}")
         if radius is not None and (isinstance(radius, bool) or not isinstance(radius, int)):
@@ -207,7 +294,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise ParameterError(f"next must be true or false, got {nxt!r}")
         s = self._session()
         with s.lock:
-            self._json(s.new_walk(mode=mode, radius=radius, advance=nxt))
+            s.check_tab(_tab_of(body))
+            self._json(s.new_walk(mode=mode, radius=radius, advance=nxt, gen=gen, size=size,
+                                  seed=seed, controls=controls))
 
     def _post_quit(self) -> None:
         self._body()
@@ -227,7 +316,9 @@ class _Handler(BaseHTTPRequestHandler):
             rec = shelf.record(i)
         except KeyError:
             raise _BadRequest(HTTPStatus.NOT_FOUND, f"no record {i}") from None
-        self._json({"index": i, "name": shelf.paths[i].name, **record_payload(rec)})
+        self._json({"index": i, "name": shelf.paths[i].name, "label": shelf.listing()[i]["label"],
+                    "palette": self.server.palette, "palettes": PALETTES,
+                    **record_payload(rec)})
 
     def _get_record_file(self, i: int) -> None:
         shelf = self._shelf()
@@ -235,12 +326,67 @@ class _Handler(BaseHTTPRequestHandler):
             raise _BadRequest(HTTPStatus.NOT_FOUND, f"no record {i}")
         # the name is one the server gave (walk-NNN.jsonl) or was given on its command line
         name = re.sub(r"[^A-Za-z0-9._-]", "_", shelf.paths[i].name)
-        self._send(HTTPStatus.OK, shelf.paths[i].read_bytes(), "application/x-ndjson",
+        # the bytes read when the record was added, never the file as it is now
+        self._send(HTTPStatus.OK, shelf.data(i), "application/x-ndjson",
                    {"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+_TAB = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+def _tab_of(body: dict) -> str | None:
+    tab = body.get("tab")
+    if tab is not None and not (isinstance(tab, str) and _TAB.match(tab)):
+        raise ParameterError(f"tab must be 1-40 letters, digits, - or _, got {tab!r}")
+    return tab
+
+
+def _is_time(v) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)
+            and 0 <= v < 1e7)
+
+
+def _depth(raw: bytes) -> int:
+    """Deepest nesting of ``[``/``{`` outside strings (checked before parsing:
+    ``json`` recurses once per level)."""
+    depth = deepest = 0
+    in_str = esc = False
+    for b in raw:
+        if in_str:
+            if esc:
+                esc = False
+            elif b == 0x5C:
+                esc = True
+            elif b == 0x22:
+                in_str = False
+        elif b == 0x22:
+            in_str = True
+        elif b in (0x5B, 0x7B):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif b in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    token: str | None = None
+
+    def handle_error(self, request, client_address) -> None:
+        # a client that hangs up mid-answer is routine, not a traceback
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)
     session: PlaySession | None
     shelf: RecordShelf
     static: dict[str, bytes]
@@ -249,20 +395,27 @@ class _Server(ThreadingHTTPServer):
 
 
 def url_of(server: ThreadingHTTPServer, page: str = "/") -> str:
-    """The address a browser opens for ``page`` of ``server``."""
+    """The address a browser opens for ``page`` of ``server`` (with its token, if any)."""
     host, port = server.server_address[:2]
     host = f"[{host}]" if ":" in host else host
+    token = getattr(server, "token", None)
+    if token is not None:
+        page += ("&" if "?" in page else "?") + f"token={token}"
     return f"http://{host}:{port}{page}"
 
 
 def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None = None,
                 host: str = "127.0.0.1", port: int = 0,
-                log: Callable[[str], None] | None = None) -> ThreadingHTTPServer:
+                log: Callable[[str], None] | None = None,
+                token: str | None = None,
+                palette: str | None = None) -> ThreadingHTTPServer:
     """A server for the play page of ``session`` (or, without one, only the
     replay page of ``shelf``); call ``serve_forever()`` on it.
 
     ``port=0`` picks any free port (read it from ``server.server_address``).
-    ``log`` receives one line per request (default: silent).
+    ``log`` receives one line per request (default: silent). Bound to an
+    address that is not loopback, every request needs ``token`` (default a
+    fresh random one; :func:`url_of` includes it).
 
     Examples
     --------
@@ -279,6 +432,9 @@ def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None
     srv.session, srv.shelf = session, shelf if shelf is not None else RecordShelf()
     srv.static = _load_static()
     srv.log = log
+    srv.palette = check_palette(palette or (session.palette if session is not None
+                                            else DEFAULT_PALETTE))
+    srv.token = None if _is_loopback(host) else (token or secrets.token_urlsafe(18))
     bound = srv.server_address[1]
     names = {host.lower(), "localhost", "127.0.0.1", "[::1]"}
     if host in ("", "0.0.0.0", "::"):

@@ -30,12 +30,14 @@ from .._validate import check_choice, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ..traverse.game import MODES, Game
-from ..traverse.record import MOVES, TraversalRecord, read_record
+from ..traverse.game import CONTROLS, MODES, Game
+from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
+from ..traverse.record import (MOVES, RecordWriter, TraversalRecord, dumps,
+                               read_record_bytes)
 from ..traverse.score import score
 
-__all__ = ["PlaySession", "RecordShelf", "picture_of", "record_payload", "score_payload",
-           "MAX_RADIUS"]
+__all__ = ["PlaySession", "RecordShelf", "ElsewhereError", "picture_of", "record_payload",
+           "score_payload", "MAX_RADIUS", "MAX_SIDE"]
 
 #: Largest torch radius a page may ask for.
 MAX_RADIUS = 20
@@ -44,7 +46,13 @@ WorldFactory = Callable[[int], "tuple[Maze | OccupancyGrid, dict | None]"]
 
 
 def _rows(mask: np.ndarray, on: str = "#", off: str = ".") -> list[str]:
-    return ["".join(on if v else off for v in row) for row in mask]
+    return _text_rows(np.where(mask, ord(on), ord(off)))
+
+
+def _text_rows(codes: np.ndarray) -> list[str]:
+    """Rows of ASCII codes as strings (a 400x400 picture is sent on every move)."""
+    codes = np.ascontiguousarray(codes, dtype=np.uint8)
+    return [row.tobytes().decode("ascii") for row in codes]
 
 
 def picture_of(world: Maze | OccupancyGrid) -> dict:
@@ -81,8 +89,14 @@ def score_payload(record: TraversalRecord) -> dict:
     the per-maze-cell error heat map (section error, NaN -> null)."""
     rep = score(record)
     heat = rep.section_map("error")
-    return {"summary": rep.summary,
-            "sections": [r for r in rep.table_rows if r["moves"] or r["on_route"]],
+    cols = rep.sections.shape[1]
+    shown = []
+    for r in rep.table_rows:
+        if r["moves"] or r["on_route"]:
+            chain = rep.sections.cells[r["section"]]
+            # where the number is drawn on the finish map: the chain's middle cell
+            shown.append({**r, "at": list(divmod(int(chain[len(chain) // 2]), cols))})
+    return {"summary": rep.summary, "sections": shown,
             "heat": [[None if np.isnan(v) else float(v) for v in row] for row in heat],
             "heat_max": float(np.nanmax(heat)) if np.isfinite(heat).any() else 0.0,
             "route": rep.route.tolist()}
@@ -108,23 +122,62 @@ def record_payload(record: TraversalRecord) -> dict:
             "duration": record.duration, "summary": rep.summary}
 
 
+def _label(record: TraversalRecord, mtime: float | None) -> str:
+    """A record's name for a list: mode, maze and date (several walk-001.jsonl look alike)."""
+    settings = record.walker.get("settings", {})
+    src = record.source or {}
+    if src.get("generator") and isinstance(src.get("size"), list):
+        maze = f"{src['generator']} {src['size'][0]}x{src['size'][1]}"
+        maze += f" seed {src['seed']}" if "seed" in src else ""
+    else:
+        rows, cols = record.world.shape
+        maze = f"{rows}x{cols} {record.level}"
+    when = "" if mtime is None else time.strftime(" %Y-%m-%d %H:%M", time.localtime(mtime))
+    return f"{settings.get('mode') or record.walker.get('kind', '')}, {maze}{when}"
+
+
+def _generator_names() -> list[str]:
+    try:
+        from ..generate import GENERATORS
+    except ImportError:  # the generators package is optional
+        return []
+    return sorted(GENERATORS)
+
+
 class RecordShelf:
     """The records a server may hand out, by index: those it wrote, or was given.
 
     No request ever names a file: a page asks for record ``i`` and the shelf
-    answers from its own list.
+    answers from its own list. Each file is read once, when it is added; the
+    shelf then serves those bytes and their parsed record, so replacing a
+    file (by a link, a FIFO, another walk) after the start changes nothing.
     """
 
     def __init__(self, paths: Iterable[str | Path] = ()) -> None:
         self.paths: list[Path] = []
         self._cache: dict[int, TraversalRecord] = {}
+        self._bytes: dict[int, bytes] = {}
+        self._labels: dict[int, str] = {}
         for p in paths:
-            self.add(Path(p), read_record(p))
+            self.read(Path(p))
 
-    def add(self, path: Path, record: TraversalRecord) -> int:
+    def read(self, path: Path) -> int:
+        """Read ``path`` once and add it; returns its index."""
+        rec, data = read_record_bytes(path)
+        try:
+            mtime = Path(path).stat().st_mtime
+        except OSError:
+            mtime = None
+        return self.add(path, rec, data, mtime=mtime)
+
+    def add(self, path: Path, record: TraversalRecord, data: bytes | None = None, *,
+            mtime: float | None = None) -> int:
+        i = len(self.paths)
         self.paths.append(Path(path))
-        self._cache[len(self.paths) - 1] = record
-        return len(self.paths) - 1
+        self._cache[i] = record
+        self._bytes[i] = dumps(record).encode("utf-8") if data is None else bytes(data)
+        self._labels[i] = _label(record, mtime)
+        return i
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -134,11 +187,26 @@ class RecordShelf:
             raise KeyError(i)
         return self._cache[i]
 
+    def data(self, i: int) -> bytes:
+        """The bytes of record ``i`` as read when it was added."""
+        if not 0 <= i < len(self.paths):
+            raise KeyError(i)
+        return self._bytes[i]
+
     def listing(self) -> list[dict]:
         return [{"index": i, "name": p.name, "moves": self._cache[i].n_moves,
+                 "bumps": self._cache[i].n_bumps, "label": self._labels[i],
                  "reached_goal": self._cache[i].reached_goal, "mode":
                  self._cache[i].walker.get("settings", {}).get("mode")}
                 for i, p in enumerate(self.paths)]
+
+
+class ElsewhereError(ParameterError):
+    """A page acted on a game that another tab has taken over."""
+
+
+#: Largest maze side the page may ask for (cells).
+MAX_SIDE = 200
 
 
 class PlaySession:
@@ -151,12 +219,24 @@ class PlaySession:
         the Maze or grid to walk and its generator reference for the record.
     record_dir : path
         Where the records go (``walk-001.jsonl``...; existing files are never
-        overwritten). Created when the first record is written.
+        overwritten). Created when the first record is written. A record is
+        written move by move from the first move on (see
+        :class:`robomaze.traverse.record.RecordWriter`), so a stopped server
+        leaves the walk so far, marked unfinished.
     mode, radius, controls, name, start, goals :
         As :class:`robomaze.traverse.game.Game`; the page may change mode and
         radius for the next walk.
     clock : callable, optional
         Seconds; injected in tests.
+    maker : callable, optional
+        ``maker(gen, rows, cols, seed)`` returns ``(world, source)``: the
+        maze a page names by generator, size and seed (its URL). With it,
+        ``spec`` is the current ``{"gen", "size": [rows, cols], "seed"}``
+        and "next maze" is the same generator and size at ``seed + 1``.
+    spec : dict, optional
+        The first maze for ``maker`` (then ``worlds`` is not called).
+    palette : str
+        The page's first direction palette (it may switch).
 
     Examples
     --------
@@ -171,8 +251,14 @@ class PlaySession:
 
     def __init__(self, worlds: WorldFactory, record_dir: str | Path, *, mode: str = "full",
                  radius: int = 1, controls: str = "arrows", name: str = "",
-                 start=None, goals=None, clock: Callable[[], float] | None = None) -> None:
+                 start=None, goals=None, clock: Callable[[], float] | None = None,
+                 maker: Callable[[str, int, int, int], tuple] | None = None,
+                 spec: dict | None = None, palette: str = DEFAULT_PALETTE) -> None:
         self.worlds = worlds
+        self.palette = check_palette(palette)
+        self.maker = maker
+        self.spec = None if spec is None else {"gen": spec["gen"], "size": list(spec["size"]),
+                                               "seed": int(spec["seed"])}
         self.record_dir = Path(record_dir)
         self.name = str(name)
         self.controls = controls
@@ -184,63 +270,152 @@ class PlaySession:
         self.game: Game | None = None
         self.source: dict | None = None
         self.saved: int | None = None
+        self.owner: str | None = None
+        self._writer: RecordWriter | None = None
+        self._written = 0
         self._score: dict | None = None
         self._clock_started = False
         self.mode, self.radius = "full", 1
         self.new_walk(mode=mode, radius=radius, advance=True)
 
+    # ------------------------------------------------------------ tabs
+    def claim(self, tab: str | None) -> None:
+        """The page in tab ``tab`` (re)loaded: it now owns the game."""
+        if tab is not None:
+            self.owner = tab
+
+    def check_tab(self, tab: str | None) -> None:
+        """Refuse a move or new walk from a tab that another tab has taken over."""
+        if tab is not None and self.owner is not None and tab != self.owner:
+            raise ElsewhereError("this game is open in another tab; reload to play here")
+
     # ------------------------------------------------------------ walks
     def new_walk(self, *, mode: str | None = None, radius: int | None = None,
-                 advance: bool = True) -> dict:
-        """Begin the next maze (``advance``) or the same one again, in ``mode``.
+                 advance: bool = True, gen: str | None = None, size=None,
+                 seed: int | None = None, controls: str | None = None) -> dict:
+        """Begin the next maze (``advance``) or the same one again, in ``mode``;
+        or, with ``gen``/``size``/``seed`` (a page's URL), that maze.
 
-        A walk left unfinished with at least one move is saved first (with
-        ``reached_goal`` false): it is data too.
+        A walk left unfinished with at least one move is closed first (its
+        record says ``reached_goal`` false): it is data too.
         """
-        if mode is not None:
-            self.mode = check_choice("mode", mode, MODES)
-        if radius is not None:
-            self.radius = check_int("radius", radius, min_value=0, max_value=MAX_RADIUS)
+        # everything is checked and the maze built before anything changes:
+        # a refused request leaves the walk in progress as it was
+        mode = self.mode if mode is None else check_choice("mode", mode, MODES)
+        radius = self.radius if radius is None else check_int("radius", radius, min_value=0,
+                                                              max_value=MAX_RADIUS)
+        controls = (self.controls if controls is None
+                    else check_choice("controls", controls, CONTROLS))
+        spec, built = self.spec, None
+        if gen is not None or size is not None or seed is not None:
+            spec = self._check_spec(gen, size, seed)
+            built = self.maker(spec["gen"], *spec["size"], spec["seed"])
+        elif advance or self.game is None:
+            if self.spec is not None and self.maker is not None:
+                if self.game is not None:
+                    spec = {**self.spec, "seed": self.spec["seed"] + 1}
+                built = self.maker(spec["gen"], *spec["size"], spec["seed"])
+            else:
+                built = self.worlds(self.walk + 1)
         if self.game is not None and self.saved is None and self.game.steps:
-            self._save()
-        if advance or self.game is None:
+            self._close(reached=False)
+        self.mode, self.radius, self.controls, self.spec = mode, radius, controls, spec
+        if built is not None:
             self.walk += 1
-            self.world, self.source = self.worlds(self.walk)
+            self.world, self.source = built
         walker = {"kind": "person", "name": self.name, "settings": {}}
         self.game = Game(self.world, mode=self.mode, controls=self.controls, walker=walker,
                          start=self.start, goals=self.goals, clock=self.clock,
                          radius=self.radius)
         self.saved, self._score, self._clock_started = None, None, False
+        self._writer, self._written = None, 0
         self.picture = picture_of(self.world)
+        # hidden modes mask this on every answer: split the rows into characters once
+        self._wall_codes = np.array([list(r.encode("ascii")) for r in self.picture["walls"]],
+                                    dtype=np.uint8).reshape(len(self.picture["walls"]), -1)
         return self.state(full=True)
 
-    def act(self, action: str) -> dict:
-        """Apply one action (``N E S W F L R``); save and score at the goal."""
-        check_choice("action", action, MOVES)
-        if not self._clock_started:
-            self.game.start_clock()
-            self._clock_started = True
-        outcome = self.game.act(action)
-        if outcome == "goal":
-            self._save()
+    def _check_spec(self, gen, size, seed) -> dict:
+        if self.maker is None:
+            raise ParameterError("this server walks one maze file: gen, size and seed "
+                                 "cannot be chosen")
+        cur = self.spec or {}
+        gen = cur.get("gen") if gen is None else gen
+        size = cur.get("size") if size is None else size
+        seed = cur.get("seed", 0) if seed is None else seed
+        if not isinstance(gen, str) or not gen:
+            raise ParameterError(f"gen must be a generator name, got {gen!r}")
+        if isinstance(size, str):
+            parts = size.lower().split("x")
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise ParameterError(f"size must be ROWSxCOLS like 20x30, got {size!r}")
+            size = [int(p) for p in parts]
+        if not (isinstance(size, list) and len(size) == 2):
+            raise ParameterError(f"size must be ROWSxCOLS like 20x30, got {size!r}")
+        rows = check_int("rows", size[0], min_value=2, max_value=MAX_SIDE)
+        cols = check_int("cols", size[1], min_value=2, max_value=MAX_SIDE)
+        seed = check_int("seed", seed, min_value=0, max_value=2 ** 63 - 1)
+        return {"gen": gen, "size": [rows, cols], "seed": seed}
+
+    def act(self, action: str, t: float | None = None) -> dict:
+        """Apply one action (``N E S W F L R``, or ``U`` to undo the last move)
+        at time ``t`` (the page's clock; default the server's); each move is
+        written to the record at once; save and score at the goal."""
+        outcome = self._act(action, t)
         return {**self.state(), "outcome": outcome}
 
-    def _save(self) -> int:
-        rec = self.game.record(source=self.source)
-        self.record_dir.mkdir(parents=True, exist_ok=True)
+    def act_many(self, moves: list) -> dict:
+        """Apply ``[[action, t], ...]`` in order (a page's queued keys in one request)."""
+        outcomes = [self._act(a, t) for a, t in moves]
+        return {**self.state(), "outcome": outcomes[-1] if outcomes else "ignored",
+                "outcomes": outcomes}
+
+    def _act(self, action: str, t: float | None) -> str:
+        check_choice("action", action, MOVES + ("U",))
+        g = self.game
+        if g.finished:
+            return "ignored"
+        if self._writer is None:
+            # the file exists before the first move is applied: a folder that
+            # cannot be written refuses the move instead of losing it later
+            self.record_dir.mkdir(parents=True, exist_ok=True)
+            self._writer = RecordWriter(self._next_path(), g.record(source=self.source).header())
+        if not self._clock_started:
+            g.start_clock()
+            self._clock_started = True
+        outcome = g.undo(t) if action == "U" else g.act(action, t)
+        for step in g.steps[self._written:]:
+            self._writer.append(step)
+        self._written = len(g.steps)
+        if outcome == "goal":
+            self._close(reached=True)
+        return outcome
+
+    def _next_path(self) -> Path:
         n = len(self.shelf) + 1
         while (path := self.record_dir / f"walk-{n:03d}.jsonl").exists():
             n += 1
-        rec.save(path)
+        return path
+
+    def _close(self, *, reached: bool) -> int:
+        g = self.game
+        duration = g.elapsed if reached or not g.steps else max(g.steps[-1].t, 0.0)
+        path = self._writer.finish(reached, duration)
         # the shelf keeps what was read back: the page's score is the file's score
-        self.saved = self.shelf.add(path, read_record(path))
-        if rec.reached_goal:
+        self.saved = self.shelf.read(path)
+        if reached:
             self._score = score_payload(self.shelf.record(self.saved))
         return self.saved
 
     # ------------------------------------------------------------ output
     def state(self, *, full: bool = False) -> dict:
-        """The page's view of the current walk (``full`` adds the static picture)."""
+        """The page's view of the current walk (``full`` adds the static picture).
+
+        Until the goal, a mode that hides part of the maze sends only the
+        squares the player sees (``walls``: ``#`` wall, ``.`` open, ``?``
+        hidden), and the picture it sends has no walls: a page holds nothing
+        the player may not see. At the goal the whole picture is sent.
+        """
         g = self.game
         pos = self.picture["pos"]
         if g.mode == "theseus":
@@ -248,16 +423,27 @@ class PlaySession:
         else:
             trail = [g.start] + [(s.row, s.col) for s in g.steps if not s.bump]
             trail = [p for i, p in enumerate(trail) if i == 0 or p != trail[i - 1]]
+        hidden = g.mode != "full" and not g.finished
         out = {"walk": self.walk + 1, "mode": g.mode, "radius": g.radius,
-               "controls": g.controls, "modes": list(MODES),
+               "controls": g.controls, "modes": list(MODES), "spec": self.spec,
+               "choose": self.maker is not None,
                "position": _to_picture([g.position], pos)[0], "heading": g.heading,
                "trail": _to_picture(trail, pos),
-               "visible": None if g.mode == "full" else _rows(g.picture_visible(), "1", "0"),
+               "visible": None if not hidden else _rows(g.picture_visible(), "1", "0"),
                "moves": g.moves, "bumps": g.bumps,
                # the clock starts with the first action, not when the maze is built
                "elapsed": round(g.elapsed, 3) if self._clock_started else 0.0,
                "finished": g.finished, "score": self._score,
                "record": None if self.saved is None else self.shelf.listing()[self.saved]}
+        if hidden:
+            vis = g.picture_visible()
+            out["walls"] = _text_rows(np.where(vis, self._wall_codes, ord("?")))
         if full:
-            out["picture"] = self.picture
+            out["palette"], out["palettes"] = self.palette, PALETTES
+            out["generators"] = _generator_names() if self.maker is not None else []
+        if full or g.finished:
+            pic = dict(self.picture)
+            if hidden:
+                pic["walls"] = None
+            out["picture"] = pic
         return out

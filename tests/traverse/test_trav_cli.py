@@ -156,3 +156,22 @@ def test_help_of_traverse_commands(capsys, command):
         main([command, "--help"])
     out = capsys.readouterr().out
     assert info.value.code == 0 and f"usage: robomaze {command}" in out and "examples:" in out
+
+
+@pytest.mark.parametrize("palette,right", [("paper", (0x1F, 0x4F, 0xFF)),
+                                           (None, (0x00, 0x72, 0xB2))])
+def test_replay_palette_option_colours_the_still(tmp_path, record_file, palette, right):
+    import numpy as np
+
+    out = tmp_path / "walk.png"
+    extra = [] if palette is None else ["--palette", palette]
+    assert main(["replay", str(record_file), "-o", str(out), "--cell-px", "30"] + extra) == 0
+    px = np.asarray(Image.open(out).convert("RGB")).reshape(-1, 3).astype(int)
+    assert (np.abs(px - right).sum(axis=1) < 12).sum() > 20   # the "right" moves
+
+
+def test_unknown_palette_is_refused_in_one_line(capsys, record_file):
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(record_file), "-o", "x.png", "--palette", "rainbow"])
+    assert exc.value.code == 2
+    assert "okabe-ito" in capsys.readouterr().err

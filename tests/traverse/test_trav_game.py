@@ -321,3 +321,42 @@ def test_theseus_thread_and_explorer_view_follow_the_walk(seed, braid, keys):
         assert b in maze.neighbors(a)
     assert len(set(th.thread)) == len(th.thread)
     assert np.array_equal(ex.visible, _mask(maze.shape, cells))
+
+
+def test_play_window_clock_starts_at_the_first_move_and_the_finish_shows_the_score(tmp_path):
+    from robomaze.viz.render import _new_figure
+    from robomaze.viz.traverse import PlayWindow
+
+    maze = random_perfect(4, 4, seed=2)
+    route = maze.solution()
+    clock = ManualClock()
+    g = Game(maze, mode="explorer", clock=clock)
+    win = PlayWindow(g, fig=_new_figure(240, 230))
+    clock.now = 40.0                      # the player reads the maze for 40 s
+    win._tick()
+    assert g.elapsed == 0.0
+    keys = keys_for(route)
+    for i, k in enumerate(keys, 1):
+        clock.now = 40.0 + i
+        win.handle(k)
+    assert g.finished and g.elapsed == float(len(keys) - 1)   # first key at t = 0
+    assert (win._fog.get_array()[..., 3] == 0).all()          # fog off at the finish
+    text = win._score.get_text()
+    assert text.startswith(f"Goal reached! {len(keys)} moves (optimal {len(keys)}, extra 0")
+    assert "sections with error" in text
+
+
+def test_undo_in_every_mode_walks_back_and_is_recorded(tmp_path):
+    for mode in ("full", "trail", "torch", "explorer", "theseus"):
+        g = Game(SNAKE, mode=mode, clock=ManualClock())
+        for a in "EES":
+            g.act(a)
+        seen = g.seen.copy()
+        assert [g.undo() for _ in range(4)] == ["undone"] * 3 + ["ignored"]
+        assert g.position == (0, 0) and g.moves == 6 and g.heading == 0.0
+        assert [s.move for s in g.steps] == list("EESNWW")
+        assert (g.seen >= seen).all()         # what was seen stays known
+        if mode == "theseus":
+            assert g.thread == [(0, 0)]       # the thread winds back up
+        rec = read_record(g.record().save(tmp_path / f"{mode}.jsonl"))
+        assert rec.n_moves == 6 and rec.final == (0, 0)

@@ -54,11 +54,14 @@ def test_replay_of_turns_in_place_keeps_one_frame_per_move(tmp_path):
         assert im.n_frames == rec.n_moves + 1
 
 
-def test_replay_colours_moves_by_direction(tmp_path):
+@pytest.mark.parametrize("palette,want", [
+    ("paper", {"E": "#1f4fff", "S": "#e0201b", "W": "#00c8e0", "N": "#10a010"}),
+    (None, {"E": "#0072b2", "S": "#d55e00", "W": "#56b4e9", "N": "#009e73"}),  # Okabe-Ito
+])
+def test_replay_colours_moves_by_direction(tmp_path, palette, want):
     rec = TraversalRecord.from_cells(comb(2), comb_detour_walk(2))
-    rp = vt.Replay(rec, cell_px=10)
+    rp = vt.Replay(rec, cell_px=10, **({} if palette is None else {"palette": palette}))
     rp.draw_frame(rec.n_moves)
-    want = {"E": "#1f4fff", "S": "#e0201b", "W": "#00c8e0", "N": "#10a010"}
     from matplotlib.colors import to_hex
 
     got = [to_hex(c) for c in rp._lines.get_colors()]
@@ -93,15 +96,19 @@ def test_mp4_needs_ffmpeg(tmp_path, monkeypatch):
         vt.Replay(rec).save(tmp_path / "w.avi")
 
 
-def test_still_image_shows_each_direction_colour(tmp_path):
+@pytest.mark.parametrize("palette,colours", [
+    ("paper", ("#1f4fff", "#e0201b", "#00c8e0", "#10a010")),
+    ("okabe-ito", ("#0072b2", "#d55e00", "#56b4e9", "#009e73")),
+])
+def test_still_image_shows_each_direction_colour(tmp_path, palette, colours):
     from robomaze.maze import Maze
 
     loop = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)]          # E, S, W, N
     rec = TraversalRecord.from_cells(Maze.empty(2, 2), loop)
     out = tmp_path / "still.png"
-    vt.still(rec, out, cell_px=30)
+    vt.still(rec, out, cell_px=30, palette=palette)
     px = np.asarray(Image.open(out).convert("RGB")).reshape(-1, 3)
-    for hexcol in ("#1f4fff", "#e0201b", "#00c8e0", "#10a010"):
+    for hexcol in colours:
         rgb = np.array([int(hexcol[i:i + 2], 16) for i in (1, 3, 5)])
         assert (np.abs(px.astype(int) - rgb).sum(axis=1) < 12).sum() > 20, hexcol
 

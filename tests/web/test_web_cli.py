@@ -83,3 +83,34 @@ def test_play_web_host_option_and_walks_dir(tmp_path):
         assert proc.wait(20) == 0
     finally:
         proc.kill()
+
+
+def test_play_web_off_loopback_prints_a_token_url_and_names_mazes_like_generate(tmp_path):
+    proc, url = _spawn(["play", "backtracker", "4x5", "--seed", "3", "--web", "--port", "0",
+                        "--host", "0.0.0.0", "--record-dir", str(tmp_path / "w"),
+                        "--palette", "paper"])
+    try:
+        assert "?token=" in url
+        token = url.split("?token=")[1]
+        base = url.split("?")[0].replace("0.0.0.0", "127.0.0.1")
+        assert get_json(base + "api/state")[0] == 403
+        status, st = get_json(base + "api/state?token=" + token)
+        assert status == 200 and st["palette"] == "paper" and "wilson" in st["generators"]
+        assert st["spec"] == {"gen": "backtracker", "size": [4, 5], "seed": 3}
+        # a page naming another maze gets the one `robomaze generate` makes
+        status, st = get_json(base + f"api/new?token={token}",
+                              {"gen": "wilson", "size": "5x6", "seed": 8, "next": False})
+        assert status == 200 and st["spec"] == {"gen": "wilson", "size": [5, 6], "seed": 8}
+        assert main(["generate", "wilson", "5x6", "--seed", "8", "-o",
+                     str(tmp_path / "m.json")]) == 0
+        from robomaze.cli._common import load
+
+        assert st["picture"]["walls"] == ["".join("#" if v else "." for v in row) for row in
+                                          load(tmp_path / "m.json").to_matrix()]
+        status, err = get_json(base + f"api/new?token={token}", {"gen": "nosuchgen",
+                                                                 "next": False})
+        assert status == 400 and "nosuchgen" in err["error"]
+        assert get_json(base + f"api/quit?token={token}", {})[0] == 200
+        assert proc.wait(20) == 0
+    finally:
+        proc.kill()

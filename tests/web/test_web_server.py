@@ -60,8 +60,11 @@ def test_a_walk_over_http_is_recorded_by_the_server(served):
     assert status == 200 and body == (walks / "walk-001.jsonl").read_bytes()
     assert headers["Content-Disposition"] == 'attachment; filename="walk-001.jsonl"'
     status, listing = get_json(srv.url + "api/records")
-    assert listing == [{"index": 0, "name": "walk-001.jsonl", "moves": 8,
-                        "reached_goal": True, "mode": "full"}]
+    (item,) = listing
+    label = item.pop("label")
+    assert item == {"index": 0, "name": "walk-001.jsonl", "moves": 8, "bumps": 0,
+                    "reached_goal": True, "mode": "full"}
+    assert label.startswith("full, 3x3 cell 20")  # mode, maze, date
     status, pay = get_json(srv.url + "api/record/0")
     assert status == 200 and len(pay["steps"]) == 8 and pay["name"] == "walk-001.jsonl"
     # moves after the goal are ignored, not recorded
@@ -142,10 +145,10 @@ def test_unwritable_record_folder_is_a_clear_500(tmp_path):
     session = PlaySession(lambda i: (SNAKE, None), blocker / "walks")
     srv = ServerThread(session)
     try:
-        for a in SNAKE_ACTIONS[:-1]:
-            assert get_json(srv.url + "api/move", {"action": a})[0] == 200
-        status, data = get_json(srv.url + "api/move", {"action": SNAKE_ACTIONS[-1]})
+        # the record is written from the first move on: that move is refused, not lost later
+        status, data = get_json(srv.url + "api/move", {"action": SNAKE_ACTIONS[0]})
         assert status == 500 and "cannot save" in data["error"]
+        assert session.game.moves == 0
         assert get_json(srv.url + "api/state")[0] == 200  # the server lives on
     finally:
         srv.stop()

@@ -1,36 +1,49 @@
 // Drawing shared by the play and replay pages (plain JavaScript, canvas 2D).
 // The server sends a "picture": a matrix of blocked squares ("#"), and the
 // rules that place maze cells and positions on it (see robomaze/web/session.py).
+// Everything is drawn in picture pixels (square (i, j) at x = j*s, y = i*s);
+// a page that follows the player translates the context first.
 "use strict";
 
 const RM = {};
-// Move colours by direction, as robomaze replay draws them.
-RM.DIR_COLORS = { "0,1": "#1f4fff", "1,0": "#e0201b", "0,-1": "#00c8e0", "-1,0": "#10a010" };
-RM.TURN_COLOR = "#888888";
 RM.GOAL_COLOR = "#0050ff";
-RM.START_COLOR = "#ff0000";
+RM.START_COLOR = "#000000";
 RM.FOG = "#505050";
-RM.HERE = "#ff8c00";
+RM.HERE = "#ffb000";
+RM.ROUTE = "#ff00ff";
+// the server sends robomaze.traverse.palette.PALETTES; this is only the fallback
+RM.palettes = { "okabe-ito": { right: "#0072B2", down: "#D55E00", left: "#56B4E9",
+                               up: "#009E73", turn: "#888888" } };
+RM.palette = "okabe-ito";
 
 RM.api = async function (path, body) {
   const opts = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const r = await fetch(path, opts);
-  const data = await r.json();
-  if (!r.ok) { throw new Error(data.error || ("HTTP " + r.status)); }
+  let r;
+  try {
+    r = await fetch(path, opts);
+  } catch (err) {
+    const e = new Error("the server is gone");
+    e.gone = true;
+    throw e;
+  }
+  let data;
+  try {
+    data = await r.json();
+  } catch (err) {
+    data = { error: "HTTP " + r.status };
+  }
+  if (!r.ok) {
+    const e = new Error(data.error || ("HTTP " + r.status));
+    e.status = r.status;
+    e.elsewhere = !!data.elsewhere;
+    throw e;
+  }
   return data;
 };
 
-// Pixels per square so that the picture fits about 640 px.
-RM.squarePx = function (pic) {
-  return Math.max(2, Math.min(28, Math.floor(640 / Math.max(pic.rows, pic.cols))));
-};
-
-RM.setup = function (canvas, pic) {
-  const s = RM.squarePx(pic);
-  canvas.width = pic.cols * s;
-  canvas.height = pic.rows * s;
-  return s;
+RM.usePalettes = function (data) {
+  if (data.palettes) { RM.palettes = data.palettes; }
 };
 
 RM.cellRect = function (pic, r, c) {
@@ -38,57 +51,69 @@ RM.cellRect = function (pic, r, c) {
   return [r * k.scale + k.offset, c * k.scale + k.offset, k.size, k.size];
 };
 
-RM.drawPicture = function (ctx, pic, s) {
+// walls: rows of "#" (wall), "." (open), "?" (hidden: drawn as fog)
+RM.drawPicture = function (ctx, pic, s, walls) {
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, pic.cols * s, pic.rows * s);
-  ctx.fillStyle = "#000000";
   for (let i = 0; i < pic.rows; i++) {
-    const row = pic.walls[i];
+    const row = walls[i];
     for (let j = 0; j < pic.cols; j++) {
-      if (row.charCodeAt(j) === 35) { ctx.fillRect(j * s, i * s, s, s); }
+      const ch = row.charCodeAt(j);
+      if (ch === 35) { ctx.fillStyle = "#000000"; ctx.fillRect(j * s, i * s, s, s); }
+      else if (ch === 63) { ctx.fillStyle = RM.FOG; ctx.fillRect(j * s, i * s, s, s); }
     }
   }
 };
 
 RM.drawGoals = function (ctx, pic, s, alpha) {
   ctx.save();
-  ctx.globalAlpha = alpha;
-  ctx.fillStyle = RM.GOAL_COLOR;
   for (const [r, c] of pic.goals) {
     const [i, j, h, w] = RM.cellRect(pic, r, c);
+    ctx.globalAlpha = alpha;
+    ctx.fillStyle = RM.GOAL_COLOR;
     ctx.fillRect(j * s, i * s, w * s, h * s);
+    ctx.globalAlpha = 1;
+    ctx.strokeStyle = RM.GOAL_COLOR;
+    ctx.lineWidth = Math.max(2, s * 0.15);
+    ctx.strokeRect(j * s + 1, i * s + 1, w * s - 2, h * s - 2);
   }
   ctx.restore();
 };
 
-RM.drawFog = function (ctx, pic, s, visible) {
-  if (!visible) { return; }
-  ctx.fillStyle = RM.FOG;
-  for (let i = 0; i < pic.rows; i++) {
-    const row = visible[i];
-    for (let j = 0; j < pic.cols; j++) {
-      if (row.charCodeAt(j) === 48) { ctx.fillRect(j * s, i * s, s, s); }
-    }
-  }
+RM.dirColor = function (dr, dc) {
+  const p = RM.palettes[RM.palette] || RM.palettes["okabe-ito"];
+  if (dr === 0 && dc === 1) { return p.right; }
+  if (dr === 1 && dc === 0) { return p.down; }
+  if (dr === 0 && dc === -1) { return p.left; }
+  if (dr === -1 && dc === 0) { return p.up; }
+  return p.turn;
 };
 
 RM.moveColor = function (a, b) {
-  const dr = Math.sign(b[0] - a[0]), dc = Math.sign(b[1] - a[1]);
-  return RM.DIR_COLORS[dr + "," + dc] || RM.TURN_COLOR;
+  return RM.dirColor(Math.sign(b[0] - a[0]), Math.sign(b[1] - a[1]));
 };
 
 // A polyline through square centres, each segment in its direction's colour.
+// A segment walked both ways shows both: the second pass is drawn as two
+// parallel half-width lines, so a retraced corridor is not one colour.
 RM.drawTrail = function (ctx, s, pts, width) {
   ctx.save();
   ctx.lineCap = "round";
-  ctx.lineWidth = Math.max(1.5, width * s);
+  const lw = Math.max(2, width * s);
+  const seen = new Map();
   for (let k = 1; k < pts.length; k++) {
     const a = pts[k - 1], b = pts[k];
     if (a[0] === b[0] && a[1] === b[1]) { continue; }
+    const key = Math.min(a[0], b[0]) + "," + Math.min(a[1], b[1]) + "," + Math.max(a[0], b[0]) + "," + Math.max(a[1], b[1]);
+    const n = seen.get(key) || 0;
+    seen.set(key, n + 1);
     ctx.strokeStyle = RM.moveColor(a, b);
+    const off = n === 0 ? 0 : (n % 2 ? 1 : -1) * lw / 4;
+    const ox = a[0] === b[0] ? 0 : off, oy = a[0] === b[0] ? off : 0;
+    ctx.lineWidth = n === 0 ? lw : lw / 2;
     ctx.beginPath();
-    ctx.moveTo((a[1] + 0.5) * s, (a[0] + 0.5) * s);
-    ctx.lineTo((b[1] + 0.5) * s, (b[0] + 0.5) * s);
+    ctx.moveTo((a[1] + 0.5) * s + ox, (a[0] + 0.5) * s + oy);
+    ctx.lineTo((b[1] + 0.5) * s + ox, (b[0] + 0.5) * s + oy);
     ctx.stroke();
   }
   ctx.restore();
@@ -97,7 +122,7 @@ RM.drawTrail = function (ctx, s, pts, width) {
 RM.drawRoute = function (ctx, s, pts) {
   ctx.save();
   ctx.setLineDash([Math.max(2, s / 2), Math.max(2, s / 3)]);
-  ctx.strokeStyle = "#ff00ff";
+  ctx.strokeStyle = RM.ROUTE;
   ctx.lineWidth = Math.max(1.5, 0.25 * s);
   ctx.beginPath();
   pts.forEach(([r, c], k) => {
@@ -108,45 +133,61 @@ RM.drawRoute = function (ctx, s, pts) {
   ctx.restore();
 };
 
-RM.drawStart = function (ctx, s, pos, size) {
-  ctx.fillStyle = RM.START_COLOR;
-  const h = Math.max(3, size * s * 0.6);
-  ctx.fillRect((pos[1] + 0.5) * s - h / 2, (pos[0] + 0.5) * s - h / 2, h, h);
+// The start: a ring around its cell, drawn above the trail and bigger than
+// the player, so neither hides it.
+RM.drawStart = function (ctx, pic, s, pos) {
+  const size = pic.pos.scale === 2 ? 1 : pic.cell.size;
+  const h = Math.max(8, size * s * 0.9);
+  const x = (pos[1] + 0.5) * s, y = (pos[0] + 0.5) * s;
+  ctx.save();
+  ctx.lineWidth = Math.max(2, h * 0.14);
+  ctx.strokeStyle = "#ffffff";
+  ctx.strokeRect(x - h / 2 - 1, y - h / 2 - 1, h + 2, h + 2);
+  ctx.strokeStyle = RM.START_COLOR;
+  ctx.strokeRect(x - h / 2, y - h / 2, h, h);
+  ctx.restore();
 };
 
-// The walker: a disc with an arrow along the heading (degrees, CCW from east).
-RM.drawHere = function (ctx, s, pos, heading, size) {
+// The walker: a disc one square wide with an arrow along the heading
+// (degrees, CCW from east) -- it never covers the walls beside it.
+RM.drawHere = function (ctx, s, pos, heading) {
   const x = (pos[1] + 0.5) * s, y = (pos[0] + 0.5) * s;
-  const rad = Math.max(3, 0.45 * s * size);
+  const rad = Math.max(4, 0.42 * s);
+  ctx.save();
   ctx.fillStyle = RM.HERE;
   ctx.strokeStyle = "#000";
-  ctx.lineWidth = 1;
+  ctx.lineWidth = Math.max(1.5, rad * 0.18);
   ctx.beginPath();
   ctx.arc(x, y, rad, 0, 2 * Math.PI);
   ctx.fill();
   ctx.stroke();
-  const th = heading * Math.PI / 180;
+  const th = heading * Math.PI / 180, ux = Math.cos(th), uy = -Math.sin(th);
+  const tip = 0.95 * rad, back = -0.35 * rad, wing = 0.55 * rad;
+  ctx.fillStyle = "#000";
   ctx.beginPath();
-  ctx.moveTo(x, y);
-  ctx.lineTo(x + 1.6 * rad * Math.cos(th), y - 1.6 * rad * Math.sin(th));
-  ctx.lineWidth = 2;
-  ctx.stroke();
+  ctx.moveTo(x + ux * tip, y + uy * tip);
+  ctx.lineTo(x + ux * back - uy * wing, y + uy * back + ux * wing);
+  ctx.lineTo(x + ux * back + uy * wing, y + uy * back - ux * wing);
+  ctx.closePath();
+  ctx.fill();
+  ctx.restore();
 };
 
+// Section error: white (0) to dark purple (max), away from every direction colour.
 RM.heatColor = function (v, vmax) {
   const f = vmax > 0 ? v / vmax : 0;
-  return "rgb(255," + Math.round(255 * (1 - f)) + "," + Math.round(200 * (1 - f)) + ")";
+  const lo = [245, 240, 250], hi = [110, 40, 140];
+  const c = lo.map((x, i) => Math.round(x + (hi[i] - x) * f));
+  return "rgb(" + c.join(",") + ")";
 };
 
-// Section error of each maze cell, pale yellow (0) to red (max); null cells
-// untouched. The open squares between two coloured cells (passages, on the
-// wall matrix of a cell-level maze) take the larger value, so corridors read
-// as bands rather than dots.
+// Section error of each maze cell; null cells untouched. The open squares
+// between two coloured cells (passages, on the wall matrix of a cell-level
+// maze) take the larger value, so corridors read as bands rather than dots.
 RM.drawHeat = function (ctx, pic, s, heat, vmax) {
   const k = pic.cell;
   const open = (i, j) => i < pic.rows && j < pic.cols && pic.walls[i].charCodeAt(j) !== 35;
   ctx.save();
-  ctx.globalAlpha = 0.7;
   for (let r = 0; r < heat.length; r++) {
     for (let c = 0; c < heat[r].length; c++) {
       const v = heat[r][c];
@@ -170,6 +211,27 @@ RM.drawHeat = function (ctx, pic, s, heat, vmax) {
   ctx.restore();
 };
 
+// Section numbers on the finish map, so table rows can be found on it.
+RM.drawSectionNumbers = function (ctx, pic, s, sections) {
+  const k = pic.cell;
+  const px = Math.max(9, Math.min(16, k.size * s * 0.8));
+  ctx.save();
+  ctx.font = "bold " + px + "px system-ui, sans-serif";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = "#ffffff";
+  ctx.fillStyle = "#000000";
+  for (const sec of sections) {
+    if (!sec.at) { continue; }
+    const [i, j, h, w] = RM.cellRect(pic, sec.at[0], sec.at[1]);
+    const x = (j + w / 2) * s, y = (i + h / 2) * s;
+    ctx.strokeText(String(sec.section), x, y);
+    ctx.fillText(String(sec.section), x, y);
+  }
+  ctx.restore();
+};
+
 RM.esc = function (text) {
   const d = document.createElement("div");
   d.textContent = String(text);
@@ -178,9 +240,42 @@ RM.esc = function (text) {
 
 RM.sectionTable = function (rows) {
   const head = ["section", "kind", "length", "moves", "optimal", "error", "wrong_turns", "time"];
-  let h = "<table><tr>" + head.map((k) => "<th>" + k + "</th>").join("") + "</tr>";
+  let h = "<div class='tablewrap'><table><tr>" + head.map((k) => "<th>" + k.replace("_", " ") + "</th>").join("") + "</tr>";
   for (const r of rows) {
     h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : r[k]) + "</td>").join("") + "</tr>";
   }
-  return h + "</table>";
+  return h + "</table></div>";
+};
+
+// The legend drawn from the palette in use: it always matches the drawing.
+RM.legend = function (el, withRoute) {
+  const p = RM.palettes[RM.palette] || RM.palettes["okabe-ito"];
+  const items = [["right", p.right], ["down", p.down], ["left", p.left], ["up", p.up]];
+  if (withRoute) { items.push(["best route", RM.ROUTE]); }
+  el.textContent = "moves: ";
+  for (const [name, colour] of items) {
+    const sw = document.createElement("canvas");
+    sw.width = 14; sw.height = 14;
+    sw.className = "swatch";
+    const c = sw.getContext("2d");
+    c.fillStyle = colour;
+    c.fillRect(0, 0, 14, 14);
+    sw.setAttribute("aria-hidden", "true");
+    const item = document.createElement("span");
+    item.className = "item";
+    item.appendChild(sw);
+    item.appendChild(document.createTextNode(name));
+    el.appendChild(item);
+  }
+};
+
+RM.fillPaletteSelect = function (sel) {
+  sel.textContent = "";
+  for (const name of Object.keys(RM.palettes)) {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = name === "okabe-ito" ? "Okabe-Ito (colour-blind safe)" : name === "paper" ? "paper (blue red cyan green)" : name;
+    sel.appendChild(o);
+  }
+  sel.value = RM.palette;
 };

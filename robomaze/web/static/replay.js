@@ -2,12 +2,11 @@
 "use strict";
 
 (function () {
-  const canvas = document.getElementById("maze");
-  const ctx = canvas.getContext("2d");
-  const sel = document.getElementById("record");
-  const playBtn = document.getElementById("play");
-  const solBtn = document.getElementById("solution");
-  const msg = document.getElementById("message");
+  const $ = (id) => document.getElementById(id);
+  const canvas = $("maze"), ctx = canvas.getContext("2d");
+  const sel = $("record"), playBtn = $("play"), solBtn = $("solution"), msg = $("message");
+  const slider = $("slider"), palSel = $("palette");
+  const query = new URLSearchParams(location.search);
   let rec = null, pic = null, s = 1, frame = 0, timer = null, showRoute = false;
 
   // Position after the first k steps (bumps and turns keep the place).
@@ -20,29 +19,40 @@
     return pts;
   }
 
+  function setup() {
+    const avail = Math.max(200, $("view").clientWidth);
+    const high = Math.max(200, window.innerHeight - $("view").getBoundingClientRect().top - 60);
+    s = Math.max(2, Math.min(28, Math.floor(Math.min(avail / pic.cols, high / pic.rows))));
+    canvas.width = pic.cols * s;
+    canvas.height = pic.rows * s;
+  }
+
   function draw() {
     const n = rec.steps.length;
-    RM.drawPicture(ctx, pic, s);
-    RM.drawGoals(ctx, pic, s, 0.35);
-    RM.drawStart(ctx, s, rec.start, pic.cell.size);
+    RM.drawPicture(ctx, pic, s, pic.walls);
+    RM.drawGoals(ctx, pic, s, 0.45);
     const pts = positions(frame);
-    RM.drawTrail(ctx, s, pts, 0.3 * pic.pos.scale);
+    RM.drawTrail(ctx, s, pts, pic.pos.scale === 2 ? 0.55 : 0.5);
+    RM.drawStart(ctx, pic, s, rec.start);
     // dashed above the walk, so an optimal walk does not hide it
     if (showRoute) { RM.drawRoute(ctx, s, rec.route); }
     const heading = frame > 0 ? rec.steps[frame - 1].heading : rec.heading;
-    RM.drawHere(ctx, s, pts[pts.length - 1], heading, pic.pos.scale === 2 ? 1 : pic.cell.size);
-    document.getElementById("frame").textContent = "step " + frame + " / " + n;
+    RM.drawHere(ctx, s, pts[pts.length - 1], heading);
+    let moves = 0, bumps = 0;
+    for (let i = 0; i < frame; i++) { if (rec.steps[i].bump) { bumps += 1; } else { moves += 1; } }
+    $("frame").textContent = "step " + frame + " / " + n + " (moves " + moves + ", bumps " + bumps + ")";
     const t = frame > 0 ? rec.steps[frame - 1].t : 0;
     const m = rec.summary;
-    document.getElementById("info").textContent =
-      "t " + t.toFixed(1) + " s; " + m.moves + " moves, optimal " + m.optimal +
-      ", extra " + m.extra_moves + (rec.reached_goal ? ", goal reached" : ", goal NOT reached") +
-      " (" + (rec.walker.settings.mode || "") + ")";
+    // "extra" compares a walk to the best route: it means nothing before the goal
+    $("info").textContent = "t " + t.toFixed(1) + " s; " + m.moves + " moves, " + m.bumps + " bumps" +
+      (rec.reached_goal ? ", optimal " + m.optimal + ", extra " + m.extra_moves + ", goal reached"
+        : ", unfinished (goal not reached)") + "; " + rec.label;
+    slider.value = String(frame);
     document.body.dataset.frame = String(frame);
     document.body.dataset.route = showRoute ? "shown" : "hidden";
   }
 
-  function speed() { return parseFloat(document.getElementById("speed").value); }
+  function speed() { return parseFloat($("speed").value); }
 
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
@@ -61,19 +71,24 @@
   }
 
   playBtn.onclick = () => { if (timer === null) { start(); } else { stop(); } };
-  document.getElementById("step").onclick = () => { stop(); frame = Math.min(frame + 1, rec.steps.length); draw(); };
-  document.getElementById("back").onclick = () => { stop(); frame = Math.max(frame - 1, 0); draw(); };
-  document.getElementById("speed").onchange = () => { if (timer !== null) { start(); } };
+  $("step").onclick = () => { stop(); frame = Math.min(frame + 1, rec.steps.length); draw(); };
+  $("back").onclick = () => { stop(); frame = Math.max(frame - 1, 0); draw(); };
+  $("speed").onchange = () => { if (timer !== null) { start(); } };
+  slider.oninput = () => { stop(); frame = parseInt(slider.value, 10) || 0; draw(); };
+  palSel.onchange = () => { RM.palette = palSel.value; RM.legend($("legend"), true); if (rec) { draw(); } };
   solBtn.onclick = () => {
     showRoute = !showRoute;
     solBtn.textContent = showRoute ? "hide solution" : "show solution";
     draw();
   };
   document.addEventListener("keydown", (ev) => {
-    if (!rec) { return; }
-    if (ev.key === " ") { ev.preventDefault(); playBtn.click(); }
-    else if (ev.key === "ArrowRight") { document.getElementById("step").click(); }
-    else if (ev.key === "ArrowLeft") { document.getElementById("back").click(); }
+    if (!rec || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    const tag = ev.target.tagName;
+    if (ev.key === "Escape") { ev.target.blur(); return; }
+    if (tag === "SELECT" || tag === "INPUT") { return; }
+    if (ev.key === " " && tag !== "BUTTON") { ev.preventDefault(); playBtn.click(); }
+    else if (ev.key === "ArrowRight") { $("step").click(); }
+    else if (ev.key === "ArrowLeft") { $("back").click(); }
   });
 
   function load(i) {
@@ -81,7 +96,14 @@
     return RM.api("/api/record/" + i).then((data) => {
       rec = data;
       pic = rec.picture;
-      s = RM.setup(canvas, pic);
+      if (palSel.options.length === 0) {
+        RM.usePalettes(data);
+        RM.palette = query.get("palette") in RM.palettes ? query.get("palette") : data.palette;
+        RM.fillPaletteSelect(palSel);
+        RM.legend($("legend"), true);
+      }
+      setup();
+      slider.max = String(rec.steps.length);
       frame = 0;
       draw();
     }).catch((err) => { msg.textContent = err.message; });
@@ -94,10 +116,11 @@
     for (const r of list) {
       const o = document.createElement("option");
       o.value = r.index;
-      o.textContent = r.name + " (" + r.moves + " moves" + (r.reached_goal ? "" : ", unfinished") + ")";
+      o.textContent = r.label + " (" + r.moves + " moves" + (r.bumps ? ", " + r.bumps + " bumps" : "") +
+        (r.reached_goal ? "" : ", unfinished") + ") " + r.name;
       sel.appendChild(o);
     }
-    const want = parseInt(new URLSearchParams(location.search).get("record"), 10);
+    const want = parseInt(query.get("record"), 10);
     const i = isNaN(want) || want < 0 || want >= list.length ? list.length - 1 : want;
     sel.value = String(i);
     return load(i);

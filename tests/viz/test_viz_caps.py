@@ -95,8 +95,11 @@ def test_render_memory_estimate_is_checked(tmp_path):
     assert not (tmp_path / "x.png").exists()
 
 
-PEAK = ("import resource, sys\nfrom robomaze.cli import main\nrc = main(sys.argv[1:])\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\nsys.exit(rc)\n")
+# VmHWM, not ru_maxrss: Linux keeps ru_maxrss across execve, so a child of a
+# large pytest-xdist worker would report the worker's own peak
+PEAK = ("import sys\nfrom robomaze.cli import main\nrc = main(sys.argv[1:])\n"
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+        "print(hwm[0].split()[1])\nsys.exit(rc)\n")
 
 
 def _peak_bytes(argv, cwd):

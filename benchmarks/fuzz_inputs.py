@@ -440,6 +440,8 @@ def main_(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
     ap.add_argument("--prlimit-every", type=int, default=50)
+    ap.add_argument("--kinds", default="sweep,record,results",
+                    help="comma-separated input kinds, taken in turn")
     args = ap.parse_args(argv)
     set_subreaper(True)
     _preload()
@@ -447,13 +449,13 @@ def main_(argv=None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     base_record, base_results = _base_inputs(work)
     rng = random.Random(args.seed)
-    kinds = ["sweep", "record", "results"]
+    kinds = args.kinds.split(",")
     counts: dict = {}
     failures: list = []
     agree = {"checked": 0, "same": 0, "differ": []}
     t_start = time.monotonic()
     for i in range(args.cases):
-        kind = kinds[i % 3]
+        kind = kinds[i % len(kinds)]
         d = _fresh(work / "case")
         mutation, cmd = make_case(kind, random.Random(rng.getrandbits(64)), d, base_record,
                                   base_results)

@@ -452,6 +452,7 @@ def main_(argv=None) -> int:
     kinds = args.kinds.split(",")
     counts: dict = {}
     failures: list = []
+    exit1: list = []
     agree = {"checked": 0, "same": 0, "differ": []}
     t_start = time.monotonic()
     for i in range(args.cases):
@@ -467,6 +468,9 @@ def main_(argv=None) -> int:
         c["seconds"] = round(c["seconds"] + r["seconds"], 2)
         if str(r["code"]) in c["exit"]:
             c["exit"][str(r["code"])] += 1
+        if r["code"] == 1 and len(exit1) < 50:   # a result (regression, failed runs)?
+            exit1.append({"kind": kind, "mutation": mutation, "argv": cmd,
+                          "stderr": r["stderr"][-400:]})
         if bad:
             c["failed"] += 1
             keep = work / "failures" / f"{i:05d}"
@@ -494,7 +498,7 @@ def main_(argv=None) -> int:
                   + (f" FAIL {bad}" if bad else ""), flush=True)
         summary = {"cases": i + 1, "seconds": round(time.monotonic() - t_start, 1),
                    "address_space_limit": AS_BYTES, "timeout": args.timeout,
-                   "seed": args.seed, "counts": counts, "failures": failures,
+                   "seed": args.seed, "counts": counts, "failures": failures, "exit_1": exit1,
                    "prlimit_agreement": agree,
                    "load": os.getloadavg()}
         if i % 25 == 0 or i == args.cases - 1:

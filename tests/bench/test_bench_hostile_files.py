@@ -221,3 +221,12 @@ def test_fuzz_sample_a_number_where_a_row_holds_text(copy):
         fh.write('{"id": "tail", "status": "ok"}\n')
     _one_line(*_cli("bench", "report", copy),
               "results.jsonl:1: corrupt result row: field 'sweep': expected text, got float")
+
+
+def test_fuzz_sample_a_list_where_a_metric_holds_a_number(copy):
+    # TypeError: float() argument must be a string or a real number, not 'list'
+    _edit_row(copy, 0, lambda r: r["metrics"].update(length_ratio=[[1]]))
+    with open(copy / "results.jsonl", "a") as fh:
+        fh.write('{"id": "tail", "status": "ok"}\n')
+    _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
+                                              "'metrics.length_ratio': expected a number, got list")

@@ -440,6 +440,8 @@ def main_(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case")
     ap.add_argument("--prlimit-every", type=int, default=50)
+    ap.add_argument("--kinds", default="sweep,record,results",
+                    help="comma-separated input kinds, taken in turn")
     args = ap.parse_args(argv)
     set_subreaper(True)
     _preload()
@@ -447,13 +449,14 @@ def main_(argv=None) -> int:
     work.mkdir(parents=True, exist_ok=True)
     base_record, base_results = _base_inputs(work)
     rng = random.Random(args.seed)
-    kinds = ["sweep", "record", "results"]
+    kinds = args.kinds.split(",")
     counts: dict = {}
     failures: list = []
+    exit1: list = []
     agree = {"checked": 0, "same": 0, "differ": []}
     t_start = time.monotonic()
     for i in range(args.cases):
-        kind = kinds[i % 3]
+        kind = kinds[i % len(kinds)]
         d = _fresh(work / "case")
         mutation, cmd = make_case(kind, random.Random(rng.getrandbits(64)), d, base_record,
                                   base_results)
@@ -465,6 +468,9 @@ def main_(argv=None) -> int:
         c["seconds"] = round(c["seconds"] + r["seconds"], 2)
         if str(r["code"]) in c["exit"]:
             c["exit"][str(r["code"])] += 1
+        if r["code"] == 1 and len(exit1) < 50:   # a result (regression, failed runs)?
+            exit1.append({"kind": kind, "mutation": mutation, "argv": cmd,
+                          "stderr": r["stderr"][-400:]})
         if bad:
             c["failed"] += 1
             keep = work / "failures" / f"{i:05d}"
@@ -492,7 +498,7 @@ def main_(argv=None) -> int:
                   + (f" FAIL {bad}" if bad else ""), flush=True)
         summary = {"cases": i + 1, "seconds": round(time.monotonic() - t_start, 1),
                    "address_space_limit": AS_BYTES, "timeout": args.timeout,
-                   "seed": args.seed, "counts": counts, "failures": failures,
+                   "seed": args.seed, "counts": counts, "failures": failures, "exit_1": exit1,
                    "prlimit_agreement": agree,
                    "load": os.getloadavg()}
         if i % 25 == 0 or i == args.cases - 1:

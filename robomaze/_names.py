@@ -61,7 +61,7 @@ def check_name(kind: str, name: str) -> None:
         raise unknown_name(kind, name, reg)
 
 
-def ompl_option_names(method: str) -> list[str]:
+def ompl_option_names(method: str, keep: tuple = ()) -> list[str]:
     """The options an OMPL planner (``ompl:NAME``) takes: ``ompl_plan``'s
     keyword parameters that are not the runner's own.
 
@@ -71,30 +71,31 @@ def ompl_option_names(method: str) -> list[str]:
     from .plan.sampling import ompl_plan
 
     return [k for k, p in inspect.signature(ompl_plan).parameters.items()
-            if p.kind is p.KEYWORD_ONLY and k not in RUNNER_ARGS]
+            if p.kind is p.KEYWORD_ONLY and (k not in RUNNER_ARGS or k in keep)]
 
 
-def _keywords(fn) -> tuple[list[str], bool]:
+def _keywords(fn, keep: tuple = ()) -> tuple[list[str], bool]:
     """Keyword parameter names of ``fn`` (runner arguments left out) and
     whether it also takes ``**kwargs``."""
     try:
         params = inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return [], True
-    names = [k for k, p in params.items() if k not in RUNNER_ARGS
+    names = [k for k, p in params.items() if (k not in RUNNER_ARGS or k in keep)
              and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
     return names, any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
-def option_names(kind: str, name: str) -> tuple[list[str] | None, str | None]:
+def option_names(kind: str, name: str, keep: tuple = ()) -> tuple[list[str] | None, str | None]:
     """``(names, planner)``: the options ``name`` takes (None: any), and for
     an agent that hands the rest to a planner, that planner's option
-    ``"method"`` default (None otherwise)."""
+    ``"method"`` default (None otherwise). Runner arguments in ``keep`` (the
+    CLI's ``rng``) count as options."""
     fn = registry(kind)[name]
     if kind == "planner":
         if name.startswith("ompl:"):
-            return ompl_option_names(name), None
-        names, anything = _keywords(fn)
+            return ompl_option_names(name, keep), None
+        names, anything = _keywords(fn, keep)
         return (None if anything else names), None
     names, anything = _keywords(fn)
     if anything and kind == "agent":
@@ -120,9 +121,11 @@ def _refuse(kind: str, name: str, opt: str, valid: list[str]) -> ParameterError:
     return exc
 
 
-def check_options(kind: str, name: str, options: dict) -> None:
+def check_options(kind: str, name: str, options: dict, *, keep: tuple = ()) -> None:
     """Raise ParameterError for an option ``name`` (a registered ``kind``)
-    does not take, naming it and the accepted ones."""
+    does not take, naming it and the accepted ones. ``keep``: runner
+    arguments the caller lets the user set (``("rng",)`` on the CLI, which
+    does not pass a generator itself)."""
     if not options:
         return
     if kind == "planner" and name.startswith("ompl:"):
@@ -130,9 +133,9 @@ def check_options(kind: str, name: str, options: dict) -> None:
 
         check = getattr(sampling, "check_options", None)
         if check is not None:                 # the planner package's own rule
-            check(name, options)
+            check(name, {k: v for k, v in options.items() if k not in keep})
             return
-    valid, planner = option_names(kind, name)
+    valid, planner = option_names(kind, name, keep)
     if valid is None:
         return                                # it takes anything and checks it itself
     rest = {k: v for k, v in options.items() if k not in valid}

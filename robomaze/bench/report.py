@@ -170,15 +170,21 @@ def summarize(rows: Iterable[dict]) -> list[dict]:
     kind_axes = {kind: swept_axes([r for r in rows if r.get("kind") == kind])
                  for kind in {r.get("kind") for r in rows}}
     groups: dict[tuple, list] = defaultdict(list)
+    shown: dict[tuple, tuple] = {}
     for r in rows:
         flat = _flat(r.get("scenario") or {})
         axes = kind_axes[r.get("kind")]
-        groups[(*_sort_key(r), tuple(flat.get(k) for k in axes))].append(r)
+        values = tuple(flat.get(k) for k in axes)
+        # a swept list (maze.start = [[1, 1], [3, 3]]) is no dict key: group by its JSON
+        key = (*_sort_key(r), tuple(json.dumps(v, sort_keys=True) for v in values))
+        groups[key].append(r)
+        shown.setdefault(key, values)
     out = []
-    for key in sorted(groups, key=lambda k: (*k[:4], tuple(map(_axis_order, k[4])))):
+    for key in sorted(groups, key=lambda k: (*k[:4], tuple(map(_axis_order, shown[k])))):
         g = groups[key]
-        corridor, footprint, kind, method, values = key
+        corridor, footprint, kind, method, _ = key
         axes = kind_axes[kind]
+        values = shown[key]
         succ = sum(bool(r.get("success")) for r in g)
         compute = [float(r["timings"]["compute_s"]) for r in g
                    if r.get("status") == "ok" and r.get("timings", {}).get("compute_s") is not None]

@@ -74,6 +74,49 @@ def results_path(path: str | os.PathLike) -> Path:
     return p if p.suffix == ".jsonl" else p / RESULTS_NAME
 
 
+_TEXT = ("status", "kind", "method", "footprint", "generator", "sweep", "reason", "error",
+         "noise", "odometry_noise", "base_dir")
+_INTS = ("corridor", "wall", "seed")
+_TABLES = ("metrics", "timings", "provenance", "scenario")
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def check_row_shape(row: dict) -> None:
+    """Raise ValueError unless the fields a report or a resume reads have the
+    types robomaze writes (text, integers, numbers, flags, tables of numbers).
+
+    >>> check_row_shape({"id": "a", "corridor": 3, "metrics": {"length_m": 1.5}})
+    >>> check_row_shape({"id": "a", "corridor": [3]})
+    Traceback (most recent call last):
+    ...
+    ValueError: field 'corridor': expected an integer, got list
+    """
+    def bad(key, expected, v):
+        raise ValueError(f"field {key!r}: expected {expected}, got {type(v).__name__}")
+
+    for key in _TEXT:
+        if row.get(key) is not None and not isinstance(row[key], str):
+            bad(key, "text", row[key])
+    for key in _INTS:
+        if row.get(key) is not None and not (isinstance(row[key], int)
+                                             and not isinstance(row[key], bool)):
+            bad(key, "an integer", row[key])
+    if row.get("resolution") is not None and not _is_num(row["resolution"]):
+        bad("resolution", "a number", row["resolution"])
+    if row.get("success") is not None and not isinstance(row["success"], bool):
+        bad("success", "true or false", row["success"])
+    for key in _TABLES:
+        if row.get(key) is not None and not isinstance(row[key], dict):
+            bad(key, "a table", row[key])
+    for key in ("metrics", "timings"):
+        for name, v in (row.get(key) or {}).items():
+            if v is not None and not (_is_num(v) or isinstance(v, bool)):
+                bad(f"{key}.{name}", "a number", v)
+
+
 def _scan(path: Path) -> tuple[list[dict], int]:
     """Rows and the byte offset just after the last complete, valid line."""
     rows: list[dict] = []
@@ -95,6 +138,7 @@ def _scan(path: Path) -> tuple[list[dict], int]:
                 row = json.loads(text)
                 if not isinstance(row, dict) or not isinstance(row.get("id"), str):
                     raise ValueError("not a result row (an object with a string 'id')")
+                check_row_shape(row)
             except RecursionError:
                 raise RecordFormatError(f"{path}:{lineno}: corrupt result row: JSON nested "
                                         "too deeply") from None

@@ -205,6 +205,6 @@ def _checked(method: str, options: dict) -> None:
 
     check_name("planner", method)
     try:
-        check_options("planner", method, options)
+        check_options("planner", method, options, keep=("rng",))  # plan() takes --option rng
     except ParameterError as exc:
         raise ParameterError(f"--option: {exc}") from None

@@ -189,3 +189,44 @@ def test_a_link_of_your_own_on_the_way_is_followed(tmp_path):
     assert main(["bench", str(tmp_path / "s.toml"), "-o", str(tmp_path / "mine" / "out"),
                  "-q"]) == 0
     assert (tmp_path / "elsewhere" / "out" / "results.jsonl").is_file()
+
+
+# ------------------------------------- samples of what the fuzz campaign found
+# (benchmarks/fuzz_inputs.py; one per failure class, see benchmarks/README.md)
+def _edit_row(d: Path, index: int, edit) -> None:
+    import json
+
+    rows = [json.loads(line) for line in (d / "results.jsonl").read_text().splitlines()]
+    edit(rows[index])
+    (d / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_fuzz_sample_a_list_where_the_scenario_holds_a_number(copy, results):
+    # TypeError: unhashable type: 'list' while grouping by the swept axes
+    import json
+
+    first = json.loads((copy / "results.jsonl").read_text().splitlines()[0])
+    first["id"] = "other"
+    first["scenario"]["maze"]["cols"] = [1, 2]
+    with open(copy / "results.jsonl", "a") as fh:
+        fh.write(json.dumps(first) + "\n")
+    assert main(["bench", "report", str(copy)]) == 0
+    assert "cols=[1, 2]" in (copy / "report.md").read_text()
+
+
+def test_fuzz_sample_a_number_where_a_row_holds_text(copy):
+    # TypeError: '<' not supported between instances of 'str' and 'float'
+    _edit_row(copy, 0, lambda r: r.update(sweep=1.5))
+    with open(copy / "results.jsonl", "a") as fh:
+        fh.write('{"id": "tail", "status": "ok"}\n')
+    _one_line(*_cli("bench", "report", copy),
+              "results.jsonl:1: corrupt result row: field 'sweep': expected text, got float")
+
+
+def test_fuzz_sample_a_list_where_a_metric_holds_a_number(copy):
+    # TypeError: float() argument must be a string or a real number, not 'list'
+    _edit_row(copy, 0, lambda r: r["metrics"].update(length_ratio=[[1]]))
+    with open(copy / "results.jsonl", "a") as fh:
+        fh.write('{"id": "tail", "status": "ok"}\n')
+    _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
+                                              "'metrics.length_ratio': expected a number, got list")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 
 from ._common import add_command, positive_int
 
@@ -70,23 +69,13 @@ def _extras() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..bench import _warmup
+    from .. import _jit_notice
+    from ..bench import warm_up
 
-    saved = {k: os.environ.get(k) for k in (_warmup.ENV, _warmup.PROCESSES_ENV)}
-    os.environ[_warmup.ENV] = everything()
-    if args.processes is not None:
-        os.environ[_warmup.PROCESSES_ENV] = str(args.processes)
-    try:
-        _warmup.serve()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    stats = warm_up(everything(), processes=args.processes)
     _extras()
-    stats = _warmup.STATS
-    compiled = _warmup._compiled_here() + stats.get("compiled_helpers", 0)
+    notice = _jit_notice.current()
+    compiled = (notice.count if notice is not None else 0) + stats.get("compiled_helpers", 0)
     if args.json:
         print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
                           "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2)}))

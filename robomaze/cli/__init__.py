@@ -21,14 +21,14 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .. import _jit_cache, _jit_notice
 from .._validate import limit_cells
 from ..errors import RobomazeError
 from ._argv import rewrite, value_options
 
-__all__ = ["main", "build_parser", "command_of", "COMMANDS", "SUMMARIES"]
+__all__ = ["main", "build_parser", "parser_for", "command_of", "COMMANDS", "SUMMARIES"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = [
@@ -84,33 +84,8 @@ def _cells(text: str) -> int:
     return n
 
 
-def command_of(argv: Sequence[str]) -> str | None:
-    """The sub-command word of a command line (None for none, e.g. ``--help``).
-
-    >>> command_of(["--max-cells", "100", "plan", "prim", "5x5"])
-    'plan'
-    >>> command_of(["--version"]) is None
-    True
-    """
-    words = tuple(argv)  # (not list(): the `list` sub-command module shadows it here)
-    i = 0
-    while i < len(words):
-        w = words[i]
-        if w == "--max-cells":
-            i += 2
-            continue
-        if not w.startswith("-"):
-            return w
-        i += 1
-    return None
-
-
-def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
-    """The argument parser; ``only`` names the sub-commands to import (default all).
-
-    The others get a bare parser with their summary, enough for ``--help``
-    and for argparse's list of valid commands.
-    """
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser with every registered sub-command."""
     from .. import __version__
 
     parser = argparse.ArgumentParser(
@@ -130,9 +105,9 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
 
     parser.error = error  # type: ignore[method-assign]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    wanted = set(COMMANDS if only is None else only)
+    wanted = set(COMMANDS if _ONLY is None else _ONLY)
     for name in COMMANDS:
-        if name in wanted:
+        if name in wanted or name not in SUMMARIES:  # (no summary: ask the command itself)
             module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
             module.register(sub)
         else:
@@ -140,10 +115,54 @@ def build_parser(only: Iterable[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+#: Set by :func:`parser_for` while it builds: the sub-commands to import.
+_ONLY: set | None = None
+
+
+def parser_for(only) -> argparse.ArgumentParser:
+    """:func:`build_parser` importing only the sub-commands in ``only``.
+
+    The others get a bare parser with their summary, enough for ``--help``
+    and for argparse's list of valid commands.
+    """
+    global _ONLY
+    _ONLY = set(only)
+    try:
+        return build_parser()
+    finally:
+        _ONLY = None
+
+
+def command_of(argv: Sequence[str], takes_value=("--max-cells",)) -> str | None:
+    """The sub-command word of a command line (None for none, e.g. ``--help``).
+
+    ``takes_value``: the top-level options followed by a separate value.
+
+    >>> command_of(["--max-cells", "100", "plan", "prim", "5x5"])
+    'plan'
+    >>> command_of(["--version"]) is None
+    True
+    """
+    skip = set(takes_value)
+    words = tuple(argv)  # (not list(): the `list` sub-command module shadows it here)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in skip:
+            i += 2
+            continue
+        if not w.startswith("-"):
+            return w
+        i += 1
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``robomaze`` console script; returns the exit code."""
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(only=[c for c in [command_of(argv)] if c in COMMANDS])
+    top = {o for a in parser_for(())._actions if a.option_strings and a.nargs != 0
+           for o in a.option_strings}
+    parser = parser_for([c for c in [command_of(argv, top)] if c in COMMANDS])
     try:
         words = rewrite(argv, value_options(parser))
     except RobomazeError as exc:

@@ -58,6 +58,13 @@ def test_a_sub_commands_help_imports_that_command_only():
     assert "usage: robomaze data" in out.stdout
 
 
+def test_a_global_option_with_a_value_before_the_command():
+    got, out = _probe("--max-cells", "1000", "data", "list")
+    assert got["code"] == 0, out.stderr
+    assert got["commands"] == ["data"]
+    assert out.stdout.strip()  # the samples were listed
+
+
 def test_summaries_are_the_commands_own_help_lines():
     parser = build_parser()  # imports every command
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -68,6 +75,7 @@ def test_summaries_are_the_commands_own_help_lines():
 
 def test_command_of_skips_the_global_options():
     assert command_of(["--max-cells", "9", "stats", "x.json"]) == "stats"
+    assert command_of(["--other", "2G", "plan"], {"--other"}) == "plan"
     assert command_of(["-h"]) is None
     assert command_of([]) is None
 

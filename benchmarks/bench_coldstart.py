@@ -14,6 +14,10 @@ Three measurements, each in fresh processes of this checkout:
 * ``--fixed N``: the fixed cost of a cached invocation: a 1-run sweep
   (``robomaze bench tiny.toml -o DIR --no-report -q``), ``N`` times after
   one warming run.
+* ``--reinstall``: a first ``robomaze plan prim 15x15`` with an empty
+  cache from one copy of the package, then the same from a second copy at
+  another path (a reinstall of the same version) sharing the cache: wall
+  time and kernels compiled by each (issue 22: the second compiles nothing).
 
 Medians are printed. Writes ``benchmarks/results/coldstart.json``.
 
@@ -145,12 +149,38 @@ def fixed(n: int) -> dict:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def reinstall() -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="rm-reinstall-"))
+    out = {}
+    try:
+        for site in ("site-a", "site-b"):
+            shutil.copytree(ROOT / "robomaze", tmp / site / "robomaze",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        for site in ("site-a", "site-b"):
+            env = _env(NUMBA_CACHE_DIR=str(tmp / "cache"), ROBOMAZE_COMPILE_NOTICE="1")
+            env["PYTHONPATH"] = str(tmp / site)
+            load = _load()
+            t = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "robomaze", "plan", "prim", "15x15",
+                                   "--seed", "1"], cwd=tmp / site, env=env, check=True,
+                                  capture_output=True, text=True)
+            notice = [ln for ln in proc.stderr.splitlines() if "compiled" in ln]
+            out[site] = {"wall": time.perf_counter() - t, "load": load, "notice": notice}
+            print(f"reinstall {site}: {out[site]['wall']:.1f} s (load {load:.1f}) "
+                  f"{' '.join(notice) or 'nothing compiled'}", flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
 def main(argv=None) -> int:
     global ROOT
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cold", type=int, default=3, help="cold warm-ups per mode (0: skip)")
     ap.add_argument("--fixed", type=int, default=5, help="cached 1-run sweeps (0: skip)")
     ap.add_argument("--first", action="store_true", help="also the whole first default bench")
+    ap.add_argument("--reinstall", action="store_true",
+                    help="also a first command from a fresh copy, then from a second copy")
     ap.add_argument("--compare", help="also the cold warm-up of this checkout, interleaved "
                     "(e.g. an export of the commit before: git archive REV | tar -x -C DIR)")
     ap.add_argument("--checkout", default=str(ROOT),
@@ -166,6 +196,8 @@ def main(argv=None) -> int:
             f"{k[:-7]} {v:.1f} s" for k, v in res["cold"].items() if k.endswith("_median")))
     if args.first:
         res["first"] = first()
+    if args.reinstall:
+        res["reinstall"] = reinstall()
     if args.fixed:
         res["fixed"] = fixed(args.fixed)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

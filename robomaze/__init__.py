@@ -10,10 +10,16 @@ planners over widening levels. Subpackages are imported on demand so that
 (9, 13)
 """
 
-from ._validate import limit_cells
-from .errors import RobomazeError
-from .grid import OccupancyGrid, widen
-from .maze import Maze
+from . import _jit_cache as _jit_cache
+
+# numba kernels are cached by the content of their sources (a reinstall of the
+# same version compiles nothing); must precede every kernel module's import
+_jit_cache.install_locator()
+
+from ._validate import limit_cells  # noqa: E402
+from .errors import RobomazeError  # noqa: E402
+from .grid import OccupancyGrid, widen  # noqa: E402
+from .maze import Maze  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -12,6 +12,19 @@ workers), so :func:`install` holds an exclusive ``fcntl.flock`` on one lock
 file per cache folder around each save. Loading needs no lock: it reads
 whole files that are only ever replaced atomically.
 
+Where the cache lives (:func:`install_locator`): numba's default keeps it in
+``__pycache__`` beside each source file, or under a hash of the file's
+*path* in the user's cache directory, so a reinstall of the same version
+(a new virtualenv, a CI runner, ``pip install --force-reinstall``) starts
+cold and compiles every kernel again. robomaze's kernels are cached by the
+*content* of their source file instead, in the user's cache directory
+(``~/.cache/robomaze`` on Linux; ``$NUMBA_CACHE_DIR/robomaze`` when that is
+set), one folder per numba and Python version and per source file and
+content hash (:func:`cache_folder`): any install of the same sources finds
+the same kernels, and two checkouts with different sources never overwrite
+each other's index. A folder that cannot be written falls back to numba's
+own locations.
+
 Examples
 --------
 >>> from robomaze import _jit_cache
@@ -24,9 +37,16 @@ True
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib.abc
+import importlib.util
 import os
+import sys
 
-__all__ = ["install", "LOCK_NAME"]
+__all__ = ["install", "install_locator", "cache_folder", "cache_root", "LOCK_NAME"]
+
+#: The robomaze package folder: kernels defined below it use the content-keyed cache.
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 #: The lock file numba's cache folders get (empty; only locked).
 LOCK_NAME = "robomaze-cache.lock"
@@ -72,3 +92,144 @@ def install() -> bool:
     IndexDataCacheFile.save = locked_save
     _INSTALLED = True
     return True
+
+
+# ------------------------------------------------------------------ where the cache lives
+def cache_root() -> str:
+    """The folder robomaze's numba caches go in (honours ``NUMBA_CACHE_DIR``).
+
+    >>> cache_root().rstrip("/").endswith("robomaze")
+    True
+    """
+    from numba.core import config
+
+    if config.CACHE_DIR:
+        return os.path.join(config.CACHE_DIR, "robomaze")
+    from numba.misc.appdirs import AppDirs
+
+    return AppDirs(appname="robomaze", appauthor=False).user_cache_dir
+
+
+@functools.lru_cache(maxsize=None)
+def _content_hash(path: str, mtime: float, size: int) -> str:
+    # keyed by mtime and size too: an edited file is hashed again
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:20]
+
+
+def cache_folder(py_file: str) -> str | None:
+    """The cache folder of the kernels defined in ``py_file`` (None outside robomaze).
+
+    It depends on the file's path *inside* the package and its content, never
+    on where the package is installed.
+
+    >>> import os
+    >>> from robomaze import _jit_cache
+    >>> folder = _jit_cache.cache_folder(os.path.join(_jit_cache.PACKAGE_DIR, "plan", "_kernels.py"))
+    >>> os.path.basename(folder).startswith("plan._kernels-")
+    True
+    >>> _jit_cache.cache_folder(os.__file__) is None
+    True
+    """
+    path = os.path.abspath(py_file)
+    rel = os.path.relpath(path, PACKAGE_DIR)
+    if rel.startswith(os.pardir) or not os.path.isfile(path):
+        return None
+    import numba
+
+    st = os.stat(path)
+    name = os.path.splitext(rel)[0].replace(os.sep, ".")
+    version = f"numba-{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
+    return os.path.join(cache_root(), version, f"{name}-{_content_hash(path, st.st_mtime, st.st_size)}")
+
+
+def _locator_class():
+    from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
+
+    class ContentKeyedLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
+        """numba cache locator for robomaze's own kernels (see the module docstring)."""
+
+        def __init__(self, py_func, py_file, folder):
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = folder
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            try:
+                folder = cache_folder(py_file)
+            except OSError:
+                return None
+            if folder is None:
+                return None
+            self = cls(py_func, py_file, folder)
+            try:
+                self.ensure_cache_path()
+            except OSError:  # not writable: numba's own locators take over
+                return None
+            return self
+
+    return ContentKeyedLocator
+
+
+_LOCATOR_INSTALLED = False
+
+
+def _add_locator() -> None:
+    global _LOCATOR_INSTALLED
+    if _LOCATOR_INSTALLED:
+        return
+    from numba.core.caching import CacheImpl
+
+    classes = CacheImpl._locator_classes
+    if not any(getattr(c, "__name__", "") == "ContentKeyedLocator" for c in classes):
+        classes.insert(0, _locator_class())  # before numba's: ours only answers for robomaze
+    _LOCATOR_INSTALLED = True
+
+
+class _AfterNumba(importlib.abc.MetaPathFinder):
+    """One-shot import hook: add the locator right after numba's own module ran."""
+
+    def find_spec(self, fullname, path, target=None):
+        if fullname != "numba":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            pass
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            try:
+                _add_locator()
+            except Exception:  # a numba that moved its caching classes keeps its own cache
+                pass
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install_locator() -> None:
+    """Cache robomaze's kernels by content (now if numba is imported, else when it is).
+
+    Must run before any robomaze kernel module is imported (numba picks a
+    function's cache folder when it decorates it): ``import robomaze`` calls
+    it, without importing numba.
+    """
+    if os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES"):
+        return  # the user chose numba's locators explicitly
+    if "numba" in sys.modules and sys.modules["numba"] is not None:
+        try:
+            _add_locator()
+        except Exception:  # pragma: no cover - see _AfterNumba
+            pass
+        return
+    if not any(isinstance(f, _AfterNumba) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterNumba())

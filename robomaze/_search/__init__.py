@@ -49,7 +49,7 @@ from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to
                       best_first, line_of_sight, offsets, wave)
 from ._heap import heap_grow, heap_pop, heap_push
 
-__all__ = ["shortest_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
+__all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
            "heap_grow", "best_first", "line_of_sight", "wave"]
@@ -205,6 +205,34 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     if reached < 0:
         return np.empty(0, np.int64), expanded
     return _chain(parent, reached, cols), expanded
+
+
+def jump_point_path(free, start: int, goal: int):
+    """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
+
+    The same graph and the same length as ``shortest_path(..., conn8=True,
+    hmode=2)`` (octile A*, no corner cutting), usually another of the
+    equally short paths; ``expanded`` counts jump points, not cells
+    (:mod:`robomaze._search._jps`). Empty cells if the goal is unreachable.
+
+    >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
+    >>> jump_point_path(free, 0, 6)[0].tolist()
+    [0, 1, 2, 5, 8, 7, 6]
+    """
+    from ._jps import jps, jump_cells
+
+    fp, rows, cols = _free_padded(free)
+    ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
+    n = fp.shape[0]
+    g = _lazy_zeros(n, np.float64)
+    parent = _lazy_zeros(n, _index_dtype(n))
+    mark = _lazy_zeros(n, np.uint8)
+    cap = 1024 + n // 64
+    heap = (np.empty(cap), np.empty(cap), np.empty(cap, _index_dtype(n)))
+    reached, expanded, *_ = jps(_readonly(fp), cols, ps, pg, g, parent, mark, *heap)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return jump_cells(parent, pg, cols), expanded
 
 
 def any_angle_path(free, start: int, goal: int, *, conn8: bool):

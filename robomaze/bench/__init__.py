@@ -40,3 +40,36 @@ def default_sweep_path():
     from ..data import sample_path
 
     return sample_path("scenarios/default.toml")
+
+
+def warm_up(items: str, *, processes: int | None = None) -> dict:
+    """Compile (or load from the cache) the kernels a warm-up list names.
+
+    ``items`` is a ``ROBOMAZE_WARM`` list (``plan:astar,simulate:explore,
+    shape:rectangle,sensor:lidar,generate:kruskal``); ``processes`` caps
+    the compiling processes (default: one per core, at most 4). The bench
+    runner's fork server runs the same warm-up before a sweep; ``robomaze
+    warmup`` runs it over everything. Returns its figures: ``tasks``,
+    ``processes``, ``compiled_here``, ``compiled_helpers``, ``seconds``.
+    """
+    import os
+
+    from . import _warmup
+
+    keys = (_warmup.ENV, _warmup.PROCESSES_ENV)
+    saved = {k: os.environ.get(k) for k in keys}
+    os.environ[_warmup.ENV] = items
+    if processes is not None:
+        os.environ[_warmup.PROCESSES_ENV] = str(int(processes))
+    try:
+        _warmup.serve()
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return {k: v for k, v in _warmup.STATS.items() if k != "timeline"}
+
+
+__all__ += ["warm_up"]

@@ -3,7 +3,13 @@
 Each sub-command lives in its own module in this package and exposes
 ``register(subparsers)``, which adds its parser and sets ``func`` (a callable
 taking the parsed namespace and returning an exit code). Adding a command is
-one new module and one line in :data:`COMMANDS`.
+one new module, one line in :data:`COMMANDS` and its one-line summary in
+:data:`SUMMARIES`.
+
+Only the sub-command being run is imported: ``robomaze --version``,
+``robomaze --help`` and every command's parser stay free of numba, scipy
+and matplotlib until a command needs them (the summaries are what
+``--help`` lists; a test checks they match the commands' own).
 
 Any :class:`robomaze.errors.RobomazeError` becomes one line on stderr and
 exit status 2; nothing a user types produces a traceback.
@@ -24,7 +30,7 @@ from ..errors import ParameterError, RobomazeError
 from ..io._common import limit_memory, parse_bytes
 from ._argv import rewrite, value_options
 
-__all__ = ["main", "build_parser", "COMMANDS"]
+__all__ = ["main", "build_parser", "parser_for", "command_of", "COMMANDS", "SUMMARIES"]
 
 #: Sub-command modules, in the order ``--help`` lists them.
 COMMANDS = [
@@ -41,7 +47,27 @@ COMMANDS = [
     "plan",
     "simulate",
     "data",
+    "warmup",
 ]
+
+#: One line per sub-command, as ``robomaze --help`` lists it (the same text
+#: the command's own parser is given), so the top-level help imports nothing.
+SUMMARIES = {
+    "generate": "generate a maze and save it",
+    "render": "draw a maze or grid file to PNG/SVG/PDF",
+    "stats": "print maze statistics",
+    "list": "list generators, planners and agents",
+    "bench": "benchmark planners and agents over a sweep",
+    "play": "walk a maze interactively and record it",
+    "replay": "animate or export a traversal record",
+    "score": "deviation of a traversal from the optimal route",
+    "movingai": "run a MovingAI .scen file with 8-connected A* and compare lengths",
+    "mouse": "micromouse mode: built-in solvers, host mms mice",
+    "plan": "plan a path on a maze or grid",
+    "simulate": "simulate a robot agent in a maze or grid",
+    "data": "list, locate and copy the packaged sample data",
+    "warmup": "compile every numba kernel once (CI images, first use)",
+}
 
 
 #: Default cell limit of the command line (2**26 = 67,108,864 cells, about
@@ -92,17 +118,66 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.error = error  # type: ignore[method-assign]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    wanted = set(COMMANDS if _ONLY is None else _ONLY)
     for name in COMMANDS:
-        module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
-        module.register(sub)
+        if name in wanted or name not in SUMMARIES:  # (no summary: ask the command itself)
+            module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+            module.register(sub)
+        else:
+            sub.add_parser(name, help=SUMMARIES[name])
     return parser
+
+
+#: Set by :func:`parser_for` while it builds: the sub-commands to import.
+_ONLY: set | None = None
+
+
+def parser_for(only) -> argparse.ArgumentParser:
+    """:func:`build_parser` importing only the sub-commands in ``only``.
+
+    The others get a bare parser with their summary, enough for ``--help``
+    and for argparse's list of valid commands.
+    """
+    global _ONLY
+    _ONLY = set(only)
+    try:
+        return build_parser()
+    finally:
+        _ONLY = None
+
+
+def command_of(argv: Sequence[str], takes_value=("--max-cells",)) -> str | None:
+    """The sub-command word of a command line (None for none, e.g. ``--help``).
+
+    ``takes_value``: the top-level options followed by a separate value.
+
+    >>> command_of(["--max-cells", "100", "plan", "prim", "5x5"])
+    'plan'
+    >>> command_of(["--version"]) is None
+    True
+    """
+    skip = set(takes_value)
+    words = tuple(argv)  # (not list(): the `list` sub-command module shadows it here)
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in skip:
+            i += 2
+            continue
+        if not w.startswith("-"):
+            return w
+        i += 1
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``robomaze`` console script; returns the exit code."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    top = {o for a in parser_for(())._actions if a.option_strings and a.nargs != 0
+           for o in a.option_strings}
+    parser = parser_for([c for c in [command_of(argv, top)] if c in COMMANDS])
     try:
-        words = rewrite(sys.argv[1:] if argv is None else argv, value_options(parser))
+        words = rewrite(argv, value_options(parser))
     except RobomazeError as exc:
         print(f"robomaze: error: {exc}", file=sys.stderr)
         return 2

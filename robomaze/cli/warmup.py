@@ -1,0 +1,85 @@
+"""``robomaze warmup``: compile every numba kernel once, into the disk cache.
+
+A fresh install compiles its kernels on first use (minutes on a loaded
+machine). Run this once where a cache can be kept -- a CI image, a cached
+CI folder (``docs/ci.md``), a shared workstation -- and later commands load
+their kernels instead. The cache is keyed by the content of robomaze's
+sources (:mod:`robomaze._jit_cache`), so reinstalling the same version
+reuses it; ``NUMBA_CACHE_DIR`` moves it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ._common import add_command, positive_int
+
+EPILOG = """\
+examples:
+  robomaze warmup                       # every planner, agent, sensor, shape and generator
+  robomaze warmup --processes 1         # compile in this process only
+  NUMBA_CACHE_DIR=.numba robomaze warmup --json
+"""
+
+
+def register(subparsers) -> None:
+    p = add_command(subparsers, "warmup",
+                    help="compile every numba kernel once (CI images, first use)",
+                    description="Compile every numba kernel robomaze has (planners, agents, "
+                                "sensors, footprint shapes, generators) into the disk cache, "
+                                "in parallel, so later commands start without compiling.",
+                    epilog=EPILOG)
+    p.add_argument("--processes", type=positive_int, default=None, metavar="N",
+                   help="processes that compile (default: one per core, at most 4)")
+    p.add_argument("--json", action="store_true",
+                   help="print what was compiled as one JSON object")
+    p.set_defaults(func=run)
+
+
+def everything() -> str:
+    """The warm-up list (``ROBOMAZE_WARM``) naming every kernel family.
+
+    >>> "plan:astar" in everything().split(",")
+    True
+    """
+    from ..generate import GENERATORS
+    from ..plan import PLANNERS
+    from ..sense import SENSORS
+    from ..sim import AGENTS
+
+    items = [f"plan:{n}" for n in PLANNERS if not n.startswith("ompl:")]
+    items += [f"simulate:{n}" for n in AGENTS]
+    items += [f"sensor:{n}" for n in SENSORS]
+    items += [f"shape:{n}" for n in ("disc", "rectangle", "polygon")]
+    items += [f"generate:{n}" for n in GENERATORS]
+    return ",".join(sorted(items))
+
+
+def _extras() -> None:
+    """Kernels no sweep task reaches: the 8-connected searches (sweeps plan 4-connected)."""
+    from ..grid import widen
+    from ..maze import Maze
+    from ..plan import astar, dijkstra, wavefront
+
+    grid = widen(Maze.empty(2, 2), corridor=3, wall=1)
+    start, goal = grid.start_goal()
+    for planner in (astar, dijkstra, wavefront):
+        planner(grid, start, goal, connectivity=8)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import _jit_notice
+    from ..bench import warm_up
+
+    stats = warm_up(everything(), processes=args.processes)
+    _extras()
+    notice = _jit_notice.current()
+    compiled = (notice.count if notice is not None else 0) + stats.get("compiled_helpers", 0)
+    if args.json:
+        print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
+                          "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2)}))
+    else:
+        print(f"robomaze warmup: {stats.get('tasks', 0)} tasks, {compiled} kernels compiled "
+              f"in {stats.get('processes', 1)} process(es), {stats.get('seconds', 0.0):.1f} s")
+    return 0

@@ -1,0 +1,87 @@
+"""numba caches robomaze's kernels by source content, not by install path.
+
+A reinstall of the same version (another virtualenv, another CI runner)
+must find the kernels an earlier install compiled: two copies of the
+package at different paths share one cache folder, the second compiles
+nothing, and ``NUMBA_CACHE_DIR`` moves the whole cache.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import robomaze
+from robomaze import _jit_cache
+
+PROBE = """
+import json, sys
+import numpy as np
+import robomaze
+from robomaze import _grid_kernels as g
+occ = np.zeros((5, 7), dtype=np.bool_)
+occ[2, 3] = True
+gap = g.column_gap(occ)
+stats = g.column_gap.stats
+print(json.dumps({"package": robomaze.__file__, "cache": g.column_gap._cache.cache_path,
+                  "hits": sum(stats.cache_hits.values()),
+                  "misses": sum(stats.cache_misses.values()),
+                  "gap": np.asarray(gap).tolist()}))
+"""
+
+
+def _install(dest: Path) -> Path:
+    src = Path(robomaze.__file__).parent
+    shutil.copytree(src, dest / "robomaze", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _run(site: Path, cache: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(site), NUMBA_CACHE_DIR=str(cache),
+               ROBOMAZE_COMPILE_NOTICE="0")
+    env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
+    out = subprocess.run([sys.executable, "-c", PROBE], env=env, cwd=site, check=True,
+                         capture_output=True, text=True, timeout=900)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_second_install_location_reuses_the_first_ones_kernels(tmp_path):
+    cache = tmp_path / "numba-cache"
+    first = _run(_install(tmp_path / "site-a"), cache)
+    second = _run(_install(tmp_path / "site-b"), cache)
+    # each run imported its own copy of the package
+    assert first["package"].startswith(str(tmp_path / "site-a"))
+    assert second["package"].startswith(str(tmp_path / "site-b"))
+    # one folder (under NUMBA_CACHE_DIR) for both installs
+    assert first["cache"] == second["cache"]
+    assert first["cache"].startswith(str(cache / "robomaze"))
+    assert first["misses"] == 1 and first["hits"] == 0  # compiled into the empty cache
+    assert second["misses"] == 0 and second["hits"] == 1  # loaded: compiled nothing
+    assert second["gap"] == first["gap"]
+    assert any(name.endswith(".nbi") for name in os.listdir(first["cache"]))
+
+
+def test_the_folder_changes_with_the_content_not_the_path(tmp_path):
+    a = _install(tmp_path / "a") / "robomaze" / "_grid_kernels.py"
+    b = _install(tmp_path / "b") / "robomaze" / "_grid_kernels.py"
+    here = Path(_jit_cache.PACKAGE_DIR) / "_grid_kernels.py"
+    key = os.path.basename(_jit_cache.cache_folder(str(here)))
+    assert key.startswith("_grid_kernels-")
+    # a copy outside this package is not robomaze's: numba's own locators handle it
+    assert _jit_cache.cache_folder(str(a)) is None
+    # same content, same key; an edit gives a new folder (no index overwritten)
+    h_a = _jit_cache._content_hash(str(a), a.stat().st_mtime, a.stat().st_size)
+    h_b = _jit_cache._content_hash(str(b), b.stat().st_mtime, b.stat().st_size)
+    assert h_a == h_b and key.endswith(h_a)
+    b.write_text(b.read_text() + "\n# edited\n")
+    assert _jit_cache._content_hash(str(b), b.stat().st_mtime, b.stat().st_size) != h_a
+
+
+def test_import_robomaze_does_not_import_numba():
+    code = "import sys, robomaze; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(Path(robomaze.__file__).parents[1])),
+                         check=True, timeout=300)
+    assert out.stdout.strip() == "False"

@@ -27,7 +27,7 @@ from typing import Sequence
 from .. import _jit_cache, _jit_notice
 from .._validate import limit_cells
 from ..errors import ParameterError, RobomazeError
-from ..io._common import limit_memory, parse_bytes
+from ..io import limit_memory, parse_bytes
 from ._argv import rewrite, value_options
 
 __all__ = ["main", "build_parser", "parser_for", "command_of", "COMMANDS", "SUMMARIES"]

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import PathLike, decode_text, describe, limit_memory, memory_budget, read_bytes
+from ._common import (PathLike, check_memory, decode_text, describe, limit_memory, memory_budget,
+                      parse_bytes, read_bytes)
 from .formats import (FORMATS, FormatSpec, _check_kind, extensions, formats, get_format,
                       register_format, sniff, spec_for_extension, unregister_format)
 from .image import read_image, read_raster, write_image
@@ -75,7 +76,7 @@ __all__ = [
     "read_image", "read_raster", "write_image", "read_npy", "write_npy", "read_npz",
     "write_npz", "read_matrix", "write_matrix",
     "mm_to_cell", "cell_to_mm", "centre_goals", "read_bytes", "decode_text", "describe",
-    "limit_memory", "memory_budget",
+    "limit_memory", "memory_budget", "check_memory", "parse_bytes",
 ]
 
 
@@ -88,7 +89,15 @@ def read(path: PathLike, *, kind: str | None = None, **options) -> Maze | Occupa
     from .rosbag2 import is_bag_folder
 
     if kind in (None, "grid") and is_bag_folder(path):   # a ROS 2 bag folder: its first /map
-        return get_format("rosbag2", "grid").read_file(path, **options)
+        from dataclasses import replace
+        from pathlib import Path
+
+        spec = get_format("rosbag2", "grid")
+        # a folder, so the per-file budget check is made here, on its .mcap files
+        size = sum(p.stat().st_size for p in Path(path).glob("*.mcap") if p.is_file())
+        check_memory(f"a ROS 2 bag of {size} bytes", 4 * size, path)
+        return replace(spec, read=getattr(spec.read, "__wrapped__", spec.read)).read_file(
+            path, **options)
     return sniff(path, kind).read_file(path, **options)
 
 

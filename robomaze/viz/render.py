@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid, widen
-from ..io._common import check_memory
+from ..io import check_memory
 from ..maze import Maze
 from .draw import (GOAL_COLOR, START_COLOR, draw_grid, draw_maze, draw_points, overlay,
                    setup_axes)

@@ -111,10 +111,13 @@ def check_row_shape(row: dict) -> None:
     for key in _TABLES:
         if row.get(key) is not None and not isinstance(row[key], dict):
             bad(key, "a table", row[key])
-    for key in ("metrics", "timings"):
-        for name, v in (row.get(key) or {}).items():
-            if v is not None and not (_is_num(v) or isinstance(v, bool)):
-                bad(f"{key}.{name}", "a number", v)
+    for name, v in (row.get("metrics") or {}).items():
+        # a metric is a number, a flag, or a label (optimal_reference: "visibility")
+        if v is not None and not (_is_num(v) or isinstance(v, (bool, str))):
+            bad(f"metrics.{name}", "a number or a label", v)
+    for name, v in (row.get("timings") or {}).items():
+        if v is not None and not _is_num(v):
+            bad(f"timings.{name}", "a number", v)
 
 
 def _scan(path: Path) -> tuple[list[dict], int]:

@@ -229,4 +229,4 @@ def test_fuzz_sample_a_list_where_a_metric_holds_a_number(copy):
     with open(copy / "results.jsonl", "a") as fh:
         fh.write('{"id": "tail", "status": "ok"}\n')
     _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
-                                              "'metrics.length_ratio': expected a number, got list")
+                                              "'metrics.length_ratio': expected a number or a label, got list")

@@ -331,6 +331,13 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
                 q = p.with_suffix(suffix)
                 if q.is_file():
                     _place(d, manifest, f"figures/{files.safe_name(q.name)}", q)
+        anytime = [r for r in rows if isinstance(r.get("progress"), dict)]
+        if anytime:  # OMPL's optimising planners: median best cost against time
+            from ..viz.convergence import plot_convergence
+
+            staged = plot_convergence(anytime, staging / "figures" / "ompl_convergence.png")
+            figs["anytime convergence (OMPL)"] = _place(
+                d, manifest, "figures/ompl_convergence.png", staged)
     if examples and rows:
         ex = _examples(rows, d, manifest, staging)
     logs = {}

@@ -14,9 +14,7 @@ it imports nothing of robomaze's simulator until ``gymnasium.make`` runs.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
-import sys
+from ._import_hook import after_import
 
 ENV_ID = "robomaze/Maze-v0"
 
@@ -29,39 +27,6 @@ def register(gym) -> None:
                      disable_env_checker=False)
 
 
-class _AfterGymnasium(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path, target=None):
-        if fullname != "gymnasium":
-            return None
-        try:
-            sys.meta_path.remove(self)  # one shot, and no recursion below
-        except ValueError:
-            pass
-        spec = importlib.util.find_spec(fullname)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            try:
-                register(module)
-            except Exception:  # a registry change in gymnasium must not break its import
-                pass
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
 def install() -> None:
     """Register now if gymnasium is imported, else when it is."""
-    if "gymnasium" in sys.modules:
-        gym = sys.modules["gymnasium"]
-        if gym is not None:  # (None: its import is blocked)
-            try:
-                register(gym)
-            except Exception:
-                pass
-        return
-    if not any(isinstance(f, _AfterGymnasium) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterGymnasium())
+    after_import("gymnasium", register)

@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.abc
-import importlib.util
 import os
 import sys
 
@@ -190,32 +188,6 @@ def _add_locator() -> None:
     _LOCATOR_INSTALLED = True
 
 
-class _AfterNumba(importlib.abc.MetaPathFinder):
-    """One-shot import hook: add the locator right after numba's own module ran."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != "numba":
-            return None
-        try:
-            sys.meta_path.remove(self)
-        except ValueError:
-            pass
-        spec = importlib.util.find_spec(fullname)
-        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
-        run = spec.loader.exec_module
-
-        def exec_module(module):
-            run(module)
-            try:
-                _add_locator()
-            except Exception:  # a numba that moved its caching classes keeps its own cache
-                pass
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
 def install_locator() -> None:
     """Cache robomaze's kernels by content (now if numba is imported, else when it is).
 
@@ -225,11 +197,7 @@ def install_locator() -> None:
     """
     if os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES"):
         return  # the user chose numba's locators explicitly
-    if "numba" in sys.modules and sys.modules["numba"] is not None:
-        try:
-            _add_locator()
-        except Exception:  # pragma: no cover - see _AfterNumba
-            pass
-        return
-    if not any(isinstance(f, _AfterNumba) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AfterNumba())
+    from ._import_hook import after_import
+
+    # a numba that moved its caching classes keeps its own cache (errors are ignored)
+    after_import("numba", lambda module: _add_locator())

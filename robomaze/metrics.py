@@ -290,7 +290,11 @@ def curvatures(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP
     >>> round(float(np.median(curvatures(arc))), 3)
     0.5
     """
-    p = resample(obj, grid, step=step)[:, :2]
+    return _turn_curvatures(resample(obj, grid, step=step)[:, :2])
+
+
+def _turn_curvatures(p: np.ndarray) -> np.ndarray:
+    """Turning angle over mean chord at each interior point of an arc-resampled polyline."""
     if len(p) < 3:
         return np.zeros(0)
     d = np.diff(p, axis=0)
@@ -355,7 +359,7 @@ def shape_metrics(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP
     from .geometry import footprint_clearance
 
     out = clearance_stats(footprint_clearance(grid, footprint, r))
-    k = curvatures(r[:, :2], step=step) if len(r) >= 3 else np.zeros(0)
+    k = _turn_curvatures(r[:, :2])
     out["curvature_max"] = float(k.max()) if len(k) else math.nan
     out["curvature_mean"] = float(k.mean()) if len(k) else math.nan
     out["cusps"] = cusps(obj)

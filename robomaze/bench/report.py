@@ -222,16 +222,6 @@ def _csv_text(summary) -> str:
     return fh.getvalue()
 
 
-def _plot_summary(summary):
-    """The summary as the figures draw it: one series per method and swept
-    setting, labels drawn literally (a ``$`` in a plugin's name is no mathtext)."""
-    out = []
-    for s in summary:
-        label = s["method"] + (f" [{s['setting']}]" if s.get("setting") else "")
-        out.append(dict(s, method=label.replace("$", r"\$")))
-    return out
-
-
 _MD_COLUMNS = (("method", "method"), ("corridor", "corridor"), ("runs", "runs"),
                ("success_rate", "success rate"), ("no_path", "no path"), ("failed", "failed"),
                ("length_m", "length (m)"), ("length_ratio", "length / optimal"),

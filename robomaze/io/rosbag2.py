@@ -4,29 +4,25 @@ Written and read with the pure-Python ``rosbags`` library (no ROS install;
 ``pip install 'robomaze[ros]'``). A bag of a run holds, stamped with the
 simulation time (seconds from the start, as ROS ``builtin_interfaces/Time``):
 
-============== ============================= =========================================
-topic          type                          messages
-============== ============================= =========================================
-``/map``       nav_msgs/OccupancyGrid        one, at time 0, QoS transient local
-                                             (a late subscriber still gets it)
-``/scan``      sensor_msgs/LaserScan         one per recorded row: what the robot's
-                                             sensor returned (REP 117: ``+inf`` for no
-                                             return), frame ``laser``
-``/odom``      nav_msgs/Odometry             one per row: the *believed* pose and
-                                             velocity (dead-reckoned with odometry
-                                             noise), frame ``odom`` -> ``base_link``
-``/ground_truth`` nav_msgs/Odometry          one per row: the true pose, frame ``map``
-                                             (equal to ``/odom`` without odometry noise)
-``/tf``        tf2_msgs/TFMessage            one per row: ``map -> odom`` (the
-                                             correction from belief to truth),
-                                             ``odom -> base_link`` (the belief) and
-                                             ``base_link -> laser`` (the mount)
-``/plan``      nav_msgs/Path                 one, at time 0: the agent's plan if it
-                                             has one (``follow_plan``), else the route
-                                             it drove, in frame ``map``
-``/footprint`` geometry_msgs/PolygonStamped  one per row: the robot's outline in
-                                             ``base_link``
-============== ============================= =========================================
+``/map`` (nav_msgs/OccupancyGrid)
+    One message at time 0, QoS transient local (a late subscriber still gets it).
+``/scan`` (sensor_msgs/LaserScan)
+    One per row: what the robot's sensor returned (REP 117: ``+inf`` for no
+    return), frame ``laser``.
+``/odom`` (nav_msgs/Odometry)
+    One per row: the *believed* pose and velocity (dead-reckoned with
+    odometry noise), frame ``odom``, child ``base_link``.
+``/ground_truth`` (nav_msgs/Odometry)
+    One per row: the true pose, frame ``map`` (equal to ``/odom`` without
+    odometry noise).
+``/tf`` (tf2_msgs/TFMessage)
+    One per row: ``map -> odom`` (the correction from belief to truth),
+    ``odom -> base_link`` (the belief) and ``base_link -> laser`` (the mount).
+``/plan`` (nav_msgs/Path)
+    One at time 0: the agent's plan if it has one (``follow_plan``), else the
+    route it drove, frame ``map``.
+``/footprint`` (geometry_msgs/PolygonStamped)
+    One per row: the robot's outline in ``base_link``.
 
 A *row* is one recorded state of the run (the start and one per step), so
 every per-row topic has ``steps + 1`` messages. A path ending in ``.mcap``
@@ -286,7 +282,16 @@ def write_map_bag(grid: OccupancyGrid, path: str | os.PathLike) -> None:
 
 def read_bag_grid(path: str | os.PathLike, *, unknown: str = "occupied",
                   topic: str = "/map") -> OccupancyGrid:
-    """The first ``nav_msgs/OccupancyGrid`` on ``topic`` of a bag (``.mcap`` or bag folder)."""
+    """The first ``nav_msgs/OccupancyGrid`` on ``topic`` of a bag (``.mcap`` or bag folder).
+
+    >>> import tempfile, pathlib
+    >>> g = OccupancyGrid(np.eye(3, dtype=bool), resolution=0.05, origin=(1.0, -2.0, 0.0))
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "map.mcap"
+    >>> write_map_bag(g, p)
+    >>> h = read_bag_grid(p)
+    >>> h.occupied.astype(int).tolist(), h.resolution, h.origin
+    ([[1, 0, 0], [0, 1, 0], [0, 0, 1]], 0.05, (1.0, -2.0, 0.0))
+    """
     from rosbags.rosbag2 import Reader
 
     from .rosdata import from_ros_data

@@ -292,6 +292,9 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         else:
             metrics_, path, poses, (compute, compile_s) = _run_agent(
                 scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
+        bag = metrics_.pop("bag", None)
+        if bag:
+            row["bag"] = bag
         metrics.update(metrics_)
         optimal = metrics.get("optimal_length_m", optimal)
         row["path"] = path
@@ -364,6 +367,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     from .._clock import method_clock
 
     clock = method_clock()
+    observed: list | None = [] if run.get("bags") else None
     try:
         with clock:
             result = simulate(grid, footprint=footprint, agent=run["agent"],
@@ -371,6 +375,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
                               dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
                               odometry_noise=spec["robot"].get("odometry_noise"),
                               localize=spec["robot"].get("localize") or "none",
+                              observer=None if observed is None else observed.append,
                               **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts
         raise NoPathError(str(exc), reason=f"the robot does not fit at the start ({exc})") from None
@@ -399,8 +404,45 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
             # it moved, then stopped (e.g. circling phantom walls under sensor
             # noise): a run that gave up, whose safety metrics count
             m["reason"] = f"gave up: {result.info.get('no_path_reason') or error}"
+    if observed is not None:
+        m["bag"] = _write_bag(scenario, grid, result, footprint, observed)
     cells = _fractional_cells(grid, poses[:, :2])
     return m, _thin(cells), poses[:, :3], (clock.cpu_s, clock.compile_s)
+
+
+#: Environment variable naming the results directory whose ``bags/`` folder
+#: receives the ROS 2 bags of a sweep's ``run.bags = true`` agent runs.
+BAG_DIR_ENV = "ROBOMAZE_BAG_DIR"
+
+
+def _write_bag(scenario, grid, result, footprint, observed) -> str | None:
+    """The run as ``DIR/bags/ID.mcap`` (written beside, then renamed); its
+    path relative to ``DIR``, or None when no results directory is known."""
+    import os
+
+    from ..io.rosbag2 import write_run_bag
+    from ..sim.runner import default_sensor
+    from .files import target
+
+    directory = os.environ.get(BAG_DIR_ENV)
+    if not directory:
+        return None
+    rel = f"bags/{scenario.id}.mcap"
+    out = target(directory, rel)
+    tmp = out.parent / f".tmp-{scenario.id}-{os.getpid()}.mcap"
+    plan = getattr(result.agent, "path", None)
+    sensor = scenario.spec["robot"]["sensor"]
+    try:
+        write_run_bag(tmp, grid, result.trajectory, footprint=footprint,
+                      scans=[o["scan"] for o in observed],
+                      odometry=np.array([o["odom"] for o in observed]),
+                      plan_points=getattr(plan, "points", None),
+                      mount=default_sensor(sensor, grid).mount)
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return rel
 
 
 def _path_poses(path) -> np.ndarray:

@@ -50,7 +50,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import ParameterError
 from .plugins import import_plugins
-from .run import failed_row, format_exception, run_scenario
+from .run import BAG_DIR_ENV, failed_row, format_exception, run_scenario
 from .scenario import Scenario
 from ._procs import become_subreaper, has_children, kill_tree
 from .files import LOCK_NAME, DirLock, Manifest, claim, target, write_file
@@ -256,7 +256,8 @@ class _Slot:
             self.executor = ProcessPoolExecutor(
                 max_workers=1, mp_context=self.ctx, initializer=_worker_init,
                 initargs=(self.plugins, self.base_dir, os.getpid(),
-                          dict(saved, **{SLOW_ENV: os.environ.get(SLOW_ENV)})))
+                          dict(saved, **{SLOW_ENV: os.environ.get(SLOW_ENV),
+                                         BAG_DIR_ENV: os.environ.get(BAG_DIR_ENV)})))
             fut = self.executor.submit(_worker_identity)
         if wait:
             self.pid = _started_pid(fut)
@@ -535,6 +536,26 @@ def _sweep_store(directory: Path, retry_failed: bool) -> ResultStore:
     return ResultStore(directory)
 
 
+class _environ:
+    """Set (or, with None, unset) one environment variable while workers start."""
+
+    def __init__(self, key: str, value: str | None) -> None:
+        self.key, self.value = key, value
+
+    def __enter__(self):
+        self.saved = os.environ.get(self.key)
+        if self.value is None:
+            os.environ.pop(self.key, None)
+        else:
+            os.environ[self.key] = self.value
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            os.environ.pop(self.key, None)
+        else:
+            os.environ[self.key] = self.saved
+
+
 def _machine() -> dict:
     """What the sweep ran on (reported, never compared: rows stay portable)."""
     import platform
@@ -606,7 +627,13 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         bar = Progress(len(todo), stream=stream, enabled=progress)
         result = SweepResult(directory, len(scenarios), len(scenarios) - len(todo), 0, 0)
 
+        bags = any(sc.spec["run"].get("bags") for sc in todo)
+        manifest = Manifest.load(directory) if bags else None
+
         def emit(row: dict) -> None:
+            if row.get("bag") and manifest is not None:  # robomaze wrote it: list it
+                manifest.add(row["bag"])
+                manifest.save()
             store.append(row)
             result.ran += 1
             result.failed += row.get("status") != "ok"
@@ -618,8 +645,13 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         info["machine"] = _machine()
         write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
         if todo:
+            if bags and executor != "local":
+                raise ParameterError("run.bags writes ROS 2 bags into the results directory, "
+                                     "which dask workers may not share: use the local executor")
             if executor == "local":
-                _run_local(todo, workers, emit, on_ready=lambda: (bar.start(), bar.update()))
+                with _environ(BAG_DIR_ENV, str(directory) if bags else None):
+                    _run_local(todo, workers, emit,
+                               on_ready=lambda: (bar.start(), bar.update()))
             else:
                 bar.start()
                 bar.update()

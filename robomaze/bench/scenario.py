@@ -51,6 +51,8 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
     connectivity = 4
     max_steps = 4000                   # simulation step limit
     dt = 0.1                           # simulation time step (s)
+    bags = false                       # true: each agent run also as a ROS 2
+                                       # bag, DIR/bags/ID.mcap (robomaze[ros])
     time_limit = 600.0                 # wall-clock safety net per run (s):
                                        # never a result; a run it stops is
                                        # an infra_timeout row
@@ -241,6 +243,13 @@ def _odometry_noise(v):
     return None if model is None else model.to_spec()
 
 
+def _bag_flag(v):
+    """``run.bags``: True writes each agent run as a ROS 2 bag (None: off, left out)."""
+    if not isinstance(v, bool):
+        raise _Bad("true or false")
+    return True if v else None
+
+
 def _localize(v):
     """Canonical localizer name (None for ``"none"``: dead reckoning)."""
     from ..localize import LOCALIZE_CHOICES
@@ -286,11 +295,13 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
             "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
             "dt": (_num(0.0, MAX_DT, strict=True), False),
-            "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False)},
+            "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False),
+            "bags": (_bag_flag, False)},
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 #: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
-_OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise"), ("robot", "localize")}
+_OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise"), ("robot", "localize"),
+             ("run", "bags")}
 #: The method lists joined into the method axis, in order.
 _METHOD_KEYS = ("planner", "agent", "mouse")
 
@@ -369,8 +380,9 @@ def scenario_id(spec: dict) -> str:
     True
     """
     run = spec.get("run") if isinstance(spec, dict) else None
-    if isinstance(run, dict) and "time_limit" in run:
-        spec = dict(spec, run={k: v for k, v in run.items() if k != "time_limit"})
+    if isinstance(run, dict) and ("time_limit" in run or "bags" in run):
+        # neither decides a result: the safety net, and whether a bag is written
+        spec = dict(spec, run={k: v for k, v in run.items() if k not in ("time_limit", "bags")})
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"), allow_nan=False)
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 

@@ -151,3 +151,32 @@ def test_a_bag_without_map_is_one_clear_error(cli_bag, tmp_path):
     with pytest.raises(MazeFormatError, match=r"no /map topic.*/plan"):
         read_grid(tmp_path / "nomap.mcap")
     assert main(["simulate", "kruskal", "3x3", "--seed", "1", "--bag", str(tmp_path)]) == 2
+
+
+def test_a_sweep_with_bags_writes_one_bag_per_agent_run(tmp_path):
+    """`run.bags = true`: DIR/bags/ID.mcap for every agent row (listed in the
+    manifest, named in the row), none for planners; the ids are those of the
+    same sweep without bags (a bag decides no result)."""
+    import json
+
+    from robomaze.bench import load_sweep, read_rows, run_sweep
+
+    text = ('seed = 1\n[maze]\ngenerator = "kruskal"\nrows = 3\ncols = 3\n'
+            '[widen]\ncorridor = 5\nresolution = 0.1\n[robot]\nfootprint = "disc:0.1"\n'
+            '[run]\nagent = ["wall_follow"]\nplanner = ["astar"]\nmax_steps = 300\n'
+            'bags = {}\n')
+    (tmp_path / "b.toml").write_text(text.format("true"))
+    (tmp_path / "n.toml").write_text(text.format("false"))
+    with_bags = load_sweep(tmp_path / "b.toml").scenarios
+    assert {s.id for s in with_bags} == {s.id for s in load_sweep(tmp_path / "n.toml").scenarios}
+    out = tmp_path / "out"
+    run_sweep(with_bags, out, workers=1, progress=False)
+    rows = {r["kind"]: r for r in read_rows(out)}
+    assert "bag" not in rows["plan"]
+    agent = rows["simulate"]
+    assert agent["bag"] == f"bags/{agent['id']}.mcap"
+    messages, types = read_all(out / agent["bag"])
+    assert set(messages) == set(TOPICS)
+    assert all(len(messages[t]) == agent["metrics"]["steps"] + 1 for t in PER_ROW)
+    assert agent["bag"] in json.dumps(json.loads((out / ".robomaze-results.json").read_text()))
+    assert not list((out / "bags").glob(".tmp-*"))

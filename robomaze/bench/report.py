@@ -96,6 +96,10 @@ def _mean(xs):
     return float(np.mean(xs)) if xs else None
 
 
+#: How a method's kind is written after its name in tables and titles.
+_KIND_WORD = {"plan": "", "simulate": " (agent)", "mouse": " (mouse)"}
+
+
 def _is_no_path(row) -> bool:
     if "outcome" in row:  # the failure taxonomy (robomaze.bench.run.OUTCOMES)
         return row["outcome"] == "no_path"
@@ -111,7 +115,8 @@ def _sort_key(row):
 #: maze population a group averages over (``maze.generator/file/grid``); the
 #: keys already in the group key; tables passed to one method (``options``).
 _NOT_AXES = ("seed", "plugins", "maze.generator", "maze.file", "maze.grid", "widen.corridor",
-             "robot.footprint", "run.planner", "run.agent", "maze.options", "run.options")
+             "robot.footprint", "run.planner", "run.agent", "run.mouse", "maze.options",
+             "run.options")
 
 
 def _flat(spec, prefix: str = "") -> dict:
@@ -238,8 +243,7 @@ def _md_table(summary) -> str:
              "|" + "|".join("---" for _ in columns) + "|"]
     for s in summary:
         cells = [fmt(s.get(k)) for k, _ in columns]
-        if s["kind"] != "plan":  # "tremaux" is both a planner and an agent
-            cells[0] += " (agent)"
+        cells[0] += _KIND_WORD.get(s["kind"], "")  # "tremaux" is a planner, agent and mouse
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -306,9 +310,11 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
         from ..viz.bench_panels import plot_report_figures
         from .report_figures import figure_points
 
-        axes = swept_axes(rows)
+        kind_axes = {kind: swept_axes([r for r in rows if r.get("kind") == kind])
+                     for kind in {r.get("kind") for r in rows}}
 
-        def setting_of(r):
+        def setting_of(r):  # the axes of the row's own kind (see summarize)
+            axes = kind_axes[r.get("kind")]
             flat = _flat(r.get("scenario") or {})
             return _setting(axes, tuple(flat.get(k) for k in axes))
 
@@ -382,7 +388,7 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
         status = "goal" if r.get("success") else "no path" if _is_no_path(r) else "failed"
         # drawn literally: a "$" in a plugin's method name is no mathtext
         width = f" = {corridor * float(r['resolution']):.3g} m" if r.get("resolution") else ""
-        title = (f"{method}{'' if kind == 'plan' else ' (agent)'}: {status}\n"
+        title = (f"{method}{_KIND_WORD.get(kind, '')}: {status}\n"
                  f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}, "
                  f"footprint {r['footprint']}").replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
@@ -601,7 +607,7 @@ def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
         w("| method | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
         w("|---|" + "---|" * len(corridors) + "\n")
         for kind, method in sorted({(k, m) for k, m, _ in examples}):
-            label = method if kind == "plan" else f"{method} (agent)"
+            label = f"{method}{_KIND_WORD.get(kind, '')}"
             cells = [f"![{label} {c}]({examples[(kind, method, c)].relative_to(d).as_posix()})"
                      if (kind, method, c) in examples else "" for c in corridors]
             w(f"| {label} | " + " | ".join(cells) + " |\n")

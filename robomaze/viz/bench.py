@@ -61,7 +61,7 @@ def plot_metric(summary: Sequence[dict], key: str, ylabel: str, out: str | os.Pa
             # fixed colour and marker per method, identical in every panel
             (line,) = ax.plot(xs, ys, style, color=_COLORS(i % 20), marker=_MARKERS[i % len(_MARKERS)],
                               markersize=4,
-                              label=method if kind == "plan" else f"{method} (agent)")
+                              label=method + {"plan": "", "mouse": " (mouse)"}.get(kind, " (agent)"))
             handles[line.get_label()] = line
         ax.set_title(f"footprint {fp}", fontsize=10)
         ax.set_xticks(corridors)

@@ -55,7 +55,7 @@ _COLORS = colormaps["tab10"]
 
 
 def _label(kind: str, method: str, setting: str) -> str:
-    return (method + (" (agent)" if kind != "plan" else "")
+    return (method + {"plan": "", "mouse": " (mouse)"}.get(kind, " (agent)")
             + (f", {setting}" if setting else "")).replace("$", r"\$")
 
 

@@ -13,6 +13,19 @@ import pytest
 
 matplotlib.use("Agg")
 
+# Property tests draw their examples from a fixed seed (per test), so a CI
+# verdict never depends on which random examples a run happened to draw;
+# ROBOMAZE_HYPOTHESIS=explore draws fresh ones when hunting for bugs.
+try:
+    from hypothesis import settings as _hyp_settings
+
+    _hyp_settings.register_profile("robomaze", derandomize=True, print_blob=True)
+    _hyp_settings.register_profile("explore", derandomize=False, print_blob=True)
+    _hyp_settings.load_profile("explore" if os.environ.get("ROBOMAZE_HYPOTHESIS") == "explore"
+                               else "robomaze")
+except ImportError:  # hypothesis is a test extra
+    pass
+
 
 @pytest.fixture(autouse=True)
 def _doctest_numpy_printing(doctest_namespace):

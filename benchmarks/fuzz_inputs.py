@@ -292,8 +292,10 @@ def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
     err = err_path.read_text(errors="replace") if err_path.exists() else ""
     if left:
         err += "\n[left alive: " + "; ".join(_end_leftovers.names) + "]"
+    # the traceback flag is taken on the whole stderr: a long traceback's header
+    # falls outside the 1,500-character tail that is kept
     return {"code": code, "hang": hang, "leftover": left, "seconds": time.monotonic() - t0,
-            "stderr": err[-1500:]}
+            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:]}
 
 
 def run_prlimit(argv: list[str], d: Path, timeout: float) -> dict:
@@ -311,7 +313,7 @@ def run_prlimit(argv: list[str], d: Path, timeout: float) -> dict:
             else (exc.stderr or "")
     left = _end_leftovers()
     return {"code": code, "hang": hang, "leftover": left, "seconds": time.monotonic() - t0,
-            "stderr": err[-1500:]}
+            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:]}
 
 
 def _kill_all(pid: int) -> None:
@@ -367,7 +369,7 @@ def verdict(r: dict) -> str | None:
     """The failure class of a case result, or None when it passed."""
     if r["hang"]:
         return "hang"
-    if "Traceback (most recent call last)" in r["stderr"]:
+    if r.get("traceback") or "Traceback (most recent call last)" in r["stderr"]:
         last = [ln for ln in r["stderr"].strip().splitlines() if ln.strip()][-1:]
         return "traceback: " + (last[0].split(":")[0] if last else "?")
     if r["code"] not in (0, 1, 2):

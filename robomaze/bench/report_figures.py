@@ -11,6 +11,7 @@ clearance over the successful runs, and the success rate with its Wilson
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 import numpy as np
@@ -78,5 +79,8 @@ def figure_points(rows, *, setting_of=None) -> list[dict]:
                 p[key], p[f"{key}_low"], p[f"{key}_high"] = float(med), float(q1), float(q3)
             else:
                 p[key] = p[f"{key}_low"] = p[f"{key}_high"] = None
+        if not (math.isfinite(p["free_m"]) and all(
+                v is None or math.isfinite(v) for v in p.values() if isinstance(v, float))):
+            continue  # a corrupt row's overflowing width or metric has no place on an axis
         out.append(p)
     return out

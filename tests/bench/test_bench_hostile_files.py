@@ -230,3 +230,11 @@ def test_fuzz_sample_a_list_where_a_metric_holds_a_number(copy):
         fh.write('{"id": "tail", "status": "ok"}\n')
     _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
                                               "'metrics.length_ratio': expected a number or a label, got list")
+
+
+def test_fuzz_sample_an_overflowing_resolution_is_left_off_the_figures(copy):
+    # ValueError: Axis limits cannot be NaN or Inf (corridor * 1e308 m overflows)
+    _edit_row(copy, 0, lambda r: r.update(resolution=1e308))
+    code, err = _cli("bench", "report", copy)
+    assert code == 0 and not any("Traceback" in line for line in err), err
+    assert (copy / "report.md").is_file()

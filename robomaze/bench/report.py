@@ -87,7 +87,7 @@ def _values(rows, key, *, success_only=True):
         if success_only and not r.get("success"):
             continue
         v = r.get("metrics", {}).get(key)
-        if v is not None:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
             out.append(float(v))
     return out
 

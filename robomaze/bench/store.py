@@ -29,6 +29,10 @@ __all__ = ["ResultStore", "read_rows", "write_rows", "results_path", "RESULTS_NA
 RESULTS_NAME = "results.jsonl"
 
 
+#: Metrics whose value is a label, not a number (the reference a ratio used).
+LABEL_METRICS = ("optimal_reference",)
+
+
 def row_poses(row: dict):
     """The continuous path a row stores: an ``(n, 3)`` float64 array of
     ``x, y, heading`` (metres, radians), or None when the run did not move.
@@ -112,9 +116,12 @@ def check_row_shape(row: dict) -> None:
         if row.get(key) is not None and not isinstance(row[key], dict):
             bad(key, "a table", row[key])
     for name, v in (row.get("metrics") or {}).items():
-        # a metric is a number, a flag, or a label (optimal_reference: "visibility")
-        if v is not None and not (_is_num(v) or isinstance(v, (bool, str))):
-            bad(f"metrics.{name}", "a number or a label", v)
+        # a metric is a number or a flag; the few label metrics are text
+        if name in LABEL_METRICS:
+            if v is not None and not isinstance(v, str):
+                bad(f"metrics.{name}", "text", v)
+        elif v is not None and not (_is_num(v) or isinstance(v, bool)):
+            bad(f"metrics.{name}", "a number", v)
     for name, v in (row.get("timings") or {}).items():
         if v is not None and not _is_num(v):
             bad(f"timings.{name}", "a number", v)

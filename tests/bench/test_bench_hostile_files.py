@@ -229,7 +229,7 @@ def test_fuzz_sample_a_list_where_a_metric_holds_a_number(copy):
     with open(copy / "results.jsonl", "a") as fh:
         fh.write('{"id": "tail", "status": "ok"}\n')
     _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
-                                              "'metrics.length_ratio': expected a number or a label, got list")
+                                              "'metrics.length_ratio': expected a number, got list")
 
 
 def test_fuzz_sample_an_overflowing_resolution_is_left_off_the_figures(copy):
@@ -238,3 +238,12 @@ def test_fuzz_sample_an_overflowing_resolution_is_left_off_the_figures(copy):
     code, err = _cli("bench", "report", copy)
     assert code == 0 and not any("Traceback" in line for line in err), err
     assert (copy / "report.md").is_file()
+
+
+def test_fuzz_sample_text_where_a_metric_holds_a_number(copy):
+    # ValueError: could not convert string to float: '' (only label metrics are text)
+    _edit_row(copy, 0, lambda r: r["metrics"].update(danger_fraction=""))
+    with open(copy / "results.jsonl", "a") as fh:
+        fh.write('{"id": "tail", "status": "ok"}\n')
+    _one_line(*_cli("bench", "report", copy), "results.jsonl:1: corrupt result row: field "
+                                              "'metrics.danger_fraction': expected a number, got str")

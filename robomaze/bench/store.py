@@ -115,12 +115,15 @@ def check_row_shape(row: dict) -> None:
     for key in _TABLES:
         if row.get(key) is not None and not isinstance(row[key], dict):
             bad(key, "a table", row[key])
+    from .run import DETERMINISTIC_METRICS
+
+    numeric = set(DETERMINISTIC_METRICS) - set(LABEL_METRICS)
     for name, v in (row.get("metrics") or {}).items():
-        # a metric is a number or a flag; the few label metrics are text
-        if name in LABEL_METRICS:
-            if v is not None and not isinstance(v, str):
-                bad(f"metrics.{name}", "text", v)
-        elif v is not None and not (_is_num(v) or isinstance(v, bool)):
+        # robomaze's metrics are numbers or flags (a few are labels); a
+        # planner's own figures may also be text (OMPL's stopped_by: "checks")
+        if v is None or _is_num(v) or isinstance(v, bool):
+            continue
+        if name in numeric or not isinstance(v, str):
             bad(f"metrics.{name}", "a number", v)
     for name, v in (row.get("timings") or {}).items():
         if v is not None and not _is_num(v):

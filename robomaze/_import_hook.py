@@ -10,6 +10,7 @@ fails the import.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
 import importlib.util
 import sys
@@ -26,10 +27,8 @@ class _After(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path, target=None):
         if fullname != self.name:
             return None
-        try:
+        with contextlib.suppress(ValueError):  # already removed by a nested import
             sys.meta_path.remove(self)  # one shot, and no recursion below
-        except ValueError:
-            pass
         spec = importlib.util.find_spec(fullname)
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
@@ -37,10 +36,9 @@ class _After(importlib.abc.MetaPathFinder):
 
         def exec_module(module):
             run(module)
-            try:
+            # the library's import must not fail because of robomaze
+            with contextlib.suppress(Exception):
                 callback(module)
-            except Exception:  # the library's import must not fail because of robomaze
-                pass
 
         spec.loader.exec_module = exec_module
         return spec
@@ -60,10 +58,8 @@ def after_import(name: str, callback: Callable[[object], None]) -> None:
     if name in sys.modules:
         module = sys.modules[name]
         if module is not None:
-            try:
+            with contextlib.suppress(Exception):  # as after a later import: never fail it
                 callback(module)
-            except Exception:
-                pass
         return
     if not any(isinstance(f, _After) and f.name == name for f in sys.meta_path):
         sys.meta_path.insert(0, _After(name, callback))

@@ -9,6 +9,7 @@ parent links to find every descendant.
 from __future__ import annotations
 
 import ctypes
+import contextlib
 import os
 import signal
 import time
@@ -127,10 +128,9 @@ def end_all_below(root: int, *, timeout: float = 5.0,
 
 def _signal_all(pids, sig) -> None:
     for pid in pids:
-        try:
+        # already gone, or no longer ours (its pid reused): nothing to signal
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 class _Stop(BaseException):
@@ -195,7 +195,7 @@ def _reaper(argv: list[str]) -> int:
                 return 0                         # the program and all its processes ended
             if pid == mouse.pid:
                 report(f"X {os.waitstatus_to_exitcode(status)}")
-    except _Stop:
+    except _Stop:  # a signal or the host's death: fall through to ending everything
         pass
     stopping.append(0)                          # further signals: no more _Stop
     if mode == "group" or process_table() is None:

@@ -200,7 +200,7 @@ class Contained:
         """End the program and every process it started; reap the reaper."""
         try:
             self.proc.send_signal(signal.SIGTERM)
-        except ProcessLookupError:
+        except ProcessLookupError:  # the reaper already exited: nothing left to end
             pass
         try:
             self.proc.wait(timeout=timeout)

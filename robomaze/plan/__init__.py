@@ -100,13 +100,30 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     ------
     UnknownNameError
         Unknown ``method`` (the message lists the valid names).
+    ParameterError
+        An option ``method`` does not take (the message names the accepted
+        ones), or a bad value for an OMPL planner's option.
+
+    Examples
+    --------
+    >>> from robomaze import OccupancyGrid
+    >>> g = OccupancyGrid([[0, 0], [0, 0]])
+    >>> plan(g, (0, 0), (1, 1), method="astar").length
+    2.0
+    >>> plan(g, (0, 0), (1, 1), method="astar", max_check=10)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: planner 'astar' takes no option 'max_check'; its options are: none
     """
     import dataclasses
 
     from .._clock import method_clock
+    from .._names import check_options
 
     fn = PLANNERS.lookup(method)
     check_connectivity(connectivity)
+    # checked before any kernel compiles or OMPL object exists, as the CLI does
+    check_options("planner", method, options)
     # the reported time is the planner's CPU time without compiling: a
     # verdict never depends on load, and a first run is not a slow planner
     with method_clock() as clock:

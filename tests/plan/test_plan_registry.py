@@ -1,6 +1,7 @@
 """Registries: register/unregister, lazy entry points, suggestions, contract checks."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -8,7 +9,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from robomaze import Maze, widen
+from robomaze import Maze, OccupancyGrid, widen
 from robomaze.errors import ContractError, ParameterError, UnknownNameError
 from robomaze.generate import GENERATORS, generate
 from robomaze.generate import register as register_generator
@@ -129,3 +130,24 @@ def test_check_agent_catches_a_nondeterministic_agent():
     with pytest.raises(ContractError, match="same seed"):
         check_agent(jittery, max_steps=50)
     assert "t" not in AGENTS and not any(k.startswith("__check") for k in AGENTS)
+
+
+# ------------------------------------------------ options checked by plan()
+@pytest.mark.parametrize("method, options, named", [
+    ("astar", {"bogus": 1}, "'bogus'"),
+    ("theta_star", {"heuristic": "manhattan"}, "'heuristic'"),
+    ("ompl:rrt_connect", {"max_check": 10}, "did you mean 'max_checks'"),
+    ("ompl:rrtstar", {"max_checks": -5}, "max_checks=-5"),
+])
+def test_plan_refuses_an_option_the_planner_does_not_take(method, options, named):
+    """A mistyped option is one ParameterError naming it (the library call answers
+    as the CLI and sweeps do, not with a TypeError from inside the planner)."""
+    grid = OccupancyGrid(np.zeros((4, 4), bool))
+    with pytest.raises(ParameterError, match=re.escape(named)):
+        plan(grid, (0, 0), (3, 3), method=method, **options)
+
+
+def test_plan_passes_options_the_planner_takes():
+    grid = OccupancyGrid(np.zeros((1, 6), bool))
+    p = plan(grid, (0, 0), (0, 5), method="wall_follower", hand="left")
+    assert p.length == 5.0

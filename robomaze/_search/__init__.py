@@ -47,6 +47,7 @@ from numba import njit
 
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
+from ._bins import bin_search
 from ._heap import heap_grow, heap_pop, heap_push
 
 __all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
@@ -312,9 +313,18 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
         h2d = _steps_to_dist(d)
     b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
     pstarts = _to_padded(cell, rows, cols) * nbins + b
-    reached, expanded, _, parent = _search(
-        fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
-        rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
+    if nbins <= 64:
+        # one queue entry per cell, its bins relaxed together (_bins.py)
+        npc = fp.shape[0] // ((nbins + 15) >> 4)
+        parent = _lazy_zeros(npc * nbins, np.uint8)
+        reached, expanded = bin_search(
+            _readonly(fp), cols, nbins, conn8, float(rot_cost), pstarts, pgoal, goal_bin,
+            h2d, _lazy_zeros(npc * nbins, np.float64), parent, _lazy_zeros(npc, np.uint64),
+            _lazy_zeros(npc, np.uint64), _new_heap(npc))
+    else:
+        reached, expanded, _, parent = _search(
+            fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
+            rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
     cell, b = np.divmod(_chain_moves(parent, reached, nbins, cols, conn8), nbins)

@@ -47,7 +47,7 @@ from numba import njit
 
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
-from ._bins import bin_search
+from ._bins import bin_search, chain
 from ._heap import heap_grow, heap_pop, heap_push
 
 __all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
@@ -304,27 +304,42 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     nbins, rows = blocked.shape[:2]
     fp, hfree = _unpack_cell_major(blocked, rows, cols)
     pgoal = int(_to_padded(goal, rows, cols))
+    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
+    pstarts = _to_padded(cell, rows, cols) * nbins + b
+    if nbins > 64:
+        return _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8,
+                               rot_cost)
+    if conn8:
+        _, _, h, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
+                             0, [pgoal], -1, want_parent=False, want_g=True)
+    else:
+        # unit moves: the wave's padded step counts are the exact distances (-1 out of reach)
+        h, _ = _bfs_field(_readonly(hfree), rows, cols, goal, False, False)
+    npc = fp.shape[0] // ((nbins + 15) >> 4)
+    cap = int(np.count_nonzero(hfree)) + 1       # one slot per cell free at some bin, + 1
+    pool = (np.empty(cap * nbins), np.empty(cap * nbins, np.uint8), np.empty(cap, np.uint64),
+            np.empty(cap, np.uint64), np.empty(cap, np.int64))
+    slot = _lazy_zeros(npc, np.int32)
+    gcell, gb, expanded = bin_search(_readonly(fp), cols, nbins, conn8, float(rot_cost),
+                                     pstarts, pgoal, goal_bin, h, slot, pool, _new_heap(npc))
+    if gcell < 0:
+        return np.empty(0, np.int64), expanded
+    cell, b = np.divmod(chain(pool[1], slot, gcell, gb, nbins, cols, conn8), nbins)
+    return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
+
+
+def _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8, rot_cost):
+    """:func:`heading_path_packed` for more than 64 bins: one queue entry per state."""
+    goal = int(_from_padded(pgoal, rows, cols))
     if conn8:
         _, _, h2d, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
                                0, [pgoal], -1, want_parent=False, want_g=True)
     else:
-        # unit moves: the wave's step counts are the exact distances
         d, _ = bfs_field(hfree, rows, cols, goal, False)
         h2d = _steps_to_dist(d)
-    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
-    pstarts = _to_padded(cell, rows, cols) * nbins + b
-    if nbins <= 64:
-        # one queue entry per cell, its bins relaxed together (_bins.py)
-        npc = fp.shape[0] // ((nbins + 15) >> 4)
-        parent = _lazy_zeros(npc * nbins, np.uint8)
-        reached, expanded = bin_search(
-            _readonly(fp), cols, nbins, conn8, float(rot_cost), pstarts, pgoal, goal_bin,
-            h2d, _lazy_zeros(npc * nbins, np.float64), parent, _lazy_zeros(npc, np.uint64),
-            _lazy_zeros(npc, np.uint64), _new_heap(npc))
-    else:
-        reached, expanded, _, parent = _search(
-            fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
-            rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
+    reached, expanded, _, parent = _search(
+        fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
+        rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
     cell, b = np.divmod(_chain_moves(parent, reached, nbins, cols, conn8), nbins)

@@ -53,7 +53,7 @@ def path_cost(states, N, C, rot):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("conn8", [False, True])
-@pytest.mark.parametrize("nb", [1, 2, 4, 18])   # 18: two 16-bin words a cell
+@pytest.mark.parametrize("nb", [1, 2, 4, 18, 64, 65])   # 18: two 16-bin words a cell; 65: state search
 def test_heading_path_cost_matches_scipy(seed, conn8, nb):
     rng = np.random.default_rng(seed)
     R, C = 9, 11

@@ -318,7 +318,7 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     npc = fp.shape[0] // ((nbins + 15) >> 4)
     cap = int(np.count_nonzero(hfree)) + 1       # one slot per cell free at some bin, + 1
     pool = (np.empty(cap * nbins), np.empty(cap * nbins, np.uint8), np.empty(cap, np.uint64),
-            np.empty(cap, np.uint64), np.empty(cap, np.int64))
+            np.empty(cap, np.uint64), np.empty(cap))
     slot = _lazy_zeros(npc, np.int32)
     gcell, gb, expanded = bin_search(_readonly(fp), cols, nbins, conn8, float(rot_cost),
                                      pstarts, pgoal, goal_bin, h, slot, pool, _new_heap(npc))

@@ -99,7 +99,7 @@ def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
 
 
 @njit(cache=True, inline="always")
-def _slot(slot, t, nslots, reached, dirty, cellof):
+def _slot(slot, t, nslots, reached, dirty, qkey):
     """The pool slot of padded cell ``t``, given the next one if it has none: ``(slot, nslots)``."""
     sl = slot[t]
     if sl == 0:
@@ -108,7 +108,7 @@ def _slot(slot, t, nslots, reached, dirty, cellof):
         slot[t] = sl
         reached[sl] = 0
         dirty[sl] = 0
-        cellof[sl] = t
+        qkey[sl] = np.inf
     return sl, nslots
 
 
@@ -122,16 +122,17 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     per padded cell, the same for every bin -- float64 (inf where the goal
     is out of reach) or int32 step counts (-1 there); cells out of reach are
     never entered. ``slot``: int32 per padded cell, zero-filled. ``pool``:
-    ``(G, parent, reached, dirty, cellof)``, uninitialised, with room for
+    ``(G, parent, reached, dirty, qkey)``, uninitialised, with room for
     one slot per cell the search can touch plus one: each touched cell gets
     the next slot, holding its ``nbins`` values (float64) and move codes
-    (uint8) and its reached and dirty bin masks, so the search writes
+    (uint8), its reached and dirty bin masks and the smallest key it is
+    queued with (a cell is queued again only below it), so the search writes
     memory in the order it reaches cells, dense, whatever the grid's size.
     ``expanded`` counts the bins relaxed (a state relaxed twice counts
     twice). The goal cell is -1 when unreachable; read the path back with
     :func:`chain`.
     """
-    G, parent, reached, dirty, cellof = pool
+    G, parent, reached, dirty, qkey = pool
     hk, hg, hn = heap
     nw = (nbins + 15) >> 4
     one = np.uint64(1)
@@ -140,7 +141,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     for s in starts:
         cell = s // nbins
         b = s - cell * nbins
-        sl, nslots = _slot(slot, cell, nslots, reached, dirty, cellof)
+        sl, nslots = _slot(slot, cell, nslots, reached, dirty, qkey)
         bit = one << np.uint64(b)
         G[sl * nbins + b] = 0.0
         parent[sl * nbins + b] = 255
@@ -155,7 +156,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     while True:
         done, size, expanded, best, best_bin, nslots = _run(
             fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
-            cellof, nslots, hk, hg, hn, size, expanded, best, best_bin)
+            qkey, nslots, hk, hg, hn, size, expanded, best, best_bin)
         if done:
             return (goal if best_bin >= 0 else -1), best_bin, expanded
         hk, hg, hn = heap_grow(hk, hg, hn)
@@ -163,7 +164,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
 
 @njit(cache=True)
 def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
-         cellof, nslots, hk, hg, hn, size, expanded, best, best_bin):
+         qkey, nslots, hk, hg, hn, size, expanded, best, best_bin):
     """Pops until the search is done (True) or the heap might overflow (False)."""
     off = offsets(cols)
     nk = 8 if conn8 else 4
@@ -181,6 +182,7 @@ def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, re
         if d == zero:
             continue                       # stale: its bins went out with an earlier pop
         dirty[sc] = zero
+        qkey[sc] = np.inf
         base = sc * nbins
         if nbins > 1:
             got, changed = _rotate_closure(G, parent, reached[sc], _mask(fm, cell, nw), base,
@@ -208,7 +210,7 @@ def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, re
             if not (ht >= 0 and ht < np.inf):
                 continue                   # the goal is out of reach from t
             step = 1.0 if k < 4 else SQRT2
-            st, nslots = _slot(slot, t, nslots, reached, dirty, cellof)
+            st, nslots = _slot(slot, t, nslots, reached, dirty, qkey)
             tb = st * nbins
             rt = reached[st]
             improved = zero
@@ -227,7 +229,11 @@ def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, re
             if improved:
                 reached[st] = rt | improved
                 dirty[st] |= improved
-                size = heap_push(hk, hg, hn, size, low + ht, low, t)
+                key2 = low + ht
+                if key2 < qkey[st]:
+                    # else an entry with a smaller key is queued: its pop takes these bins too
+                    qkey[st] = key2
+                    size = heap_push(hk, hg, hn, size, key2, low, t)
     return True, size, expanded, best, best_bin, nslots
 
 

@@ -43,6 +43,9 @@ def _mask(fm, cell, nw):
     return m
 
 
+#: the move back along move k (N<->S, E<->W, NE<->SW, SE<->NW)
+_OPP = np.array([2, 3, 0, 1, 6, 7, 4, 5], np.int64)
+
 #: de Bruijn sequence and table: the index of a uint64's single set bit by one multiply
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _DB_INDEX = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36,
@@ -171,6 +174,7 @@ def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, re
     one = np.uint64(1)
     zero = np.uint64(0)
     cap = hk.shape[0]
+    back = np.zeros(8, np.uint64)
     while size > 0:
         if size + nk > cap:
             return False, size, expanded, best, best_bin, nslots
@@ -199,9 +203,15 @@ def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, re
         while m:
             expanded += np.int64(m & one)
             m >>= one
+        # bins reached by a move from a neighbour cannot improve that neighbour
+        back[:] = zero
+        for b in range(nbins):
+            pk = parent[base + b]
+            if pk < nk:
+                back[pk] |= one << np.uint64(b)
         for k in range(nk):
             t = cell + off[k]
-            allowed = d & _mask(fm, t, nw)
+            allowed = d & _mask(fm, t, nw) & ~back[_OPP[k]]
             if k >= 4 and allowed:
                 allowed &= _mask(fm, cell + _DC[k], nw) & _mask(fm, t - _DC[k], nw)
             if allowed == zero:

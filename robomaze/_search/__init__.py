@@ -1,9 +1,11 @@
 """The grid core's search engine: one heap, one best-first loop, one FIFO wave.
 
 Every grid search of robomaze runs here -- Dijkstra, A*, Theta*, the
-footprint planner's (cell, heading) search, the MovingAI batch, the agents'
-distance fields (:func:`best_first`), and the BFS waves of the wavefront
-planner, the classic solvers and the micromouse flood fill (:func:`wave`).
+MovingAI batch, the agents' distance fields (:func:`best_first`), the
+footprint planner's (cell, heading) search (``_bins.py``: the HEADING rule
+with one queue entry per cell; :func:`best_first` above 64 bins), and the
+BFS waves of the wavefront planner, the classic solvers and the micromouse
+flood fill (:func:`wave`).
 Callers in other packages use the small public functions at the bottom of
 this module; the kernels stay private.
 
@@ -299,7 +301,10 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     ``blocked``: ``(nbins, rows, ceil(cols / 64))`` uint64, bit ``c % 64``
     of word ``c // 64`` set where cell ``c`` of the row is blocked in the
     bin (:func:`robomaze.geometry.cspace_bits`): unpacked straight into the
-    search's cell-major layout.
+    search's cell-major layout. Up to 64 bins the search is
+    :func:`~robomaze._search._bins.bin_search` (a cell's bins relaxed
+    together), above that the state search of :func:`best_first`; both
+    return a path of the same, optimal cost.
     """
     nbins, rows = blocked.shape[:2]
     fp, hfree = _unpack_cell_major(blocked, rows, cols)

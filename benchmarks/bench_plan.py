@@ -37,10 +37,12 @@ On widened mazes (an ``N x N`` maze, corridor 3, wall 1, so a
   excluded). Lengths and expansions are checked equal -- target: the public
   calls >= 0.9x the C++ speed.
 
-* ``collision_free`` for a 0.5 x 0.3 m rectangle (16 heading bins,
-  4-connected) against the point-robot ``astar`` between the maze start and
-  goal of a ``--fp-maze`` maze widened with corridor 7, wall 1 at 0.1 m
-  (250: a 2001 x 2001 grid) -- target: <= 10x the point A*.
+* ``collision_free`` for footprints (``--fp-cases SPEC@MAZE ...``, 16 heading
+  bins, 4-connected) against the point-robot ``astar`` between the maze
+  start and goal of a MAZE x MAZE backtracker maze widened with corridor 7,
+  wall 1 at 0.1 m (63, 125, 250: 505, 1001, 2001-square grids); by default
+  ``rect:0.3x0.2`` at the three sizes and ``rect:0.5x0.3`` at 2001 -- target
+  (issue 22): <= 8x the point A*. Lengths are reported, load averages too.
 
 Times are the **median of ``--repeat`` interleaved runs** (contenders
 alternate run by run, so both see the same background load), after JIT
@@ -54,7 +56,8 @@ Usage::
 
     python benchmarks/bench_plan.py [--sizes 1000 2000] [--repeat 5]
         [--peer-max 8001] [--seed 1] [--astar-maze 1000] [--pairs 20]
-        [--fp-maze 250] [--skip wavefront astar8 footprint] [--out PATH]
+        [--fp-cases rect:0.3x0.2@63 ...] [--fp-headings 16]
+        [--skip wavefront astar8 footprint] [--out PATH]
 """
 
 from __future__ import annotations
@@ -197,27 +200,64 @@ def bench_astar8(gxx: str, tmp: Path, n: int, npairs: int, repeat: int, seed: in
     return row
 
 
-def bench_footprint(n: int, repeat: int, seed: int) -> dict:
-    """Rectangle ``collision_free`` vs point A* on the same grid and endpoints."""
-    grid = widen(make_maze(n, seed), corridor=7, wall=1, resolution=0.1)
-    start, goal = grid.start_goal()
-    rect = Footprint.rectangle(0.5, 0.3)
+#: Default footprint cases: ``SPEC@MAZE`` -- a backtracker maze of MAZE x MAZE cells (seed
+#: ``--seed``) widened with corridor 7, wall 1 at 0.1 m, so a (8 MAZE + 1)-square grid:
+#: 63 -> 505, 125 -> 1001, 250 -> 2001. The 0.5 x 0.3 row is the earlier README case.
+FP_CASES = ["rect:0.3x0.2@63", "rect:0.3x0.2@125", "rect:0.3x0.2@250", "rect:0.5x0.3@250"]
+
+
+def _fp_case(text: str):
+    spec, _, n = text.rpartition("@")
+    if not spec or not n.isdigit():
+        raise SystemExit(f"--fp-cases: expected SPEC@MAZE (e.g. rect:0.3x0.2@63), got {text!r}")
+    Footprint.from_spec(spec)                  # a bad spec fails here, before any timing
+    return spec, int(n)
+
+
+def bench_footprint(cases, repeat: int, seed: int, headings: int = 16) -> list:
+    """Footprint ``collision_free`` vs point A* on the same grids and endpoints, interleaved.
+
+    ``cases``: ``(footprint spec, maze size)``; every repetition runs every
+    case, point A* then the footprint, so all see the same background load.
+    A fresh ``Footprint`` each run: nothing cached per footprint carries over.
+    """
+    grids = {}
+    for _, n in cases:
+        if n not in grids:
+            g = widen(make_maze(n, seed), corridor=7, wall=1, resolution=0.1)
+            grids[n] = (g, *g.start_goal())
     small = widen(make_maze(4, 0), corridor=7, wall=1, resolution=0.1)
     s0, g0 = small.start_goal()
-    collision_free(small, s0, g0, footprint=rect)      # JIT warm-up
-    pt, fp = Best(), Best()
+    for spec, _ in cases:                               # JIT warm-up
+        collision_free(small, s0, g0, footprint=Footprint.from_spec(spec), headings=headings)
+    astar(small, s0, g0)
+    load0 = os.getloadavg()
+    pts = [Best() for _ in cases]
+    fps = [Best() for _ in cases]
+    last = [None] * len(cases)
     for _ in range(repeat):
-        w, c, p = timed(lambda: astar(grid, start, goal))
-        pt.add(w, c)
-        # a fresh Footprint each run: nothing cached per footprint carries over
-        w, c, q = timed(lambda: collision_free(grid, start, goal,
-                                               footprint=Footprint.rectangle(0.5, 0.3)))
-        fp.add(w, c)
-    assert q.collision_free
-    return {"grid": f"{grid.rows}x{grid.cols}", "point_astar_cpu_s": pt.cpu,
-            "rect_cpu_s": fp.cpu, "rect_over_point": fp.cpu / pt.cpu,
-            "point_length_m": p.length, "rect_length_m": q.length,
-            "point_expanded": p.expanded, "rect_expanded": q.expanded}
+        for i, (spec, n) in enumerate(cases):
+            grid, start, goal = grids[n]
+            w, c, p = timed(lambda: astar(grid, start, goal))
+            pts[i].add(w, c)
+            w, c, q = timed(lambda: collision_free(grid, start, goal, headings=headings,
+                                                   footprint=Footprint.from_spec(spec)))
+            fps[i].add(w, c)
+            last[i] = (p, q)
+    load1 = os.getloadavg()
+    rows = []
+    for i, (spec, n) in enumerate(cases):
+        grid = grids[n][0]
+        p, q = last[i]
+        assert q.collision_free
+        rows.append({"footprint": spec, "headings": headings, "maze": n,
+                     "grid": f"{grid.rows}x{grid.cols}", "point_astar_cpu_s": pts[i].cpu,
+                     "rect_cpu_s": fps[i].cpu, "rect_over_point": fps[i].cpu / pts[i].cpu,
+                     "point_astar_wall_s": pts[i].wall, "rect_wall_s": fps[i].wall,
+                     "point_length_m": p.length, "rect_length_m": q.length,
+                     "point_expanded": p.expanded, "rect_expanded": q.expanded,
+                     "load_before": load0, "load_after": load1})
+    return rows
 
 
 def _version(dist: str) -> str:
@@ -234,7 +274,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--astar-maze", type=int, default=1000)
     ap.add_argument("--pairs", type=int, default=20)
-    ap.add_argument("--fp-maze", type=int, default=250)
+    ap.add_argument("--fp-cases", nargs="+", default=FP_CASES, metavar="SPEC@MAZE",
+                    help="footprint cases (default: %(default)s)")
+    ap.add_argument("--fp-headings", type=int, default=16)
     ap.add_argument("--skip", nargs="*", default=[],
                     choices=["wavefront", "astar8", "footprint"])
     ap.add_argument("--out", default=str(HERE / "results" / "plan.json"))
@@ -273,8 +315,10 @@ def main(argv=None) -> int:
                                            args.seed)
             print(json.dumps(extra["astar8"]), file=sys.stderr)
         if "footprint" not in args.skip:
-            extra["footprint"] = bench_footprint(args.fp_maze, args.repeat, args.seed)
-            print(json.dumps(extra["footprint"]), file=sys.stderr)
+            extra["footprint"] = bench_footprint([_fp_case(t) for t in args.fp_cases],
+                                                 args.repeat, args.seed, args.fp_headings)
+            for r in extra["footprint"]:
+                print(json.dumps(r), file=sys.stderr)
         exe = tmp / "bfs_ref"
         subprocess.run([gcc, "-O3", "-march=native", "-o", str(exe), str(HERE / "bfs_ref.c")],
                        check=True)
@@ -360,10 +404,12 @@ def main(argv=None) -> int:
               f"Dijkstra engine {r['dijkstra_engine_cpu_s']:.3f} public "
               f"{r['dijkstra_public_cpu_s']:.3f} C++ {r['dijkstra_cpp_cpu_s']:.3f} -> "
               f"{r['dijkstra_engine_vs_cpp']:.2f}x")
-    if "footprint" in extra:
-        r = extra["footprint"]
-        print(f"collision_free rect 0.5x0.3, {r['grid']}: {r['rect_cpu_s']:.3f} s vs point A* "
-              f"{r['point_astar_cpu_s']:.3f} s -> {r['rect_over_point']:.1f}x")
+    for r in extra.get("footprint", []):
+        print(f"collision_free {r['footprint']} ({r['headings']} bins), {r['grid']}: "
+              f"{r['rect_cpu_s']:.4f} s vs point A* {r['point_astar_cpu_s']:.4f} s -> "
+              f"{r['rect_over_point']:.2f}x (lengths {r['point_length_m']:.1f} / "
+              f"{r['rect_length_m']:.1f} m; load {r['load_before'][0]:.1f}-"
+              f"{r['load_after'][0]:.1f})")
     print("CPU seconds (median of runs); x = peer time / robomaze time")
     hdr = (f"{'grid':>11} {'ours':>7} {'kernel':>7} {'C':>7} {'vs C':>5} {'scipy':>7} "
            f"{'x':>5} {'MCP':>7} {'x':>5} | {'A*':>6} {'pyastar':>7} {'x':>5}")

@@ -1,9 +1,11 @@
 """The grid core's search engine: one heap, one best-first loop, one FIFO wave.
 
 Every grid search of robomaze runs here -- Dijkstra, A*, Theta*, the
-footprint planner's (cell, heading) search, the MovingAI batch, the agents'
-distance fields (:func:`best_first`), and the BFS waves of the wavefront
-planner, the classic solvers and the micromouse flood fill (:func:`wave`).
+MovingAI batch, the agents' distance fields (:func:`best_first`), the
+footprint planner's (cell, heading) search (``_bins.py``: the HEADING rule
+with one queue entry per cell; :func:`best_first` above 64 bins), and the
+BFS waves of the wavefront planner, the classic solvers and the micromouse
+flood fill (:func:`wave`).
 Callers in other packages use the small public functions at the bottom of
 this module; the kernels stay private.
 
@@ -47,6 +49,7 @@ from numba import njit
 
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
+from ._bins import bin_search, chain
 from ._heap import heap_grow, heap_pop, heap_push
 
 __all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
@@ -298,20 +301,47 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     ``blocked``: ``(nbins, rows, ceil(cols / 64))`` uint64, bit ``c % 64``
     of word ``c // 64`` set where cell ``c`` of the row is blocked in the
     bin (:func:`robomaze.geometry.cspace_bits`): unpacked straight into the
-    search's cell-major layout.
+    search's cell-major layout. Up to 64 bins the search is
+    :func:`~robomaze._search._bins.bin_search` (a cell's bins relaxed
+    together), above that the state search of :func:`best_first`; both
+    return a path of the same, optimal cost.
     """
     nbins, rows = blocked.shape[:2]
     fp, hfree = _unpack_cell_major(blocked, rows, cols)
     pgoal = int(_to_padded(goal, rows, cols))
+    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
+    pstarts = _to_padded(cell, rows, cols) * nbins + b
+    if nbins > 64:
+        return _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8,
+                               rot_cost)
+    if conn8:
+        _, _, h, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
+                             0, [pgoal], -1, want_parent=False, want_g=True)
+    else:
+        # unit moves: the wave's padded step counts are the exact distances (-1 out of reach)
+        h, _ = _bfs_field(_readonly(hfree), rows, cols, goal, False, False)
+    npc = fp.shape[0] // ((nbins + 15) >> 4)
+    cap = int(np.count_nonzero(hfree)) + 1       # one slot per cell free at some bin, + 1
+    pool = (np.empty(cap * nbins), np.empty(cap * nbins, np.uint8), np.empty(cap, np.uint64),
+            np.empty(cap, np.uint64), np.empty(cap))
+    slot = _lazy_zeros(npc, np.int32)
+    gcell, gb, expanded = bin_search(_readonly(fp), cols, nbins, conn8, float(rot_cost),
+                                     pstarts, pgoal, goal_bin, h, slot, pool, _new_heap(npc))
+    if gcell < 0:
+        return np.empty(0, np.int64), expanded
+    cell, b = np.divmod(chain(pool[1], slot, gcell, gb, nbins, cols, conn8), nbins)
+    return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
+
+
+def _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8, rot_cost):
+    """:func:`heading_path_packed` for more than 64 bins: one queue entry per state."""
+    goal = int(_from_padded(pgoal, rows, cols))
     if conn8:
         _, _, h2d, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
                                0, [pgoal], -1, want_parent=False, want_g=True)
     else:
-        # unit moves: the wave's step counts are the exact distances
         d, _ = bfs_field(hfree, rows, cols, goal, False)
         h2d = _steps_to_dist(d)
-    b, cell = np.divmod(np.asarray(starts, np.int64), rows * cols)
-    pstarts = _to_padded(cell, rows, cols) * nbins + b
     reached, expanded, _, parent = _search(
         fp, cols, conn8, None, 2, pstarts, pgoal, heading=_HEADING, nbins=nbins,
         rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
@@ -334,42 +364,72 @@ def _steps_to_dist(d):
     return out
 
 
+@njit(cache=True, inline="always")
+def _transpose8(x):
+    """Transpose the 8 x 8 bit matrix in a uint64: bit ``8 i + j`` <-> bit ``8 j + i``.
+
+    (Hacker's Delight, transpose8rS64: three swaps of off-diagonal blocks.)
+    """
+    t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
+    x = x ^ t ^ (t << np.uint64(7))
+    t = (x ^ (x >> np.uint64(14))) & np.uint64(0x0000CCCC0000CCCC)
+    x = x ^ t ^ (t << np.uint64(14))
+    t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
+    return x ^ t ^ (t << np.uint64(28))
+
+
+@njit(cache=True, inline="always")
+def _gather8(free, b0, nbins, sh):
+    """Byte ``sh / 8`` of the words of bins ``b0 .. b0 + 7`` (those that exist), as one uint64."""
+    x = np.uint64(0)
+    for i in range(min(8, nbins - b0)):
+        x |= ((free[b0 + i] >> sh) & np.uint64(0xFF)) << np.uint64(8 * i)
+    return x
+
+
 @njit(cache=True)
 def _unpack_cell_major(blocked, rows, cols):
     """Packed blocked bits -> per padded cell the free bins as uint16 words, and the any-bin mask.
 
     Word ``k`` of a cell holds bins ``16k .. 16k + 15`` (bit set = free);
     the border cells are all blocked. 16 bins take 2 bytes a cell where a
-    byte per state took 16.
+    byte per state took 16. Eight bins by eight cells at a time: their
+    bytes gathered into one uint64 and bit-transposed, so a byte comes out
+    per cell (one word operation per 64 bin-cells instead of one per bit).
     """
     nbins = blocked.shape[0]
     nw = (nbins + 15) >> 4
     pc = cols + 2
+    ff = np.uint64(0xFF)
     # every word written once (no zero-filled allocation written again)
     fm = np.empty((rows + 2) * pc * nw, np.uint16)
     fm[:(pc + 1) * nw] = 0
     fm[((rows + 1) * pc - 1) * nw:] = 0
     hfree = np.empty(rows * cols, np.uint8)
-    words = np.empty(nbins, np.uint64)         # one 64-cell word per bin, consumed bit by bit
-    one = np.uint64(1)
+    free = np.empty(nbins, np.uint64)           # the 64-cell word of each bin, free bits set
     for r in range(rows):
         o = ((r + 1) * pc + 1) * nw
         for w in range(blocked.shape[2]):
             for b in range(nbins):
-                words[b] = ~blocked[b, r, w]
+                free[b] = ~blocked[b, r, w]
             c0 = w * 64
-            for j in range(min(64, cols - c0)):
-                base = o + (c0 + j) * nw
-                anyf = 0
+            for p in range(8):                  # cells c0 + 8p .. c0 + 8p + 7
+                if c0 + 8 * p >= cols:
+                    break
+                sh = np.uint64(8 * p)
+                anyf = np.uint64(0)
                 for k in range(nw):
-                    m = np.uint64(0)
-                    for b in range(k * 16, min(nbins, k * 16 + 16)):
-                        m |= (words[b] & one) << np.uint64(b - k * 16)
-                        words[b] >>= one
-                    fm[base + k] = np.uint16(m)
-                    if m:
-                        anyf = 1
-                hfree[r * cols + c0 + j] = anyf
+                    # byte j: bins 16k .. 16k + 7 (lo), 16k + 8 .. 16k + 15 (hi) of cell 8p + j
+                    lo = _transpose8(_gather8(free, 16 * k, nbins, sh))
+                    hi = _transpose8(_gather8(free, 16 * k + 8, nbins, sh))
+                    anyf |= lo | hi
+                    for j in range(min(8, cols - c0 - 8 * p)):
+                        sj = np.uint64(8 * j)
+                        fm[o + (c0 + 8 * p + j) * nw + k] = np.uint16(
+                            ((lo >> sj) & ff) | (((hi >> sj) & ff) << np.uint64(8)))
+                for j in range(min(8, cols - c0 - 8 * p)):
+                    hfree[r * cols + c0 + 8 * p + j] = np.uint8(
+                        ((anyf >> np.uint64(8 * j)) & ff) != 0)
         fm[o + cols * nw:o + (cols + 2) * nw] = 0      # east border, west of the next row
     return fm, hfree
 

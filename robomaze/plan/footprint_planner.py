@@ -90,7 +90,10 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     Returns
     -------
     Path
-        With ``headings`` (bin sample headings) for non-disc shapes.
+        With ``headings`` (bin sample headings) for non-disc shapes; their
+        ``expanded`` counts the (cell, bin) states relaxed (the search
+        relaxes a cell's bins together and may relax a state again when a
+        cheaper way to it turns up).
 
     Raises
     ------

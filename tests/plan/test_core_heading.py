@@ -53,7 +53,7 @@ def path_cost(states, N, C, rot):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("conn8", [False, True])
-@pytest.mark.parametrize("nb", [1, 2, 4, 18])   # 18: two 16-bin words a cell
+@pytest.mark.parametrize("nb", [1, 2, 4, 18, 64, 65])   # 18: two 16-bin words a cell; 65: state search
 def test_heading_path_cost_matches_scipy(seed, conn8, nb):
     rng = np.random.default_rng(seed)
     R, C = 9, 11
@@ -97,3 +97,23 @@ def test_planner_on_packed_bits_past_one_word():
         collision_free(OccupancyGrid(occ2, resolution=0.1), (3, 2), (3, 67),
                        footprint=Footprint.rectangle(0.12, 0.12), headings=8)
     assert e.value.reason == "goal blocked for footprint"
+
+
+@pytest.mark.parametrize("nb", [1, 3, 8, 9, 16, 17, 33, 64])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 7), (4, 64), (5, 65), (3, 130)])
+def test_unpack_cell_major_against_numpy(nb, shape):
+    # the bit-transposing unpack against np.unpackbits and a per-cell sum of bin bits
+    rows, cols = shape
+    rng = np.random.default_rng(nb * 1000 + cols)
+    words = (cols + 63) // 64
+    blocked = rng.integers(0, 256, (nb, rows, words * 8), dtype=np.uint8).view("<u8")
+    blocked = blocked.astype(np.uint64)
+    free = np.unpackbits(blocked.astype("<u8").view(np.uint8), axis=2,
+                         bitorder="little")[:, :, :cols] == 0          # (nb, rows, cols)
+    nw = (nb + 15) // 16
+    want = np.zeros((rows + 2, cols + 2, nw), np.uint16)
+    for b in range(nb):
+        want[1:-1, 1:-1, b // 16] |= free[b].astype(np.uint16) << np.uint16(b % 16)
+    fm, hfree = core._unpack_cell_major(blocked, rows, cols)
+    assert np.array_equal(fm, want.ravel())
+    assert np.array_equal(hfree, free.any(axis=0).ravel().astype(np.uint8))

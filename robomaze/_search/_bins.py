@@ -1,0 +1,279 @@
+"""The heading-bin search with one queue entry per cell: bins relaxed as a vector.
+
+The (cell, heading bin) graph of the HEADING rule (:mod:`robomaze._search`)
+searched with labels per cell instead of per state. The heuristic depends
+on the cell alone, and the rotation cost is small against a translation, so
+a plain state search expands almost every bin of every cell it reaches
+(11 of 16 on the widened-maze benchmark): each bin's state costs a heap push
+and pop of its own. Here a cell is queued once per improvement of any of its
+bins, and popping it relaxes every bin that improved since its last pop
+(*dirty* bins) together: rotations close over the cell's free bins first,
+then each translation carries the dirty bins free at its target (and,
+diagonally, at the two cells beside it) in one pass over a bit mask.
+
+This is a label-correcting A*: a cell may be popped again when a later pop
+of a neighbour improves some of its bins. It is exact by the usual
+argument -- with a consistent heuristic, as long as the best goal value
+``U`` exceeds the optimum, the first state of an optimal path whose final
+value has not been propagated is dirty and queued with key at most the
+optimum, so the search stops (smallest key >= ``U``) only with ``U`` optimal.
+Parents are one-byte move codes per state (the same codes as the state
+search); every update is a strict improvement, so they form a tree whose
+chain from the goal costs ``U``. The per-cell records live in a pool filled
+in the order cells are reached (a slot index per cell), so the memory a
+search touches is dense: the page faults of bin-major arrays spread over
+the grid were most of the time on small grids.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._engine import SQRT2, _DC, offsets
+from ._heap import heap_grow, heap_pop, heap_push
+
+
+@njit(cache=True, inline="always")
+def _mask(fm, cell, nw):
+    """Free bins of padded ``cell`` as one uint64 (bit b = bin b)."""
+    m = np.uint64(fm[cell * nw])
+    for k in range(1, nw):
+        m |= np.uint64(fm[cell * nw + k]) << np.uint64(16 * k)
+    return m
+
+
+#: the move back along move k (N<->S, E<->W, NE<->SW, SE<->NW)
+_OPP = np.array([2, 3, 0, 1, 6, 7, 4, 5], np.int64)
+
+#: de Bruijn sequence and table: the index of a uint64's single set bit by one multiply
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DB_INDEX = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4, 62, 55, 59, 36,
+                      53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37,
+                      16, 54, 35, 52, 21, 44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14,
+                      19, 9, 13, 8, 7, 6], np.int64)
+
+
+@njit(cache=True, inline="always")
+def _lowest(m):
+    """``(bin, bit)`` of the lowest set bit of a non-zero uint64 mask."""
+    bit = m & (~m + np.uint64(1))
+    return _DB_INDEX[(bit * _DEBRUIJN) >> np.uint64(58)], bit
+
+
+@njit(cache=True)
+def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
+    """Rotations on the spot out of the dirty bins ``d``, over the cell's free bins ``fmask``.
+
+    Between pops only translations change a cell's values, and only on its
+    dirty bins, so the values are already closed under rotation apart from
+    what those bins carry: from each dirty bin one walk each way, stopping
+    at the first bin it does not improve (that bin's own value already
+    covers what lies beyond it). Returns the reached bins and the bins the
+    walks improved.
+    """
+    one = np.uint64(1)
+    changed = np.uint64(0)
+    m = d
+    while m:
+        b, bit = _lowest(m)
+        m ^= bit
+        for direction in range(2):
+            if direction == 1 and nbins == 2:
+                break               # both neighbours of a bin are the same bin
+            v = G[base + b]
+            x = b
+            for _ in range(nbins - 1):
+                if direction == 0:
+                    x = x + 1 if x + 1 < nbins else 0
+                else:
+                    x = x - 1 if x > 0 else nbins - 1
+                bx = one << np.uint64(x)
+                if not (fmask & bx):
+                    break
+                v = v + rot
+                if (got & bx) and not (v < G[base + x]):
+                    break
+                G[base + x] = v
+                parent[base + x] = nk + direction
+                got |= bx
+                changed |= bx
+    return got, changed
+
+
+@njit(cache=True, inline="always")
+def _slot(slot, t, nslots, reached, dirty, qkey):
+    """The pool slot of padded cell ``t``, given the next one if it has none: ``(slot, nslots)``."""
+    sl = slot[t]
+    if sl == 0:
+        sl = nslots
+        nslots += 1
+        slot[t] = sl
+        reached[sl] = 0
+        dirty[sl] = 0
+        qkey[sl] = np.inf
+    return sl, nslots
+
+
+@njit(cache=True)
+def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, pool, heap):
+    """Shortest (cell, bin) path to padded cell ``goal``: ``(goal cell, goal bin, expanded)``.
+
+    ``fm``: uint16 free-bin words per padded cell (``ceil(nbins / 16)`` a
+    cell, ``nbins`` <= 64); ``starts``: padded states ``cell * nbins + bin``
+    (cost 0); ``goal_bin`` -1 for any bin; ``h``: a consistent heuristic
+    per padded cell, the same for every bin -- float64 (inf where the goal
+    is out of reach) or int32 step counts (-1 there); cells out of reach are
+    never entered. ``slot``: int32 per padded cell, zero-filled. ``pool``:
+    ``(G, parent, reached, dirty, qkey)``, uninitialised, with room for
+    one slot per cell the search can touch plus one: each touched cell gets
+    the next slot, holding its ``nbins`` values (float64) and move codes
+    (uint8), its reached and dirty bin masks and the smallest key it is
+    queued with (a cell is queued again only below it), so the search writes
+    memory in the order it reaches cells, dense, whatever the grid's size.
+    ``expanded`` counts the bins relaxed (a state relaxed twice counts
+    twice). The goal cell is -1 when unreachable; read the path back with
+    :func:`chain`.
+    """
+    G, parent, reached, dirty, qkey = pool
+    hk, hg, hn = heap
+    nw = (nbins + 15) >> 4
+    one = np.uint64(1)
+    size = np.int64(0)
+    nslots = np.int64(1)
+    for s in starts:
+        cell = s // nbins
+        b = s - cell * nbins
+        sl, nslots = _slot(slot, cell, nslots, reached, dirty, qkey)
+        bit = one << np.uint64(b)
+        G[sl * nbins + b] = 0.0
+        parent[sl * nbins + b] = 255
+        reached[sl] |= bit
+        dirty[sl] |= bit
+        if size == hk.shape[0]:
+            hk, hg, hn = heap_grow(hk, hg, hn)
+        size = heap_push(hk, hg, hn, size, h[cell] + 0.0, 0.0, cell)
+    expanded = np.int64(0)
+    best = np.inf
+    best_bin = np.int64(-1)
+    while True:
+        done, size, expanded, best, best_bin, nslots = _run(
+            fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
+            qkey, nslots, hk, hg, hn, size, expanded, best, best_bin)
+        if done:
+            return (goal if best_bin >= 0 else -1), best_bin, expanded
+        hk, hg, hn = heap_grow(hk, hg, hn)
+
+
+@njit(cache=True)
+def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
+         qkey, nslots, hk, hg, hn, size, expanded, best, best_bin):
+    """Pops until the search is done (True) or the heap might overflow (False)."""
+    off = offsets(cols)
+    nk = 8 if conn8 else 4
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    cap = hk.shape[0]
+    back = np.zeros(8, np.uint64)
+    while size > 0:
+        if size + nk > cap:
+            return False, size, expanded, best, best_bin, nslots
+        cell, _, key, size = heap_pop(hk, hg, hn, size)
+        if key >= best:
+            break
+        sc = slot[cell]
+        d = dirty[sc]
+        if d == zero:
+            continue                       # stale: its bins went out with an earlier pop
+        dirty[sc] = zero
+        qkey[sc] = np.inf
+        base = sc * nbins
+        if nbins > 1:
+            got, changed = _rotate_closure(G, parent, reached[sc], _mask(fm, cell, nw), base,
+                                           nbins, nk, rot, d)
+            reached[sc] = got
+            d |= changed
+        if cell == goal:
+            for b in range(nbins):
+                if (goal_bin < 0 or b == goal_bin) and (reached[sc] >> np.uint64(b)) & one:
+                    if G[base + b] < best:
+                        best = G[base + b]
+                        best_bin = b
+        m = d
+        while m:
+            expanded += np.int64(m & one)
+            m >>= one
+        # bins reached by a move from a neighbour cannot improve that neighbour
+        back[:] = zero
+        for b in range(nbins):
+            pk = parent[base + b]
+            if pk < nk:
+                back[pk] |= one << np.uint64(b)
+        for k in range(nk):
+            t = cell + off[k]
+            allowed = d & _mask(fm, t, nw) & ~back[_OPP[k]]
+            if k >= 4 and allowed:
+                allowed &= _mask(fm, cell + _DC[k], nw) & _mask(fm, t - _DC[k], nw)
+            if allowed == zero:
+                continue
+            ht = h[t]
+            if not (ht >= 0 and ht < np.inf):
+                continue                   # the goal is out of reach from t
+            step = 1.0 if k < 4 else SQRT2
+            st, nslots = _slot(slot, t, nslots, reached, dirty, qkey)
+            tb = st * nbins
+            rt = reached[st]
+            improved = zero
+            low = np.inf
+            m = allowed
+            while m:
+                b, bit = _lowest(m)
+                m ^= bit
+                v = G[base + b] + step
+                if not (rt & bit) or v < G[tb + b]:
+                    G[tb + b] = v
+                    parent[tb + b] = k
+                    improved |= bit
+                    if v < low:
+                        low = v
+            if improved:
+                reached[st] = rt | improved
+                dirty[st] |= improved
+                key2 = low + ht
+                if key2 < qkey[st]:
+                    # else an entry with a smaller key is queued: its pop takes these bins too
+                    qkey[st] = key2
+                    size = heap_push(hk, hg, hn, size, key2, low, t)
+    return True, size, expanded, best, best_bin, nslots
+
+
+@njit(cache=True)
+def chain(parent, slot, cell, b, nbins, cols, conn8):
+    """Padded states ``cell * nbins + bin`` from a start (move 255) to ``(cell, b)``."""
+    off = offsets(cols)
+    nk = 8 if conn8 else 4
+    n = 1
+    c, x = cell, b
+    while True:
+        k = parent[slot[c] * nbins + x]
+        if k == 255:
+            break
+        c, x = _back(c, x, k, nbins, nk, off)
+        n += 1
+    out = np.empty(n, np.int64)
+    c, x = cell, b
+    for i in range(n - 1, -1, -1):
+        out[i] = c * nbins + x
+        if i:
+            c, x = _back(c, x, parent[slot[c] * nbins + x], nbins, nk, off)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _back(c, x, k, nbins, nk, off):
+    """The state a move code ``k`` into ``(c, x)`` came from."""
+    if k < nk:
+        return c - off[k], x
+    if k == nk:                                   # came from the previous bin
+        return c, (x + nbins - 1) % nbins
+    return c, (x + 1) % nbins

@@ -33,7 +33,7 @@ from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from .. import _search as core
 from ._endpoints import check_connectivity, check_grid, endpoints
-from .path import Path, make_path
+from .path import Path, _make_path
 
 __all__ = ["dijkstra", "astar", "grid_search"]
 
@@ -66,8 +66,9 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
     cells = np.empty((flat.size, 2), np.int64)
     np.divmod(flat, cols, out=(cells[:, 0], cells[:, 1]))
     elapsed = _time.perf_counter() - t0
-    return make_path(grid, cells, footprint=footprint, method=method, expanded=expanded,
-                     time=elapsed)
+    return _make_path(grid, cells, own=True, footprint=footprint, method=method,
+                      expanded=expanded, time=elapsed, walk=None, points=None, headings=None,
+                      stats=None)
 
 
 def dijkstra(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,

@@ -425,19 +425,33 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
 def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
 
-    A* whose heuristic is the larger of the octile distance and the ALT
-    bound of ``landmarks`` exact distance fields (landmarks picked farthest
-    first; one Dijkstra each, paid once for the batch). NaN where the goal
-    is unreachable or an endpoint blocked.
+    When the free graph is a forest (a perfect maze of corridor 1, such as
+    MovingAI's ``maze512-1-*``): each length is a tree distance, depths and
+    the lowest common ancestor (:mod:`robomaze._search._tree`), O(log n) a
+    pair after one O(n log n) pass. Otherwise A* whose heuristic is the
+    larger of the octile distance and the ALT bound of ``landmarks`` exact
+    distance fields (landmarks picked farthest first; one Dijkstra each,
+    paid once for the batch). NaN where the goal is unreachable or an
+    endpoint blocked.
+
+    >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)   # a tree
+    >>> path_lengths(free, [0, 0, 3], [6, 2, 6]).tolist()
+    [6.0, 2.0, nan]
+    >>> path_lengths(np.ones((3, 3), bool), [0], [8]).round(6).tolist()   # loops: A*
+    [2.828427]
     """
+    from ._tree import forest, tree_lengths
+
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
+    ps, pg = _to_padded(starts, rows, cols), _to_padded(goals, rows, cols)
+    is_forest, up, depth, comp = forest(_readonly(fp), cols)
+    if is_forest:
+        return tree_lengths(_readonly(fp), up, depth, comp, ps, pg)
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)
-    return _lengths(_readonly(fp), cols, _to_padded(starts, rows, cols),
-                    _to_padded(goals, rows, cols), lm,
-                    _new_heap(fp.shape[0]))
+    return _lengths(_readonly(fp), cols, ps, pg, lm, _new_heap(fp.shape[0]))
 
 
 def _landmarks(fp, cols: int, k: int) -> np.ndarray:

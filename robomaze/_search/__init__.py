@@ -49,7 +49,7 @@ from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to
                       best_first, line_of_sight, offsets, wave)
 from ._heap import heap_grow, heap_pop, heap_push
 
-__all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
+__all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
            "heap_grow", "best_first", "line_of_sight", "wave"]
@@ -92,6 +92,21 @@ def _readonly(a: np.ndarray) -> np.ndarray:
         a = a.view()
         a.setflags(write=False)
     return a
+
+
+class Padded:
+    """A mask padded already (flat uint8, blocked one-cell border) and its unpadded shape.
+
+    Passed as ``free`` to the searches, it is walked as it is (no per-call pad).
+    """
+
+    __slots__ = ("mask", "rows", "cols")
+
+    def __init__(self, mask: np.ndarray, rows: int, cols: int):
+        self.mask, self.rows, self.cols = mask, rows, cols
+
+    def padded_free(self) -> np.ndarray:
+        return self.mask
 
 
 def _free_padded(free):

@@ -193,3 +193,46 @@ def test_caller_cells_are_copied_and_frozen():
     c[0, 0] = 9
     assert p.cells[0].tolist() == [1, 1] and not p.cells.flags.writeable
     assert not p.points.flags.writeable
+
+
+@pytest.mark.parametrize("fp", [Footprint.disc(0.12), Footprint.rectangle(0.2, 0.1)])
+@pytest.mark.parametrize("conn", [4, 8])
+def test_footprint_search_reads_a_cached_mask_equal_to_free_space(fp, conn):
+    from robomaze import _search as core
+    from robomaze.geometry import free_space
+
+    g = _grid()
+    s, t = g.start_goal()
+    free = free_space(g, fp)                          # computed afresh, no cache
+    for fn, hmode in ((astar, 1 if conn == 4 else 2), (dijkstra, 0)):
+        p = fn(g, s, t, footprint=fp, connectivity=conn)
+        if hmode == 2:
+            ref, _ = core.jump_point_path(free, s[0] * g.cols + s[1], t[0] * g.cols + t[1])
+        else:
+            ref, _ = core.shortest_path(free, s[0] * g.cols + s[1], t[0] * g.cols + t[1],
+                                        conn8=conn == 8, hmode=hmode)
+        assert np.array_equal(p.cells[:, 0] * g.cols + p.cells[:, 1], ref)
+    r = fp.radius if fp.kind == "disc" else fp.circumscribed_radius
+    from robomaze.geometry import CONTACT_TOL
+    m = g.padded_clearer(r + CONTACT_TOL)
+    assert m is g.padded_clearer(r + CONTACT_TOL)     # the same object: no new pass
+    assert np.array_equal(m.reshape(g.rows + 2, g.cols + 2)[1:-1, 1:-1].astype(bool), free)
+
+
+def test_clearer_masks_cache_keeps_the_last_four():
+    g = _grid()
+    masks = [g.padded_clearer(0.01 * k) for k in range(6)]
+    assert masks[5] is g.padded_clearer(0.05) and masks[2] is g.padded_clearer(0.02)
+    assert masks[0] is not g.padded_clearer(0.0)      # evicted, rebuilt equal
+    assert np.array_equal(masks[0], g.padded_clearer(0.0))
+
+
+def test_footprint_blocked_endpoint_is_still_one_clear_error():
+    from robomaze.errors import NoPathError
+
+    g = _grid()
+    s, t = g.start_goal()
+    with pytest.raises(NoPathError, match="blocked for the footprint"):
+        astar(g, (1, 1), t, footprint=Footprint.disc(0.12))
+    with pytest.raises(NoPathError, match="fits nowhere"):
+        dijkstra(g, s, t, footprint=Footprint.disc(5.0))

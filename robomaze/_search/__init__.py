@@ -212,11 +212,29 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
         if gf[pg] < 0:
             return np.empty(0, np.int64), expanded
         return _descend_g(fp, gf, cols, pg), expanded
+    if hmode == 0 and cost is None:
+        return _unit_dijkstra(fp, cols, conn8, int(ps), int(pg))
     cp = None
     if cost is not None:
         cp = np.pad(np.asarray(cost, np.float64).reshape(rows, cols), 1,
                     constant_values=1.0).ravel()
     reached, expanded, _, parent = _search(fp, cols, conn8, cp, hmode, [ps], pg)
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _chain(parent, reached, cols), expanded
+
+
+def _unit_dijkstra(fp, cols: int, conn8: bool, ps: int, pg: int):
+    """Unit-cost Dijkstra (:mod:`robomaze._search._dijkstra`): the engine's order and paths."""
+    from ._dijkstra import dijkstra_grid
+
+    n = fp.shape[0]
+    g = np.empty(n)
+    parent = np.empty(n, _index_dtype(n))
+    mark = np.zeros(n, np.uint8)
+    cap = 1024 + n // 8
+    reached, expanded = dijkstra_grid(_readonly(fp), cols, conn8, ps, pg, g, parent, mark,
+                                      np.empty(cap), np.empty(cap, _index_dtype(n)))
     if reached < 0:
         return np.empty(0, np.int64), expanded
     return _chain(parent, reached, cols), expanded

@@ -240,6 +240,23 @@ def _unit_dijkstra(fp, cols: int, conn8: bool, ps: int, pg: int):
     return _chain(parent, reached, cols), expanded
 
 
+def _unit_field(fp, cols: int, src: int) -> np.ndarray:
+    """8-connected distances from padded ``src`` (inf where unreached): the unit Dijkstra kernel.
+
+    It settles cells in the general loop's order, so the values are the
+    general loop's bit for bit.
+    """
+    from ._dijkstra import dijkstra_grid
+
+    n = fp.shape[0]
+    g = np.empty(n)
+    mark = np.zeros(n, np.uint8)
+    cap = 1024 + n // 8
+    dijkstra_grid(_readonly(fp), cols, True, src, -1, g, None, mark, np.empty(cap),
+                  np.empty(cap, _index_dtype(n)))
+    return np.where(mark > 0, g, np.inf)
+
+
 def jump_point_path(free, start: int, goal: int):
     """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
 
@@ -497,12 +514,12 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
     near = np.full(fp.shape[0], np.inf)
     src = int(free_idx[0])
     for j in range(k):
-        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+        g = _unit_field(fp, cols, src)
         if j == 0:
             # the first landmark is the cell farthest from an arbitrary one
             g0 = np.where(np.isfinite(g), g, -1.0)
             src = int(np.argmax(g0))
-            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+            g = _unit_field(fp, cols, src)
         out[:, j] = g
         near = np.minimum(near, g)
         src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))

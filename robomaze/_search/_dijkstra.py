@@ -85,12 +85,14 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
     The GRID rule of :func:`robomaze._search.best_first` (moves N, E, S, W,
     NE, SE, SW, NW; a diagonal only with both side cells free), unit and
     sqrt(2) lengths. ``g`` uninitialised, ``mark`` zeros (1 reached, 2
-    settled), ``parent`` written on every improvement (-1 at the start).
-    Returns ``(reached goal or -1, expanded)``.
+    settled), ``parent`` None or written on every improvement (-1 at the
+    start). ``goal`` -1 settles every reachable cell (a distance field:
+    ``g`` where ``mark`` > 0). Returns ``(reached goal or -1, expanded)``.
     """
     mark[start] = 1
     g[start] = 0.0
-    parent[start] = -1
+    if parent is not None:
+        parent[start] = -1
     size = _push(hk, hn, np.int64(0), 0.0, start)
     expanded = np.int64(0)
     while True:
@@ -145,6 +147,7 @@ def _run(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
             if mark[ut] == 0 or ng < g[ut]:
                 mark[ut] = 1
                 g[ut] = ng
-                parent[ut] = s
+                if parent is not None:
+                    parent[ut] = s
                 size = _push(hk, hn, size, ng, t)
     return -1, size, expanded

@@ -87,3 +87,23 @@ def test_unreachable_and_start_is_goal():
     assert cells.size == 0 and expanded == 10
     cells, expanded = same(free, 6, 6, False)
     assert cells.tolist() == [6] and expanded == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 25), st.integers(1, 25), st.floats(0.0, 0.6), st.integers(0, 10 ** 6))
+def test_landmark_fields_bit_identical_to_the_general_loop(rows, cols, p, seed):
+    rng = np.random.default_rng(seed)
+    free = rng.random((rows, cols)) >= p
+    fp = core._padded(free, rows, cols)
+    for src in rng.choice(np.flatnonzero(fp), 2) if fp.any() else []:
+        _, _, ref, _ = core._search(fp, cols, True, None, 0, [int(src)], -1, want_parent=False,
+                                    want_g=True)
+        got = core._unit_field(fp, cols, int(src))
+        assert got.tobytes() == ref.tobytes()
+    want = csgraph.dijkstra(graph8(free), indices=int(np.flatnonzero(free)[0])) \
+        if free.any() else None
+    if want is not None:
+        s = int(np.flatnonzero(free)[0])
+        got = core._unit_field(fp, cols, int(core._to_padded([s], rows, cols)[0]))
+        got = got.reshape(rows + 2, cols + 2)[1:-1, 1:-1].ravel()
+        assert np.allclose(got, want, rtol=1e-12) and np.array_equal(np.isinf(got), np.isinf(want))

@@ -224,7 +224,7 @@ def bench_other_maps(npairs: int, repeat: int) -> list[dict]:
             ts.add(w, c)
         assert np.allclose(got, ref, rtol=1e-12), name
         fp = np.pad(free, 1).astype(np.uint8).ravel()
-        row = {"map": name, "pairs": npairs, "forest": bool(forest(fp, free.shape[1])[0]),
+        row = {"map": name, "pairs": npairs, "forest": bool(forest(fp, free.shape[1], 32)[0]),
                "batch_cpu_s": tb.cpu, "scipy_cpu_s": ts.cpu, "batch_vs_scipy": ts.cpu / tb.cpu,
                "load": load()}
         rows.append(row)

@@ -490,14 +490,15 @@ def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     >>> path_lengths(np.ones((3, 3), bool), [0], [8]).round(6).tolist()   # loops: A*
     [2.828427]
     """
-    from ._tree import forest, tree_lengths
+    from ._tree import forest, table_levels, tree_lengths
 
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
     ps, pg = _to_padded(starts, rows, cols), _to_padded(goals, rows, cols)
-    is_forest, up, depth, comp = forest(_readonly(fp), cols)
-    if is_forest:
-        return tree_lengths(_readonly(fp), up, depth, comp, ps, pg)
+    if fp.shape[0] < 2**31:                   # the tree's arrays index with int32
+        is_forest, up, depth, comp = forest(_readonly(fp), cols, table_levels(fp.shape[0]))
+        if is_forest:
+            return tree_lengths(_readonly(fp), up, depth, comp, ps, pg)
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)

@@ -11,8 +11,10 @@ number of unit moves,
 
 :func:`forest` tells whether a padded mask is such a forest and returns the
 BFS depths and a binary-lifting table of ancestors; :func:`tree_lengths`
-answers each query in O(log n) with it. The lengths are integers, so they
-are exactly what any exact search sums move by move.
+answers each query in O(log n) with it (the table is capped at
+:data:`TABLE_BYTES`; past it a query walks the remaining parents, O(path
+length), still without a search). The lengths are integers, so they are
+exactly what any exact search sums move by move.
 """
 
 from __future__ import annotations
@@ -20,19 +22,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["forest", "tree_lengths"]
+__all__ = ["forest", "tree_lengths", "TABLE_BYTES", "table_levels"]
+
+#: The most memory the ancestor table may take (int32 per cell and level).
+TABLE_BYTES = 256 * 2**20
+
+
+def table_levels(ncells: int) -> int:
+    """Ancestor levels that fit :data:`TABLE_BYTES` for ``ncells`` padded cells (at least 1)."""
+    return max(1, TABLE_BYTES // (4 * max(ncells, 1)))
 
 
 @njit(cache=True)
-def forest(fp, cols):
+def forest(fp, cols, max_levels):
     """``(is_forest, up, depth, comp)`` of the free graph of padded mask ``fp``.
 
     ``fp``: flat uint8, nonzero on free cells, with a blocked one-cell border
     (``cols`` columns of the unpadded grid). ``up[k, v]``: the ``2^k``-th
-    ancestor of padded cell ``v`` (a root is its own parent); ``depth``:
-    moves from the root of ``v``'s tree; ``comp``: the root of ``v``'s tree,
-    -1 on blocked cells. When the graph is not a forest the arrays are
-    empty.
+    ancestor of padded cell ``v`` (a root is its own parent), for at most
+    ``max_levels`` levels (the memory cap: with fewer levels than the
+    deepest tree needs, :func:`tree_lengths` walks the rest one parent at a
+    time); ``depth``: moves from the root of ``v``'s tree; ``comp``: the
+    root of ``v``'s tree, -1 on blocked cells. When the graph is not a
+    forest the arrays are empty.
     """
     n = fp.shape[0]
     w = cols + 2
@@ -80,7 +92,7 @@ def forest(fp, cols):
     if edges2 // 2 != nodes - trees:
         return False, empty, none, none
     levels = 1
-    while (1 << levels) <= deepest:
+    while (1 << levels) <= deepest and levels < max_levels:
         levels += 1
     up = np.empty((levels, n), np.int32)
     for v in range(n):
@@ -106,16 +118,21 @@ def tree_lengths(fp, up, depth, comp, starts, goals):
             a, b = b, a
         lift = depth[a] - depth[b]
         k = 0
-        while lift > 0:
+        while lift > 0 and k < levels:
             if lift & 1:
                 a = up[k, a]
             lift >>= 1
             k += 1
+        while depth[a] > depth[b]:           # only when the table was capped
+            a = up[0, a]
         if a != b:
             for k in range(levels - 1, -1, -1):
                 if up[k, a] != up[k, b]:
                     a = up[k, a]
                     b = up[k, b]
+            while up[0, a] != up[0, b]:      # only when the table was capped
+                a = up[0, a]
+                b = up[0, b]
             a = up[0, a]
         out[i] = float(depth[s] + depth[t] - 2 * depth[a])
     return out

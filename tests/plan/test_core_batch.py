@@ -74,7 +74,7 @@ def maze_grid(rows, cols, seed, corridor, gen="backtracker"):
 
 def is_forest(free):
     fp = np.pad(free, 1).astype(np.uint8).ravel()
-    return bool(forest(fp, free.shape[1])[0])
+    return bool(forest(fp, free.shape[1], 32)[0])
 
 
 @settings(max_examples=40, deadline=None)
@@ -150,3 +150,31 @@ def test_movingai_maze_all_problems_agree_and_match_astar():
     for k in range(0, len(probs), 1213):
         cells, _ = core.shortest_path(grid.free, int(s[k]), int(t[k]), conn8=True, hmode=2)
         assert got[k] == len(cells) - 1
+
+
+@pytest.mark.parametrize("max_levels", [1, 2, 3, 32])
+def test_capped_ancestor_table_gives_the_same_lengths(max_levels):
+    from robomaze._search._tree import tree_lengths
+
+    free = maze_grid(12, 15, 4, 1)
+    free[7, :9] = False                        # two trees
+    rows, cols = free.shape
+    fp = np.pad(free, 1).astype(np.uint8).ravel()
+    ok, up, depth, comp = forest(fp, cols, max_levels)
+    assert ok and up.shape[0] == min(max_levels, int(np.ceil(np.log2(depth.max() + 1))))
+    rng = np.random.default_rng(max_levels)
+    s, t = rng.choice(free.size, 300), rng.choice(free.size, 300)
+    got = tree_lengths(fp, up, depth, comp, core._to_padded(s, rows, cols),
+                       core._to_padded(t, rows, cols))
+    want = reference(free, s, t)
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    assert np.array_equal(got[~np.isnan(got)], want[~np.isnan(want)])
+
+
+def test_table_levels_respect_the_memory_cap():
+    from robomaze._search._tree import TABLE_BYTES, table_levels
+
+    assert table_levels(514 * 514) == TABLE_BYTES // (4 * 514 * 514)
+    assert table_levels(10 ** 12) == 1
+    for n in (10, 10 ** 6, 10 ** 8):
+        assert table_levels(n) * 4 * n <= max(TABLE_BYTES, 4 * n)

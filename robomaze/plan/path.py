@@ -403,6 +403,10 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
     """:func:`make_path`; ``own``: ``cells`` is a fresh int64 ``(n, 2)`` array nobody else holds."""
     if not isinstance(grid, OccupancyGrid):
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if footprint is not None and not isinstance(footprint, Footprint):
+        # checked now: the figures that use it are measured later, on first read
+        raise ParameterError(
+            f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     c = np.asarray(cells)
     if c.ndim != 2 or c.shape[1] != 2 or c.shape[0] < 1:
         raise ParameterError(f"cells must be an (n, 2) array with n >= 1, got shape {c.shape}")

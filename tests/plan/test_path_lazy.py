@@ -236,3 +236,8 @@ def test_footprint_blocked_endpoint_is_still_one_clear_error():
         astar(g, (1, 1), t, footprint=Footprint.disc(0.12))
     with pytest.raises(NoPathError, match="fits nowhere"):
         dijkstra(g, s, t, footprint=Footprint.disc(5.0))
+
+
+def test_a_bad_footprint_is_refused_at_construction():
+    with pytest.raises(ParameterError, match="footprint must be a Footprint or None, got str"):
+        make_path(_grid(), [(1, 1), (1, 2)], footprint="disc:0.1")

@@ -422,6 +422,27 @@ class OccupancyGrid:
             self._cache["padded_free"] = flat
         return flat
 
+    def padded_clearer(self, threshold: float) -> np.ndarray:
+        """Cells whose :meth:`clearance` exceeds ``threshold`` metres, padded as :meth:`padded_free`.
+
+        Flat uint8 (1 = clearer), read-only; cached for the last few
+        thresholds, so repeated plans of one robot make no pass over the grid.
+
+        >>> g = OccupancyGrid(np.pad(np.zeros((3, 3), bool), 1, constant_values=True))
+        >>> g.padded_clearer(1.0).reshape(7, 7)[3].tolist()
+        [0, 0, 0, 1, 0, 0, 0]
+        """
+        masks = self._cache.setdefault("padded_clearer", {})
+        key = float(threshold)
+        flat = masks.get(key)
+        if flat is None:
+            flat = np.pad(self.clearance() > key, 1).view(np.uint8).ravel()
+            flat.setflags(write=False)
+            if len(masks) >= 4:
+                masks.pop(next(iter(masks)))
+            masks[key] = flat
+        return flat
+
     def flat_clearance(self) -> np.ndarray:
         """:meth:`clearance` in cell units, flat and read-only like :meth:`flat_occupancy`; cached."""
         flat = self._cache.get("flat_clearance")

@@ -52,7 +52,7 @@ from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to
 from ._bins import bin_search, chain
 from ._heap import heap_grow, heap_pop, heap_push
 
-__all__ = ["shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
+__all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
            "heap_grow", "best_first", "line_of_sight", "wave"]
@@ -95,6 +95,21 @@ def _readonly(a: np.ndarray) -> np.ndarray:
         a = a.view()
         a.setflags(write=False)
     return a
+
+
+class Padded:
+    """A mask padded already (flat uint8, blocked one-cell border) and its unpadded shape.
+
+    Passed as ``free`` to the searches, it is walked as it is (no per-call pad).
+    """
+
+    __slots__ = ("mask", "rows", "cols")
+
+    def __init__(self, mask: np.ndarray, rows: int, cols: int):
+        self.mask, self.rows, self.cols = mask, rows, cols
+
+    def padded_free(self) -> np.ndarray:
+        return self.mask
 
 
 def _free_padded(free):
@@ -200,6 +215,8 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
         if gf[pg] < 0:
             return np.empty(0, np.int64), expanded
         return _descend_g(fp, gf, cols, pg), expanded
+    if hmode == 0 and cost is None:
+        return _unit_dijkstra(fp, cols, conn8, int(ps), int(pg))
     cp = None
     if cost is not None:
         cp = np.pad(np.asarray(cost, np.float64).reshape(rows, cols), 1,
@@ -208,6 +225,39 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     if reached < 0:
         return np.empty(0, np.int64), expanded
     return _chain(parent, reached, cols), expanded
+
+
+def _unit_dijkstra(fp, cols: int, conn8: bool, ps: int, pg: int):
+    """Unit-cost Dijkstra (:mod:`robomaze._search._dijkstra`): the engine's order and paths."""
+    from ._dijkstra import dijkstra_grid
+
+    n = fp.shape[0]
+    g = np.empty(n)
+    parent = np.empty(n, _index_dtype(n))
+    mark = np.zeros(n, np.uint8)
+    cap = 1024 + n // 8
+    reached, expanded = dijkstra_grid(_readonly(fp), cols, conn8, ps, pg, g, parent, mark,
+                                      np.empty(cap), np.empty(cap, _index_dtype(n)))
+    if reached < 0:
+        return np.empty(0, np.int64), expanded
+    return _chain(parent, reached, cols), expanded
+
+
+def _unit_field(fp, cols: int, src: int) -> np.ndarray:
+    """8-connected distances from padded ``src`` (inf where unreached): the unit Dijkstra kernel.
+
+    It settles cells in the general loop's order, so the values are the
+    general loop's bit for bit.
+    """
+    from ._dijkstra import dijkstra_grid
+
+    n = fp.shape[0]
+    g = np.empty(n)
+    mark = np.zeros(n, np.uint8)
+    cap = 1024 + n // 8
+    dijkstra_grid(_readonly(fp), cols, True, src, -1, g, None, mark, np.empty(cap),
+                  np.empty(cap, _index_dtype(n)))
+    return np.where(mark > 0, g, np.inf)
 
 
 def jump_point_path(free, start: int, goal: int):
@@ -485,19 +535,34 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
 def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
 
-    A* whose heuristic is the larger of the octile distance and the ALT
-    bound of ``landmarks`` exact distance fields (landmarks picked farthest
-    first; one Dijkstra each, paid once for the batch). NaN where the goal
-    is unreachable or an endpoint blocked.
+    When the free graph is a forest (a perfect maze of corridor 1, such as
+    MovingAI's ``maze512-1-*``): each length is a tree distance, depths and
+    the lowest common ancestor (:mod:`robomaze._search._tree`), O(log n) a
+    pair after one O(n log n) pass. Otherwise A* whose heuristic is the
+    larger of the octile distance and the ALT bound of ``landmarks`` exact
+    distance fields (landmarks picked farthest first; one Dijkstra each,
+    paid once for the batch). NaN where the goal is unreachable or an
+    endpoint blocked.
+
+    >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)   # a tree
+    >>> path_lengths(free, [0, 0, 3], [6, 2, 6]).tolist()
+    [6.0, 2.0, nan]
+    >>> path_lengths(np.ones((3, 3), bool), [0], [8]).round(6).tolist()   # loops: A*
+    [2.828427]
     """
+    from ._tree import forest, table_levels, tree_lengths
+
     rows, cols = free.shape
     fp = _padded(free, rows, cols)
+    ps, pg = _to_padded(starts, rows, cols), _to_padded(goals, rows, cols)
+    if fp.shape[0] < 2**31:                   # the tree's arrays index with int32
+        is_forest, up, depth, comp = forest(_readonly(fp), cols, table_levels(fp.shape[0]))
+        if is_forest:
+            return tree_lengths(_readonly(fp), up, depth, comp, ps, pg)
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)
-    return _lengths(_readonly(fp), cols, _to_padded(starts, rows, cols),
-                    _to_padded(goals, rows, cols), lm,
-                    _new_heap(fp.shape[0]))
+    return _lengths(_readonly(fp), cols, ps, pg, lm, _new_heap(fp.shape[0]))
 
 
 def _landmarks(fp, cols: int, k: int) -> np.ndarray:
@@ -510,12 +575,12 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
     near = np.full(fp.shape[0], np.inf)
     src = int(free_idx[0])
     for j in range(k):
-        _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+        g = _unit_field(fp, cols, src)
         if j == 0:
             # the first landmark is the cell farthest from an arbitrary one
             g0 = np.where(np.isfinite(g), g, -1.0)
             src = int(np.argmax(g0))
-            _, _, g, _ = _search(fp, cols, True, None, 0, [src], -1, want_parent=False, want_g=True)
+            g = _unit_field(fp, cols, src)
         out[:, j] = g
         near = np.minimum(near, g)
         src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))

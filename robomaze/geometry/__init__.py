@@ -10,9 +10,10 @@ body to the walls.
 from .clearance import cell_clearance, footprint_clearance, footprint_touches, segment_clearance
 from .cspace import (MOTIONS, bin_geometry, cspace, cspace_bits, free_space, heading_bin, heading_bins,
                      motion_cspace, swept_kernel)
+from .cspace import free_space_padded
 from .footprint import CONTACT_TOL, Footprint
 
 __all__ = ["Footprint", "CONTACT_TOL", "cspace", "cspace_bits", "free_space", "footprint_clearance", "segment_clearance",
            "cell_clearance", "footprint_touches",
            "heading_bins", "heading_bin", "swept_kernel", "bin_geometry", "motion_cspace",
-           "MOTIONS"]
+           "MOTIONS", "free_space_padded"]

@@ -43,6 +43,7 @@ from . import _kernels as _kern
 from .footprint import CONTACT_TOL, Footprint, _raster_geometry
 
 __all__ = ["cspace", "cspace_bits", "motion_cspace", "MOTIONS", "heading_bins", "heading_bin", "swept_kernel",
+           "free_space_padded",
            "bin_geometry", "free_space"]
 
 #: Angular spacing (radians) of the samples whose union approximates a bin's sweep.
@@ -360,7 +361,29 @@ def free_space(grid: OccupancyGrid, footprint: Footprint | None) -> np.ndarray:
     """
     if footprint is None:
         return np.logical_not(grid.occupied)
+    return grid.clearance() > _free_radius(footprint) + CONTACT_TOL
+
+
+def free_space_padded(grid: OccupancyGrid, footprint: Footprint | None) -> np.ndarray:
+    """:func:`free_space` with a blocked one-cell border, flat uint8, read-only, cached per grid.
+
+    The form the search engine walks (``OccupancyGrid.padded_free``); a
+    second plan of the same robot on the same grid makes no pass over it.
+
+    >>> from robomaze import Maze, widen
+    >>> g = widen(Maze.empty(1, 1), corridor=3, wall=1)
+    >>> m = free_space_padded(g, Footprint.disc(0.6))
+    >>> m.reshape(7, 7)[1:-1, 1:-1].view(bool).tolist() == free_space(g, Footprint.disc(0.6)).tolist()
+    True
+    >>> m is free_space_padded(g, Footprint.disc(0.6))
+    True
+    """
+    if footprint is None:
+        return grid.padded_free()
+    return grid.padded_clearer(_free_radius(footprint) + CONTACT_TOL)
+
+
+def _free_radius(footprint) -> float:
     if not isinstance(footprint, Footprint):
         raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
-    r = footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius
-    return grid.clearance() > r + CONTACT_TOL
+    return footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius

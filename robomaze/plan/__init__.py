@@ -20,7 +20,7 @@ from .._registry import Registry
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
 from ._endpoints import check_connectivity
-from .path import Path, make_path
+from .path import Path, make_path, retimed
 from .anyangle import smooth, theta_star
 from .clearance_planner import inflation_cost, max_clearance
 from .footprint_planner import collision_free
@@ -115,8 +115,6 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     ...
     robomaze.errors.ParameterError: planner 'astar' takes no option 'max_check'; its options are: none
     """
-    import dataclasses
-
     from .._clock import method_clock
     from .._names import check_options
 
@@ -130,4 +128,4 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
         path = fn(grid, start, goal, footprint=footprint, connectivity=connectivity, **options)
     if not isinstance(path, Path):
         return path
-    return dataclasses.replace(path, time=clock.cpu_s, compile_time=clock.compile_s)
+    return retimed(path, time=clock.cpu_s, compile_time=clock.compile_s)

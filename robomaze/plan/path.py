@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
 import numpy as np
+from numba import njit
 
 from ..errors import ParameterError
 from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, footprint_clearance,
@@ -33,6 +35,54 @@ from ..grid import OccupancyGrid
 __all__ = ["Path", "make_path"]
 
 _TURN_STEP = math.radians(5.0)
+
+#: The figures a Path measures on first read (they cost a pass over the path
+#: and the grid around it that most callers of a planner never look at).
+_LATER = ("turns", "min_clearance_key_poses", "mean_clearance_key_poses", "collision_free")
+
+
+class _Later:
+    """Class attribute of a :class:`Path` figure that may be measured on first read.
+
+    The instance holds either the value or the shared :class:`_Figures`
+    that measures all four figures at once (then keeps them). Reading the
+    class attribute raises AttributeError, so the dataclass field keeps no
+    default and stays a required argument.
+    """
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            raise AttributeError(self.name)
+        v = obj.__dict__[self.name]
+        if isinstance(v, _Figures):
+            v = v.value(self.name)
+        return v
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value
+
+
+class _Figures:
+    """Turns, key-pose clearances and ``collision_free`` of one path, measured once on demand.
+
+    Holds the grid and footprint only until the figures are measured, so a
+    path read once keeps no reference to the grid.
+    """
+
+    def __init__(self, grid, footprint, cells, points, headings, at_centres):
+        self._args = (grid, footprint, cells, points, headings, at_centres)
+        self._values = None
+
+    def value(self, name: str):
+        if self._values is None:
+            turns, lo, mean, free = _measure(*self._args)
+            self._values = {"turns": turns, "min_clearance_key_poses": lo,
+                            "mean_clearance_key_poses": mean, "collision_free": free}
+            self._args = None
+        return self._values[name]
 
 
 def _frozen(a):
@@ -84,18 +134,27 @@ class Path:
     compile_time : float
         Seconds numba spent compiling kernels during this call (a first use
         on a cold cache); never part of ``time``.
+
+    Notes
+    -----
+    ``turns``, ``min_clearance_key_poses``, ``mean_clearance_key_poses``
+    and ``collision_free`` are measured on first read, all four at once,
+    and then kept: a planner's call pays only for the cells, points and
+    length (a pass over the path), and ``time`` does not include the
+    measuring. The values are the same whenever they are read; a pickle
+    carries them measured.
     """
 
     cells: np.ndarray
     points: np.ndarray
     length: float
     length_cells: float
-    turns: int
+    turns: int = _Later()
     expanded: int
     time: float
-    min_clearance_key_poses: float
-    mean_clearance_key_poses: float
-    collision_free: bool
+    min_clearance_key_poses: float = _Later()
+    mean_clearance_key_poses: float = _Later()
+    collision_free: bool = _Later()
     method: str = ""
     walk: np.ndarray | None = None
     walk_length: float | None = None
@@ -105,6 +164,13 @@ class Path:
 
     def __len__(self) -> int:
         return int(self.cells.shape[0])
+
+    def __getstate__(self):
+        # a pickle carries the figures, not the grid they are measured on
+        state = dict(self.__dict__)
+        for name in _LATER:
+            state[name] = getattr(self, name)
+        return state
 
     @property
     def poses(self) -> np.ndarray:
@@ -287,32 +353,119 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
     >>> p.length, p.length_cells, p.turns, p.min_clearance_key_poses, p.collision_free
     (4.0, 1.0, 0, 1.5, True)
     """
+    return _make_path(grid, cells, own=False, footprint=footprint, method=method,
+                      expanded=expanded, time=time, walk=walk, points=points,
+                      headings=headings, stats=stats)
+
+
+def retimed(path: Path, *, time: float, compile_time: float) -> Path:
+    """``path`` with another ``time`` and ``compile_time``; figures not yet measured stay so.
+
+    (``dataclasses.replace`` would read, and so measure, every field.)
+    """
+    new = object.__new__(type(path))
+    new.__dict__.update(path.__dict__)
+    new.__dict__["time"] = float(time)
+    new.__dict__["compile_time"] = float(compile_time)
+    return new
+
+
+@njit(cache=True)
+def _centre_points(c, rows, cols, res, ox, oy):
+    """Cell centres and segment lengths of an unrotated grid: ``(points, steps, in_bounds)``.
+
+    The arithmetic of ``OccupancyGrid.cells_to_world`` and
+    ``_polyline_length`` operation for operation (no fused multiply-add), so
+    the values are bit-identical to theirs; one pass instead of ten numpy
+    ones.
+    """
+    n = c.shape[0]
+    p = np.empty((n, 2))
+    steps = np.empty(max(n - 1, 0))
+    ok = True
+    fr = float(rows)
+    for i in range(n):
+        r = c[i, 0]
+        q = c[i, 1]
+        if r < 0 or q < 0 or r >= rows or q >= cols:
+            ok = False
+        p[i, 0] = (float(q) + 0.5) * res + ox
+        p[i, 1] = (fr - float(r) - 0.5) * res + oy
+        if i > 0:
+            dx = p[i, 0] - p[i - 1, 0]
+            dy = p[i, 1] - p[i - 1, 1]
+            steps[i - 1] = math.sqrt(dx * dx + dy * dy)
+    return p, steps, ok
+
+
+def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, walk, points,
+               headings, stats) -> Path:
+    """:func:`make_path`; ``own``: ``cells`` is a fresh int64 ``(n, 2)`` array nobody else holds."""
     if not isinstance(grid, OccupancyGrid):
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
+    if footprint is not None and not isinstance(footprint, Footprint):
+        # checked now: the figures that use it are measured later, on first read
+        raise ParameterError(
+            f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     c = np.asarray(cells)
     if c.ndim != 2 or c.shape[1] != 2 or c.shape[0] < 1:
         raise ParameterError(f"cells must be an (n, 2) array with n >= 1, got shape {c.shape}")
-    c = c.astype(np.int64, copy=False)
-    # whole-array and per-column reductions: (n, 2) axis reductions are slow on long paths
-    if c.min() < 0 or c[:, 0].max() >= grid.rows or c[:, 1].max() >= grid.cols:
-        raise ParameterError(f"path cells must lie inside the {grid.rows}x{grid.cols} grid")
-    p = grid.cells_to_world(c) if points is None else np.asarray(points, float).reshape(-1, 2)
-    if p.shape[0] != c.shape[0]:
-        raise ParameterError(f"points must have one row per cell ({c.shape[0]}), got {p.shape[0]}")
-    round_robot = footprint is None or footprint.kind == "disc"
+    # always read-only int64 (one kernel signature); a caller's cells are copied
+    c = np.ascontiguousarray(c, dtype=np.int64) if own else np.array(c, np.int64, order="C")
+    c.setflags(write=False)
+    bad = f"path cells must lie inside the {grid.rows}x{grid.cols} grid"
+    ox, oy, yaw = grid.origin
+    if points is None and yaw == 0.0:
+        p, steps, ok = _centre_points(c, grid.rows, grid.cols, float(grid.resolution), float(ox),
+                                      float(oy))
+        if not ok:
+            raise ParameterError(bad)
+        # numpy's own (pairwise) sum, as _polyline_length
+        length = float(steps.sum()) if steps.shape[0] else 0.0
+    else:
+        # whole-array and per-column reductions: (n, 2) axis reductions are slow on long paths
+        if c.min() < 0 or c[:, 0].max() >= grid.rows or c[:, 1].max() >= grid.cols:
+            raise ParameterError(bad)
+        p = grid.cells_to_world(c) if points is None else np.asarray(points, float).reshape(-1, 2)
+        if p.shape[0] != c.shape[0]:
+            raise ParameterError(
+                f"points must have one row per cell ({c.shape[0]}), got {p.shape[0]}")
+        length = _polyline_length(p)
     if headings is None:
-        # a round robot's clearance does not depend on its heading
-        h = np.zeros(p.shape[0]) if round_robot else _derived_headings(p)
-        given = None
+        h = given = None
     else:
         h = np.asarray(headings, float).reshape(-1)
         if h.shape[0] != c.shape[0]:
             raise ParameterError(
                 f"headings must have one entry per cell ({c.shape[0]}), got {h.shape[0]}")
         given = h
-    length = _polyline_length(p)
     unit = grid.resolution * (grid.widening.pitch if grid.widening is not None else 1)
-    at_centres = points is None
+    wl = None
+    if walk is not None:
+        w = np.asarray(walk).astype(np.int64).reshape(-1, 2)
+        wl = _polyline_length(grid.cells_to_world(w))
+        walk = w
+    p = _readonly(p) if points is None else _frozen(p)
+    h = None if h is None else _frozen(h)
+    figures = _Figures(grid, footprint, c, p, h, points is None)
+    return Path(cells=c, points=p, length=length, length_cells=length / unit,
+                turns=figures, expanded=int(expanded), time=float(time),
+                min_clearance_key_poses=figures, mean_clearance_key_poses=figures,
+                collision_free=figures, method=str(method), walk=_frozen(walk), walk_length=wl,
+                headings=None if given is None else h, stats=dict(stats) if stats else None)
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _measure(grid, footprint, c, p, h, at_centres):
+    """``(turns, min clearance, mean clearance, collision_free)`` of a path's key poses."""
+    round_robot = footprint is None or footprint.kind == "disc"
+    if h is None:
+        # a round robot's clearance does not depend on its heading
+        h = np.zeros(p.shape[0]) if round_robot else _derived_headings(p)
     if round_robot and at_centres:
         clear = cell_clearance(grid, footprint, c)
     else:
@@ -344,14 +497,4 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
         else:
             mid = motion_poses(p, h, grid.resolution, keys=False)
             free = footprint_touches(grid, footprint, mid) < 0
-    wl = None
-    if walk is not None:
-        w = np.asarray(walk).astype(np.int64).reshape(-1, 2)
-        wl = _polyline_length(grid.cells_to_world(w))
-        walk = w
-    return Path(cells=_frozen(c), points=_frozen(p), length=length, length_cells=length / unit,
-                turns=_turns(p), expanded=int(expanded), time=float(time),
-                min_clearance_key_poses=float(clear.min()),
-                mean_clearance_key_poses=float(clear.mean()),
-                collision_free=free, method=str(method), walk=_frozen(walk), walk_length=wl,
-                headings=_frozen(given), stats=dict(stats) if stats else None)
+    return _turns(p), float(clear.min()), float(clear.mean()), free

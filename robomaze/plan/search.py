@@ -29,11 +29,11 @@ import time as _time
 import numpy as np
 
 from ..errors import NoPathError
-from ..geometry import Footprint, free_space
+from ..geometry import Footprint, free_space_padded
 from ..grid import OccupancyGrid
 from .. import _search as core
 from ._endpoints import check_connectivity, check_grid, endpoints
-from .path import Path, make_path
+from .path import Path, _make_path
 
 __all__ = ["dijkstra", "astar", "grid_search"]
 
@@ -51,8 +51,11 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
         s, g = endpoints(grid, start, goal)
         free = grid
     else:
-        free = free_space(grid, footprint)
-        s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
+        # cached per grid and robot size: a second plan makes no pass over the grid
+        padded = free_space_padded(grid, footprint)
+        view = padded.reshape(grid.rows + 2, grid.cols + 2)[1:-1, 1:-1].view(bool)
+        s, g = endpoints(grid, start, goal, free=view, footprint=footprint)
+        free = core.Padded(padded, grid.rows, grid.cols)
     cols = grid.cols
     hmode = 0 if not heuristic else (1 if conn == 4 else 2)
     if hmode == 2 and cost is None:
@@ -66,8 +69,9 @@ def grid_search(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None
     cells = np.empty((flat.size, 2), np.int64)
     np.divmod(flat, cols, out=(cells[:, 0], cells[:, 1]))
     elapsed = _time.perf_counter() - t0
-    return make_path(grid, cells, footprint=footprint, method=method, expanded=expanded,
-                     time=elapsed)
+    return _make_path(grid, cells, own=True, footprint=footprint, method=method,
+                      expanded=expanded, time=elapsed, walk=None, points=None, headings=None,
+                      stats=None)
 
 
 def dijkstra(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None = None,

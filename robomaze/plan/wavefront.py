@@ -18,12 +18,34 @@ from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from .. import _search as core
+from .._search._blockwave import maze_field
 from . import _kernels as K
 from ._endpoints import (as_cell, check_connectivity, check_grid, check_placeable, endpoints,
                          flat_u8)
 from .path import Path, make_path
 
 __all__ = ["wavefront", "wavefront_field"]
+
+
+def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
+    """A point robot's field from a free goal cell: ``(dist, expanded, how)``.
+
+    ``how`` is ``"maze"`` when the closed form of a widened perfect maze gave
+    it (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
+    ``widen`` whose cells match its maze, no cycle where the goal is) and
+    ``"bfs"`` when the engine's wave did; both give the same field.
+    """
+    if not conn8:
+        fast = maze_field(grid, gcell)
+        if fast is not None:
+            return fast[0], fast[1], "maze"
+    rows, cols = grid.shape
+    # a point fits on any free cell: the wave reads the grid's occupancy in
+    # place, no C-space mask or copy
+    occ = grid.occupied.view(np.uint8).ravel()
+    dist, expanded = core.bfs_field(occ, rows, cols, gcell[0] * cols + gcell[1], conn8,
+                                    occupied=True)
+    return dist, expanded, "bfs"
 
 
 def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = None,
@@ -66,10 +88,9 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     rows, cols = grid.shape
     gi = gcell[0] * cols + gcell[1]
     if footprint is None:
-        # a point fits on any free cell (as_cell checked the goal's): the wave
-        # reads the grid's occupancy in place, no C-space mask or copy
-        occ = grid.occupied.view(np.uint8).ravel()
-        return core.bfs_field(occ, rows, cols, gi, conn == 8, occupied=True)[0]
+        # as_cell checked the goal is free; on a widened perfect maze the
+        # field has a closed form written in one pass
+        return _point_field(grid, gcell, conn == 8)[0]
     free = free_space(grid, footprint)
     check_placeable(grid, "goal", gcell, free, footprint)
     return core.bfs_field(flat_u8(free), rows, cols, gi, conn == 8)[0]
@@ -118,7 +139,10 @@ def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None =
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     rows, cols = grid.shape
     f8 = flat_u8(free)
-    dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    if footprint is None:
+        dist, expanded, _ = _point_field(grid, g, conn == 8)
+    else:
+        dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
     dist = np.ascontiguousarray(dist).ravel()
     si = s[0] * cols + s[1]
     if dist[si] < 0:

@@ -1,0 +1,413 @@
+"""The 4-connected wave of a widened perfect maze in closed form, block by block.
+
+A grid made by :func:`robomaze.grid.widen` is the maze matrix
+(``Maze.to_matrix()``, ``(2R+1) x (2C+1)``) with even rows/columns repeated
+``t`` times (walls, posts) and odd ones ``k`` times (cells): its free space is
+a grid of axis-aligned rectangles, the cells' ``k x k`` blocks and the open
+passages' ``k x t`` / ``t x k`` blocks (boundary openings are passages with one
+cell). Unit-cost 4-connected step counts from a goal cell then have a closed
+form on every block:
+
+* inside one free rectangle the geodesic distance is the L1 distance, so the
+  goal's block holds ``|r - gr| + |c - gc|``;
+* a field is 1-Lipschitz along any line of adjacent free cells, so a block
+  entered only through one full side whose outside neighbour line has
+  profile ``q(u)`` holds ``q(u) + 1 + v`` (``v`` = distance from that side):
+  the minimum over entry cells of ``q(u') + |u - u'|`` is ``q(u)`` itself;
+* when the free blocks of the goal's component form a tree (a perfect maze)
+  every block but the goal's is entered from exactly one side, its parent's,
+  and every block's field is ``a + |r - pr| + |c - pc|`` with ``(pr, pc)``
+  inside the block: the goal block is ``(0, gr, gc)`` and a child across
+  the parent's last row/column ``e`` (its own first line ``e'``) gets
+  ``a' = a + |e - p| + 1`` with ``p`` the parent's coordinate across that
+  side, the coordinate along the side unchanged and the one across it
+  ``e'`` -- straight through or turning, the same rule.
+
+Phase 1 walks the maze's cells (``R*C`` nodes, not grid cells) from the
+goal's block, depth first, giving each cell its ``(a, pr, pc)`` and the side
+of its parent, and gives up on a cycle (a braided maze; the wave's fallback is
+exact). Phase 2 writes the int32 field row by row in one streaming pass:
+per band of blocks it lays out one row of per-column terms (``a + |c - pc|``,
+``pr``, an all-ones mask for blocked or unreached columns), then every grid
+row of the band is ``(term + |r - pr|) | mask``, a branch-free loop, while the
+occupancy bytes are compared with what the maze says each block is (a user
+can pair an ``OccupancyGrid`` with a ``maze`` that does not match it): any
+difference and the caller falls back to the BFS.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# the side of a cell its parent lies on; ROOT: the goal is in this cell
+_N, _E, _S, _W, _ROOT = 0, 1, 2, 3, 4
+
+
+_BIG = 1 << 30  # the form's ``a`` of a cell the walk did not reach
+_NEG = -(1 << 30)  # a term that leaves any row value below -1: blocked or unreached
+
+
+@njit(cache=True)
+def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc):
+    """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
+
+    ``a, pr, pc``: flat int32 arrays of ``rows*cols + 1`` (the last slot takes
+    the writes of closed sides, so the walk has no branch on a wall).
+    ``(gi, gj)``: the goal's block in maze-matrix coordinates, ``(gr, gc)``
+    the goal grid cell.
+    """
+    rows, cols = east.shape
+    p = k + t
+    n = rows * cols
+    a[:] = _BIG
+    par = np.full(n + 1, -1, np.int8)  # the side a cell's parent lies on
+    st_r = np.empty(n + 4, np.int32)
+    st_c = np.empty(n + 4, np.int32)
+    top = 0
+    if gi % 2 == 1 and gj % 2 == 1:
+        r = gi // 2
+        c = gj // 2
+        u = r * cols + c
+        a[u] = 0
+        pr[u] = gr
+        pc[u] = gc
+        par[u] = _ROOT
+        st_r[0] = r
+        st_c[0] = c
+        top = 1
+    elif gi % 2 == 1:
+        # a passage between cells west and east of it (one of them may be off the maze)
+        r = gi // 2
+        c0 = (gj // 2) * p
+        if gj == 0:
+            ok = op_w[r] != 0
+        elif gj == 2 * cols:
+            ok = op_e[r] != 0
+        else:
+            ok = not east[r, gj // 2 - 1]
+        if not ok:
+            return False
+        if gj > 0:
+            c = gj // 2 - 1
+            u = r * cols + c
+            a[u] = abs(c0 - gc) + 1
+            pr[u] = gr
+            pc[u] = c0 - 1
+            par[u] = _E
+            st_r[top] = r
+            st_c[top] = c
+            top += 1
+        if gj < 2 * cols:
+            c = gj // 2
+            u = r * cols + c
+            a[u] = abs(c0 + t - 1 - gc) + 1
+            pr[u] = gr
+            pc[u] = c0 + t
+            par[u] = _W
+            st_r[top] = r
+            st_c[top] = c
+            top += 1
+    elif gj % 2 == 1:
+        c = gj // 2
+        r0 = (gi // 2) * p
+        if gi == 0:
+            ok = op_n[c] != 0
+        elif gi == 2 * rows:
+            ok = op_s[c] != 0
+        else:
+            ok = not south[gi // 2 - 1, c]
+        if not ok:
+            return False
+        if gi > 0:
+            r = gi // 2 - 1
+            u = r * cols + c
+            a[u] = abs(r0 - gr) + 1
+            pr[u] = r0 - 1
+            pc[u] = gc
+            par[u] = _S
+            st_r[top] = r
+            st_c[top] = c
+            top += 1
+        if gi < 2 * rows:
+            r = gi // 2
+            u = r * cols + c
+            a[u] = abs(r0 + t - 1 - gr) + 1
+            pr[u] = r0 + t
+            pc[u] = gc
+            par[u] = _N
+            st_r[top] = r
+            st_c[top] = c
+            top += 1
+    else:
+        return False  # a post: never free in a widened maze
+    # the open sides of every cell as bits (N 1, E 2, S 4, W 8) in one
+    # sequential pass, so the walk reads one byte per cell
+    e = east.ravel()
+    s = south.ravel()
+    bits = np.empty(n, np.uint8)
+    for u in range(cols):
+        bits[u] = (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
+    for u in range(cols, n):
+        bits[u] = np.uint8(not s[u - cols]) | (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
+    for r in range(rows):
+        for u in range(r * cols + 1, (r + 1) * cols):
+            bits[u] |= np.uint8(not e[u - 1]) << 3
+    while top > 0:
+        top -= 1
+        r = st_r[top]
+        c = st_c[top]
+        u = r * cols + c
+        r1 = t + r * p
+        c1 = t + c * p
+        back = par[u]
+        b = bits[u] & ~(1 << back) if back < 4 else bits[u]
+        side = 0
+        while b:
+            if b & 1:
+                if side == _N:
+                    rv = r - 1
+                    cv = c
+                    av = a[u] + abs(r1 - pr[u]) + 1 + t
+                    prv = r1 - t - 1
+                    pcv = pc[u]
+                elif side == _E:
+                    rv = r
+                    cv = c + 1
+                    av = a[u] + abs(c1 + k - 1 - pc[u]) + 1 + t
+                    prv = pr[u]
+                    pcv = c1 + k + t
+                elif side == _S:
+                    rv = r + 1
+                    cv = c
+                    av = a[u] + abs(r1 + k - 1 - pr[u]) + 1 + t
+                    prv = r1 + k + t
+                    pcv = pc[u]
+                else:
+                    rv = r
+                    cv = c - 1
+                    av = a[u] + abs(c1 - pc[u]) + 1 + t
+                    prv = pr[u]
+                    pcv = c1 - t - 1
+                v = rv * cols + cv
+                if par[v] >= 0:
+                    return False  # reached twice: the goal's component has a cycle
+                a[v] = av
+                pr[v] = prv
+                pc[v] = pcv
+                par[v] = (side + 2) % 4
+                st_r[top] = rv
+                st_c[top] = cv
+                top += 1
+            b >>= 1
+            side += 1
+    return True
+
+
+@njit(cache=True)
+def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
+               term, prow, want):
+    """Rows of maze row ``r``'s cells and horizontal passages; (mismatch, cells reached)."""
+    rows, cols = east.shape
+    p = k + t
+    base = r * cols
+    for q in range(cols + 1):
+        # the passage west of cell q (an opening when q is 0 or cols)
+        c_lo = q * p
+        if q == 0:
+            is_open = op_w[r] != 0
+        elif q == cols:
+            is_open = op_e[r] != 0
+        else:
+            is_open = not east[r, q - 1]
+        ql = max(q - 1, 0)
+        qr = min(q, cols - 1)
+        al = a[base + ql] if q > 0 else _BIG
+        ar = a[base + qr] if q < cols else _BIG
+        # the parent's form continued across the passage; the other cell's
+        # is larger everywhere in it, so the smaller at one point wins
+        cand_l = al + abs(c_lo - 1 - pc[base + ql]) + 1
+        cand_r = ar + abs(c_lo + t - pc[base + qr]) + 1
+        prl = pr[base + ql]
+        prr = pr[base + qr]
+        use_l = cand_l < cand_r + abs(prl - prr) + t - 1
+        af = cand_l if use_l else cand_r
+        pcf = c_lo if use_l else c_lo + t - 1
+        prf = prl if use_l else prr
+        if not is_open or af >= _BIG:
+            af = _NEG
+        for cc in range(c_lo, c_lo + t):
+            term[cc] = af + abs(cc - pcf)
+            prow[cc] = prf
+            want[cc] = not is_open
+        if q < cols:
+            ac = a[base + q]
+            pcc = pc[base + q]
+            if ac >= _BIG:
+                ac = _NEG
+            for cc in range(c_lo + t, c_lo + p):
+                term[cc] = ac + abs(cc - pcc)
+                prow[cc] = pr[base + q]
+                want[cc] = 0
+    if gi == 2 * r + 1 and gj % 2 == 0:
+        # the goal's own passage: the root form
+        for cc in range((gj // 2) * p, (gj // 2) * p + t):
+            term[cc] = abs(cc - gc)
+            prow[cc] = gr
+    bad = np.uint8(0)
+    reached = 0
+    r_lo = t + r * p
+    for row in range(r_lo, r_lo + k):
+        orow = out2[row]
+        qrow = occ2[row]
+        ri = np.int32(row)
+        for cc in range(orow.shape[0]):
+            v = max(term[cc] + abs(ri - prow[cc]), -1)
+            orow[cc] = v
+            reached += v >= 0
+            bad |= qrow[cc] ^ want[cc]
+    return bad != 0, reached
+
+
+@njit(cache=True)
+def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, none):
+    """Rows of the wall band above maze row ``r`` (posts and vertical passages).
+
+    A passage entered from above continues the row above it one step a row,
+    one entered from below the row below; the other is larger everywhere in
+    it, so the minimum is the field. ``none``: a row of -1 for the outside.
+    """
+    rows, cols = south.shape
+    p = k + t
+    for q in range(cols):
+        if r == 0:
+            is_open = op_n[q] != 0
+        elif r == rows:
+            is_open = op_s[q] != 0
+        else:
+            is_open = not south[r - 1, q]
+        for cc in range(t + q * p, (q + 1) * p):
+            want[cc] = not is_open
+    w_lo = r * p
+    up = out2[w_lo - 1] if r > 0 else none
+    down = out2[w_lo + t] if r < rows else none
+    bad = np.uint8(0)
+    reached = 0
+    for o in range(t):
+        orow = out2[w_lo + o]
+        qrow = occ2[w_lo + o]
+        ou = np.int32(o + 1)
+        od = np.int32(t - o)
+        for cc in range(orow.shape[0]):
+            u = up[cc]
+            d = down[cc]
+            v = min(u + ou if u >= 0 else _BIG, d + od if d >= 0 else _BIG)
+            v = v if v < _BIG and want[cc] == 0 else -1
+            orow[cc] = v
+            reached += v >= 0
+            bad |= qrow[cc] ^ want[cc]
+    if gi == 2 * r and gj % 2 == 1:
+        # the goal's own passage: the root form
+        c_lo = t + (gj // 2) * p
+        for row in range(w_lo, w_lo + t):
+            for cc in range(c_lo, c_lo + k):
+                out2[row, cc] = abs(row - gr) + abs(cc - gc)
+    return bad != 0, reached
+
+
+@njit(cache=True)
+def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, out):
+    """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
+
+    Cell bands first, then the wall band above each (it reads the rows on both
+    sides of it). Returns the number of cells reached, or -1 if ``occ``
+    (flat uint8, 1 = blocked) differs anywhere from the blocks the maze
+    describes.
+    """
+    mrows, mcols = east.shape
+    p = k + t
+    rows = mrows * p + t
+    cols = mcols * p + t
+    out2 = out.reshape(rows, cols)
+    occ2 = occ.reshape(rows, cols)
+    term = np.empty(cols, np.int32)
+    prow = np.empty(cols, np.int32)
+    want = np.empty(cols, np.uint8)
+    wall_want = np.ones(cols, np.uint8)  # posts stay 1
+    none = np.full(cols, -1, np.int32)
+    reached = 0
+    for r in range(mrows):
+        bad, n = _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
+                            term, prow, want)
+        if bad:
+            return -1
+        reached += n
+        bad, n = _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
+                            none)
+        if bad:
+            return -1
+        reached += n
+    bad, n = _wall_band(mrows, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
+                        none)
+    if bad:
+        return -1
+    return reached + n
+
+
+def maze_field(grid, goal):
+    """The 4-connected field of a widened perfect maze in closed form, or None.
+
+    ``grid``: an OccupancyGrid; ``goal``: a free ``(row, col)`` grid cell.
+    Returns ``(dist, reached)`` (``(rows, cols)`` int32, -1 where blocked or
+    unreachable; the number of cells reached) equal to the BFS wave's, or
+    None when the fast path does not apply: no ``widening``/``maze``, a grid
+    whose cells differ from the maze's blocks, or a cycle in the goal's
+    component.
+
+    >>> from robomaze.grid import widen
+    >>> from robomaze.maze import Maze
+    >>> import numpy as np
+    >>> east = np.array([[False, True]]); south = np.array([[True, True]])
+    >>> g = widen(Maze(east, south, openings=[(0, 1, "E")]), corridor=2, wall=1)
+    >>> d, n = maze_field(g, (1, 1))
+    >>> d[1:3].tolist(), n
+    ([[-1, 0, 1, 2, 3, 4, 5], [-1, 1, 2, 3, 4, 5, 6]], 12)
+    >>> maze_field(g.replace(widening=None), (1, 1)) is None
+    True
+    """
+    walls = _walls(grid, goal)
+    if walls is None:
+        return None
+    n = walls[0].size + 1  # a spare slot: see _walk
+    a = np.empty(n, np.int32)
+    pr = np.zeros(n, np.int32)
+    pc = np.zeros(n, np.int32)
+    if not _walk(*walls, a, pr, pc):
+        return None
+    rows, cols = grid.shape
+    out = np.empty(rows * cols, np.int32)
+    reached = _write(grid.occupied.view(np.uint8).ravel(), *walls, a, pr, pc, out)
+    if reached < 0:
+        return None
+    return out.reshape(rows, cols), int(reached)
+
+
+def _walls(grid, goal):
+    """The kernels' description of a widened grid's maze and goal block, or None."""
+    wd, maze = grid.widening, grid.maze
+    if wd is None or maze is None or (maze.rows, maze.cols) != (wd.rows, wd.cols):
+        return None
+    k, t = wd.corridor, wd.wall
+    p = k + t
+    if grid.shape != (wd.rows * p + t, wd.cols * p + t):
+        return None
+    gr, gc = int(goal[0]), int(goal[1])
+    qr, rr = divmod(gr, p)
+    qc, rc = divmod(gc, p)
+    gi = 2 * qr + (rr >= t)
+    gj = 2 * qc + (rc >= t)
+    ops = {"N": np.zeros(wd.cols, np.uint8), "S": np.zeros(wd.cols, np.uint8),
+           "W": np.zeros(wd.rows, np.uint8), "E": np.zeros(wd.rows, np.uint8)}
+    for r, c, side in maze.openings:
+        ops[side][c if side in "NS" else r] = 1
+    return (maze.east, maze.south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])

@@ -153,54 +153,64 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc):
     for r in range(rows):
         for u in range(r * cols + 1, (r + 1) * cols):
             bits[u] |= np.uint8(not e[u - 1]) << 3
+    # per side N, E, S, W: the step, where the cell's edge and the child's
+    # first line lie from the cell's first row/column, on which axis
+    dr = np.array([-1, 0, 1, 0], np.int64)
+    dc = np.array([0, 1, 0, -1], np.int64)
+    edge = np.array([0, k - 1, k - 1, 0], np.int64)
+    first = np.array([-t - 1, k + t, k + t, -t - 1], np.int64)
+    # the open sides of a bits value, in order, so the walk takes no branch
+    # on which side is open (only on how many: mostly one, in a corridor)
+    count = np.zeros(16, np.int64)
+    order = np.zeros((16, 4), np.int64)
+    for m in range(16):
+        for side in range(4):
+            if (m >> side) & 1:
+                order[m, count[m]] = side
+                count[m] += 1
     while top > 0:
         top -= 1
         r = st_r[top]
         c = st_c[top]
         u = r * cols + c
-        r1 = t + r * p
-        c1 = t + c * p
         back = par[u]
-        b = bits[u] & ~(1 << back) if back < 4 else bits[u]
-        side = 0
-        while b:
-            if b & 1:
-                if side == _N:
-                    rv = r - 1
-                    cv = c
-                    av = a[u] + abs(r1 - pr[u]) + 1 + t
-                    prv = r1 - t - 1
-                    pcv = pc[u]
-                elif side == _E:
-                    rv = r
-                    cv = c + 1
-                    av = a[u] + abs(c1 + k - 1 - pc[u]) + 1 + t
-                    prv = pr[u]
-                    pcv = c1 + k + t
-                elif side == _S:
-                    rv = r + 1
-                    cv = c
-                    av = a[u] + abs(r1 + k - 1 - pr[u]) + 1 + t
-                    prv = r1 + k + t
-                    pcv = pc[u]
-                else:
-                    rv = r
-                    cv = c - 1
-                    av = a[u] + abs(c1 - pc[u]) + 1 + t
-                    prv = pr[u]
-                    pcv = c1 - t - 1
+        au = a[u]
+        pru = pr[u]
+        pcu = pc[u]
+        # follow the first open side in registers (a corridor is one long
+        # chain of such steps), push the others
+        while True:
+            b = bits[u] & ~(1 << back) if back < 4 else bits[u]
+            nb = count[b]
+            if nb == 0:
+                break
+            r1 = t + r * p
+            c1 = t + c * p
+            for i in range(nb):
+                side = order[b, i]
+                vert = (side & 1) == 0
+                lo = r1 if vert else c1
+                here = pru if vert else pcu
+                av = au + abs(lo + edge[side] - here) + 1 + t
+                new = lo + first[side]
+                rv = r + dr[side]
+                cv = c + dc[side]
                 v = rv * cols + cv
                 if par[v] >= 0:
                     return False  # reached twice: the goal's component has a cycle
+                prv = new if vert else pru
+                pcv = pcu if vert else new
                 a[v] = av
                 pr[v] = prv
                 pc[v] = pcv
-                par[v] = (side + 2) % 4
-                st_r[top] = rv
-                st_c[top] = cv
-                top += 1
-            b >>= 1
-            side += 1
+                par[v] = (side + 2) & 3
+                if i == 0:
+                    nr, nc, nu, na, npr, npc, nback = rv, cv, v, av, prv, pcv, (side + 2) & 3
+                else:
+                    st_r[top] = rv
+                    st_c[top] = cv
+                    top += 1
+            r, c, u, au, pru, pcu, back = nr, nc, nu, na, npr, npc, nback
     return True
 
 

@@ -244,8 +244,8 @@ def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
         af = cand_l if use_l else cand_r
         pcf = c_lo if use_l else c_lo + t - 1
         prf = prl if use_l else prr
-        if not is_open or af >= _BIG:
-            af = _NEG
+        dead = np.int32(not is_open) | np.int32(af >= _BIG)  # no branch: is_open is random
+        af = _NEG if dead else af
         for cc in range(c_lo, c_lo + t):
             term[cc] = af + abs(cc - pcf)
             prow[cc] = prf
@@ -255,10 +255,10 @@ def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
             pcc = pc[base + q]
             if ac >= _BIG:
                 ac = _NEG
+            prc = pr[base + q]
             for cc in range(c_lo + t, c_lo + p):
                 term[cc] = ac + abs(cc - pcc)
-                prow[cc] = pr[base + q]
-                want[cc] = 0
+                prow[cc] = prc
     if gi == 2 * r + 1 and gj % 2 == 0:
         # the goal's own passage: the root form
         for cc in range((gj // 2) * p, (gj // 2) * p + t):
@@ -342,7 +342,7 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr
     occ2 = occ.reshape(rows, cols)
     term = np.empty(cols, np.int32)
     prow = np.empty(cols, np.int32)
-    want = np.empty(cols, np.uint8)
+    want = np.zeros(cols, np.uint8)  # cells' columns stay 0; the passages' are set per band
     wall_want = np.ones(cols, np.uint8)  # posts stay 1
     none = np.full(cols, -1, np.int32)
     reached = 0

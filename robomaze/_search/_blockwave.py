@@ -26,13 +26,19 @@ form on every block:
 Phase 1 walks the maze's cells (``R*C`` nodes, not grid cells) from the
 goal's block, depth first, giving each cell its ``(a, pr, pc)`` and the side
 of its parent, and gives up on a cycle (a braided maze; the wave's fallback is
-exact). Phase 2 writes the int32 field row by row in one streaming pass:
-per band of blocks it lays out one row of per-column terms (``a + |c - pc|``,
-``pr``, an all-ones mask for blocked or unreached columns), then every grid
-row of the band is ``(term + |r - pr|) | mask``, a branch-free loop, while the
-occupancy bytes are compared with what the maze says each block is (a user
-can pair an ``OccupancyGrid`` with a ``maze`` that does not match it): any
-difference and the caller falls back to the BFS.
+exact). Phase 2 writes the int32 field band by band in one streaming pass.
+A band of cells (``k`` grid rows) lays out one row of per-column terms
+(``a + |c - pc|`` and ``pr`` of the block the column is in; a passage's form
+is that of the cell entered through it moved back by ``t``, an opening's
+its cell's continued), and each of its rows is ``max(term + |r - pr|, -1)``,
+a branch-free loop. A wall band (``t`` rows of posts and vertical passages)
+is the minimum of the row above continued down and the row below continued
+up (the one on the parent's side is the field, the other larger), -1 on
+posts and closed passages. The goal's own passage is then written with the
+root form. Meanwhile the occupancy bytes are compared with what the maze
+says each block is (a user can pair an ``OccupancyGrid`` with a ``maze``
+that does not match it): any difference and the caller falls back to the
+BFS.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ _NEG = -(1 << 30)  # a term that leaves any row value below -1: blocked or unrea
 
 
 @njit(cache=True)
-def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc):
+def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par):
     """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
 
     ``a, pr, pc``: flat int32 arrays of ``rows*cols + 1`` (the last slot takes
@@ -61,7 +67,7 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc):
     p = k + t
     n = rows * cols
     a[:] = _BIG
-    par = np.full(n + 1, -1, np.int8)  # the side a cell's parent lies on
+    par[:] = -1
     st_r = np.empty(n + 4, np.int32)
     st_c = np.empty(n + 4, np.int32)
     top = 0
@@ -215,41 +221,45 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc):
 
 
 @njit(cache=True)
-def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
+def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc, par,
                term, prow, want):
     """Rows of maze row ``r``'s cells and horizontal passages; (mismatch, cells reached)."""
     rows, cols = east.shape
     p = k + t
     base = r * cols
     for q in range(cols + 1):
-        # the passage west of cell q (an opening when q is 0 or cols)
+        # the passage west of cell q: the cell entered through it holds the
+        # passage's form moved on by t; an opening (q = 0 or cols) is a leaf,
+        # the child of its one cell
         c_lo = q * p
         if q == 0:
-            is_open = op_w[r] != 0
+            closed = op_w[r] == 0
+            into_r = into_l = False
         elif q == cols:
-            is_open = op_e[r] != 0
+            closed = op_e[r] == 0
+            into_r = into_l = False
         else:
-            is_open = not east[r, q - 1]
-        ql = max(q - 1, 0)
-        qr = min(q, cols - 1)
-        al = a[base + ql] if q > 0 else _BIG
-        ar = a[base + qr] if q < cols else _BIG
-        # the parent's form continued across the passage; the other cell's
-        # is larger everywhere in it, so the smaller at one point wins
-        cand_l = al + abs(c_lo - 1 - pc[base + ql]) + 1
-        cand_r = ar + abs(c_lo + t - pc[base + qr]) + 1
-        prl = pr[base + ql]
-        prr = pr[base + qr]
-        use_l = cand_l < cand_r + abs(prl - prr) + t - 1
-        af = cand_l if use_l else cand_r
-        pcf = c_lo if use_l else c_lo + t - 1
-        prf = prl if use_l else prr
-        dead = np.int32(not is_open) | np.int32(af >= _BIG)  # no branch: is_open is random
-        af = _NEG if dead else af
+            closed = east[r, q - 1]
+            into_r = par[base + q] == _W
+            into_l = par[base + q - 1] == _E
+        ql = base + max(q - 1, 0)
+        qr = base + min(q, cols - 1)
+        sel = qr if into_r else ql
+        af = a[sel] - t
+        pcf = pc[sel] + (-t if into_r else t)
+        prf = pr[sel]
+        dead = np.int32(not into_r) & np.int32(not into_l)
+        if q == 0 or q == cols:
+            sel = qr if q == 0 else ql
+            af = a[sel] + (abs(c_lo + t - pc[sel]) if q == 0 else abs(c_lo - 1 - pc[sel])) + 1
+            pcf = c_lo + t - 1 if q == 0 else c_lo
+            prf = pr[sel]
+            dead = np.int32(af >= _BIG)
+        af = _NEG if np.int32(closed) | dead else af
         for cc in range(c_lo, c_lo + t):
             term[cc] = af + abs(cc - pcf)
             prow[cc] = prf
-            want[cc] = not is_open
+            want[cc] = closed
         if q < cols:
             ac = a[base + q]
             pcc = pc[base + q]
@@ -326,7 +336,8 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
 
 
 @njit(cache=True)
-def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, out):
+def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par,
+           out):
     """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
 
     Cell bands first, then the wall band above each (it reads the rows on both
@@ -348,7 +359,7 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr
     reached = 0
     for r in range(mrows):
         bad, n = _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
-                            term, prow, want)
+                            par, term, prow, want)
         if bad:
             return -1
         reached += n
@@ -392,11 +403,12 @@ def maze_field(grid, goal):
     a = np.empty(n, np.int32)
     pr = np.zeros(n, np.int32)
     pc = np.zeros(n, np.int32)
-    if not _walk(*walls, a, pr, pc):
+    par = np.empty(n, np.int8)
+    if not _walk(*walls, a, pr, pc, par):
         return None
     rows, cols = grid.shape
     out = np.empty(rows * cols, np.int32)
-    reached = _write(grid.occupied.view(np.uint8).ravel(), *walls, a, pr, pc, out)
+    reached = _write(grid.occupied.view(np.uint8).ravel(), *walls, a, pr, pc, par, out)
     if reached < 0:
         return None
     return out.reshape(rows, cols), int(reached)

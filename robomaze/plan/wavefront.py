@@ -26,16 +26,33 @@ from .path import Path, make_path
 
 __all__ = ["wavefront", "wavefront_field"]
 
+# Grid cells from which the closed form beats the BFS (benchmarks/README.md,
+# issue 22): below them both take microseconds and the wave's single call
+# wins. With corridor = wall = 1 the maze has a quarter as many cells as the
+# grid and the walk costs about what the wave does per cell until the wave
+# falls out of cache (0.93x at 1001^2, 1.34x at 2001^2).
+_MAZE_MIN_CELLS = 1 << 14
+_MAZE_MIN_CELLS_PITCH2 = 1 << 21
+
+
+def _maze_pays(grid: OccupancyGrid) -> bool:
+    w = grid.widening
+    if w is None:
+        return False
+    need = _MAZE_MIN_CELLS_PITCH2 if w.pitch <= 2 else _MAZE_MIN_CELLS
+    return grid.rows * grid.cols >= need
+
 
 def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
     """A point robot's field from a free goal cell: ``(dist, expanded, how)``.
 
     ``how`` is ``"maze"`` when the closed form of a widened perfect maze gave
     it (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
-    ``widen`` whose cells match its maze, no cycle where the goal is) and
-    ``"bfs"`` when the engine's wave did; both give the same field.
+    ``widen`` whose cells match its maze, no cycle where the goal is, large
+    enough to pay) and ``"bfs"`` when the engine's wave did; both give the
+    same field.
     """
-    if not conn8:
+    if not conn8 and _maze_pays(grid):
         fast = maze_field(grid, gcell)
         if fast is not None:
             return fast[0], fast[1], "maze"

@@ -7,6 +7,8 @@ closed form really ran, and on braided, tampered or 8-connected cases that the
 BFS did.
 """
 
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -19,6 +21,15 @@ from robomaze import _search as core
 from robomaze.generate import GENERATORS, generate
 from robomaze.plan import wavefront, wavefront_field
 from robomaze.plan.wavefront import _point_field
+
+wavefront_module = sys.modules["robomaze.plan.wavefront"]  # the package exports the function
+
+
+@pytest.fixture(autouse=True)
+def closed_form_at_any_size(monkeypatch):
+    """The test grids are small: take the closed form wherever it applies."""
+    monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS", 0)
+    monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS_PITCH2", 0)
 
 
 def scipy_field(free: np.ndarray, goal) -> np.ndarray:
@@ -193,6 +204,18 @@ def test_no_widening_and_wrong_shapes_fall_back():
     check(grid.replace(maze=None), goal, "bfs")
     bigger = widen(generate("prim", 5, 6, rng=1), corridor=2, wall=1)
     check(OccupancyGrid(grid.occupied, widening=bigger.widening, maze=bigger.maze), goal, "bfs")
+
+
+def test_small_grids_keep_the_wave(monkeypatch):
+    monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS", 1 << 14)
+    monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS_PITCH2", 1 << 21)
+    maze = generate("backtracker", 40, 40, rng=1)
+    small = widen(maze, corridor=2, wall=1)  # 121^2 < 2^14
+    check(small, small.start_goal()[1], "bfs")
+    larger = widen(maze, corridor=3, wall=1)  # 161^2 >= 2^14
+    check(larger, larger.start_goal()[1], "maze")
+    thin = widen(maze, corridor=1, wall=1)  # pitch 2: only from 2^21 cells
+    check(thin, thin.start_goal()[1], "bfs")
 
 
 def test_eight_connected_and_footprints_use_the_wave():

@@ -46,8 +46,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# the side of a cell its parent lies on; ROOT: the goal is in this cell
-_N, _E, _S, _W, _ROOT = 0, 1, 2, 3, 4
+# the side of a cell its parent lies on, as the bit of that side in a cell's
+# open-sides mask; ROOT: the goal is in this cell (no side)
+_N, _E, _S, _W, _ROOT = 1, 2, 4, 8, 0
 
 
 _BIG = 1 << 30  # the form's ``a`` of a cell the walk did not reach
@@ -159,59 +160,51 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, 
     for r in range(rows):
         for u in range(r * cols + 1, (r + 1) * cols):
             bits[u] |= np.uint8(not e[u - 1]) << 3
-    # per side N, E, S, W: the step, where the cell's edge and the child's
-    # first line lie from the cell's first row/column, on which axis
-    dr = np.array([-1, 0, 1, 0], np.int64)
-    dc = np.array([0, 1, 0, -1], np.int64)
-    edge = np.array([0, k - 1, k - 1, 0], np.int64)
-    first = np.array([-t - 1, k + t, k + t, -t - 1], np.int64)
-    # the open sides of a bits value, in order, so the walk takes no branch
-    # on which side is open (only on how many: mostly one, in a corridor)
-    count = np.zeros(16, np.int64)
-    order = np.zeros((16, 4), np.int64)
-    for m in range(16):
-        for side in range(4):
-            if (m >> side) & 1:
-                order[m, count[m]] = side
-                count[m] += 1
     while top > 0:
         top -= 1
         r = st_r[top]
         c = st_c[top]
         u = r * cols + c
-        back = par[u]
+        back = np.int64(par[u])
         au = a[u]
         pru = pr[u]
         pcu = pc[u]
         # follow the first open side in registers (a corridor is one long
-        # chain of such steps), push the others
+        # chain of such steps), push the others; sides are bits, picked and
+        # decoded with arithmetic, so the next cell's address is a few ALU
+        # operations after this cell's load
         while True:
-            b = bits[u] & ~(1 << back) if back < 4 else bits[u]
-            nb = count[b]
-            if nb == 0:
+            b = np.int64(bits[u]) & ~back
+            if b == 0:
                 break
             r1 = t + r * p
             c1 = t + c * p
-            for i in range(nb):
-                side = order[b, i]
-                vert = (side & 1) == 0
+            nxt = True
+            while b != 0:
+                low = b & -b
+                b ^= low
+                vert = (low & 5) != 0  # N or S
+                far = (low & 6) != 0  # E or S: the cell's last line, a step forward
                 lo = r1 if vert else c1
                 here = pru if vert else pcu
-                av = au + abs(lo + edge[side] - here) + 1 + t
-                new = lo + first[side]
-                rv = r + dr[side]
-                cv = c + dc[side]
+                av = au + abs(lo + (k - 1 if far else 0) - here) + 1 + t
+                new = lo + (k + t if far else -t - 1)
+                step = 1 if far else -1
+                rv = r + (step if vert else 0)
+                cv = c + (0 if vert else step)
                 v = rv * cols + cv
                 if par[v] >= 0:
                     return False  # reached twice: the goal's component has a cycle
                 prv = new if vert else pru
                 pcv = pcu if vert else new
+                backv = ((low << 2) | (low >> 2)) & 15  # the opposite side
                 a[v] = av
                 pr[v] = prv
                 pc[v] = pcv
-                par[v] = (side + 2) & 3
-                if i == 0:
-                    nr, nc, nu, na, npr, npc, nback = rv, cv, v, av, prv, pcv, (side + 2) & 3
+                par[v] = backv
+                if nxt:
+                    nr, nc, nu, na, npr, npc, nback = rv, cv, v, av, prv, pcv, backv
+                    nxt = False
                 else:
                     st_r[top] = rv
                     st_c[top] = cv

@@ -6,6 +6,12 @@ space of their circumscribed disc -- use ``collision_free`` to exploit the
 shape). Each move costs one label, diagonals included with
 ``connectivity=8`` (Moore neighbourhood, no corner cutting), so the labels
 are step counts: the navigation function of the grid graph.
+
+For a point robot, 4-connected, on a grid made by ``widen`` from a perfect
+maze, the field has a closed form per corridor block and is written in one
+pass (:mod:`robomaze._search._blockwave`); the grid's cells are checked
+against its maze on the way and any difference, a loop in the maze, a
+footprint or 8-connectivity runs the BFS wave. Both give the same field.
 """
 
 from __future__ import annotations

@@ -1,17 +1,20 @@
-"""Issue 22 experiment: a branch-free scalar BFS against the engine's wave.
+"""Issue 22: the branch-free scalar BFS against the engine's wave, and the dispatch.
 
-The engine's ``bfs_field`` tests each neighbour (``if dist[nb] == -2``) and
-pushes it; here every neighbour is written back (the new label when it was
-unlabelled, its own value otherwise) and appended to the queue, and the tail
-moves by the comparison's 0/1 (``tail += ok``): no branch on the grid. Same
-padded labels (free -2, blocked and border -1), so the fields are compared
-cell for cell.
+The engine's :func:`robomaze._search.wave` tests each neighbour (``if
+dist[nb] == -2``) and pushes it; ``_wave4_branchless`` writes every
+neighbour back (the new label when it was unlabelled, its own value
+otherwise) and appends it to the queue, the tail moving by the comparison's
+0/1 (``tail += ok``): no branch on the grid. Both start from the same padded
+labels (``_labels``). ``bfs_field`` (what ``wavefront_field`` falls back to)
+runs the branch-free loop when fewer than half of 4096 sampled free cells
+have four free neighbours (``_open_share``); the row records the share and
+the dispatched call's time. Fields are checked identical.
 
 Grids: uniform random obstacles (density 0, 0.2, 0.35) at 1001^2 and
 4001^2, MovingAI maze512-1-0, braided backtracker mazes widened with
 corridor 1, 3, 9 to about 4001^2 (cycles: the closed form does not apply),
-and 40x40 rooms with doors. Process CPU, median of ``--repeat``, the two
-kernels interleaved.
+and 40x40 rooms with doors. Process CPU, median of ``--repeat``, the three
+calls interleaved.
 
 Usage::
 
@@ -28,56 +31,30 @@ import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 from robomaze import _search as core  # noqa: E402
 from robomaze import widen  # noqa: E402
+from robomaze._search import _labels, _open_share, _wave4_branchless  # noqa: E402
+from robomaze._search._engine import WAVE_GRID, _to_pad, wave  # noqa: E402
 from robomaze.generate import generate  # noqa: E402
 from robomaze.io import read_grid  # noqa: E402
 
 
-@njit(cache=True)
-def branchless_field(mask, rows, cols, goal):
-    """4-connected step counts from flat ``goal`` over ``mask`` (nonzero = blocked), padded."""
-    pc = cols + 2
-    npd = (rows + 2) * pc
-    dist = np.empty(npd, np.int32)
-    dist[:pc] = -1
-    dist[npd - pc:] = -1
-    nfree = 0
-    for r in range(rows):
-        src = r * cols
-        dst = (r + 1) * pc + 1
-        dist[dst - 1] = -1
-        dist[dst + cols] = -1
-        for c in range(cols):
-            f = np.int32(mask[src + c] == 0)
-            dist[dst + c] = -1 - f
-            nfree += f
-    queue = np.empty(nfree + 4, np.int32)
-    g = (goal // cols + 1) * pc + goal % cols + 1
-    dist[g] = 0
-    queue[0] = g
-    head = 0
-    tail = 1
-    while head < tail:
-        cur = queue[head]
-        head += 1
-        d = dist[cur] + 1
-        for nb in (cur - pc, cur + 1, cur + pc, cur - 1):
-            old = dist[nb]
-            ok = old == -2
-            dist[nb] = d if ok else old
-            queue[tail] = nb
-            tail += ok
-    if tail < nfree:
-        for i in range(pc, npd - pc):
-            if dist[i] == -2:
-                dist[i] = -1
-    return dist.reshape(rows + 2, pc)[1:-1, 1:-1]
+def engine(m, rows, cols, gi):
+    dist, nfree = _labels(m, rows, cols, True)
+    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, False,
+         np.array([_to_pad(gi, cols)], np.int32), np.int64(-1), False, dist,
+         np.empty(max(nfree, 1), np.int32), np.empty(0, np.int32))
+    return dist
+
+
+def branchless(m, rows, cols, gi):
+    dist, nfree = _labels(m, rows, cols, True)
+    _wave4_branchless(dist, cols, _to_pad(gi, cols), nfree)
+    return dist
 
 
 def cases():
@@ -113,21 +90,25 @@ def main(argv=None) -> int:
         rows, cols = occ.shape
         m = np.ascontiguousarray(occ).view(np.uint8).ravel()
         gi = goal[0] * cols + goal[1]
-        ref = core.bfs_field(m, rows, cols, gi, False, occupied=True)[0]
-        assert np.array_equal(branchless_field(m, rows, cols, gi), ref), name
-        eng, bl = [], []
+        a, b = engine(m, rows, cols, gi), branchless(m, rows, cols, gi)
+        field = core.bfs_field(m, rows, cols, gi, False, occupied=True)[0]
+        assert np.array_equal(a, b), name
+        assert np.array_equal(field, np.where(a == -2, -1, a).reshape(rows + 2, cols + 2)[1:-1, 1:-1])
+        t = {"engine": [], "branchless": [], "bfs_field": []}
         load = os.getloadavg()[0]
         for _ in range(args.repeat):
-            c0 = time.process_time()
-            core.bfs_field(m, rows, cols, gi, False, occupied=True)
-            c1 = time.process_time()
-            branchless_field(m, rows, cols, gi)
-            c2 = time.process_time()
-            eng.append(c1 - c0)
-            bl.append(c2 - c1)
-        row = {"grid": name, "engine_cpu_s": float(np.median(eng)),
-               "branchless_cpu_s": float(np.median(bl)), "load": round(load, 2)}
+            for key, fn in (("engine", lambda: engine(m, rows, cols, gi)),
+                            ("branchless", lambda: branchless(m, rows, cols, gi)),
+                            ("bfs_field", lambda: core.bfs_field(m, rows, cols, gi, False,
+                                                                 occupied=True))):
+                c0 = time.process_time()
+                fn()
+                t[key].append(time.process_time() - c0)
+        row = {"grid": name, "open_share": _open_share(_labels(m, rows, cols, True)[0], rows, cols),
+               "load": round(load, 2)}
+        row.update({f"{k}_cpu_s": float(np.median(v)) for k, v in t.items()})
         row["branchless_speedup"] = row["engine_cpu_s"] / row["branchless_cpu_s"]
+        row["bfs_field_speedup"] = row["engine_cpu_s"] / row["bfs_field_cpu_s"]
         rows_out.append(row)
         print(json.dumps(row), file=sys.stderr)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -59,10 +59,10 @@ _NEG = -(1 << 30)  # a term that leaves any row value below -1: blocked or unrea
 def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par):
     """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
 
-    ``a, pr, pc``: flat int32 arrays of ``rows*cols + 1`` (the last slot takes
-    the writes of closed sides, so the walk has no branch on a wall).
-    ``(gi, gj)``: the goal's block in maze-matrix coordinates, ``(gr, gc)``
-    the goal grid cell.
+    ``a, pr, pc``: flat int32 arrays of ``rows*cols``; ``par`` (int8) gets
+    the bit of the side each reached cell's parent lies on (``_ROOT`` for
+    the goal's cell), -1 elsewhere. ``(gi, gj)``: the goal's block in
+    maze-matrix coordinates, ``(gr, gc)`` the goal grid cell.
     """
     rows, cols = east.shape
     p = k + t
@@ -392,7 +392,7 @@ def maze_field(grid, goal):
     walls = _walls(grid, goal)
     if walls is None:
         return None
-    n = walls[0].size + 1  # a spare slot: see _walk
+    n = walls[0].size
     a = np.empty(n, np.int32)
     pr = np.zeros(n, np.int32)
     pc = np.zeros(n, np.int32)

@@ -416,6 +416,8 @@ def _walls(grid, goal):
     p = k + t
     if grid.shape != (wd.rows * p + t, wd.cols * p + t):
         return None
+    if grid.rows * grid.cols >= _BIG:
+        return None  # a distance could reach the unreached marker
     gr, gc = int(goal[0]), int(goal[1])
     qr, rr = divmod(gr, p)
     qc, rc = divmod(gc, p)

@@ -11,9 +11,10 @@ ratios are written down.
   processes (wall and child CPU time), and whether numba was imported.
 * ``wavefront``: on ``N x N`` backtracker mazes widened with corridor 3,
   wall 1 (``4N+1`` grids; default N = 1000, 2000), plus corridor 1 and 9
-  at about 4001^2 (``--corridors``): the public ``wavefront_field`` (on
-  these perfect mazes the closed form of ``robomaze._search._blockwave``;
-  the row records which path ran), the scalar kernel
+  at about 4001^2 (``--corridors``, which also takes braided mazes): the
+  public ``wavefront_field`` (on these mazes the closed form of
+  ``robomaze._search._blockwave``; the row records which path ran), the
+  scalar kernel
   (``robomaze._search.bfs_field``), the bit-parallel experiment
   (``benchmarks/bitwave.py``) and the C BFS (``bfs_ref.c``); fields checked
   equal. The *floor* is the field's unavoidable traffic (the uint8 mask
@@ -38,7 +39,7 @@ ratios are written down.
 Usage::
 
     python benchmarks/bench_speed.py [--repeat 5] [--sizes 1000 2000] [--pairs 10]
-        [--corridors 1:2000 9:400] [--skip startup wavefront jps]
+        [--corridors 1:2000 9:400 (CORRIDOR:N[:BRAID])] [--skip startup wavefront jps]
         [--out benchmarks/results/speed.json]
 """
 
@@ -126,20 +127,21 @@ def build(compiler: str, src: Path, exe: Path, flags) -> Path:
 
 
 def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
-    """``cases``: ``(maze size N, corridor)`` pairs, wall 1."""
+    """``cases``: ``(maze size N, corridor, braid)``, wall 1."""
     exes = {k: build(gcc, HERE / "bfs_ref.c", tmp / f"bfs_{k}", f) for k, f in FLAGS.items()}
     small = widen(make_maze(8, 0), corridor=3, wall=1)
     wavefront_field(small, small.start_goal()[1])
     bit_field(np.ones(64, np.uint8), 8, 8, 0)  # compile the experiment
     rows = []
-    for n, corridor in cases:
-        grid = widen(make_maze(n, 1), corridor=corridor, wall=1)
+    for n, corridor, braid in cases:
+        maze = generate("backtracker", n, n, rng=1, braid=braid) if braid else make_maze(n, 1)
+        grid = widen(maze, corridor=corridor, wall=1)
         goal = grid.start_goal()[1]
         f8 = np.ascontiguousarray(grid.free, np.uint8).ravel()
         gi = goal[0] * grid.cols + goal[1]
         raw = tmp / "grid.raw"
         f8.tofile(raw)
-        row = {"maze": n, "corridor": corridor, "grid": f"{grid.rows}x{grid.cols}",
+        row = {"maze": n, "corridor": corridor, "braid": braid, "grid": f"{grid.rows}x{grid.cols}",
                "public_path": _point_field(grid, goal, False)[2], "load_before": load()}
         bws = [bandwidth()]
         time.sleep(4)
@@ -234,10 +236,10 @@ def jps(npairs: int, repeat: int, tmp: Path, gxx: str) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000])
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 2000])
     ap.add_argument("--pairs", type=int, default=10)
     ap.add_argument("--corridors", nargs="*", default=["1:2000", "9:400"],
-                    help="extra wavefront rows CORRIDOR:N (backtracker N x N, wall 1)")
+                    help="extra wavefront rows CORRIDOR:N[:BRAID] (backtracker N x N, wall 1)")
     ap.add_argument("--skip", nargs="*", default=[])
     ap.add_argument("--out", default=str(HERE / "results" / "speed.json"))
     args = ap.parse_args(argv)
@@ -253,8 +255,10 @@ def main(argv=None) -> int:
         if "jps" not in args.skip:
             out["jps"] = jps(args.pairs, args.repeat, tmp, gxx)
         if "wavefront" not in args.skip:
-            cases = [(n, 3) for n in args.sizes]
-            cases += [(int(n), int(k)) for k, n in (c.split(":") for c in args.corridors)]
+            cases = [(n, 3, 0.0) for n in args.sizes]
+            for spec in args.corridors:
+                k, n, *braid = spec.split(":")
+                cases.append((int(n), int(k), float(braid[0]) if braid else 0.0))
             out["wavefront"] = wavefront(cases, args.repeat, tmp, gcc)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")

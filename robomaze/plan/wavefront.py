@@ -9,9 +9,10 @@ are step counts: the navigation function of the grid graph.
 
 For a point robot, 4-connected, on a grid made by ``widen`` from a perfect
 maze, the field has a closed form per corridor block and is written in one
-pass (:mod:`robomaze._search._blockwave`); the grid's cells are checked
-against its maze on the way and any difference, a loop in the maze, a
-footprint or 8-connectivity runs the BFS wave. Both give the same field.
+pass (:mod:`robomaze._search._blockwave`); with loops (braided mazes) each
+maze cell holds the minimum of a few such forms (from corridor + wall >= 5).
+The grid's cells are checked against its maze on the way; any difference, a
+footprint or 8-connectivity runs the BFS wave. All give the same field.
 """
 
 from __future__ import annotations
@@ -52,16 +53,17 @@ def _maze_pays(grid: OccupancyGrid) -> bool:
 def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
     """A point robot's field from a free goal cell: ``(dist, expanded, how)``.
 
-    ``how`` is ``"maze"`` when the closed form of a widened perfect maze gave
-    it (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
-    ``widen`` whose cells match its maze, no cycle where the goal is, large
-    enough to pay) and ``"bfs"`` when the engine's wave did; both give the
-    same field.
+    ``how`` is ``"maze"`` when the closed form of a widened maze gave it
+    (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
+    ``widen`` whose cells match its maze, large enough to pay), without a
+    loop where the goal is, ``"maze-loops"`` when there were loops (a
+    Dijkstra over the cells' forms; only from corridor + wall >= 5), and
+    ``"bfs"`` when the engine's wave ran; all give the same field.
     """
     if not conn8 and _maze_pays(grid):
         fast = maze_field(grid, gcell)
         if fast is not None:
-            return fast[0], fast[1], "maze"
+            return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
     rows, cols = grid.shape
     # a point fits on any free cell: the wave reads the grid's occupancy in
     # place, no C-space mask or copy

@@ -1,10 +1,10 @@
-"""The closed-form field of widened perfect mazes against the BFS wave and scipy.
+"""The closed-form field of widened mazes against the BFS wave and scipy.
 
 Every field is compared cell for cell (dtype int32 included) with the engine's
 BFS kernel and with ``scipy.sparse.csgraph`` unit-weight shortest paths over
-the free cells' 4-neighbour graph; on perfect mazes the test also asserts the
-closed form really ran, and on braided, tampered or 8-connected cases that the
-BFS did.
+the free cells' 4-neighbour graph; the tests also assert which path ran: the
+closed form on perfect mazes, its minimum-of-forms variant on braided ones,
+the BFS on tampered, too small or 8-connected cases.
 """
 
 import sys
@@ -20,6 +20,7 @@ from robomaze import Maze, OccupancyGrid, widen
 from robomaze import _search as core
 from robomaze.generate import GENERATORS, generate
 from robomaze.plan import wavefront, wavefront_field
+from robomaze._search import _blockwave
 from robomaze.plan.wavefront import _point_field
 
 wavefront_module = sys.modules["robomaze.plan.wavefront"]  # the package exports the function
@@ -30,6 +31,7 @@ def closed_form_at_any_size(monkeypatch):
     """The test grids are small: take the closed form wherever it applies."""
     monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS", 0)
     monkeypatch.setattr(wavefront_module, "_MAZE_MIN_CELLS_PITCH2", 0)
+    monkeypatch.setattr(_blockwave, "_LOOPS_MIN_PITCH", 2)
 
 
 def scipy_field(free: np.ndarray, goal) -> np.ndarray:
@@ -88,19 +90,48 @@ def free_cells_of(grid: OccupancyGrid, kind: str):
 @pytest.mark.parametrize("name", sorted(GENERATORS))
 def test_every_generator(name):
     maze = generate(name, 9, 11, rng=3)
+    assert maze.is_perfect()
     grid = widen(maze, corridor=3, wall=2)
     rng = np.random.default_rng(7)
     free = np.argwhere(grid.free)
     for goal in free[rng.choice(len(free), 4, replace=False)]:
-        check(grid, goal, "maze" if maze.is_perfect() else "bfs")
+        check(grid, goal, "maze")
 
 
-@pytest.mark.parametrize("name", ["backtracker", "kruskal", "prim"])
-def test_braided_mazes_fall_back(name):
-    maze = generate(name, 10, 10, rng=5, braid=0.5)
+@pytest.mark.parametrize("name", ["backtracker", "kruskal", "prim", "wilson"])
+@pytest.mark.parametrize("braid", [0.3, 1.0])
+def test_braided_mazes_take_the_minimum_of_forms(name, braid):
+    maze = generate(name, 10, 9, rng=5, braid=braid)
     assert not maze.is_perfect()
-    grid = widen(maze, corridor=2, wall=1)
-    check(grid, grid.start_goal()[1], "bfs")
+    maze = Maze(maze.east, maze.south, openings=[(0, 3, "N"), (9, 8, "E")])
+    for corridor, wall in ((1, 1), (2, 1), (3, 2), (4, 1)):
+        grid = widen(maze, corridor=corridor, wall=wall)
+        rng = np.random.default_rng(corridor * 10 + wall)
+        goals = [grid.start_goal()[1]]
+        for kind in ("cell", "passage"):
+            cells = free_cells_of(grid, kind)
+            goals += [cells[i] for i in rng.choice(len(cells), 3, replace=False)]
+        goals += [(0, wall + 3 * (corridor + wall))]  # the north opening
+        for goal in goals:
+            check(grid, goal, "maze-loops")
+
+
+def test_open_mazes_take_the_minimum_of_forms():
+    # every wall down: the most routes into each cell
+    for rows, cols, k in ((5, 5, 2), (8, 6, 3), (12, 12, 1)):
+        grid = widen(Maze.empty(rows, cols), corridor=k, wall=1)
+        for goal in (grid.start_goal()[1], (grid.rows // 2, grid.cols // 2), (1, 1)):
+            if grid.is_free(goal):
+                check(grid, goal, "maze-loops")
+
+
+def test_loops_below_the_pitch_rule_use_the_wave(monkeypatch):
+    monkeypatch.setattr(_blockwave, "_LOOPS_MIN_PITCH", 5)
+    maze = generate("kruskal", 10, 10, rng=2, braid=0.5)
+    check(widen(maze, corridor=3, wall=1), (2, 2), "bfs")  # pitch 4
+    check(widen(maze, corridor=4, wall=1), (2, 2), "maze-loops")  # pitch 5
+    perfect = widen(generate("kruskal", 10, 10, rng=2), corridor=1, wall=1)
+    check(perfect, (1, 1), "maze")  # the tree form has no pitch rule
 
 
 # ---------------------------------------------------------------- widening and goals
@@ -168,7 +199,8 @@ def test_loop_elsewhere_does_not_matter():
     left = grid.maze_centre((1, 0))
     d = check(grid, right, "maze")
     assert d[left] == -1
-    check(grid, left, "bfs")
+    d = check(grid, left, "maze-loops")
+    assert d[right] == -1
 
 
 # ---------------------------------------------------------------- grids that lie about their maze
@@ -255,4 +287,7 @@ def test_property_against_references(rows, cols, k, t, seed, braid, pick, sides)
     grid = widen(maze, corridor=k, wall=t)
     free = np.argwhere(grid.free)
     goal = tuple(map(int, free[pick % len(free)]))
-    check(grid, goal, "maze" if maze.is_perfect() else "bfs")
+    dist, _, ran = _point_field(grid, goal, False)
+    # a cell needing more than _FORMS forms would send a loopy maze to the wave
+    assert ran == "maze" if maze.is_perfect() else ran in ("maze-loops", "bfs")
+    check(grid, goal, ran)

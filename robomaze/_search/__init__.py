@@ -498,9 +498,10 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     4-connected waves over grids where fewer than half the free cells have
     four free neighbours (a sample of 4096 cells decides) run a branch-free
     loop instead of the engine's :func:`wave`: the neighbour tests of such
-    grids are unpredictable (1.1-2.5x on random obstacles, MovingAI mazes
-    and braided widened mazes; open rooms keep the branches, which predict
-    well there: ``benchmarks/bfs_branchless.py``).
+    grids are unpredictable (1.06-1.5x on random obstacles, 1.5-2.5x on
+    MovingAI maze512, about 1.1x on braided corridor-1 mazes; open grids and
+    rooms, 0.5-0.8x with it, keep the branches, which predict well there:
+    ``benchmarks/bfs_branchless.py``).
 
     >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
     >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
@@ -516,7 +517,6 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     pc = cols + 2
     npd = (rows + 2) * pc
     dist, nfree = _labels(mask, rows, cols, occupied)
-
     if not conn8 and _open_share(dist, rows, cols) < 0.5:
         expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
     else:

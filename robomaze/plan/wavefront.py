@@ -10,7 +10,7 @@ are step counts: the navigation function of the grid graph.
 For a point robot, 4-connected, on a grid made by ``widen`` from a perfect
 maze, the field has a closed form per corridor block and is written in one
 pass (:mod:`robomaze._search._blockwave`); with loops (braided mazes) each
-maze cell holds the minimum of a few such forms (from corridor + wall >= 5).
+maze cell holds the minimum of a few such forms (from corridor + wall >= 4).
 The grid's cells are checked against its maze on the way; any difference, a
 footprint or 8-connectivity runs the BFS wave. All give the same field.
 """
@@ -57,7 +57,7 @@ def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
     (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
     ``widen`` whose cells match its maze, large enough to pay), without a
     loop where the goal is, ``"maze-loops"`` when there were loops (a
-    Dijkstra over the cells' forms; only from corridor + wall >= 5), and
+    Dijkstra over the cells' forms; only from corridor + wall >= 4), and
     ``"bfs"`` when the engine's wave ran; all give the same field.
     """
     if not conn8 and _maze_pays(grid):

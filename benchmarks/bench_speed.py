@@ -10,12 +10,25 @@ ratios are written down.
 * ``startup``: ``robomaze --version`` and ``robomaze --help`` in fresh
   processes (wall and child CPU time), and whether numba was imported.
 * ``wavefront``: on ``N x N`` backtracker mazes widened with corridor 3,
-  wall 1 (``4N+1`` grids; default N = 1000, 2000): the public
-  ``wavefront_field``, the scalar kernel (``robomaze._search.bfs_field``),
-  the bit-parallel experiment (``benchmarks/bitwave.py``) and the C BFS
-  (``bfs_ref.c``); fields checked equal. The *floor* is the field's
-  unavoidable traffic (the uint8 mask read once, the int32 labels written
-  once) at the bandwidth measured here by a numpy copy of a 256 MiB array.
+  wall 1 (``4N+1`` grids; default N = 1000, 2000), plus corridor 1 and 9
+  at about 4001^2 (``--corridors``, which also takes braided mazes): the
+  public ``wavefront_field`` (on these mazes the closed form of
+  ``robomaze._search._blockwave``; the row records which path ran), the
+  scalar kernel
+  (``robomaze._search.bfs_field``), the bit-parallel experiment
+  (``benchmarks/bitwave.py``) and the C BFS (``bfs_ref.c``); fields checked
+  equal. The *floor* is the field's unavoidable traffic (the uint8 mask
+  read once, the int32 labels written once) at the bandwidth measured here
+  by a numpy copy of a 256 MiB array, once before and once after the row's
+  repetitions (the lower is used: a busier machine moves it). *fresh* is a
+  new int32 array of the grid's size written once (``np.empty`` + ``fill``).
+  It runs first in every repetition: on a VM that hands freed memory back to
+  the host after a few idle seconds (free page reporting), the first touch
+  of such memory costs far more than its traffic (here 260-370 ms for 256
+  MiB against 15 ms when the guest still holds the pages), and each
+  contender would pay it or not depending on what ran before it. After
+  *fresh*, every contender finds the pages in the guest. The *cold* figures
+  (one call each after 4 s idle) show what a first call pays on such a VM.
 * ``jps``: 8-connected octile A* between ``--pairs`` random free cells of
   kruskal mazes widened with corridor 1, 3 and 9 (about 4001^2 grids): the
   engine's plain A* (``shortest_path``), jump point search
@@ -26,7 +39,8 @@ ratios are written down.
 Usage::
 
     python benchmarks/bench_speed.py [--repeat 5] [--sizes 1000 2000] [--pairs 10]
-        [--skip startup wavefront jps] [--out benchmarks/results/speed.json]
+        [--corridors 1:2000 9:400 (CORRIDOR:N[:BRAID])] [--skip startup wavefront jps]
+        [--out benchmarks/results/speed.json]
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ from robomaze import _search as core  # noqa: E402
 from robomaze import widen  # noqa: E402
 from robomaze.generate import generate  # noqa: E402
 from robomaze.plan import astar, wavefront_field  # noqa: E402
+from robomaze.plan.wavefront import _point_field  # noqa: E402
 
 FLAGS = {"O3native": ["-O3", "-march=native"], "O2": ["-O2"]}
 
@@ -111,23 +126,32 @@ def build(compiler: str, src: Path, exe: Path, flags) -> Path:
     return exe
 
 
-def wavefront(sizes, repeat: int, tmp: Path, gcc: str) -> list[dict]:
+def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
+    """``cases``: ``(maze size N, corridor, braid)``, wall 1."""
     exes = {k: build(gcc, HERE / "bfs_ref.c", tmp / f"bfs_{k}", f) for k, f in FLAGS.items()}
     small = widen(make_maze(8, 0), corridor=3, wall=1)
     wavefront_field(small, small.start_goal()[1])
     bit_field(np.ones(64, np.uint8), 8, 8, 0)  # compile the experiment
     rows = []
-    for n in sizes:
-        grid = widen(make_maze(n, 1), corridor=3, wall=1)
+    for n, corridor, braid in cases:
+        maze = generate("backtracker", n, n, rng=1, braid=braid) if braid else make_maze(n, 1)
+        grid = widen(maze, corridor=corridor, wall=1)
         goal = grid.start_goal()[1]
         f8 = np.ascontiguousarray(grid.free, np.uint8).ravel()
         gi = goal[0] * grid.cols + goal[1]
         raw = tmp / "grid.raw"
         f8.tofile(raw)
-        row = {"maze": n, "grid": f"{grid.rows}x{grid.cols}", "load_before": load()}
-        bw = bandwidth()
-        t = {k: Best() for k in ("public", "scalar", "bitwave", *exes)}
+        row = {"maze": n, "corridor": corridor, "braid": braid, "grid": f"{grid.rows}x{grid.cols}",
+               "public_path": _point_field(grid, goal, False)[2], "load_before": load()}
+        bws = [bandwidth()]
+        time.sleep(4)
+        row["public_cold_cpu_s"] = timed(lambda: wavefront_field(grid, goal))[1]
+        time.sleep(4)
+        row["fresh_cold_cpu_s"] = timed(lambda: np.empty(f8.size, np.int32).fill(-1))[1]
+        t = {k: Best() for k in ("fresh", "public", "scalar", "bitwave", *exes)}
         for _ in range(repeat):
+            w, c, _ = timed(lambda: np.empty(f8.size, np.int32).fill(-1))
+            t["fresh"].add(w, c)
             w, c, field = timed(lambda: wavefront_field(grid, goal))
             t["public"].add(w, c)
             w, c, _ = timed(lambda: core.bfs_field(f8, grid.rows, grid.cols, gi, False))
@@ -137,19 +161,26 @@ def wavefront(sizes, repeat: int, tmp: Path, gcc: str) -> list[dict]:
             for k, exe in exes.items():
                 w, c, reached, total, maxd = c_bfs(exe, raw, grid.shape, goal)
                 t[k].add(w, c)
+        bws.append(bandwidth())
         raw.unlink()
         reach = field >= 0
+        scalar = core.bfs_field(f8, grid.rows, grid.cols, gi, False)[0]
+        assert np.array_equal(field, scalar) and field.dtype == np.int32, "public field differs"
         assert np.array_equal(bits[0], field), "bit-parallel field differs"
         assert reached == int(reach.sum()) and total == int(field[reach].sum(dtype=np.int64)) \
             and maxd == int(field.max()), "C BFS and robomaze fields differ"
+        bw = min(bws)
         floor = (f8.nbytes + 4 * f8.size) / bw
         row.update({f"{k}_cpu_s": v.cpu for k, v in t.items()})
         row.update({f"{k}_wall_s": v.wall for k, v in t.items()})
-        row.update(bandwidth_GBps=bw / 1e9, floor_s=floor, load_after=load(),
+        row.update(bandwidth_GBps=bw / 1e9, bandwidth_GBps_runs=[b / 1e9 for b in bws],
+                   floor_s=floor, load_after=load(),
                    public_vs_c_O3native=t["O3native"].cpu / t["public"].cpu,
                    public_vs_c_O2=t["O2"].cpu / t["public"].cpu,
                    bitwave_vs_scalar=t["scalar"].cpu / t["bitwave"].cpu,
-                   public_over_floor=t["public"].wall / floor)
+                   public_over_floor=t["public"].wall / floor,
+                   public_cpu_over_floor=t["public"].cpu / floor,
+                   public_cpu_over_fresh=t["public"].cpu / t["fresh"].cpu)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
     return rows
@@ -205,8 +236,10 @@ def jps(npairs: int, repeat: int, tmp: Path, gxx: str) -> list[dict]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000])
+    ap.add_argument("--sizes", type=int, nargs="*", default=[1000, 2000])
     ap.add_argument("--pairs", type=int, default=10)
+    ap.add_argument("--corridors", nargs="*", default=["1:2000", "9:400"],
+                    help="extra wavefront rows CORRIDOR:N[:BRAID] (backtracker N x N, wall 1)")
     ap.add_argument("--skip", nargs="*", default=[])
     ap.add_argument("--out", default=str(HERE / "results" / "speed.json"))
     args = ap.parse_args(argv)
@@ -222,7 +255,11 @@ def main(argv=None) -> int:
         if "jps" not in args.skip:
             out["jps"] = jps(args.pairs, args.repeat, tmp, gxx)
         if "wavefront" not in args.skip:
-            out["wavefront"] = wavefront(args.sizes, args.repeat, tmp, gcc)
+            cases = [(n, 3, 0.0) for n in args.sizes]
+            for spec in args.corridors:
+                k, n, *braid = spec.split(":")
+                cases.append((int(n), int(k), float(braid[0]) if braid else 0.0))
+            out["wavefront"] = wavefront(cases, args.repeat, tmp, gcc)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
     print(json.dumps(out, indent=1))

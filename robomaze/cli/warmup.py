@@ -57,7 +57,13 @@ def everything() -> str:
 
 
 def _extras() -> None:
-    """Kernels no sweep task reaches: the 8-connected searches (sweeps plan 4-connected)."""
+    """Kernels no sweep task reaches.
+
+    The 8-connected searches (sweeps plan 4-connected) and the closed-form
+    wavefront field (taken on widened grids of 2^14 cells or more).
+    """
+    from .._search._blockwave import maze_field
+    from ..generate import generate
     from ..grid import widen
     from ..maze import Maze
     from ..plan import astar, dijkstra, wavefront
@@ -66,6 +72,9 @@ def _extras() -> None:
     start, goal = grid.start_goal()
     for planner in (astar, dijkstra, wavefront):
         planner(grid, start, goal, connectivity=8).collision_free  # noqa: B018 -- measured on read
+    maze_field(grid, goal)  # a loop: the minimum-of-forms variant
+    tree = widen(generate("backtracker", 3, 3, rng=0), corridor=3, wall=1)
+    maze_field(tree, tree.start_goal()[1])
 
 
 def run(args: argparse.Namespace) -> int:

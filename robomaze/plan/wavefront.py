@@ -6,6 +6,13 @@ space of their circumscribed disc -- use ``collision_free`` to exploit the
 shape). Each move costs one label, diagonals included with
 ``connectivity=8`` (Moore neighbourhood, no corner cutting), so the labels
 are step counts: the navigation function of the grid graph.
+
+For a point robot, 4-connected, on a grid made by ``widen`` from a perfect
+maze, the field has a closed form per corridor block and is written in one
+pass (:mod:`robomaze._search._blockwave`); with loops (braided mazes) each
+maze cell holds the minimum of a few such forms (from corridor + wall >= 4).
+The grid's cells are checked against its maze on the way; any difference, a
+footprint or 8-connectivity runs the BFS wave. All give the same field.
 """
 
 from __future__ import annotations
@@ -18,12 +25,52 @@ from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from .. import _search as core
+from .._search._blockwave import maze_field
 from . import _kernels as K
 from ._endpoints import (as_cell, check_connectivity, check_grid, check_placeable, endpoints,
                          flat_u8)
 from .path import Path, make_path
 
 __all__ = ["wavefront", "wavefront_field"]
+
+# Grid cells from which the closed form beats the BFS (benchmarks/README.md,
+# issue 22): below them both take microseconds and the wave's single call
+# wins. With corridor = wall = 1 the maze has a quarter as many cells as the
+# grid and the walk costs about what the wave does per cell until the wave
+# falls out of cache (0.93x at 1001^2, 1.34x at 2001^2).
+_MAZE_MIN_CELLS = 1 << 14
+_MAZE_MIN_CELLS_PITCH2 = 1 << 21
+
+
+def _maze_pays(grid: OccupancyGrid) -> bool:
+    w = grid.widening
+    if w is None:
+        return False
+    need = _MAZE_MIN_CELLS_PITCH2 if w.pitch <= 2 else _MAZE_MIN_CELLS
+    return grid.rows * grid.cols >= need
+
+
+def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
+    """A point robot's field from a free goal cell: ``(dist, expanded, how)``.
+
+    ``how`` is ``"maze"`` when the closed form of a widened maze gave it
+    (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
+    ``widen`` whose cells match its maze, large enough to pay), without a
+    loop where the goal is, ``"maze-loops"`` when there were loops (a
+    Dijkstra over the cells' forms; only from corridor + wall >= 4), and
+    ``"bfs"`` when the engine's wave ran; all give the same field.
+    """
+    if not conn8 and _maze_pays(grid):
+        fast = maze_field(grid, gcell)
+        if fast is not None:
+            return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
+    rows, cols = grid.shape
+    # a point fits on any free cell: the wave reads the grid's occupancy in
+    # place, no C-space mask or copy
+    occ = grid.occupied.view(np.uint8).ravel()
+    dist, expanded = core.bfs_field(occ, rows, cols, gcell[0] * cols + gcell[1], conn8,
+                                    occupied=True)
+    return dist, expanded, "bfs"
 
 
 def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = None,
@@ -66,10 +113,9 @@ def wavefront_field(grid: OccupancyGrid, goal, *, footprint: Footprint | None = 
     rows, cols = grid.shape
     gi = gcell[0] * cols + gcell[1]
     if footprint is None:
-        # a point fits on any free cell (as_cell checked the goal's): the wave
-        # reads the grid's occupancy in place, no C-space mask or copy
-        occ = grid.occupied.view(np.uint8).ravel()
-        return core.bfs_field(occ, rows, cols, gi, conn == 8, occupied=True)[0]
+        # as_cell checked the goal is free; on a widened perfect maze the
+        # field has a closed form written in one pass
+        return _point_field(grid, gcell, conn == 8)[0]
     free = free_space(grid, footprint)
     check_placeable(grid, "goal", gcell, free, footprint)
     return core.bfs_field(flat_u8(free), rows, cols, gi, conn == 8)[0]
@@ -118,7 +164,10 @@ def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None =
     s, g = endpoints(grid, start, goal, free=free, footprint=footprint)
     rows, cols = grid.shape
     f8 = flat_u8(free)
-    dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
+    if footprint is None:
+        dist, expanded, _ = _point_field(grid, g, conn == 8)
+    else:
+        dist, expanded = core.bfs_field(f8, rows, cols, g[0] * cols + g[1], conn == 8)
     dist = np.ascontiguousarray(dist).ravel()
     si = s[0] * cols + s[1]
     if dist[si] < 0:

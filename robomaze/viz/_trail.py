@@ -15,7 +15,7 @@ from matplotlib.lines import Line2D
 
 from ..traverse.palette import DEFAULT_PALETTE, direction_colors
 
-__all__ = ["two_way_trail", "TRAIL_WIDTH", "TwoWayHandle", "trail_legend", "legend_rows"]
+__all__ = ["two_way_trail", "TwoWayTrail", "TRAIL_WIDTH", "TwoWayHandle", "trail_legend", "legend_rows"]
 
 #: Trail width in map cells (the window's and the exports' stroke).
 TRAIL_WIDTH = 0.3
@@ -34,9 +34,10 @@ def two_way_trail(positions, palette: str = DEFAULT_PALETTE):
     Returns
     -------
     segments : (m, 2, 2) float array
-        Plot coordinates ``(x, y) = (col, row)``; a stroke of a passage walked
+        Plot coordinates ``(x, y) = (col, row)``, one per passage and way
+        walked (in the order first walked); a stroke of a passage walked
         both ways is shifted a quarter of :data:`TRAIL_WIDTH` to the right
-        of its direction of travel.
+        of its way.
     colors : list of str
     widths : (m,) float array
         1 for a full stroke, 0.5 for each of the two strokes of a passage
@@ -51,27 +52,60 @@ def two_way_trail(positions, palette: str = DEFAULT_PALETTE):
     >>> segs.tolist(), colors, widths.tolist()
     ([[[0.0, 0.075], [1.0, 0.075]], [[1.0, -0.075], [0.0, -0.075]]], ['#1f4fff', '#00c8e0'], [0.5, 0.5])
     """
-    pos = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
-    colors_of = direction_colors(palette)
-    moves = [(tuple(a), tuple(b)) for a, b in zip(pos[:-1].tolist(), pos[1:].tolist()) if a != b]
-    ways: dict[tuple, set] = {}
-    for a, b in moves:
-        ways.setdefault(frozenset((a, b)), set()).add((b[0] - a[0], b[1] - a[1]))
-    segs, colors, widths, drawn = [], [], [], set()
-    for a, b in moves:
-        d = (b[0] - a[0], b[1] - a[1])
-        if (a, b) in drawn:
-            continue  # the same passage the same way again: already drawn
-        drawn.add((a, b))
-        both = len(ways[frozenset((a, b))]) == 2
-        # right-hand side of travel in plot coordinates (y grows downwards):
-        # east -> +y, west -> -y, south -> -x, north -> +x
-        off = TRAIL_WIDTH / 4 if both else 0.0
-        dx, dy = -d[0] * off, d[1] * off
-        segs.append([[a[1] + dx, a[0] + dy], [b[1] + dx, b[0] + dy]])
-        colors.append(colors_of.get(d, _TURN_COLOR))
-        widths.append(0.5 if both else 1.0)
-    return (np.array(segs, float).reshape(-1, 2, 2), colors, np.array(widths, float))
+    return TwoWayTrail(positions, palette).upto(None)
+
+
+class TwoWayTrail:
+    """:func:`two_way_trail` of every prefix of one walk (an animation's frames).
+
+    Prepared once in one pass over the walk; :meth:`upto` is then a few
+    array operations per frame, so a long replay stays linear.
+    """
+
+    def __init__(self, positions, palette: str = DEFAULT_PALETTE) -> None:
+        pos = np.asarray(positions, dtype=np.int64).reshape(-1, 2)
+        colors_of = direction_colors(palette)
+        first: dict[tuple, int] = {}        # (a, b) -> index of its first move
+        both_at: dict[frozenset, int] = {}  # passage -> move index when both ways are walked
+        ways: dict[frozenset, set] = {}
+        order = []
+        for i, (a, b) in enumerate(zip(map(tuple, pos[:-1].tolist()),
+                                       map(tuple, pos[1:].tolist()))):
+            if a == b:
+                continue
+            key = frozenset((a, b))
+            ways.setdefault(key, set()).add((a, b))
+            if len(ways[key]) == 2 and key not in both_at:
+                both_at[key] = i
+            if (a, b) not in first:
+                first[(a, b)] = i
+                order.append((a, b))
+        n = len(order)
+        self.first = np.array([first[m] for m in order], np.int64)
+        never = np.iinfo(np.int64).max
+        self.both_at = np.array([both_at.get(frozenset(m), never) for m in order], np.int64)
+        plain = np.zeros((n, 2, 2))
+        shift = np.zeros((n, 2, 2))
+        self.colors = []
+        for j, (a, b) in enumerate(order):
+            d = (b[0] - a[0], b[1] - a[1])
+            # right-hand side of the way in plot coordinates (y grows downwards):
+            # east -> +y, west -> -y, south -> -x, north -> +x
+            off = TRAIL_WIDTH / 4
+            dx, dy = -d[0] * off, d[1] * off
+            plain[j] = [[a[1], a[0]], [b[1], b[0]]]
+            shift[j] = plain[j] + [[dx, dy], [dx, dy]]
+            self.colors.append(colors_of.get(d, _TURN_COLOR))
+        self.plain, self.shift = plain, shift
+
+    def upto(self, k: int | None):
+        """The trail of the first ``k`` moves (``positions[:k + 1]``; None: all)."""
+        k = np.iinfo(np.int64).max if k is None else int(k)
+        shown = self.first < k
+        both = (self.both_at < k)[shown]
+        segs = np.where(both[:, None, None], self.shift[shown], self.plain[shown])
+        colors = [c for c, s in zip(self.colors, shown) if s]
+        return segs.reshape(-1, 2, 2), colors, np.where(both, 0.5, 1.0)
 
 
 class TwoWayHandle:

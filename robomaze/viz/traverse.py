@@ -43,7 +43,7 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
 from ..traverse.palette import DEFAULT_PALETTE, direction_colors
-from ._trail import legend_rows, trail_legend, two_way_trail
+from ._trail import TwoWayTrail, legend_rows, trail_legend, two_way_trail
 from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
 from .render import _new_figure, figure_size, save_figure
 
@@ -154,11 +154,6 @@ def _close(fig: Figure) -> None:
         import matplotlib.pyplot as plt
 
         plt.close(fig)
-
-
-def _segments(positions: np.ndarray) -> np.ndarray:
-    xy = np.asarray(positions, float)[:, ::-1]
-    return np.stack([xy[:-1], xy[1:]], axis=1)
 
 
 def _line_width(ax, rows: int, cols: int) -> float:
@@ -431,10 +426,9 @@ class Replay:
         self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, interactive)
         self.ax = self.fig.add_axes((0, 0, 1, 0.94))
         _background(self.ax, world, record.goals, level_maze=record.maze is not None)
-        self._segs = _segments(self.positions)
-        self._colors = move_colors(self.positions, palette)
-        self._lines = LineCollection([], linewidths=_line_width(self.ax, rows, cols), zorder=4,
-                                     capstyle="round")
+        self._trail = TwoWayTrail(self.positions, palette)
+        self._width = _line_width(self.ax, rows, cols)
+        self._lines = LineCollection([], linewidths=self._width, zorder=4, capstyle="round")
         self.ax.add_collection(self._lines)
         if self.marks == "paper":
             _paper_square(self.ax, self.positions[0, 1], self.positions[0, 0], PAPER_START_COLOR)
@@ -465,8 +459,10 @@ class Replay:
     def draw_frame(self, i: int):
         """Draw frame ``i`` (position ``frame_index[i]``); the cell is appended to :attr:`shown`."""
         k = int(self.frame_index[i])
-        self._lines.set_segments(self._segs[:k])
-        self._lines.set_color(self._colors[:k])
+        segs, colors, widths = self._trail.upto(k)
+        self._lines.set_segments(segs)
+        self._lines.set_color(colors)
+        self._lines.set_linewidths(widths * self._width)
         r, c = (int(v) for v in self.positions[k])
         self._here.set_data([c], [r])
         t = self.record.times[k]

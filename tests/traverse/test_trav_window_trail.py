@@ -101,3 +101,33 @@ def test_hint_key_in_the_window(tmp_path):
     assert rec.n_hints == 1 and rec.events[0][2:4] == (0, 1) and rec.n_moves == 4
     assert "hints 1" in win._score.get_text()
     assert win.handle("h") == "ignored"      # at the goal
+
+
+def test_replay_frames_equal_the_trail_of_each_prefix():
+    """TwoWayTrail.upto(k) (masks on one pass) against the trail built from scratch
+    on positions[:k + 1], for every frame of random walks with many retraced passages."""
+    from robomaze.viz._trail import TwoWayTrail, two_way_trail
+
+    rng = np.random.default_rng(7)
+    steps = np.array([(0, 1), (1, 0), (0, -1), (-1, 0), (0, 0)])
+    for _ in range(5):
+        pos = np.cumsum(np.r_[[[2, 2]], steps[rng.integers(0, 5, 60)]], axis=0)
+        trail = TwoWayTrail(pos, "paper")
+        for k in range(len(pos)):
+            a, b = trail.upto(k), two_way_trail(pos[:k + 1], "paper")
+            assert np.array_equal(a[0], b[0]) and a[1] == b[1] and np.array_equal(a[2], b[2])
+        assert (trail.upto(None)[2] == 0.5).any()
+
+
+def test_replay_halves_a_passage_only_once_walked_back(tmp_path):
+    from robomaze.viz.traverse import Replay
+
+    g = Game(LINE, clock=ManualClock())
+    for a in "EEWEEE":
+        g.act(a)
+    rp = Replay(g.record(), palette="paper")
+    rp.draw_frame(2)              # east twice: full strokes
+    assert np.allclose(rp._lines.get_linewidths(), rp._width)
+    rp.draw_frame(3)              # back west over (0,1)-(0,2): two half strokes there
+    w = np.asarray(rp._lines.get_linewidths())
+    assert list(np.isclose(w, rp._width / 2)) == [False, True, True]

@@ -674,8 +674,9 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
                                 f"{end.get('bumps', 0)} bumps but the record holds "
                                 f"{n_moves} and {n_bumps} (truncated or edited?)")
     n_hints = sum(1 for e in events if e.event == "hint")
-    if end.get("hints", 0) != n_hints:
-        raise _fail(name, last, f"end line says {describe(end.get('hints', 0))} hints but "
+    hints = end.get("hints", 0)
+    if not _is_int(hints) or hints != n_hints:
+        raise _fail(name, last, f"end line says {describe(hints)} hints but "
                                 f"the record holds {n_hints} (truncated or edited?)")
     if ("row" in end or "col" in end) and (end.get("row"), end.get("col")) != (r, c):
         raise _fail(name, last, f"end position {[end.get('row'), end.get('col')]} differs "

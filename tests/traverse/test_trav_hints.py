@@ -134,6 +134,7 @@ def test_writer_turns_version_1_into_2_and_stays_valid(tmp_path):
     (lambda ls: ls.__setitem__(0, ls[0].replace('"version":2', '"version":1')),
      "need a version 2 header"),
     (lambda ls: ls.__setitem__(-1, ls[-1].replace('"hints":1', '"hints":3')), "3 hints"),
+    (lambda ls: ls.__setitem__(-1, ls[-1].replace('"hints":1', '"hints":true')), "true hints"),
     (lambda ls: ls.__setitem__(2, ls[2].replace('"row":0,"col":1', '"row":0,"col":3')),
      "where the walker is"),
     (lambda ls: ls.__setitem__(2, ls[2].replace('"hint"', '"teleport"')), "'event' must be"),
@@ -171,3 +172,19 @@ def test_widened_grid_hint_is_in_maze_cells():
     g = Game(grid, clock=lambda: 0.0)
     assert g.hint() == _bfs_route(maze, (0, 0), HINT_CELLS)
     assert g.record().events[0][2:4] == g.start
+
+
+def test_score_command_prints_and_writes_hints(tmp_path, capsys):
+    from robomaze.cli import main
+
+    g = Game(Maze.from_edges(1, 4, [0, 1, 2], [1, 2, 3]), clock=lambda: 0.0)
+    g.hint(0.1)
+    g.act("E", 0.2)
+    g.hint(0.3)
+    path = g.record().save(tmp_path / "h.jsonl")
+    assert main(["score", str(path), "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["hints"] == 2
+    assert main(["score", str(path)]) == 0
+    assert ", hints 2" in capsys.readouterr().out
+    assert main(["score", str(SAMPLE / "sample-walk.jsonl")]) == 0
+    assert "hints" not in capsys.readouterr().out     # the old text, unchanged

@@ -81,5 +81,5 @@ def hint_cells(world: Maze | OccupancyGrid, goals: Sequence[Sequence[int]],
     start = int(cell[0]) * cols + int(cell[1])
     if np.isinf(dist[start]):
         raise ParameterError(f"no route from {tuple(cell)} to the goals")
-    route = _route(adj, dist, start)[1:n + 1]
+    route = _route(adj, dist, start, limit=n)[1:]
     return [divmod(int(v), cols) for v in route]

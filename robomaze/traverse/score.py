@@ -394,12 +394,14 @@ def _edge_ids(secs: Sections, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.asarray(secs.edge_section[a, b]).ravel().astype(np.int64) - 1
 
 
-def _route(adj: sp.csr_matrix, dist: np.ndarray, start: int) -> list[int]:
-    """One shortest route start -> nearest goal following ``dist`` downhill."""
+def _route(adj: sp.csr_matrix, dist: np.ndarray, start: int,
+           limit: int | None = None) -> list[int]:
+    """One shortest route start -> nearest goal following ``dist`` downhill
+    (its first ``limit`` steps only, when given: a hint)."""
     adj = adj.tocsr()
     route = [start]
     cur = start
-    while dist[cur] > 0:
+    while dist[cur] > 0 and (limit is None or len(route) <= limit):
         nb = adj.indices[adj.indptr[cur]:adj.indptr[cur + 1]]
         cur = int(min(nb[dist[nb] == dist[cur] - 1]))
         route.append(cur)

@@ -195,7 +195,8 @@ class RecordShelf:
 
     def listing(self) -> list[dict]:
         return [{"index": i, "name": p.name, "moves": self._cache[i].n_moves,
-                 "bumps": self._cache[i].n_bumps, "label": self._labels[i],
+                 "bumps": self._cache[i].n_bumps, "hints": self._cache[i].n_hints,
+                 "label": self._labels[i],
                  "reached_goal": self._cache[i].reached_goal, "mode":
                  self._cache[i].walker.get("settings", {}).get("mode")}
                 for i, p in enumerate(self.paths)]

@@ -53,6 +53,9 @@ def test_hints_go_to_the_record_and_the_finish_score(tmp_path):
         [(0.2, "hint", 0, 0), (4.0, "hint", 1, 1)]
     assert score(rec).summary["hints"] == 2 and score(rec).summary["extra_moves"] == 0
     assert s.hint(9.0)["hint"] == [] and read_record(path).n_hints == 2  # finished: ignored
+    assert st["record"]["hints"] == 2 and s.shelf.listing()[0]["hints"] == 2
+    from robomaze.web.session import record_payload
+    assert record_payload(s.shelf.record(0))["summary"]["hints"] == 2
 
 
 def test_hint_on_a_widened_grid_points_at_block_centres(tmp_path):

@@ -18,7 +18,8 @@ or grid file, or a traversal record (.jsonl: play the same maze again).
 --corridor/--wall widen the maze: you then walk grid cell by grid cell.
 
 keys: arrows move north/east/south/west (--controls arrows), or a = turn
-left, w = forward, d = turn right (--controls robot); q or escape ends.
+left, w = forward, d = turn right (--controls robot); h = hint (the next 5
+cells of the shortest way, recorded and counted); q or escape ends.
 
 --web serves the game to a browser instead of opening a window (no display
 needed): open the printed URL; walk after walk ("next maze" advances the

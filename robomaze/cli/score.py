@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
              if s["level"] == "grid" else ""))
     print(f"  revisits {s['revisits']}, wrong turns {s['wrong_turns']}, turnbacks "
           f"{s['turnbacks']}, dead ends entered {s['dead_ends_entered']} "
-          f"({s['distinct_dead_ends']} distinct), bumps {s['bumps']}")
+          f"({s['distinct_dead_ends']} distinct), bumps {s['bumps']}"
+          + (f", hints {s['hints']}" if s["hints"] else ""))
     print(f"  time {s['duration']:.2f} s; by region (rows x cols blocks): "
           + " | ".join(" ".join(f"{v:.1f}" for v in row) for row in rep.region_time))
     print(f"  {s['sections']} sections, {s['sections_with_error']} with error")

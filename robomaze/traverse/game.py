@@ -53,7 +53,8 @@ from .._validate import check_choice, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import DIRECTIONS, Maze
-from .record import HEADINGS, Step, TraversalRecord
+from .hint import HINT_CELLS, goal_distance, hint_cells
+from .record import HEADINGS, Event, Step, TraversalRecord
 
 __all__ = ["Game", "MODES", "CONTROLS", "ARROW_KEYS", "ROBOT_KEYS"]
 
@@ -156,6 +157,8 @@ class Game:
         if self.mode in ("torch", "trail", "theseus") and self.radius != 1:
             self.walker["settings"]["radius"] = self.radius
         self.steps: list[Step] = []
+        self.events: list[Event] = []
+        self._hint_field: tuple | None = None
         # (action, position, heading before it) of each move that undo may take back
         self._undo: list[tuple[str, tuple[int, int], float]] = []
         self.moves = 0
@@ -349,7 +352,8 @@ class Game:
         return "moved"
 
     def _time(self, t: float | None) -> float:
-        last = self.steps[-1].t if self.steps else 0.0
+        last = max(self.steps[-1].t if self.steps else 0.0,
+                   self.events[-1].t if self.events else 0.0)
         if t is None:
             return max(self.elapsed, last)
         t = float(t)
@@ -387,6 +391,34 @@ class Game:
         self._log(t, side)
         return "undone"
 
+    @property
+    def hints(self) -> int:
+        """Hints asked for so far."""
+        return len(self.events)
+
+    def hint(self, t: float | None = None, *, n: int = HINT_CELLS) -> list[tuple[int, int]]:
+        """Ask for a hint: the next ``n`` cells of the shortest route to the goal.
+
+        The cells are maze cells (grid cells on a plain grid), from the
+        walker's current one, on the route the score measures against
+        (:func:`robomaze.traverse.hint.hint_cells`). The hint is recorded as an
+        event at time ``t`` (not a move). At the goal nothing is recorded and
+        the list is empty.
+
+        >>> g = Game(Maze.from_edges(1, 4, [0, 1, 2], [1, 2, 3]), clock=lambda: 0.0)
+        >>> g.hint(0.5), g.hints, g.moves
+        ([(0, 1), (0, 2), (0, 3)], 1, 0)
+        """
+        if self.finished:
+            return []
+        t = self._time(t)
+        world = self.maze if self.maze is not None else self.grid
+        if self._hint_field is None:
+            self._hint_field = goal_distance(world, self.goals)
+        cells = hint_cells(world, self.goals, self.maze_cell(), n=n, field=self._hint_field)
+        self.events.append(Event(t, "hint", *self.position, len(self.steps)))
+        return cells
+
     def _wind(self, pos: tuple[int, int]) -> None:
         """Extend Ariadne's thread to ``pos``, or wind it back if ``pos`` is on it."""
         try:
@@ -404,6 +436,7 @@ class Game:
     def status(self) -> str:
         """One line for a window title: moves, bumps, time and the goal."""
         s = f"moves {self.moves}  bumps {self.bumps}  time {self.elapsed:.1f} s"
+        s += f"  hints {self.hints}" if self.events else ""
         return s + ("  -- goal reached!" if self.reached_goal else "")
 
     def record(self, *, source: dict | None = None) -> TraversalRecord:
@@ -411,5 +444,9 @@ class Game:
         return TraversalRecord(level=self.level, maze=self.maze, grid=self.grid,
                                walker=self.walker, start=self.start, goals=self.goals,
                                steps=tuple(self.steps), heading=self.heading0,
-                               reached_goal=self.reached_goal, duration=self.elapsed,
-                               source=source)
+                               reached_goal=self.reached_goal,
+                               # page times may run ahead of this clock: the duration
+                               # covers every line, or the record would not read back
+                               duration=max(self.elapsed, self._time(None)) if self.events
+                               else self.elapsed,
+                               source=source, events=tuple(self.events))

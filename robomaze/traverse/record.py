@@ -1,6 +1,6 @@
 """The traversal record: one walk through one maze, by a person or a robot.
 
-File format (``robomaze-traversal``, version 1) -- JSON Lines, UTF-8:
+File format (``robomaze-traversal``, version 1 or 2) -- JSON Lines, UTF-8:
 
 Line 1, the header (one JSON object)::
 
@@ -43,6 +43,17 @@ is recorded as the move that takes the last one back (the reverse step,
 or the opposite turn), so it counts like any other move. Each executed move changes the position by at most one
 4-neighbour step.
 
+Version 2 adds event lines between the move lines, at the moment they
+happened (only ``hint`` so far: the player asked for a hint at ``row, col``,
+the position then, which is the same as after the previous move)::
+
+    {"t": 3.5, "event": "hint", "row": 0, "col": 1}
+
+An event is not a move: it changes no position and is not counted in
+``moves``. A record without events is written as version 1, byte for byte
+as before events existed; one with events says version 2 and its end line
+counts them (``"hints": h``). Readers accept both versions.
+
 Last line, the end marker::
 
     {"end": true, "moves": n, "bumps": b, "reached_goal": true,
@@ -72,11 +83,13 @@ from ..maze import Maze
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
            "TraversalRecord", "read_record", "read_record_bytes", "write_record",
-           "RecordWriter", "loads", "dumps",
+           "RecordWriter", "loads", "dumps", "Event", "EVENTS",
            "from_trajectory"]
 
 FORMAT_NAME = "robomaze-traversal"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: Event kinds a (version 2) record may hold between its moves.
+EVENTS = ("hint",)
 #: Every action a record may hold.
 MOVES = ("N", "E", "S", "W", "F", "L", "R")
 #: Heading in degrees (counter-clockwise from east) of each compass step.
@@ -94,6 +107,20 @@ class Step(NamedTuple):
     col: int
     heading: float
     bump: bool = False
+
+
+class Event(NamedTuple):
+    """One event line: something the walker did that is not a move (a hint).
+
+    ``index`` is the number of step lines before it in the record (where it
+    goes when written); ``row, col`` the position at that time.
+    """
+
+    t: float
+    event: str
+    row: int
+    col: int
+    index: int
 
 
 def _resolve_source(src: dict) -> Maze:
@@ -137,6 +164,8 @@ class TraversalRecord:
         Seconds from the beginning to the end of the walk.
     source : dict or None
         Generator reference of the maze (provenance).
+    events : tuple of Event
+        Hints asked for (version 2 records), in order; empty by default.
 
     Examples
     --------
@@ -159,6 +188,7 @@ class TraversalRecord:
     reached_goal: bool = False
     duration: float = 0.0
     source: dict | None = None
+    events: tuple = ()
     _cache: dict = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -176,6 +206,7 @@ class TraversalRecord:
         object.__setattr__(self, "start", (int(self.start[0]), int(self.start[1])))
         object.__setattr__(self, "goals", tuple((int(r), int(c)) for r, c in self.goals))
         object.__setattr__(self, "steps", tuple(Step(*s) for s in self.steps))
+        object.__setattr__(self, "events", tuple(Event(*e) for e in self.events))
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -237,6 +268,11 @@ class TraversalRecord:
     def n_bumps(self) -> int:
         """Moves refused by a wall."""
         return sum(1 for s in self.steps if s.bump)
+
+    @property
+    def n_hints(self) -> int:
+        """Hints the walker asked for (0 in a version 1 record)."""
+        return sum(1 for e in self.events if e.event == "hint")
 
     def _arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if "arrays" not in self._cache:
@@ -306,7 +342,9 @@ class TraversalRecord:
             else:
                 grid_json = {"occupied": ["".join("#" if v else "." for v in row)
                                           for row in g.occupied], **base}
-        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "level": self.level,
+        # without events the record is version 1, the same bytes as before events existed
+        version = FORMAT_VERSION if self.events else 1
+        return {"format": FORMAT_NAME, "version": version, "level": self.level,
                 "maze": None if self.maze is None else maze_to_matrix_dict(self.maze),
                 "source": self.source, "grid": grid_json, "walker": self.walker,
                 "start": list(self.start), "heading": self.heading,
@@ -345,20 +383,34 @@ def _step_line(s: Step) -> str:
     return _line(d)
 
 
+def _event_line(e: Event) -> str:
+    return _line({"t": round(float(e.t), 6), "event": e.event, "row": int(e.row),
+                  "col": int(e.col)})
+
+
 def _end_line(moves: int, bumps: int, reached_goal: bool, duration: float,
-              final: Sequence[int], heading: float) -> str:
-    return _line({"end": True, "moves": moves, "bumps": bumps,
-                  "reached_goal": bool(reached_goal), "duration": round(float(duration), 6),
-                  "row": int(final[0]), "col": int(final[1]),
-                  "heading": round(float(heading), 6)})
+              final: Sequence[int], heading: float, hints: int = 0) -> str:
+    end = {"end": True, "moves": moves, "bumps": bumps,
+           "reached_goal": bool(reached_goal), "duration": round(float(duration), 6),
+           "row": int(final[0]), "col": int(final[1]), "heading": round(float(heading), 6)}
+    if hints:
+        end["hints"] = int(hints)
+    return _line(end)
 
 
 def dumps(record: TraversalRecord) -> str:
     """The record as JSON Lines text."""
     out = [_line(record.header())]
-    out.extend(_step_line(s) for s in record.steps)
+    events = sorted(record.events, key=lambda e: e.index)
+    k = 0
+    for i, s in enumerate(record.steps):
+        while k < len(events) and events[k].index <= i:
+            out.append(_event_line(events[k]))
+            k += 1
+        out.append(_step_line(s))
+    out.extend(_event_line(e) for e in events[k:])
     out.append(_end_line(record.n_moves, record.n_bumps, record.reached_goal,
-                         record.duration, record.final, record.headings[-1]))
+                         record.duration, record.final, record.headings[-1], record.n_hints))
     return "\n".join(out) + "\n"
 
 
@@ -396,7 +448,8 @@ class RecordWriter:
 
     def __init__(self, path: str | Path, header: dict) -> None:
         self.path = Path(path)
-        self.moves = self.bumps = 0
+        self.header = dict(header)
+        self.moves = self.bumps = self.hints = 0
         self.final = tuple(int(v) for v in header["start"])
         self.heading = float(header.get("heading", 0.0))
         self.t = 0.0
@@ -408,7 +461,7 @@ class RecordWriter:
 
     def _write_end(self, reached_goal: bool, duration: float, before: bytes = b"") -> None:
         end = (_end_line(self.moves, self.bumps, reached_goal, duration, self.final,
-                         self.heading) + "\n").encode("utf-8")
+                         self.heading, self.hints) + "\n").encode("utf-8")
         self._fh.seek(self._end_at)
         # one write of the move and the new end line: a kill between two
         # writes could otherwise leave a file without its end line
@@ -429,6 +482,25 @@ class RecordWriter:
             self.final, self.heading = (step.row, step.col), float(step.heading)
         self.t = float(step.t)
         self._write_end(False, self.t, (_step_line(step) + "\n").encode("utf-8"))
+
+    def append_event(self, event: Event) -> None:
+        """Add one event line (a hint), keeping the file a complete record.
+
+        The first event turns the header's version 1 into 2 in place (the
+        same number of bytes), before the event line is written.
+        """
+        if self._fh.closed:
+            raise ParameterError(f"the record {self.path} is finished; no more events")
+        event = Event(*event)
+        if self.header.get("version") != FORMAT_VERSION:
+            self.header["version"] = FORMAT_VERSION
+            head = (_line(self.header) + "\n").encode("utf-8")
+            self._fh.seek(0)
+            self._fh.write(head)
+        if event.event == "hint":
+            self.hints += 1
+        self.t = max(self.t, float(event.t))
+        self._write_end(False, self.t, (_event_line(event) + "\n").encode("utf-8"))
 
     def finish(self, reached_goal: bool, duration: float) -> Path:
         """Write the final end line and close the file; returns its path."""
@@ -572,6 +644,8 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
         raise _fail(name, 1, f"start {[r, c]} is outside the {shape[0]}x{shape[1]} "
                              f"{fields['level']} map")
     steps: list[Step] = []
+    events: list[Event] = []
+    version = objs[0]["version"]
     t_prev = 0.0
     end = None
     for i, obj in enumerate(objs[1:], 2):
@@ -580,6 +654,13 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
                 raise _fail(name, i, f"end line is followed by {len(objs) - i} more line(s)")
             end = obj
             break
+        if "event" in obj:
+            if version < 2:
+                raise _fail(name, i, "event lines need a version 2 header, got version "
+                                     f"{version}")
+            events.append(_parse_event(obj, name, i, (r, c), t_prev, len(steps)))
+            t_prev = events[-1].t
+            continue
         steps.append(_parse_step(obj, name, i, (r, c), t_prev, shape))
         r, c, t_prev = steps[-1].row, steps[-1].col, steps[-1].t
     if end is None:
@@ -592,6 +673,11 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
         raise _fail(name, last, f"end line says {end.get('moves')} moves and "
                                 f"{end.get('bumps', 0)} bumps but the record holds "
                                 f"{n_moves} and {n_bumps} (truncated or edited?)")
+    n_hints = sum(1 for e in events if e.event == "hint")
+    hints = end.get("hints", 0)
+    if not _is_int(hints) or hints != n_hints:
+        raise _fail(name, last, f"end line says {describe(hints)} hints but "
+                                f"the record holds {n_hints} (truncated or edited?)")
     if ("row" in end or "col" in end) and (end.get("row"), end.get("col")) != (r, c):
         raise _fail(name, last, f"end position {[end.get('row'), end.get('col')]} differs "
                                 f"from the last move's position {[r, c]}")
@@ -604,7 +690,25 @@ def loads(text: str, *, name: str = "<record>") -> TraversalRecord:
         raise _fail(name, last,
                     f"'reached_goal' must be true or false, got {describe(reached)}")
     return TraversalRecord(steps=tuple(steps), reached_goal=reached, duration=float(duration),
-                           **fields)
+                           events=tuple(events), **fields)
+
+
+def _parse_event(obj: dict, name: str, i: int, prev: tuple[int, int], t_prev: float,
+                 index: int) -> Event:
+    missing = [k for k in ("t", "event", "row", "col") if k not in obj]
+    if missing:
+        raise _fail(name, i, f"event line lacks {', '.join(missing)} "
+                             f"(expected t, event, row, col)")
+    t, kind, row, col = (obj[k] for k in ("t", "event", "row", "col"))
+    if kind not in EVENTS:
+        raise _fail(name, i, f"'event' must be one of {', '.join(EVENTS)}, got {describe(kind)}")
+    if not _is_num(t) or t < t_prev - 1e-9:
+        raise _fail(name, i,
+                    f"'t' must be a number >= the previous time {t_prev}, got {describe(t)}")
+    if (row, col) != tuple(prev) or not (_is_int(row) and _is_int(col)):
+        raise _fail(name, i, f"an event happens where the walker is, {list(prev)}, "
+                             f"got {[describe(row), describe(col)]}")
+    return Event(float(t), kind, int(row), int(col), index)
 
 
 def _parse_step(obj: dict, name: str, i: int, prev: tuple[int, int], t_prev: float,

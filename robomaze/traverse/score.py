@@ -27,6 +27,7 @@ Definitions
   that join them to those nodes (see :func:`sections`). Every passage
   belongs to exactly one section, so every move does; cycles without any
   node form one section each.
+* **hints** -- hints the walker asked for (version 2 records; 0 before).
 * **time** -- the time between two arrivals belongs to the move (and its
   section); the time from arriving at a cell to leaving it is that cell's
   dwell time (the final cell's lasts until the end of the walk), summed over
@@ -54,7 +55,7 @@ __all__ = ["Sections", "sections", "TraversalScore", "score", "score_walk", "SUM
 SUMMARY_KEYS = ("walker", "level", "reached_goal", "moves", "optimal", "extra_moves",
                 "efficiency", "error", "revisits", "wrong_turns", "turnbacks",
                 "dead_ends_entered", "distinct_dead_ends", "bumps", "duration",
-                "level_moves", "pitch", "sections", "sections_with_error")
+                "level_moves", "pitch", "sections", "sections_with_error", "hints")
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,8 @@ def score(record: TraversalRecord, *, regions: Sequence[int] = (2, 2)) -> Traver
                      end_time=record.duration)
     rep.summary.update(walker=record.walker.get("name") or record.walker.get("kind"),
                        level=record.level, bumps=record.n_bumps,
-                       duration=float(record.duration), level_moves=level_moves, pitch=pitch)
+                       duration=float(record.duration), level_moves=level_moves, pitch=pitch,
+                       hints=record.n_hints)
     return rep
 
 
@@ -377,7 +379,7 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
         "turnbacks": turnback, "dead_ends_entered": dead,
         "distinct_dead_ends": len(dead_cells), "bumps": 0,
         "duration": float(end - times[0]), "level_moves": moves, "pitch": 1,
-        "sections": n_sec, "sections_with_error": int((sec_err > 0).sum()),
+        "sections": n_sec, "sections_with_error": int((sec_err > 0).sum()), "hints": 0,
     }
     return TraversalScore(summary=summary, table_rows=table,
                           cell_visits=visits.reshape(shape), cell_error=cell_err.reshape(shape),
@@ -392,12 +394,14 @@ def _edge_ids(secs: Sections, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.asarray(secs.edge_section[a, b]).ravel().astype(np.int64) - 1
 
 
-def _route(adj: sp.csr_matrix, dist: np.ndarray, start: int) -> list[int]:
-    """One shortest route start -> nearest goal following ``dist`` downhill."""
+def _route(adj: sp.csr_matrix, dist: np.ndarray, start: int,
+           limit: int | None = None) -> list[int]:
+    """One shortest route start -> nearest goal following ``dist`` downhill
+    (its first ``limit`` steps only, when given: a hint)."""
     adj = adj.tocsr()
     route = [start]
     cur = start
-    while dist[cur] > 0:
+    while dist[cur] > 0 and (limit is None or len(route) <= limit):
         nb = adj.indices[adj.indptr[cur]:adj.indptr[cur + 1]]
         cur = int(min(nb[dist[nb] == dist[cur] - 1]))
         route.append(cur)

@@ -43,6 +43,7 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..maze import Maze
 from ..traverse.palette import DEFAULT_PALETTE, direction_colors
+from ._trail import TwoWayTrail, legend_rows, trail_legend, two_way_trail
 from .draw import GOAL_COLOR, START_COLOR, draw_grid, draw_maze, setup_axes
 from .render import _new_figure, figure_size, save_figure
 
@@ -54,6 +55,11 @@ DIRECTION_COLORS = direction_colors(DEFAULT_PALETTE)
 _TURN_COLOR = "#888888"
 _FOG = to_rgba("#505050")
 _HERE = "#ff8c00"
+#: A hint: a piece of the best route, in the pages' route colour.
+HINT_COLOR = "#ff00ff"
+#: Seconds a hint stays on the map (the browser page's too).
+HINT_SECONDS = 4.0
+_LEGEND_ROW_PX = 15
 #: Start / end marks of a walk: robomaze's own, or the paper's (Fig. 13).
 MARKS = ("robomaze", "paper")
 PAPER_START_COLOR = "#ff0000"
@@ -87,11 +93,12 @@ def ffmpeg_available() -> bool:
     return animation.writers.is_available("ffmpeg")
 
 
-def _new_fig(rows: int, cols: int, cell_px: float | None, interactive: bool) -> Figure:
+def _new_fig(rows: int, cols: int, cell_px: float | None, interactive: bool,
+             extra_px: int = 0) -> Figure:
     if cell_px is None:
         cell_px = max(4, min(40, 600 // max(rows, cols)))
     w, h = figure_size(rows, cols, cell_px=cell_px)
-    h += 28  # room for the status line
+    h += 28 + extra_px  # room for the status line (and a legend)
     if interactive:
         import matplotlib.pyplot as plt  # only a real window needs pyplot
 
@@ -149,11 +156,6 @@ def _close(fig: Figure) -> None:
         plt.close(fig)
 
 
-def _segments(positions: np.ndarray) -> np.ndarray:
-    xy = np.asarray(positions, float)[:, ::-1]
-    return np.stack([xy[:-1], xy[1:]], axis=1)
-
-
 def _line_width(ax, rows: int, cols: int) -> float:
     from .draw import px_per_cell
 
@@ -200,7 +202,12 @@ class PlayWindow:
         Direction colours (:data:`robomaze.traverse.palette.PALETTES`).
 
     The clock starts with the first move, not when the window opens; at the
-    goal the fog lifts and the score is shown, as on the browser page.
+    goal the fog lifts and the score is shown, as on the browser page. ``h``
+    shows a hint (the next cells of the shortest route, for
+    :data:`HINT_SECONDS` or until the next key; recorded, counted). A
+    passage walked both ways is drawn in both direction colours side by
+    side (:func:`robomaze.viz._trail.two_way_trail`); the legend under the
+    map says so.
     """
 
     def __init__(self, game, *, out: str | os.PathLike | None = None, fig: Figure | None = None,
@@ -212,8 +219,14 @@ class PlayWindow:
         self.source = source
         self.saved: Path | None = None
         rows, cols = game.shape
-        self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, True)
-        self.ax = self.fig.add_axes((0, 0, 1, 0.94))
+        if fig is None:
+            w = figure_size(rows, cols, cell_px=cell_px or max(4, min(40, 600 // max(rows, cols))))[0]
+            fig = _new_fig(rows, cols, cell_px, True, 6 + _LEGEND_ROW_PX * legend_rows(w))
+        self.fig = fig
+        legend_px = 6 + _LEGEND_ROW_PX * legend_rows(fig.get_figwidth() * fig.dpi)
+        low = legend_px / (self.fig.get_figheight() * self.fig.dpi)
+        top = 28 / (self.fig.get_figheight() * self.fig.dpi)
+        self.ax = self.fig.add_axes((0, low, 1, 1 - low - top))
         _background(self.ax, game.world, game.goals, level_maze=game.maze is not None)
         self._fog = self.ax.imshow(np.zeros((rows, cols, 4)), origin="upper", zorder=6,
                                    extent=(-0.5, cols - 0.5, rows - 0.5, -0.5),
@@ -222,9 +235,15 @@ class PlayWindow:
         gxy = np.array([_goal_xy(game, cell) for cell in game.goals])
         self.ax.plot(gxy[:, 0], gxy[:, 1], "*", color=GOAL_COLOR, markersize=12, zorder=9,
                      markeredgecolor="white")
-        self._trail = LineCollection([], linewidths=_line_width(self.ax, rows, cols),
-                                     zorder=4, capstyle="round")
+        self._width = _line_width(self.ax, rows, cols)
+        self._trail = LineCollection([], linewidths=self._width, zorder=4, capstyle="round")
         self.ax.add_collection(self._trail)
+        self._legend = trail_legend(self.fig, palette, self._width, hint_color=HINT_COLOR)
+        (self._hint,) = self.ax.plot([], [], "--o", color=HINT_COLOR, zorder=8, markersize=5,
+                                     linewidth=max(1.5, self._width * 0.6),
+                                     markeredgecolor="black")
+        self.hint_cells: list = []
+        self._hint_timer = None
         # at cell level the walls are lines on cell edges, half under the fog of
         # a hidden neighbour: the walls the player knows are drawn again above it
         self._walls = LineCollection([], colors="black", zorder=7, capstyle="projecting",
@@ -248,14 +267,36 @@ class PlayWindow:
             self.finish()
             _close(self.fig)
             return "quit"
-        if not self.game.steps:
+        if not self.game.steps and not self.game.events:
             self.game.start_clock()  # the time before the first move is not walking time
+        if key == "h":
+            return self.hint()
+        self.hint_cells = []
         result = self.game.key(key) if key else "ignored"
         if result != "ignored":
             self.redraw()
         if result == "goal":
             self.finish()
         return result
+
+    def hint(self) -> str:
+        """Show the next cells of the shortest route (recorded as a hint);
+        returns ``"hint"``, or ``"ignored"`` at the goal."""
+        if self.game.finished:
+            return "ignored"
+        self.hint_cells = self.game.hint()
+        if self._hint_timer is not None:
+            self._hint_timer.stop()
+        self._hint_timer = self.fig.canvas.new_timer(interval=int(HINT_SECONDS * 1000))
+        self._hint_timer.single_shot = True
+        self._hint_timer.add_callback(self._clear_hint)
+        self._hint_timer.start()
+        self.redraw()
+        return "hint"
+
+    def _clear_hint(self) -> None:
+        self.hint_cells = []
+        self.redraw()
 
     def finish(self) -> Path | None:
         """Save the record (if ``out`` was given) once; stop the clock display."""
@@ -281,9 +322,13 @@ class PlayWindow:
             pos = pos[keep]
         if g.level == "cell" and g.mode != "full":
             self._walls.set_segments(known_wall_segments(g.maze, g.picture_visible()))
-        self._trail.set_segments(_segments(pos))
-        self._trail.set_color(move_colors(pos, self.palette))
+        segs, colors, widths = two_way_trail(pos, self.palette)
+        self._trail.set_segments(segs)
+        self._trail.set_color(colors)
+        self._trail.set_linewidths(widths * self._width)
         r, c = g.position
+        hint = [(float(c), float(r))] + [_goal_xy(g, cell) for cell in self.hint_cells]
+        self._hint.set_data(*zip(*hint) if self.hint_cells and not g.finished else ([], []))
         self._here.set_data([c], [r])
         if self._arrow is not None:
             self._arrow.remove()
@@ -331,7 +376,8 @@ def score_lines(record) -> str:
     head = "Goal reached!" if record.reached_goal else "Walk ended."
     return (f"{head} {m['moves']} moves (optimal {m['optimal']}, extra {m['extra_moves']}, "
             f"efficiency {m['efficiency']:.2f})\n"
-            f"bumps {m['bumps']}, time {m['duration']:.1f} s, wrong turns {m['wrong_turns']}, "
+            f"bumps {m['bumps']}, hints {m['hints']}, time {m['duration']:.1f} s, "
+            f"wrong turns {m['wrong_turns']}, "
             f"revisits {m['revisits']}\n"
             f"dead ends entered {m['dead_ends_entered']}; {m['sections_with_error']} of "
             f"{m['sections']} sections with error")
@@ -380,10 +426,9 @@ class Replay:
         self.fig = fig if fig is not None else _new_fig(rows, cols, cell_px, interactive)
         self.ax = self.fig.add_axes((0, 0, 1, 0.94))
         _background(self.ax, world, record.goals, level_maze=record.maze is not None)
-        self._segs = _segments(self.positions)
-        self._colors = move_colors(self.positions, palette)
-        self._lines = LineCollection([], linewidths=_line_width(self.ax, rows, cols), zorder=4,
-                                     capstyle="round")
+        self._trail = TwoWayTrail(self.positions, palette)
+        self._width = _line_width(self.ax, rows, cols)
+        self._lines = LineCollection([], linewidths=self._width, zorder=4, capstyle="round")
         self.ax.add_collection(self._lines)
         if self.marks == "paper":
             _paper_square(self.ax, self.positions[0, 1], self.positions[0, 0], PAPER_START_COLOR)
@@ -414,8 +459,10 @@ class Replay:
     def draw_frame(self, i: int):
         """Draw frame ``i`` (position ``frame_index[i]``); the cell is appended to :attr:`shown`."""
         k = int(self.frame_index[i])
-        self._lines.set_segments(self._segs[:k])
-        self._lines.set_color(self._colors[:k])
+        segs, colors, widths = self._trail.upto(k)
+        self._lines.set_segments(segs)
+        self._lines.set_color(colors)
+        self._lines.set_linewidths(widths * self._width)
         r, c = (int(v) for v in self.positions[k])
         self._here.set_data([c], [r])
         t = self.record.times[k]
@@ -487,8 +534,9 @@ def still(record, out: str | os.PathLike | None = None, *, cell_px: float | None
     fig = ax.figure
     _background(ax, world, record.goals, level_maze=record.maze is not None)
     pos = record.positions
-    ax.add_collection(LineCollection(_segments(pos), colors=move_colors(pos, palette), zorder=4,
-                                     linewidths=_line_width(ax, rows, cols), capstyle="round"))
+    segs, colors, widths = two_way_trail(pos, palette)
+    ax.add_collection(LineCollection(segs, colors=colors, zorder=4, capstyle="round",
+                                     linewidths=widths * _line_width(ax, rows, cols)))
     if marks == "paper":
         _paper_square(ax, pos[0, 1], pos[0, 0], PAPER_START_COLOR)
         _paper_square(ax, pos[-1, 1], pos[-1, 0], PAPER_END_COLOR)

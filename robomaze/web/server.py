@@ -15,6 +15,8 @@ POST        ``/api/move``              ``{"action": "N|E|S|W|F|L|R|U", "t": s}``
                                        or ``{"moves": [[action, t], ...]}``
 POST        ``/api/new``               ``{"mode": .., "radius": .., "next": bool,
                                        "gen": .., "size": "RxC", "seed": ..}``
+POST        ``/api/hint``              ``{"t": s}``: the state plus ``hint``,
+                                       the next route cells (recorded)
 GET         ``/api/records``           the records written (or given) so far
 GET         ``/api/record/<i>``        record ``i`` for the replay page
 GET         ``/records/<i>.jsonl``     record ``i``'s file, as written
@@ -226,6 +228,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         self._dispatch({"/api/move": self._post_move, "/api/new": self._post_new,
+                        "/api/hint": self._post_hint,
                         "/api/quit": self._post_quit})
 
     def _static(self, name: str) -> None:
@@ -269,6 +272,16 @@ class _Handler(BaseHTTPRequestHandler):
         with s.lock:
             s.check_tab(_tab_of(body))
             self._json(s.act(*moves[0]) if "action" in body else s.act_many(moves))
+
+    def _post_hint(self) -> None:
+        body = self._body()
+        if not set(body) <= {"t", "tab"} or not (body.get("t") is None or _is_time(body["t"])):
+            raise _BadRequest(HTTPStatus.BAD_REQUEST,
+                              'the body must be {"t": seconds} (the page\'s clock)')
+        s = self._session()
+        with s.lock:
+            s.check_tab(_tab_of(body))
+            self._json(s.hint(body.get("t")))
 
     def _post_new(self) -> None:
         body = self._body()

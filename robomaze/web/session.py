@@ -195,7 +195,8 @@ class RecordShelf:
 
     def listing(self) -> list[dict]:
         return [{"index": i, "name": p.name, "moves": self._cache[i].n_moves,
-                 "bumps": self._cache[i].n_bumps, "label": self._labels[i],
+                 "bumps": self._cache[i].n_bumps, "hints": self._cache[i].n_hints,
+                 "label": self._labels[i],
                  "reached_goal": self._cache[i].reached_goal, "mode":
                  self._cache[i].walker.get("settings", {}).get("mode")}
                 for i, p in enumerate(self.paths)]
@@ -317,7 +318,8 @@ class PlaySession:
                 built = self.maker(spec["gen"], *spec["size"], spec["seed"])
             else:
                 built = self.worlds(self.walk + 1)
-        if self.game is not None and self.saved is None and self.game.steps:
+        if self.game is not None and self.saved is None and (self.game.steps
+                                                              or self.game.events):
             self._close(reached=False)
         self.mode, self.radius, self.controls, self.spec = mode, radius, controls, spec
         if built is not None:
@@ -370,11 +372,29 @@ class PlaySession:
         return {**self.state(), "outcome": outcomes[-1] if outcomes else "ignored",
                 "outcomes": outcomes}
 
-    def _act(self, action: str, t: float | None) -> str:
-        check_choice("action", action, MOVES + ("U",))
+    def hint(self, t: float | None = None) -> dict:
+        """Ask for a hint at time ``t`` (the page's clock): the state plus
+        ``hint``, the next cells of the shortest route to the goal
+        (:func:`robomaze.traverse.hint.hint_cells`) in picture coordinates.
+
+        The hint is written to the record as an event (not a move). In a
+        mode that hides the maze the answer adds nothing but those cells:
+        their walls stay hidden until the player walks there.
+        """
         g = self.game
         if g.finished:
-            return "ignored"
+            return {**self.state(), "hint": []}
+        self._start_writing()
+        cells = g.hint(t)
+        self._writer.append_event(g.events[-1])
+        if self.world is g.grid and g.grid.widening is not None:
+            hint = [[int(v) for v in g.grid.maze_centre(c)] for c in cells]
+        else:
+            hint = _to_picture(cells, self.picture["pos"])
+        return {**self.state(), "hint": hint}
+
+    def _start_writing(self) -> None:
+        g = self.game
         if self._writer is None:
             # the file exists before the first move is applied: a folder that
             # cannot be written refuses the move instead of losing it later
@@ -383,6 +403,13 @@ class PlaySession:
         if not self._clock_started:
             g.start_clock()
             self._clock_started = True
+
+    def _act(self, action: str, t: float | None) -> str:
+        check_choice("action", action, MOVES + ("U",))
+        g = self.game
+        if g.finished:
+            return "ignored"
+        self._start_writing()
         outcome = g.undo(t) if action == "U" else g.act(action, t)
         for step in g.steps[self._written:]:
             self._writer.append(step)
@@ -430,7 +457,7 @@ class PlaySession:
                "position": _to_picture([g.position], pos)[0], "heading": g.heading,
                "trail": _to_picture(trail, pos),
                "visible": None if not hidden else _rows(g.picture_visible(), "1", "0"),
-               "moves": g.moves, "bumps": g.bumps,
+               "moves": g.moves, "bumps": g.bumps, "hints": g.hints,
                # the clock starts with the first action, not when the maze is built
                "elapsed": round(g.elapsed, 3) if self._clock_started else 0.0,
                "finished": g.finished, "score": self._score,

@@ -65,7 +65,15 @@ def test_replay_colours_moves_by_direction(tmp_path, palette, want):
     from matplotlib.colors import to_hex
 
     got = [to_hex(c) for c in rp._lines.get_colors()]
-    assert got == [want[s.move] for s in rec.executed]
+    # one stroke per passage and way, in the order first walked
+    firsts, prev = {}, rec.start
+    for s in rec.executed:
+        firsts.setdefault((prev, (s.row, s.col)), s.move)
+        prev = (s.row, s.col)
+    assert got == [want[m] for m in firsts.values()]
+    # the dead end (2 passages) was walked both ways: 4 half-width strokes
+    widths = np.asarray(rp._lines.get_linewidths())
+    assert np.isclose(widths, widths.max() / 2).sum() == 4 and (widths == widths.max()).sum() == 4
     assert rp._here.get_data()[0][0] == 4 and rp._here.get_data()[1][0] == 0
 
 

@@ -548,3 +548,103 @@ def test_replay_page_slider_names_and_solution(browser, server, tmp_path):
     browser.get(url + f"replay?record={i}")
     WebDriverWait(browser, 10).until(lambda d: _body(d, "frame") == "0")
     assert "unfinished" in _text(browser, "#info") and "extra" not in _text(browser, "#info")
+
+
+_SPY_HINTS = """
+window.__hints = [];
+const plain = window.fetch;
+window.fetch = async (...args) => {
+  const r = await plain(...args);
+  if (String(args[0]).includes('/api/hint')) { window.__hints.push(await r.clone().json()); }
+  return r;
+};"""
+
+_HINT_PIXELS = """
+const c = document.getElementById('maze'), d = c.getContext('2d')
+  .getImageData(0, 0, c.width, c.height).data;
+let n = 0;
+for (let i = 0; i < d.length; i += 4) { if (d[i] > 240 && d[i + 1] < 16 && d[i + 2] > 240) n++; }
+return n;"""
+
+
+def test_hint_key_in_explorer_mode_records_and_counts(browser, server, tmp_path):
+    url, walks = server
+    maze = build_maze("backtracker", 10, 10, seed=SEED, braid=0.0, placement="corners")
+    route = maze.solution()
+    _open(browser, url + f"?gen=backtracker&size=10x10&seed={SEED}&mode=explorer")
+    canvas = browser.find_element(By.ID, "maze")
+    if _count(browser, "moves") or _count(browser, "hints"):
+        canvas.send_keys("r")
+        WebDriverWait(browser, 10).until(lambda d: _count(d, "moves") == 0)
+    _idle(browser)
+    assert _count(browser, "hints") == 0 and _body(browser, "hint") in (None, "0")
+    assert _HINT_PIXELS and browser.execute_script(_HINT_PIXELS) == 0
+    browser.execute_script(_SPY_HINTS)
+    before = set(walks.glob("walk-*.jsonl"))
+    canvas.send_keys(*_keys_for(route[:4]), "h")   # the hint is asked after the 3 moves
+    _idle(browser)
+    WebDriverWait(browser, 10).until(lambda d: _body(d, "hint") == "5")
+    assert _count(browser, "hints") == 1 and _count(browser, "moves") == 3
+    assert browser.execute_script(_HINT_PIXELS) > 0          # drawn over the maze
+    assert _text(browser, "#live").startswith("hint: ")
+    (resp,) = browser.execute_script("return window.__hints")
+    assert resp["hint"] == [[2 * r + 1, 2 * c + 1] for r, c in route[4:9]]
+    assert resp["position"] == [2 * route[3][0] + 1, 2 * route[3][1] + 1]
+    # the answer reveals nothing new: no square beyond the visited cells' walls,
+    # and the hinted cells themselves stay hidden until walked
+    ok = np.zeros((21, 21), bool)
+    for r, c in resp["trail"]:
+        ok[r - 1:r + 2, c - 1:c + 2] = True
+    known = np.array([[ch != "?" for ch in row] for row in resp["walls"]])
+    assert known.any() and not (known & ~ok).any()
+    assert all(resp["walls"][r][c] == "?" for r, c in resp["hint"])
+    assert "picture" not in resp or resp["picture"]["walls"] is None
+    WebDriverWait(browser, 10).until(lambda d: _body(d, "hint") == "0")   # it goes away
+    assert browser.execute_script(_HINT_PIXELS) == 0
+    half = len(route) // 2
+    canvas.send_keys(*_keys_for(route[3:half + 1]))
+    _idle(browser)
+    browser.find_element(By.ID, "hint").click()                       # the button too
+    _idle(browser)
+    WebDriverWait(browser, 10).until(lambda d: _count(d, "hints") == 2)
+    canvas.send_keys(*_keys_for(route[half:]))
+    _idle(browser)
+    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "finished"))
+    assert _text(browser, "#hintcount") == "2"
+    assert _text(browser, "#extra") == "0"
+    (path,) = set(walks.glob("walk-*.jsonl")) - before
+    rec = read_record(path)
+    assert rec.reached_goal and rec.n_hints == 2 and rec.n_moves == len(route) - 1
+    assert [(e.event, e.row, e.col, e.index) for e in rec.events] == \
+        [("hint", *route[3], 3), ("hint", *route[half], half)]
+    assert rec.events[0].t <= rec.steps[3].t and rec.steps[2].t <= rec.events[0].t
+    proc = subprocess.run([sys.executable, "-m", "robomaze", "score", str(path), "--json", "-"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["summary"]["hints"] == 2
+
+
+def test_hint_button_on_the_phone(phone, server, tmp_path):
+    url, walks = server
+    maze = build_maze("backtracker", 10, 10, seed=SEED, braid=0.0, placement="corners")
+    route = maze.solution()
+    _open(phone, url + f"?gen=backtracker&size=10x10&seed={SEED}&mode=full")
+    if _count(phone, "moves") or _count(phone, "hints"):
+        phone.find_element(By.ID, "again").click()
+        WebDriverWait(phone, 10).until(lambda d: _count(d, "moves") == 0)
+    _idle(phone)
+    _check_layout(phone)                                      # the Hint button is >= 44 px
+    rect = phone.find_element(By.ID, "hint").rect
+    assert rect["width"] >= 44 and rect["height"] >= 44
+    for st in [(b[0] - a[0], b[1] - a[1]) for a, b in zip(route, route[1:4])]:
+        _swipe(phone, *SWIPES[st])
+    _idle(phone)
+    phone.find_element(By.ID, "hint").click()
+    _idle(phone)
+    WebDriverWait(phone, 10).until(lambda d: _body(d, "hint") == "5")
+    assert _count(phone, "hints") == 1 and _count(phone, "moves") == 3
+    assert phone.execute_script(_HINT_PIXELS) > 0
+    _shot(phone, tmp_path, "web-play-hint-phone.png")
+    state = _get_state(url)
+    assert state["hints"] == 1 and state["moves"] == 3

@@ -62,7 +62,7 @@ def test_a_walk_over_http_is_recorded_by_the_server(served):
     status, listing = get_json(srv.url + "api/records")
     (item,) = listing
     label = item.pop("label")
-    assert item == {"index": 0, "name": "walk-001.jsonl", "moves": 8, "bumps": 0,
+    assert item == {"index": 0, "name": "walk-001.jsonl", "moves": 8, "bumps": 0, "hints": 0,
                     "reached_goal": True, "mode": "full"}
     assert label.startswith("full, 3x3 cell 20")  # mode, maze, date
     status, pay = get_json(srv.url + "api/record/0")

@@ -11,6 +11,8 @@ RM.START_COLOR = "#000000";
 RM.FOG = "#505050";
 RM.HERE = "#ffb000";
 RM.ROUTE = "#ff00ff";
+// a hint is a piece of the best route: the replay's route colour
+RM.HINT = RM.ROUTE;
 // the server sends robomaze.traverse.palette.PALETTES; this is only the fallback
 RM.palettes = { "okabe-ito": { right: "#0072B2", down: "#D55E00", left: "#56B4E9",
                                up: "#009E73", turn: "#888888" } };
@@ -248,10 +250,11 @@ RM.sectionTable = function (rows) {
 };
 
 // The legend drawn from the palette in use: it always matches the drawing.
-RM.legend = function (el, withRoute) {
+RM.legend = function (el, withRoute, withHint) {
   const p = RM.palettes[RM.palette] || RM.palettes["okabe-ito"];
   const items = [["right", p.right], ["down", p.down], ["left", p.left], ["up", p.up]];
   if (withRoute) { items.push(["best route", RM.ROUTE]); }
+  if (withHint) { items.push(["hint (H)", RM.HINT]); }
   el.textContent = "moves: ";
   for (const [name, colour] of items) {
     const sw = document.createElement("canvas");

@@ -20,6 +20,9 @@
   let queue = [], sent = [], sending = false, chain = Promise.resolve(), busy = 0;
   let gone = false, elsewhere = false, paused = false, finishHidden = false;
   let t0 = null, pausedAt = 0, pausedTotal = 0, frozen = null, pred = null;
+  // the hint on show (picture squares) and the time of one asked for while moves are queued
+  let hint = null, hintTimer = null, wantHint = null;
+  const HINT_MS = 4000;
 
   const ABS = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W",
                 w: "N", d: "E", s: "S", a: "W" };
@@ -115,7 +118,90 @@
       apply(data);
       announce(data);
     }).catch((err) => { sent = []; fail(err); })
-      .finally(() => { sending = false; pump(); });
+      .finally(() => {
+        sending = false;
+        pump();
+        if (!sending) { sendHint(); }
+      });
+  }
+
+  // ------------------------------------------------------------ hints
+  // A hint goes to the server after the moves queued before it, so it is
+  // asked from where those moves lead; the server records it and answers
+  // with the next cells of the shortest route (nothing else is revealed).
+  function askHint() {
+    if (!st || st.finished || gone || elsewhere || paused) { return; }
+    if (t0 === null) { t0 = performance.now(); pausedTotal = 0; }
+    wantHint = Math.round(clientT() * 1000) / 1000;
+    if (!sending && queue.length === 0) { sendHint(); }
+  }
+
+  function sendHint() {
+    if (wantHint === null || gone || elsewhere) { return; }
+    const t = wantHint;
+    wantHint = null;
+    serial(() => RM.api("/api/hint", { t: t, tab: TAB })).then((data) => {
+      apply(data);
+      showHint(data.hint || []);
+    }).catch(fail);
+  }
+
+  function showHint(cells) {
+    clearTimeout(hintTimer);
+    hint = cells.length ? cells : null;
+    document.body.dataset.hint = String(cells.length);
+    say(cells.length ? "hint: " + hintWords(st.position, cells) : "no hint: you are at the goal");
+    draw();
+    hintTimer = setTimeout(clearHint, HINT_MS);
+  }
+
+  function clearHint() {
+    clearTimeout(hintTimer);
+    hint = null;
+    document.body.dataset.hint = "0";
+    draw();
+  }
+
+  // "east 2, south 3": the hint as words for a screen reader
+  function hintWords(from, cells) {
+    const parts = [];
+    let prev = from;
+    for (const c of cells) {
+      const dr = Math.sign(c[0] - prev[0]), dc = Math.sign(c[1] - prev[1]);
+      const name = dr < 0 ? "north" : dr > 0 ? "south" : dc > 0 ? "east" : "west";
+      if (parts.length && parts[parts.length - 1][0] === name) { parts[parts.length - 1][1] += 1; }
+      else { parts.push([name, 1]); }
+      prev = c;
+    }
+    return parts.map((p) => p[0] + " " + p[1]).join(", ");
+  }
+
+  function drawHint() {
+    if (!hint || !st) { return; }
+    const at = (q) => [(q[1] + 0.5) * s, (q[0] + 0.5) * s];
+    const cellPx = s * squaresPerCell();
+    ctx.save();
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    ctx.strokeStyle = RM.HINT;
+    ctx.lineWidth = Math.max(2, cellPx * 0.18);
+    ctx.setLineDash([Math.max(3, cellPx * 0.3), Math.max(3, cellPx * 0.25)]);
+    ctx.beginPath();
+    ctx.moveTo(...at(st.position));
+    for (const q of hint) { ctx.lineTo(...at(q)); }
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.fillStyle = RM.HINT;
+    ctx.strokeStyle = "#000";
+    ctx.lineWidth = 1;
+    for (const q of hint) {
+      const [x, y] = at(q);
+      ctx.beginPath();
+      ctx.arc(x, y, Math.max(2.5, cellPx * 0.2), 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
+    ctx.restore();
   }
 
   function enqueue(a) {
@@ -131,7 +217,10 @@
   function announce(data) {
     const out = data.outcomes || [data.outcome];
     const last = out[out.length - 1];
-    if (last === "goal") { say("Goal reached in " + data.moves + " moves"); }
+    if (last === "goal") {
+      say("Goal reached in " + data.moves + " moves" + (data.hints ? " with " + data.hints +
+          (data.hints === 1 ? " hint" : " hints") : ""));
+    }
     else if (last === "bump") {
       say("bump: a wall");
       canvas.classList.add("bump");
@@ -143,6 +232,8 @@
 
   function resetWalk() {
     queue = [];
+    wantHint = null;
+    clearHint();
     t0 = null; pausedTotal = 0; paused = false; frozen = null; finishHidden = false;
     $("pause").textContent = "Pause";
     $("pause").setAttribute("aria-pressed", "false");
@@ -254,6 +345,7 @@
     RM.drawTrail(ctx, s, trail, pic.pos.scale === 2 ? 0.55 : 0.5);
     RM.drawStart(ctx, pic, s, st.trail[0] || st.position);
     if (st.finished && st.score) { RM.drawSectionNumbers(ctx, pic, s, st.score.sections); }
+    drawHint();
     RM.drawHere(ctx, s, p.pos, p.heading);
     const cell = (q) => Math.floor((q - pic.pos.offset) / pic.pos.scale);
     canvas.setAttribute("aria-label", "maze of " + pic.rows + " by " + pic.cols +
@@ -267,6 +359,7 @@
     $("seed").textContent = st.spec ? st.spec.gen + " " + st.spec.size.join("x") + " seed " + st.spec.seed : "";
     $("moves").textContent = "moves " + st.moves;
     $("bumps").textContent = "bumps " + st.bumps;
+    $("hints").textContent = "hints " + (st.hints || 0);
     document.body.dataset.controls = st.controls;
     tick();
   }
@@ -298,7 +391,7 @@
       finish.innerHTML =
         "<h2 id='finished'>Goal reached!</h2><p>" + m.moves + " moves (optimal " + m.optimal +
         ", extra moves <b id='extra'>" + m.extra_moves + "</b>, efficiency " + m.efficiency.toFixed(2) +
-        "), bumps " + m.bumps + ", time " + m.duration.toFixed(1) + " s. " + bestTime(m) + "</p>" +
+        "), bumps " + m.bumps + ", hints <b id='hintcount'>" + (m.hints || 0) + "</b>, time " + m.duration.toFixed(1) + " s. " + bestTime(m) + "</p>" +
         "<p>wrong turns " + m.wrong_turns + ", revisits " + m.revisits + ", dead ends entered " +
         m.dead_ends_entered + "; " + m.sections_with_error + " of " + m.sections + " sections with error. " +
         "The maze is shaded by each section's error (palest none, dark purple most); the numbers on it are the sections below.</p>" +
@@ -410,7 +503,7 @@
       ev.preventDefault(); newWalk(true); return;
     }
     const cmd = { r: () => newWalk(false), n: () => newWalk(true), u: () => enqueue("U"),
-                  Backspace: () => enqueue("U"), p: togglePause, "+": () => zoomBy(1.25),
+                  Backspace: () => enqueue("U"), h: askHint, p: togglePause, "+": () => zoomBy(1.25),
                   "=": () => zoomBy(1.25), "-": () => zoomBy(0.8) }[key];
     if (cmd) { ev.preventDefault(); cmd(); return; }
     const a = (st && st.controls === "robot" ? ROBOT : ABS)[key];
@@ -423,6 +516,7 @@
   $("next").onclick = () => newWalk(true);
   $("again").onclick = () => newWalk(false);
   $("undo").onclick = () => { enqueue("U"); focusMaze(); };
+  $("hint").onclick = () => { askHint(); focusMaze(); };
   $("pause").onclick = () => { togglePause(); focusMaze(); };
   $("zoomin").onclick = () => zoomBy(1.25);
   $("zoomout").onclick = () => zoomBy(0.8);
@@ -430,7 +524,7 @@
   $("optclose").onclick = closeOptions;
   palSel.onchange = () => {
     RM.palette = palSel.value;
-    RM.legend($("legend"), false);
+    RM.legend($("legend"), false, true);
     draw();
     if (st) { updateUrl(); }
   };
@@ -512,7 +606,7 @@
         for (const g of data.generators) { genSel.appendChild(new Option(g, g)); }
         if (!data.choose) { for (const el of [genSel, sizeIn, seedIn]) { el.disabled = true; } }
         RM.fillPaletteSelect(palSel);
-        RM.legend($("legend"), false);
+        RM.legend($("legend"), false, true);
       }
       resetWalk();
       if (data.elapsed > 0 && !data.finished) { t0 = performance.now() - data.elapsed * 1000; }

@@ -45,6 +45,7 @@
     const m = rec.summary;
     // "extra" compares a walk to the best route: it means nothing before the goal
     $("info").textContent = "t " + t.toFixed(1) + " s; " + m.moves + " moves, " + m.bumps + " bumps" +
+      (m.hints ? ", " + m.hints + " hints" : "") +
       (rec.reached_goal ? ", optimal " + m.optimal + ", extra " + m.extra_moves + ", goal reached"
         : ", unfinished (goal not reached)") + "; " + rec.label;
     slider.value = String(frame);
@@ -117,6 +118,7 @@
       const o = document.createElement("option");
       o.value = r.index;
       o.textContent = r.label + " (" + r.moves + " moves" + (r.bumps ? ", " + r.bumps + " bumps" : "") +
+        (r.hints ? ", " + r.hints + " hints" : "") +
         (r.reached_goal ? "" : ", unfinished") + ") " + r.name;
       sel.appendChild(o);
     }

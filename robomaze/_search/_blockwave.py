@@ -78,6 +78,66 @@ def _open_sides(east, south):
 
 
 @njit(cache=True)
+def _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr, sc, sp):
+    """The walks' first forms: the goal's cell, or the cells beside the goal's passage.
+
+    Fills ``(a, cell, pr, pc, parent side)`` of each seed into ``sa, su, sr,
+    sc, sp`` (length >= 2) and returns how many (1 or 2; 0 when the goal's
+    passage or opening is closed in the maze, or the goal is on a post --
+    never free in a widened maze). ``(gi, gj)``: the goal's block in
+    maze-matrix coordinates, ``(gr, gc)`` the goal grid cell.
+    """
+    rows, cols = east.shape
+    p = k + t
+    ns = 0
+    if gi % 2 == 1 and gj % 2 == 1:
+        sa[0], su[0], sr[0], sc[0], sp[0] = 0, (gi // 2) * cols + gj // 2, gr, gc, _ROOT
+        return 1
+    if gi % 2 == 1:
+        # a passage between cells west and east of it (one of them may be off the maze)
+        r = gi // 2
+        c0 = (gj // 2) * p
+        if gj == 0:
+            ok = op_w[r] != 0
+        elif gj == 2 * cols:
+            ok = op_e[r] != 0
+        else:
+            ok = not east[r, gj // 2 - 1]
+        if not ok:
+            return 0
+        if gj > 0:
+            sa[ns], su[ns], sr[ns], sc[ns], sp[ns] = (abs(c0 - gc) + 1, r * cols + gj // 2 - 1,
+                                                      gr, c0 - 1, _E)
+            ns += 1
+        if gj < 2 * cols:
+            sa[ns], su[ns], sr[ns], sc[ns], sp[ns] = (abs(c0 + t - 1 - gc) + 1, r * cols + gj // 2,
+                                                      gr, c0 + t, _W)
+            ns += 1
+        return ns
+    if gj % 2 == 1:
+        c = gj // 2
+        r0 = (gi // 2) * p
+        if gi == 0:
+            ok = op_n[c] != 0
+        elif gi == 2 * rows:
+            ok = op_s[c] != 0
+        else:
+            ok = not south[gi // 2 - 1, c]
+        if not ok:
+            return 0
+        if gi > 0:
+            sa[ns], su[ns], sr[ns], sc[ns], sp[ns] = (abs(r0 - gr) + 1, (gi // 2 - 1) * cols + c,
+                                                      r0 - 1, gc, _S)
+            ns += 1
+        if gi < 2 * rows:
+            sa[ns], su[ns], sr[ns], sc[ns], sp[ns] = (abs(r0 + t - 1 - gr) + 1, (gi // 2) * cols + c,
+                                                      r0 + t, gc, _N)
+            ns += 1
+        return ns
+    return 0
+
+
+@njit(cache=True)
 def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par):
     """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
 
@@ -94,82 +154,23 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, 
     st_r = np.empty(n + 4, np.int32)
     st_c = np.empty(n + 4, np.int32)
     top = 0
-    if gi % 2 == 1 and gj % 2 == 1:
-        r = gi // 2
-        c = gj // 2
-        u = r * cols + c
-        a[u] = 0
-        pr[u] = gr
-        pc[u] = gc
-        par[u] = _ROOT
-        st_r[0] = r
-        st_c[0] = c
-        top = 1
-    elif gi % 2 == 1:
-        # a passage between cells west and east of it (one of them may be off the maze)
-        r = gi // 2
-        c0 = (gj // 2) * p
-        if gj == 0:
-            ok = op_w[r] != 0
-        elif gj == 2 * cols:
-            ok = op_e[r] != 0
-        else:
-            ok = not east[r, gj // 2 - 1]
-        if not ok:
-            return False
-        if gj > 0:
-            c = gj // 2 - 1
-            u = r * cols + c
-            a[u] = abs(c0 - gc) + 1
-            pr[u] = gr
-            pc[u] = c0 - 1
-            par[u] = _E
-            st_r[top] = r
-            st_c[top] = c
-            top += 1
-        if gj < 2 * cols:
-            c = gj // 2
-            u = r * cols + c
-            a[u] = abs(c0 + t - 1 - gc) + 1
-            pr[u] = gr
-            pc[u] = c0 + t
-            par[u] = _W
-            st_r[top] = r
-            st_c[top] = c
-            top += 1
-    elif gj % 2 == 1:
-        c = gj // 2
-        r0 = (gi // 2) * p
-        if gi == 0:
-            ok = op_n[c] != 0
-        elif gi == 2 * rows:
-            ok = op_s[c] != 0
-        else:
-            ok = not south[gi // 2 - 1, c]
-        if not ok:
-            return False
-        if gi > 0:
-            r = gi // 2 - 1
-            u = r * cols + c
-            a[u] = abs(r0 - gr) + 1
-            pr[u] = r0 - 1
-            pc[u] = gc
-            par[u] = _S
-            st_r[top] = r
-            st_c[top] = c
-            top += 1
-        if gi < 2 * rows:
-            r = gi // 2
-            u = r * cols + c
-            a[u] = abs(r0 + t - 1 - gr) + 1
-            pr[u] = r0 + t
-            pc[u] = gc
-            par[u] = _N
-            st_r[top] = r
-            st_c[top] = c
-            top += 1
-    else:
-        return False  # a post: never free in a widened maze
+    sa = np.empty(2, np.int64)
+    su = np.empty(2, np.int64)
+    sr = np.empty(2, np.int64)
+    sc = np.empty(2, np.int64)
+    sp = np.empty(2, np.int64)
+    ns = _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr, sc, sp)
+    if ns == 0:
+        return False
+    for i in range(ns):
+        u = su[i]
+        a[u] = sa[i]
+        pr[u] = sr[i]
+        pc[u] = sc[i]
+        par[u] = sp[i]
+        st_r[top] = u // cols
+        st_c[top] = u - (u // cols) * cols
+        top += 1
     bits = _open_sides(east, south)
     while top > 0:
         top -= 1
@@ -428,45 +429,9 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
     su = np.empty(2, np.int64)
     sr = np.empty(2, np.int64)
     sc = np.empty(2, np.int64)
-    ns = 0
-    if gi % 2 == 1 and gj % 2 == 1:
-        sa[0], su[0], sr[0], sc[0] = 0, (gi // 2) * cols + gj // 2, gr, gc
-        ns = 1
-    elif gi % 2 == 1:
-        r = gi // 2
-        c0 = (gj // 2) * p
-        if gj == 0:
-            ok = op_w[r] != 0
-        elif gj == 2 * cols:
-            ok = op_e[r] != 0
-        else:
-            ok = not east[r, gj // 2 - 1]
-        if not ok:
-            return False
-        if gj > 0:
-            sa[ns], su[ns], sr[ns], sc[ns] = abs(c0 - gc) + 1, r * cols + gj // 2 - 1, gr, c0 - 1
-            ns += 1
-        if gj < 2 * cols:
-            sa[ns], su[ns], sr[ns], sc[ns] = abs(c0 + t - 1 - gc) + 1, r * cols + gj // 2, gr, c0 + t
-            ns += 1
-    elif gj % 2 == 1:
-        c = gj // 2
-        r0 = (gi // 2) * p
-        if gi == 0:
-            ok = op_n[c] != 0
-        elif gi == 2 * rows:
-            ok = op_s[c] != 0
-        else:
-            ok = not south[gi // 2 - 1, c]
-        if not ok:
-            return False
-        if gi > 0:
-            sa[ns], su[ns], sr[ns], sc[ns] = abs(r0 - gr) + 1, (gi // 2 - 1) * cols + c, r0 - 1, gc
-            ns += 1
-        if gi < 2 * rows:
-            sa[ns], su[ns], sr[ns], sc[ns] = abs(r0 + t - 1 - gr) + 1, (gi // 2) * cols + c, r0 + t, gc
-            ns += 1
-    else:
+    sp = np.empty(2, np.int64)
+    ns = _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr, sc, sp)
+    if ns == 0:
         return False
     cur = sa[0]
     for i in range(ns):

@@ -303,7 +303,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             sp += 1
     while sp > 0:
         sp -= 1
-        i = stack[sp]
+        i = np.int64(stack[sp])  # int64 like every other cell index: one _nb, one _edge
         if mask[i] == 0:
             continue
         d = _low_dir(mask[i])
@@ -452,10 +452,12 @@ def kruskal(rows, cols, seed, tile):
     east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
     m = gkey.size
     order = np.arange(m)
+    # int32 counts and parents, as in the tiles: one compile of _bucket_starts,
+    # _find and _union serves both
     _sort_pairs(gkey, order, m, np.empty(m, np.uint64), np.empty(m, np.int64),
-                np.empty(2 * m + 2, np.int64))
+                np.empty(2 * m + 2, np.int32))
     idmask = (_U1 << np.uint64(idbits)) - _U1
-    parent = np.full(nv, -1, np.int64)
+    parent = np.full(nv, -1, np.int32)
     joined = 0
     for j in range(m):
         i = order[j]

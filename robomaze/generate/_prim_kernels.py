@@ -118,7 +118,7 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
     so the cache misses overlap instead of coming one by one.
     """
     ch = head[b]
-    k = 0
+    k = np.int64(0)  # not a literal 0: _chunk_targets would compile twice
     if ch >= 0:
         _chunk_targets(pool, ch, _CHUNK if cnext[ch] >= 0 else fill[b], cell, cols, tcols,
                        tgt, k)
@@ -221,11 +221,14 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     tail = np.full(ncoarse + nfine, -1, np.int32)
     fill = np.zeros(ncoarse + nfine, np.int32)
     tgt = np.empty((2, _CHUNK), np.int64)
-    free = -1
-    nalloc = 0
+    # np.int64, not literals: _bucket_put and _drain would compile once more
+    # for Literal[int](-1) / Literal[int](0) arguments
+    free = np.int64(-1)
+    nalloc = np.int64(0)
     cur = -1  # the current coarse bucket, and fine bucket in it
     curf = nfine - 1
-    size = 0
+    size = np.int64(0)
+    no_split = np.bool_(False)  # a literal False would compile _drain once more
     u = below(st, n)
     r = u // cols
     c = u - r * cols
@@ -282,7 +285,7 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
                                                 cnext, head, tail, fill, free, nalloc,
                                                 heap, size, cell, cols, tcols, tgt)
                 if split:
-                    free, nalloc, size = _drain(ncoarse + curf, False, ncoarse, fshift,
+                    free, nalloc, size = _drain(ncoarse + curf, no_split, ncoarse, fshift,
                                                 fmask, pool, cnext, head, tail, fill, free,
                                                 nalloc, heap, size, cell, cols, tcols, tgt)
             _, _, top, size = heap_pop(heap, None, None, size)

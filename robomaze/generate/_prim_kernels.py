@@ -305,4 +305,5 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
         u = rb * cols + cb
         r = rb
         c = cb
-    return _unpack_walls(cell, rows, cols, 2, 4)
+    # int64 bits, not literals: _unpack_walls compiles once for prim and prim_frontier
+    return _unpack_walls(cell, rows, cols, np.int64(2), np.int64(4))

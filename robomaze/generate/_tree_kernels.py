@@ -118,7 +118,7 @@ def prim_frontier(rows, cols, seed):
         else:
             cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
         cell[iu] = (cell[iu] & 0xFC) | 2
-    return _unpack_walls(cell, rows, cols, 4, 8)
+    return _unpack_walls(cell, rows, cols, np.int64(4), np.int64(8))  # not literals
 
 
 @njit(cache=True)

@@ -88,7 +88,8 @@ def _bucket_starts(keys, k, per, counts):
         lb += 1
     shift = np.uint64(64 - lb)
     nbuck = 1 << lb
-    counts[: nbuck + 1] = 0
+    for b in range(nbuck + 1):
+        counts[b] = 0
     for i in range(k):
         counts[np.int64(keys[i] >> shift) + 1] += 1
     for b in range(nbuck):
@@ -264,8 +265,12 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             i += 1
     _sort_keys(keys, k, tkeys, counts)
     lmask = (_U1 << np.uint64(id_bits(nloc))) - _U1
-    uf[:nloc] = -1
-    mask[:nloc] = 0
+    # loops, not slice assignments: each ``a[i:j] = x`` lowers numba's general
+    # broadcasting setitem (about 0.1 s of compiling apiece)
+    for i in range(nloc):
+        uf[i] = -1
+        mask[i] = 0
+        term[i] = False
     joined = 0
     for j in range(k):  # Kruskal inside the tile
         le = np.int64(keys[j] & lmask)
@@ -286,15 +291,16 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
         if joined == nloc - 1:
             break
     # terminals: border cells with an edge leaving the tile
-    term[:nloc] = False
-    if r0 > 0:
-        term[:w] = True
-    if r0 + h < rows:
-        term[nloc - w:nloc] = True
-    if c0 > 0:
-        term[0:nloc:w] = True
-    if c0 + w < cols:
-        term[w - 1:nloc:w] = True
+    for i in range(w):
+        if r0 > 0:
+            term[i] = True
+        if r0 + h < rows:
+            term[nloc - w + i] = True
+    for i in range(0, nloc, w):
+        if c0 > 0:
+            term[i] = True
+        if c0 + w < cols:
+            term[i + w - 1] = True
     # prune non-terminal leaves: their edges are bridges, final passages
     sp = 0
     for i in range(nloc):

@@ -263,7 +263,7 @@ def hunt_and_kill(rows, cols, seed):
     nvis = 1
     while nvis < n:
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)
         for i in range(k):
             if visited[nb[i]] == 0:
                 cand[m] = nb[i]
@@ -277,7 +277,7 @@ def hunt_and_kill(rows, cols, seed):
             continue
         i = _bits_min(words, off)  # hunt
         k = neighbours(i, rows, cols, nb)
-        m = 0
+        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
         for j in range(k):
             if visited[nb[j]]:
                 cand[m] = nb[j]

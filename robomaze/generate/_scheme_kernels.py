@@ -48,7 +48,7 @@ def scheme_dfs(rows, cols, seed):
     step = np.array([-1, 1, -cols, cols], np.int64)
     dirs = np.empty(4, np.int64)
     visited[0] = 1
-    m = _in_bounds(0, rows, cols, dirs)
+    m = _in_bounds(np.int64(0), rows, cols, dirs)  # not a literal 0: one compile
     if m > 0:
         offset[0] = below(st, m)
     stack[0] = 0

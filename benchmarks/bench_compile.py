@@ -7,9 +7,9 @@ compiled, nested ones included: what ``robomaze: compiled N kernel(s)``
 says) and sums the thread CPU seconds of the outermost compiles: the
 compile CPU, the primary figure on a shared machine. Also recorded: the
 process tree's CPU and wall seconds and the load average before the run.
-Commands that compile in other processes (``bench``, ``warmup``) are
-counted by the compile summary line they print, and their CPU is the whole
-process tree's.
+Commands that compile in other processes (``bench``) are counted by the
+compile summary line they print; their compile CPU is not measured (the
+fork server's CPU is not in the process tree's figure either).
 
 ``--sweep N`` also runs the default sweep's warm-up cold, as
 ``benchmarks/bench_coldstart.py --cold`` does: ``N`` times in one process
@@ -24,6 +24,7 @@ Writes ``benchmarks/results/compile.json``.
 Usage::
 
     python benchmarks/bench_compile.py [--repeat 1] [--sweep 0] [--only plan] [--kernels]
+        [--compare DIR]
 """
 
 from __future__ import annotations
@@ -147,8 +148,8 @@ with open(out, "w") as f:
 """
 
 
-def _env(**extra) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), ROBOMAZE_COMPILE_NOTICE="1", **extra)
+def _env(root: Path | None = None, **extra) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(root or ROOT), ROBOMAZE_COMPILE_NOTICE="1", **extra)
     env.pop("ROBOMAZE_WARM_PROCESSES", None)
     env.update(extra)
     return env
@@ -163,7 +164,7 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def run_one(label: str, spec: str) -> dict:
+def run_one(label: str, spec: str, root: Path | None = None) -> dict:
     """One command, cold: kernels, compile CPU, process-tree CPU and wall, load."""
     tmp = tempfile.mkdtemp(prefix="rm-compile-")
     cache = os.path.join(tmp, "cache")
@@ -177,7 +178,7 @@ def run_one(label: str, spec: str) -> dict:
     cpu0 = _children_cpu()
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _CHILD, out, *argv], cwd=tmp,
-                          env=_env(NUMBA_CACHE_DIR=cache), capture_output=True, text=True)
+                          env=_env(root, NUMBA_CACHE_DIR=cache), capture_output=True, text=True)
     wall = time.perf_counter() - t
     cpu = _children_cpu() - cpu0
     try:
@@ -199,21 +200,25 @@ def run_one(label: str, spec: str) -> dict:
     return row
 
 
-def sweep(n: int) -> dict:
-    """The default sweep's warm-up, cold, as ``bench_coldstart.py --cold`` runs it."""
+def sweep(n: int, compare: Path | None = None) -> dict:
+    """The default sweep's warm-up, cold, as ``bench_coldstart.py --cold`` runs it
+    (with ``compare``, that checkout's too, interleaved)."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_coldstart
 
     bench_coldstart.ROOT = ROOT
     wanted = bench_coldstart._default_list()
-    modes = [("one", {"ROBOMAZE_WARM_PROCESSES": "1"}), ("default", {})]
+    modes = [("one", ROOT, {"ROBOMAZE_WARM_PROCESSES": "1"}), ("default", ROOT, {})]
+    if compare:
+        modes = [("compare_one", compare, {"ROBOMAZE_WARM_PROCESSES": "1"}), modes[0],
+                 ("compare_default", compare, {}), modes[1]]
     code = ("import json, time; t = time.perf_counter(); import robomaze.bench._warm as w; "
             "print(json.dumps(dict(getattr(w, 'STATS', {}), wall=time.perf_counter() - t)))")
-    res: dict = {m: [] for m, _ in modes}
+    res: dict = {m: [] for m, _, _ in modes}
     for i in range(n):
-        for mode, extra in modes:
+        for mode, root, extra in modes:
             cache = tempfile.mkdtemp(prefix="rm-cold-")
-            env = _env(NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, **extra)
+            env = _env(root, NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, **extra)
             load = _load()
             cpu0 = _children_cpu()
             proc = subprocess.run([sys.executable, "-c", code], env=env, check=True,
@@ -225,10 +230,10 @@ def sweep(n: int) -> dict:
             row.update(load=load, cpu=cpu,
                        kernels=row.get("compiled_here", 0) + row.get("compiled_helpers", 0))
             res[mode].append(row)
-            print(f"sweep warm-up {mode:7s} #{i + 1}: wall {row['wall']:5.1f} s, CPU "
+            print(f"sweep warm-up {mode:15s} #{i + 1}: wall {row['wall']:5.1f} s, CPU "
                   f"{cpu:5.1f} s, {row['kernels']} kernels, {row.get('processes')} "
                   f"process(es), load {load:.1f}", flush=True)
-    for mode, _ in modes:
+    for mode, _, _ in modes:
         for key in ("wall", "cpu"):
             res[f"{mode}_{key}_median"] = statistics.median(r[key] for r in res[mode])
     return res
@@ -243,33 +248,46 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="only commands whose label contains this text")
     ap.add_argument("--kernels", action="store_true", help="list each command's kernels")
     ap.add_argument("--checkout", default=str(ROOT), help="the checkout to measure")
+    ap.add_argument("--compare", help="also this checkout (e.g. the commit before: git archive "
+                    "REV | tar -x -C DIR), each command right before this one's run")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "compile.json"))
     args = ap.parse_args(argv)
     ROOT = Path(args.checkout).resolve()
+    compare = Path(args.compare).resolve() if args.compare else None
     cmds = [c for c in COMMANDS if not args.only or args.only in c[0]]
     res: dict = {"cores": len(os.sched_getaffinity(0)), "checkout": str(ROOT),
-                 "commands": {label: [] for label, _ in cmds}}
+                 "compare": str(compare) if compare else None,
+                 "commands": {label: [] for label, _ in cmds},
+                 "compare_commands": {label: [] for label, _ in cmds}}
+    roots = [("compare_commands", compare, "before "), ("commands", ROOT, "")]
     for i in range(args.repeat):
         for label, spec in cmds:
-            row = run_one(label, spec)
-            res["commands"][label].append(row)
-            flag = "" if row["rc"] in (0, None) else f"  rc={row['rc']}"
-            print(f"#{i + 1} {label:28s} {row['kernels_total'] or 0:4d} kernels  compile CPU "
-                  f"{row['compile_cpu'] or 0:5.2f} s  CPU {row['cpu']:5.2f} s  wall "
-                  f"{row['wall']:5.2f} s  load {row['load']:4.1f}{flag}", flush=True)
-            if args.kernels:
-                for name, (n, s) in sorted(row["list"].items(), key=lambda kv: -kv[1][1]):
-                    print(f"      {s:6.2f} s {n:3d}x {name}")
-    print(f"\n{'command':28s} {'kernels':>7s} {'compile CPU (s)':>15s} {'CPU (s)':>8s} "
-          f"{'wall (s)':>8s} {'load':>9s}")
-    for label, rows in res["commands"].items():
-        med = {k: statistics.median(r[k] or 0 for r in rows)
-               for k in ("kernels_total", "compile_cpu", "cpu", "wall")}
-        loads = [r["load"] for r in rows]
-        print(f"{label:28s} {med['kernels_total']:7.0f} {med['compile_cpu']:15.2f} "
-              f"{med['cpu']:8.2f} {med['wall']:8.2f} {min(loads):4.1f}-{max(loads):<4.1f}")
+            for key, root, tag in roots:
+                if root is None:
+                    continue
+                row = run_one(label, spec, root)
+                res[key][label].append(row)
+                flag = "" if row["rc"] in (0, None) else f"  rc={row['rc']}"
+                print(f"#{i + 1} {tag + label:35s} {row['kernels_total'] or 0:4d} kernels  "
+                      f"compile CPU {row['compile_cpu'] or 0:5.2f} s  CPU {row['cpu']:5.2f} s  wall "
+                      f"{row['wall']:5.2f} s  load {row['load']:4.1f}{flag}", flush=True)
+                if args.kernels:
+                    for name, (n, s) in sorted(row["list"].items(), key=lambda kv: -kv[1][1]):
+                        print(f"      {s:6.2f} s {n:3d}x {name}")
+    for key, root, tag in roots:
+        if root is None:
+            continue
+        print(f"\n{tag or 'this checkout'} ({root}), medians:")
+        print(f"{'command':28s} {'kernels':>7s} {'compile CPU (s)':>15s} {'CPU (s)':>8s} "
+              f"{'wall (s)':>8s} {'load':>9s}")
+        for label, rows in res[key].items():
+            med = {k: statistics.median(r[k] or 0 for r in rows)
+                   for k in ("kernels_total", "compile_cpu", "cpu", "wall")}
+            loads = [r["load"] for r in rows]
+            print(f"{label:28s} {med['kernels_total']:7.0f} {med['compile_cpu']:15.2f} "
+                  f"{med['cpu']:8.2f} {med['wall']:8.2f} {min(loads):4.1f}-{max(loads):<4.1f}")
     if args.sweep:
-        res["sweep"] = sweep(args.sweep)
+        res["sweep"] = sweep(args.sweep, compare)
         s = res["sweep"]
         print(f"default-sweep warm-up medians: one process wall {s['one_wall_median']:.1f} s "
               f"CPU {s['one_cpu_median']:.1f} s; default wall {s['default_wall_median']:.1f} s "

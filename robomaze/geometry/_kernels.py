@@ -176,6 +176,10 @@ def shapes_clearance(occ, us, vs, closed, radius):
     return out
 
 
+#: a bool constant, not a literal True: _shape_box compiles once for _one and _touches
+_CLOSED = np.bool_(True)
+
+
 @njit(cache=True)
 def _touches(occ, u, v, res, tol):
     """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
@@ -195,7 +199,7 @@ def _touches(occ, u, v, res, tol):
         for c in range(c0, c1 + 1):
             if inside_r and 0 <= c < cols and not occ[r, c]:
                 continue
-            if _shape_box(u, v, True, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
+            if _shape_box(u, v, _CLOSED, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
                 return True
     return False
 

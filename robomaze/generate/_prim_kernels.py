@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
 from .._search import heap_pop, heap_push
 from ._kernels import below, new_state, next_u64
 from ._prefetch import prefetch
@@ -206,7 +207,7 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     n = rows * cols
     st = new_state(seed)
     tcols = (cols + 7) >> 3
-    cell = np.full(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
+    cell = filled(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
     heap = np.empty(2 * n + 4, np.uint64)
     ncoarse = 1 << cbits
     nfine = 1 << fbits
@@ -217,9 +218,9 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     nchunks = (2 * n + _CHUNK - 1) // _CHUNK + ncoarse + nfine + 1
     pool = np.empty(nchunks * _CHUNK, np.uint64)
     cnext = np.empty(nchunks, np.int32)
-    head = np.full(ncoarse + nfine, -1, np.int32)
-    tail = np.full(ncoarse + nfine, -1, np.int32)
-    fill = np.zeros(ncoarse + nfine, np.int32)
+    head = filled(ncoarse + nfine, -1, np.int32)
+    tail = filled(ncoarse + nfine, -1, np.int32)
+    fill = filled(ncoarse + nfine, 0, np.int32)
     tgt = np.empty((2, _CHUNK), np.int64)
     # np.int64, not literals: _bucket_put and _drain would compile once more
     # for Literal[int](-1) / Literal[int](0) arguments

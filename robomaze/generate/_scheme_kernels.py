@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
 from ._kernels import below, carve, new_state
 
 
@@ -37,13 +38,13 @@ def _in_bounds(u, rows, cols, out):
 def scheme_dfs(rows, cols, seed):
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     # per cell: the rotation offset drawn on entry and how many of its
     # directions have been tried; the order itself is recomputed from them
-    offset = np.zeros(n, np.uint8)
-    tried = np.zeros(n, np.uint8)
+    offset = filled(n, 0, np.uint8)
+    tried = filled(n, 0, np.uint8)
     stack = np.empty(n, np.int64)
     step = np.array([-1, 1, -cols, cols], np.int64)
     dirs = np.empty(4, np.int64)

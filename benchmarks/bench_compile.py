@@ -221,8 +221,10 @@ def sweep(n: int, compare: Path | None = None) -> dict:
             env = _env(root, NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, **extra)
             load = _load()
             cpu0 = _children_cpu()
+            # cwd: the cache folder, not a checkout (``python -c`` puts the
+            # working directory before PYTHONPATH on sys.path)
             proc = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                  capture_output=True, text=True)
+                                  capture_output=True, text=True, cwd=cache)
             cpu = _children_cpu() - cpu0
             shutil.rmtree(cache, ignore_errors=True)
             row = json.loads(proc.stdout.strip().splitlines()[-1])

@@ -98,7 +98,8 @@ COMMANDS: list[tuple[str, str]] = [
     ("simulate explore", "simulate kruskal 10x10 --seed 1 --agent explore"),
     ("simulate wall_follow", "simulate kruskal 10x10 --seed 1 --agent wall_follow"),
     ("simulate tremaux", "simulate kruskal 10x10 --seed 1 --agent tremaux"),
-    ("simulate car_pursuit", "simulate kruskal 6x6 --seed 1 --agent car_pursuit"),
+    ("simulate car_pursuit", "simulate kruskal 6x6 --seed 1 --agent car_pursuit "
+                             "--option turning_radius=0.2"),
     ("simulate localize mcl", "simulate kruskal 6x6 --seed 1 --localize mcl"),
     ("mouse solve", "mouse solve pkg:micromouse/16MM2019CX.maze"),
     ("mouse route", "mouse route pkg:micromouse/16MM2019CX.maze"),

@@ -144,7 +144,7 @@ def backtracker(rows, cols, seed):
     while sp > 0:
         u = stack[sp - 1]
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
         for i in range(k):
             if visited[nb[i]] == 0:
                 cand[m] = nb[i]
@@ -313,7 +313,7 @@ def growing_tree(rows, cols, seed, selection, mix):
     visited[u] = 1
     active[0] = u
     alive[0] = 1
-    alen = 1
+    alen = np.int64(1)  # not literals: below() would compile for Literal[int](1)
     nlive = 1
     while nlive > 0:
         if selection == 0 or (selection == 2 and uniform(st) < mix):
@@ -325,7 +325,7 @@ def growing_tree(rows, cols, seed, selection, mix):
                     break
         u = active[i]
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)
         for j in range(k):
             if visited[nb[j]] == 0:
                 cand[m] = nb[j]

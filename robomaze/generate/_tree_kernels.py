@@ -328,7 +328,7 @@ def wall_adder(rows, cols, seed):
     tcols = (pc + 7) >> 3
     post = filled(((rows + 8) >> 3) * tcols * 64, 0, np.uint8)
     front = np.empty(npost, np.int32)
-    flen = 0
+    flen = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
     for i in range(rows + 1):
         for j in range(pc):
             if i == 0 or i == rows or j == 0 or j == cols:
@@ -352,7 +352,7 @@ def wall_adder(rows, cols, seed):
         nbi[1] = _bidx(i, j + 1, tcols)
         nbi[2] = _bidx(i + 1, j, tcols)
         nbi[3] = _bidx(i, j - 1, tcols)
-        m = 0
+        m = np.int64(0)
         for d in range(4):
             if post[nbi[d]] & 3 == 2:
                 cand[m] = d

@@ -92,8 +92,10 @@ def cold(n: int, wanted: str, compare: str | None = None) -> dict:
                        **extra)
             env["PYTHONPATH"] = str(root)
             load = _load()
+            # cwd: not a checkout (``python -c`` puts the working directory
+            # before PYTHONPATH, so --compare would measure this one twice)
             proc = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                                  capture_output=True, text=True)
+                                  capture_output=True, text=True, cwd=cache)
             shutil.rmtree(cache, ignore_errors=True)
             row = json.loads(proc.stdout.strip().splitlines()[-1])
             row.pop("timeline", None)

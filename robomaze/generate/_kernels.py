@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
+
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -129,9 +131,9 @@ def _walk(u, r, c, d, rows, cols, dr, dc, off):
 def backtracker(rows, cols, seed):
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     stack = np.empty(n, np.int64)
     nb = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
@@ -142,7 +144,7 @@ def backtracker(rows, cols, seed):
     while sp > 0:
         u = stack[sp - 1]
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
         for i in range(k):
             if visited[nb[i]] == 0:
                 cand[m] = nb[i]
@@ -188,12 +190,12 @@ def _bits_new(n):
     finding the smallest member cost O(levels), so a hunt is O(1) whatever
     the maze size.
     """
-    off = np.zeros(5, np.int64)
+    off = filled(5, 0, np.int64)
     m = n
     for lev in range(4):
         m = (m + 63) // 64
         off[lev + 1] = off[lev] + m
-    return np.zeros(off[4], np.uint64), off
+    return filled(off[4], 0, np.uint64), off
 
 
 @njit(cache=True)
@@ -251,9 +253,9 @@ def hunt_and_kill(rows, cols, seed):
     frontier instead of rescanning rows: linear time overall."""
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     nb = np.empty(4, np.int64)
     nb2 = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
@@ -263,7 +265,7 @@ def hunt_and_kill(rows, cols, seed):
     nvis = 1
     while nvis < n:
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)
         for i in range(k):
             if visited[nb[i]] == 0:
                 cand[m] = nb[i]
@@ -277,7 +279,7 @@ def hunt_and_kill(rows, cols, seed):
             continue
         i = _bits_min(words, off)  # hunt
         k = neighbours(i, rows, cols, nb)
-        m = 0
+        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
         for j in range(k):
             if visited[nb[j]]:
                 cand[m] = nb[j]
@@ -300,18 +302,18 @@ def growing_tree(rows, cols, seed, selection, mix):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     active = np.empty(n, np.int64)
-    alive = np.zeros(n, np.uint8)
+    alive = filled(n, 0, np.uint8)
     nb = np.empty(4, np.int64)
     cand = np.empty(4, np.int64)
     u = below(st, n)
     visited[u] = 1
     active[0] = u
     alive[0] = 1
-    alen = 1
+    alen = np.int64(1)  # not literals: below() would compile for Literal[int](1)
     nlive = 1
     while nlive > 0:
         if selection == 0 or (selection == 2 and uniform(st) < mix):
@@ -323,7 +325,7 @@ def growing_tree(rows, cols, seed, selection, mix):
                     break
         u = active[i]
         k = neighbours(u, rows, cols, nb)
-        m = 0
+        m = np.int64(0)
         for j in range(k):
             if visited[nb[j]] == 0:
                 cand[m] = nb[j]
@@ -365,7 +367,7 @@ def braid(east, south, rows, cols, order, target, seed):
     """
     n = rows * cols
     st = new_state(seed)
-    deg = np.zeros(n, np.int64)
+    deg = filled(n, 0, np.int64)
     for u in range(n):
         c = u % cols
         r = u // cols

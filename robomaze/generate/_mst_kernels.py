@@ -88,7 +88,8 @@ def _bucket_starts(keys, k, per, counts):
         lb += 1
     shift = np.uint64(64 - lb)
     nbuck = 1 << lb
-    counts[: nbuck + 1] = 0
+    for b in range(nbuck + 1):
+        counts[b] = 0
     for i in range(k):
         counts[np.int64(keys[i] >> shift) + 1] += 1
     for b in range(nbuck):
@@ -264,8 +265,12 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             i += 1
     _sort_keys(keys, k, tkeys, counts)
     lmask = (_U1 << np.uint64(id_bits(nloc))) - _U1
-    uf[:nloc] = -1
-    mask[:nloc] = 0
+    # loops, not slice assignments: each ``a[i:j] = x`` lowers numba's general
+    # broadcasting setitem (about 0.1 s of compiling apiece)
+    for i in range(nloc):
+        uf[i] = -1
+        mask[i] = 0
+        term[i] = False
     joined = 0
     for j in range(k):  # Kruskal inside the tile
         le = np.int64(keys[j] & lmask)
@@ -286,15 +291,16 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
         if joined == nloc - 1:
             break
     # terminals: border cells with an edge leaving the tile
-    term[:nloc] = False
-    if r0 > 0:
-        term[:w] = True
-    if r0 + h < rows:
-        term[nloc - w:nloc] = True
-    if c0 > 0:
-        term[0:nloc:w] = True
-    if c0 + w < cols:
-        term[w - 1:nloc:w] = True
+    for i in range(w):
+        if r0 > 0:
+            term[i] = True
+        if r0 + h < rows:
+            term[nloc - w + i] = True
+    for i in range(0, nloc, w):
+        if c0 > 0:
+            term[i] = True
+        if c0 + w < cols:
+            term[i + w - 1] = True
     # prune non-terminal leaves: their edges are bridges, final passages
     sp = 0
     for i in range(nloc):
@@ -303,7 +309,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             sp += 1
     while sp > 0:
         sp -= 1
-        i = stack[sp]
+        i = np.int64(stack[sp])  # int64 like every other cell index: one _nb, one _edge
         if mask[i] == 0:
             continue
         d = _low_dir(mask[i])
@@ -398,8 +404,13 @@ def reduce(rows, cols, seed, tile):
     """
     n = rows * cols
     idbits = id_bits(n)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    # np.empty and loops: np.ones, np.zeros, np.full and np.arange each compile
+    # numba's own implementation (~0.05-0.2 s apiece) on a cold start
+    east = np.empty(n, np.uint8)
+    south = np.empty(n, np.uint8)
+    for i in range(n):
+        east[i] = 1
+        south[i] = 1
     th = min(tile, rows)
     tw = min(tile, cols)
     ntr = (rows + th - 1) // th
@@ -413,7 +424,8 @@ def reduce(rows, cols, seed, tile):
     term = np.empty(cap_loc, np.bool_)
     stack = np.empty(cap_loc, np.int32)
     gid = np.empty(n, np.int64)  # read and written at reduced vertices only
-    nkey = np.zeros(1, np.int64)
+    nkey = np.empty(1, np.int64)
+    nkey[0] = 0
     # chains per tile < 2 * terminals <= 4 * (h + w); plus the inter-tile edges
     cap = ntr * ntc * 4 * (th + tw) + rows * (ntc - 1) + cols * (ntr - 1) + 1
     ga = np.empty(cap, np.int64)
@@ -451,11 +463,17 @@ def kruskal(rows, cols, seed, tile):
     """Maze walls of the MST of the keys: tiles, then Kruskal on the rest."""
     east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
     m = gkey.size
-    order = np.arange(m)
+    order = np.empty(m, np.int64)
+    for i in range(m):
+        order[i] = i
+    # int32 counts and parents, as in the tiles: one compile of _bucket_starts,
+    # _find and _union serves both
     _sort_pairs(gkey, order, m, np.empty(m, np.uint64), np.empty(m, np.int64),
-                np.empty(2 * m + 2, np.int64))
+                np.empty(2 * m + 2, np.int32))
     idmask = (_U1 << np.uint64(idbits)) - _U1
-    parent = np.full(nv, -1, np.int64)
+    parent = np.empty(nv, np.int32)
+    for i in range(nv):
+        parent[i] = -1
     joined = 0
     for j in range(m):
         i = order[j]

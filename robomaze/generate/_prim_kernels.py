@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
 from .._search import heap_pop, heap_push
 from ._kernels import below, new_state, next_u64
 from ._prefetch import prefetch
@@ -118,7 +119,7 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
     so the cache misses overlap instead of coming one by one.
     """
     ch = head[b]
-    k = 0
+    k = np.int64(0)  # not a literal 0: _chunk_targets would compile twice
     if ch >= 0:
         _chunk_targets(pool, ch, _CHUNK if cnext[ch] >= 0 else fill[b], cell, cols, tcols,
                        tgt, k)
@@ -206,7 +207,7 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     n = rows * cols
     st = new_state(seed)
     tcols = (cols + 7) >> 3
-    cell = np.full(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
+    cell = filled(((rows + 7) >> 3) * tcols * 64, 6, np.uint8)  # 1 in tree, 2 east, 4 south
     heap = np.empty(2 * n + 4, np.uint64)
     ncoarse = 1 << cbits
     nfine = 1 << fbits
@@ -217,15 +218,18 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     nchunks = (2 * n + _CHUNK - 1) // _CHUNK + ncoarse + nfine + 1
     pool = np.empty(nchunks * _CHUNK, np.uint64)
     cnext = np.empty(nchunks, np.int32)
-    head = np.full(ncoarse + nfine, -1, np.int32)
-    tail = np.full(ncoarse + nfine, -1, np.int32)
-    fill = np.zeros(ncoarse + nfine, np.int32)
+    head = filled(ncoarse + nfine, -1, np.int32)
+    tail = filled(ncoarse + nfine, -1, np.int32)
+    fill = filled(ncoarse + nfine, 0, np.int32)
     tgt = np.empty((2, _CHUNK), np.int64)
-    free = -1
-    nalloc = 0
+    # np.int64, not literals: _bucket_put and _drain would compile once more
+    # for Literal[int](-1) / Literal[int](0) arguments
+    free = np.int64(-1)
+    nalloc = np.int64(0)
     cur = -1  # the current coarse bucket, and fine bucket in it
     curf = nfine - 1
-    size = 0
+    size = np.int64(0)
+    no_split = np.bool_(False)  # a literal False would compile _drain once more
     u = below(st, n)
     r = u // cols
     c = u - r * cols
@@ -282,7 +286,7 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
                                                 cnext, head, tail, fill, free, nalloc,
                                                 heap, size, cell, cols, tcols, tgt)
                 if split:
-                    free, nalloc, size = _drain(ncoarse + curf, False, ncoarse, fshift,
+                    free, nalloc, size = _drain(ncoarse + curf, no_split, ncoarse, fshift,
                                                 fmask, pool, cnext, head, tail, fill, free,
                                                 nalloc, heap, size, cell, cols, tcols, tgt)
             _, _, top, size = heap_pop(heap, None, None, size)
@@ -302,4 +306,5 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
         u = rb * cols + cb
         r = rb
         c = cb
-    return _unpack_walls(cell, rows, cols, 2, 4)
+    # int64 bits, not literals: _unpack_walls compiles once for prim and prim_frontier
+    return _unpack_walls(cell, rows, cols, np.int64(2), np.int64(4))

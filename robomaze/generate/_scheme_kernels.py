@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
 from ._kernels import below, carve, new_state
 
 
@@ -37,18 +38,18 @@ def _in_bounds(u, rows, cols, out):
 def scheme_dfs(rows, cols, seed):
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     # per cell: the rotation offset drawn on entry and how many of its
     # directions have been tried; the order itself is recomputed from them
-    offset = np.zeros(n, np.uint8)
-    tried = np.zeros(n, np.uint8)
+    offset = filled(n, 0, np.uint8)
+    tried = filled(n, 0, np.uint8)
     stack = np.empty(n, np.int64)
     step = np.array([-1, 1, -cols, cols], np.int64)
     dirs = np.empty(4, np.int64)
     visited[0] = 1
-    m = _in_bounds(0, rows, cols, dirs)
+    m = _in_bounds(np.int64(0), rows, cols, dirs)  # not a literal 0: one compile
     if m > 0:
         offset[0] = below(st, m)
     stack[0] = 0

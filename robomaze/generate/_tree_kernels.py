@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import counting, filled
 from ._kernels import below, new_state, uniform
 from ._mst_kernels import _find
 
@@ -52,7 +53,7 @@ def prim_frontier(rows, cols, seed):
     n = rows * cols
     st = new_state(seed)
     tcols = (cols + 7) >> 3
-    cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
+    cell = filled(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
     front = np.empty(n, np.int32)
     cand = np.empty(4, np.int64)
     flen = 0
@@ -118,7 +119,7 @@ def prim_frontier(rows, cols, seed):
         else:
             cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
         cell[iu] = (cell[iu] & 0xFC) | 2
-    return _unpack_walls(cell, rows, cols, 4, 8)
+    return _unpack_walls(cell, rows, cols, np.int64(4), np.int64(8))  # not literals
 
 
 @njit(cache=True)
@@ -134,15 +135,15 @@ def eller(rows, cols, seed):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    parent = np.full(cols, -1, np.int32)  # roots negative, as _find expects
-    label = np.arange(cols).astype(np.int32)
-    remap = np.full(cols, -1, np.int32)
-    down = np.zeros(cols, np.uint8)
-    has = np.zeros(cols, np.uint8)
-    seen = np.zeros(cols, np.int64)
-    choice = np.zeros(cols, np.int64)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    parent = filled(cols, -1, np.int32)  # roots negative, as _find expects
+    label = counting(cols, np.int32)
+    remap = filled(cols, -1, np.int32)
+    down = filled(cols, 0, np.uint8)
+    has = filled(cols, 0, np.uint8)
+    seen = filled(cols, 0, np.int64)
+    choice = filled(cols, 0, np.int64)
     for r in range(rows):
         base = r * cols
         last = r == rows - 1
@@ -196,8 +197,8 @@ def sidewinder(rows, cols, seed):
     """Runs along each row, each closed by one passage north from a random cell."""
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
     for c in range(cols - 1):
         east[c] = 0
     for r in range(1, rows):
@@ -218,8 +219,8 @@ def binary_tree(rows, cols, seed):
     """Each cell opens north or west (whichever exist), at random."""
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
     for u in range(n):
         r = u // cols
         c = u - r * cols
@@ -246,8 +247,8 @@ def division(rows, cols, seed):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.zeros(n, np.uint8)
-    south = np.zeros(n, np.uint8)
+    east = filled(n, 0, np.uint8)
+    south = filled(n, 0, np.uint8)
     cap = 2 * (rows + cols) + 8
     stack = np.empty((cap, 4), np.int64)
     stack[0, 0] = 0
@@ -325,9 +326,9 @@ def wall_adder(rows, cols, seed):
     # = east wall of cell (i, j-1), bit 3 the segment right to post (i, j+1)
     # = south wall of cell (i-1, j)
     tcols = (pc + 7) >> 3
-    post = np.zeros(((rows + 8) >> 3) * tcols * 64, np.uint8)
+    post = filled(((rows + 8) >> 3) * tcols * 64, 0, np.uint8)
     front = np.empty(npost, np.int32)
-    flen = 0
+    flen = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
     for i in range(rows + 1):
         for j in range(pc):
             if i == 0 or i == rows or j == 0 or j == cols:
@@ -351,7 +352,7 @@ def wall_adder(rows, cols, seed):
         nbi[1] = _bidx(i, j + 1, tcols)
         nbi[2] = _bidx(i + 1, j, tcols)
         nbi[3] = _bidx(i, j - 1, tcols)
-        m = 0
+        m = np.int64(0)
         for d in range(4):
             if post[nbi[d]] & 3 == 2:
                 cand[m] = d
@@ -373,8 +374,8 @@ def wall_adder(rows, cols, seed):
                 q = p - pc if d == 0 else (p + 1 if d == 1 else (p + pc if d == 2 else p - 1))
                 front[flen] = q
                 flen += 1
-    east = np.zeros(n, np.uint8)
-    south = np.zeros(n, np.uint8)
+    east = filled(n, 0, np.uint8)
+    south = filled(n, 0, np.uint8)
     for r in range(rows):
         for c in range(cols - 1):
             east[r * cols + c] = 1 if post[_bidx(r, c + 1, tcols)] & 4 else 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
 from ._kernels import _moves, _walk, below, carve, new_state, next_u64
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -61,8 +62,8 @@ def _calm_blocks(rows, cols, lb):
     """Unvisited-cell counts and calm flags of the whole ``2**lb`` blocks."""
     nbr = rows >> lb
     nbc = cols >> lb
-    unvisited = np.full(max(nbr * nbc, 1), np.int32(1 << (2 * lb)), np.int32)
-    calm = np.zeros(max(nbr * nbc, 1), np.uint8)
+    unvisited = filled(max(nbr * nbc, 1), np.int32(1 << (2 * lb)), np.int32)
+    calm = filled(max(nbr * nbc, 1), 0, np.uint8)
     return nbr, nbc, unvisited, calm
 
 
@@ -129,9 +130,9 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     """
     n = rows * cols
     st = new_state(seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    visited = np.zeros(n, np.uint8)
+    east = filled(n, 1, np.uint8)
+    south = filled(n, 1, np.uint8)
+    visited = filled(n, 0, np.uint8)
     nbr, nbc, unv, calm = _calm_blocks(rows, cols, fine)
     nbr2, nbc2, unv2, calm2 = _calm_blocks(rows, cols, coarse)
     u = below(st, n)
@@ -250,23 +251,23 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     n = rows * cols
     k = 1 << lb
     st = new_state(seed)
-    walls = np.ones(2 * n, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
-    intree = np.zeros(n, np.uint8)
-    nxt = np.zeros(n, np.int32)
+    walls = filled(2 * n, 1, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
+    intree = filled(n, 0, np.uint8)
+    nxt = filled(n, 0, np.int32)
     nbr = rows >> lb
     nbc = cols >> lb
     if lb > WILSON_BLOCK:  # a jump is one word, at most 32 steps: larger blocks never jump
         nbr = 0
         nbc = 0
     nb = max(nbr * nbc, 1)
-    ntree = np.zeros(nb, np.int32)  # tree cells per block
-    calm = np.zeros(nb, np.uint8)
+    ntree = filled(nb, 0, np.int32)  # tree cells per block
+    calm = filled(nb, 0, np.uint8)
     for i in range(1, nbr - 1):
         for j in range(1, nbc - 1):
             calm[i * nbc + j] = 1
-    head = np.full(nb, -1, np.int32)  # the block's latest jump; jumps link back
-    cursor = np.full(nb, -1, np.int32)  # the block's latest jump not replayed yet
-    cwalk = np.full(nb, -1, np.int64)  # the walk ``cursor`` belongs to
+    head = filled(nb, -1, np.int32)  # the block's latest jump; jumps link back
+    cursor = filled(nb, -1, np.int32)  # the block's latest jump not replayed yet
+    cwalk = filled(nb, -1, np.int64)  # the walk ``cursor`` belongs to
     # a walk stops jumping when this is full. A walk's words are 2 bits per
     # jumped step, and a rare first walk takes ~n log(n)**2 steps (a 4000²
     # maze: up to ~1e9, 3e7 jumps), so the cap is large; its pages cost

@@ -37,6 +37,15 @@ def _relax(v, c, u, code, dist, parent, move, hk, hg, hn, size):
     return hk, hg, hn, size
 
 
+@njit(cache=True, inline="always")
+def _cand(cv, cc, cm, nc, v, c, code):
+    """Note a move to relax: state ``v`` at cost ``c``, move code ``code``."""
+    cv[nc] = v
+    cc[nc] = c
+    cm[nc] = code
+    return nc + 1
+
+
 @njit(cache=True)
 def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_diag,
                   pivot):
@@ -65,7 +74,22 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
         size = heap_push(hk, hg, hn, size, 0.0, 0.0, s)
     n_along = along.shape[0]
     n_diag = diag.shape[0]
-    while size > 0:
+    # an expansion collects its moves (cv, cc, cm) and the next round
+    # relaxes them in order before the next pop: the same heap operations in
+    # the same order as relaxing at once, with _relax inlined at one place
+    # instead of eleven (3.6 s of compiling, about 1 s now)
+    cv = np.empty(n_along + n_diag + 16, np.int64)
+    cc = np.empty(n_along + n_diag + 16, np.float64)
+    cm = np.empty(n_along + n_diag + 16, np.int64)
+    nc = 0
+    u = np.int64(-1)
+    while True:
+        for j in range(nc):
+            hk, hg, hn, size = _relax(cv[j], cc[j], u, cm[j], dist, parent, move,
+                                      hk, hg, hn, size)
+        nc = 0
+        if size == 0:
+            break
         u, g, k, size = heap_pop(hk, hg, hn, size)
         if k > dist[u]:
             continue
@@ -76,9 +100,8 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
                 return u, dist, parent, move
             if pivot >= 0:
                 for s in (-1, 1):
-                    hk, hg, hn, size = _relax(p * 8 + ((h + 2 * s) & 7), g + pivot, u,
-                                              18 + (1 if s > 0 else 0), dist, parent, move,
-                                              hk, hg, hn, size)
+                    nc = _cand(cv, cc, cm, nc, p * 8 + ((h + 2 * s) & 7), g + pivot,
+                               18 + (1 if s > 0 else 0))
             f = p + off[h]
             if passable[f] == 0:
                 continue
@@ -89,8 +112,7 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
                 if passable[w] == 0:
                     break
                 q = w + off[h]
-                hk, hg, hn, size = _relax(q * 8 + h, g + along[m], u, 0, dist, parent,
-                                          move, hk, hg, hn, size)
+                nc = _cand(cv, cc, cm, nc, q * 8 + h, g + along[m], 0)
                 m += 1
             for s in (-1, 1):
                 right = 1 if s > 0 else 0
@@ -101,20 +123,16 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
                 if passable[w1] == 0:
                     continue
                 if use_diag and passable[w1 + off[d45]]:
-                    hk, hg, hn, size = _relax(w1 * 8 + d45, g + turns[0], u, 4 + right,
-                                              dist, parent, move, hk, hg, hn, size)
+                    nc = _cand(cv, cc, cm, nc, w1 * 8 + d45, g + turns[0], 4 + right)
                 v = p + 2 * off[h] + 2 * off[d90]
-                hk, hg, hn, size = _relax(v * 8 + d90, g + turns[1], u, 6 + right,
-                                          dist, parent, move, hk, hg, hn, size)
+                nc = _cand(cv, cc, cm, nc, v * 8 + d90, g + turns[1], 6 + right)
                 i135 = w1 + off[d135]            # the wall back beside the start cell
                 if passable[i135] == 0:
                     continue
                 if use_diag and passable[i135 + off[d135]]:
-                    hk, hg, hn, size = _relax(i135 * 8 + d135, g + turns[2], u, 8 + right,
-                                              dist, parent, move, hk, hg, hn, size)
+                    nc = _cand(cv, cc, cm, nc, i135 * 8 + d135, g + turns[2], 8 + right)
                 v = p + 2 * off[d90]
-                hk, hg, hn, size = _relax(v * 8 + ((h + 4) & 7), g + turns[3], u, 10 + right,
-                                          dist, parent, move, hk, hg, hn, size)
+                nc = _cand(cv, cc, cm, nc, v * 8 + ((h + 4) & 7), g + turns[3], 10 + right)
         else:
             f = p + off[h]                       # the next wall on the diagonal
             if passable[f] == 0:
@@ -125,8 +143,7 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
                 nxt = q + off[h]
                 if passable[nxt + off[h]] == 0:
                     break
-                hk, hg, hn, size = _relax(nxt * 8 + h, g + diag[m], u, 2, dist, parent,
-                                          move, hk, hg, hn, size)
+                nc = _cand(cv, cc, cm, nc, nxt * 8 + h, g + diag[m], 2)
                 q = nxt
                 m += 1
             # turn towards the axis heading that crosses f
@@ -140,16 +157,13 @@ def slalom_search(passable, horiz, width, starts, goal, along, diag, turns, use_
             d90 = (h + 2 * s) & 7
             d135 = (h + 3 * s) & 7
             v = f + off[d45]
-            hk, hg, hn, size = _relax(v * 8 + d45, g + turns[0], u, 12 + right,
-                                      dist, parent, move, hk, hg, hn, size)
+            nc = _cand(cv, cc, cm, nc, v * 8 + d45, g + turns[0], 12 + right)
             i90 = f + off[d90]
             if passable[i90]:
                 if passable[i90 + off[d90]]:
-                    hk, hg, hn, size = _relax(i90 * 8 + d90, g + turns[4], u, 14 + right,
-                                              dist, parent, move, hk, hg, hn, size)
+                    nc = _cand(cv, cc, cm, nc, i90 * 8 + d90, g + turns[4], 14 + right)
                 v = i90 + off[d135]
-                hk, hg, hn, size = _relax(v * 8 + d135, g + turns[2], u, 16 + right,
-                                          dist, parent, move, hk, hg, hn, size)
+                nc = _cand(cv, cc, cm, nc, v * 8 + d135, g + turns[2], 16 + right)
     return -1, dist, parent, move
 
 

@@ -50,7 +50,11 @@ def _step(free, rows, cols, p, d):
 def _push(buf, n, v):
     if n == buf.shape[0]:
         grown = np.empty(2 * buf.shape[0], buf.dtype)
-        grown[:n] = buf
+        # a loop, not ``grown[:n] = buf``: numba's array-to-slice copy brings its
+        # shape-mismatch error path and the string formatting of that message
+        # (~1 s of compiling) into every classic solver
+        for i in range(n):
+            grown[i] = buf[i]
         buf = grown
     buf[n] = v
     return buf, n + 1

@@ -39,6 +39,7 @@ PLAN_PRIM_5X5 = {
     "robomaze.generate._tree_kernels._bidx": 1,
     "robomaze.generate._tree_kernels._unpack_walls": 1,
     "robomaze.geometry._kernels.cell_clearance": 1,
+    "robomaze.plan.path._centre_points": 1,
 }
 
 PROBE = r"""

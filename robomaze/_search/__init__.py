@@ -55,7 +55,7 @@ from ._heap import heap_grow, heap_pop, heap_push
 __all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
-           "heap_grow", "best_first", "line_of_sight", "wave"]
+           "heap_grow", "best_first", "line_of_sight", "wave", "maze_field"]
 
 
 # ---------------------------------------------------------------- public core calls
@@ -607,6 +607,18 @@ def _lengths(fp, cols, starts, goals, lm, heap):
         if reached >= 0:
             out[k] = g[t]
     return out
+
+
+def maze_field(grid, goal):
+    """The 4-connected field of a widened maze in closed form, or None when it does not apply.
+
+    ``(dist, reached, kind)`` equal to :func:`bfs_field`'s labels; see
+    :func:`robomaze._search._blockwave.maze_field` (imported on first use:
+    its kernels compile only for the grids that take it).
+    """
+    from ._blockwave import maze_field as closed_form
+
+    return closed_form(grid, goal)
 
 
 def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: bool = False):

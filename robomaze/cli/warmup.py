@@ -62,7 +62,7 @@ def _extras() -> None:
     The 8-connected searches (sweeps plan 4-connected) and the closed-form
     wavefront field (taken on widened grids of 2^14 cells or more).
     """
-    from .._search._blockwave import maze_field
+    from .._search import maze_field
     from ..generate import generate
     from ..grid import widen
     from ..maze import Maze

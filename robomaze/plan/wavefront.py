@@ -25,7 +25,7 @@ from ..errors import NoPathError
 from ..geometry import Footprint, free_space
 from ..grid import OccupancyGrid
 from .. import _search as core
-from .._search._blockwave import maze_field
+from .._search import maze_field
 from . import _kernels as K
 from ._endpoints import (as_cell, check_connectivity, check_grid, check_placeable, endpoints,
                          flat_u8)

@@ -125,8 +125,8 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     ``heading``, ``sight_free`` and ``landmarks`` are ``None`` or an array:
     numba compiles one specialisation per combination and prunes the
     branches of the absent ones (the HEADING rule's masks and parents have
-    other dtypes anyway; line of sight as a runtime flag measured up to 12%
-    slower on the weighted search, benchmarks/README.md).
+    other dtypes anyway; line of sight as a third runtime flag made the
+    searches 1.4-3.7% slower, ``benchmarks/bench_engine.py``).
 
     Parameters (padded space; see the module docstring for the rules)
     ----------

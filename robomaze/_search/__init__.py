@@ -137,6 +137,9 @@ def _from_padded(idx, rows: int, cols: int):
 
 #: Passed as ``heading`` to select the HEADING rule (numba compiles it apart).
 _HEADING = np.zeros(1, np.uint8)
+#: ``cost`` of a unit-length search: an empty array, not None, so unit and
+#: weighted searches share one compiled engine (see :func:`best_first`).
+_NO_COST = np.empty(0)
 
 
 def _index_dtype(nstates: int):
@@ -173,17 +176,20 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
         n = n // ((nbins + 15) >> 4) * nbins          # uint16 bin words per cell -> states
     if heading is None:
         g = np.empty(n)
-        parent = np.empty(n, _index_dtype(n)) if want_parent else None
+        parent = np.empty(n if want_parent else 0, _index_dtype(n))
         mark = np.zeros(n, np.uint8)
     else:
         # nbins states per cell, few of them touched: small pages; parents
         # recorded as uint8 moves
         g = _lazy_zeros(n, np.float64)
-        parent = _lazy_zeros(n, np.uint8) if want_parent else None
+        parent = _lazy_zeros(n, np.uint8) if want_parent else np.empty(0, np.uint8)
         mark = _lazy_zeros(n, np.uint8)
     fp = _readonly(fp)
+    # absent cost and parent: empty arrays of the types they have when present
     if sight_free is not None:
         sight_free = _readonly(sight_free)
+    if cost is None:
+        cost = _NO_COST
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,
                                       sight_free, np.asarray(starts, np.int64), goal, goal_bin,
                                       g, parent, mark, _new_heap(n), landmarks)
@@ -562,7 +568,10 @@ def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
     lm = None
     if landmarks > 0 and len(starts) > 4 * landmarks:
         lm = _landmarks(fp, cols, landmarks)
-    return _lengths(_readonly(fp), cols, ps, pg, lm, _new_heap(fp.shape[0]))
+    fp = _readonly(fp)
+    # the engine's absent parent: an empty array of its usual type
+    return _lengths(fp, cols, ps, pg, lm, _new_heap(fp.shape[0]),
+                    np.empty(0, _index_dtype(fp.shape[0])))
 
 
 def _landmarks(fp, cols: int, k: int) -> np.ndarray:
@@ -588,13 +597,14 @@ def _landmarks(fp, cols: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _lengths(fp, cols, starts, goals, lm, heap):
+def _lengths(fp, cols, starts, goals, lm, heap, parent):
     # one set of per-cell arrays for the whole batch, reset between problems
     n = fp.shape[0]
     g = np.empty(n)
     mark = np.empty(n, np.uint8)
     out = np.full(starts.shape[0], np.nan)
     st = np.empty(1, np.int64)
+    cost = np.empty(0)                     # unit lengths
     for k in range(starts.shape[0]):
         s = starts[k]
         t = goals[k]
@@ -602,8 +612,8 @@ def _lengths(fp, cols, starts, goals, lm, heap):
             continue
         mark[:] = 0
         st[0] = s
-        reached, _, heap = best_first(fp, cols, True, None, 2, None, 1, 0.0, None, st, t, -1,
-                                      g, None, mark, heap, lm)
+        reached, _, heap = best_first(fp, cols, True, cost, 2, None, 1, 0.0, None, st, t, -1,
+                                      g, parent, mark, heap, lm)
         if reached >= 0:
             out[k] = g[t]
     return out

@@ -118,9 +118,15 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
                starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
-    The optional arguments are ``None`` or an array: numba compiles one
-    specialisation per combination and prunes the branches of the absent
-    ones, so the GRID search pays nothing for the HEADING and ANYANGLE rules.
+    ``cost`` and ``parent`` are always arrays, empty when absent, so the
+    distance fields and the unit and weighted searches share one
+    specialisation (each is one to two seconds of compile on a first run;
+    the flags they become are loop-invariant, well-predicted branches).
+    ``heading``, ``sight_free`` and ``landmarks`` are ``None`` or an array:
+    numba compiles one specialisation per combination and prunes the
+    branches of the absent ones (the HEADING rule's masks and parents have
+    other dtypes anyway; line of sight as a third runtime flag made the
+    searches 1.4-3.7% slower, ``benchmarks/bench_engine.py``).
 
     Parameters (padded space; see the module docstring for the rules)
     ----------
@@ -129,7 +135,7 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
         ``b`` is free (states are ``cell * nbins + bin``)
     cols : the unpadded column count
     conn8 : bool
-    cost : None (unit lengths) or float64 padded per-cell cost
+    cost : float64 padded per-cell cost, or empty (unit lengths)
     hmode : heuristic 0-3 (towards ``goal``'s cell)
     heading : None, or any array (its contents are not read): the HEADING
         rule, with ``nbins`` bins and rotations costing ``rot_cost``. A
@@ -144,11 +150,12 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     goal : goal cell (padded) or -1 to settle everything reachable
     goal_bin : required bin at the goal (HEADING), -1 any
     g : float64 per state, uninitialised: valid where ``mark`` > 0
-    parent : None or int64 per state (written on every improvement); for the
-        HEADING rule uint8, the move that reached the state (``k`` < 8 a
-        translation along ``_DR/_DC[k]``, ``nk`` / ``nk + 1`` a rotation to
-        the next / previous bin, 255 a start): one byte instead of eight per
-        state of a state space ``nbins`` times the grid
+    parent : empty (not recorded) or int32/int64 per state (written on
+        every improvement); for the HEADING rule uint8, the move that
+        reached the state (``k`` < 8 a translation along ``_DR/_DC[k]``,
+        ``nk`` / ``nk + 1`` a rotation to the next / previous bin, 255 a
+        start): one byte instead of eight per state of a state space
+        ``nbins`` times the grid
     mark : uint8 per state, zeros: 1 once reached, 2 once settled (zero
         pages cost nothing until touched, so a search of a few states in a
         huge state space allocates cheaply)
@@ -180,7 +187,7 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
         r = cell // pc
         mark[s] = 1
         g[s] = 0.0
-        if parent is not None:
+        if parent.shape[0] > 0:
             if heading is not None:
                 parent[s] = 255
             else:
@@ -220,6 +227,8 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
     bb = np.uint16(0)
     if heading is not None:
         nmoves = nk + 2
+    has_cost = cost.shape[0] > 0
+    has_parent = parent.shape[0] > 0
     while size > 0:
         if size + nmoves > cap:
             return -2, size, expanded
@@ -290,13 +299,13 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                 else:
                     ng = gv + step
             else:
-                if cost is not None:
-                    step = step * 0.5 * (cost[cell] + cost[t])
+                if has_cost:
+                    step = step * 0.5 * (cost[cell] + cost[ncell])
                 ng = gv + step
             if mark[uns] == 0 or ng < g[uns]:
                 mark[uns] = 1
                 g[uns] = ng
-                if parent is not None:
+                if has_parent:
                     if heading is not None:
                         parent[uns] = k
                     else:

@@ -185,7 +185,57 @@ def _add_locator() -> None:
     classes = CacheImpl._locator_classes
     if not any(getattr(c, "__name__", "") == "ContentKeyedLocator" for c in classes):
         classes.insert(0, _locator_class())  # before numba's: ours only answers for robomaze
+    _complete_loaded_environments()
     _LOCATOR_INSTALLED = True
+
+
+def _same_const(a, b) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # arrays and the like: not provably equal
+        return False
+
+
+def _complete_loaded_environments() -> None:
+    """Let a cached kernel's own environment extend the one its callers brought in.
+
+    numba keeps one live ``Environment`` (the Python constants compiled code
+    reads at run time) per mangled name and, when it loads a cached kernel,
+    reuses a live one of the same name as it is (``_rebuild_env``). A kernel
+    loaded first as the callee of another cached kernel (``new_state`` inside
+    ``prim``) brings an environment holding only its body's constants; when
+    the same specialisation is later called from Python, its wrapper's
+    constants (the dtype it boxes the returned array with) come after those,
+    so it read past the end: "In 'NRT_adapt_ndarray_to_python', 'descr' is
+    NULL". When the live constants are a prefix of the loaded ones, the
+    missing ones are appended (the indexes compiled code reads stay valid);
+    anything else is left to numba.
+    """
+    try:
+        from numba.core import environment as nenv
+    except ImportError:  # pragma: no cover - a numba that moved the module
+        return
+    rebuild = getattr(nenv, "_rebuild_env", None)
+    lookup = getattr(nenv, "lookup_environment", None)
+    if rebuild is None or lookup is None or getattr(rebuild, "_robomaze_complete", False):
+        return
+
+    @functools.wraps(rebuild)
+    def rebuild_env(modname, consts, env_name):
+        env = lookup(env_name)
+        if env is not None:
+            have = env.consts
+            if len(have) < len(consts) and all(_same_const(a, b) for a, b in zip(have, consts)):
+                have.extend(consts[len(have):])
+            return env
+        return rebuild(modname, consts, env_name)
+
+    rebuild_env._robomaze_complete = True
+    nenv._rebuild_env = rebuild_env
 
 
 def install_locator() -> None:

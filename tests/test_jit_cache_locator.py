@@ -85,3 +85,31 @@ def test_import_robomaze_does_not_import_numba():
                          env=dict(os.environ, PYTHONPATH=str(Path(robomaze.__file__).parents[1])),
                          check=True, timeout=300)
     assert out.stdout.strip() == "False"
+
+
+
+def test_a_loaded_environment_completes_the_live_one_it_extends():
+    """numba reuses a live Environment of the same name when it loads a cached kernel;
+    when the live one holds a prefix of the loaded constants (a callee's body, brought
+    in by a cached caller) the rest is appended, so the kernel's own wrapper finds the
+    dtype it boxes its array with (CI saw "'descr' is NULL" calling
+    ``_kernels.new_state`` from Python after ``generate("prim", ...)``)."""
+    import numpy as np
+    from numba.core import environment as nenv
+
+    _jit_cache._add_locator()  # what importing numba after robomaze runs
+    name = "robomaze_test_env_prefix"
+    live = nenv.Environment(globals())
+    live.env_name = name
+    live.consts[:] = [np.dtype("uint64")]
+    nenv.Environment._memo[name] = live
+    try:
+        got = nenv._rebuild_env(__name__, [np.dtype("uint64"), np.dtype("int32")], name)
+        assert got is live
+        assert got.consts == [np.dtype("uint64"), np.dtype("int32")]
+        # constants that do not extend the live ones: left as numba has them
+        other = [np.dtype("float64"), np.dtype("float64"), np.dtype("int8")]
+        assert nenv._rebuild_env(__name__, other, name).consts == [np.dtype("uint64"),
+                                                                    np.dtype("int32")]
+    finally:
+        nenv.Environment._memo.pop(name, None)

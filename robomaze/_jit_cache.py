@@ -186,6 +186,7 @@ def _add_locator() -> None:
     if not any(getattr(c, "__name__", "") == "ContentKeyedLocator" for c in classes):
         classes.insert(0, _locator_class())  # before numba's: ours only answers for robomaze
     _complete_loaded_environments()
+    _plain_error_text()
     _LOCATOR_INSTALLED = True
 
 
@@ -236,6 +237,34 @@ def _complete_loaded_environments() -> None:
 
     rebuild_env._robomaze_complete = True
     nenv._rebuild_env = rebuild_env
+
+
+def _plain_error_text() -> None:
+    """Format numba's typing errors as plain text when no colours were asked for.
+
+    numba's type inference tries overloads until one types, and formats a
+    message for every one that fails (about 15,000 while a ``plan`` command
+    compiles). Where colorama is installed, each message runs colorama's
+    ``init()`` (wrapping the standard streams) even under the default
+    ``no_color`` scheme: 5-6% of a cold command's compile CPU
+    (benchmarks/README.md). With markup that returns the text as it is,
+    messages read the same without the escape codes; a user who set
+    ``NUMBA_COLOR_SCHEME`` keeps numba's colours.
+    """
+    try:
+        from numba.core import config, errors
+    except ImportError:  # pragma: no cover - numba is a dependency
+        return
+    if getattr(config, "COLOR_SCHEME", None) != "no_color" or not hasattr(errors, "ColorShell"):
+        return
+    # numba's modules keep the instance they got at import: change it in place
+    scheme = errors.termcolor()
+    if hasattr(scheme, "_markup"):
+        scheme._markup = _plain_markup
+
+
+def _plain_markup(msg, color=None, style=None):
+    return msg
 
 
 def install_locator() -> None:

@@ -113,3 +113,31 @@ def test_a_loaded_environment_completes_the_live_one_it_extends():
                                                                     np.dtype("int32")]
     finally:
         nenv.Environment._memo.pop(name, None)
+
+
+def test_numba_typing_errors_are_plain_text_under_the_default_scheme():
+    """With colorama installed numba ran colorama.init() for every message it
+    formatted while trying overloads; the default ``no_color`` scheme now formats
+    them as they are: no escape codes, same words. A user's scheme is kept."""
+    code = ("import robomaze, numba\n"
+            "from numba import njit\n"
+            "@njit\n"
+            "def f(x):\n"
+            "    return x.foo\n"
+            "try:\n"
+            "    f(1)\n"
+            "except Exception as e:\n"
+            "    print(repr(str(e)))\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_COLOR_SCHEME"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300, env=env).stdout
+    assert "foo" in out and "of type int64" in out
+    assert "\\x1b" not in out
+    try:
+        import colorama  # noqa: F401
+    except ImportError:
+        return  # numba formats plain text without colorama anyway
+    env["NUMBA_COLOR_SCHEME"] = "dark_bg"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300, env=env).stdout
+    assert "\\x1b" in out  # the user's colours

@@ -34,7 +34,7 @@ import sys
 import time
 from typing import Callable, TextIO
 
-__all__ = ["CompileNotice", "install", "summary", "current", "on_next_compile"]
+__all__ = ["CompileNotice", "install", "summary", "current", "on_next_compile", "add_others"]
 
 _ENV = "ROBOMAZE_COMPILE_NOTICE"
 
@@ -73,6 +73,8 @@ class CompileNotice:
 
 _NOTICE: CompileNotice | None = None
 _NEXT: Callable[[], None] | None = None
+#: Kernels helper processes compiled for this one (:func:`add_others`).
+_OTHERS = {"count": 0, "processes": 1, "until": None}
 
 
 def _enabled() -> bool:
@@ -131,18 +133,32 @@ def on_next_compile(fn: Callable[[], None] | None) -> None:
     _NEXT = fn
 
 
+def add_others(count: int, processes: int, until: float) -> None:
+    """Count ``count`` kernels that ``processes - 1`` helpers compiled for this
+    process, which waited for them until ``until`` (``time.perf_counter()``):
+    :func:`summary` reports them with its own."""
+    _OTHERS["count"] += count
+    _OTHERS["processes"] = max(_OTHERS["processes"], processes)
+    _OTHERS["until"] = until if _OTHERS["until"] is None else max(_OTHERS["until"], until)
+
+
 def summary(stream: TextIO | None = None, *, others: int = 0, processes: int = 1,
             elapsed: float | None = None) -> None:
     """One line on what was compiled, if anything was.
 
     ``others`` kernels compiled by ``processes - 1`` helper processes are
-    added to this process's count; ``elapsed`` replaces the time from this
-    process's first compile to its last.
+    added to this process's count (and those of :func:`add_others`);
+    ``elapsed`` replaces the time from this process's first compile to its
+    last (or to the end of its wait for helpers).
     """
+    others += _OTHERS["count"]
+    processes = max(processes, _OTHERS["processes"])
     if _NOTICE is None or _NOTICE.silent or _NOTICE.count + others == 0:
         return
     stream = stream if stream is not None else sys.stderr
     took = _NOTICE.elapsed() if elapsed is None else elapsed
+    if elapsed is None and _OTHERS["until"] is not None and _NOTICE.first is not None:
+        took = max(took, _OTHERS["until"] - _NOTICE.first)
     where = f" on {processes} processes" if processes > 1 else ""
     try:
         print(f"robomaze: compiled {_NOTICE.count + others} kernel(s) in {took:.1f} s{where} "

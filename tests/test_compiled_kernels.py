@@ -64,7 +64,9 @@ with open(sys.argv[1], "w") as f:
 
 def _compiled(tmp_path, *argv):
     root = os.path.dirname(os.path.dirname(os.path.abspath(robomaze.__file__)))
+    # one process: helpers (robomaze.cli._stages) would compile part of the list elsewhere
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), ROBOMAZE_COMPILE_NOTICE="0",
+               ROBOMAZE_WARM_PROCESSES="1",
                PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
     env.pop("NUMBA_DISABLE_JIT", None)

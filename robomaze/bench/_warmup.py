@@ -26,21 +26,20 @@ With a warm cache no helper starts.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
+from .. import _claims
 from .runner import WARM_ENV as ENV
 
 #: Set in helper processes: the folder where tasks are claimed.
 CLAIMS_ENV = "ROBOMAZE_WARM_CLAIMS"
 #: Upper bound on the processes that compile (set it to 1 to compile in one).
-PROCESSES_ENV = "ROBOMAZE_WARM_PROCESSES"
+PROCESSES_ENV = _claims.PROCESSES_ENV
 #: Beyond four processes the longest task (~7 s) bounds the wall time anyway.
 MAX_PROCESSES = 4
 #: Seconds the server waits for its helpers before compiling their tasks itself.
@@ -257,36 +256,7 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
 
 def _processes(ntasks: int) -> int:
     """How many processes compile: one per core this process may use, capped."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        cores = os.cpu_count() or 1
-    cap = MAX_PROCESSES
-    text = os.environ.get(PROCESSES_ENV, "").strip()
-    if text.isdigit() and int(text) >= 1:
-        cap = int(text)
-    return max(1, min(cores, cap, ntasks))
-
-
-def _file(folder: str, task: str, suffix: str = "") -> str:
-    return os.path.join(folder, task.replace(":", "_") + suffix)
-
-
-def _claim(folder: str, task: str) -> bool:
-    """Whether this process got ``task`` (the first to create its file does)."""
-    try:
-        os.close(os.open(_file(folder, task), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-        return True
-    except FileExistsError:
-        return False
-
-
-def _done(folder: str, task: str) -> bool:
-    return os.path.exists(_file(folder, task, ".done"))
-
-
-def _claimed(folder: str, task: str) -> bool:
-    return os.path.exists(_file(folder, task))
+    return _claims.processes(ntasks, MAX_PROCESSES)
 
 
 def _compiled_here() -> int:
@@ -298,37 +268,9 @@ def _compiled_here() -> int:
 
 def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_alive,
           server: bool) -> None:
-    """Claim and run tasks until every one is claimed.
-
-    A task is taken once its prerequisites are done; while the only tasks
-    left wait for prerequisites running elsewhere, this process waits too
-    (compiling them at the same time would double the work). When
-    ``others_alive()`` turns False the server takes every task left and a
-    helper (whose server is gone) stops.
-    """
-    ordered = _order(tasks)
-    left = list(ordered)
-    deadline = time.monotonic() + HELPER_TIMEOUT
-    while left:
-        left = [t for t in left if not _claimed(folder, t)]
-        stuck = not others_alive() or time.monotonic() > deadline
-        if stuck and not server:
-            return
-        ready = [t for t in left
-                 if stuck or all(_done(folder, n) for n in _needs(t, tasks))]
-        if not ready:
-            time.sleep(0.02)
-            continue
-        task = ready[0]
-        if _claim(folder, task):
-            t = time.time()
-            _run(task, ctx, metrics)
-            _mark_done(folder, task)
-            _LOG.append((task, t, time.time()))
-
-
-def _mark_done(folder: str, task: str) -> None:
-    Path(_file(folder, task, ".done")).touch()
+    """Claim and run tasks (:func:`robomaze._claims.work`, longest chain first)."""
+    _claims.work(_order(tasks), lambda task: _run(task, ctx, metrics), folder, others_alive,
+                 server, HELPER_TIMEOUT, needs=lambda task: _needs(task, tasks), log=_LOG)
 
 
 def _helpers(n: int, folder: str) -> list[subprocess.Popen]:
@@ -359,23 +301,7 @@ def helper_main(folder: str) -> None:
     except Exception:
         pass  # the server compiles what is left
     finally:
-        try:
-            with open(os.path.join(folder, f"count.{os.getpid()}"), "w") as f:
-                f.write(json.dumps({"compiled": _compiled_here(), "log": _LOG}))
-        except OSError:
-            pass  # only the server's compile summary misses this helper's count
-
-
-def _helper_reports(folder: str) -> list[dict]:
-    out = []
-    for name in sorted(os.listdir(folder)):
-        if name.startswith("count."):
-            try:
-                with open(os.path.join(folder, name)) as f:
-                    out.append(json.load(f))
-            except (OSError, ValueError):
-                pass  # a helper killed mid-write: its count is left out of the summary
-    return out
+        _claims.write_report(folder, _compiled_here(), _LOG)
 
 
 def serve() -> None:
@@ -402,12 +328,12 @@ def serve() -> None:
         ctx = _Context(wanted)
         # the server makes the maze and the kernels everything shares while
         # the helpers start (they claim the rest once "common" is done)
-        common = "common" in tasks and _claim(folder, "common")
+        common = "common" in tasks and _claims.claim(folder, "common")
         ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
         if common:
             t = time.time()
             _run("common", ctx, False)
-            _mark_done(folder, "common")
+            _claims.mark_done(folder, "common")
             _LOG.append(("common", t, time.time()))
         # without the path metrics: they need theta_star's kernels, which
         # may be compiling in a helper ("metrics" waits for them)
@@ -415,10 +341,8 @@ def serve() -> None:
         _jit_notice.on_next_compile(None)
         # every task done (or nobody left to do it): no need to wait for the
         # helpers' exit, which takes a while (numba and LLVM tear down)
-        while (any(h.poll() is None for h in helpers)
-               and not all(_done(folder, task) for task in tasks)
-               and time.perf_counter() - t0 < HELPER_TIMEOUT):
-            time.sleep(0.02)
+        _claims.wait_done(folder, tasks, lambda: any(h.poll() is None for h in helpers),
+                          HELPER_TIMEOUT - (time.perf_counter() - t0))
         t = time.time()
         for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
             _run(task, ctx, True)
@@ -437,7 +361,7 @@ def serve() -> None:
                 h.kill()
             h.wait()
         stats["processes"] = 1 + len(helpers)
-        reports = _helper_reports(folder)
+        reports = _claims.reports(folder)
         shutil.rmtree(folder, ignore_errors=True)
         stats["compiled_helpers"] = sum(r.get("compiled", 0) for r in reports)
         stats["timeline"] = sorted(

@@ -143,6 +143,16 @@ def run(args: argparse.Namespace) -> int:
 
         options = check_options(args.method, options)   # typed values (simplify=0 -> False)
     seed = parse_seed(args.seed)
+    if len(args.source) == 2 and not args.method.startswith("ompl:"):
+        from ._stages import prepare
+
+        # the generator's, planner's and path figures' kernels on two cores
+        prepare({"tasks": ["plan", "measure", "generate"], "generator": args.source[0],
+                 "braid": args.braid, "placement": args.placement, "method": args.method,
+                 "footprint": args.footprint, "connectivity": args.connectivity,
+                 "options": options, "rng": _takes_rng(args.method), "smooth": args.smooth,
+                 "corridor": args.corridor, "wall": args.wall,
+                 "resolution": 1.0 if args.resolution is None else args.resolution})
     grid = _grid(args, seed)
     if "rng" not in options and _takes_rng(args.method):
         options["rng"] = stage_rng(seed, "method")  # the seed rule of robomaze.world

@@ -208,6 +208,17 @@ def run(args: argparse.Namespace) -> int:
     _checked(args)                         # before the maze is built or anything compiles
     seed = parse_seed(args.seed)
     src = args.source
+    if len(src) == 2:
+        from ._stages import prepare
+
+        # the generator's, the simulation's and the metrics' kernels on two cores
+        prepare({"tasks": ["simulate", "metrics", "generate"], "generator": src[0],
+                 "braid": args.braid, "placement": args.placement, "agent": args.agent,
+                 "sensor": args.sensor, "footprint": args.footprint, "dt": args.dt,
+                 "record_scans": args.scans or args.gif is not None, "noise": args.noise,
+                 "odometry_noise": args.odometry_noise, "localize": args.localize,
+                 "options": options, "corridor": args.corridor, "wall": args.wall,
+                 "resolution": 0.1 if args.resolution is None else args.resolution})
     if len(src) == 1:
         obj = load(src[0])
     elif len(src) == 2:

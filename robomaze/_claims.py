@@ -1,0 +1,134 @@
+"""Share a list of compile tasks between processes through a folder of claim files.
+
+The bench warm-up (:mod:`robomaze.bench._warmup`) and a command's first run
+(:mod:`robomaze._stages`) compile numba kernels in helper processes beside
+the main one. Every process walks the same ordered task list and takes the
+next task nobody has taken: the first to create ``<task>`` (``O_EXCL``) owns
+it and touches ``<task>.done`` when it is finished, so no task runs twice.
+A task can wait for others (``needs``) that compile kernels it shares.
+
+Examples
+--------
+>>> import tempfile
+>>> folder = tempfile.mkdtemp()
+>>> claim(folder, "plan:astar"), claim(folder, "plan:astar")
+(True, False)
+>>> done(folder, "plan:astar")
+False
+>>> mark_done(folder, "plan:astar"); done(folder, "plan:astar")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+#: Upper bound on the processes that compile (set it to 1 to compile in one).
+PROCESSES_ENV = "ROBOMAZE_WARM_PROCESSES"
+
+
+def processes(ntasks: int, cap: int) -> int:
+    """How many processes compile: one per core this process may use, at most
+    ``cap`` (or ``ROBOMAZE_WARM_PROCESSES``) and ``ntasks``."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    text = os.environ.get(PROCESSES_ENV, "").strip()
+    if text.isdigit() and int(text) >= 1:
+        cap = int(text)
+    return max(1, min(cores, cap, ntasks))
+
+
+def _file(folder: str, task: str, suffix: str = "") -> str:
+    return os.path.join(folder, task.replace(":", "_").replace("/", "_") + suffix)
+
+
+def claim(folder: str, task: str) -> bool:
+    """Whether this process got ``task`` (the first to create its file does)."""
+    try:
+        os.close(os.open(_file(folder, task), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+
+
+def claimed(folder: str, task: str) -> bool:
+    return os.path.exists(_file(folder, task))
+
+
+def done(folder: str, task: str) -> bool:
+    return os.path.exists(_file(folder, task, ".done"))
+
+
+def mark_done(folder: str, task: str) -> None:
+    Path(_file(folder, task, ".done")).touch()
+
+
+def work(ordered: list[str], run: Callable[[str], None], folder: str,
+         others_alive: Callable[[], bool], server: bool, timeout: float,
+         needs: Callable[[str], Iterable[str]] = lambda task: (),
+         log: list | None = None) -> None:
+    """Claim and run tasks, in ``ordered``'s order, until every one is claimed.
+
+    A task is taken once the tasks it ``needs`` are done; while the only
+    tasks left wait for ones running elsewhere, this process waits too
+    (compiling the same kernels at the same time would double the work).
+    When ``others_alive()`` turns False (or ``timeout`` seconds pass) the
+    server takes every task left and a helper stops. ``log`` collects
+    ``(task, start, end)`` in ``time.time()`` seconds.
+    """
+    left = list(ordered)
+    deadline = time.monotonic() + timeout
+    while left:
+        left = [t for t in left if not claimed(folder, t)]
+        stuck = not others_alive() or time.monotonic() > deadline
+        if stuck and not server:
+            return
+        ready = [t for t in left if stuck or all(done(folder, n) for n in needs(t))]
+        if not ready:
+            time.sleep(0.02)
+            continue
+        task = ready[0]
+        if claim(folder, task):
+            t = time.time()
+            run(task)
+            mark_done(folder, task)
+            if log is not None:
+                log.append((task, t, time.time()))
+
+
+def wait_done(folder: str, tasks: Iterable[str], others_alive: Callable[[], bool],
+              timeout: float) -> None:
+    """Wait until every task is done, nobody is left to do them, or ``timeout``."""
+    tasks = list(tasks)
+    deadline = time.monotonic() + timeout
+    while (others_alive() and not all(done(folder, t) for t in tasks)
+           and time.monotonic() < deadline):
+        time.sleep(0.02)
+
+
+def write_report(folder: str, compiled: int, log: list) -> None:
+    """A helper's count of compiled kernels and its task log, for the main process."""
+    try:
+        with open(os.path.join(folder, f"count.{os.getpid()}"), "w") as f:
+            f.write(json.dumps({"compiled": compiled, "log": log}))
+    except OSError:
+        pass  # only the main process's compile summary misses this helper's count
+
+
+def reports(folder: str) -> list[dict]:
+    """Every helper's :func:`write_report`."""
+    out = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith("count."):
+            try:
+                with open(os.path.join(folder, name)) as f:
+                    out.append(json.load(f))
+            except (OSError, ValueError):
+                pass  # a helper killed mid-write: its count is left out of the summary
+    return out

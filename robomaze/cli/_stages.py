@@ -1,0 +1,225 @@
+"""A command's first run compiles its stages on every core, not one after another.
+
+``robomaze plan kruskal 15x15 --method collision_free --footprint rect:0.3x0.2``
+with an empty numba cache compiles the generator's kernels, then the
+planner's, then the path measurements' (12 s of compile in one process).
+Before its real work such a command calls :func:`prepare` with a *spec*
+(what it will run: generator, planner or agent, footprint, widening,
+options). :func:`prepare` runs the spec's tasks (:data:`TASKS`: the
+generator on a 5x5 maze, the planner on a fixed 3x3 maze widened as the
+command widens, the path figures on a two-cell path, a 30-step simulation
+...) with the command's own argument types, so they compile exactly the
+kernels the command will call. At the first cache miss it starts one helper
+process per further core (:mod:`robomaze._claims` shares the list: no task
+runs twice); the helper compiles into numba's disk cache and the command
+then loads everything from it. With a warm cache no helper starts and the
+tasks cost milliseconds.
+
+A task is an optimisation only: one that fails (a footprint that fits
+nowhere in the little maze, a planner that finds no path there) has compiled
+what it reached, and the command compiles anything left itself. Results do
+not depend on it (the tests run commands both ways).
+
+``ROBOMAZE_WARM_PROCESSES=1`` compiles in the command's own process only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Callable
+
+from .. import _claims, _jit_notice
+
+#: The spec, as JSON, in a helper's environment.
+SPEC_ENV = "ROBOMAZE_STAGES_SPEC"
+#: The claims folder, in a helper's environment.
+CLAIMS_ENV = "ROBOMAZE_STAGES_CLAIMS"
+#: Two cores is what the issue's targets name; more would only split hairs.
+MAX_PROCESSES = 2
+#: Seconds the command waits for a helper before compiling what is left itself.
+TIMEOUT = 120.0
+
+#: What :func:`prepare` did last in this process (tests and benchmarks read it).
+STATS: dict = {}
+
+
+def _tiny_grid(spec: dict):
+    """A fixed 3x3 perfect maze with turns both ways, widened as the command widens."""
+    from ..grid import widen
+    from ..maze import Maze
+
+    maze = Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
+                           openings=[(0, 0, "W"), (2, 2, "E")])
+    return widen(maze, corridor=spec.get("corridor", 3), wall=spec.get("wall", 1),
+                 resolution=spec.get("resolution", 1.0))
+
+
+def _footprint(spec: dict):
+    from .plan import parse_footprint
+
+    return parse_footprint(spec.get("footprint"))
+
+
+def _task_generate(spec: dict) -> None:
+    from ..generate import generate
+
+    generate(spec["generator"], 5, 5, rng=0, braid=spec.get("braid", 0.0),
+             placement=spec.get("placement", "corners"), **spec.get("generator_options", {}))
+
+
+def _task_plan(spec: dict) -> None:
+    from ..plan import plan, smooth
+    from ..world import stage_rng
+
+    grid = _tiny_grid(spec)
+    options = dict(spec.get("options", {}))
+    if spec.get("rng"):
+        options["rng"] = stage_rng(0, "method")
+    fp = _footprint(spec)
+    path = plan(grid, None, None, method=spec["method"], footprint=fp,
+                connectivity=spec.get("connectivity", 4), **options)
+    if spec.get("smooth"):
+        smooth(path, grid, fp).summary()  # a smoothed path's figures are measured off-grid
+
+
+def _task_measure(spec: dict) -> None:
+    """The figures a command prints of a path (read lazily, so not by the plan task)."""
+    from ..plan import make_path
+
+    grid = _tiny_grid(spec)
+    (r, c), _ = grid.start_goal()
+    path = make_path(grid, [(r, c), (r, c + 1)], footprint=_footprint(spec))
+    path.summary()
+
+
+def _task_simulate(spec: dict) -> None:
+    from ..sense.noise import parse_noise
+    from ..sim import simulate
+    from ..sim.odometry import parse_odometry_noise
+
+    simulate(_tiny_grid(spec), footprint=_footprint(spec), agent=spec["agent"],
+             sensor=spec.get("sensor", "lidar"), max_steps=30, dt=spec.get("dt", 0.05), rng=0,
+             record_scans=spec.get("record_scans", False),
+             noise=parse_noise(spec.get("noise")),
+             odometry_noise=parse_odometry_noise(spec.get("odometry_noise")),
+             localize=spec.get("localize", "none"), **spec.get("options", {}))
+
+
+def _task_metrics(spec: dict) -> None:
+    """The run metrics (computed at the end of a simulation) of a two-pose run."""
+    import numpy as np
+
+    from ..metrics import trajectory_metrics
+    from ..sim.env import GoalRegion
+    from ..sim.trajectory import Trajectory
+
+    grid = _tiny_grid(spec)
+    (r, c), _ = grid.start_goal()
+    poses = np.array([[*grid.cell_to_world((r, c)), 0.0], [*grid.cell_to_world((r, c + 1)), 0.0]])
+    traj = Trajectory(t=np.array([0.0, 0.05]), poses=poses, commands=np.zeros((2, 2)),
+                      collisions=np.zeros(2, bool))
+    trajectory_metrics(traj, grid, footprint=_footprint(spec), goal=GoalRegion.for_grid(grid))
+
+
+#: Task name -> function of the spec. Longest first in a spec's list: the
+#: helper takes the first, the command the next.
+TASKS: dict[str, Callable[[dict], None]] = {
+    "generate": _task_generate,
+    "plan": _task_plan,
+    "measure": _task_measure,
+    "simulate": _task_simulate,
+    "metrics": _task_metrics,
+}
+
+
+def _run(task: str, spec: dict) -> None:
+    try:
+        TASKS[task](spec)
+    except Exception:
+        pass  # it compiled what it reached; the command compiles the rest itself
+
+
+def _spawn(n: int, folder: str, spec: dict) -> list[subprocess.Popen]:
+    env = dict(os.environ, **{CLAIMS_ENV: folder, SPEC_ENV: json.dumps(spec)})
+    out = []
+    for _ in range(n):
+        try:
+            out.append(subprocess.Popen(
+                [sys.executable, "-c", "from robomaze.cli import _stages; _stages.helper_main()"],
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL))
+        except OSError:
+            break  # the command compiles their share
+    return out
+
+
+def prepare(spec: dict) -> None:
+    """Compile (or load from the cache) the kernels of ``spec["tasks"]``.
+
+    Never raises; returns when every task is done. See the module docstring.
+    """
+    tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
+    STATS.clear()
+    if not tasks or _jit_notice.current() is None:
+        return
+    t0 = time.perf_counter()
+    folder = tempfile.mkdtemp(prefix="robomaze-stages-")
+    helpers: list[subprocess.Popen] = []
+    log: list = []
+    try:
+        nproc = _claims.processes(len(tasks), MAX_PROCESSES)
+        if nproc > 1:
+            _jit_notice.on_next_compile(lambda: helpers.extend(_spawn(nproc - 1, folder, spec)))
+
+        def alive() -> bool:
+            return any(h.poll() is None for h in helpers)
+
+        _claims.work(tasks, lambda task: _run(task, spec), folder, alive, True, TIMEOUT, log=log)
+        _jit_notice.on_next_compile(None)
+        _claims.wait_done(folder, tasks, alive, TIMEOUT)
+    finally:
+        _jit_notice.on_next_compile(None)
+        for h in helpers:  # every task is done: a helper left is tearing numba down
+            if h.poll() is None:
+                try:
+                    h.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    h.kill()
+                    h.wait()
+        reports = _claims.reports(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+    others = sum(r.get("compiled", 0) for r in reports)
+    STATS.update(processes=1 + len(helpers), tasks=tasks, compiled_helpers=others,
+                 seconds=time.perf_counter() - t0,
+                 log=[(0, *row) for row in log]
+                 + [(i + 1, *row) for i, r in enumerate(reports) for row in r.get("log", [])])
+    if helpers:
+        _jit_notice.add_others(others, 1 + len(helpers), time.perf_counter())
+
+
+def helper_main() -> None:
+    """A helper: claim and run the spec's tasks until none is left, then report."""
+    from .. import _jit_cache
+
+    folder = os.environ[CLAIMS_ENV]
+    _jit_notice.install(silent=True)  # counts compiles; the command speaks
+    _jit_cache.install()
+    parent = os.getppid()
+    log: list = []
+    try:
+        spec = json.loads(os.environ[SPEC_ENV])
+        tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
+        # the command's death (its pid's parent changes) leaves nobody to compile for
+        _claims.work(tasks, lambda task: _run(task, spec), folder,
+                     lambda: os.getppid() == parent, False, TIMEOUT, log=log)
+    except Exception:
+        pass  # the command compiles what is left
+    finally:
+        notice = _jit_notice.current()
+        _claims.write_report(folder, notice.count if notice is not None else 0, log)

@@ -98,7 +98,68 @@ def _task_measure(spec: dict) -> None:
     path.summary()
 
 
+def _sensor(spec: dict, grid):
+    from ..sense.noise import parse_noise
+    from ..sim.runner import default_sensor
+
+    noise = parse_noise(spec.get("noise"))
+    return default_sensor(spec.get("sensor", "lidar"), grid,
+                          **({} if noise is None else {"noise": noise}))
+
+
+def _start(grid) -> tuple:
+    """The start pose a simulation takes by default: the start cell's block centre."""
+    rs, cs = grid.maze_block(grid.maze.start)
+    x, y = grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
+    return (x, y, 0.0)
+
+
+def _task_env(spec: dict) -> None:
+    """The simulator's kernels: sensor scans, collision checks of poses and motions."""
+    from ..sim.env import SimEnv
+    from ..sim.kinematics import Kinematics
+    from ..sim.odometry import parse_odometry_noise
+    from ..sim.robot import Robot
+
+    grid = _tiny_grid(spec)
+    env = SimEnv(grid, Robot(_footprint(spec), Kinematics(), sensors=(_sensor(spec, grid),)),
+                 dt=spec.get("dt", 0.05), max_steps=30,
+                 record_scans=spec.get("record_scans", False),
+                 odometry_noise=parse_odometry_noise(spec.get("odometry_noise")))
+    env.reset(seed=0)
+    for _ in range(3):
+        env.step((0.2, 0.1))
+    env.trajectory()
+
+
+def _task_agent(spec: dict) -> None:
+    """The agent's own kernels (its map, its plans), fed made-up scans: none of the simulator's."""
+    import numpy as np
+
+    from ..sim import AGENTS
+    from ..sim.agents.base import AgentContext
+    from ..sim.env import GoalRegion
+    from ..sim.kinematics import Kinematics
+
+    grid = _tiny_grid(spec)
+    sensor = _sensor(spec, grid)
+    factory = AGENTS[spec["agent"]]
+    start = _start(grid)
+    ctx = AgentContext(footprint=_footprint(spec), kinematics=Kinematics(), sensor=sensor,
+                       dt=spec.get("dt", 0.05), start=start, goal=GoalRegion.for_grid(grid),
+                       shape=grid.shape, resolution=grid.resolution, origin=grid.origin,
+                       widening=grid.widening,
+                       grid=grid if getattr(factory, "uses_map", False) else None,
+                       rng=np.random.default_rng(0))
+    controller = factory(ctx, **spec.get("options", {}))
+    scan = sensor.wrap(np.full(sensor.n_beams, 0.5 * sensor.range_max), 0.0)
+    for i in range(3):
+        controller({"scan": scan, "scans": (scan,), "odom": np.array([*start, 0.0, 0.0]),
+                    "time": 0.05 * i})
+
+
 def _task_simulate(spec: dict) -> None:
+    """A 30-step run: what the other tasks did not reach (e.g. localisation)."""
     from ..sense.noise import parse_noise
     from ..sim import simulate
     from ..sim.odometry import parse_odometry_noise
@@ -127,15 +188,23 @@ def _task_metrics(spec: dict) -> None:
     trajectory_metrics(traj, grid, footprint=_footprint(spec), goal=GoalRegion.for_grid(grid))
 
 
-#: Task name -> function of the spec. Longest first in a spec's list: the
-#: helper takes the first, the command the next.
+#: Task name -> function of the spec. In a spec's list the command takes the
+#: first task, a helper the next, and so on; ``spec["needs"]`` names the
+#: tasks one waits for (those that compile kernels it would compile too).
 TASKS: dict[str, Callable[[dict], None]] = {
     "generate": _task_generate,
     "plan": _task_plan,
     "measure": _task_measure,
     "simulate": _task_simulate,
     "metrics": _task_metrics,
+    "env": _task_env,
+    "agent": _task_agent,
 }
+
+
+def _needs(spec: dict) -> Callable[[str], list]:
+    needs = spec.get("needs", {})
+    return lambda task: needs.get(task, [])
 
 
 def _run(task: str, spec: dict) -> None:
@@ -180,7 +249,8 @@ def prepare(spec: dict) -> None:
         def alive() -> bool:
             return any(h.poll() is None for h in helpers)
 
-        _claims.work(tasks, lambda task: _run(task, spec), folder, alive, True, TIMEOUT, log=log)
+        _claims.work(tasks, lambda task: _run(task, spec), folder, alive, True, TIMEOUT,
+                     needs=_needs(spec), log=log)
         _jit_notice.on_next_compile(None)
         _claims.wait_done(folder, tasks, alive, TIMEOUT)
     finally:
@@ -217,7 +287,7 @@ def helper_main() -> None:
         tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
         # the command's death (its pid's parent changes) leaves nobody to compile for
         _claims.work(tasks, lambda task: _run(task, spec), folder,
-                     lambda: os.getppid() == parent, False, TIMEOUT, log=log)
+                     lambda: os.getppid() == parent, False, TIMEOUT, needs=_needs(spec), log=log)
     except Exception:
         pass  # the command compiles what is left
     finally:

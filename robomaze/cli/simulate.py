@@ -211,8 +211,9 @@ def run(args: argparse.Namespace) -> int:
     if len(src) == 2:
         from ._stages import prepare
 
-        # the generator's, the simulation's and the metrics' kernels on two cores
-        prepare({"tasks": ["simulate", "metrics", "generate"], "generator": src[0],
+        # the generator's, simulator's, agent's and metrics' kernels on two cores
+        prepare({"tasks": ["env", "agent", "metrics", "generate", "simulate"],
+                 "needs": {"simulate": ["env", "agent", "metrics"]}, "generator": src[0],
                  "braid": args.braid, "placement": args.placement, "agent": args.agent,
                  "sensor": args.sensor, "footprint": args.footprint, "dt": args.dt,
                  "record_scans": args.scans or args.gif is not None, "noise": args.noise,

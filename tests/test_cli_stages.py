@@ -64,6 +64,7 @@ def _run(tmp_path, cache, processes, *argv):
      "--footprint", "rect:0.3x0.2"],
     ["plan", "wilson", "5x5", "--seed", "2", "--method", "theta_star", "--smooth"],
     ["simulate", "prim", "4x4", "--seed", "3", "--agent", "explore"],
+    ["plan", "pkg:micromouse/tiny-4x4.txt", "--method", "wavefront", "--corridor", "2"],
     ["simulate", "backtracker", "4x4", "--seed", "3", "--agent", "wall_follow",
      "--footprint", "rect:0.12x0.08"],
 ])

@@ -105,13 +105,19 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _grid(args, seed: int | None = None) -> OccupancyGrid:
+def _grid(args, seed: int | None = None, before=None) -> OccupancyGrid:
+    """The command's grid; ``before(generator)`` runs once the source is known,
+    before a maze is generated or widened (generator None for a file)."""
     src = args.source
     if len(src) == 1:
         obj = load(src[0])
+        if before is not None and isinstance(obj, Maze):
+            before(None)
     elif len(src) == 2:
         rows, cols = parse_size(src[1])
         seed = parse_seed(args.seed) if seed is None else seed
+        if before is not None:
+            before(src[0])
         obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
                          placement=args.placement)
         if args.seed is None:
@@ -124,6 +130,21 @@ def _grid(args, seed: int | None = None) -> OccupancyGrid:
     if args.resolution is not None:
         obj = obj.replace(resolution=args.resolution)
     return obj
+
+
+def _prepare(args, options: dict, generator: str | None) -> None:
+    """The generator's, planner's and path figures' kernels on two cores
+    (:mod:`robomaze.cli._stages`), for a maze widened as the command widens."""
+    if args.method.startswith("ompl:"):
+        return  # nothing to compile, and a planner that runs for its budget
+    from ._stages import prepare
+
+    prepare({"tasks": ["plan", "measure"] + (["generate"] if generator else []),
+             "generator": generator, "braid": args.braid, "placement": args.placement,
+             "method": args.method, "footprint": args.footprint,
+             "connectivity": args.connectivity, "options": options,
+             "rng": _takes_rng(args.method), "smooth": args.smooth, "corridor": args.corridor,
+             "wall": args.wall, "resolution": 1.0 if args.resolution is None else args.resolution})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,17 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
         options = check_options(args.method, options)   # typed values (simplify=0 -> False)
     seed = parse_seed(args.seed)
-    if len(args.source) == 2 and not args.method.startswith("ompl:"):
-        from ._stages import prepare
-
-        # the generator's, planner's and path figures' kernels on two cores
-        prepare({"tasks": ["plan", "measure", "generate"], "generator": args.source[0],
-                 "braid": args.braid, "placement": args.placement, "method": args.method,
-                 "footprint": args.footprint, "connectivity": args.connectivity,
-                 "options": options, "rng": _takes_rng(args.method), "smooth": args.smooth,
-                 "corridor": args.corridor, "wall": args.wall,
-                 "resolution": 1.0 if args.resolution is None else args.resolution})
-    grid = _grid(args, seed)
+    grid = _grid(args, seed, before=lambda generator: _prepare(args, options, generator))
     if "rng" not in options and _takes_rng(args.method):
         options["rng"] = stage_rng(seed, "method")  # the seed rule of robomaze.world
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),

@@ -208,21 +208,12 @@ def run(args: argparse.Namespace) -> int:
     _checked(args)                         # before the maze is built or anything compiles
     seed = parse_seed(args.seed)
     src = args.source
-    if len(src) == 2:
-        from ._stages import prepare
-
-        # the generator's, simulator's, agent's and metrics' kernels on two cores
-        prepare({"tasks": ["env", "agent", "metrics", "generate", "simulate"],
-                 "needs": {"simulate": ["env", "agent", "metrics"]}, "generator": src[0],
-                 "braid": args.braid, "placement": args.placement, "agent": args.agent,
-                 "sensor": args.sensor, "footprint": args.footprint, "dt": args.dt,
-                 "record_scans": args.scans or args.gif is not None, "noise": args.noise,
-                 "odometry_noise": args.odometry_noise, "localize": args.localize,
-                 "options": options, "corridor": args.corridor, "wall": args.wall,
-                 "resolution": 0.1 if args.resolution is None else args.resolution})
     if len(src) == 1:
         obj = load(src[0])
+        if isinstance(obj, Maze):
+            _prepare(args, options, None)
     elif len(src) == 2:
+        _prepare(args, options, src[0])
         rows, cols = parse_size(src[1])
         obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
                          placement=args.placement)
@@ -320,6 +311,21 @@ def json_summary(result, outputs=()) -> str:
            "time": float(result.trajectory.t[-1]), "metrics": result.metrics,
            "outputs": list(outputs)}
     return json.dumps(_plain(doc), sort_keys=False)
+
+
+def _prepare(args, options: dict, generator: str | None) -> None:
+    """The generator's, simulator's, agent's and metrics' kernels on two cores
+    (:mod:`robomaze.cli._stages`), for a maze widened as the command widens."""
+    from ._stages import prepare
+
+    prepare({"tasks": ["env", "agent", "metrics"] + (["generate"] if generator else [])
+             + ["simulate"], "needs": {"simulate": ["env", "agent", "metrics"]},
+             "generator": generator, "braid": args.braid, "placement": args.placement,
+             "agent": args.agent, "sensor": args.sensor, "footprint": args.footprint,
+             "dt": args.dt, "record_scans": args.scans or args.gif is not None,
+             "noise": args.noise, "odometry_noise": args.odometry_noise,
+             "localize": args.localize, "options": options, "corridor": args.corridor,
+             "wall": args.wall, "resolution": 0.1 if args.resolution is None else args.resolution})
 
 
 def _noise_args(args):

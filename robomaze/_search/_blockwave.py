@@ -60,20 +60,27 @@ def _open_sides(east, south):
     """The open sides of every cell as bits (N 1, E 2, S 4, W 8), flat, in one pass.
 
     The maze's outline counts as closed (openings are leaf passages, not
-    sides to another cell); the walks read one byte per cell.
+    sides to another cell); the walks read one byte per cell. Each side is
+    a loop over slices (indices a loop variable, never ``u - cols``: numba's
+    negative-index check on such an index keeps LLVM from vectorizing).
     """
     rows, cols = east.shape
     n = rows * cols
     e = east.ravel()
     s = south.ravel()
     bits = np.empty(n, np.uint8)
-    for u in range(cols):
-        bits[u] = (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
-    for u in range(cols, n):
-        bits[u] = np.uint8(not s[u - cols]) | (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
+    one = np.uint8(1)
+    for u in range(n):
+        bits[u] = ((one - np.uint8(e[u])) << one) | ((one - np.uint8(s[u])) << np.uint8(2))
+    below = bits[cols:]
+    above = s[:n - cols]
+    for u in range(n - cols):
+        below[u] |= one - np.uint8(above[u])
     for r in range(rows):
-        for u in range(r * cols + 1, (r + 1) * cols):
-            bits[u] |= np.uint8(not e[u - 1]) << 3
+        right = bits[r * cols + 1:(r + 1) * cols]
+        left = e[r * cols:(r + 1) * cols - 1]
+        for u in range(cols - 1):
+            right[u] |= (one - np.uint8(left[u])) << np.uint8(3)
     return bits
 
 
@@ -138,22 +145,29 @@ def _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr
 
 
 @njit(cache=True)
-def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par):
-    """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
+def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
+    """Phase 1: every reached cell's form packed into ``form``; cells reached, or -1.
 
-    ``a, pr, pc``: flat int32 arrays of ``rows*cols``; ``par`` (int8) gets
-    the bit of the side each reached cell's parent lies on (``_ROOT`` for
-    the goal's cell), -1 elsewhere. ``(gi, gj)``: the goal's block in
-    maze-matrix coordinates, ``(gr, gc)`` the goal grid cell.
+    ``form`` (flat int64, ``rows*cols``) gets ``a | dr << 32 | dc << 48``
+    per cell, ``(dr, dc)`` = ``(pr, pc)`` less the block's first grid row
+    and column; ``a`` = _BIG on cells not reached. -1: the goal's component
+    has a cycle (a braided maze), or the goal's passage is closed in the
+    maze. ``(gi, gj)``: the goal's block in maze-matrix coordinates,
+    ``(gr, gc)`` the goal grid cell.
+
+    A depth-first walk that never steps back through the side it came in
+    by: on a tree it reaches every cell of the component once, so there is
+    no visited mark to read; a cycle makes it go round for ever, which the
+    count of cells taken plus pending catches as soon as it passes the
+    maze's size. Per cell the four children's forms are computed and stored
+    at the stack top unconditionally, the top moving on by the side's open
+    bit (no branch on the sides), and the last child goes on in registers.
+    A component smaller than the maze leaves cells unwritten: ``form`` is
+    then set to _BIG and the walk run again (only disconnected mazes).
     """
     rows, cols = east.shape
     p = k + t
     n = rows * cols
-    a[:] = _BIG
-    par[:] = -1
-    st_r = np.empty(n + 4, np.int32)
-    st_c = np.empty(n + 4, np.int32)
-    top = 0
     sa = np.empty(2, np.int64)
     su = np.empty(2, np.int64)
     sr = np.empty(2, np.int64)
@@ -161,137 +175,242 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, 
     sp = np.empty(2, np.int64)
     ns = _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr, sc, sp)
     if ns == 0:
-        return False
-    for i in range(ns):
-        u = su[i]
-        a[u] = sa[i]
-        pr[u] = sr[i]
-        pc[u] = sc[i]
-        par[u] = sp[i]
-        st_r[top] = u // cols
-        st_c[top] = u - (u // cols) * cols
-        top += 1
+        return -1
     bits = _open_sides(east, south)
-    while top > 0:
-        top -= 1
-        r = st_r[top]
-        c = st_c[top]
-        u = r * cols + c
-        back = np.int64(par[u])
-        au = a[u]
-        pru = pr[u]
-        pcu = pc[u]
-        # follow the first open side in registers (a corridor is one long
-        # chain of such steps), push the others; sides are bits, picked and
-        # decoded with arithmetic, so the next cell's address is a few ALU
-        # operations after this cell's load
+    # pending cells: form and (cell << 4 | the side back to the parent)
+    stf = np.empty(n + 8, np.int64)
+    stg = np.empty(n + 8, np.int64)
+    km1 = np.int64(k - 1)
+    step = np.int64(1 + t)
+    hi_r = km1 << 32
+    hi_c = km1 << 48
+    lo32 = np.int64(0xFFFFFFFF)
+    m16 = np.int64(0xFFFF)
+    count = 0
+    for attempt in range(2):
+        for i in range(ns):
+            r = su[i] // cols
+            c = su[i] - r * cols
+            stf[i] = sa[i] | ((sr[i] - t - r * p) << 32) | ((sc[i] - t - c * p) << 48)
+            stg[i] = (su[i] << 4) | sp[i]
+        tp = ns - 1
+        f = stf[tp]
+        g = stg[tp]
+        count = 0
         while True:
-            b = np.int64(bits[u]) & ~back
-            if b == 0:
+            u = g >> 4
+            form[u] = f
+            count += 1
+            b = np.int64(bits[u]) & ~(g & 15)
+            a = f & lo32
+            dr = (f >> 32) & m16
+            dc = f >> 48
+            f0 = (a + dr + step) | hi_r | (dc << 48)  # north: entered by its last row
+            g0 = ((u - cols) << 4) | _S
+            f1 = (a + km1 - dc + step) | (dr << 32)  # east: by its first column
+            g1 = ((u + 1) << 4) | _W
+            f2 = (a + km1 - dr + step) | (dc << 48)  # south: by its first row
+            g2 = ((u + cols) << 4) | _N
+            f3 = (a + dc + step) | (dr << 32) | hi_c  # west: by its last column
+            g3 = ((u - 1) << 4) | _E
+            stf[tp] = f0
+            stg[tp] = g0
+            tp += b & 1
+            stf[tp] = f1
+            stg[tp] = g1
+            tp += (b >> 1) & 1
+            stf[tp] = f2
+            stg[tp] = g2
+            tp += (b >> 2) & 1
+            stf[tp] = f3
+            stg[tp] = g3
+            tp += (b >> 3) & 1
+            if tp + count > n:
+                return -1  # more cells than the maze has: the walk is going round a loop
+            if b != 0:
+                tp -= 1
+                f = f3 if b & 8 else (f2 if b & 4 else (f1 if b & 2 else f0))
+                g = g3 if b & 8 else (g2 if b & 4 else (g1 if b & 2 else g0))
+            elif tp > 0:
+                tp -= 1
+                f = stf[tp]
+                g = stg[tp]
+            else:
                 break
-            r1 = t + r * p
-            c1 = t + c * p
-            nxt = True
-            while b != 0:
-                low = b & -b
-                b ^= low
-                vert = (low & 5) != 0  # N or S
-                far = (low & 6) != 0  # E or S: the cell's last line, a step forward
-                lo = r1 if vert else c1
-                here = pru if vert else pcu
-                av = au + abs(lo + (k - 1 if far else 0) - here) + 1 + t
-                new = lo + (k + t if far else -t - 1)
-                step = 1 if far else -1
-                rv = r + (step if vert else 0)
-                cv = c + (0 if vert else step)
-                v = rv * cols + cv
-                if par[v] >= 0:
-                    return False  # reached twice: the goal's component has a cycle
-                prv = new if vert else pru
-                pcv = pcu if vert else new
-                backv = ((low << 2) | (low >> 2)) & 15  # the opposite side
-                a[v] = av
-                pr[v] = prv
-                pc[v] = pcv
-                par[v] = backv
-                if nxt:
-                    nr, nc, nu, na, npr, npc, nback = rv, cv, v, av, prv, pcv, backv
-                    nxt = False
-                else:
-                    st_r[top] = rv
-                    st_c[top] = cv
-                    top += 1
-            r, c, u, au, pru, pcu, back = nr, nc, nu, na, npr, npc, nback
-    return True
+        if count == n:
+            break
+        if attempt == 0:
+            form[:] = _BIG
+    return count
 
 
 @njit(cache=True)
-def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc, par,
-               term, prow, want):
-    """Rows of maze row ``r``'s cells and horizontal passages; (mismatch, cells reached)."""
+def _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, band, want,
+                wall_want):
+    """Per grid column of maze row ``r``'s cell band: the form ``term + |row - prow|``.
+
+    ``band[cc]`` = ``prow << 32 | term`` (term as uint32; one store a
+    column). A cell's columns take its form; a passage's (and an
+    opening's) the smaller of its two cells' forms continued into it (the
+    one it was entered from is the field, the other larger; both have the
+    same ``pr``, the entry being horizontal). ``term`` is negative enough
+    to stay below -1 on every row where closed or not reached. ``want``:
+    the occupancy the maze implies on the band's rows (passage columns
+    only; the cells' stay 0), ``wall_want`` on the rows of the wall band
+    above it (the cells' columns; posts stay 1). Returns the number of
+    reached columns.
+    """
     rows, cols = east.shape
     p = k + t
-    base = r * cols
-    for q in range(cols + 1):
-        # the passage west of cell q: the cell entered through it holds the
-        # passage's form moved on by t; an opening (q = 0 or cols) is a leaf,
-        # the child of its one cell
-        c_lo = q * p
-        if q == 0:
-            closed = op_w[r] == 0
-            into_r = into_l = False
-        elif q == cols:
-            closed = op_e[r] == 0
-            into_r = into_l = False
-        else:
-            closed = east[r, q - 1]
-            into_r = par[base + q] == _W
-            into_l = par[base + q - 1] == _E
-        ql = base + max(q - 1, 0)
-        qr = base + min(q, cols - 1)
-        sel = qr if into_r else ql
-        af = a[sel] - t
-        pcf = pc[sel] + (-t if into_r else t)
-        prf = pr[sel]
-        dead = np.int32(not into_r) & np.int32(not into_l)
-        if q == 0 or q == cols:
-            sel = qr if q == 0 else ql
-            af = a[sel] + (abs(c_lo + t - pc[sel]) if q == 0 else abs(c_lo - 1 - pc[sel])) + 1
-            pcf = c_lo + t - 1 if q == 0 else c_lo
-            prf = pr[sel]
-            dead = np.int32(af >= _BIG)
-        af = _NEG if np.int32(closed) | dead else af
-        for cc in range(c_lo, c_lo + t):
-            term[cc] = af + abs(cc - pcf)
-            prow[cc] = prf
+    row = form[r * cols:(r + 1) * cols]
+    r_lo = t + r * p
+    big = np.int64(_BIG)
+    neg = np.int64(_NEG)
+    lo32 = np.int64(0xFFFFFFFF)
+    er = east[r]
+    wr = south[r - 1] if r > 0 else south[0]
+    pa = big  # the form west of the passage: none at the maze's west edge
+    ppc = np.int64(0)
+    ppr = np.int64(0)
+    closed = op_w[r] == 0
+    for q in range(cols):
+        f = row[q]
+        a = f & lo32
+        c0 = q * p
+        c1 = c0 + t
+        pc = c1 + (f >> 48)
+        pr = r_lo + ((f >> 32) & 0xFFFF)
+        # the passage west of the cell: cc lies between the two forms' pc
+        prf = (ppr if pa < big else pr) << 32
+        for cc in range(c0, c1):
+            v = min(pa + cc - ppc, a + pc - cc)
+            v = neg if closed | (v >= big) else v  # `|`, not `or`: no branch on a wall
+            band[cc] = prf | (v & lo32)
             want[cc] = closed
-        if q < cols:
-            ac = a[base + q]
-            pcc = pc[base + q]
-            if ac >= _BIG:
-                ac = _NEG
-            prc = pr[base + q]
-            for cc in range(c_lo + t, c_lo + p):
-                term[cc] = ac + abs(cc - pcc)
-                prow[cc] = prc
+        # a + |cc - pc| as max(a - pc + cc, a + pc - cc): no abs in the loop
+        ac = a if a < big else neg
+        b1 = ac - pc
+        b2 = ac + pc
+        hi = pr << 32
+        shut = (op_n[q] == 0) if r == 0 else wr[q]
+        for cc in range(c1, c1 + k):
+            band[cc] = hi | (max(b1 + cc, b2 - cc) & lo32)
+            wall_want[cc] = shut
+        pa, ppc, ppr = a, pc, pr
+        closed = er[q] if q + 1 < cols else op_e[r] == 0
+    prf = ppr << 32
+    for cc in range(cols * p, cols * p + t):
+        v = pa + cc - ppc
+        v = neg if closed | (v >= big) else v
+        band[cc] = prf | (v & lo32)
+        want[cc] = closed
     if gi == 2 * r + 1 and gj % 2 == 0:
         # the goal's own passage: the root form
         for cc in range((gj // 2) * p, (gj // 2) * p + t):
-            term[cc] = abs(cc - gc)
-            prow[cc] = gr
+            band[cc] = (np.int64(gr) << 32) | abs(cc - gc)
+    n = 0
+    for cc in range(band.shape[0]):
+        n += 1 + (np.int32(band[cc] & lo32) >> 31)
+    return n
+
+
+@njit(cache=True)
+def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form, out):
+    """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
+
+    Row by row in order: the wall band above each maze row (posts and
+    vertical passages: a passage is the smaller of the row above continued
+    down and the row below continued up, both computed from the bands'
+    per-column forms, not read back), then the row's cell band, each row
+    ``max(term + |row - prow|, -1)``. The row loops and the occupancy
+    check (an OR of ``occ ^ want`` over the rows) are separate branch-free
+    loops LLVM vectorizes; cells reached are counted per band from the
+    per-column forms. Returns the number of cells reached, or -1 if ``occ``
+    (flat uint8, 1 = blocked) differs anywhere from the blocks the maze
+    describes.
+    """
+    mrows, mcols = east.shape
+    p = k + t
+    rows = mrows * p + t
+    cols = mcols * p + t
+    out2 = out.reshape(rows, cols)
+    occ2 = occ.reshape(rows, cols)
+    bands = np.empty((2, cols), np.int64)
+    want = np.zeros(cols, np.uint8)  # cells' columns stay 0; the passages' are set per band
+    wall_want = np.ones(cols, np.uint8)  # posts stay 1
+    up = np.empty(cols, np.int32)
+    down = np.empty(cols, np.int32)
+    big = np.int32(_BIG)
+    m1 = np.int32(-1)
     bad = np.uint8(0)
     reached = 0
-    r_lo = t + r * p
-    for row in range(r_lo, r_lo + k):
-        orow = out2[row]
-        qrow = occ2[row]
-        ri = np.int32(row)
-        for cc in range(orow.shape[0]):
-            v = max(term[cc] + abs(ri - prow[cc]), -1)
-            orow[cc] = v
-            reached += v >= 0
-            bad |= qrow[cc] ^ want[cc]
-    return bad != 0, reached
+    for r in range(mrows + 1):
+        band = bands[r & 1]
+        nr = 0
+        if r < mrows:
+            nr = _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, band,
+                             want, wall_want)
+        else:
+            # the wall band below the maze
+            for q in range(mcols):
+                for cc in range(t + q * p, (q + 1) * p):
+                    wall_want[cc] = op_s[q] == 0
+        w_lo = r * p
+        if r > 0:
+            prev = bands[1 - (r & 1)]
+            ra = np.int32(w_lo - 1)
+            for cc in range(cols):
+                e = prev[cc]
+                v = np.int32(e) + abs(ra - np.int32(e >> 32))
+                up[cc] = v if (v >= 0) & (wall_want[cc] == 0) else big
+        else:
+            up[:] = big
+        if r < mrows:
+            rb = np.int32(w_lo + t)
+            for cc in range(cols):
+                e = band[cc]
+                v = np.int32(e) + abs(rb - np.int32(e >> 32))
+                down[cc] = v if (v >= 0) & (wall_want[cc] == 0) else big
+        else:
+            down[:] = big
+        nw = 0
+        for cc in range(cols):
+            nw += np.int64(min(up[cc], down[cc]) < big)
+        reached += t * nw
+        for o in range(t):
+            orow = out2[w_lo + o]
+            ou = np.int32(o + 1)
+            od = np.int32(t - o)
+            for cc in range(cols):
+                v = min(up[cc] + ou, down[cc] + od)
+                orow[cc] = v if v < big else m1
+            qrow = occ2[w_lo + o]
+            for cc in range(cols):
+                bad |= qrow[cc] ^ wall_want[cc]
+        if gi == 2 * r and gj % 2 == 1:
+            # the goal's own passage: the root form
+            c_lo = t + (gj // 2) * p
+            for row in range(w_lo, w_lo + t):
+                for cc in range(c_lo, c_lo + k):
+                    out2[row, cc] = abs(row - gr) + abs(cc - gc)
+        if r == mrows:
+            break
+        reached += k * nr
+        r_lo = w_lo + t
+        for row in range(r_lo, r_lo + k):
+            orow = out2[row]
+            ri = np.int32(row)
+            for cc in range(cols):
+                e = band[cc]
+                orow[cc] = max(np.int32(e) + abs(ri - np.int32(e >> 32)), m1)
+            qrow = occ2[row]
+            for cc in range(cols):
+                bad |= qrow[cc] ^ want[cc]
+        if bad:
+            return -1
+    if bad:
+        return -1
+    return reached
 
 
 @njit(cache=True)
@@ -338,46 +457,6 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
             for cc in range(c_lo, c_lo + k):
                 out2[row, cc] = abs(row - gr) + abs(cc - gc)
     return bad != 0, reached
-
-
-@njit(cache=True)
-def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par,
-           out):
-    """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
-
-    Cell bands first, then the wall band above each (it reads the rows on both
-    sides of it). Returns the number of cells reached, or -1 if ``occ``
-    (flat uint8, 1 = blocked) differs anywhere from the blocks the maze
-    describes.
-    """
-    mrows, mcols = east.shape
-    p = k + t
-    rows = mrows * p + t
-    cols = mcols * p + t
-    out2 = out.reshape(rows, cols)
-    occ2 = occ.reshape(rows, cols)
-    term = np.empty(cols, np.int32)
-    prow = np.empty(cols, np.int32)
-    want = np.zeros(cols, np.uint8)  # cells' columns stay 0; the passages' are set per band
-    wall_want = np.ones(cols, np.uint8)  # posts stay 1
-    none = np.full(cols, -1, np.int32)
-    reached = 0
-    for r in range(mrows):
-        bad, n = _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
-                            par, term, prow, want)
-        if bad:
-            return -1
-        reached += n
-        bad, n = _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
-                            none)
-        if bad:
-            return -1
-        reached += n
-    bad, n = _wall_band(mrows, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
-                        none)
-    if bad:
-        return -1
-    return reached + n
 
 
 # mazes with loops: the most forms a cell may need before the BFS takes over,
@@ -639,19 +718,16 @@ def maze_field(grid, goal):
     if walls is None:
         return None
     n = walls[0].size
-    a = np.empty(n, np.int32)
-    pr = np.zeros(n, np.int32)
-    pc = np.zeros(n, np.int32)
-    par = np.empty(n, np.int8)
+    form = np.empty(n, np.int64)
     rows, cols = grid.shape
     occ = grid.occupied.view(np.uint8).ravel()
     kind = "tree"
-    if _walk(*walls, a, pr, pc, par):
+    if _walk(*walls, form) >= 0:
         out = np.empty(rows * cols, np.int32)
-        reached = _write(occ, *walls, a, pr, pc, par, out)
+        reached = _write(occ, *walls, form, out)
     else:
         # a loop where the goal is (or a goal block the maze says is a wall)
-        del a, pr, pc, par
+        del form
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
@@ -688,4 +764,6 @@ def _walls(grid, goal):
            "W": np.zeros(wd.rows, np.uint8), "E": np.zeros(wd.rows, np.uint8)}
     for r, c, side in maze.openings:
         ops[side][c if side in "NS" else r] = 1
-    return (maze.east, maze.south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])
+    east = np.ascontiguousarray(maze.east)
+    south = np.ascontiguousarray(maze.south)
+    return (east, south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])

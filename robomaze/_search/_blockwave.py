@@ -159,9 +159,10 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
     by: on a tree it reaches every cell of the component once, so there is
     no visited mark to read; a cycle makes it go round for ever, which the
     count of cells taken plus pending catches as soon as it passes the
-    maze's size. Per cell the four children's forms are computed and stored
-    at the stack top unconditionally, the top moving on by the side's open
-    bit (no branch on the sides), and the last child goes on in registers.
+    maze's size. A cell with one child (a corridor) hands it its form in
+    registers; at a junction or dead end the four children's forms are
+    stored at the stack top unconditionally, the top moving on by each
+    side's open bit (no branch on the sides).
     A component smaller than the maze leaves cells unwritten: ``form`` is
     then set to _BIG and the walk run again (only disconnected mazes).
     """
@@ -197,46 +198,51 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
         f = stf[tp]
         g = stg[tp]
         count = 0
+        ncols = np.int64(cols)
         while True:
             u = g >> 4
             form[u] = f
             count += 1
             b = np.int64(bits[u]) & ~(g & 15)
+            if b != 0 and (b & (b - 1)) == 0:
+                # one child (most cells: corridors): it goes on in registers,
+                # its side's flags select the offset it moves and the step
+                vert = (b & 5) != 0  # N or S
+                far = (b & 6) != 0  # E or S: the cell's last line
+                sh = np.int64(32) if vert else np.int64(48)
+                x = (f >> sh) & m16
+                a = (f & lo32) + step + (km1 - x if far else x)
+                f = (f & ~lo32 & ~(m16 << sh)) | ((0 if far else km1) << sh) | a
+                d = ncols if vert else np.int64(1)
+                g = ((u + d if far else u - d) << 4) | (((b << 2) | (b >> 2)) & 15)
+                if tp + count > n:
+                    return -1  # more cells than the maze has: the walk is going round a loop
+                continue
+            # a junction or a dead end: the children's forms are stored at
+            # the stack top unconditionally, the top moving on by each
+            # side's open bit, and the last pushed is taken next
             a = f & lo32
             dr = (f >> 32) & m16
             dc = f >> 48
-            f0 = (a + dr + step) | hi_r | (dc << 48)  # north: entered by its last row
-            g0 = ((u - cols) << 4) | _S
-            f1 = (a + km1 - dc + step) | (dr << 32)  # east: by its first column
-            g1 = ((u + 1) << 4) | _W
-            f2 = (a + km1 - dr + step) | (dc << 48)  # south: by its first row
-            g2 = ((u + cols) << 4) | _N
-            f3 = (a + dc + step) | (dr << 32) | hi_c  # west: by its last column
-            g3 = ((u - 1) << 4) | _E
-            stf[tp] = f0
-            stg[tp] = g0
+            stf[tp] = (a + dr + step) | hi_r | (dc << 48)  # north: entered by its last row
+            stg[tp] = ((u - cols) << 4) | _S
             tp += b & 1
-            stf[tp] = f1
-            stg[tp] = g1
+            stf[tp] = (a + km1 - dc + step) | (dr << 32)  # east: by its first column
+            stg[tp] = ((u + 1) << 4) | _W
             tp += (b >> 1) & 1
-            stf[tp] = f2
-            stg[tp] = g2
+            stf[tp] = (a + km1 - dr + step) | (dc << 48)  # south: by its first row
+            stg[tp] = ((u + cols) << 4) | _N
             tp += (b >> 2) & 1
-            stf[tp] = f3
-            stg[tp] = g3
+            stf[tp] = (a + dc + step) | (dr << 32) | hi_c  # west: by its last column
+            stg[tp] = ((u - 1) << 4) | _E
             tp += (b >> 3) & 1
             if tp + count > n:
-                return -1  # more cells than the maze has: the walk is going round a loop
-            if b != 0:
-                tp -= 1
-                f = f3 if b & 8 else (f2 if b & 4 else (f1 if b & 2 else f0))
-                g = g3 if b & 8 else (g2 if b & 4 else (g1 if b & 2 else g0))
-            elif tp > 0:
-                tp -= 1
-                f = stf[tp]
-                g = stg[tp]
-            else:
+                return -1
+            if tp == 0:
                 break
+            tp -= 1
+            f = stf[tp]
+            g = stg[tp]
         if count == n:
             break
         if attempt == 0:
@@ -245,8 +251,7 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
 
 
 @njit(cache=True)
-def _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, band, want,
-                wall_want):
+def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
     """Per grid column of maze row ``r``'s cell band: the form ``term + |row - prow|``.
 
     ``band[cc]`` = ``prow << 32 | term`` (term as uint32; one store a
@@ -254,11 +259,9 @@ def _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, ba
     opening's) the smaller of its two cells' forms continued into it (the
     one it was entered from is the field, the other larger; both have the
     same ``pr``, the entry being horizontal). ``term`` is negative enough
-    to stay below -1 on every row where closed or not reached. ``want``:
-    the occupancy the maze implies on the band's rows (passage columns
-    only; the cells' stay 0), ``wall_want`` on the rows of the wall band
-    above it (the cells' columns; posts stay 1). Returns the number of
-    reached columns.
+    to stay below -1 on every row where closed or not reached. No branch
+    depends on the maze (a wall adds 2 * _BIG instead). Returns the number
+    of reached columns.
     """
     rows, cols = east.shape
     p = k + t
@@ -268,42 +271,37 @@ def _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, ba
     neg = np.int64(_NEG)
     lo32 = np.int64(0xFFFFFFFF)
     er = east[r]
-    wr = south[r - 1] if r > 0 else south[0]
     pa = big  # the form west of the passage: none at the maze's west edge
     ppc = np.int64(0)
-    ppr = np.int64(0)
-    closed = op_w[r] == 0
+    phi = np.int64(0)
+    closed = np.int64(op_w[r] == 0)
     for q in range(cols):
         f = row[q]
         a = f & lo32
         c0 = q * p
         c1 = c0 + t
         pc = c1 + (f >> 48)
-        pr = r_lo + ((f >> 32) & 0xFFFF)
-        # the passage west of the cell: cc lies between the two forms' pc
-        prf = (ppr if pa < big else pr) << 32
+        hi = (r_lo + ((f >> 32) & 0xFFFF)) << 32
+        # the passage west of the cell: its columns lie between the two pc
+        prf = phi if pa < big else hi
+        dead = closed * (big + big)
         for cc in range(c0, c1):
-            v = min(pa + cc - ppc, a + pc - cc)
-            v = neg if closed | (v >= big) else v  # `|`, not `or`: no branch on a wall
+            v = min(pa + cc - ppc, a + pc - cc) + dead
+            v = neg if v >= big else v
             band[cc] = prf | (v & lo32)
-            want[cc] = closed
-        # a + |cc - pc| as max(a - pc + cc, a + pc - cc): no abs in the loop
+        # a + |cc - pc| as max(a - pc + cc, a + pc - cc)
         ac = a if a < big else neg
         b1 = ac - pc
         b2 = ac + pc
-        hi = pr << 32
-        shut = (op_n[q] == 0) if r == 0 else wr[q]
         for cc in range(c1, c1 + k):
             band[cc] = hi | (max(b1 + cc, b2 - cc) & lo32)
-            wall_want[cc] = shut
-        pa, ppc, ppr = a, pc, pr
-        closed = er[q] if q + 1 < cols else op_e[r] == 0
-    prf = ppr << 32
+        pa, ppc, phi = a, pc, hi
+        closed = np.int64(er[q])
+    closed = np.int64(op_e[r] == 0)
     for cc in range(cols * p, cols * p + t):
-        v = pa + cc - ppc
-        v = neg if closed | (v >= big) else v
-        band[cc] = prf | (v & lo32)
-        want[cc] = closed
+        v = pa + cc - ppc + closed * (big + big)
+        v = neg if v >= big else v
+        band[cc] = phi | (v & lo32)
     if gi == 2 * r + 1 and gj % 2 == 0:
         # the goal's own passage: the root form
         for cc in range((gj // 2) * p, (gj // 2) * p + t):
@@ -315,19 +313,49 @@ def _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, ba
 
 
 @njit(cache=True)
+def _band_mismatch(occ2, lo, hi, inner, first, want_first, second, want_second, stride):
+    """Whether grid rows ``lo:hi`` of ``occ2`` differ from a band's pattern.
+
+    A band's rows are all equal; in its first row each block (``inner[cc]``
+    is 1 on a column that does not start one) is uniform, and the columns
+    starting blocks hold what the maze says: ``want_first[q]`` at ``first
+    + q * stride``, ``want_second[q]`` at ``second + q * stride``. Every
+    loop is branch-free over contiguous bytes but the two over block
+    starts, so the whole band is checked for about one pass over its bytes.
+    """
+    top = occ2[lo]
+    n = top.shape[0]
+    bad = np.uint8(0)
+    for row in range(lo + 1, hi):
+        other = occ2[row]
+        for cc in range(n):
+            bad |= other[cc] ^ top[cc]
+    a = top[1:]
+    b = top[:n - 1]
+    m = inner[1:]
+    for cc in range(n - 1):
+        bad |= (a[cc] ^ b[cc]) & m[cc]
+    for q in range(want_first.shape[0]):
+        bad |= top[first + q * stride] ^ want_first[q]
+    for q in range(want_second.shape[0]):
+        bad |= top[second + q * stride] ^ want_second[q]
+    return bad != 0
+
+
+@njit(cache=True)
 def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form, out):
     """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
 
     Row by row in order: the wall band above each maze row (posts and
     vertical passages: a passage is the smaller of the row above continued
     down and the row below continued up, both computed from the bands'
-    per-column forms, not read back), then the row's cell band, each row
-    ``max(term + |row - prow|, -1)``. The row loops and the occupancy
-    check (an OR of ``occ ^ want`` over the rows) are separate branch-free
-    loops LLVM vectorizes; cells reached are counted per band from the
-    per-column forms. Returns the number of cells reached, or -1 if ``occ``
-    (flat uint8, 1 = blocked) differs anywhere from the blocks the maze
-    describes.
+    per-column forms, not read back; -1 where the checked occupancy says
+    blocked), then the row's cell band, each row ``max(term + |row -
+    prow|, -1)``, branch-free loops LLVM vectorizes. Each band's occupancy
+    is compared with the maze's pattern (:func:`_band_mismatch`) before
+    its rows are written. Returns the number of cells reached, or -1 if
+    ``occ`` (flat uint8, 1 = blocked) differs anywhere from the blocks the
+    maze describes.
     """
     mrows, mcols = east.shape
     p = k + t
@@ -336,33 +364,44 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
     out2 = out.reshape(rows, cols)
     occ2 = occ.reshape(rows, cols)
     bands = np.empty((2, cols), np.int64)
-    want = np.zeros(cols, np.uint8)  # cells' columns stay 0; the passages' are set per band
-    wall_want = np.ones(cols, np.uint8)  # posts stay 1
     up = np.empty(cols, np.int32)
     down = np.empty(cols, np.int32)
+    # 1 on columns that do not start a block (a post, a passage, a cell)
+    inner = np.ones(cols, np.uint8)
+    for q in range(mcols + 1):
+        inner[q * p] = 0
+        if q < mcols:
+            inner[q * p + t] = 0
+    posts = np.ones(mcols + 1, np.uint8)
+    cells = np.zeros(mcols, np.uint8)
+    shut = np.empty(mcols + 1, np.uint8)
+    vshut = np.empty(mcols, np.uint8)
     big = np.int32(_BIG)
     m1 = np.int32(-1)
-    bad = np.uint8(0)
     reached = 0
     for r in range(mrows + 1):
         band = bands[r & 1]
+        w_lo = r * p
+        # the wall band above maze row r: check, then write
+        for q in range(mcols):
+            if r == 0:
+                vshut[q] = op_n[q] == 0
+            elif r == mrows:
+                vshut[q] = op_s[q] == 0
+            else:
+                vshut[q] = south[r - 1, q]
+        if _band_mismatch(occ2, w_lo, w_lo + t, inner, 0, posts, t, vshut, p):
+            return -1
         nr = 0
         if r < mrows:
-            nr = _band_forms(r, form, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, band,
-                             want, wall_want)
-        else:
-            # the wall band below the maze
-            for q in range(mcols):
-                for cc in range(t + q * p, (q + 1) * p):
-                    wall_want[cc] = op_s[q] == 0
-        w_lo = r * p
+            nr = _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band)
         if r > 0:
             prev = bands[1 - (r & 1)]
             ra = np.int32(w_lo - 1)
             for cc in range(cols):
                 e = prev[cc]
                 v = np.int32(e) + abs(ra - np.int32(e >> 32))
-                up[cc] = v if (v >= 0) & (wall_want[cc] == 0) else big
+                up[cc] = v if v >= 0 else big
         else:
             up[:] = big
         if r < mrows:
@@ -370,23 +409,22 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
             for cc in range(cols):
                 e = band[cc]
                 v = np.int32(e) + abs(rb - np.int32(e >> 32))
-                down[cc] = v if (v >= 0) & (wall_want[cc] == 0) else big
+                down[cc] = v if v >= 0 else big
         else:
             down[:] = big
-        nw = 0
-        for cc in range(cols):
-            nw += np.int64(min(up[cc], down[cc]) < big)
-        reached += t * nw
         for o in range(t):
             orow = out2[w_lo + o]
+            qrow = occ2[w_lo + o]
             ou = np.int32(o + 1)
             od = np.int32(t - o)
             for cc in range(cols):
                 v = min(up[cc] + ou, down[cc] + od)
-                orow[cc] = v if v < big else m1
-            qrow = occ2[w_lo + o]
-            for cc in range(cols):
-                bad |= qrow[cc] ^ wall_want[cc]
+                orow[cc] = v if (v < big) & (qrow[cc] == 0) else m1
+        first = out2[w_lo]
+        nw = 0
+        for cc in range(cols):
+            nw += 1 + (first[cc] >> 31)
+        reached += t * nw
         if gi == 2 * r and gj % 2 == 1:
             # the goal's own passage: the root form
             c_lo = t + (gj // 2) * p
@@ -395,21 +433,22 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
                     out2[row, cc] = abs(row - gr) + abs(cc - gc)
         if r == mrows:
             break
-        reached += k * nr
+        # the cell band of maze row r
         r_lo = w_lo + t
+        shut[0] = op_w[r] == 0
+        er = east[r]
+        for q in range(mcols - 1):
+            shut[q + 1] = er[q]
+        shut[mcols] = op_e[r] == 0
+        if _band_mismatch(occ2, r_lo, r_lo + k, inner, 0, shut, t, cells, p):
+            return -1
+        reached += k * nr
         for row in range(r_lo, r_lo + k):
             orow = out2[row]
             ri = np.int32(row)
             for cc in range(cols):
                 e = band[cc]
                 orow[cc] = max(np.int32(e) + abs(ri - np.int32(e >> 32)), m1)
-            qrow = occ2[row]
-            for cc in range(cols):
-                bad |= qrow[cc] ^ want[cc]
-        if bad:
-            return -1
-    if bad:
-        return -1
     return reached
 
 

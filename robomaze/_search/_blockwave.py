@@ -251,7 +251,7 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
 
 
 @njit(cache=True)
-def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
+def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band, top):
     """Per grid column of maze row ``r``'s cell band: the form ``term + |row - prow|``.
 
     ``band[cc]`` = ``prow << 32 | term`` (term as uint32; one store a
@@ -260,8 +260,10 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
     one it was entered from is the field, the other larger; both have the
     same ``pr``, the entry being horizontal). ``term`` is negative enough
     to stay below -1 on every row where closed or not reached. No branch
-    depends on the maze (a wall adds 2 * _BIG instead). Returns the number
-    of reached columns.
+    depends on the maze (a wall adds 2 * _BIG instead). ``top``: the
+    band's first occupancy row, whose block starts are compared with the
+    maze on the way (see :func:`_band_mismatch`). Returns the number of
+    reached columns, or -1 on a mismatch.
     """
     rows, cols = east.shape
     p = k + t
@@ -275,11 +277,13 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
     ppc = np.int64(0)
     phi = np.int64(0)
     closed = np.int64(op_w[r] == 0)
+    bad = np.int64(0)
     for q in range(cols):
         f = row[q]
         a = f & lo32
         c0 = q * p
         c1 = c0 + t
+        bad |= (np.int64(top[c0]) ^ closed) | np.int64(top[c1])
         pc = c1 + (f >> 48)
         hi = (r_lo + ((f >> 32) & 0xFFFF)) << 32
         # the passage west of the cell: its columns lie between the two pc
@@ -298,6 +302,7 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
         pa, ppc, phi = a, pc, hi
         closed = np.int64(er[q])
     closed = np.int64(op_e[r] == 0)
+    bad |= np.int64(top[cols * p]) ^ closed
     for cc in range(cols * p, cols * p + t):
         v = pa + cc - ppc + closed * (big + big)
         v = neg if v >= big else v
@@ -309,19 +314,18 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band):
     n = 0
     for cc in range(band.shape[0]):
         n += 1 + (np.int32(band[cc] & lo32) >> 31)
-    return n
+    return -1 if bad else n
 
 
 @njit(cache=True)
-def _band_mismatch(occ2, lo, hi, inner, first, want_first, second, want_second, stride):
-    """Whether grid rows ``lo:hi`` of ``occ2`` differ from a band's pattern.
+def _band_mismatch(occ2, lo, hi, inner):
+    """Whether grid rows ``lo:hi`` of ``occ2`` are not one row repeated with uniform blocks.
 
-    A band's rows are all equal; in its first row each block (``inner[cc]``
-    is 1 on a column that does not start one) is uniform, and the columns
-    starting blocks hold what the maze says: ``want_first[q]`` at ``first
-    + q * stride``, ``want_second[q]`` at ``second + q * stride``. Every
-    loop is branch-free over contiguous bytes but the two over block
-    starts, so the whole band is checked for about one pass over its bytes.
+    A band's rows are all equal and each block of its first row (``inner[cc]``
+    is 1 on a column that does not start one) is uniform: branch-free loops
+    over contiguous bytes, about one pass over the band. What the block
+    starts hold is compared with the maze where the maze's columns are
+    looped over anyway (:func:`_band_forms`, :func:`_write`).
     """
     top = occ2[lo]
     n = top.shape[0]
@@ -335,10 +339,6 @@ def _band_mismatch(occ2, lo, hi, inner, first, want_first, second, want_second, 
     m = inner[1:]
     for cc in range(n - 1):
         bad |= (a[cc] ^ b[cc]) & m[cc]
-    for q in range(want_first.shape[0]):
-        bad |= top[first + q * stride] ^ want_first[q]
-    for q in range(want_second.shape[0]):
-        bad |= top[second + q * stride] ^ want_second[q]
     return bad != 0
 
 
@@ -372,29 +372,33 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
         inner[q * p] = 0
         if q < mcols:
             inner[q * p + t] = 0
-    posts = np.ones(mcols + 1, np.uint8)
-    cells = np.zeros(mcols, np.uint8)
-    shut = np.empty(mcols + 1, np.uint8)
-    vshut = np.empty(mcols, np.uint8)
     big = np.int32(_BIG)
     m1 = np.int32(-1)
     reached = 0
     for r in range(mrows + 1):
         band = bands[r & 1]
         w_lo = r * p
-        # the wall band above maze row r: check, then write
+        # the wall band above maze row r: check (posts blocked, vertical
+        # passages as the maze says), then write
+        wtop = occ2[w_lo]
+        bad = np.int64(0)
         for q in range(mcols):
             if r == 0:
-                vshut[q] = op_n[q] == 0
+                shut_v = op_n[q] == 0
             elif r == mrows:
-                vshut[q] = op_s[q] == 0
+                shut_v = op_s[q] == 0
             else:
-                vshut[q] = south[r - 1, q]
-        if _band_mismatch(occ2, w_lo, w_lo + t, inner, 0, posts, t, vshut, p):
+                shut_v = south[r - 1, q]
+            bad |= (np.int64(wtop[q * p]) ^ 1) | (np.int64(wtop[q * p + t]) ^ np.int64(shut_v))
+        bad |= np.int64(wtop[mcols * p]) ^ 1
+        if bad or _band_mismatch(occ2, w_lo, w_lo + t, inner):
             return -1
         nr = 0
         if r < mrows:
-            nr = _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band)
+            nr = _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band,
+                             occ2[w_lo + t])
+            if nr < 0:
+                return -1
         if r > 0:
             prev = bands[1 - (r & 1)]
             ra = np.int32(w_lo - 1)
@@ -433,14 +437,9 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
                     out2[row, cc] = abs(row - gr) + abs(cc - gc)
         if r == mrows:
             break
-        # the cell band of maze row r
+        # the cell band of maze row r (its block starts checked by _band_forms)
         r_lo = w_lo + t
-        shut[0] = op_w[r] == 0
-        er = east[r]
-        for q in range(mcols - 1):
-            shut[q + 1] = er[q]
-        shut[mcols] = op_e[r] == 0
-        if _band_mismatch(occ2, r_lo, r_lo + k, inner, 0, shut, t, cells, p):
+        if _band_mismatch(occ2, r_lo, r_lo + k, inner):
             return -1
         reached += k * nr
         for row in range(r_lo, r_lo + k):

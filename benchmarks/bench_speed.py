@@ -29,6 +29,14 @@ ratios are written down.
   contender would pay it or not depending on what ran before it. After
   *fresh*, every contender finds the pages in the guest. The *cold* figures
   (one call each after 4 s idle) show what a first call pays on such a VM.
+  *fresh_warm* is a second *fresh* right after it (the guest holds the
+  pages: what a new array costs when the VM has not taken them back) and
+  *reuse* the same fill into an array allocated once: *fresh_warm* minus
+  *reuse* is what the kernel charges for a new array's pages (faults and
+  zeroing), which every implementation returning a new field pays; hence
+  the second ratio, public / *fresh_warm*. On the closed form's rows the two
+  phases are also timed apart (``phase_walk``: ``_walk`` over the maze's
+  cells; ``phase_write``: ``_write`` into a reused array).
 * ``jps``: 8-connected octile A* between ``--pairs`` random free cells of
   kruskal mazes widened with corridor 1, 3 and 9 (about 4001^2 grids): the
   engine's plain A* (``shortest_path``), jump point search
@@ -67,6 +75,7 @@ from bench_plan import Best, c_bfs, cpp_astar, make_maze, timed  # noqa: E402
 from bitwave import bit_field  # noqa: E402
 
 from robomaze import _search as core  # noqa: E402
+from robomaze._search import _blockwave  # noqa: E402
 from robomaze import widen  # noqa: E402
 from robomaze.generate import generate  # noqa: E402
 from robomaze.plan import astar, wavefront_field  # noqa: E402
@@ -148,10 +157,28 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
         row["public_cold_cpu_s"] = timed(lambda: wavefront_field(grid, goal))[1]
         time.sleep(4)
         row["fresh_cold_cpu_s"] = timed(lambda: np.empty(f8.size, np.int32).fill(-1))[1]
-        t = {k: Best() for k in ("fresh", "public", "scalar", "bitwave", *exes)}
+        t = {k: Best() for k in ("fresh", "fresh_warm", "reuse", "public", "scalar", "bitwave",
+                                 *exes)}
+        reuse = np.empty(f8.size, np.int32)
+        reuse.fill(-1)
+        walls = _blockwave._walls(grid, goal)
+        phases = row["public_path"] == "maze" and walls is not None
+        if phases:
+            t.update(phase_walk=Best(), phase_write=Best())
+            form = np.empty(walls[0].size, np.int64)
+            occ = grid.occupied.view(np.uint8).ravel()
         for _ in range(repeat):
             w, c, _ = timed(lambda: np.empty(f8.size, np.int32).fill(-1))
             t["fresh"].add(w, c)
+            w, c, _ = timed(lambda: np.empty(f8.size, np.int32).fill(-1))
+            t["fresh_warm"].add(w, c)
+            w, c, _ = timed(lambda: reuse.fill(-1))
+            t["reuse"].add(w, c)
+            if phases:
+                w, c, _ = timed(lambda: _blockwave._walk(*walls, form))
+                t["phase_walk"].add(w, c)
+                w, c, _ = timed(lambda: _blockwave._write(occ, *walls, form, reuse))
+                t["phase_write"].add(w, c)
             w, c, field = timed(lambda: wavefront_field(grid, goal))
             t["public"].add(w, c)
             w, c, _ = timed(lambda: core.bfs_field(f8, grid.rows, grid.cols, gi, False))
@@ -180,7 +207,13 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
                    bitwave_vs_scalar=t["scalar"].cpu / t["bitwave"].cpu,
                    public_over_floor=t["public"].wall / floor,
                    public_cpu_over_floor=t["public"].cpu / floor,
-                   public_cpu_over_fresh=t["public"].cpu / t["fresh"].cpu)
+                   public_cpu_over_fresh=t["public"].cpu / t["fresh"].cpu,
+                   public_cpu_over_fresh_warm=t["public"].cpu / t["fresh_warm"].cpu,
+                   fresh_warm_cpu_over_floor=t["fresh_warm"].cpu / floor)
+        if phases:
+            assert np.array_equal(reuse.reshape(grid.shape), field), "phase write differs"
+            row.update(walk_ns_per_maze_cell=t["phase_walk"].cpu / walls[0].size * 1e9,
+                       write_cpu_over_floor=t["phase_write"].cpu / floor)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
     return rows

@@ -24,27 +24,31 @@ form on every block:
   ``e'`` -- straight through or turning, the same rule.
 
 Phase 1 walks the maze's cells (``R*C`` nodes, not grid cells) from the
-goal's block, depth first, giving each cell its ``(a, pr, pc)`` and the side
-of its parent, and gives up on a cycle (a braided maze; the wave's fallback is
-exact). Phase 2 writes the int32 field band by band in one streaming pass.
-A band of cells (``k`` grid rows) lays out one row of per-column terms
-(``a + |c - pc|`` and ``pr`` of the block the column is in; a passage's form
-is that of the cell entered through it moved back by ``t``, an opening's
-its cell's continued), and each of its rows is ``max(term + |r - pr|, -1)``,
-a branch-free loop. A wall band (``t`` rows of posts and vertical passages)
-is the minimum of the row above continued down and the row below continued
-up (the one on the parent's side is the field, the other larger), -1 on
-posts and closed passages. The goal's own passage is then written with the
-root form. Meanwhile the occupancy bytes are compared with what the maze
-says each block is (a user can pair an ``OccupancyGrid`` with a ``maze``
-that does not match it): any difference and the caller falls back to the
-BFS.
+goal's block, depth first, giving each cell its ``(a, pr, pc)`` packed in one
+int64, and gives up on a cycle (a braided maze; the wave's fallback is
+exact). It keeps no visited marks: a walk that never steps back through the
+side it came in by takes each cell of a tree once, and a cycle shows as more
+cells than the maze has. Phase 2 writes the int32 field band by band in one
+streaming pass. A band of cells (``k`` grid rows) lays out one row of
+per-column forms (``a + |c - pc|`` and ``pr`` of the block the column is in;
+a passage's is the smaller of its two cells' forms continued into it, an
+opening's its cell's continued), and each of its rows is
+``max(term + |r - pr|, -1)``, a branch-free loop. A wall band (``t`` rows of
+posts and vertical passages) is the minimum of the row above continued down
+and the row below continued up (the one on the parent's side is the field,
+the other larger), -1 on posts and closed passages. The goal's own passage
+is then written with the root form. Before each band is written its
+occupancy bytes are compared with what the maze says its blocks are (a user
+can pair an ``OccupancyGrid`` with a ``maze`` that does not match it): any
+difference and the caller falls back to the BFS.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from ._blockwave_nt import band_row, store_fence
 
 # the side of a cell its parent lies on, as the bit of that side in a cell's
 # open-sides mask; ROOT: the goal is in this cell (no side)
@@ -351,7 +355,8 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
     down and the row below continued up, both computed from the bands'
     per-column forms, not read back; -1 where the checked occupancy says
     blocked), then the row's cell band, each row ``max(term + |row -
-    prow|, -1)``, branch-free loops LLVM vectorizes. Each band's occupancy
+    prow|, -1)``, branch-free loops LLVM vectorizes (the cell rows streamed
+    past the caches, :mod:`._blockwave_nt`). Each band's occupancy
     is compared with the maze's pattern (:func:`_band_mismatch`) before
     its rows are written. Returns the number of cells reached, or -1 if
     ``occ`` (flat uint8, 1 = blocked) differs anywhere from the blocks the
@@ -443,11 +448,8 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
             return -1
         reached += k * nr
         for row in range(r_lo, r_lo + k):
-            orow = out2[row]
-            ri = np.int32(row)
-            for cc in range(cols):
-                e = band[cc]
-                orow[cc] = max(np.int32(e) + abs(ri - np.int32(e >> 32)), m1)
+            band_row(out2[row], band, row)  # streamed: no read of the lines it overwrites
+    store_fence()
     return reached
 
 

@@ -266,7 +266,8 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band, top):
     to stay below -1 on every row where closed or not reached. No branch
     depends on the maze (a wall adds 2 * _BIG instead). ``top``: the
     band's first occupancy row, whose block starts are compared with the
-    maze on the way (see :func:`_band_mismatch`). Returns the number of
+    maze on the way (the rest of the band is checked by :func:`_write`).
+    Returns the number of
     reached columns, or -1 on a mismatch.
     """
     rows, cols = east.shape
@@ -322,31 +323,6 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band, top):
 
 
 @njit(cache=True)
-def _band_mismatch(occ2, lo, hi, inner):
-    """Whether grid rows ``lo:hi`` of ``occ2`` are not one row repeated with uniform blocks.
-
-    A band's rows are all equal and each block of its first row (``inner[cc]``
-    is 1 on a column that does not start one) is uniform: branch-free loops
-    over contiguous bytes, about one pass over the band. What the block
-    starts hold is compared with the maze where the maze's columns are
-    looped over anyway (:func:`_band_forms`, :func:`_write`).
-    """
-    top = occ2[lo]
-    n = top.shape[0]
-    bad = np.uint8(0)
-    for row in range(lo + 1, hi):
-        other = occ2[row]
-        for cc in range(n):
-            bad |= other[cc] ^ top[cc]
-    a = top[1:]
-    b = top[:n - 1]
-    m = inner[1:]
-    for cc in range(n - 1):
-        bad |= (a[cc] ^ b[cc]) & m[cc]
-    return bad != 0
-
-
-@njit(cache=True)
 def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form, out):
     """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
 
@@ -356,11 +332,10 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
     per-column forms, not read back; -1 where the checked occupancy says
     blocked), then the row's cell band, each row ``max(term + |row -
     prow|, -1)``, branch-free loops LLVM vectorizes (the cell rows streamed
-    past the caches, :mod:`._blockwave_nt`). Each band's occupancy
-    is compared with the maze's pattern (:func:`_band_mismatch`) before
-    its rows are written. Returns the number of cells reached, or -1 if
-    ``occ`` (flat uint8, 1 = blocked) differs anywhere from the blocks the
-    maze describes.
+    past the caches, :mod:`._blockwave_nt`). Each band's occupancy is
+    compared with the maze's pattern before its rows are written. Returns
+    the number of cells reached, or -1 if ``occ`` (flat uint8, 1 = blocked)
+    differs anywhere from the blocks the maze describes.
     """
     mrows, mcols = east.shape
     p = k + t
@@ -396,8 +371,27 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
                 shut_v = south[r - 1, q]
             bad |= (np.int64(wtop[q * p]) ^ 1) | (np.int64(wtop[q * p + t]) ^ np.int64(shut_v))
         bad |= np.int64(wtop[mcols * p]) ^ 1
-        if bad or _band_mismatch(occ2, w_lo, w_lo + t, inner):
+        if bad:
             return -1
+        # both bands' rows: all equal to the band's first, whose blocks are
+        # uniform (``inner``: 1 on columns that do not start a block); what
+        # the block starts hold is checked above and in _band_forms.
+        # Branch-free loops over contiguous bytes, about one pass.
+        for part in range(1 if r == mrows else 2):
+            lo = w_lo if part == 0 else w_lo + t
+            top = occ2[lo]
+            mix = np.uint8(0)
+            for row in range(lo + 1, lo + (t if part == 0 else k)):
+                other = occ2[row]
+                for cc in range(cols):
+                    mix |= other[cc] ^ top[cc]
+            right = top[1:]
+            left = top[:cols - 1]
+            m = inner[1:]
+            for cc in range(cols - 1):
+                mix |= (right[cc] ^ left[cc]) & m[cc]
+            if mix:
+                return -1
         nr = 0
         if r < mrows:
             nr = _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band,
@@ -442,10 +436,8 @@ def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form,
                     out2[row, cc] = abs(row - gr) + abs(cc - gc)
         if r == mrows:
             break
-        # the cell band of maze row r (its block starts checked by _band_forms)
+        # the cell band of maze row r
         r_lo = w_lo + t
-        if _band_mismatch(occ2, r_lo, r_lo + k, inner):
-            return -1
         reached += k * nr
         for row in range(r_lo, r_lo + k):
             band_row(out2[row], band, row)  # streamed: no read of the lines it overwrites

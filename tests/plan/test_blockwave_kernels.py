@@ -6,16 +6,19 @@ unit-cost 4-connected distance, which is checked against scipy's
 ``csgraph`` (an independent BFS), not against the kernels' own output. The
 walk has no visited marks: a cycle must be caught (-1, never a hang), a
 disconnected maze must leave the other part unreached. ``_write`` must
-reject a grid that differs from its maze in any single cell.
+reject a grid that differs from its maze in any single cell. The streamed
+row writes (``_blockwave_nt``) must equal numpy's at every length and start.
 """
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from numba import njit
 from scipy.sparse import csgraph
 
 from robomaze import Maze, widen
 from robomaze._search import _blockwave as bw
+from robomaze._search._blockwave_nt import band_row, store_fence
 from robomaze.generate import generate
 
 
@@ -156,3 +159,37 @@ def test_any_single_cell_changed_is_caught(k, t):
             flipped = occ.copy()
             flipped[r, c] = not flipped[r, c]
             assert bw.maze_field(grid.replace(occupied=flipped), goal) is None, (r, c)
+
+
+# ---------------------------------------------------------------- streamed rows
+@njit
+def _stream(out, band, row):
+    band_row(out, band, row)
+    store_fence()
+
+
+def test_streamed_rows_match_numpy_at_every_length_and_offset():
+    """Scalar head, 64-byte vectors and scalar tail: every split of a row, every start."""
+    rng = np.random.default_rng(3)
+    buf = np.full(200, 7, np.int32)
+    for length in range(0, 70):
+        for start in range(0, 20):
+            term = rng.integers(-5, 50, length)
+            term[rng.random(length) < 0.2] = bw._NEG
+            prow = rng.integers(0, 9, length)
+            band = (prow.astype(np.int64) << 32) | (term.astype(np.int64) & 0xFFFFFFFF)
+            row = int(rng.integers(0, 9))
+            buf[:] = 7
+            _stream(buf[start:start + length], band, row)
+            want = np.maximum(term + np.abs(row - prow), -1)
+            assert np.array_equal(buf[start:start + length], want), (length, start)
+            assert (buf[:start] == 7).all() and (buf[start + length:] == 7).all()
+
+
+def test_streamed_rows_on_a_row_that_is_not_4_byte_aligned():
+    raw = np.zeros(4 * 50 + 1, np.uint8)
+    out = raw[1:].view(np.int32)  # misaligned on purpose: all stores scalar
+    assert out.ctypes.data % 4 == 1
+    band = (np.arange(50, dtype=np.int64) % 4 << 32) | np.arange(50)
+    _stream(out, band, 2)
+    assert np.array_equal(out, np.arange(50) + np.abs(2 - np.arange(50) % 4))

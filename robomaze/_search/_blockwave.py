@@ -267,8 +267,7 @@ def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band, top):
     depends on the maze (a wall adds 2 * _BIG instead). ``top``: the
     band's first occupancy row, whose block starts are compared with the
     maze on the way (the rest of the band is checked by :func:`_write`).
-    Returns the number of
-    reached columns, or -1 on a mismatch.
+    Returns the number of reached columns, or -1 on a mismatch.
     """
     rows, cols = east.shape
     p = k + t

@@ -20,7 +20,10 @@ ratios are written down.
   equal. The *floor* is the field's unavoidable traffic (the uint8 mask
   read once, the int32 labels written once) at the bandwidth measured here
   by a numpy copy of a 256 MiB array, once before and once after the row's
-  repetitions (the lower is used: a busier machine moves it). *fresh* is a
+  repetitions (the lower is used: a busier machine moves it); *floor_cpu*
+  is the same traffic at the copy's bandwidth by CPU time (the higher of
+  the two readings), which a loaded machine does not pull down by taking
+  the core away mid-copy: the stricter floor. *fresh* is a
   new int32 array of the grid's size written once (``np.empty`` + ``fill``).
   It runs first in every repetition: on a VM that hands freed memory back to
   the host after a few idle seconds (free page reporting), the first touch
@@ -29,6 +32,14 @@ ratios are written down.
   contender would pay it or not depending on what ran before it. After
   *fresh*, every contender finds the pages in the guest. The *cold* figures
   (one call each after 4 s idle) show what a first call pays on such a VM.
+  *fresh_warm* is a second *fresh* right after it (the guest holds the
+  pages: what a new array costs when the VM has not taken them back) and
+  *reuse* the same fill into an array allocated once: *fresh_warm* minus
+  *reuse* is what the kernel charges for a new array's pages (faults and
+  zeroing), which every implementation returning a new field pays; hence
+  the second ratio, public / *fresh_warm*. On the closed form's rows the two
+  phases are also timed apart (``phase_walk``: ``_walk`` over the maze's
+  cells; ``phase_write``: ``_write`` into a reused array).
 * ``jps``: 8-connected octile A* between ``--pairs`` random free cells of
   kruskal mazes widened with corridor 1, 3 and 9 (about 4001^2 grids): the
   engine's plain A* (``shortest_path``), jump point search
@@ -67,6 +78,7 @@ from bench_plan import Best, c_bfs, cpp_astar, make_maze, timed  # noqa: E402
 from bitwave import bit_field  # noqa: E402
 
 from robomaze import _search as core  # noqa: E402
+from robomaze._search import _blockwave  # noqa: E402
 from robomaze import widen  # noqa: E402
 from robomaze.generate import generate  # noqa: E402
 from robomaze.plan import astar, wavefront_field  # noqa: E402
@@ -109,16 +121,23 @@ def startup(repeat: int) -> dict:
     return out
 
 
-def bandwidth() -> float:
-    """Bytes per second of a numpy copy of 256 MiB (read + write counted)."""
+def bandwidth() -> tuple[float, float]:
+    """Bytes per second of a numpy copy of 256 MiB (read + write counted): by wall and CPU time.
+
+    The wall figure is the one the floor has always used; on a loaded
+    machine a copy can lose the core mid-way and read low, so the CPU-time
+    figure (the clock the contenders are timed with) is recorded too: the
+    higher bandwidth, the stricter floor.
+    """
     a = np.ones(32 * 2**20, np.float64)
     b = np.empty_like(a)
-    best = []
+    walls, cpus = [], []
     for _ in range(5):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         np.copyto(b, a)
-        best.append(time.perf_counter() - t0)
-    return 2 * a.nbytes / min(best)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return 2 * a.nbytes / min(walls), 2 * a.nbytes / max(min(cpus), 1e-9)
 
 
 def build(compiler: str, src: Path, exe: Path, flags) -> Path:
@@ -148,10 +167,28 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
         row["public_cold_cpu_s"] = timed(lambda: wavefront_field(grid, goal))[1]
         time.sleep(4)
         row["fresh_cold_cpu_s"] = timed(lambda: np.empty(f8.size, np.int32).fill(-1))[1]
-        t = {k: Best() for k in ("fresh", "public", "scalar", "bitwave", *exes)}
+        t = {k: Best() for k in ("fresh", "fresh_warm", "reuse", "public", "scalar", "bitwave",
+                                 *exes)}
+        reuse = np.empty(f8.size, np.int32)
+        reuse.fill(-1)
+        walls = _blockwave._walls(grid, goal)
+        phases = row["public_path"] == "maze" and walls is not None
+        if phases:
+            t.update(phase_walk=Best(), phase_write=Best())
+            form = np.empty(walls[0].size, np.int64)
+            occ = grid.occupied.view(np.uint8).ravel()
         for _ in range(repeat):
             w, c, _ = timed(lambda: np.empty(f8.size, np.int32).fill(-1))
             t["fresh"].add(w, c)
+            w, c, _ = timed(lambda: np.empty(f8.size, np.int32).fill(-1))
+            t["fresh_warm"].add(w, c)
+            w, c, _ = timed(lambda: reuse.fill(-1))
+            t["reuse"].add(w, c)
+            if phases:
+                w, c, _ = timed(lambda: _blockwave._walk(*walls, form))
+                t["phase_walk"].add(w, c)
+                w, c, _ = timed(lambda: _blockwave._write(occ, *walls, form, reuse))
+                t["phase_write"].add(w, c)
             w, c, field = timed(lambda: wavefront_field(grid, goal))
             t["public"].add(w, c)
             w, c, _ = timed(lambda: core.bfs_field(f8, grid.rows, grid.cols, gi, False))
@@ -169,18 +206,31 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
         assert np.array_equal(bits[0], field), "bit-parallel field differs"
         assert reached == int(reach.sum()) and total == int(field[reach].sum(dtype=np.int64)) \
             and maxd == int(field.max()), "C BFS and robomaze fields differ"
-        bw = min(bws)
+        bw = min(b[0] for b in bws)
         floor = (f8.nbytes + 4 * f8.size) / bw
+        bw_cpu = max(b[1] for b in bws)  # the strict floor: the faster reading
+        floor_cpu = (f8.nbytes + 4 * f8.size) / bw_cpu
         row.update({f"{k}_cpu_s": v.cpu for k, v in t.items()})
         row.update({f"{k}_wall_s": v.wall for k, v in t.items()})
-        row.update(bandwidth_GBps=bw / 1e9, bandwidth_GBps_runs=[b / 1e9 for b in bws],
+        row.update(bandwidth_GBps=bw / 1e9, bandwidth_GBps_runs=[b[0] / 1e9 for b in bws],
                    floor_s=floor, load_after=load(),
+                   bandwidth_cpu_GBps=bw_cpu / 1e9,
+                   bandwidth_cpu_GBps_runs=[b[1] / 1e9 for b in bws], floor_cpu_s=floor_cpu,
+                   public_cpu_over_floor_cpu=t["public"].cpu / floor_cpu,
                    public_vs_c_O3native=t["O3native"].cpu / t["public"].cpu,
                    public_vs_c_O2=t["O2"].cpu / t["public"].cpu,
                    bitwave_vs_scalar=t["scalar"].cpu / t["bitwave"].cpu,
                    public_over_floor=t["public"].wall / floor,
                    public_cpu_over_floor=t["public"].cpu / floor,
-                   public_cpu_over_fresh=t["public"].cpu / t["fresh"].cpu)
+                   public_cpu_over_fresh=t["public"].cpu / t["fresh"].cpu,
+                   public_cpu_over_fresh_warm=t["public"].cpu / t["fresh_warm"].cpu,
+                   fresh_warm_cpu_over_floor=t["fresh_warm"].cpu / floor,
+                   fresh_warm_cpu_over_floor_cpu=t["fresh_warm"].cpu / floor_cpu)
+        if phases:
+            assert np.array_equal(reuse.reshape(grid.shape), field), "phase write differs"
+            row.update(walk_ns_per_maze_cell=t["phase_walk"].cpu / walls[0].size * 1e9,
+                       write_cpu_over_floor=t["phase_write"].cpu / floor,
+                       write_cpu_over_floor_cpu=t["phase_write"].cpu / floor_cpu)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr)
     return rows

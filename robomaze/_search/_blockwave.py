@@ -24,27 +24,31 @@ form on every block:
   ``e'`` -- straight through or turning, the same rule.
 
 Phase 1 walks the maze's cells (``R*C`` nodes, not grid cells) from the
-goal's block, depth first, giving each cell its ``(a, pr, pc)`` and the side
-of its parent, and gives up on a cycle (a braided maze; the wave's fallback is
-exact). Phase 2 writes the int32 field band by band in one streaming pass.
-A band of cells (``k`` grid rows) lays out one row of per-column terms
-(``a + |c - pc|`` and ``pr`` of the block the column is in; a passage's form
-is that of the cell entered through it moved back by ``t``, an opening's
-its cell's continued), and each of its rows is ``max(term + |r - pr|, -1)``,
-a branch-free loop. A wall band (``t`` rows of posts and vertical passages)
-is the minimum of the row above continued down and the row below continued
-up (the one on the parent's side is the field, the other larger), -1 on
-posts and closed passages. The goal's own passage is then written with the
-root form. Meanwhile the occupancy bytes are compared with what the maze
-says each block is (a user can pair an ``OccupancyGrid`` with a ``maze``
-that does not match it): any difference and the caller falls back to the
-BFS.
+goal's block, depth first, giving each cell its ``(a, pr, pc)`` packed in one
+int64, and gives up on a cycle (a braided maze; the wave's fallback is
+exact). It keeps no visited marks: a walk that never steps back through the
+side it came in by takes each cell of a tree once, and a cycle shows as more
+cells than the maze has. Phase 2 writes the int32 field band by band in one
+streaming pass. A band of cells (``k`` grid rows) lays out one row of
+per-column forms (``a + |c - pc|`` and ``pr`` of the block the column is in;
+a passage's is the smaller of its two cells' forms continued into it, an
+opening's its cell's continued), and each of its rows is
+``max(term + |r - pr|, -1)``, a branch-free loop. A wall band (``t`` rows of
+posts and vertical passages) is the minimum of the row above continued down
+and the row below continued up (the one on the parent's side is the field,
+the other larger), -1 on posts and closed passages. The goal's own passage
+is then written with the root form. Before each band is written its
+occupancy bytes are compared with what the maze says its blocks are (a user
+can pair an ``OccupancyGrid`` with a ``maze`` that does not match it): any
+difference and the caller falls back to the BFS.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from ._blockwave_nt import band_row, store_fence
 
 # the side of a cell its parent lies on, as the bit of that side in a cell's
 # open-sides mask; ROOT: the goal is in this cell (no side)
@@ -60,20 +64,27 @@ def _open_sides(east, south):
     """The open sides of every cell as bits (N 1, E 2, S 4, W 8), flat, in one pass.
 
     The maze's outline counts as closed (openings are leaf passages, not
-    sides to another cell); the walks read one byte per cell.
+    sides to another cell); the walks read one byte per cell. Each side is
+    a loop over slices (indices a loop variable, never ``u - cols``: numba's
+    negative-index check on such an index keeps LLVM from vectorizing).
     """
     rows, cols = east.shape
     n = rows * cols
     e = east.ravel()
     s = south.ravel()
     bits = np.empty(n, np.uint8)
-    for u in range(cols):
-        bits[u] = (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
-    for u in range(cols, n):
-        bits[u] = np.uint8(not s[u - cols]) | (np.uint8(not e[u]) << 1) | (np.uint8(not s[u]) << 2)
+    one = np.uint8(1)
+    for u in range(n):
+        bits[u] = ((one - np.uint8(e[u])) << one) | ((one - np.uint8(s[u])) << np.uint8(2))
+    below = bits[cols:]
+    above = s[:n - cols]
+    for u in range(n - cols):
+        below[u] |= one - np.uint8(above[u])
     for r in range(rows):
-        for u in range(r * cols + 1, (r + 1) * cols):
-            bits[u] |= np.uint8(not e[u - 1]) << 3
+        right = bits[r * cols + 1:(r + 1) * cols]
+        left = e[r * cols:(r + 1) * cols - 1]
+        for u in range(cols - 1):
+            right[u] |= (one - np.uint8(left[u])) << np.uint8(3)
     return bits
 
 
@@ -138,22 +149,30 @@ def _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr
 
 
 @njit(cache=True)
-def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par):
-    """Phase 1: ``(a, pr, pc)`` of every cell reached (``a`` = _BIG elsewhere); False on a cycle.
+def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form):
+    """Phase 1: every reached cell's form packed into ``form``; cells reached, or -1.
 
-    ``a, pr, pc``: flat int32 arrays of ``rows*cols``; ``par`` (int8) gets
-    the bit of the side each reached cell's parent lies on (``_ROOT`` for
-    the goal's cell), -1 elsewhere. ``(gi, gj)``: the goal's block in
-    maze-matrix coordinates, ``(gr, gc)`` the goal grid cell.
+    ``form`` (flat int64, ``rows*cols``) gets ``a | dr << 32 | dc << 48``
+    per cell, ``(dr, dc)`` = ``(pr, pc)`` less the block's first grid row
+    and column; ``a`` = _BIG on cells not reached. -1: the goal's component
+    has a cycle (a braided maze), or the goal's passage is closed in the
+    maze. ``(gi, gj)``: the goal's block in maze-matrix coordinates,
+    ``(gr, gc)`` the goal grid cell.
+
+    A depth-first walk that never steps back through the side it came in
+    by: on a tree it reaches every cell of the component once, so there is
+    no visited mark to read; a cycle makes it go round for ever, which the
+    count of cells taken plus pending catches as soon as it passes the
+    maze's size. A cell with one child (a corridor) hands it its form in
+    registers; at a junction or dead end the four children's forms are
+    stored at the stack top unconditionally, the top moving on by each
+    side's open bit (no branch on the sides).
+    A component smaller than the maze leaves cells unwritten: ``form`` is
+    then set to _BIG and the walk run again (only disconnected mazes).
     """
     rows, cols = east.shape
     p = k + t
     n = rows * cols
-    a[:] = _BIG
-    par[:] = -1
-    st_r = np.empty(n + 4, np.int32)
-    st_c = np.empty(n + 4, np.int32)
-    top = 0
     sa = np.empty(2, np.int64)
     su = np.empty(2, np.int64)
     sr = np.empty(2, np.int64)
@@ -161,137 +180,268 @@ def _walk(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, 
     sp = np.empty(2, np.int64)
     ns = _seeds(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, sa, su, sr, sc, sp)
     if ns == 0:
-        return False
-    for i in range(ns):
-        u = su[i]
-        a[u] = sa[i]
-        pr[u] = sr[i]
-        pc[u] = sc[i]
-        par[u] = sp[i]
-        st_r[top] = u // cols
-        st_c[top] = u - (u // cols) * cols
-        top += 1
+        return -1
     bits = _open_sides(east, south)
-    while top > 0:
-        top -= 1
-        r = st_r[top]
-        c = st_c[top]
-        u = r * cols + c
-        back = np.int64(par[u])
-        au = a[u]
-        pru = pr[u]
-        pcu = pc[u]
-        # follow the first open side in registers (a corridor is one long
-        # chain of such steps), push the others; sides are bits, picked and
-        # decoded with arithmetic, so the next cell's address is a few ALU
-        # operations after this cell's load
+    # pending cells: form and (cell << 4 | the side back to the parent)
+    stf = np.empty(n + 8, np.int64)
+    stg = np.empty(n + 8, np.int64)
+    km1 = np.int64(k - 1)
+    step = np.int64(1 + t)
+    hi_r = km1 << 32
+    hi_c = km1 << 48
+    lo32 = np.int64(0xFFFFFFFF)
+    m16 = np.int64(0xFFFF)
+    count = 0
+    for attempt in range(2):
+        for i in range(ns):
+            r = su[i] // cols
+            c = su[i] - r * cols
+            stf[i] = sa[i] | ((sr[i] - t - r * p) << 32) | ((sc[i] - t - c * p) << 48)
+            stg[i] = (su[i] << 4) | sp[i]
+        tp = ns - 1
+        f = stf[tp]
+        g = stg[tp]
+        count = 0
+        ncols = np.int64(cols)
         while True:
-            b = np.int64(bits[u]) & ~back
-            if b == 0:
+            u = g >> 4
+            form[u] = f
+            count += 1
+            b = np.int64(bits[u]) & ~(g & 15)
+            if b != 0 and (b & (b - 1)) == 0:
+                # one child (most cells: corridors): it goes on in registers,
+                # its side's flags select the offset it moves and the step
+                vert = (b & 5) != 0  # N or S
+                far = (b & 6) != 0  # E or S: the cell's last line
+                sh = np.int64(32) if vert else np.int64(48)
+                x = (f >> sh) & m16
+                a = (f & lo32) + step + (km1 - x if far else x)
+                f = (f & ~lo32 & ~(m16 << sh)) | ((0 if far else km1) << sh) | a
+                d = ncols if vert else np.int64(1)
+                g = ((u + d if far else u - d) << 4) | (((b << 2) | (b >> 2)) & 15)
+                if tp + count > n:
+                    return -1  # more cells than the maze has: the walk is going round a loop
+                continue
+            # a junction or a dead end: the children's forms are stored at
+            # the stack top unconditionally, the top moving on by each
+            # side's open bit, and the last pushed is taken next
+            a = f & lo32
+            dr = (f >> 32) & m16
+            dc = f >> 48
+            stf[tp] = (a + dr + step) | hi_r | (dc << 48)  # north: entered by its last row
+            stg[tp] = ((u - cols) << 4) | _S
+            tp += b & 1
+            stf[tp] = (a + km1 - dc + step) | (dr << 32)  # east: by its first column
+            stg[tp] = ((u + 1) << 4) | _W
+            tp += (b >> 1) & 1
+            stf[tp] = (a + km1 - dr + step) | (dc << 48)  # south: by its first row
+            stg[tp] = ((u + cols) << 4) | _N
+            tp += (b >> 2) & 1
+            stf[tp] = (a + dc + step) | (dr << 32) | hi_c  # west: by its last column
+            stg[tp] = ((u - 1) << 4) | _E
+            tp += (b >> 3) & 1
+            if tp + count > n:
+                return -1
+            if tp == 0:
                 break
-            r1 = t + r * p
-            c1 = t + c * p
-            nxt = True
-            while b != 0:
-                low = b & -b
-                b ^= low
-                vert = (low & 5) != 0  # N or S
-                far = (low & 6) != 0  # E or S: the cell's last line, a step forward
-                lo = r1 if vert else c1
-                here = pru if vert else pcu
-                av = au + abs(lo + (k - 1 if far else 0) - here) + 1 + t
-                new = lo + (k + t if far else -t - 1)
-                step = 1 if far else -1
-                rv = r + (step if vert else 0)
-                cv = c + (0 if vert else step)
-                v = rv * cols + cv
-                if par[v] >= 0:
-                    return False  # reached twice: the goal's component has a cycle
-                prv = new if vert else pru
-                pcv = pcu if vert else new
-                backv = ((low << 2) | (low >> 2)) & 15  # the opposite side
-                a[v] = av
-                pr[v] = prv
-                pc[v] = pcv
-                par[v] = backv
-                if nxt:
-                    nr, nc, nu, na, npr, npc, nback = rv, cv, v, av, prv, pcv, backv
-                    nxt = False
-                else:
-                    st_r[top] = rv
-                    st_c[top] = cv
-                    top += 1
-            r, c, u, au, pru, pcu, back = nr, nc, nu, na, npr, npc, nback
-    return True
+            tp -= 1
+            f = stf[tp]
+            g = stg[tp]
+        if count == n:
+            break
+        if attempt == 0:
+            form[:] = _BIG
+    return count
 
 
 @njit(cache=True)
-def _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc, par,
-               term, prow, want):
-    """Rows of maze row ``r``'s cells and horizontal passages; (mismatch, cells reached)."""
+def _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band, top):
+    """Per grid column of maze row ``r``'s cell band: the form ``term + |row - prow|``.
+
+    ``band[cc]`` = ``prow << 32 | term`` (term as uint32; one store a
+    column). A cell's columns take its form; a passage's (and an
+    opening's) the smaller of its two cells' forms continued into it (the
+    one it was entered from is the field, the other larger; both have the
+    same ``pr``, the entry being horizontal). ``term`` is negative enough
+    to stay below -1 on every row where closed or not reached. No branch
+    depends on the maze (a wall adds 2 * _BIG instead). ``top``: the
+    band's first occupancy row, whose block starts are compared with the
+    maze on the way (the rest of the band is checked by :func:`_write`).
+    Returns the number of reached columns, or -1 on a mismatch.
+    """
     rows, cols = east.shape
     p = k + t
-    base = r * cols
-    for q in range(cols + 1):
-        # the passage west of cell q: the cell entered through it holds the
-        # passage's form moved on by t; an opening (q = 0 or cols) is a leaf,
-        # the child of its one cell
-        c_lo = q * p
-        if q == 0:
-            closed = op_w[r] == 0
-            into_r = into_l = False
-        elif q == cols:
-            closed = op_e[r] == 0
-            into_r = into_l = False
-        else:
-            closed = east[r, q - 1]
-            into_r = par[base + q] == _W
-            into_l = par[base + q - 1] == _E
-        ql = base + max(q - 1, 0)
-        qr = base + min(q, cols - 1)
-        sel = qr if into_r else ql
-        af = a[sel] - t
-        pcf = pc[sel] + (-t if into_r else t)
-        prf = pr[sel]
-        dead = np.int32(not into_r) & np.int32(not into_l)
-        if q == 0 or q == cols:
-            sel = qr if q == 0 else ql
-            af = a[sel] + (abs(c_lo + t - pc[sel]) if q == 0 else abs(c_lo - 1 - pc[sel])) + 1
-            pcf = c_lo + t - 1 if q == 0 else c_lo
-            prf = pr[sel]
-            dead = np.int32(af >= _BIG)
-        af = _NEG if np.int32(closed) | dead else af
-        for cc in range(c_lo, c_lo + t):
-            term[cc] = af + abs(cc - pcf)
-            prow[cc] = prf
-            want[cc] = closed
-        if q < cols:
-            ac = a[base + q]
-            pcc = pc[base + q]
-            if ac >= _BIG:
-                ac = _NEG
-            prc = pr[base + q]
-            for cc in range(c_lo + t, c_lo + p):
-                term[cc] = ac + abs(cc - pcc)
-                prow[cc] = prc
+    row = form[r * cols:(r + 1) * cols]
+    r_lo = t + r * p
+    big = np.int64(_BIG)
+    neg = np.int64(_NEG)
+    lo32 = np.int64(0xFFFFFFFF)
+    er = east[r]
+    pa = big  # the form west of the passage: none at the maze's west edge
+    ppc = np.int64(0)
+    phi = np.int64(0)
+    closed = np.int64(op_w[r] == 0)
+    bad = np.int64(0)
+    for q in range(cols):
+        f = row[q]
+        a = f & lo32
+        c0 = q * p
+        c1 = c0 + t
+        bad |= (np.int64(top[c0]) ^ closed) | np.int64(top[c1])
+        pc = c1 + (f >> 48)
+        hi = (r_lo + ((f >> 32) & 0xFFFF)) << 32
+        # the passage west of the cell: its columns lie between the two pc
+        prf = phi if pa < big else hi
+        dead = closed * (big + big)
+        for cc in range(c0, c1):
+            v = min(pa + cc - ppc, a + pc - cc) + dead
+            v = neg if v >= big else v
+            band[cc] = prf | (v & lo32)
+        # a + |cc - pc| as max(a - pc + cc, a + pc - cc)
+        ac = a if a < big else neg
+        b1 = ac - pc
+        b2 = ac + pc
+        for cc in range(c1, c1 + k):
+            band[cc] = hi | (max(b1 + cc, b2 - cc) & lo32)
+        pa, ppc, phi = a, pc, hi
+        closed = np.int64(er[q])
+    closed = np.int64(op_e[r] == 0)
+    bad |= np.int64(top[cols * p]) ^ closed
+    for cc in range(cols * p, cols * p + t):
+        v = pa + cc - ppc + closed * (big + big)
+        v = neg if v >= big else v
+        band[cc] = phi | (v & lo32)
     if gi == 2 * r + 1 and gj % 2 == 0:
         # the goal's own passage: the root form
         for cc in range((gj // 2) * p, (gj // 2) * p + t):
-            term[cc] = abs(cc - gc)
-            prow[cc] = gr
-    bad = np.uint8(0)
+            band[cc] = (np.int64(gr) << 32) | abs(cc - gc)
+    n = 0
+    for cc in range(band.shape[0]):
+        n += 1 + (np.int32(band[cc] & lo32) >> 31)
+    return -1 if bad else n
+
+
+@njit(cache=True)
+def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, form, out):
+    """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
+
+    Row by row in order: the wall band above each maze row (posts and
+    vertical passages: a passage is the smaller of the row above continued
+    down and the row below continued up, both computed from the bands'
+    per-column forms, not read back; -1 where the checked occupancy says
+    blocked), then the row's cell band, each row ``max(term + |row -
+    prow|, -1)``, branch-free loops LLVM vectorizes (the cell rows streamed
+    past the caches, :mod:`._blockwave_nt`). Each band's occupancy is
+    compared with the maze's pattern before its rows are written. Returns
+    the number of cells reached, or -1 if ``occ`` (flat uint8, 1 = blocked)
+    differs anywhere from the blocks the maze describes.
+    """
+    mrows, mcols = east.shape
+    p = k + t
+    rows = mrows * p + t
+    cols = mcols * p + t
+    out2 = out.reshape(rows, cols)
+    occ2 = occ.reshape(rows, cols)
+    bands = np.empty((2, cols), np.int64)
+    up = np.empty(cols, np.int32)
+    down = np.empty(cols, np.int32)
+    # 1 on columns that do not start a block (a post, a passage, a cell)
+    inner = np.ones(cols, np.uint8)
+    for q in range(mcols + 1):
+        inner[q * p] = 0
+        if q < mcols:
+            inner[q * p + t] = 0
+    big = np.int32(_BIG)
+    m1 = np.int32(-1)
     reached = 0
-    r_lo = t + r * p
-    for row in range(r_lo, r_lo + k):
-        orow = out2[row]
-        qrow = occ2[row]
-        ri = np.int32(row)
-        for cc in range(orow.shape[0]):
-            v = max(term[cc] + abs(ri - prow[cc]), -1)
-            orow[cc] = v
-            reached += v >= 0
-            bad |= qrow[cc] ^ want[cc]
-    return bad != 0, reached
+    for r in range(mrows + 1):
+        band = bands[r & 1]
+        w_lo = r * p
+        # the wall band above maze row r: check (posts blocked, vertical
+        # passages as the maze says), then write
+        wtop = occ2[w_lo]
+        bad = np.int64(0)
+        for q in range(mcols):
+            if r == 0:
+                shut_v = op_n[q] == 0
+            elif r == mrows:
+                shut_v = op_s[q] == 0
+            else:
+                shut_v = south[r - 1, q]
+            bad |= (np.int64(wtop[q * p]) ^ 1) | (np.int64(wtop[q * p + t]) ^ np.int64(shut_v))
+        bad |= np.int64(wtop[mcols * p]) ^ 1
+        if bad:
+            return -1
+        # both bands' rows: all equal to the band's first, whose blocks are
+        # uniform (``inner``: 1 on columns that do not start a block); what
+        # the block starts hold is checked above and in _band_forms.
+        # Branch-free loops over contiguous bytes, about one pass.
+        for part in range(1 if r == mrows else 2):
+            lo = w_lo if part == 0 else w_lo + t
+            top = occ2[lo]
+            mix = np.uint8(0)
+            for row in range(lo + 1, lo + (t if part == 0 else k)):
+                other = occ2[row]
+                for cc in range(cols):
+                    mix |= other[cc] ^ top[cc]
+            right = top[1:]
+            left = top[:cols - 1]
+            m = inner[1:]
+            for cc in range(cols - 1):
+                mix |= (right[cc] ^ left[cc]) & m[cc]
+            if mix:
+                return -1
+        nr = 0
+        if r < mrows:
+            nr = _band_forms(r, form, east, k, t, gi, gj, gr, gc, op_w, op_e, band,
+                             occ2[w_lo + t])
+            if nr < 0:
+                return -1
+        if r > 0:
+            prev = bands[1 - (r & 1)]
+            ra = np.int32(w_lo - 1)
+            for cc in range(cols):
+                e = prev[cc]
+                v = np.int32(e) + abs(ra - np.int32(e >> 32))
+                up[cc] = v if v >= 0 else big
+        else:
+            up[:] = big
+        if r < mrows:
+            rb = np.int32(w_lo + t)
+            for cc in range(cols):
+                e = band[cc]
+                v = np.int32(e) + abs(rb - np.int32(e >> 32))
+                down[cc] = v if v >= 0 else big
+        else:
+            down[:] = big
+        for o in range(t):
+            orow = out2[w_lo + o]
+            qrow = occ2[w_lo + o]
+            ou = np.int32(o + 1)
+            od = np.int32(t - o)
+            for cc in range(cols):
+                v = min(up[cc] + ou, down[cc] + od)
+                orow[cc] = v if (v < big) & (qrow[cc] == 0) else m1
+        first = out2[w_lo]
+        nw = 0
+        for cc in range(cols):
+            nw += 1 + (first[cc] >> 31)
+        reached += t * nw
+        if gi == 2 * r and gj % 2 == 1:
+            # the goal's own passage: the root form
+            c_lo = t + (gj // 2) * p
+            for row in range(w_lo, w_lo + t):
+                for cc in range(c_lo, c_lo + k):
+                    out2[row, cc] = abs(row - gr) + abs(cc - gc)
+        if r == mrows:
+            break
+        # the cell band of maze row r
+        r_lo = w_lo + t
+        reached += k * nr
+        for row in range(r_lo, r_lo + k):
+            band_row(out2[row], band, row)  # streamed: no read of the lines it overwrites
+    store_fence()
+    return reached
 
 
 @njit(cache=True)
@@ -338,46 +488,6 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
             for cc in range(c_lo, c_lo + k):
                 out2[row, cc] = abs(row - gr) + abs(cc - gc)
     return bad != 0, reached
-
-
-@njit(cache=True)
-def _write(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, a, pr, pc, par,
-           out):
-    """Phase 2: the field into ``out`` (flat int32, rows*cols) from the cells' forms.
-
-    Cell bands first, then the wall band above each (it reads the rows on both
-    sides of it). Returns the number of cells reached, or -1 if ``occ``
-    (flat uint8, 1 = blocked) differs anywhere from the blocks the maze
-    describes.
-    """
-    mrows, mcols = east.shape
-    p = k + t
-    rows = mrows * p + t
-    cols = mcols * p + t
-    out2 = out.reshape(rows, cols)
-    occ2 = occ.reshape(rows, cols)
-    term = np.empty(cols, np.int32)
-    prow = np.empty(cols, np.int32)
-    want = np.zeros(cols, np.uint8)  # cells' columns stay 0; the passages' are set per band
-    wall_want = np.ones(cols, np.uint8)  # posts stay 1
-    none = np.full(cols, -1, np.int32)
-    reached = 0
-    for r in range(mrows):
-        bad, n = _cell_band(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, a, pr, pc,
-                            par, term, prow, want)
-        if bad:
-            return -1
-        reached += n
-        bad, n = _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
-                            none)
-        if bad:
-            return -1
-        reached += n
-    bad, n = _wall_band(mrows, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, wall_want,
-                        none)
-    if bad:
-        return -1
-    return reached + n
 
 
 # mazes with loops: the most forms a cell may need before the BFS takes over,
@@ -639,19 +749,16 @@ def maze_field(grid, goal):
     if walls is None:
         return None
     n = walls[0].size
-    a = np.empty(n, np.int32)
-    pr = np.zeros(n, np.int32)
-    pc = np.zeros(n, np.int32)
-    par = np.empty(n, np.int8)
+    form = np.empty(n, np.int64)
     rows, cols = grid.shape
     occ = grid.occupied.view(np.uint8).ravel()
     kind = "tree"
-    if _walk(*walls, a, pr, pc, par):
+    if _walk(*walls, form) >= 0:
         out = np.empty(rows * cols, np.int32)
-        reached = _write(occ, *walls, a, pr, pc, par, out)
+        reached = _write(occ, *walls, form, out)
     else:
         # a loop where the goal is (or a goal block the maze says is a wall)
-        del a, pr, pc, par
+        del form
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
@@ -688,4 +795,6 @@ def _walls(grid, goal):
            "W": np.zeros(wd.rows, np.uint8), "E": np.zeros(wd.rows, np.uint8)}
     for r, c, side in maze.openings:
         ops[side][c if side in "NS" else r] = 1
-    return (maze.east, maze.south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])
+    east = np.ascontiguousarray(maze.east)
+    south = np.ascontiguousarray(maze.south)
+    return (east, south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])

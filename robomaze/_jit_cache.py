@@ -22,7 +22,10 @@ cold and compiles every kernel again. robomaze's kernels are cached by the
 set), one folder per numba and Python version and per source file and
 content hash (:func:`cache_folder`): any install of the same sources finds
 the same kernels, and two checkouts with different sources never overwrite
-each other's index. A folder that cannot be written falls back to numba's
+each other's index. The hash covers the file and every package file it
+imports (:func:`dependencies`), because numba links a callee's machine code
+into its caller: a release that changes only a helper in another module
+recompiles its callers too (numba's own cache watches one file only). A folder that cannot be written falls back to numba's
 own locations.
 
 Examples
@@ -39,9 +42,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import sys
 
-__all__ = ["install", "install_locator", "cache_folder", "cache_root", "LOCK_NAME"]
+__all__ = ["install", "install_locator", "cache_folder", "cache_root", "dependencies",
+           "LOCK_NAME"]
 
 #: The robomaze package folder: kernels defined below it use the content-keyed cache.
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -115,10 +120,95 @@ def _content_hash(path: str, mtime: float, size: int) -> str:
         return hashlib.sha256(f.read()).hexdigest()[:20]
 
 
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|robomaze(?:\.[\w.]+)?)[ \t]+import"
+                     r"[ \t]+(\([^)]*\)|[^\n#]+)|import[ \t]+(robomaze(?:\.[\w.]+)?))", re.M)
+
+
+def _module_file(dotted: list[str]) -> str | None:
+    """The file of package module ``robomaze.<dotted>`` (a package's ``__init__.py``)."""
+    base = os.path.join(PACKAGE_DIR, *dotted)
+    for path in (base + ".py", os.path.join(base, "__init__.py")):
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _imports(path: str, mtime: float, size: int) -> tuple[str, ...]:
+    """The package files ``path`` imports (modules, packages, submodules named in a
+    ``from . import x``), read from its text: what a kernel there can call."""
+    here = os.path.relpath(path, PACKAGE_DIR).split(os.sep)[:-1]  # the module's package
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    out = set()
+    for m in _IMPORT.finditer(text):
+        source, names, plain = m.groups()
+        if plain is not None:
+            dotted = plain.split(".")[1:]
+        elif source.startswith("."):
+            dots = len(source) - len(source.lstrip("."))
+            dotted = (here[:len(here) - dots + 1] if dots > 1 else list(here)) + \
+                [p for p in source.lstrip(".").split(".") if p]
+        else:
+            dotted = source.split(".")[1:]
+        found = _module_file(dotted)
+        if found is not None:
+            out.add(found)
+        if names is not None:
+            for name in names.strip("()").replace("\n", " ").split(","):
+                sub = _module_file(dotted + [name.split(" as ")[0].strip()])
+                if sub is not None:
+                    out.add(sub)
+    out.discard(path)
+    return tuple(sorted(out))
+
+
+def _stat_key(path: str) -> tuple[str, float, int]:
+    st = os.stat(path)
+    return path, st.st_mtime, st.st_size
+
+
+def dependencies(py_file: str) -> list[str]:
+    """Every package file ``py_file`` imports, directly or through others.
+
+    A kernel's machine code holds its callees' (numba links them in) and the
+    constants it reads from their modules, so its cache must change when any
+    of them does: :func:`cache_folder` hashes them all.
+
+    >>> import os
+    >>> from robomaze import _jit_cache
+    >>> deps = _jit_cache.dependencies(os.path.join(_jit_cache.PACKAGE_DIR, "generate",
+    ...                                             "_tree_kernels.py"))
+    >>> sorted(os.path.relpath(p, _jit_cache.PACKAGE_DIR) for p in deps)
+    ['_alloc.py', 'generate/_kernels.py', 'generate/_mst_kernels.py']
+    """
+    seen: set[str] = set()
+    todo = [os.path.abspath(py_file)]
+    while todo:
+        path = todo.pop()
+        for dep in _imports(*_stat_key(path)):
+            if dep not in seen:
+                seen.add(dep)
+                todo.append(dep)
+    seen.discard(os.path.abspath(py_file))
+    return sorted(seen)
+
+
+def _source_key(path: str) -> str:
+    """A hash of the file and of every package file it imports (their paths and contents)."""
+    h = hashlib.sha256()
+    for p in [path, *dependencies(path)]:
+        h.update(os.path.relpath(p, PACKAGE_DIR).encode())
+        h.update(_content_hash(*_stat_key(p)).encode())
+    return h.hexdigest()[:20]
+
+
 def cache_folder(py_file: str) -> str | None:
     """The cache folder of the kernels defined in ``py_file`` (None outside robomaze).
 
-    It depends on the file's path *inside* the package and its content, never
+    It depends on the file's path *inside* the package and on the content of
+    the file and of every package file it imports (:func:`dependencies`: a
+    changed callee in another module must not leave a stale caller), never
     on where the package is installed.
 
     >>> import os
@@ -135,10 +225,9 @@ def cache_folder(py_file: str) -> str | None:
         return None
     import numba
 
-    st = os.stat(path)
     name = os.path.splitext(rel)[0].replace(os.sep, ".")
     version = f"numba-{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
-    return os.path.join(cache_root(), version, f"{name}-{_content_hash(path, st.st_mtime, st.st_size)}")
+    return os.path.join(cache_root(), version, f"{name}-{_source_key(path)}")
 
 
 def _locator_class():

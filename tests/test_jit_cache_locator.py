@@ -74,7 +74,7 @@ def test_the_folder_changes_with_the_content_not_the_path(tmp_path):
     # same content, same key; an edit gives a new folder (no index overwritten)
     h_a = _jit_cache._content_hash(str(a), a.stat().st_mtime, a.stat().st_size)
     h_b = _jit_cache._content_hash(str(b), b.stat().st_mtime, b.stat().st_size)
-    assert h_a == h_b and key.endswith(h_a)
+    assert h_a == h_b and key.endswith(_jit_cache._source_key(str(here)))
     b.write_text(b.read_text() + "\n# edited\n")
     assert _jit_cache._content_hash(str(b), b.stat().st_mtime, b.stat().st_size) != h_a
 
@@ -141,3 +141,37 @@ def test_numba_typing_errors_are_plain_text_under_the_default_scheme():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=300, env=env).stdout
     assert "\\x1b" in out  # the user's colours
+
+
+def test_the_folder_changes_with_any_file_the_kernels_import(monkeypatch):
+    """numba links a callee's machine code into its caller and freezes the constants
+    it reads: a changed callee in another module (a new release where only
+    generate/_kernels.py changed) must not leave the callers' cache in place."""
+    pkg = Path(_jit_cache.PACKAGE_DIR)
+    tree = str(pkg / "generate" / "_tree_kernels.py")
+    deps = {os.path.relpath(p, pkg) for p in _jit_cache.dependencies(tree)}
+    # its direct imports and theirs (_mst_kernels imports _kernels too)
+    assert {"generate/_kernels.py", "generate/_mst_kernels.py", "_alloc.py"} <= deps
+    assert "cli/plan.py" not in deps and "generate/_tree_kernels.py" not in deps
+    before = _jit_cache.cache_folder(tree)
+    real = _jit_cache._content_hash
+
+    def edited(target):
+        def content_hash(path, mtime, size):
+            h = real(path, mtime, size)
+            return "0" * len(h) if path == str(pkg / target) else h
+        return content_hash
+
+    monkeypatch.setattr(_jit_cache, "_content_hash", edited("generate/_kernels.py"))
+    assert _jit_cache.cache_folder(tree) != before
+    monkeypatch.setattr(_jit_cache, "_content_hash", edited("cli/plan.py"))
+    assert _jit_cache.cache_folder(tree) == before
+
+
+def test_relative_and_absolute_imports_resolve_to_package_files():
+    pkg = Path(_jit_cache.PACKAGE_DIR)
+    deps = {os.path.relpath(p, pkg) for p in _jit_cache.dependencies(str(pkg / "plan" / "path.py"))}
+    # "from ..geometry import (CONTACT_TOL, ...)": the package's __init__ and what it imports
+    assert {"geometry/__init__.py", "geometry/_kernels.py"} <= deps
+    for rel in deps:
+        assert (pkg / rel).is_file()

@@ -66,9 +66,11 @@ def band_row(typingctx, out, band, row):
     >>> bool((out == want).all())
     True
     """
+    # the loop walks raw pointers one element at a time: contiguous arrays only
     if not (isinstance(out, types.Array) and out.ndim == 1 and out.dtype == types.int32
-            and isinstance(band, types.Array) and band.ndim == 1
-            and band.dtype == types.int64 and isinstance(row, types.Integer)):
+            and out.layout == "C" and isinstance(band, types.Array) and band.ndim == 1
+            and band.dtype == types.int64 and band.layout == "C"
+            and isinstance(row, types.Integer)):
         return None
 
     def codegen(context, builder, sig, args):

@@ -3,10 +3,10 @@
 Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
 
-Numba's on-disk cache only watches the file a kernel is defined in: after
-editing a helper in ``_kernels.py`` or ``_mst_kernels.py``,
-delete ``__pycache__/*.nbi`` and ``*.nbc`` here so these kernels are
-recompiled against it (``_mst_kernels.py`` likewise uses ``_kernels.py``).
+robomaze's kernel cache (:mod:`robomaze._jit_cache`) is keyed by this file
+and the package files it imports (``_kernels.py``, ``_mst_kernels.py``), so
+an edit there recompiles these kernels; numba's own locators
+(``NUMBA_CACHE_LOCATOR_CLASSES``) watch this file only.
 """
 
 from __future__ import annotations

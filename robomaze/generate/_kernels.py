@@ -104,15 +104,6 @@ def neighbours(u, rows, cols, out):
 
 
 @njit(cache=True)
-def _moves(cols):
-    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W."""
-    dr = np.array([-1, 0, 1, 0], np.int64)
-    dc = np.array([0, 1, 0, -1], np.int64)
-    off = np.array([-cols, 1, cols, -1], np.int64)
-    return dr, dc, off
-
-
-@njit(cache=True)
 def _walk(u, r, c, d, rows, cols, dr, dc, off):
     """One walk step from ``u`` at ``(r, c)`` in direction ``d``: the new
     ``(v, r, c)``, or ``(-1, r, c)`` for an off-grid draw (a stay).

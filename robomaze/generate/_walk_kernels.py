@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
-from ._kernels import _moves, _walk, below, carve, new_state, next_u64
+from ._kernels import _walk, below, carve, next_u64
 
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -57,14 +56,23 @@ def srw_jump(st, k):
     return (du - dv) >> 1, (du + dv) >> 1
 
 
-@njit(cache=True)
 def _calm_blocks(rows, cols, lb):
     """Unvisited-cell counts and calm flags of the whole ``2**lb`` blocks."""
     nbr = rows >> lb
     nbc = cols >> lb
-    unvisited = filled(max(nbr * nbc, 1), np.int32(1 << (2 * lb)), np.int32)
-    calm = filled(max(nbr * nbc, 1), 0, np.uint8)
-    return nbr, nbc, unvisited, calm
+    # without a whole block the one entry is a placeholder no one reads (and
+    # 4**lb may not fit an int32 when lb is larger than the grid)
+    count = 1 << (2 * lb) if nbr * nbc else 0
+    nb = max(nbr * nbc, 1)
+    return nbr, nbc, np.full(nb, count, np.int32), np.zeros(nb, np.uint8)
+
+
+def _move_tables(cols):
+    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W, and
+    the wall a move crosses: cell ``u + woff[d]``, east (``wsel`` 0) or south (1)."""
+    return (np.array([-1, 0, 1, 0], np.int64), np.array([0, 1, 0, -1], np.int64),
+            np.array([-cols, 1, cols, -1], np.int64), np.array([-cols, 0, 0, -1], np.int64),
+            np.array([1, 0, 1, 0], np.int64))
 
 
 @njit(cache=True)
@@ -108,7 +116,6 @@ def _is_calm(r, c, lb, nbr, nbc, calm):
     return br < nbr and bc < nbc and calm[br * nbc + bc] != 0
 
 
-@njit(cache=True)
 def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     """Simple random walk; the first entrance into each cell is a tree edge.
 
@@ -127,14 +134,30 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     unchanged (strong Markov property; the jump samples the exact ``k``-step
     law), so the tree's law is too, and the time per cell no longer grows
     with the size. Mazes narrower than three fine blocks never jump.
+
+    The arrays are allocated here, in numpy, and :func:`_aldous_broder_walk`
+    runs the walk (array constructors inside a kernel each compile numba's
+    own implementation on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    nbr, nbc, unv, calm = _calm_blocks(rows, cols, fine)
-    nbr2, nbc2, unv2, calm2 = _calm_blocks(rows, cols, coarse)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    # int(): a default left to numba would be typed as its literal, and the
+    # helpers taking ``fine`` and ``coarse`` would compile once for each
+    moves = _aldous_broder_walk(
+        rows, cols, np.array([seed], np.uint64), int(fine), int(coarse), east, south,
+        np.zeros(n, np.uint8), *_calm_blocks(rows, cols, fine),
+        *_calm_blocks(rows, cols, coarse), *_move_tables(cols)[:3])
+    return east, south, moves
+
+
+@njit(cache=True)
+def _aldous_broder_walk(rows, cols, st, fine, coarse, east, south, visited, nbr, nbc, unv, calm,
+                        nbr2, nbc2, unv2, calm2, dr, dc, off):
+    """The walk of :func:`aldous_broder` on its arrays (``st``: the SplitMix64
+    state; ``unv``/``calm``: the fine blocks' unvisited counts and calm flags,
+    ``unv2``/``calm2`` the coarse blocks'); returns the number of moves."""
+    n = rows * cols
     u = below(st, n)
     visited[u] = 1
     remaining = n - 1
@@ -143,7 +166,6 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     c = u - r * cols
     _visit_block(r, c, fine, nbr, nbc, unv, calm)
     _visit_block(r, c, coarse, nbr2, nbc2, unv2, calm2)
-    dr, dc, off = _moves(cols)
     while remaining > 0:
         if _is_calm(r, c, fine, nbr, nbc, calm):
             k = 1 << coarse if _is_calm(r, c, coarse, nbr2, nbc2, calm2) else 1 << fine
@@ -180,7 +202,9 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
                 if remaining == 0:
                     break
             u = v
-    return east, south, moves
+    return moves
+
+
 
 
 #: Wilson's jumps: 2**5 = 32 steps, one 64-bit word, from 32x32 blocks.
@@ -274,14 +298,6 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
         np.empty(cap, np.int32), np.empty(cap, np.uint64), np.empty(cap, np.int32),
         *_move_tables(cols))
     return walls[0::2].copy(), walls[1::2].copy(), moves
-
-
-def _move_tables(cols):
-    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W, and
-    the wall a move crosses: cell ``u + woff[d]``, east (``wsel`` 0) or south (1)."""
-    return (np.array([-1, 0, 1, 0], np.int64), np.array([0, 1, 0, -1], np.int64),
-            np.array([-cols, 1, cols, -1], np.int64), np.array([-cols, 0, 0, -1], np.int64),
-            np.array([1, 0, 1, 0], np.int64))
 
 
 @njit(cache=True)

@@ -37,6 +37,12 @@ TILE = 128
 #: accesses leave the cache. Both build the same maze (the MST is unique).
 SMALL_CELLS = 40_000
 
+#: Grids of at most this many cells go to scipy's MST whole (the keys' ranks
+#: as weights; nothing compiled, instead of the tiles' ~3.6 s); scipy on the
+#: whole graph is ~4x the tiled path's time (100x100: 3.2 vs 0.74 ms), so
+#: larger grids, whose run time grows, keep the tiles.
+MST_SCIPY_CELLS = 10_000
+
 #: Prim's queue keys keep ``cell * 4 + direction`` in 31 bits.
 PRIM_MAX_CELLS = 2**29 - 1
 
@@ -162,8 +168,10 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     reduced graph (about 3% of the edges: chains weighted by their heaviest
     key, and the edges between tiles) goes through
     :func:`scipy.sparse.csgraph.minimum_spanning_tree` instead of the numba
-    union-find. Both give exactly the MST of the keys, so ``mst`` and
-    ``kruskal`` return the same maze for the same ``rng``.
+    union-find; up to :data:`MST_SCIPY_CELLS` cells scipy takes the whole grid
+    graph, the keys' ranks as weights, and nothing is compiled. Both give
+    exactly the MST of the keys, so ``mst`` and ``kruskal`` return the same
+    maze for the same ``rng``.
 
     Parameters
     ----------
@@ -189,8 +197,10 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     (True, True)
     """
     rows, cols = check_shape(rows, cols)
-    east, south, ga, gb, gkey, nv, idbits = _mst_kernels.reduce(
-        rows, cols, kernel_seed(rng), TILE)
+    seed = kernel_seed(rng)
+    if rows * cols <= MST_SCIPY_CELLS:
+        return walls_to_maze(*_scipy_mst_of_all_keys(rows, cols, seed), rows, cols)
+    east, south, ga, gb, gkey, nv, idbits = _mst_kernels.reduce(rows, cols, seed, TILE)
     if gkey.size:
         # the keys' top 53 bits are exact in a float64 and distinct unless
         # two random parts tie (about 2**-39 per pair at 4000x4000, where
@@ -213,3 +223,27 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
         east[cell[~south_side]] = 0
         south[cell[south_side]] = 0
     return walls_to_maze(east, south, rows, cols)
+
+
+def _scipy_mst_of_all_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Walls of scipy's MST of the whole grid graph weighted by the keys'
+    ranks (distinct and exact in a float64, unlike the keys themselves)."""
+    n = rows * cols
+    e, keys = _mst_small.edge_keys(rows, cols, seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    if e.size:
+        import scipy.sparse as sp  # here: the other generators need no scipy import
+        from scipy.sparse import csgraph
+
+        order = np.argsort(keys)
+        rank = np.empty(e.size)
+        rank[order] = np.arange(1, e.size + 1)
+        a = e >> 1
+        graph = sp.csr_matrix((rank, (a, a + np.where(e & 1, cols, 1))), shape=(n, n))
+        tree = csgraph.minimum_spanning_tree(graph, overwrite=True)
+        # a tree edge's weight is its rank: the rank names the edge
+        edge = e[order[tree.data.astype(np.int64) - 1]]
+        east[edge[(edge & 1) == 0] >> 1] = 0
+        south[edge[(edge & 1) == 1] >> 1] = 0
+    return east, south

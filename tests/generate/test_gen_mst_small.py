@@ -113,3 +113,28 @@ def test_public_kruskal_takes_the_tiled_path_above_it(monkeypatch):
     assert m.is_perfect()
     with pytest.raises(AssertionError, match="small path ran"):
         GENERATORS["kruskal"](200, 200, rng=5)
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 1), (1, 9), (9, 1), (2, 2), (7, 9), (99, 101),
+                                       (100, 100), (100, 101), (1, 10_001)])
+def test_mst_whole_graph_path_equals_its_tiled_path(rows, cols, monkeypatch):
+    # up to MST_SCIPY_CELLS scipy takes the whole graph; forcing the tiles
+    # (threshold 0) must give the same maze, and kruskal's too
+    for seed in SEEDS[:3]:
+        small = GENERATORS["mst"](rows, cols, rng=seed)
+        assert small == GENERATORS["kruskal"](rows, cols, rng=seed)
+        with monkeypatch.context() as m:
+            m.setattr(trees, "MST_SCIPY_CELLS", 0)
+            tiled = GENERATORS["mst"](rows, cols, rng=seed)
+        assert small.to_matrix().tobytes() == tiled.to_matrix().tobytes()
+
+
+def test_mst_compiles_nothing_up_to_its_threshold(monkeypatch):
+    def no_tiles(*args):
+        raise AssertionError("the tile reduction ran")
+
+    assert trees.MST_SCIPY_CELLS == 10_000
+    monkeypatch.setattr(_mst_kernels, "reduce", no_tiles)
+    assert GENERATORS["mst"](100, 100, rng=1).is_perfect()
+    with pytest.raises(AssertionError, match="tile reduction ran"):
+        GENERATORS["mst"](100, 101, rng=1)

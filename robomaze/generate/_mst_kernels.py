@@ -394,43 +394,47 @@ def _edge(i, d, r0, c0, w, cols):
     return 2 * (u - 1)
 
 
-@njit(cache=True)
 def reduce(rows, cols, seed, tile):
     """All tiles, then the inter-tile edges: the reduced graph.
 
     Returns ``east, south`` (final passages open, everything else walled),
-    the reduced graph's edges ``ga, gb, gkey`` (length ``m``) and its vertex
-    count.
+    the reduced graph's edges ``ga, gb, gkey`` (length ``m``), its vertex
+    count and the key's edge-id bits. The arrays are allocated here, in
+    numpy: np.empty, np.ones and the like inside a kernel each compile
+    numba's own implementation (~0.05-0.2 s apiece) on a cold start.
     """
     n = rows * cols
-    idbits = id_bits(n)
-    # np.empty and loops: np.ones, np.zeros, np.full and np.arange each compile
-    # numba's own implementation (~0.05-0.2 s apiece) on a cold start
-    east = np.empty(n, np.uint8)
-    south = np.empty(n, np.uint8)
-    for i in range(n):
-        east[i] = 1
-        south[i] = 1
+    idbits = int(id_bits(n))
     th = min(tile, rows)
     tw = min(tile, cols)
     ntr = (rows + th - 1) // th
     ntc = (cols + tw - 1) // tw
     cap_loc = th * tw
-    keys = np.empty(2 * cap_loc, np.uint64)
-    tkeys = np.empty(2 * cap_loc, np.uint64)
-    counts = np.empty(cap_loc + 2, np.int32)
-    uf = np.empty(cap_loc, np.int32)
-    mask = np.empty(cap_loc, np.uint8)
-    term = np.empty(cap_loc, np.bool_)
-    stack = np.empty(cap_loc, np.int32)
-    gid = np.empty(n, np.int64)  # read and written at reduced vertices only
-    nkey = np.empty(1, np.int64)
-    nkey[0] = 0
     # chains per tile < 2 * terminals <= 4 * (h + w); plus the inter-tile edges
     cap = ntr * ntc * 4 * (th + tw) + rows * (ntc - 1) + cols * (ntr - 1) + 1
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
     ga = np.empty(cap, np.int64)
     gb = np.empty(cap, np.int64)
     gkey = np.empty(cap, np.uint64)
+    nkey = np.zeros(1, np.int64)
+    m = _reduce(rows, cols, seed, idbits, th, tw, east, south,
+                np.empty(2 * cap_loc, np.uint64), np.empty(2 * cap_loc, np.uint64),
+                np.empty(cap_loc + 2, np.int32), np.empty(cap_loc, np.int32),
+                np.empty(cap_loc, np.uint8), np.empty(cap_loc, np.bool_),
+                np.empty(cap_loc, np.int32),
+                np.empty(n, np.int64),  # gid: read and written at reduced vertices only
+                nkey, ga, gb, gkey)
+    return east, south, ga[:m], gb[:m], gkey[:m], int(nkey[0]), idbits
+
+
+@njit(cache=True)
+def _reduce(rows, cols, seed, idbits, th, tw, east, south, keys, tkeys, counts, uf, mask,
+            term, stack, gid, nkey, ga, gb, gkey):
+    """The tiles of :func:`reduce` and the inter-tile edges, on its arrays;
+    returns the number ``m`` of reduced edges."""
+    ntr = (rows + th - 1) // th
+    ntc = (cols + tw - 1) // tw
     m = np.int64(0)  # not a literal 0: numba would compile _tile twice
     for tr in range(ntr):
         r0 = tr * th
@@ -455,25 +459,29 @@ def reduce(rows, cols, seed, tile):
             gb[m] = gid[u + cols]
             gkey[m] = edge_key(seed, 2 * u + 1, idbits)
             m += 1
-    return east, south, ga[:m], gb[:m], gkey[:m], nkey[0], idbits
+    return m
 
 
-@njit(cache=True)
 def kruskal(rows, cols, seed, tile):
     """Maze walls of the MST of the keys: tiles, then Kruskal on the rest."""
     east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
     m = gkey.size
-    order = np.empty(m, np.int64)
-    for i in range(m):
-        order[i] = i
     # int32 counts and parents, as in the tiles: one compile of _bucket_starts,
     # _find and _union serves both
-    _sort_pairs(gkey, order, m, np.empty(m, np.uint64), np.empty(m, np.int64),
-                np.empty(2 * m + 2, np.int32))
+    _global_kruskal(east, south, ga, gb, gkey, np.arange(m, dtype=np.int64),
+                    np.empty(m, np.uint64), np.empty(m, np.int64), np.empty(2 * m + 2, np.int32),
+                    np.full(nv, -1, np.int32), idbits)
+    return east, south
+
+
+@njit(cache=True)
+def _global_kruskal(east, south, ga, gb, gkey, order, tkeys, tvals, counts, parent, idbits):
+    """Kruskal on the reduced graph (``order`` starts ``0..m-1``, ``parent``
+    all ``-1``): opens the walls of the edges it takes."""
+    m = gkey.size
+    nv = parent.size
+    _sort_pairs(gkey, order, m, tkeys, tvals, counts)
     idmask = (_U1 << np.uint64(idbits)) - _U1
-    parent = np.empty(nv, np.int32)
-    for i in range(nv):
-        parent[i] = -1
     joined = 0
     for j in range(m):
         i = order[j]
@@ -486,4 +494,3 @@ def kruskal(rows, cols, seed, tile):
         joined += 1
         if joined == nv - 1:
             break
-    return east, south

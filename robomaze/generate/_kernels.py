@@ -118,16 +118,26 @@ def _walk(u, r, c, d, rows, cols, dr, dc, off):
     return u + off[d], nr, nc
 
 
-@njit(cache=True)
 def backtracker(rows, cols, seed):
+    """Recursive backtracker (depth-first search with an explicit stack).
+
+    The arrays are allocated here, in numpy, and :func:`_backtrack` carves:
+    array constructors inside a kernel each compile numba's own
+    implementation on a cold start.
+    """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    stack = np.empty(n, np.int64)
-    nb = np.empty(4, np.int64)
-    cand = np.empty(4, np.int64)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _backtrack(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+               np.empty(n, np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _backtrack(rows, cols, st, east, south, visited, stack, nb, cand):
+    """The search of :func:`backtracker` on its arrays (``st``: the
+    SplitMix64 state)."""
+    n = rows * cols
     u = below(st, n)
     visited[u] = 1
     stack[0] = u
@@ -148,7 +158,6 @@ def backtracker(rows, cols, seed):
         visited[v] = 1
         stack[sp] = v
         sp += 1
-    return east, south
 
 
 _U0 = np.uint64(0)

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
-from ._kernels import below, new_state, uniform
+from ._kernels import below, uniform
 from ._mst_kernels import _find
 
 
@@ -39,7 +38,6 @@ def _unpack_walls(cell, rows, cols, east_bit, south_bit):
     return east, south
 
 
-@njit(cache=True)
 def prim_frontier(rows, cols, seed):
     """Frontier-cell Prim: cells are Out, Frontier or In.
 
@@ -49,13 +47,23 @@ def prim_frontier(rows, cols, seed):
     anywhere on the rim, so a cell's state (bits 0-1) and its east and south
     walls (bits 2, 3) share one byte, laid out in 8x8 blocks of one cache
     line: a cell and its neighbours are mostly one memory access.
+
+    The arrays are allocated here, in numpy, and :func:`_prim_frontier`
+    carves (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
     tcols = (cols + 7) >> 3
-    cell = filled(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
-    front = np.empty(n, np.int32)
-    cand = np.empty(4, np.int64)
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
+    _prim_frontier(rows, cols, np.array([seed], np.uint64), tcols, cell, np.empty(n, np.int32),
+                   np.empty(4, np.int64))
+    return _unpack_walls(cell, rows, cols, 4, 8)
+
+
+@njit(cache=True)
+def _prim_frontier(rows, cols, st, tcols, cell, front, cand):
+    """The growth of :func:`prim_frontier` on its arrays (``cell``: state and
+    walls in 8x8 blocks; ``front``: the frontier)."""
+    n = rows * cols
     flen = 0
     u = below(st, n)
     r = u // cols
@@ -119,7 +127,6 @@ def prim_frontier(rows, cols, seed):
         else:
             cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
         cell[iu] = (cell[iu] & 0xFC) | 2
-    return _unpack_walls(cell, rows, cols, np.int64(4), np.int64(8))  # not literals
 
 
 def eller(rows, cols, seed):

@@ -398,8 +398,8 @@ def braid(east, south, rows, cols, order, target, seed):
         if deg[u] != 1:
             continue
         k = neighbours(u, rows, cols, nb)
-        nd = 0
-        no = 0
+        nd = np.int64(0)  # not literals: below() would compile for Literal[int](0)
+        no = np.int64(0)
         for j in range(k):
             v = nb[j]
             walled = False

@@ -160,15 +160,16 @@ def _eller(rows, cols, st, east, south, parent, label, remap, down, has, seen, c
         base = r * cols
         last = r == rows - 1
         for c in range(cols - 1):
-            a = _find(parent, label[c])
-            b = _find(parent, label[c + 1])
+            # int64 like the MST tiles' cell indices: one compile of _find serves both
+            a = _find(parent, np.int64(label[c]))
+            b = _find(parent, np.int64(label[c + 1]))
             if a != b and (last or uniform(st) < 0.5):
                 parent[b] = a
                 east[base + c] = 0
         if last:
             break
         for c in range(cols):
-            label[c] = _find(parent, label[c])
+            label[c] = _find(parent, np.int64(label[c]))
             down[c] = 1 if uniform(st) < 0.5 else 0
             if down[c]:
                 has[label[c]] = 1

@@ -27,6 +27,9 @@ from numba import njit
 from ._kernels import _GAMMA, _MIX1, _MIX2
 
 _U1 = np.uint64(1)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
 
 
 def id_bits(n: int) -> int:
@@ -43,20 +46,29 @@ def edge_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     (``uint64``, equal to ``_mst_kernels.edge_key(seed, e, id_bits(n))``)."""
     n = rows * cols
     cell = np.arange(n, dtype=np.int64).reshape(rows, cols)
-    e = np.concatenate([2 * cell[:, :-1].ravel(), 2 * cell[:-1, :].ravel() + 1])
-    # uint64 arrays wrap modulo 2**64 as the kernel's arithmetic does
-    z = (e + 1).astype(np.uint64)
+    m = rows * (cols - 1) + (rows - 1) * cols
+    e = np.empty(m, np.int64)
+    np.multiply(cell[:, :-1], 2, out=e[:rows * (cols - 1)].reshape(rows, cols - 1))
+    np.multiply(cell[:-1, :], 2, out=e[rows * (cols - 1):].reshape(rows - 1, cols))
+    e[rows * (cols - 1):] += 1
+    # uint64 arrays wrap modulo 2**64 as the kernel's arithmetic does; one
+    # scratch array for the shifts (every temporary of this size is a fresh
+    # allocation, and above malloc's mmap threshold a fresh set of pages)
+    z = e.astype(np.uint64)
+    t = np.empty_like(z)
+    z += _U1
     z *= _GAMMA
     z += np.uint64(seed)
-    z ^= z >> np.uint64(30)
-    z *= _MIX1
-    z ^= z >> np.uint64(27)
-    z *= _MIX2
-    z ^= z >> np.uint64(31)
+    for shift, mult in ((_S30, _MIX1), (_S27, _MIX2)):
+        np.right_shift(z, shift, out=t)
+        z ^= t
+        z *= mult
+    np.right_shift(z, _S31, out=t)
+    z ^= t
     sh = np.uint64(id_bits(n))
     z >>= sh
     z <<= sh
-    z |= e.astype(np.uint64)
+    z |= e.view(np.uint64)  # edge ids are >= 0: the same bits
     return e, z
 
 
@@ -98,15 +110,21 @@ def _kruskal_picks(a, b, parent, picked):
 
 
 def kruskal(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Walls (flat ``uint8`` east, south; 1 = wall) of the MST of the keys."""
+    """Walls (flat ``uint8`` east, south; 1 = wall) of the MST of the keys
+    (``rows * cols < 2**30``)."""
     n = rows * cols
     _, keys = edge_keys(rows, cols, seed)
     keys.sort()
-    e = (keys & ((_U1 << np.uint64(id_bits(n))) - _U1)).astype(np.int64)
+    keys &= (_U1 << np.uint64(id_bits(n))) - _U1  # the edge ids, in key order
+    # int32 cells and parents: half the memory the union-find jumps around in
+    e = keys.astype(np.int32)
     a = e >> 1
-    b = a + np.where(e & 1, cols, 1)
-    picked = np.empty(max(n - 1, 0), np.int64)
-    k = _kruskal_picks(a, b, np.full(n, -1, np.int64), picked)
+    b = e & 1
+    b *= cols - 1
+    b += 1
+    b += a
+    picked = np.empty(max(n - 1, 0), np.int32)
+    k = _kruskal_picks(a, b, np.full(n, -1, np.int32), picked)
     opened = e[picked[:k]]
     east = np.ones(n, np.uint8)
     south = np.ones(n, np.uint8)

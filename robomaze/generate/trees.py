@@ -31,10 +31,11 @@ __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
 TILE = 128
 
 #: Grids of at most this many cells take :mod:`._mst_small` (numpy keys and
-#: sort, one small kernel: ~0.2 s of compiling instead of the tiles' ~4 s);
-#: it is also the faster path up to about 46,000 cells (215x215: 58 vs 70
-#: ns/cell on the reference machine, 230x230: 78 vs 71), where its random
-#: accesses leave the cache. Both build the same maze (the MST is unique).
+#: sort, one small kernel: ~0.15 s of compiling instead of the tiles' ~3-4 s);
+#: it is also the faster path up to here (100x100: 51 vs 69 ns/cell, 200x200:
+#: 67 vs 73; level at 215-250, slower beyond, where its random accesses leave
+#: the cache: ``benchmarks/bench_kruskal_paths.py``). Both build the same maze
+#: (the MST of distinct keys is unique).
 SMALL_CELLS = 40_000
 
 #: Grids of at most this many cells go to scipy's MST whole (the keys' ranks

@@ -52,7 +52,7 @@ HELPER_TIMEOUT = 300.0
 COST = {
     "plan:collision_free": 5.4,
     "generate:kruskal": 0.2,  # up to 40,000 cells one kernel; the default sweep's three
-    "generate:wilson": 1.4,
+    "generate:wilson": 1.2,
     "generate:backtracker": 1.2,
     "classic": 6.4,
     "simulate": 3.4,

@@ -205,8 +205,6 @@ def _aldous_broder_walk(rows, cols, st, fine, coarse, east, south, visited, nbr,
     return moves
 
 
-
-
 #: Wilson's jumps: 2**5 = 32 steps, one 64-bit word, from 32x32 blocks.
 WILSON_BLOCK = 5
 #: Jump ids must fit the time stamps of ``nxt`` (int32, 2 bits of direction).

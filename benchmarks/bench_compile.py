@@ -73,6 +73,7 @@ GYM = ("import gymnasium as gym, robomaze; env = gym.make('robomaze/Maze-v0'); "
 COMMANDS: list[tuple[str, str]] = [
     ("generate prim", "generate prim 10x10 --seed 1"),
     ("generate kruskal", "generate kruskal 10x10 --seed 1"),
+    ("generate kruskal tiled", "generate kruskal 250x250 --seed 1"),  # above 40,000 cells
     ("generate backtracker", "generate backtracker 10x10 --seed 1"),
     ("generate wilson", "generate wilson 10x10 --seed 1"),
     ("generate aldous_broder", "generate aldous_broder 10x10 --seed 1"),

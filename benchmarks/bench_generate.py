@@ -123,6 +123,7 @@ def main(argv=None) -> int:
 
     for fn in GENERATORS.values():  # JIT warm-up (and numba cache load)
         fn(8, 8, rng=0)
+        fn(256, 256, rng=0)  # kruskal and mst take other kernels above 40,000 cells
 
     load_before = os.getloadavg()
     rows = []

@@ -104,15 +104,6 @@ def neighbours(u, rows, cols, out):
 
 
 @njit(cache=True)
-def _moves(cols):
-    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W."""
-    dr = np.array([-1, 0, 1, 0], np.int64)
-    dc = np.array([0, 1, 0, -1], np.int64)
-    off = np.array([-cols, 1, cols, -1], np.int64)
-    return dr, dc, off
-
-
-@njit(cache=True)
 def _walk(u, r, c, d, rows, cols, dr, dc, off):
     """One walk step from ``u`` at ``(r, c)`` in direction ``d``: the new
     ``(v, r, c)``, or ``(-1, r, c)`` for an off-grid draw (a stay).
@@ -127,16 +118,26 @@ def _walk(u, r, c, d, rows, cols, dr, dc, off):
     return u + off[d], nr, nc
 
 
-@njit(cache=True)
 def backtracker(rows, cols, seed):
+    """Recursive backtracker (depth-first search with an explicit stack).
+
+    The arrays are allocated here, in numpy, and :func:`_backtrack` carves:
+    array constructors inside a kernel each compile numba's own
+    implementation on a cold start.
+    """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    stack = np.empty(n, np.int64)
-    nb = np.empty(4, np.int64)
-    cand = np.empty(4, np.int64)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _backtrack(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+               np.empty(n, np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _backtrack(rows, cols, st, east, south, visited, stack, nb, cand):
+    """The search of :func:`backtracker` on its arrays (``st``: the
+    SplitMix64 state)."""
+    n = rows * cols
     u = below(st, n)
     visited[u] = 1
     stack[0] = u
@@ -157,7 +158,6 @@ def backtracker(rows, cols, seed):
         visited[v] = 1
         stack[sp] = v
         sp += 1
-    return east, south
 
 
 _U0 = np.uint64(0)
@@ -181,7 +181,6 @@ def _ctz(w):
     return k
 
 
-@njit(cache=True)
 def _bits_new(n):
     """A 64-ary bit tree over ``n`` items, four levels in one flat array.
 
@@ -190,12 +189,12 @@ def _bits_new(n):
     finding the smallest member cost O(levels), so a hunt is O(1) whatever
     the maze size.
     """
-    off = filled(5, 0, np.int64)
+    off = np.zeros(5, np.int64)
     m = n
     for lev in range(4):
         m = (m + 63) // 64
         off[lev + 1] = off[lev] + m
-    return filled(off[4], 0, np.uint64), off
+    return np.zeros(int(off[4]), np.uint64), off
 
 
 @njit(cache=True)
@@ -246,20 +245,27 @@ def _hk_visit(v, visited, words, off, rows, cols, nb):
             _bits_set(words, off, nb[i])
 
 
-@njit(cache=True)
 def hunt_and_kill(rows, cols, seed):
     """The hunt takes the first unvisited cell in row-major order that touches
     the maze, as the classic scan does, but reads it off a bit tree of the
-    frontier instead of rescanning rows: linear time overall."""
+    frontier instead of rescanning rows: linear time overall.
+
+    The arrays are allocated here, in numpy, and :func:`_hunt_and_kill`
+    carves (array constructors in a kernel each compile on a cold start).
+    """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    nb = np.empty(4, np.int64)
-    nb2 = np.empty(4, np.int64)
-    cand = np.empty(4, np.int64)
-    words, off = _bits_new(n)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _hunt_and_kill(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+                   np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64),
+                   *_bits_new(n))
+    return east, south
+
+
+@njit(cache=True)
+def _hunt_and_kill(rows, cols, st, east, south, visited, nb, nb2, cand, words, off):
+    """The carving of :func:`hunt_and_kill` on its arrays."""
+    n = rows * cols
     u = below(st, n)
     _hk_visit(u, visited, words, off, rows, cols, nb2)
     nvis = 1
@@ -288,10 +294,8 @@ def hunt_and_kill(rows, cols, seed):
         _hk_visit(i, visited, words, off, rows, cols, nb2)
         nvis += 1
         u = i
-    return east, south
 
 
-@njit(cache=True)
 def growing_tree(rows, cols, seed, selection, mix):
     """selection: 0 newest, 1 random, 2 mixed (newest with probability mix).
 
@@ -299,16 +303,23 @@ def growing_tree(rows, cols, seed, selection, mix):
     keeps its order (``newest`` stays meaningful under ``mixed``) in O(1)
     amortised: the list is compacted whenever half of it is dead, which also
     keeps the rejection sampling of a random live entry at <= 2 tries.
+
+    The arrays are allocated here, in numpy, and :func:`_growing_tree`
+    carves (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    active = np.empty(n, np.int64)
-    alive = filled(n, 0, np.uint8)
-    nb = np.empty(4, np.int64)
-    cand = np.empty(4, np.int64)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _growing_tree(rows, cols, np.array([seed], np.uint64), selection, mix, east, south,
+                  np.zeros(n, np.uint8), np.empty(n, np.int64), np.zeros(n, np.uint8),
+                  np.empty(4, np.int64), np.empty(4, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, alive, nb, cand):
+    """The carving of :func:`growing_tree` on its arrays."""
+    n = rows * cols
     u = below(st, n)
     visited[u] = 1
     active[0] = u
@@ -353,7 +364,6 @@ def growing_tree(rows, cols, seed, selection, mix):
         alive[alen] = 1
         alen += 1
         nlive += 1
-    return east, south
 
 
 @njit(cache=True)
@@ -388,8 +398,8 @@ def braid(east, south, rows, cols, order, target, seed):
         if deg[u] != 1:
             continue
         k = neighbours(u, rows, cols, nb)
-        nd = 0
-        no = 0
+        nd = np.int64(0)  # not literals: below() would compile for Literal[int](0)
+        no = np.int64(0)
         for j in range(k):
             v = nb[j]
             walled = False

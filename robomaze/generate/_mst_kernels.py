@@ -122,84 +122,6 @@ def _sort_keys(keys, k, tmp, counts):
 
 
 @njit(cache=True)
-def _sift_pairs(keys, vals, lo, root, n):
-    """Sift ``root`` down the max-heap ``keys[lo:lo + n]`` (``vals`` alongside)."""
-    x = keys[lo + root]
-    y = vals[lo + root]
-    while True:
-        ch = 2 * root + 1
-        if ch >= n:
-            break
-        if ch + 1 < n and keys[lo + ch + 1] > keys[lo + ch]:
-            ch += 1
-        if keys[lo + ch] <= x:
-            break
-        keys[lo + root] = keys[lo + ch]
-        vals[lo + root] = vals[lo + ch]
-        root = ch
-    keys[lo + root] = x
-    vals[lo + root] = y
-
-
-@njit(cache=True)
-def _heapsort_pairs(keys, vals, lo, hi):
-    """Sort ``keys[lo:hi]`` ascending in place, carrying ``vals`` along."""
-    n = hi - lo
-    for i in range(n // 2 - 1, -1, -1):
-        _sift_pairs(keys, vals, lo, i, n)
-    for end in range(n - 1, 0, -1):
-        k = keys[lo]
-        v = vals[lo]
-        keys[lo] = keys[lo + end]
-        vals[lo] = vals[lo + end]
-        keys[lo + end] = k
-        vals[lo + end] = v
-        _sift_pairs(keys, vals, lo, np.int64(0), end)
-
-
-@njit(cache=True)
-def _sort_pairs(keys, vals, k, tkeys, tvals, counts):
-    """Sort ``keys[:k]`` in place, carrying ``vals[:k]`` along, in expected
-    O(k) for roughly uniform keys.
-
-    One counting pass on the top bits into about ``k`` buckets, then an
-    insertion sort that only has to fix order inside the buckets; a bucket
-    far above its share (skewed keys) is heap-sorted instead (the keys are
-    distinct, so every correct sort gives the same order; a heap sort compiles
-    in a fraction of the time ``np.argsort``'s quicksort takes).
-    """
-    if k < 2:
-        return
-    shift = _bucket_starts(keys, k, np.int64(1), counts)
-    nbuck = 1 << (64 - np.int64(shift))
-    for i in range(k):
-        b = np.int64(keys[i] >> shift)
-        tkeys[counts[b]] = keys[i]
-        tvals[counts[b]] = vals[i]
-        counts[b] += 1
-    start = np.int64(0)  # not a literal 0: _heapsort_pairs would compile twice
-    for b in range(nbuck):
-        end = counts[b]  # after the scatter, counts[b] is bucket b's end
-        if end - start > 32:
-            _heapsort_pairs(tkeys, tvals, start, end)
-            for i in range(start, end):
-                keys[i] = tkeys[i]
-                vals[i] = tvals[i]
-        else:
-            for i in range(start, end):
-                x = tkeys[i]
-                y = tvals[i]
-                j = i - 1
-                while j >= start and keys[j] > x:
-                    keys[j + 1] = keys[j]
-                    vals[j + 1] = vals[j]
-                    j -= 1
-                keys[j + 1] = x
-                vals[j + 1] = y
-        start = end
-
-
-@njit(cache=True)
 def _find(parent, x):
     """Root of ``x`` with path halving; roots hold ``-size``."""
     while parent[x] >= 0:
@@ -394,43 +316,47 @@ def _edge(i, d, r0, c0, w, cols):
     return 2 * (u - 1)
 
 
-@njit(cache=True)
 def reduce(rows, cols, seed, tile):
     """All tiles, then the inter-tile edges: the reduced graph.
 
     Returns ``east, south`` (final passages open, everything else walled),
-    the reduced graph's edges ``ga, gb, gkey`` (length ``m``) and its vertex
-    count.
+    the reduced graph's edges ``ga, gb, gkey`` (length ``m``), its vertex
+    count and the key's edge-id bits. The arrays are allocated here, in
+    numpy: np.empty, np.ones and the like inside a kernel each compile
+    numba's own implementation (~0.05-0.2 s apiece) on a cold start.
     """
     n = rows * cols
-    idbits = id_bits(n)
-    # np.empty and loops: np.ones, np.zeros, np.full and np.arange each compile
-    # numba's own implementation (~0.05-0.2 s apiece) on a cold start
-    east = np.empty(n, np.uint8)
-    south = np.empty(n, np.uint8)
-    for i in range(n):
-        east[i] = 1
-        south[i] = 1
+    idbits = int(id_bits(n))
     th = min(tile, rows)
     tw = min(tile, cols)
     ntr = (rows + th - 1) // th
     ntc = (cols + tw - 1) // tw
     cap_loc = th * tw
-    keys = np.empty(2 * cap_loc, np.uint64)
-    tkeys = np.empty(2 * cap_loc, np.uint64)
-    counts = np.empty(cap_loc + 2, np.int32)
-    uf = np.empty(cap_loc, np.int32)
-    mask = np.empty(cap_loc, np.uint8)
-    term = np.empty(cap_loc, np.bool_)
-    stack = np.empty(cap_loc, np.int32)
-    gid = np.empty(n, np.int64)  # read and written at reduced vertices only
-    nkey = np.empty(1, np.int64)
-    nkey[0] = 0
     # chains per tile < 2 * terminals <= 4 * (h + w); plus the inter-tile edges
     cap = ntr * ntc * 4 * (th + tw) + rows * (ntc - 1) + cols * (ntr - 1) + 1
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
     ga = np.empty(cap, np.int64)
     gb = np.empty(cap, np.int64)
     gkey = np.empty(cap, np.uint64)
+    nkey = np.zeros(1, np.int64)
+    m = _reduce(rows, cols, seed, idbits, th, tw, east, south,
+                np.empty(2 * cap_loc, np.uint64), np.empty(2 * cap_loc, np.uint64),
+                np.empty(cap_loc + 2, np.int32), np.empty(cap_loc, np.int32),
+                np.empty(cap_loc, np.uint8), np.empty(cap_loc, np.bool_),
+                np.empty(cap_loc, np.int32),
+                np.empty(n, np.int64),  # gid: read and written at reduced vertices only
+                nkey, ga, gb, gkey)
+    return east, south, ga[:m], gb[:m], gkey[:m], int(nkey[0]), idbits
+
+
+@njit(cache=True)
+def _reduce(rows, cols, seed, idbits, th, tw, east, south, keys, tkeys, counts, uf, mask,
+            term, stack, gid, nkey, ga, gb, gkey):
+    """The tiles of :func:`reduce` and the inter-tile edges, on its arrays;
+    returns the number ``m`` of reduced edges."""
+    ntr = (rows + th - 1) // th
+    ntc = (cols + tw - 1) // tw
     m = np.int64(0)  # not a literal 0: numba would compile _tile twice
     for tr in range(ntr):
         r0 = tr * th
@@ -455,30 +381,34 @@ def reduce(rows, cols, seed, tile):
             gb[m] = gid[u + cols]
             gkey[m] = edge_key(seed, 2 * u + 1, idbits)
             m += 1
-    return east, south, ga[:m], gb[:m], gkey[:m], nkey[0], idbits
+    return m
+
+
+def kruskal(rows, cols, seed, tile):
+    """Maze walls of the MST of the keys: tiles, then Kruskal on the rest.
+
+    The reduced graph's edges are sorted by numpy (``np.argsort``: faster
+    than a bucket sort in the kernel at every size measured, 17 vs 24 ms for
+    the ~875,000 edges of a 4000x4000 grid, and nothing to compile).
+    """
+    east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
+    order = np.argsort(gkey)
+    # int32 parents, as in the tiles: one compile of _find and _union serves both
+    _global_kruskal(east, south, ga[order], gb[order], gkey[order], np.full(nv, -1, np.int32),
+                    idbits)
+    return east, south
 
 
 @njit(cache=True)
-def kruskal(rows, cols, seed, tile):
-    """Maze walls of the MST of the keys: tiles, then Kruskal on the rest."""
-    east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
-    m = gkey.size
-    order = np.empty(m, np.int64)
-    for i in range(m):
-        order[i] = i
-    # int32 counts and parents, as in the tiles: one compile of _bucket_starts,
-    # _find and _union serves both
-    _sort_pairs(gkey, order, m, np.empty(m, np.uint64), np.empty(m, np.int64),
-                np.empty(2 * m + 2, np.int32))
+def _global_kruskal(east, south, ga, gb, gkey, parent, idbits):
+    """Kruskal on the reduced graph, its edges in increasing key order
+    (``parent`` all ``-1``): opens the walls of the edges it takes."""
+    nv = parent.size
     idmask = (_U1 << np.uint64(idbits)) - _U1
-    parent = np.empty(nv, np.int32)
-    for i in range(nv):
-        parent[i] = -1
     joined = 0
-    for j in range(m):
-        i = order[j]
-        ra = _find(parent, ga[i])
-        rb = _find(parent, gb[i])
+    for j in range(gkey.size):
+        ra = _find(parent, ga[j])
+        rb = _find(parent, gb[j])
         if ra == rb:
             continue
         _union(parent, ra, rb)
@@ -486,4 +416,3 @@ def kruskal(rows, cols, seed, tile):
         joined += 1
         if joined == nv - 1:
             break
-    return east, south

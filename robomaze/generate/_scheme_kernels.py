@@ -9,8 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
-from ._kernels import below, carve, new_state
+from ._kernels import below, carve
 
 
 @njit(cache=True)
@@ -34,20 +33,27 @@ def _in_bounds(u, rows, cols, out):
     return m
 
 
-@njit(cache=True)
 def scheme_dfs(rows, cols, seed):
+    """The Scheme program's depth-first search from cell 0.
+
+    The arrays are allocated here, in numpy, and :func:`_scheme_dfs` carves
+    (array constructors in a kernel each compile on a cold start).
+    """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
     # per cell: the rotation offset drawn on entry and how many of its
     # directions have been tried; the order itself is recomputed from them
-    offset = filled(n, 0, np.uint8)
-    tried = filled(n, 0, np.uint8)
-    stack = np.empty(n, np.int64)
-    step = np.array([-1, 1, -cols, cols], np.int64)
-    dirs = np.empty(4, np.int64)
+    _scheme_dfs(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+                np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.empty(n, np.int64),
+                np.array([-1, 1, -cols, cols], np.int64), np.empty(4, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _scheme_dfs(rows, cols, st, east, south, visited, offset, tried, stack, step, dirs):
+    """The search of :func:`scheme_dfs` on its arrays (``step``: the flat
+    index step of each direction)."""
     visited[0] = 1
     m = _in_bounds(np.int64(0), rows, cols, dirs)  # not a literal 0: one compile
     if m > 0:
@@ -74,4 +80,3 @@ def scheme_dfs(rows, cols, seed):
         offset[v] = below(st, mv)
         stack[sp] = v
         sp += 1
-    return east, south

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import counting, filled
-from ._kernels import below, new_state, uniform
+from ._kernels import below, uniform
 from ._mst_kernels import _find
 
 
@@ -39,7 +38,6 @@ def _unpack_walls(cell, rows, cols, east_bit, south_bit):
     return east, south
 
 
-@njit(cache=True)
 def prim_frontier(rows, cols, seed):
     """Frontier-cell Prim: cells are Out, Frontier or In.
 
@@ -49,13 +47,23 @@ def prim_frontier(rows, cols, seed):
     anywhere on the rim, so a cell's state (bits 0-1) and its east and south
     walls (bits 2, 3) share one byte, laid out in 8x8 blocks of one cache
     line: a cell and its neighbours are mostly one memory access.
+
+    The arrays are allocated here, in numpy, and :func:`_prim_frontier`
+    carves (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
     tcols = (cols + 7) >> 3
-    cell = filled(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
-    front = np.empty(n, np.int32)
-    cand = np.empty(4, np.int64)
+    cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
+    _prim_frontier(rows, cols, np.array([seed], np.uint64), tcols, cell, np.empty(n, np.int32),
+                   np.empty(4, np.int64))
+    return _unpack_walls(cell, rows, cols, 4, 8)
+
+
+@njit(cache=True)
+def _prim_frontier(rows, cols, st, tcols, cell, front, cand):
+    """The growth of :func:`prim_frontier` on its arrays (``cell``: state and
+    walls in 8x8 blocks; ``front``: the frontier)."""
+    n = rows * cols
     flen = 0
     u = below(st, n)
     r = u // cols
@@ -119,10 +127,8 @@ def prim_frontier(rows, cols, seed):
         else:
             cell[_bidx(r, c - 1, tcols)] &= 0xFB  # east wall of the cell to the left
         cell[iu] = (cell[iu] & 0xFC) | 2
-    return _unpack_walls(cell, rows, cols, np.int64(4), np.int64(8))  # not literals
 
 
-@njit(cache=True)
 def eller(rows, cols, seed):
     """Eller's row-at-a-time algorithm with union-find set labels.
 
@@ -132,31 +138,38 @@ def eller(rows, cols, seed):
     for each cell that did not go down), so every per-set array
     has ``cols`` entries and stays in cache whatever the number of rows;
     only the set structure, never a label's value, drives a random draw.
+
+    The arrays are allocated here, in numpy, and :func:`_eller` carves
+    (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    parent = filled(cols, -1, np.int32)  # roots negative, as _find expects
-    label = counting(cols, np.int32)
-    remap = filled(cols, -1, np.int32)
-    down = filled(cols, 0, np.uint8)
-    has = filled(cols, 0, np.uint8)
-    seen = filled(cols, 0, np.int64)
-    choice = filled(cols, 0, np.int64)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _eller(rows, cols, np.array([seed], np.uint64), east, south,
+           np.full(cols, -1, np.int32),  # parent: roots negative, as _find expects
+           np.arange(cols, dtype=np.int32), np.full(cols, -1, np.int32),
+           np.zeros(cols, np.uint8), np.zeros(cols, np.uint8), np.zeros(cols, np.int64),
+           np.zeros(cols, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _eller(rows, cols, st, east, south, parent, label, remap, down, has, seen, choice):
+    """The rows of :func:`eller` on its arrays (per-set arrays of ``cols`` entries)."""
     for r in range(rows):
         base = r * cols
         last = r == rows - 1
         for c in range(cols - 1):
-            a = _find(parent, label[c])
-            b = _find(parent, label[c + 1])
+            # int64 like the MST tiles' cell indices: one compile of _find serves both
+            a = _find(parent, np.int64(label[c]))
+            b = _find(parent, np.int64(label[c + 1]))
             if a != b and (last or uniform(st) < 0.5):
                 parent[b] = a
                 east[base + c] = 0
         if last:
             break
         for c in range(cols):
-            label[c] = _find(parent, label[c])
+            label[c] = _find(parent, np.int64(label[c]))
             down[c] = 1 if uniform(st) < 0.5 else 0
             if down[c]:
                 has[label[c]] = 1
@@ -187,18 +200,27 @@ def eller(rows, cols, seed):
             else:
                 label[c] = nxt  # a fresh set for the next row
                 nxt += 1
-        remap[:] = -1
-        parent[:] = -1
+        for c in range(cols):  # loops: a slice assignment compiles numba's setitem
+            remap[c] = -1
+            parent[c] = -1
+
+
+def sidewinder(rows, cols, seed):
+    """Runs along each row, each closed by one passage north from a random cell.
+
+    The arrays are allocated here, in numpy, and :func:`_sidewinder` carves
+    (array constructors in a kernel each compile on a cold start).
+    """
+    n = rows * cols
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _sidewinder(rows, cols, np.array([seed], np.uint64), east, south)
     return east, south
 
 
 @njit(cache=True)
-def sidewinder(rows, cols, seed):
-    """Runs along each row, each closed by one passage north from a random cell."""
-    n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
+def _sidewinder(rows, cols, st, east, south):
+    """The runs of :func:`sidewinder` on its arrays."""
     for c in range(cols - 1):
         east[c] = 0
     for r in range(1, rows):
@@ -211,16 +233,25 @@ def sidewinder(rows, cols, seed):
                 k = run + below(st, c - run + 1)
                 south[base - cols + k] = 0
                 run = c + 1
+
+
+def binary_tree(rows, cols, seed):
+    """Each cell opens north or west (whichever exist), at random.
+
+    The arrays are allocated here, in numpy, and :func:`_binary_tree` carves
+    (array constructors in a kernel each compile on a cold start).
+    """
+    n = rows * cols
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    _binary_tree(rows, cols, np.array([seed], np.uint64), east, south)
     return east, south
 
 
 @njit(cache=True)
-def binary_tree(rows, cols, seed):
-    """Each cell opens north or west (whichever exist), at random."""
+def _binary_tree(rows, cols, st, east, south):
+    """The draws of :func:`binary_tree` on its arrays."""
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
     for u in range(n):
         r = u // cols
         c = u - r * cols
@@ -233,10 +264,8 @@ def binary_tree(rows, cols, seed):
             south[u - cols] = 0
         elif c > 0:
             east[u - 1] = 0
-    return east, south
 
 
-@njit(cache=True)
 def division(rows, cols, seed):
     """Recursive division with an explicit stack of chambers.
 
@@ -244,13 +273,21 @@ def division(rows, cols, seed):
     halves (each a tree by induction) join by one passage: the result is a
     spanning tree. Each split shrinks height + width, so the stack depth is
     below rows + cols.
+
+    The arrays are allocated here, in numpy, and :func:`_division` carves
+    (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 0, np.uint8)
-    south = filled(n, 0, np.uint8)
-    cap = 2 * (rows + cols) + 8
-    stack = np.empty((cap, 4), np.int64)
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    stack = np.empty((2 * (rows + cols) + 8, 4), np.int64)
+    _division(rows, cols, np.array([seed], np.uint64), east, south, stack)
+    return east, south
+
+
+@njit(cache=True)
+def _division(rows, cols, st, east, south, stack):
+    """The splits of :func:`division` on its arrays (``stack``: chambers)."""
     stack[0, 0] = 0
     stack[0, 1] = 0
     stack[0, 2] = rows
@@ -294,10 +331,8 @@ def division(rows, cols, seed):
             stack[sp + 1, 2] = h
             stack[sp + 1, 3] = c0 + w - wc - 1
         sp += 2
-    return east, south
 
 
-@njit(cache=True)
 def wall_adder(rows, cols, seed):
     """Grow walls between posts until every post is attached to the boundary.
 
@@ -315,19 +350,31 @@ def wall_adder(rows, cols, seed):
     to its root. Its planar dual -- the open passages -- is then a spanning
     tree of the cells: ``rows*(cols-1) + cols*(rows-1) - (rows-1)*(cols-1)
     = rows*cols - 1`` passages, and no cell region is cut off.
+
+    The arrays are allocated here, in numpy, and :func:`_wall_adder` grows
+    the walls (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
     pc = cols + 1
-    npost = (rows + 1) * pc
     # one byte per post, in 8x8 blocks of one cache line (a step touches a
     # post and its four neighbours): state in bits 0-1 (0 unattached,
     # 1 frontier, 2 attached), bit 2 the wall segment down to post (i+1, j)
     # = east wall of cell (i, j-1), bit 3 the segment right to post (i, j+1)
     # = south wall of cell (i-1, j)
     tcols = (pc + 7) >> 3
-    post = filled(((rows + 8) >> 3) * tcols * 64, 0, np.uint8)
-    front = np.empty(npost, np.int32)
+    east = np.zeros(n, np.uint8)
+    south = np.zeros(n, np.uint8)
+    _wall_adder(rows, cols, np.array([seed], np.uint64), tcols, east, south,
+                np.zeros(((rows + 8) >> 3) * tcols * 64, np.uint8),
+                np.empty((rows + 1) * pc, np.int32), np.empty(4, np.int64), np.empty(4, np.int64))
+    return east, south
+
+
+@njit(cache=True)
+def _wall_adder(rows, cols, st, tcols, east, south, post, front, cand, nbi):
+    """The walls of :func:`wall_adder` grown on its arrays (``post``: the
+    posts' bytes in 8x8 blocks; ``front``: the frontier posts)."""
+    pc = cols + 1
     flen = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
     for i in range(rows + 1):
         for j in range(pc):
@@ -339,8 +386,6 @@ def wall_adder(rows, cols, seed):
                 post[_bidx(i, j, tcols)] = 1
                 front[flen] = i * pc + j
                 flen += 1
-    cand = np.empty(4, np.int64)
-    nbi = np.empty(4, np.int64)
     while flen > 0:
         k = below(st, flen)
         p = front[k]
@@ -374,12 +419,9 @@ def wall_adder(rows, cols, seed):
                 q = p - pc if d == 0 else (p + 1 if d == 1 else (p + pc if d == 2 else p - 1))
                 front[flen] = q
                 flen += 1
-    east = filled(n, 0, np.uint8)
-    south = filled(n, 0, np.uint8)
     for r in range(rows):
         for c in range(cols - 1):
             east[r * cols + c] = 1 if post[_bidx(r, c + 1, tcols)] & 4 else 0
     for r in range(rows - 1):
         for c in range(cols):
             south[r * cols + c] = 1 if post[_bidx(r + 1, c, tcols)] & 8 else 0
-    return east, south

@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
-from ._kernels import _moves, _walk, below, carve, new_state, next_u64
+from ._kernels import _walk, below, carve, next_u64
 
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -57,14 +56,23 @@ def srw_jump(st, k):
     return (du - dv) >> 1, (du + dv) >> 1
 
 
-@njit(cache=True)
 def _calm_blocks(rows, cols, lb):
     """Unvisited-cell counts and calm flags of the whole ``2**lb`` blocks."""
     nbr = rows >> lb
     nbc = cols >> lb
-    unvisited = filled(max(nbr * nbc, 1), np.int32(1 << (2 * lb)), np.int32)
-    calm = filled(max(nbr * nbc, 1), 0, np.uint8)
-    return nbr, nbc, unvisited, calm
+    # without a whole block the one entry is a placeholder no one reads (and
+    # 4**lb may not fit an int32 when lb is larger than the grid)
+    count = 1 << (2 * lb) if nbr * nbc else 0
+    nb = max(nbr * nbc, 1)
+    return nbr, nbc, np.full(nb, count, np.int32), np.zeros(nb, np.uint8)
+
+
+def _move_tables(cols):
+    """Row, column and flat-index steps for directions 0 N, 1 E, 2 S, 3 W, and
+    the wall a move crosses: cell ``u + woff[d]``, east (``wsel`` 0) or south (1)."""
+    return (np.array([-1, 0, 1, 0], np.int64), np.array([0, 1, 0, -1], np.int64),
+            np.array([-cols, 1, cols, -1], np.int64), np.array([-cols, 0, 0, -1], np.int64),
+            np.array([1, 0, 1, 0], np.int64))
 
 
 @njit(cache=True)
@@ -108,7 +116,6 @@ def _is_calm(r, c, lb, nbr, nbc, calm):
     return br < nbr and bc < nbc and calm[br * nbc + bc] != 0
 
 
-@njit(cache=True)
 def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     """Simple random walk; the first entrance into each cell is a tree edge.
 
@@ -127,14 +134,30 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     unchanged (strong Markov property; the jump samples the exact ``k``-step
     law), so the tree's law is too, and the time per cell no longer grows
     with the size. Mazes narrower than three fine blocks never jump.
+
+    The arrays are allocated here, in numpy, and :func:`_aldous_broder_walk`
+    runs the walk (array constructors inside a kernel each compile numba's
+    own implementation on a cold start).
     """
     n = rows * cols
-    st = new_state(seed)
-    east = filled(n, 1, np.uint8)
-    south = filled(n, 1, np.uint8)
-    visited = filled(n, 0, np.uint8)
-    nbr, nbc, unv, calm = _calm_blocks(rows, cols, fine)
-    nbr2, nbc2, unv2, calm2 = _calm_blocks(rows, cols, coarse)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    # int(): a default left to numba would be typed as its literal, and the
+    # helpers taking ``fine`` and ``coarse`` would compile once for each
+    moves = _aldous_broder_walk(
+        rows, cols, np.array([seed], np.uint64), int(fine), int(coarse), east, south,
+        np.zeros(n, np.uint8), *_calm_blocks(rows, cols, fine),
+        *_calm_blocks(rows, cols, coarse), *_move_tables(cols)[:3])
+    return east, south, moves
+
+
+@njit(cache=True)
+def _aldous_broder_walk(rows, cols, st, fine, coarse, east, south, visited, nbr, nbc, unv, calm,
+                        nbr2, nbc2, unv2, calm2, dr, dc, off):
+    """The walk of :func:`aldous_broder` on its arrays (``st``: the SplitMix64
+    state; ``unv``/``calm``: the fine blocks' unvisited counts and calm flags,
+    ``unv2``/``calm2`` the coarse blocks'); returns the number of moves."""
+    n = rows * cols
     u = below(st, n)
     visited[u] = 1
     remaining = n - 1
@@ -143,7 +166,6 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     c = u - r * cols
     _visit_block(r, c, fine, nbr, nbc, unv, calm)
     _visit_block(r, c, coarse, nbr2, nbc2, unv2, calm2)
-    dr, dc, off = _moves(cols)
     while remaining > 0:
         if _is_calm(r, c, fine, nbr, nbc, calm):
             k = 1 << coarse if _is_calm(r, c, coarse, nbr2, nbc2, calm2) else 1 << fine
@@ -180,7 +202,7 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
                 if remaining == 0:
                     break
             u = v
-    return east, south, moves
+    return moves
 
 
 #: Wilson's jumps: 2**5 = 32 steps, one 64-bit word, from 32x32 blocks.
@@ -220,7 +242,6 @@ def replay_word(p, w, k, stamp, off, nxt):
     return p
 
 
-@njit(cache=True)
 def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     """Loop-erased random walks into the growing tree (Wilson 1996).
 
@@ -247,35 +268,46 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     ``j``), so replays in any order leave every cell its last exit. The
     walk's law is unchanged and so is the tree's; mazes narrower than three
     blocks never jump and draw the same bits as the step-by-step walk.
+
+    The arrays are allocated here, in numpy, and :func:`_wilson_walks` runs
+    the walks: array constructors inside a kernel each compile numba's own
+    implementation on a cold start.
     """
     n = rows * cols
-    k = 1 << lb
-    st = new_state(seed)
-    walls = filled(2 * n, 1, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
-    intree = filled(n, 0, np.uint8)
-    nxt = filled(n, 0, np.int32)
     nbr = rows >> lb
     nbc = cols >> lb
     if lb > WILSON_BLOCK:  # a jump is one word, at most 32 steps: larger blocks never jump
         nbr = 0
         nbc = 0
     nb = max(nbr * nbc, 1)
-    ntree = filled(nb, 0, np.int32)  # tree cells per block
-    calm = filled(nb, 0, np.uint8)
-    for i in range(1, nbr - 1):
-        for j in range(1, nbc - 1):
-            calm[i * nbc + j] = 1
-    head = filled(nb, -1, np.int32)  # the block's latest jump; jumps link back
-    cursor = filled(nb, -1, np.int32)  # the block's latest jump not replayed yet
-    cwalk = filled(nb, -1, np.int64)  # the walk ``cursor`` belongs to
-    # a walk stops jumping when this is full. A walk's words are 2 bits per
-    # jumped step, and a rare first walk takes ~n log(n)**2 steps (a 4000²
-    # maze: up to ~1e9, 3e7 jumps), so the cap is large; its pages cost
-    # nothing until a walk that long touches them.
+    calm = np.zeros(nb, np.uint8)
+    if nbr > 2 and nbc > 2:  # the block grid's inside; the root's blocks are cleared next
+        calm[:nbr * nbc].reshape(nbr, nbc)[1:-1, 1:-1] = 1
+    # a walk stops jumping when the jump arrays are full. A walk's words are
+    # 2 bits per jumped step, and a rare first walk takes ~n log(n)**2 steps
+    # (a 4000² maze: up to ~1e9, 3e7 jumps), so the cap is large; its pages
+    # cost nothing until a walk that long touches them.
     cap = min(2 * n, _JUMP_CAP) + 1024
-    jcell = np.empty(cap, np.int32)
-    jword = np.empty(cap, np.uint64)
-    jlink = np.empty(cap, np.int32)
+    walls = np.ones(2 * n, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
+    moves = _wilson_walks(
+        rows, cols, np.array([seed], np.uint64), lb, nbr, nbc, walls,
+        np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(nb, np.int32), calm,
+        np.full(nb, -1, np.int32), np.full(nb, -1, np.int32), np.full(nb, -1, np.int64),
+        np.empty(cap, np.int32), np.empty(cap, np.uint64), np.empty(cap, np.int32),
+        *_move_tables(cols))
+    return walls[0::2].copy(), walls[1::2].copy(), moves
+
+
+@njit(cache=True)
+def _wilson_walks(rows, cols, st, lb, nbr, nbc, walls, intree, nxt, ntree, calm, head, cursor,
+                  cwalk, jcell, jword, jlink, dr, dc, off, woff, wsel):
+    """The walks of :func:`wilson` on its arrays (``st``: the SplitMix64
+    state; ``ntree``: tree cells per block; ``head``: a block's latest jump,
+    jumps link back through ``jlink``; ``cursor``: the block's latest jump
+    not replayed yet, of walk ``cwalk``); returns the number of moves."""
+    n = rows * cols
+    k = 1 << lb
+    cap = jcell.size
     njump = 0
     root = below(st, n)
     intree[root] = 1
@@ -289,10 +321,6 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     bits = np.uint64(0)
     nbits = 0
     moves = 0
-    dr, dc, off = _moves(cols)
-    # the wall a move in direction d crosses: cell u + woff[d], east (0) or south (1)
-    woff = np.array([-cols, 0, 0, -1], np.int64)
-    wsel = np.array([1, 0, 1, 0], np.int64)
     for s in range(n):
         if intree[s]:
             continue
@@ -368,4 +396,4 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
             u += off[d]
             r += dr[d]
             c += dc[d]
-    return walls[0::2].copy(), walls[1::2].copy(), moves
+    return moves

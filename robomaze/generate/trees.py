@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..maze import Maze, check_shape
-from . import _mst_kernels, _prim_kernels, _tree_kernels
+from . import _mst_kernels, _mst_small, _prim_kernels, _tree_kernels
 from ._common import kernel_seed, run_kernel, walls_to_maze
 
 __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
@@ -29,6 +29,20 @@ __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
 #: a tile's keys, union-find and tree in the 1 MiB L2 of the reference
 #: machine and leave about 3% of the edges to the global pass.
 TILE = 128
+
+#: Grids of at most this many cells take :mod:`._mst_small` (numpy keys and
+#: sort, one small kernel: ~0.15 s of compiling instead of the tiles' ~3-4 s);
+#: it is also the faster path up to here (100x100: 51 vs 69 ns/cell, 200x200:
+#: 67 vs 73; level at 215-250, slower beyond, where its random accesses leave
+#: the cache: ``benchmarks/bench_kruskal_paths.py``). Both build the same maze
+#: (the MST of distinct keys is unique).
+SMALL_CELLS = 40_000
+
+#: Grids of at most this many cells go to scipy's MST whole (the keys' ranks
+#: as weights; nothing compiled, instead of the tiles' ~3.6 s); scipy on the
+#: whole graph is ~4x the tiled path's time (100x100: 3.2 vs 0.74 ms), so
+#: larger grids, whose run time grows, keep the tiles.
+MST_SCIPY_CELLS = 10_000
 
 #: Prim's queue keys keep ``cell * 4 + direction`` in 31 bits.
 PRIM_MAX_CELLS = 2**29 - 1
@@ -113,7 +127,9 @@ def kruskal(rows: int, cols: int, *, rng=None) -> Maze:
     collapse to their heaviest edge, and one global Kruskal (union-find with
     path halving and union by size) decides those. The result is exactly the
     MST of the keys, i.e. Kruskal on the whole shuffled wall list, in about
-    linear time and memory traffic.
+    linear time and memory traffic. Up to :data:`SMALL_CELLS` cells the
+    keys are sorted at once in numpy and Kruskal runs on all of them
+    (cheaper to compile, as fast there); the maze is the same.
 
     Parameters
     ----------
@@ -137,7 +153,13 @@ def kruskal(rows: int, cols: int, *, rng=None) -> Maze:
     >>> kruskal(9, 2, rng=7).is_perfect()
     True
     """
-    return run_kernel(_mst_kernels.kruskal, rows, cols, rng, TILE)
+    rows, cols = check_shape(rows, cols)
+    seed = kernel_seed(rng)
+    if rows * cols <= SMALL_CELLS:
+        east, south = _mst_small.kruskal(rows, cols, seed)
+    else:
+        east, south = _mst_kernels.kruskal(rows, cols, seed, TILE)
+    return walls_to_maze(east, south, rows, cols)
 
 
 def mst(rows: int, cols: int, *, rng=None) -> Maze:
@@ -147,8 +169,10 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     reduced graph (about 3% of the edges: chains weighted by their heaviest
     key, and the edges between tiles) goes through
     :func:`scipy.sparse.csgraph.minimum_spanning_tree` instead of the numba
-    union-find. Both give exactly the MST of the keys, so ``mst`` and
-    ``kruskal`` return the same maze for the same ``rng``.
+    union-find; up to :data:`MST_SCIPY_CELLS` cells scipy takes the whole grid
+    graph, the keys' ranks as weights, and nothing is compiled. Both give
+    exactly the MST of the keys, so ``mst`` and ``kruskal`` return the same
+    maze for the same ``rng``.
 
     Parameters
     ----------
@@ -174,8 +198,10 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
     (True, True)
     """
     rows, cols = check_shape(rows, cols)
-    east, south, ga, gb, gkey, nv, idbits = _mst_kernels.reduce(
-        rows, cols, kernel_seed(rng), TILE)
+    seed = kernel_seed(rng)
+    if rows * cols <= MST_SCIPY_CELLS:
+        return walls_to_maze(*_scipy_mst_of_all_keys(rows, cols, seed), rows, cols)
+    east, south, ga, gb, gkey, nv, idbits = _mst_kernels.reduce(rows, cols, seed, TILE)
     if gkey.size:
         # the keys' top 53 bits are exact in a float64 and distinct unless
         # two random parts tie (about 2**-39 per pair at 4000x4000, where
@@ -198,3 +224,27 @@ def mst(rows: int, cols: int, *, rng=None) -> Maze:
         east[cell[~south_side]] = 0
         south[cell[south_side]] = 0
     return walls_to_maze(east, south, rows, cols)
+
+
+def _scipy_mst_of_all_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Walls of scipy's MST of the whole grid graph weighted by the keys'
+    ranks (distinct and exact in a float64, unlike the keys themselves)."""
+    n = rows * cols
+    e, keys = _mst_small.edge_keys(rows, cols, seed)
+    east = np.ones(n, np.uint8)
+    south = np.ones(n, np.uint8)
+    if e.size:
+        import scipy.sparse as sp  # here: the other generators need no scipy import
+        from scipy.sparse import csgraph
+
+        order = np.argsort(keys)
+        rank = np.empty(e.size)
+        rank[order] = np.arange(1, e.size + 1)
+        a = e >> 1
+        graph = sp.csr_matrix((rank, (a, a + np.where(e & 1, cols, 1))), shape=(n, n))
+        tree = csgraph.minimum_spanning_tree(graph, overwrite=True)
+        # a tree edge's weight is its rank: the rank names the edge
+        edge = e[order[tree.data.astype(np.int64) - 1]]
+        east[edge[(edge & 1) == 0] >> 1] = 0
+        south[edge[(edge & 1) == 1] >> 1] = 0
+    return east, south

@@ -12,6 +12,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .._inner import INNER
+
 
 @njit(cache=True)
 def _point_seg(px, py, ax, ay, bx, by):
@@ -32,7 +34,7 @@ def _point_box(px, py, u0, v0, u1, v1):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
     # Liang-Barsky on the closed box: touching counts
     t0, t1 = 0.0, 1.0
@@ -78,7 +80,7 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     return d
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -92,7 +94,7 @@ def _inside(px, py, us, vs):
     return inside
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _shape_box(us, vs, closed, u0, v0, u1, v1):
     m = us.shape[0]
     if m == 1:
@@ -111,7 +113,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     return best
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _range(a):
     """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop (numba's
     ``min``/``max`` compile a general reduction and ``np.take``: ~0.7 s)."""

@@ -12,8 +12,10 @@ import math
 
 from numba import njit
 
+from .._inner import INNER
 
-@njit(cache=True)
+
+@njit(**INNER)
 def to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
     dx = x - ox
     dy = y - oy

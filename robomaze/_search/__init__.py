@@ -684,9 +684,10 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
         expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
     else:
         queue = np.empty(max(nfree, 1), np.int32)
+        src = np.empty(1, np.int32)        # not np.array([...]): no list machinery to compile
+        src[0] = _to_pad(goal, cols)
         expanded = wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, conn8,
-                        np.array([_to_pad(goal, cols)], np.int32), np.int64(-1), False, dist,
-                        queue, np.empty(0, np.int32))
+                        src, np.int64(-1), False, dist, queue, np.empty(0, np.int32))
     if expanded < nfree:
         for i in range(pc, npd - pc):
             if dist[i] == -2:
@@ -782,8 +783,10 @@ def bfs_path(free, rows, cols, s, g):
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
     # np.bool_/np.int64, not literals: the same wave specialisation as _bfs_field's
+    src = np.empty(1, np.int32)            # not np.array([ps]): see _bfs_field
+    src[0] = ps
     wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, np.bool_(False),
-         np.array([ps], np.int32), np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
+         src, np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
          parent)
     if dist[pg] < 0:
         return np.empty(0, np.int64)

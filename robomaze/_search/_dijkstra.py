@@ -71,7 +71,7 @@ def _pop(hk, hn, size):
 @njit(cache=True)
 def _grow(hk, hn):
     n = hk.shape[0]
-    k2 = np.empty(2 * n, hk.dtype)
+    k2 = np.empty(2 * n, np.float64)        # float64 keys (see heap_grow)
     n2 = np.empty(2 * n, hn.dtype)
     for i in range(n):
         k2[i] = hk[i]

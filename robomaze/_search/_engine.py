@@ -119,8 +119,9 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
 
     ``cost`` and ``parent`` are always arrays, empty when absent, so the
     distance fields and the unit and weighted searches share one
-    specialisation (each is one to two seconds of compile on a first run;
-    the flags they become are loop-invariant, well-predicted branches).
+    specialisation of :func:`_expand` (each is about a second of compile on
+    a first run; the flags they become are loop-invariant, well-predicted
+    branches).
     ``heading``, ``sight_free`` and ``landmarks`` are ``None`` or an array:
     numba compiles one specialisation per combination and prunes the
     branches of the absent ones (the HEADING rule's masks and parents have

@@ -4,7 +4,10 @@ The searches that run :func:`robomaze._search.best_first` with the GRID
 rule: a distance field (no parents, what the agents and the heading
 heuristic use), a weighted 8-connected Dijkstra (per-cell costs, as
 ``max_clearance``), theta* (line of sight) and the landmark A* of the
-MovingAI batch on a grid with loops (100 random pairs). One 2001x2001
+MovingAI batch on a grid with loops (100 random pairs); also the
+heading-bin search (``collision_free`` for ``rect:0.3x0.2``, 16 bins, on a
+505x505 widened backtracker maze) and 200 small calls of it and of the
+distance field (a 33x33 grid: the Python side of a call). One 2001x2001
 grid (a ``--size`` 1000 backtracker maze, seed 1, corridor 1, wall 1;
 for the batch the same maze with 2% of its walls knocked through, seed 2,
 so it is not a forest); the single searches go corner to corner.
@@ -64,6 +67,25 @@ cases = {
     "landmark batch": lambda: float(np.nansum(core.path_lengths(
         loops, lc[pairs[:, 0]], lc[pairs[:, 1]]))),
 }
+# the heading-bin search (collision_free rect:0.3x0.2, 16 bins) on a 505x505
+# grid, and many small calls (what the Python loops around the kernels cost)
+from robomaze.geometry import Footprint
+from robomaze.plan import plan
+fgrid = widen(generate("backtracker", 63, 63, rng=1), corridor=7, wall=1, resolution=0.1)
+fs, fg = fgrid.start_goal()
+small = widen(generate("backtracker", 4, 4, rng=1), corridor=7, wall=1, resolution=0.1)
+ss, sg = small.start_goal()
+sfree = small.free
+rect = Footprint.from_spec("rect:0.3x0.2")
+def _rect(grid, a, b):
+    q = plan(grid, a, b, method="collision_free", footprint=rect)
+    return [q.length, q.expanded]
+cases.update({
+    "collision_free 505": lambda: _rect(fgrid, fs, fg),
+    "200 small rect": lambda: [_rect(small, ss, sg) for _ in range(200)][-1],
+    "200 small fields": lambda: [float(core.distance_field(sfree, [0]).max())
+                                 for _ in range(200)][-1],
+})
 out = {}
 for name, fn in cases.items():
     res = fn()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._inner import INNER
+
 
 @njit(cache=True)
 def column_gap(occ):
@@ -31,7 +33,7 @@ def column_gap(occ):
     return out
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _sq(d):
     # squared distance from a cell centre to a cell d cells away, to its nearest face
     if d == 0:

@@ -47,7 +47,7 @@ import mmap
 import numpy as np
 from numba import njit
 
-from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _from_pad, _to_pad,
+from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _expand, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
 from ._bins import bin_search, chain
 from ._heap import heap_grow, heap_pop, heap_push
@@ -604,7 +604,14 @@ def _lengths(fp, cols, starts, goals, lm, heap, parent):
     mark = np.empty(n, np.uint8)
     out = np.full(starts.shape[0], np.nan)
     st = np.empty(1, np.int64)
+    no_starts = np.empty(0, np.int64)
     cost = np.empty(0)                     # unit lengths
+    hk, hg, hn = heap
+    # typed values, not literals: _expand compiles once for this call site
+    conn8 = np.bool_(True)
+    octile = np.int64(2)
+    one = np.int64(1)
+    any_bin = np.int64(-1)
     for k in range(starts.shape[0]):
         s = starts[k]
         t = goals[k]
@@ -612,8 +619,17 @@ def _lengths(fp, cols, starts, goals, lm, heap, parent):
             continue
         mark[:] = 0
         st[0] = s
-        reached, _, heap = best_first(fp, cols, True, cost, 2, None, 1, 0.0, None, st, t, -1,
-                                      g, parent, mark, heap, lm)
+        todo = st
+        size = np.int64(0)
+        expanded = np.int64(0)
+        while True:                        # best_first's loop (best_first is Python)
+            reached, size, expanded = _expand(fp, cols, conn8, cost, octile, None, one, 0.0,
+                                              None, todo, t, any_bin, g, parent, mark, hk, hg,
+                                              hn, size, expanded, lm)
+            if reached != -2:
+                break
+            todo = no_starts
+            hk, hg, hn = heap_grow(hk, hg, hn)
         if reached >= 0:
             out[k] = g[t]
     return out
@@ -668,9 +684,10 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
         expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
     else:
         queue = np.empty(max(nfree, 1), np.int32)
+        src = np.empty(1, np.int32)        # not np.array([...]): no list machinery to compile
+        src[0] = _to_pad(goal, cols)
         expanded = wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, conn8,
-                        np.array([_to_pad(goal, cols)], np.int32), np.int64(-1), False, dist,
-                        queue, np.empty(0, np.int32))
+                        src, np.int64(-1), False, dist, queue, np.empty(0, np.int32))
     if expanded < nfree:
         for i in range(pc, npd - pc):
             if dist[i] == -2:
@@ -766,8 +783,10 @@ def bfs_path(free, rows, cols, s, g):
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
     # np.bool_/np.int64, not literals: the same wave specialisation as _bfs_field's
+    src = np.empty(1, np.int32)            # not np.array([ps]): see _bfs_field
+    src[0] = ps
     wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, np.bool_(False),
-         np.array([ps], np.int32), np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
+         src, np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
          parent)
     if dist[pg] < 0:
         return np.empty(0, np.int64)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._inner import INNER
 from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_pop, heap_push
 
@@ -61,7 +62,7 @@ def _lowest(m):
     return _DB_INDEX[(bit * _DEBRUIJN) >> np.uint64(58)], bit
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
     """Rotations on the spot out of the dirty bins ``d``, over the cell's free bins ``fmask``.
 
@@ -115,12 +116,11 @@ def _slot(slot, t, nslots, reached, dirty, qkey):
     return sl, nslots
 
 
-@njit(cache=True)
 def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, pool, heap):
     """Shortest (cell, bin) path to padded cell ``goal``: ``(goal cell, goal bin, expanded)``.
 
     ``fm``: uint16 free-bin words per padded cell (``ceil(nbins / 16)`` a
-    cell, ``nbins`` <= 64); ``starts``: padded states ``cell * nbins + bin``
+    cell, ``nbins`` <= 64); ``starts``: int64 padded states ``cell * nbins + bin``
     (cost 0); ``goal_bin`` -1 for any bin; ``h``: a consistent heuristic
     per padded cell, the same for every bin -- float64 (inf where the goal
     is out of reach) or int32 step counts (-1 there); cells out of reach are
@@ -134,13 +134,43 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     ``expanded`` counts the bins relaxed (a state relaxed twice counts
     twice). The goal cell is -1 when unreachable; read the path back with
     :func:`chain`.
+
+    A Python loop around :func:`_expand_cells` (which hands back only to
+    grow the heap, rarely): as a kernel this loop compiled the whole search
+    again, linked into it (0.6-0.9 s of a cold start).
     """
     G, parent, reached, dirty, qkey = pool
     hk, hg, hn = heap
-    nw = (nbins + 15) >> 4
-    one = np.uint64(1)
+    starts = np.asarray(starts, np.int64)
+    while hk.shape[0] < starts.shape[0] + 8:      # the starts go in before the first full test
+        hk, hg, hn = heap_grow(hk, hg, hn)
     size = np.int64(0)
     nslots = np.int64(1)
+    expanded = np.int64(0)
+    best = np.inf
+    best_bin = np.int64(-1)
+    nw = (nbins + 15) >> 4
+    back = np.empty(8, np.uint64)
+    while True:
+        done, size, expanded, best, best_bin, nslots = _expand_cells(
+            fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
+            dirty, qkey, starts, nslots, hk, hg, hn, size, expanded, best, best_bin, back)
+        if done:
+            return (goal if best_bin >= 0 else -1), int(best_bin), int(expanded)
+        starts = starts[:0]
+        hk, hg, hn = heap_grow(hk, hg, hn)
+
+
+@njit(cache=True)
+def _expand_cells(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
+                  dirty, qkey, starts, nslots, hk, hg, hn, size, expanded, best, best_bin, back):
+    """Pushes ``starts``, then pops until the search is done (True) or the heap might
+    overflow (False). ``back``: 8 uint64 of scratch."""
+    off = offsets(cols)
+    nk = 8 if conn8 else 4
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    cap = hk.shape[0]
     for s in starts:
         cell = s // nbins
         b = s - cell * nbins
@@ -150,31 +180,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
         parent[sl * nbins + b] = 255
         reached[sl] |= bit
         dirty[sl] |= bit
-        if size == hk.shape[0]:
-            hk, hg, hn = heap_grow(hk, hg, hn)
         size = heap_push(hk, hg, hn, size, h[cell] + 0.0, 0.0, cell)
-    expanded = np.int64(0)
-    best = np.inf
-    best_bin = np.int64(-1)
-    while True:
-        done, size, expanded, best, best_bin, nslots = _run(
-            fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
-            qkey, nslots, hk, hg, hn, size, expanded, best, best_bin)
-        if done:
-            return (goal if best_bin >= 0 else -1), best_bin, expanded
-        hk, hg, hn = heap_grow(hk, hg, hn)
-
-
-@njit(cache=True)
-def _run(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached, dirty,
-         qkey, nslots, hk, hg, hn, size, expanded, best, best_bin):
-    """Pops until the search is done (True) or the heap might overflow (False)."""
-    off = offsets(cols)
-    nk = 8 if conn8 else 4
-    one = np.uint64(1)
-    zero = np.uint64(0)
-    cap = hk.shape[0]
-    back = np.zeros(8, np.uint64)
     while size > 0:
         if size + nk > cap:
             return False, size, expanded, best, best_bin, nslots

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._inner import INNER
 from .._prefetch import prefetch
 from ._engine import _DC, SQRT2, offsets
 
@@ -70,7 +71,7 @@ def _pop(hk, hn, size):
 @njit(cache=True)
 def _grow(hk, hn):
     n = hk.shape[0]
-    k2 = np.empty(2 * n, hk.dtype)
+    k2 = np.empty(2 * n, np.float64)        # float64 keys (see heap_grow)
     n2 = np.empty(2 * n, hn.dtype)
     for i in range(n):
         k2[i] = hk[i]
@@ -97,15 +98,15 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
     expanded = np.int64(0)
     while True:
         # the loop runs with fixed heap arrays and hands back when full
-        reached, size, expanded = _run(free, cols, conn8, goal, g, parent, mark, hk, hn, size,
-                                       expanded)
+        reached, size, expanded = _settle(free, cols, conn8, goal, g, parent, mark, hk, hn,
+                                          size, expanded)
         if reached != -2:
             return reached, expanded
         hk, hn = _grow(hk, hn)
 
 
-@njit(cache=True)
-def _run(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
+@njit(**INNER)
+def _settle(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     off = offsets(cols)
     pc = cols + 2

@@ -113,15 +113,15 @@ def line_of_sight(free, pc, a, b):
     return True
 
 
-@njit(cache=True)
 def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free,
                starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
     ``cost`` and ``parent`` are always arrays, empty when absent, so the
     distance fields and the unit and weighted searches share one
-    specialisation (each is one to two seconds of compile on a first run;
-    the flags they become are loop-invariant, well-predicted branches).
+    specialisation of :func:`_expand` (each is about a second of compile on
+    a first run; the flags they become are loop-invariant, well-predicted
+    branches).
     ``heading``, ``sight_free`` and ``landmarks`` are ``None`` or an array:
     numba compiles one specialisation per combination and prunes the
     branches of the absent ones (the HEADING rule's masks and parents have
@@ -172,16 +172,39 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     (reached, expanded, heap)
         ``reached`` is the settled goal state or -1; ``heap`` the arrays,
         grown if the search needed more room.
+
+    A Python loop around :func:`_expand`, which hands back only to grow the
+    heap (rarely): as a kernel this loop compiled the whole engine again,
+    linked into it (0.4-0.9 s of every cold start that searches).
     """
-    pc = cols + 2
     hk, hg, hn = heap
+    starts = np.asarray(starts, np.int64)
+    while hk.shape[0] < starts.shape[0] + 10:     # the starts go in before the first full test
+        hk, hg, hn = heap_grow(hk, hg, hn)
+    size = 0
+    expanded = 0
+    while True:
+        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, heading, nbins,
+                                          rot_cost, sight_free, starts, goal, goal_bin, g,
+                                          parent, mark, hk, hg, hn, size, expanded, landmarks)
+        if reached != -2:
+            return reached, expanded, (hk, hg, hn)
+        starts = starts[:0]
+        hk, hg, hn = heap_grow(hk, hg, hn)
+
+
+@njit(cache=True)
+def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, starts, goal,
+            goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
+    """Pushes ``starts`` (cost 0), then expands until the goal (returns it), exhaustion (-1)
+    or a full heap (-2): :func:`best_first`'s loop."""
+    pc = cols + 2
+    off = offsets(cols)
+    cap = hk.shape[0]
     gr = gc = 0
     if goal >= 0:
         gr = goal // pc
         gc = goal - gr * pc
-    # np.int64, not a literal 0: a literal would make numba compile _expand
-    # twice (once for Literal[int](0) while typing the loop, once for int64)
-    size = np.int64(0)
     for s in starts:
         cell = s // nbins
         r = cell // pc
@@ -192,33 +215,8 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
                 parent[s] = 255
             else:
                 parent[s] = -1
-        if size == hk.shape[0]:
-            hk, hg, hn = heap_grow(hk, hg, hn)
         h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
         size = heap_push(hk, hg, hn, size, h0, 0.0, s)
-    expanded = np.int64(0)
-    while True:
-        # the loop runs with fixed heap arrays (no reallocation in the hot
-        # path) and hands back when one more expansion might not fit
-        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, heading, nbins,
-                                          rot_cost, sight_free, goal, goal_bin, g, parent,
-                                          mark, hk, hg, hn, size, expanded, landmarks)
-        if reached != -2:
-            return reached, expanded, (hk, hg, hn)
-        hk, hg, hn = heap_grow(hk, hg, hn)
-
-
-@njit(cache=True)
-def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
-            goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
-    """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
-    pc = cols + 2
-    off = offsets(cols)
-    cap = hk.shape[0]
-    gr = gc = 0
-    if goal >= 0:
-        gr = goal // pc
-        gc = goal - gr * pc
     nk = 8 if conn8 else 4
     nmoves = nk
     nw = (nbins + 15) >> 4                 # HEADING: uint16 bin words per cell

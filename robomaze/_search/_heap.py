@@ -95,8 +95,10 @@ def heap_pop(hk, hg, hn, size):
 def heap_grow(hk, hg, hn):
     """The heap's arrays at twice the capacity (rare: searches start big enough)."""
     n = hk.shape[0]
-    k2 = np.empty(2 * n, hk.dtype)
-    g2 = np.empty(2 * n, hg.dtype)
+    # keys and g are float64 (np.float64, not hk.dtype: the same np.empty
+    # specialisation as every other float64 array)
+    k2 = np.empty(2 * n, np.float64)
+    g2 = np.empty(2 * n, np.float64)
     n2 = np.empty(2 * n, hn.dtype)
     # a loop, not k2[:n] = hk: slice assignment brings numba's shape-mismatch
     # error path and its string formatting, ~1.5 s of compiling per process

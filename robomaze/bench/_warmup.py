@@ -49,15 +49,15 @@ HELPER_TIMEOUT = 300.0
 #: after the other in one process (default sweep, see benchmarks/README.md).
 #: Unknown tasks (plugins) count 1 s. Wrong figures cost time, never results.
 COST = {
-    "plan:collision_free": 5.4,
+    "plan:collision_free": 4.9,
     "generate:kruskal": 0.2,  # up to 40,000 cells one kernel; the default sweep's three
     "generate:wilson": 1.2,
     "generate:backtracker": 0.5,
-    "classic": 6.4,
-    "simulate": 3.4,
-    "common": 3.2,
-    "plan:theta_star": 2.2,
-    "heap": 1.8,
+    "classic": 6.0,
+    "simulate": 3.1,
+    "common": 2.8,
+    "plan:theta_star": 1.8,
+    "heap": 1.1,
     "plan:max_clearance": 1.7,
     "plan:dijkstra": 1.5,
     "metrics": 0.1,

@@ -12,6 +12,9 @@ import math
 import numpy as np
 from numba import njit
 
+from .._alloc import filled
+from .._inner import INNER
+
 
 @njit(cache=True)
 def _point_seg(px, py, ax, ay, bx, by):
@@ -32,7 +35,7 @@ def _point_box(px, py, u0, v0, u1, v1):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
     # Liang-Barsky on the closed box: touching counts
     t0, t1 = 0.0, 1.0
@@ -78,7 +81,7 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     return d
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -92,7 +95,7 @@ def _inside(px, py, us, vs):
     return inside
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _shape_box(us, vs, closed, u0, v0, u1, v1):
     m = us.shape[0]
     if m == 1:
@@ -111,7 +114,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     return best
 
 
-@njit(cache=True)
+@njit(**INNER)
 def _range(a):
     """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop (numba's
     ``min``/``max`` compile a general reduction and ``np.take``: ~0.7 s)."""
@@ -133,10 +136,11 @@ def _one(occ, us, vs, closed, radius):
     vmin, vmax = _range(vs)
     w = max(1.0, math.ceil(radius) + 1.0)
     while True:
-        c0 = int(math.floor(umin - w)) - 1
-        c1 = int(math.floor(umax + w)) + 1
-        r0 = int(math.floor(vmin - w)) - 1
-        r1 = int(math.floor(vmax + w)) + 1
+        # math.floor is already an int64 in numba (int() would compile an overload)
+        c0 = math.floor(umin - w) - 1
+        c1 = math.floor(umax + w) + 1
+        r0 = math.floor(vmin - w) - 1
+        r1 = math.floor(vmax + w) + 1
         best = np.inf
         for r in range(r0, r1 + 1):
             dy = max(r - vmax, vmin - (r + 1.0), 0.0)
@@ -190,10 +194,10 @@ def _touches(occ, u, v, res, tol):
     umin, umax = umin - grow, umax + grow
     vmin, vmax = vmin - grow, vmax + grow
     # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
-    c0 = int(math.ceil(umin)) - 1
-    c1 = int(math.floor(umax))
-    r0 = int(math.ceil(vmin)) - 1
-    r1 = int(math.floor(vmax))
+    c0 = math.ceil(umin) - 1
+    c1 = math.floor(umax)
+    r0 = math.ceil(vmin) - 1
+    r1 = math.floor(vmax)
     for r in range(r0, r1 + 1):
         inside_r = 0 <= r < rows
         for c in range(c0, c1 + 1):
@@ -218,8 +222,8 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
     temporaries for long interpolated motions).
     """
     m = vx.shape[0]
-    u = np.empty(m)
-    v = np.empty(m)
+    u = np.empty(m, np.float64)       # a dtype: np.empty(m) is a specialisation of its own
+    v = np.empty(m, np.float64)
     rows = occ.shape[0]
     cy, sy = math.cos(yaw), math.sin(yaw)
     for i in range(poses.shape[0]):
@@ -296,8 +300,13 @@ def pack_rows(occ, m):
     R = rows + 2 * m
     C = cols + 2 * m
     wd = (cols + 63) // 64 + (2 * m) // 64 + 3
-    bits = np.zeros((R, wd), np.uint64)
+    # np.empty and a loop: np.zeros would compile numba's zeros and zero-fill
+    # implementations for this one 2-D uint64 array (np.empty is shared)
+    bits = np.empty((R, wd), np.uint64)
     one = np.uint64(1)
+    for y in range(R):
+        for w in range(wd):
+            bits[y, w] = 0
     for y in range(R):
         r = y - m
         for x in range(C):
@@ -344,7 +353,10 @@ def dilate_bits(bits, m, rows, cols, runs):
     """
     R, wd = bits.shape
     wo = (cols + 63) // 64
-    out = np.zeros((rows, wo), np.uint64)
+    out = np.empty((rows, wo), np.uint64)        # zeroed below (see pack_rows)
+    for r in range(rows):
+        for w in range(wo):
+            out[r, w] = 0
     win = np.empty((R, wd), np.uint64)
     tmp = np.empty(wd, np.uint64)
     # the distinct run lengths, ascending (loops, not np.unique and a slice
@@ -352,7 +364,7 @@ def dilate_bits(bits, m, rows, cols, runs):
     lmax = 0
     for j in range(runs.shape[0]):
         lmax = max(lmax, runs[j, 2] - runs[j, 1] + 1)
-    present = np.zeros(lmax + 1, np.bool_)
+    present = filled(lmax + 1, False, np.bool_)
     for j in range(runs.shape[0]):
         present[runs[j, 2] - runs[j, 1] + 1] = True
     for L in range(1, lmax + 1):

@@ -380,8 +380,9 @@ def _centre_points(c, rows, cols, res, ox, oy):
     ones.
     """
     n = c.shape[0]
-    p = np.empty((n, 2))
-    steps = np.empty(max(n - 1, 0))
+    # explicit float64: np.empty without a dtype is a specialisation of its own
+    p = np.empty((n, 2), np.float64)
+    steps = np.empty(max(n - 1, 0), np.float64)
     ok = True
     fr = float(rows)
     for i in range(n):

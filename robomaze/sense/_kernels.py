@@ -31,6 +31,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .._inner import INNER
+
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
@@ -52,13 +54,13 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@njit(cache=True)
+@njit(**INNER)
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
         return True
-    c = int(math.floor(a0))
-    r = int(math.floor(b0))
+    c = math.floor(a0)          # int64 in numba, int in Python: no int() to compile here
+    r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
     if _blocked(occ, rows, cols, r, c):
@@ -72,7 +74,7 @@ def origin_blocked(occ, rows, cols, a0, b0):
     return False
 
 
-@njit(cache=True)
+@njit(**INNER)
 def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
 
@@ -83,15 +85,15 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(cache=True)
+@njit(**INNER)
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
         da = 0.0
     if abs(db) < _TINY_DIR:
         db = 0.0
-    c = int(math.floor(a0))
-    r = int(math.floor(b0))
+    c = math.floor(a0)          # int64 in numba, int in Python: no int() to compile here
+    r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
     if a_on and da < 0.0:
@@ -105,7 +107,7 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     sr, tmb, tdb = _axis_setup(b0, db, r)
     while True:
         diff = tma - tmb
-        tol = _CORNER_TOL * (1.0 + min(tma, tmb))
+        tol = _CORNER_TOL * (1.0 + (tmb if tmb < tma else tma))
         if diff < -tol:
             t = tma
             if t > tmax:
@@ -126,7 +128,7 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
                 hit = _blocked(occ, rows, cols, r, c - 1)
         else:
             # Through a vertex: the two side squares touch the ray there too.
-            t = min(tma, tmb)
+            t = tmb if tmb < tma else tma    # min(): the same select, no overload to compile
             if t > tmax:
                 return tmax
             hit = (_blocked(occ, rows, cols, r, c + sc)
@@ -221,7 +223,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
             out[j] = max(t * res, range_min)
 
 
-@njit(cache=True)
+@njit(**INNER)
 def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
     """Trace one beam of measured length ``rng_t`` (cells) and count cell evidence.
 
@@ -239,8 +241,8 @@ def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
         db = 0.0
     if not (a0 >= 0.0 and a0 < cols and b0 >= 0.0 and b0 < rows):
         return
-    c = int(math.floor(a0))
-    r = int(math.floor(b0))
+    c = math.floor(a0)
+    r = math.floor(b0)
     sc, tma, tda = _axis_setup(a0, da, c)
     sr, tmb, tdb = _axis_setup(b0, db, r)
     free_until = rng_t - 0.5
@@ -270,8 +272,8 @@ def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
             best_u = u
     if hit:
         if best_u < 0:
-            hc = int(math.floor(a0 + rng_t * da))
-            hr = int(math.floor(b0 + rng_t * db))
+            hc = math.floor(a0 + rng_t * da)
+            hr = math.floor(b0 + rng_t * db)
             if 0 <= hr < rows and 0 <= hc < cols:
                 best_u = hr * cols + hc
         if best_u >= 0:

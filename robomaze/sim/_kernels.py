@@ -12,8 +12,10 @@ import math
 
 from numba import njit
 
+from .._inner import INNER
 
-@njit(cache=True)
+
+@njit(**INNER)
 def to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
     dx = x - ox
     dy = y - oy
@@ -26,10 +28,10 @@ def disc_hits(occ, rows, cols, a, b, r):
     if a - r <= 0.0 or b - r <= 0.0 or a + r >= cols or b + r >= rows:
         return True
     # Squares whose closed extent reaches the disc's bounding box (touching counts).
-    c0 = max(int(math.ceil(a - r)) - 1, 0)
-    c1 = min(int(math.floor(a + r)), cols - 1)
-    r0 = max(int(math.ceil(b - r)) - 1, 0)
-    r1 = min(int(math.floor(b + r)), rows - 1)
+    c0 = max(math.ceil(a - r) - 1, 0)
+    c1 = min(math.floor(a + r), cols - 1)
+    r0 = max(math.ceil(b - r) - 1, 0)
+    r1 = min(math.floor(b + r), rows - 1)
     rr = r * r
     for i in range(r0, r1 + 1):
         dy = 0.0
@@ -106,10 +108,10 @@ def pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, start
         if amin <= 0.0 or bmin <= 0.0 or amax >= cols or bmax >= rows:
             return True
         # Squares whose closed extent meets the piece's bounding box.
-        c0 = int(math.ceil(amin)) - 1
-        c1 = int(math.floor(amax))
-        r0 = int(math.ceil(bmin)) - 1
-        r1 = int(math.floor(bmax))
+        c0 = math.ceil(amin) - 1
+        c1 = math.floor(amax)
+        r0 = math.ceil(bmin) - 1
+        r1 = math.floor(bmax)
         for i in range(max(r0, 0), min(r1, rows - 1) + 1):
             base = i * cols
             for j in range(max(c0, 0), min(c1, cols - 1) + 1):
@@ -151,7 +153,7 @@ def motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1,
     reach = math.hypot(x1 - x0, y1 - y0) + abs(dth) * r_out * res
     n = 1
     if reach > 0.0:
-        n = int(math.ceil(reach / step_len))
+        n = math.ceil(reach / step_len)
     for i in range(1, n + 1):
         f = i / n
         h = pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0 + f * (x1 - x0),

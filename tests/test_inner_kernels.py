@@ -1,0 +1,198 @@
+"""Kernels compiled without a Python entry point are never called from Python.
+
+A kernel decorated with ``njit(**robomaze._inner.INNER)`` has no CPython
+wrapper (issue 22: each wrapper is compiled on a cold start for nothing
+when only other kernels call it); a call from Python would jump to a null
+address and kill the process. This test reads every Python file of the
+project, its tests and its benchmarks and fails if code outside a kernel
+names such a kernel: a bare name that resolves to one (through the module's
+globals or a ``from ... import``), an attribute of that name, or a call of
+that name in a docstring or string (doctests).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import re
+
+import pytest
+from numba.core.registry import CPUDispatcher
+
+import robomaze
+from robomaze._inner import INNER
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(robomaze.__file__)))
+
+#: modules that define INNER kernels (import them all so none is missed)
+KERNEL_MODULES = [
+    "robomaze._grid_kernels", "robomaze._search", "robomaze._search._bins",
+    "robomaze._search._dijkstra", "robomaze._search._engine", "robomaze._search._heap",
+    "robomaze._search._jps", "robomaze._search._tree", "robomaze.geometry._kernels",
+    "robomaze.plan._kernels", "robomaze.plan.classic._kernels", "robomaze.plan.path",
+    "robomaze.sense._kernels", "robomaze.sim._kernels", "robomaze.sim._obs_kernels",
+    "robomaze.sim._vector_kernels", "robomaze.sim.agents._kernels",
+]
+
+
+def _inner_kernels() -> dict[int, str]:
+    """id(dispatcher) -> qualified name of every INNER kernel."""
+    out = {}
+    for name in KERNEL_MODULES:
+        mod = importlib.import_module(name)
+        for attr, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and obj.targetoptions.get("no_cpython_wrapper"):
+                out[id(obj)] = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"
+    return out
+
+
+def _is_kernel(fn: ast.AST) -> bool:
+    return any(re.match(r"(numba\.)?n?jit\b", ast.unparse(d)) for d in fn.decorator_list)
+
+
+def _module_name(path: str) -> str | None:
+    rel = os.path.relpath(path, ROOT)
+    if not rel.startswith("robomaze" + os.sep):
+        return None
+    mod = rel[:-3].replace(os.sep, ".")
+    return mod[: -len(".__init__")] if mod.endswith(".__init__") else mod
+
+
+def _python_files():
+    for top in ("robomaze", "tests", "benchmarks", "examples"):
+        for folder, _, files in os.walk(os.path.join(ROOT, top)):
+            for f in files:
+                if f.endswith(".py"):
+                    yield os.path.join(folder, f)
+
+
+def _resolve(mod_name, from_imports, name):
+    """The object a bare name outside a kernel refers to, if it is a module-level one."""
+    if mod_name is not None:
+        try:
+            mod = importlib.import_module(mod_name)
+        except Exception:
+            mod = None
+        if mod is not None and name in vars(mod):
+            return vars(mod)[name]
+    if name in from_imports:
+        src, attr = from_imports[name]
+        try:
+            return getattr(importlib.import_module(src), attr)
+        except Exception:
+            return None
+    return None
+
+
+def test_the_options_are_what_the_docs_say():
+    assert INNER == {"cache": True, "no_cfunc_wrapper": True, "no_cpython_wrapper": True}
+
+
+def test_inner_kernels_exist():
+    # the scan below must have something to look for
+    names = set(_inner_kernels().values())
+    assert "robomaze._search._dijkstra._settle" in names
+    assert "robomaze.geometry._kernels._shape_box" in names
+    assert len(names) >= 15
+
+
+def test_no_python_code_names_an_inner_kernel():
+    inner = _inner_kernels()
+    short = {q.rsplit(".", 1)[1] for q in inner.values()}
+    bad = []
+    for path in _python_files():
+        text = open(path, encoding="utf-8").read()
+        tree = ast.parse(text)
+        mod_name = _module_name(path)
+        pkg = mod_name if path.endswith("__init__.py") else (mod_name or "").rpartition(".")[0]
+        from_imports = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                src = node.module or ""
+                if node.level:
+                    base = pkg.split(".") if pkg else []
+                    base = base[: len(base) - (node.level - 1)]
+                    src = ".".join(base + ([src] if src else []))
+                for a in node.names:
+                    from_imports[a.asname or a.name] = (src, a.name)
+        in_kernel = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and _is_kernel(node):
+                in_kernel.update(id(n) for n in ast.walk(node))
+        for node in ast.walk(tree):
+            if id(node) in in_kernel:
+                continue
+            where = f"{os.path.relpath(path, ROOT)}:{getattr(node, 'lineno', '?')}"
+            if isinstance(node, ast.Name) and node.id in short:
+                if id(_resolve(mod_name, from_imports, node.id)) in inner:
+                    bad.append(f"{where}: {node.id}")
+            elif isinstance(node, ast.Attribute) and node.attr in short:
+                bad.append(f"{where}: .{node.attr}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                for m in re.finditer(r"\b(\w+)\(", node.value):
+                    if m.group(1) in short:
+                        bad.append(f"{where}: {m.group(1)}( in a string")
+    assert not bad, "Python code names kernels compiled without a Python entry point " \
+                    "(give them numba's defaults, @njit(cache=True)):\n" + "\n".join(sorted(set(bad)))
+
+
+#: calls numba compiles as overloads of their own, once per caller *flags*: one in
+#: an INNER kernel compiles again beside the same call in a plain kernel
+_OVERLOADED = {"min", "max", "int", "round", "sum", "sorted"}
+_NP_SCALARS = {"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float32", "float64", "bool_", "intp", "uintp"}
+
+
+def _overload_calls(fn: ast.FunctionDef, inline: dict) -> list[str]:
+    found = []
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in _OVERLOADED:
+            found.append(f"{f.id}()")
+        elif isinstance(f, ast.Name) and f.id in inline and inline[f.id] is not fn:
+            found += [f"{f.id}: {c}" for c in _overload_calls(inline[f.id], inline)]
+        elif (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
+              and f.value.id == "np" and f.attr not in _NP_SCALARS):
+            found.append(f"np.{f.attr}()")
+    return found
+
+
+def test_inner_kernels_call_no_numba_overloads():
+    # numba keys an overload's compiled implementation (np.empty, min, int ...)
+    # by the calling kernel's flags, so INNER kernels would compile their own
+    # copies (benchmarks/README.md, "Compile cost, round three")
+    inner = set(_inner_kernels().values())
+    bad = []
+    for path in _python_files():
+        mod = _module_name(path)
+        if mod is None:
+            continue
+        tree = ast.parse(open(path, encoding="utf-8").read())
+        kernels = [n for n in tree.body if isinstance(n, ast.FunctionDef) and _is_kernel(n)]
+        inline = {n.name: n for n in kernels
+                  if any("inline" in ast.unparse(d) for d in n.decorator_list)}
+        for fn in kernels:
+            if f"{mod}.{fn.name}" in inner:
+                bad += [f"{mod}.{fn.name}: {c}" for c in _overload_calls(fn, inline)]
+    assert not bad, "\n".join(bad)
+
+
+def test_an_inner_kernel_runs_through_its_caller():
+    # shortest_path (unit, 8-connected) -> dijkstra_grid -> _settle (INNER)
+    import numpy as np
+
+    from robomaze._search import shortest_path
+
+    free = np.ones((3, 4), bool)
+    free[1, 1:3] = False
+    cells, _ = shortest_path(free, 0, 11, conn8=True)
+    # by hand: corners are not cut past the wall (1, 1)-(1, 2), so every
+    # diagonal is ruled out and the way round either end is five unit moves
+    assert cells[0] == 0 and cells[-1] == 11
+    assert len(cells) == 6
+    assert not {5, 6} & set(cells.tolist())
+    for a, b in zip(cells[:-1], cells[1:]):
+        assert abs(a // 4 - b // 4) + abs(a % 4 - b % 4) == 1

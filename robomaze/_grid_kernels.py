@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._inner import INNER
+from ._inner import inner
 
 
 @njit(cache=True)
@@ -33,7 +33,7 @@ def column_gap(occ):
     return out
 
 
-@njit(**INNER)
+@inner
 def _sq(d):
     # squared distance from a cell centre to a cell d cells away, to its nearest face
     if d == 0:

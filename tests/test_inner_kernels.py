@@ -48,7 +48,7 @@ def _inner_kernels() -> dict[int, str]:
 
 
 def _is_kernel(fn: ast.AST) -> bool:
-    return any(re.match(r"(numba\.)?n?jit\b", ast.unparse(d)) for d in fn.decorator_list)
+    return any(re.match(r"(numba\.)?n?jit\b|inner\b", ast.unparse(d)) for d in fn.decorator_list)
 
 
 def _module_name(path: str) -> str | None:
@@ -95,6 +95,44 @@ def test_inner_kernels_exist():
     assert "robomaze._search._dijkstra._settle" in names
     assert "robomaze.geometry._kernels._shape_box" in names
     assert len(names) >= 15
+
+
+def test_every_inner_kernel_refuses_a_python_call():
+    """Declared with robomaze._inner.inner, not a bare njit(**INNER): a call from
+    Python raises instead of jumping to a null entry point."""
+    for mod in KERNEL_MODULES:
+        for obj in vars(importlib.import_module(mod)).values():
+            if isinstance(obj, CPUDispatcher) and obj.targetoptions.get("no_cpython_wrapper"):
+                with pytest.raises(TypeError, match="other kernels only"):
+                    obj(*[0] * obj.py_func.__code__.co_argcount)
+
+
+def test_a_compiled_inner_kernel_called_from_python_raises_in_a_live_process():
+    # compiled (through its callers) first, then called: the path that crashed
+    code = ("from numba.core.registry import CPUDispatcher\n"
+            "from robomaze import widen, Maze\n"
+            "from robomaze.geometry import Footprint, _kernels as k\n"
+            "from robomaze.plan import plan\n"
+            "g = widen(Maze.empty(2, 2), corridor=5, wall=1, resolution=0.1)\n"
+            "s, t = g.start_goal()\n"
+            "plan(g, s, t, method='collision_free', footprint=Footprint.from_spec('rect:0.2x0.1'))"
+            ".collision_free\n"
+            "done = [d for d in vars(k).values() if isinstance(d, CPUDispatcher)\n"
+            "        and d.targetoptions.get('no_cpython_wrapper') and d.overloads]\n"
+            "print('compiled', len(done))\n"
+            "for d in done:\n"
+            "    try:\n"
+            "        d(*[0.0] * d.py_func.__code__.co_argcount)\n"
+            "    except TypeError as e:\n"
+            "        print('refused:', e)\n")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600, cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-2000:]
+    n = int(re.search(r"compiled (\d+)", out.stdout).group(1))
+    assert n >= 1
+    assert out.stdout.count("is compiled for other kernels only") == n
 
 
 def test_no_python_code_names_an_inner_kernel():

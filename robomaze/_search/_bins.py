@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_pop, heap_push
 
@@ -62,7 +62,7 @@ def _lowest(m):
     return _DB_INDEX[(bit * _DEBRUIJN) >> np.uint64(58)], bit
 
 
-@njit(**INNER)
+@inner
 def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
     """Rotations on the spot out of the dirty bins ``d``, over the cell's free bins ``fmask``.
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 from .._prefetch import prefetch
 from ._engine import _DC, SQRT2, offsets
 
@@ -105,7 +105,7 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
         hk, hn = _grow(hk, hn)
 
 
-@njit(**INNER)
+@inner
 def _settle(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     off = offsets(cols)

@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 from ._engine import _from_pad
 from ._heap import heap_grow, heap_pop, heap_push
 
@@ -51,7 +51,7 @@ def _h(a, b, pc):
     return (dr - dc) + SQRT2 * dc
 
 
-@njit(**INNER)
+@inner
 def _jump_straight(fp, x, d, p, goal):
     """Scan from ``x`` along ``d`` (``p``: the perpendicular offset); the jump point or -1."""
     while True:
@@ -65,7 +65,7 @@ def _jump_straight(fp, x, d, p, goal):
         x = n
 
 
-@njit(**INNER)
+@inner
 def _jump_diag(fp, x, dr, dc, goal):
     """Scan from ``x`` along the diagonal ``dr + dc`` (padded offsets); the jump point or -1."""
     while True:

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .._alloc import filled
-from .._inner import INNER
+from .._inner import inner
 
 
 @njit(cache=True)
@@ -35,7 +35,7 @@ def _point_box(px, py, u0, v0, u1, v1):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@njit(**INNER)
+@inner
 def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
     # Liang-Barsky on the closed box: touching counts
     t0, t1 = 0.0, 1.0
@@ -81,7 +81,7 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     return d
 
 
-@njit(**INNER)
+@inner
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -95,7 +95,7 @@ def _inside(px, py, us, vs):
     return inside
 
 
-@njit(**INNER)
+@inner
 def _shape_box(us, vs, closed, u0, v0, u1, v1):
     m = us.shape[0]
     if m == 1:
@@ -114,7 +114,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     return best
 
 
-@njit(**INNER)
+@inner
 def _range(a):
     """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop (numba's
     ``min``/``max`` compile a general reduction and ``np.take``: ~0.7 s)."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 
 
-@njit(**INNER)
+@inner
 def _move_ok(free, rows, cols, r, c, k):
     """Target flat index of move ``k`` from ``(r, c)``, or -1 if not allowed."""
     dr = (-1, 0, 1, 0, -1, 1, 1, -1)[k]

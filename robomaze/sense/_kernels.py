@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
@@ -54,7 +54,7 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@njit(**INNER)
+@inner
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
@@ -74,7 +74,7 @@ def origin_blocked(occ, rows, cols, a0, b0):
     return False
 
 
-@njit(**INNER)
+@inner
 def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
 
@@ -85,7 +85,7 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(**INNER)
+@inner
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
@@ -223,7 +223,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
             out[j] = max(t * res, range_min)
 
 
-@njit(**INNER)
+@inner
 def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
     """Trace one beam of measured length ``rng_t`` (cells) and count cell evidence.
 

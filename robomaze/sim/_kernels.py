@@ -12,10 +12,10 @@ import math
 
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 
 
-@njit(**INNER)
+@inner
 def to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
     dx = x - ox
     dy = y - oy

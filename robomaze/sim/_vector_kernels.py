@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import INNER
+from .._inner import inner
 from ..sense.raycast import scan_into
 from ._kernels import motion_hits
 from ._obs_kernels import finite_scan, goal_vector, scale_command
@@ -32,7 +32,7 @@ def _clip(x, lo, hi):
     return x
 
 
-@njit(**INNER)
+@inner
 def _in_goal(x, y, gkind, gx, gy, gr, blk, res, rows, ox, oy, oyaw, cyaw, syaw):
     if gkind == 0:
         return math.hypot(x - gx, y - gy) <= gr

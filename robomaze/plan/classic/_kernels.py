@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._inner import INNER
+from ..._inner import inner
 
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
@@ -62,7 +62,7 @@ def _push(buf, n, v):
     return buf, n + 1
 
 
-@njit(**INNER)
+@inner
 def _walk_sight(walk, n, cols, p, vis):
     """Append the straight walk from ``p`` (which sees the goal) to the goal."""
     while vis[p] != 8:

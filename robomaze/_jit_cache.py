@@ -40,6 +40,7 @@ True
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import os
 import re
@@ -276,6 +277,7 @@ def _add_locator() -> None:
         classes.insert(0, _locator_class())  # before numba's: ours only answers for robomaze
     _complete_loaded_environments()
     _plain_error_text()
+    _pause_gc_while_compiling()
     _LOCATOR_INSTALLED = True
 
 
@@ -354,6 +356,41 @@ def _plain_error_text() -> None:
 
 def _plain_markup(msg, color=None, style=None):
     return msg
+
+
+_GC = {"depth": 0, "paused": False}
+
+
+def _pause_gc_while_compiling() -> None:
+    """Hold Python's cyclic garbage collector while numba compiles.
+
+    A compile allocates millions of small objects (IR, types, LLVM wrappers),
+    so the collector runs its full passes over a large heap again and again:
+    10% of a cold ``plan`` command's compile CPU and 13-21% of the bench
+    warm-up's (benchmarks/README.md). The collector is held from the start of
+    the outermost compile to its end and runs normally in between (what the
+    compile left is collected at the next threshold); a collector the
+    program had switched off stays off.
+    """
+    try:
+        from numba.core import event as ev
+    except ImportError:  # pragma: no cover - numba without the event API (< 0.55)
+        return
+
+    class _HoldGC(ev.Listener):
+        def on_start(self, event):
+            if _GC["depth"] == 0 and gc.isenabled():
+                gc.disable()
+                _GC["paused"] = True
+            _GC["depth"] += 1
+
+        def on_end(self, event):
+            _GC["depth"] = max(0, _GC["depth"] - 1)
+            if _GC["depth"] == 0 and _GC["paused"]:
+                _GC["paused"] = False
+                gc.enable()
+
+    ev.register("numba:compile", _HoldGC())
 
 
 def install_locator() -> None:

@@ -175,3 +175,35 @@ def test_relative_and_absolute_imports_resolve_to_package_files():
     assert {"geometry/__init__.py", "geometry/_kernels.py"} <= deps
     for rel in deps:
         assert (pkg / rel).is_file()
+
+
+def test_the_garbage_collector_is_held_during_a_compile_only():
+    code = ("import gc, robomaze, numba\n"
+            "from numba.core import event as ev\n"
+            "seen = []\n"
+            "class L(ev.Listener):\n"
+            "    def on_start(self, e):\n"
+            "        seen.append(gc.isenabled())\n"
+            "    def on_end(self, e):\n"
+            "        pass\n"
+            "ev.register('numba:compile', L())\n"
+            "@numba.njit\n"
+            "def inner(x):\n"
+            "    return x + 1\n"
+            "@numba.njit\n"
+            "def outer(x):\n"
+            "    return inner(x) * 2\n"
+            "assert outer(3) == 8\n"
+            "print(seen, gc.isenabled())\n"
+            "gc.disable()\n"
+            "@numba.njit\n"
+            "def third(x):\n"
+            "    return x - 1\n"
+            "third(1)\n"
+            "print(gc.isenabled())\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=300).stdout.split("\n")
+    # held through the nested compiles, given back after them
+    assert out[0] == "[False, False] True"
+    # a collector the program switched off stays off
+    assert out[1] == "False"

@@ -113,12 +113,29 @@ def wait_done(folder: str, tasks: Iterable[str], others_alive: Callable[[], bool
 
 
 def write_report(folder: str, compiled: int, log: list) -> None:
-    """A helper's count of compiled kernels and its task log, for the main process."""
+    """A helper's count of compiled kernels and its task log, for the main process
+    (written whole, then renamed: :func:`wait_reports` never sees half of it)."""
+    tmp = os.path.join(folder, f"tmp.{os.getpid()}")
     try:
-        with open(os.path.join(folder, f"count.{os.getpid()}"), "w") as f:
+        with open(tmp, "w") as f:
             f.write(json.dumps({"compiled": compiled, "log": log}))
+        os.replace(tmp, os.path.join(folder, f"count.{os.getpid()}"))
     except OSError:
         pass  # only the main process's compile summary misses this helper's count
+
+
+def wait_reports(folder: str, procs: list, timeout: float) -> None:
+    """Wait until every helper in ``procs`` wrote its report (or died, or ``timeout``).
+
+    A helper reports after its last task; its exit comes later (numba and
+    LLVM tear down for half a second): nothing needs to wait for that.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        written = sum(name.startswith("count.") for name in os.listdir(folder))
+        if written >= len(procs) or all(p.poll() is not None for p in procs):
+            return
+        time.sleep(0.01)
 
 
 def reports(folder: str) -> list[dict]:

@@ -351,16 +351,14 @@ def serve() -> None:
         for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
             _run(task, ctx, True)
         _LOG.append(("(all again, with metrics)", t, time.time()))
-        for h in helpers:  # they exit once every task is claimed; then report their counts
-            try:
-                h.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                h.kill()
+        # they report once every task is claimed; their exit (numba and LLVM
+        # tearing down) is not waited for: the kill below ends it
+        _claims.wait_reports(folder, helpers, 30.0)
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
     finally:
         _jit_notice.on_next_compile(None)  # forked workers must not start helpers
-        for h in helpers:
+        for h in helpers:  # reported (its kernels are in the cache) or given up on
             if h.poll() is None:
                 h.kill()
             h.wait()

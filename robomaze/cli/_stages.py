@@ -253,15 +253,13 @@ def prepare(spec: dict) -> None:
                      needs=_needs(spec), log=log)
         _jit_notice.on_next_compile(None)
         _claims.wait_done(folder, tasks, alive, TIMEOUT)
+        _claims.wait_reports(folder, helpers, 5.0)
     finally:
         _jit_notice.on_next_compile(None)
-        for h in helpers:  # every task is done: a helper left is tearing numba down
+        for h in helpers:  # reported (its kernels are in the cache): only its teardown is left
             if h.poll() is None:
-                try:
-                    h.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    h.kill()
-                    h.wait()
+                h.kill()
+            h.wait()
         reports = _claims.reports(folder)
         shutil.rmtree(folder, ignore_errors=True)
     others = sum(r.get("compiled", 0) for r in reports)

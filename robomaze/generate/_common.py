@@ -11,6 +11,21 @@ from ..maze import Maze, check_shape
 SEED_HIGH = 2**63 - 1
 
 
+def closed_walls(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """East and south walls of ``n`` cells, every one up: what a carving kernel starts from.
+
+    >>> [a.tolist() for a in closed_walls(2)]
+    [[1, 1], [1, 1]]
+    """
+    return np.ones(n, np.uint8), np.ones(n, np.uint8)
+
+
+def kernel_state(seed: int) -> np.ndarray:
+    """The one-word SplitMix64 state a kernel draws from (allocated here: an
+    array constructor inside a kernel compiles on every cold start)."""
+    return np.array([seed], np.uint64)
+
+
 def kernel_seed(rng) -> int:
     """One 63-bit seed for a kernel's SplitMix64 stream, drawn from ``rng``.
 

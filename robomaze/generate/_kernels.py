@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from .._alloc import filled
+from ._common import closed_walls, kernel_state
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -126,9 +127,8 @@ def backtracker(rows, cols, seed):
     implementation on a cold start.
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _backtrack(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+    east, south = closed_walls(n)
+    _backtrack(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
                np.empty(n, np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
     return east, south
 
@@ -254,9 +254,8 @@ def hunt_and_kill(rows, cols, seed):
     carves (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _hunt_and_kill(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+    east, south = closed_walls(n)
+    _hunt_and_kill(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
                    np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64),
                    *_bits_new(n))
     return east, south
@@ -308,9 +307,8 @@ def growing_tree(rows, cols, seed, selection, mix):
     carves (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _growing_tree(rows, cols, np.array([seed], np.uint64), selection, mix, east, south,
+    east, south = closed_walls(n)
+    _growing_tree(rows, cols, kernel_state(seed), selection, mix, east, south,
                   np.zeros(n, np.uint8), np.empty(n, np.int64), np.zeros(n, np.uint8),
                   np.empty(4, np.int64), np.empty(4, np.int64))
     return east, south

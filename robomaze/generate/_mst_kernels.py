@@ -39,6 +39,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _GAMMA, mix64
+from ._common import closed_walls
 
 _U1 = np.uint64(1)
 
@@ -334,8 +335,7 @@ def reduce(rows, cols, seed, tile):
     cap_loc = th * tw
     # chains per tile < 2 * terminals <= 4 * (h + w); plus the inter-tile edges
     cap = ntr * ntc * 4 * (th + tw) + rows * (ntc - 1) + cols * (ntr - 1) + 1
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east, south = closed_walls(n)
     ga = np.empty(cap, np.int64)
     gb = np.empty(cap, np.int64)
     gkey = np.empty(cap, np.uint64)

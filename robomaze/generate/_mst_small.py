@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _GAMMA, _MIX1, _MIX2
+from ._common import closed_walls
 
 _U1 = np.uint64(1)
 _S30 = np.uint64(30)
@@ -126,8 +127,7 @@ def kruskal(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     picked = np.empty(max(n - 1, 0), np.int32)
     k = _kruskal_picks(a, b, np.full(n, -1, np.int32), picked)
     opened = e[picked[:k]]
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east, south = closed_walls(n)
     east[opened[(opened & 1) == 0] >> 1] = 0
     south[opened[(opened & 1) == 1] >> 1] = 0
     return east, south

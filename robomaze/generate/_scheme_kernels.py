@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels import below, carve
+from ._common import closed_walls, kernel_state
 
 
 @njit(cache=True)
@@ -40,11 +41,10 @@ def scheme_dfs(rows, cols, seed):
     (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east, south = closed_walls(n)
     # per cell: the rotation offset drawn on entry and how many of its
     # directions have been tried; the order itself is recomputed from them
-    _scheme_dfs(rows, cols, np.array([seed], np.uint64), east, south, np.zeros(n, np.uint8),
+    _scheme_dfs(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
                 np.zeros(n, np.uint8), np.zeros(n, np.uint8), np.empty(n, np.int64),
                 np.array([-1, 1, -cols, cols], np.int64), np.empty(4, np.int64))
     return east, south

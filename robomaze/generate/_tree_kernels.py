@@ -16,6 +16,7 @@ from numba import njit
 
 from ._kernels import below, uniform
 from ._mst_kernels import _find
+from ._common import closed_walls, kernel_state
 
 
 @njit(cache=True)
@@ -54,7 +55,7 @@ def prim_frontier(rows, cols, seed):
     n = rows * cols
     tcols = (cols + 7) >> 3
     cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
-    _prim_frontier(rows, cols, np.array([seed], np.uint64), tcols, cell, np.empty(n, np.int32),
+    _prim_frontier(rows, cols, kernel_state(seed), tcols, cell, np.empty(n, np.int32),
                    np.empty(4, np.int64))
     return _unpack_walls(cell, rows, cols, 4, 8)
 
@@ -143,9 +144,8 @@ def eller(rows, cols, seed):
     (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _eller(rows, cols, np.array([seed], np.uint64), east, south,
+    east, south = closed_walls(n)
+    _eller(rows, cols, kernel_state(seed), east, south,
            np.full(cols, -1, np.int32),  # parent: roots negative, as _find expects
            np.arange(cols, dtype=np.int32), np.full(cols, -1, np.int32),
            np.zeros(cols, np.uint8), np.zeros(cols, np.uint8), np.zeros(cols, np.int64),
@@ -212,9 +212,8 @@ def sidewinder(rows, cols, seed):
     (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _sidewinder(rows, cols, np.array([seed], np.uint64), east, south)
+    east, south = closed_walls(n)
+    _sidewinder(rows, cols, kernel_state(seed), east, south)
     return east, south
 
 
@@ -242,9 +241,8 @@ def binary_tree(rows, cols, seed):
     (array constructors in a kernel each compile on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
-    _binary_tree(rows, cols, np.array([seed], np.uint64), east, south)
+    east, south = closed_walls(n)
+    _binary_tree(rows, cols, kernel_state(seed), east, south)
     return east, south
 
 
@@ -281,7 +279,7 @@ def division(rows, cols, seed):
     east = np.zeros(n, np.uint8)
     south = np.zeros(n, np.uint8)
     stack = np.empty((2 * (rows + cols) + 8, 4), np.int64)
-    _division(rows, cols, np.array([seed], np.uint64), east, south, stack)
+    _division(rows, cols, kernel_state(seed), east, south, stack)
     return east, south
 
 
@@ -364,7 +362,7 @@ def wall_adder(rows, cols, seed):
     tcols = (pc + 7) >> 3
     east = np.zeros(n, np.uint8)
     south = np.zeros(n, np.uint8)
-    _wall_adder(rows, cols, np.array([seed], np.uint64), tcols, east, south,
+    _wall_adder(rows, cols, kernel_state(seed), tcols, east, south,
                 np.zeros(((rows + 8) >> 3) * tcols * 64, np.uint8),
                 np.empty((rows + 1) * pc, np.int32), np.empty(4, np.int64), np.empty(4, np.int64))
     return east, south

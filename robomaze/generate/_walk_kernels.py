@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _walk, below, carve, next_u64
+from ._common import closed_walls, kernel_state
 
 _M32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
@@ -140,12 +141,11 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     own implementation on a cold start).
     """
     n = rows * cols
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east, south = closed_walls(n)
     # int(): a default left to numba would be typed as its literal, and the
     # helpers taking ``fine`` and ``coarse`` would compile once for each
     moves = _aldous_broder_walk(
-        rows, cols, np.array([seed], np.uint64), int(fine), int(coarse), east, south,
+        rows, cols, kernel_state(seed), int(fine), int(coarse), east, south,
         np.zeros(n, np.uint8), *_calm_blocks(rows, cols, fine),
         *_calm_blocks(rows, cols, coarse), *_move_tables(cols)[:3])
     return east, south, moves
@@ -290,7 +290,7 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     cap = min(2 * n, _JUMP_CAP) + 1024
     walls = np.ones(2 * n, np.uint8)  # cell i's east wall at 2i, south wall at 2i + 1
     moves = _wilson_walks(
-        rows, cols, np.array([seed], np.uint64), lb, nbr, nbc, walls,
+        rows, cols, kernel_state(seed), lb, nbr, nbc, walls,
         np.zeros(n, np.uint8), np.zeros(n, np.int32), np.zeros(nb, np.int32), calm,
         np.full(nb, -1, np.int32), np.full(nb, -1, np.int32), np.full(nb, -1, np.int64),
         np.empty(cap, np.int32), np.empty(cap, np.uint64), np.empty(cap, np.int32),

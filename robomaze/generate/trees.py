@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..maze import Maze, check_shape
 from . import _mst_kernels, _mst_small, _prim_kernels, _tree_kernels
-from ._common import kernel_seed, run_kernel, walls_to_maze
+from ._common import closed_walls, kernel_seed, run_kernel, walls_to_maze
 
 __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
 
@@ -231,8 +231,7 @@ def _scipy_mst_of_all_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray,
     ranks (distinct and exact in a float64, unlike the keys themselves)."""
     n = rows * cols
     e, keys = _mst_small.edge_keys(rows, cols, seed)
-    east = np.ones(n, np.uint8)
-    south = np.ones(n, np.uint8)
+    east, south = closed_walls(n)
     if e.size:
         import scipy.sparse as sp  # here: the other generators need no scipy import
         from scipy.sparse import csgraph

@@ -12,32 +12,14 @@ row writes (``_blockwave_nt``) must equal numpy's at every length and start.
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from numba import njit
-from scipy.sparse import csgraph
+# the scipy reference field of the closed form's own tests (same folder)
+from test_plan_wavefront_maze import scipy_field
 
 from robomaze import Maze, widen
 from robomaze._search import _blockwave as bw
 from robomaze._search._blockwave_nt import band_row, store_fence
 from robomaze.generate import generate
-
-
-def scipy_field(free: np.ndarray, goal) -> np.ndarray:
-    """Unit-weight 4-connected distances by scipy; -1 blocked or unreachable."""
-    R, C = free.shape
-    idx = np.arange(R * C).reshape(R, C)
-    src, dst = [], []
-    for a, b in ((idx[:, :-1], idx[:, 1:]), (idx[:-1, :], idx[1:, :])):
-        ok = free.ravel()[a] & free.ravel()[b]
-        src.append(a[ok])
-        dst.append(b[ok])
-    src = np.concatenate(src)
-    dst = np.concatenate(dst)
-    g = sp.csr_matrix((np.ones(src.size), (src, dst)), shape=(R * C, R * C))
-    d = csgraph.shortest_path(g, directed=False, unweighted=True, indices=idx[goal])
-    out = np.where(np.isfinite(d), d, -1).astype(np.int64).reshape(R, C)
-    out[~free] = -1
-    return out
 
 
 def walk(grid, goal):

@@ -107,8 +107,10 @@ def test_every_inner_kernel_refuses_a_python_call():
                     obj(*[0] * obj.py_func.__code__.co_argcount)
 
 
-def test_a_compiled_inner_kernel_called_from_python_raises_in_a_live_process():
-    # compiled (through its callers) first, then called: the path that crashed
+def test_a_compiled_inner_kernel_called_from_python_raises_in_a_live_process(tmp_path):
+    # compiled (through its callers: an empty cache, or cached callers load
+    # with their callees linked in and never compile them) first, then called:
+    # the path that crashed
     code = ("from numba.core.registry import CPUDispatcher\n"
             "from robomaze import widen, Maze\n"
             "from robomaze.geometry import Footprint, _kernels as k\n"
@@ -127,8 +129,9 @@ def test_a_compiled_inner_kernel_called_from_python_raises_in_a_live_process():
             "        print('refused:', e)\n")
     import subprocess
     import sys
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), ROBOMAZE_COMPILE_NOTICE="0")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=600, cwd=ROOT)
+                         timeout=600, cwd=ROOT, env=env)
     assert out.returncode == 0, out.stderr[-2000:]
     n = int(re.search(r"compiled (\d+)", out.stdout).group(1))
     assert n >= 1

@@ -164,6 +164,16 @@ def parse_options(items: Sequence[str]) -> dict:
     return out
 
 
+def check_maze_args(algorithm: str, braid: float = 0.0, placement: str = "corners") -> None:
+    """Refuse an unknown generator, braid or placement in one line, before
+    anything is built or compiled (a command's stage tasks compile first)."""
+    from .._names import check_name
+
+    check_fraction("--braid", braid)
+    parse_placement(placement)
+    check_name("generator", algorithm)
+
+
 def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0,
                placement: str = "corners", **options) -> Maze:
     """Generate a maze through :class:`robomaze.world.WorldSpec` (the one seed

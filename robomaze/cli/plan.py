@@ -10,7 +10,8 @@ from ..errors import ParameterError
 from ..geometry import Footprint
 from ..grid import OccupancyGrid, widen
 from ..maze import Maze
-from ._common import (add_command, add_world_args, build_maze, load, nonneg_int, out_extension, parse_options,
+from ._common import (add_command, add_world_args, build_maze, check_maze_args, load, nonneg_int,
+                      out_extension, parse_options,
                       parse_seed, parse_size, positive_int)
 
 EPILOG = """\
@@ -139,6 +140,8 @@ def _prepare(args, options: dict, generator: str | None) -> None:
         return  # nothing to compile, and a planner that runs for its budget
     from ._stages import prepare
 
+    if generator is not None:
+        check_maze_args(generator, args.braid, args.placement)
     prepare({"tasks": ["plan", "measure"] + (["generate"] if generator else []),
              "generator": generator, "braid": args.braid, "placement": args.placement,
              "method": args.method, "footprint": args.footprint,

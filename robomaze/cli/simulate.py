@@ -316,8 +316,11 @@ def json_summary(result, outputs=()) -> str:
 def _prepare(args, options: dict, generator: str | None) -> None:
     """The generator's, simulator's, agent's and metrics' kernels on two cores
     (:mod:`robomaze.cli._stages`), for a maze widened as the command widens."""
+    from ._common import check_maze_args
     from ._stages import prepare
 
+    if generator is not None:
+        check_maze_args(generator, args.braid, args.placement)
     prepare({"tasks": ["env", "agent", "metrics"] + (["generate"] if generator else [])
              + ["simulate"], "needs": {"simulate": ["env", "agent", "metrics"]},
              "generator": generator, "braid": args.braid, "placement": args.placement,

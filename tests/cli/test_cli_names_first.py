@@ -66,12 +66,29 @@ def _probe(*argv):
     (["simulate", "kruskal", "5x5", "--seed", "1", "--footprint", "disc:0.1",
       "--agent", "follow_plan", "--option", "method=max_clearance", "--option", "wieght=1"],
      "hands the rest to its planner: planner 'max_clearance' takes no option 'wieght'"),
+    # the first run's stage tasks (robomaze.cli._stages) compile before the maze
+    # is built: the placement is checked before them
+    (["simulate", "kruskal", "5x5", "--seed", "1", "--footprint", "disc:0.1",
+      "--placement", "nowhere"],
+     "--placement must be one of "),
 ])
 def test_a_typo_is_refused_before_the_maze_is_built_or_anything_compiles(argv, message):
     report, err = _probe(*argv)
     assert report["rc"] == 2
     assert len(err.splitlines()) == 1 and message in err, err
     assert report["generate"] == [], "the maze was generated before the check"
+    assert report["compiled"] == [], "a kernel compiled before the check"
+
+
+@pytest.mark.parametrize("command", ["plan", "simulate"])
+def test_an_unknown_generator_is_refused_before_anything_compiles(command):
+    # knowing the names imports the generators' registry; nothing is compiled
+    # (the first run's stage tasks would compile the planner or the agent)
+    report, err = _probe(command, "krusal", "5x5", "--seed", "1", "--footprint", "disc:0.1")
+    assert report["rc"] == 2
+    assert len(err.splitlines()) == 1, err
+    assert "unknown generator 'krusal'; expected one of: " in err
+    assert "did you mean 'kruskal'?" in err
     assert report["compiled"] == [], "a kernel compiled before the check"
 
 

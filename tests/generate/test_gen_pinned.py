@@ -104,23 +104,6 @@ PINNED: dict = {
         (201, 200): "2a72bd4ab1d872647934",
         (250, 250): "2afc1fe531f49e31e05a",
     },
-    "growing_tree": {
-        (1, 1): "758d34c250b8d4d05ee4",
-        (1, 7): "b9e7cae8ad65960e7818",
-        (6, 1): "741ea6b10761b369b3e0",
-        (2, 3): "0955b151ff9be77defcf",
-        (7, 4): "0338da2c348a6b952ae1",
-        (10, 10): "113c1caa0dffe39104a8",
-        (33, 17): "2628f29ae0678e5c3685",
-        (64, 65): "53e2dfafce095fa4cae2",
-        (95, 97): "aebc3a7c80a66fcd0ebd",
-        (96, 96): "f989164295feb954db1a",
-        (100, 130): "978231e033da66b3706a",
-        (160, 200): "b69931555dcf06316301",
-        (257, 129): "d024d71b883ac5e34d13",
-        (201, 200): "395ab3dae2935ed1d35c",
-        (250, 250): "856894bc780464f6f768",
-    },
     "prim": {
         (1, 1): "758d34c250b8d4d05ee4",
         (1, 7): "b9e7cae8ad65960e7818",
@@ -260,6 +243,8 @@ PINNED: dict = {
 }
 # one MST of the same keys: mst and kruskal draw the same maze
 PINNED["mst"] = PINNED["kruskal"]
+# growing_tree's default selection (newest) is the backtracker, draw for draw
+PINNED["growing_tree"] = PINNED["backtracker"]
 
 
 #: growing_tree with its options: (selection, mix, rows, cols) -> hash.

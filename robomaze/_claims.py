@@ -31,6 +31,19 @@ from typing import Callable, Iterable
 PROCESSES_ENV = "ROBOMAZE_WARM_PROCESSES"
 
 
+def warm_maze():
+    """The fixed 3x3 perfect maze (turns both ways, openings west and east) every
+    compile task runs on: building it compiles no generator.
+
+    >>> warm_maze().is_perfect()
+    True
+    """
+    from .maze import Maze
+
+    return Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
+                           openings=[(0, 0, "W"), (2, 2, "E")])
+
+
 def processes(ntasks: int, cap: int) -> int:
     """How many processes compile: one per core this process may use, at most
     ``cap`` (or ``ROBOMAZE_WARM_PROCESSES``) and ``ntasks``."""

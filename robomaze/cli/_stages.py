@@ -50,14 +50,12 @@ STATS: dict = {}
 
 
 def _tiny_grid(spec: dict):
-    """A fixed 3x3 perfect maze with turns both ways, widened as the command widens."""
+    """The warm-up's 3x3 maze (:func:`robomaze._claims.warm_maze`), widened as the
+    command widens."""
     from ..grid import widen
-    from ..maze import Maze
 
-    maze = Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
-                           openings=[(0, 0, "W"), (2, 2, "E")])
-    return widen(maze, corridor=spec.get("corridor", 3), wall=spec.get("wall", 1),
-                 resolution=spec.get("resolution", 1.0))
+    return widen(_claims.warm_maze(), corridor=spec.get("corridor", 3),
+                 wall=spec.get("wall", 1), resolution=spec.get("resolution", 1.0))
 
 
 def _footprint(spec: dict):
@@ -107,13 +105,6 @@ def _sensor(spec: dict, grid):
                           **({} if noise is None else {"noise": noise}))
 
 
-def _start(grid) -> tuple:
-    """The start pose a simulation takes by default: the start cell's block centre."""
-    rs, cs = grid.maze_block(grid.maze.start)
-    x, y = grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
-    return (x, y, 0.0)
-
-
 def _task_env(spec: dict) -> None:
     """The simulator's kernels: sensor scans, collision checks of poses and motions."""
     from ..sim.env import SimEnv
@@ -138,13 +129,13 @@ def _task_agent(spec: dict) -> None:
 
     from ..sim import AGENTS
     from ..sim.agents.base import AgentContext
-    from ..sim.env import GoalRegion
+    from ..sim.env import GoalRegion, default_start
     from ..sim.kinematics import Kinematics
 
     grid = _tiny_grid(spec)
     sensor = _sensor(spec, grid)
     factory = AGENTS[spec["agent"]]
-    start = _start(grid)
+    start = default_start(grid)
     ctx = AgentContext(footprint=_footprint(spec), kinematics=Kinematics(), sensor=sensor,
                        dt=spec.get("dt", 0.05), start=start, goal=GoalRegion.for_grid(grid),
                        shape=grid.shape, resolution=grid.resolution, origin=grid.origin,

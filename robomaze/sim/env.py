@@ -134,6 +134,21 @@ class GoalRegion:
                 "rows": [rs.start, rs.stop], "cols": [cs.start, cs.stop]}
 
 
+def default_start(grid: OccupancyGrid) -> tuple:
+    """The pose a run starts from by default: the maze start cell's block centre,
+    heading 0 (east).
+
+    >>> from robomaze import Maze, widen
+    >>> default_start(widen(Maze.empty(1, 2), corridor=3, wall=1, resolution=0.1))
+    (0.25, 0.25, 0.0)
+    """
+    if grid.maze is None:
+        raise ParameterError("start is required for a grid not made by widen()")
+    rs, cs = grid.maze_block(grid.maze.start)
+    x, y = grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
+    return (x, y, 0.0)
+
+
 class SimEnv:
     """One robot in one occupancy grid (see the module docstring for the contract).
 
@@ -214,12 +229,7 @@ class SimEnv:
     # ------------------------------------------------------------------ reset
     def _start_pose(self, value) -> tuple:
         if value is None:
-            if self.grid.maze is None:
-                raise ParameterError("start is required for a grid not made by widen()")
-            cell = self.grid.maze.start
-            rs, cs = self.grid.maze_block(cell)
-            x, y = self.grid.cell_to_world(((rs.start + rs.stop - 1) / 2, (cs.start + cs.stop - 1) / 2))
-            return (x, y, 0.0)
+            return default_start(self.grid)
         p = as_point(self.grid, value, "start")
         return p if len(p) == 3 else (p[0], p[1], 0.0)
 

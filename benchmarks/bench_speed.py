@@ -23,7 +23,15 @@ ratios are written down.
   repetitions (the lower is used: a busier machine moves it); *floor_cpu*
   is the same traffic at the copy's bandwidth by CPU time (the higher of
   the two readings), which a loaded machine does not pull down by taking
-  the core away mid-copy: the stricter floor. *fresh* is a
+  the core away mid-copy: the stricter floor. *floor_bfs_cpu* is the
+  floor as issue 22 counted it ("about 1.2 GB of traffic" at 8001^2): the
+  compulsory traffic of the textbook queue BFS it measured (``bfs_ref.c``:
+  the mask read, the int32 field initialised, then read and written back
+  once a cell, each free cell's int32 written to the queue and read back:
+  13 B a cell + 8 B a free cell, 1.18 GB at 8001^2, corridor 3) at the
+  copy's CPU-time bandwidth. The closed form moves less than that (it
+  never initialises the field nor keeps a queue), so the strict *floor*
+  above is the one it is held to first. *fresh* is a
   new int32 array of the grid's size written once (``np.empty`` + ``fill``).
   It runs first in every repetition: on a VM that hands freed memory back to
   the host after a few idle seconds (free page reporting), the first touch
@@ -210,6 +218,8 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
         floor = (f8.nbytes + 4 * f8.size) / bw
         bw_cpu = max(b[1] for b in bws)  # the strict floor: the faster reading
         floor_cpu = (f8.nbytes + 4 * f8.size) / bw_cpu
+        bfs_bytes = f8.nbytes + 12 * f8.size + 8 * int(np.count_nonzero(f8))
+        floor_bfs_cpu = bfs_bytes / bw_cpu
         row.update({f"{k}_cpu_s": v.cpu for k, v in t.items()})
         row.update({f"{k}_wall_s": v.wall for k, v in t.items()})
         row.update(bandwidth_GBps=bw / 1e9, bandwidth_GBps_runs=[b[0] / 1e9 for b in bws],
@@ -217,6 +227,9 @@ def wavefront(cases, repeat: int, tmp: Path, gcc: str) -> list[dict]:
                    bandwidth_cpu_GBps=bw_cpu / 1e9,
                    bandwidth_cpu_GBps_runs=[b[1] / 1e9 for b in bws], floor_cpu_s=floor_cpu,
                    public_cpu_over_floor_cpu=t["public"].cpu / floor_cpu,
+                   bfs_traffic_GB=bfs_bytes / 1e9, floor_bfs_cpu_s=floor_bfs_cpu,
+                   public_cpu_over_floor_bfs_cpu=t["public"].cpu / floor_bfs_cpu,
+                   c_O3native_cpu_over_floor_bfs_cpu=t["O3native"].cpu / floor_bfs_cpu,
                    public_vs_c_O3native=t["O3native"].cpu / t["public"].cpu,
                    public_vs_c_O2=t["O2"].cpu / t["public"].cpu,
                    bitwave_vs_scalar=t["scalar"].cpu / t["bitwave"].cpu,

@@ -438,14 +438,32 @@ def _transpose8(x):
 def _gather8(free, b0, nbins, sh):
     """Byte ``sh / 8`` of the words of bins ``b0 .. b0 + 7`` (those that exist), as one uint64."""
     x = np.uint64(0)
-    for i in range(min(8, nbins - b0)):
+    for i in range(8 if nbins - b0 > 8 else nbins - b0):
         x |= ((free[b0 + i] >> sh) & np.uint64(0xFF)) << np.uint64(8 * i)
     return x
 
 
-@njit(cache=True)
-def _unpack_cell_major(blocked, rows, cols):
+def _unpack_cell_major(blocked, rows: int, cols: int):
     """Packed blocked bits -> per padded cell the free bins as uint16 words, and the any-bin mask.
+
+    ``(fm, hfree)``, filled by :func:`_unpack_into`; allocated here, since
+    ``np.empty`` in the kernel compiled numba's for two dtypes nothing else
+    in a ``collision_free`` run allocates.
+    """
+    nbins = blocked.shape[0]
+    fm = np.empty((rows + 2) * (cols + 2) * ((nbins + 15) >> 4), np.uint16)
+    hfree = np.empty(rows * cols, np.uint8)
+    _unpack_into(blocked, rows, cols, fm, hfree, np.empty(nbins, np.uint64))
+    return fm, hfree
+
+
+@njit(cache=True)
+def _unpack_into(blocked, rows, cols, fm, hfree, free):
+    """:func:`_unpack_cell_major`'s kernel.
+
+    Writes ``fm`` (``(rows + 2) * (cols + 2) * ceil(nbins / 16)`` uint16)
+    and ``hfree`` (``rows * cols`` uint8, nonzero where some bin is free);
+    ``free``: ``nbins`` uint64 of scratch.
 
     Word ``k`` of a cell holds bins ``16k .. 16k + 15`` (bit set = free);
     the border cells are all blocked. 16 bins take 2 bytes a cell where a
@@ -458,36 +476,33 @@ def _unpack_cell_major(blocked, rows, cols):
     pc = cols + 2
     ff = np.uint64(0xFF)
     # every word written once (no zero-filled allocation written again)
-    fm = np.empty((rows + 2) * pc * nw, np.uint16)
     fm[:(pc + 1) * nw] = 0
     fm[((rows + 1) * pc - 1) * nw:] = 0
-    hfree = np.empty(rows * cols, np.uint8)
-    free = np.empty(nbins, np.uint64)           # the 64-cell word of each bin, free bits set
     for r in range(rows):
         o = ((r + 1) * pc + 1) * nw
         for w in range(blocked.shape[2]):
             for b in range(nbins):
-                free[b] = ~blocked[b, r, w]
+                free[b] = ~blocked[b, r, w]     # the 64-cell word of each bin, free bits set
             c0 = w * 64
             for p in range(8):                  # cells c0 + 8p .. c0 + 8p + 7
                 if c0 + 8 * p >= cols:
                     break
                 sh = np.uint64(8 * p)
+                ncell = 8 if cols - c0 - 8 * p > 8 else cols - c0 - 8 * p
                 anyf = np.uint64(0)
                 for k in range(nw):
                     # byte j: bins 16k .. 16k + 7 (lo), 16k + 8 .. 16k + 15 (hi) of cell 8p + j
                     lo = _transpose8(_gather8(free, 16 * k, nbins, sh))
                     hi = _transpose8(_gather8(free, 16 * k + 8, nbins, sh))
                     anyf |= lo | hi
-                    for j in range(min(8, cols - c0 - 8 * p)):
+                    for j in range(ncell):
                         sj = np.uint64(8 * j)
                         fm[o + (c0 + 8 * p + j) * nw + k] = np.uint16(
                             ((lo >> sj) & ff) | (((hi >> sj) & ff) << np.uint64(8)))
-                for j in range(min(8, cols - c0 - 8 * p)):
+                for j in range(ncell):
                     hfree[r * cols + c0 + 8 * p + j] = np.uint8(
                         ((anyf >> np.uint64(8 * j)) & ff) != 0)
         fm[o + cols * nw:o + (cols + 2) * nw] = 0      # east border, west of the next row
-    return fm, hfree
 
 
 @njit(cache=True)
@@ -675,24 +690,34 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
 
 
-@njit(cache=True)
 def _bfs_field(mask, rows, cols, goal, conn8, occupied):
-    pc = cols + 2
-    npd = (rows + 2) * pc
+    """:func:`bfs_field`'s padded labels and count, from Python: ``(dist, expanded)``.
+
+    Not a kernel: as one it compiled :func:`_labels`, :func:`_open_share`
+    and both waves again, linked into it (about 0.9 s of a cold start that
+    needs one field), where a call from here compiles only the wave the grid
+    takes, shared with every other caller, for a few microseconds of
+    dispatch.
+    """
     dist, nfree = _labels(mask, rows, cols, occupied)
+    r = int(goal) // cols
+    source = (r + 1) * (cols + 2) + int(goal) - r * cols + 1      # _to_pad, in Python
     if not conn8 and _open_share(dist, rows, cols) < 0.5:
-        expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
+        expanded = _wave4_branchless(dist, cols, source, nfree)
     else:
-        queue = np.empty(max(nfree, 1), np.int32)
-        src = np.empty(1, np.int32)        # not np.array([...]): no list machinery to compile
-        src[0] = _to_pad(goal, cols)
-        expanded = wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, conn8,
-                        src, np.int64(-1), False, dist, queue, np.empty(0, np.int32))
+        src = np.full(1, source, np.int32)
+        expanded = wave(WAVE_GRID, _NO_FREE, _NO_KNOW, cols, bool(conn8), src, -1, False, dist,
+                        np.empty(max(nfree, 1), np.int32), _NO_PARENT)
     if expanded < nfree:
-        for i in range(pc, npd - pc):
-            if dist[i] == -2:
-                dist[i] = -1
+        inner = dist[cols + 2:dist.shape[0] - cols - 2]
+        inner[inner == -2] = -1
     return dist, expanded
+
+
+#: the empty arrays of the wave's unused arguments (never written)
+_NO_FREE = np.empty(0, np.uint8)
+_NO_KNOW = np.empty((0, 4), np.int8)
+_NO_PARENT = np.empty(0, np.int32)
 
 
 @njit(cache=True)

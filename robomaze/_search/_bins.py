@@ -35,7 +35,7 @@ from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_pop, heap_push
 
 
-@njit(cache=True, inline="always")
+@inner
 def _mask(fm, cell, nw):
     """Free bins of padded ``cell`` as one uint64 (bit b = bin b)."""
     m = np.uint64(fm[cell * nw])

@@ -12,7 +12,6 @@ import math
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
 from .._inner import inner
 
 
@@ -288,34 +287,6 @@ def cell_clearance(occ, rr, cc):
 
 
 # ---------------------------------------------------------------- bit-row dilation
-@njit(cache=True)
-def pack_rows(occ, m):
-    """Occupancy as rows of 64-bit words, with an ``m``-cell occupied frame.
-
-    Bit ``x % 64`` of word ``x // 64`` of row ``y`` is padded cell ``(y, x)``
-    = grid cell ``(y - m, x - m)``, set when occupied or outside the grid.
-    Rows carry ``2 + 2m/64`` spare zero words so shifted reads stay inside.
-    """
-    rows, cols = occ.shape
-    R = rows + 2 * m
-    C = cols + 2 * m
-    wd = (cols + 63) // 64 + (2 * m) // 64 + 3
-    # np.empty and a loop: np.zeros would compile numba's zeros and zero-fill
-    # implementations for this one 2-D uint64 array (np.empty is shared)
-    bits = np.empty((R, wd), np.uint64)
-    one = np.uint64(1)
-    for y in range(R):
-        for w in range(wd):
-            bits[y, w] = 0
-    for y in range(R):
-        r = y - m
-        for x in range(C):
-            c = x - m
-            if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
-                bits[y, x >> 6] |= one << np.uint64(x & 63)
-    return bits
-
-
 @njit(cache=True, inline="always")
 def _shifted(row, w, s):
     """Word ``w`` of a bit row shifted towards bit 0 by ``s`` bits."""
@@ -341,42 +312,32 @@ def _shifted_zero(row, w, s):
 
 
 @njit(cache=True)
-def dilate_bits(bits, m, rows, cols, runs):
+def dilate_bits(bits, m, rows, cols, runs, lengths, out, win, tmp):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 
     ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
-    reference cell. Output ``(rows, ceil(cols / 64))`` words: bit ``c`` of
-    row ``r`` set when some padded cell ``(r + m + drow, c + m + dcol)``,
-    ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is one
-    window-OR of its length along the padded rows (by doubling), read at
-    one shift: 64 cells per word operation.
+    reference cell; ``lengths`` their distinct lengths ``dcol1 - dcol0 + 1``,
+    ascending. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
+    bit ``c`` of row ``r`` set when some padded cell ``(r + m + drow, c + m +
+    dcol)``, ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is
+    one window-OR of its length along the padded rows (by doubling), read at
+    one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
+    and ``tmp`` (a row of it) are scratch.
+
+    The caller allocates and finds the lengths (:func:`pack_rows`'s module
+    does, with numpy): ``np.empty``, ``min``/``max`` and a fill here each
+    compiled numba's implementation for this kernel alone.
     """
     R, wd = bits.shape
-    wo = (cols + 63) // 64
-    out = np.empty((rows, wo), np.uint64)        # zeroed below (see pack_rows)
-    for r in range(rows):
-        for w in range(wo):
-            out[r, w] = 0
-    win = np.empty((R, wd), np.uint64)
-    tmp = np.empty(wd, np.uint64)
-    # the distinct run lengths, ascending (loops, not np.unique and a slice
-    # copy: those pull ~1 s of numba library code into the compile)
-    lmax = 0
-    for j in range(runs.shape[0]):
-        lmax = max(lmax, runs[j, 2] - runs[j, 1] + 1)
-    present = filled(lmax + 1, False, np.bool_)
-    for j in range(runs.shape[0]):
-        present[runs[j, 2] - runs[j, 1] + 1] = True
-    for L in range(1, lmax + 1):
-        if not present[L]:
-            continue
+    wo = out.shape[1]
+    for L in lengths:
         # win[y, bit x] = OR of bits x .. x + L - 1 of row y
         for y in range(R):
             for w in range(wd):
                 win[y, w] = bits[y, w]
         p = 1
         while p < L:
-            s = min(p, L - p)   # OR-ing a copy shifted by s grows the window by s
+            s = p if p < L - p else L - p   # OR-ing a copy shifted by s grows the window by s
             for y in range(R):
                 for w in range(wd):
                     tmp[w] = win[y, w]

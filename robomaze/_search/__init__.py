@@ -691,33 +691,53 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
 
 
 def _bfs_field(mask, rows, cols, goal, conn8, occupied):
-    """:func:`bfs_field`'s padded labels and count, from Python: ``(dist, expanded)``.
+    """:func:`bfs_field`'s padded labels and count: ``(dist, expanded)``.
 
-    Not a kernel: as one it compiled :func:`_labels`, :func:`_open_share`
-    and both waves again, linked into it (about 0.9 s of a cold start that
-    needs one field), where a call from here compiles only the wave the grid
-    takes, shared with every other caller, for a few microseconds of
-    dispatch.
+    :func:`_labelled_field` labels the grid and runs the branch-free wave
+    when it is the one to take; the engine's :func:`wave` is called from
+    here. As one kernel calling both waves, this compiled the engine's wave
+    into every first run that needed a field (0.3 s, and 0.3 s more for the
+    kernel linking it), where a corridor grid takes the branch-free wave
+    alone; the price is one more dispatch (about 2 us) on the other grids.
     """
-    dist, nfree = _labels(mask, rows, cols, occupied)
-    r = int(goal) // cols
-    source = (r + 1) * (cols + 2) + int(goal) - r * cols + 1      # _to_pad, in Python
-    if not conn8 and _open_share(dist, rows, cols) < 0.5:
-        expanded = _wave4_branchless(dist, cols, source, nfree)
-    else:
-        src = np.full(1, source, np.int32)
+    dist, nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied)
+    if expanded < 0:
+        src = np.full(1, _to_pad_py(goal, cols), np.int32)
         expanded = wave(WAVE_GRID, _NO_FREE, _NO_KNOW, cols, bool(conn8), src, -1, False, dist,
                         np.empty(max(nfree, 1), np.int32), _NO_PARENT)
-    if expanded < nfree:
-        inner = dist[cols + 2:dist.shape[0] - cols - 2]
-        inner[inner == -2] = -1
+        if expanded < nfree:
+            inner = dist[cols + 2:dist.shape[0] - cols - 2]
+            inner[inner == -2] = -1
     return dist, expanded
+
+
+def _to_pad_py(i, cols: int) -> int:
+    """:func:`~robomaze._search._engine._to_pad` in Python (calling the kernel would compile it)."""
+    r = int(i) // cols
+    return (r + 1) * (cols + 2) + int(i) - r * cols + 1
 
 
 #: the empty arrays of the wave's unused arguments (never written)
 _NO_FREE = np.empty(0, np.uint8)
 _NO_KNOW = np.empty((0, 4), np.int8)
 _NO_PARENT = np.empty(0, np.int32)
+
+
+@njit(cache=True)
+def _labelled_field(mask, rows, cols, goal, conn8, occupied):
+    """:func:`_labels`, then the branch-free wave if it is the one to take: ``(dist, nfree,
+    expanded)``, ``expanded`` -1 when the engine's wave is still to run."""
+    pc = cols + 2
+    npd = (rows + 2) * pc
+    dist, nfree = _labels(mask, rows, cols, occupied)
+    if conn8 or _open_share(dist, rows, cols) >= 0.5:
+        return dist, nfree, -1
+    expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
+    if expanded < nfree:
+        for i in range(pc, npd - pc):
+            if dist[i] == -2:
+                dist[i] = -1
+    return dist, nfree, expanded
 
 
 @njit(cache=True)
@@ -746,14 +766,17 @@ def _open_share(dist, rows, cols):
     """Share of 4096 sampled free cells (padded labels, -2 = free) with four free neighbours.
 
     The sample is a fixed multiplicative sequence over the cells, so the
-    same grid always gives the same answer and periodic grids do not alias.
+    same grid always gives the same answer and periodic grids do not alias;
+    a grid of at most 4096 cells is read once each (the exact share, and a
+    small field's call no longer spends most of its time sampling).
     """
     pc = cols + 2
     n = rows * cols
     free = 0
     inner = 0
-    for j in range(4096):
-        i = (j * 2654435761) % n
+    small = n <= 4096
+    for j in range(n if small else 4096):
+        i = j if small else (j * 2654435761) % n
         q = (i // cols + 1) * pc + i % cols + 1
         if dist[q] == -2:
             free += 1

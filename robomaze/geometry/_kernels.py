@@ -312,25 +312,33 @@ def _shifted_zero(row, w, s):
 
 
 @njit(cache=True)
-def dilate_bits(bits, m, rows, cols, runs, lengths, out, win, tmp):
+def dilate_bits(bits, m, rows, cols, runs, out, win, tmp):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 
     ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
-    reference cell; ``lengths`` their distinct lengths ``dcol1 - dcol0 + 1``,
-    ascending. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
+    reference cell. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
     bit ``c`` of row ``r`` set when some padded cell ``(r + m + drow, c + m +
     dcol)``, ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is
     one window-OR of its length along the padded rows (by doubling), read at
     one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
     and ``tmp`` (a row of it) are scratch.
 
-    The caller allocates and finds the lengths (:func:`pack_rows`'s module
-    does, with numpy): ``np.empty``, ``min``/``max`` and a fill here each
-    compiled numba's implementation for this kernel alone.
+    The caller allocates: ``np.empty`` here compiled numba's implementation
+    for two dtypes only this kernel used (and ``min``/``max`` their
+    overloads: hence the conditional expressions).
     """
     R, wd = bits.shape
     wo = out.shape[1]
-    for L in lengths:
+    lmax = 0
+    for j in range(runs.shape[0]):
+        n = runs[j, 2] - runs[j, 1] + 1
+        lmax = n if n > lmax else lmax
+    for L in range(1, lmax + 1):            # the distinct run lengths, ascending
+        present = False
+        for j in range(runs.shape[0]):
+            present = present or runs[j, 2] - runs[j, 1] + 1 == L
+        if not present:
+            continue
         # win[y, bit x] = OR of bits x .. x + L - 1 of row y
         for y in range(R):
             for w in range(wd):

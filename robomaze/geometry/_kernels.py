@@ -3,6 +3,12 @@
 Coordinates are continuous *cell units*: ``u`` grows east with column ``c``
 spanning ``[c, c + 1]``, ``v`` grows south with row ``r`` spanning
 ``[r, r + 1]``. Cells outside the grid count as occupied.
+
+Helpers with one calling kernel are inlined (``inline="always"``); those
+called from several places are INNER kernels (:mod:`robomaze._inner`): a
+helper compiled as a kernel of its own is compiled, then linked into each
+caller and optimised again there, which on a cold start cost more than the
+helper itself.
 """
 
 from __future__ import annotations
@@ -15,22 +21,35 @@ from numba import njit
 from .._inner import inner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _max(a, b):
+    """``max(a, b)`` as numba computes it (``b`` only if greater), without its overload:
+    overloads compile per calling kernel's flags, and these kernels are INNER."""
+    return b if b > a else a
+
+
+@njit(cache=True, inline="always")
+def _min(a, b):
+    """``min(a, b)`` as numba computes it (``b`` only if smaller); see :func:`_max`."""
+    return b if b < a else a
+
+
+@inner
 def _point_seg(px, py, ax, ay, bx, by):
     dx, dy = bx - ax, by - ay
     ll = dx * dx + dy * dy
     t = 0.0
     if ll > 0.0:
         t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = min(1.0, max(0.0, t))
+        t = _min(1.0, _max(0.0, t))
     qx, qy = ax + t * dx - px, ay + t * dy - py
     return math.sqrt(qx * qx + qy * qy)
 
 
-@njit(cache=True)
+@inner
 def _point_box(px, py, u0, v0, u1, v1):
-    dx = max(u0 - px, 0.0, px - u1)
-    dy = max(v0 - py, 0.0, py - v1)
+    dx = _max(_max(u0 - px, 0.0), px - u1)
+    dy = _max(_max(v0 - py, 0.0), py - v1)
     return math.sqrt(dx * dx + dy * dy)
 
 
@@ -66,17 +85,17 @@ def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
     return t0 <= t1
 
 
-@njit(cache=True)
+@inner
 def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     """Exact distance between a segment and a closed axis-aligned box."""
     if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
         return 0.0
     # disjoint convex sets: the minimum is attained at a vertex of one of them
-    d = min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
-    d = min(d, _point_seg(u0, v0, ax, ay, bx, by))
-    d = min(d, _point_seg(u1, v0, ax, ay, bx, by))
-    d = min(d, _point_seg(u0, v1, ax, ay, bx, by))
-    d = min(d, _point_seg(u1, v1, ax, ay, bx, by))
+    d = _min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
+    d = _min(d, _point_seg(u0, v0, ax, ay, bx, by))
+    d = _min(d, _point_seg(u1, v0, ax, ay, bx, by))
+    d = _min(d, _point_seg(u0, v1, ax, ay, bx, by))
+    d = _min(d, _point_seg(u1, v1, ax, ay, bx, by))
     return d
 
 
@@ -128,12 +147,12 @@ def _range(a):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _one(occ, us, vs, closed, radius):
     rows, cols = occ.shape
     umin, umax = _range(us)
     vmin, vmax = _range(vs)
-    w = max(1.0, math.ceil(radius) + 1.0)
+    w = _max(1.0, math.ceil(radius) + 1.0)
     while True:
         # math.floor is already an int64 in numba (int() would compile an overload)
         c0 = math.floor(umin - w) - 1
@@ -142,14 +161,14 @@ def _one(occ, us, vs, closed, radius):
         r1 = math.floor(vmax + w) + 1
         best = np.inf
         for r in range(r0, r1 + 1):
-            dy = max(r - vmax, vmin - (r + 1.0), 0.0)
+            dy = _max(_max(r - vmax, vmin - (r + 1.0)), 0.0)
             if dy >= best:
                 continue
             inside_r = 0 <= r < rows
             for c in range(c0, c1 + 1):
                 if inside_r and 0 <= c < cols and not occ[r, c]:
                     continue
-                dx = max(c - umax, umin - (c + 1.0), 0.0)
+                dx = _max(_max(c - umax, umin - (c + 1.0)), 0.0)
                 if dx * dx + dy * dy >= best * best:
                     continue
                 d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
@@ -159,7 +178,7 @@ def _one(occ, us, vs, closed, radius):
                 break
         covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
         if best <= w or covers:
-            return max(best - radius, 0.0)
+            return _max(best - radius, 0.0)
         w *= 2.0
 
 
@@ -183,7 +202,7 @@ def shapes_clearance(occ, us, vs, closed, radius):
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _touches(occ, u, v, res, tol):
     """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
     rows, cols = occ.shape

@@ -13,7 +13,9 @@ then a horizontal move), 8 on the goal itself and -1 elsewhere; a walker that
 reaches such a cell walks straight to the goal.
 
 Walk buffers grow by doubling so a kernel never allocates more than about
-twice what its walk needs. Kernels return a status code; the Python wrappers
+twice what its walk needs; kernels return the whole buffer and its length
+``n`` and the wrappers take ``walk[:n]`` (a slice at each of a kernel's
+returns cost its compile about 8%). Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
 """
 
@@ -153,7 +155,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     walk, n = _push(walk, n, p)
     if vis[p] >= 0:
         walk, n = _walk_sight(walk, n, cols, p, vis)
-        return walk[:n], n, OK
+        return walk, n, OK
     if h0 >= 0:
         h = h0
     else:
@@ -165,7 +167,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
             walk, n = _push(walk, n, p)
             if vis[p] >= 0:
                 walk, n = _walk_sight(walk, n, cols, p, vis)
-                return walk[:n], n, OK
+                return walk, n, OK
         h = (run_dir - hand) % 4
     marks = np.zeros(rows * cols, np.uint8)
     start_state = p * 4 + h
@@ -180,18 +182,18 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
             if q >= 0:
                 break
         if q < 0:
-            return walk[:n], n, STUCK
+            return walk, n, STUCK
         p = q
         h = d
         walk, n = _push(walk, n, p)
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         bit = np.uint8(1 << h)
         if marks[p] & bit:
             if p * 4 + h == start_state:
-                return walk[:n], n, BACK_AT_START
-            return walk[:n], n, LOOPING
+                return walk, n, BACK_AT_START
+            return walk, n, LOOPING
         marks[p] |= bit
 
 
@@ -229,10 +231,10 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     while True:
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         if not following:
             if straight_seen[p]:
-                return walk[:n], n, LOOPING
+                return walk, n, LOOPING
             straight_seen[p] = 1
             q = _step(free, rows, cols, p, main)
             if q >= 0:
@@ -254,7 +256,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
             if q >= 0:
                 break
         if q < 0:
-            return walk[:n], n, STUCK
+            return walk, n, STUCK
         count += turns[k]
         h = d
         p = q
@@ -273,7 +275,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
                 j -= 1
             delta = count - counts[j]
             if delta == 0 or delta * count > 0:
-                return walk[:n], n, LOOPING
+                return walk, n, LOOPING
             for i in range(seg, n):
                 follow_marks[walk[i]] = 0
             seg = n - 1
@@ -288,7 +290,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     a visited cell through a fresh passage, turn back; otherwise take an
     unmarked passage (hand side first), else the once-marked one back along
     the thread. Back at the start with nothing left: the goal is not
-    reachable. Returns ``(walk, n, status, thread)``; the thread (the cells
+    reachable. Returns ``(walk, n, status, thread, depth)``; the thread (the cells
     joined by passages marked once, start first) ends with the walk to the
     goal on sight, which may cross it.
     """
@@ -312,7 +314,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
             walk, n = _walk_sight(walk, n, cols, p, vis)
             for i in range(n0, n):
                 thread, depth = _push(thread, depth, walk[i])
-            return walk[:n], n, OK, thread[:depth]
+            return walk, n, OK, thread, depth
         d = -1
         if bounce:
             d = (h + 2) % 4
@@ -328,7 +330,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
                         d = dd
                         break
             if d < 0:
-                return walk[:n], n, EXHAUSTED, thread[:depth]
+                return walk, n, EXHAUSTED, thread, depth
         q = _step(free, rows, cols, p, d)
         m = ((marks[p] >> (2 * d)) & 3) + 1
         b = (d + 2) % 4
@@ -361,7 +363,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
     while True:
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         moved = False
         while cursor[p] < 4:
             d = perms[perm_ids[p], cursor[p]]
@@ -376,7 +378,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
                 break
         if not moved:
             if p == start:
-                return walk[:n], n, EXHAUSTED
+                return walk, n, EXHAUSTED
             p = _step(free, rows, cols, p, np.int64(parent[p]))
             walk, n = _push(walk, n, p)
 
@@ -396,7 +398,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
     for i in range(u.shape[0]):
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK, p, h
+            return walk, n, OK, p, h
         m = 0
         for d in range(4):
             if h >= 0 and d == (h + 2) % 4:
@@ -406,7 +408,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
                 m += 1
         if m == 0:
             if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
-                return walk[:n], n, STUCK, p, h
+                return walk, n, STUCK, p, h
             d = (h + 2) % 4
         else:
             d = cand[min(int(u[i] * m), m - 1)]
@@ -415,8 +417,8 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
         walk, n = _push(walk, n, p)
     if vis[p] >= 0:
         walk, n = _walk_sight(walk, n, cols, p, vis)
-        return walk[:n], n, OK, p, h
-    return walk[:n], n, STEP_LIMIT, p, h
+        return walk, n, OK, p, h
+    return walk, n, STEP_LIMIT, p, h
 
 
 @njit(cache=True)

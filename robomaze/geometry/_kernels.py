@@ -4,11 +4,11 @@ Coordinates are continuous *cell units*: ``u`` grows east with column ``c``
 spanning ``[c, c + 1]``, ``v`` grows south with row ``r`` spanning
 ``[r, r + 1]``. Cells outside the grid count as occupied.
 
-Helpers with one calling kernel are inlined (``inline="always"``); those
-called from several places are INNER kernels (:mod:`robomaze._inner`): a
-helper compiled as a kernel of its own is compiled, then linked into each
-caller and optimised again there, which on a cold start cost more than the
-helper itself.
+A helper compiled as a kernel of its own is compiled, then linked into
+each caller and optimised again there: :func:`_one` and :func:`_touches`,
+each with one caller, are inlined (``inline="always"``) to save that. The
+others are INNER kernels (:mod:`robomaze._inner`): inlined, the segment
+tests made :func:`_shape_box` dearer to compile than the helpers apart.
 """
 
 from __future__ import annotations

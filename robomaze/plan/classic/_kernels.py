@@ -29,6 +29,17 @@ from ..._inner import inner
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 
+# Move tables as module constants (numba embeds them): an ``np.array([...])`` in a kernel
+# compiles numba's list-to-array implementation and an ``np.empty`` of its own.
+#: turns tried by the wall followers, hand side, straight, other side, back:
+#: ``hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]``
+_TURN_BY_HAND = np.array([1, 0, -1, 0], np.int64)
+_TURN_FIXED = np.array([0, 0, 0, 2], np.int64)
+#: Pledge's turns (its U-turn counts ``-2 * hand``): ``hand * _PLEDGE_TURN[k]``
+_PLEDGE_TURN = np.array([1, 0, -1, -2], np.int64)
+#: dead-end filling's neighbour order N NE E SE S SW W NW
+_RING = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)
+
 #: Kernel status codes.
 OK = 0
 BACK_AT_START = 1      # wall follower: back in its start state
@@ -53,7 +64,7 @@ def _step(free, rows, cols, p, d):
 @njit(cache=True)
 def _push(buf, n, v):
     if n == buf.shape[0]:
-        grown = np.empty(2 * buf.shape[0], buf.dtype)
+        grown = np.empty(2 * buf.shape[0], np.int64)      # every buffer is int64
         # a loop, not ``grown[:n] = buf``: numba's array-to-slice copy brings its
         # shape-mismatch error path and the string formatting of that message
         # (~1 s of compiling) into every classic solver
@@ -172,12 +183,11 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     marks = np.zeros(rows * cols, np.uint8)
     start_state = p * 4 + h
     marks[p] |= np.uint8(1 << h)
-    turns = np.array([hand, 0, -hand, 2], np.int64)
     while True:
         q = -1
         d = 0
         for k in range(4):
-            d = (h + turns[k]) % 4
+            d = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
             q = _step(free, rows, cols, p, d)
             if q >= 0:
                 break
@@ -223,7 +233,6 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     counts[0] = 0
     straight_seen = np.zeros(ncells, np.uint8)
     follow_marks = np.zeros(ncells, np.uint8)
-    turns = np.array([hand, 0, -hand, -2 * hand], np.int64)
     following = False
     count = 0
     h = main
@@ -251,13 +260,13 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         d = 0
         k = 0
         for k in range(4):
-            d = (h + turns[k]) % 4
+            d = (h + hand * _PLEDGE_TURN[k]) % 4
             q = _step(free, rows, cols, p, d)
             if q >= 0:
                 break
         if q < 0:
             return walk, n, STUCK
-        count += turns[k]
+        count += hand * _PLEDGE_TURN[k]
         h = d
         p = q
         walk, n = _push(walk, n, p)
@@ -307,7 +316,6 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     visited[p] = 1
     h = 0
     bounce = False
-    order = np.array([hand, 0, -hand, 2], np.int64)
     while True:
         if vis[p] >= 0:
             n0 = n
@@ -320,7 +328,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
             d = (h + 2) % 4
         else:
             for k in range(4):
-                dd = (h + order[k]) % 4
+                dd = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
                 if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 0:
                     d = dd
                     break
@@ -452,7 +460,6 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
             queue[(head + size) % ncells] = p
             size += 1
             inq[p] = 1
-    ring = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)  # N NE E SE S SW W NW
     filled = 0
     while size > 0:
         p = queue[head]
@@ -465,7 +472,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
         c = p % cols
         config = 0
         for i in range(8):
-            d = ring[i]
+            d = _RING[i]
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
@@ -475,7 +482,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
         free[p] = 0
         filled += 1
         for i in range(8):
-            d = ring[i]
+            d = _RING[i]
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols:

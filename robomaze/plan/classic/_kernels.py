@@ -158,7 +158,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     If ``h0 >= 0`` the walker starts following at once with heading ``h0``
     (the caller chose it so the wall is on the hand side); otherwise it first
     runs straight in ``run_dir`` to the first wall and turns away from it.
-    Returns ``(walk, n, status, distinct_cells)``.
+    Returns ``(walk, n, status)``.
     """
     walk = np.empty(1024, np.int64)
     n = np.int64(0)  # not a literal 0: one compile of _push, not two

@@ -438,14 +438,32 @@ def _transpose8(x):
 def _gather8(free, b0, nbins, sh):
     """Byte ``sh / 8`` of the words of bins ``b0 .. b0 + 7`` (those that exist), as one uint64."""
     x = np.uint64(0)
-    for i in range(min(8, nbins - b0)):
+    for i in range(8 if nbins - b0 > 8 else nbins - b0):
         x |= ((free[b0 + i] >> sh) & np.uint64(0xFF)) << np.uint64(8 * i)
     return x
 
 
-@njit(cache=True)
-def _unpack_cell_major(blocked, rows, cols):
+def _unpack_cell_major(blocked, rows: int, cols: int):
     """Packed blocked bits -> per padded cell the free bins as uint16 words, and the any-bin mask.
+
+    ``(fm, hfree)``, filled by :func:`_unpack_into`; allocated here, since
+    ``np.empty`` in the kernel compiled numba's for two dtypes nothing else
+    in a ``collision_free`` run allocates.
+    """
+    nbins = blocked.shape[0]
+    fm = np.empty((rows + 2) * (cols + 2) * ((nbins + 15) >> 4), np.uint16)
+    hfree = np.empty(rows * cols, np.uint8)
+    _unpack_into(blocked, rows, cols, fm, hfree, np.empty(nbins, np.uint64))
+    return fm, hfree
+
+
+@njit(cache=True)
+def _unpack_into(blocked, rows, cols, fm, hfree, free):
+    """:func:`_unpack_cell_major`'s kernel.
+
+    Writes ``fm`` (``(rows + 2) * (cols + 2) * ceil(nbins / 16)`` uint16)
+    and ``hfree`` (``rows * cols`` uint8, nonzero where some bin is free);
+    ``free``: ``nbins`` uint64 of scratch.
 
     Word ``k`` of a cell holds bins ``16k .. 16k + 15`` (bit set = free);
     the border cells are all blocked. 16 bins take 2 bytes a cell where a
@@ -458,36 +476,33 @@ def _unpack_cell_major(blocked, rows, cols):
     pc = cols + 2
     ff = np.uint64(0xFF)
     # every word written once (no zero-filled allocation written again)
-    fm = np.empty((rows + 2) * pc * nw, np.uint16)
     fm[:(pc + 1) * nw] = 0
     fm[((rows + 1) * pc - 1) * nw:] = 0
-    hfree = np.empty(rows * cols, np.uint8)
-    free = np.empty(nbins, np.uint64)           # the 64-cell word of each bin, free bits set
     for r in range(rows):
         o = ((r + 1) * pc + 1) * nw
         for w in range(blocked.shape[2]):
             for b in range(nbins):
-                free[b] = ~blocked[b, r, w]
+                free[b] = ~blocked[b, r, w]     # the 64-cell word of each bin, free bits set
             c0 = w * 64
             for p in range(8):                  # cells c0 + 8p .. c0 + 8p + 7
                 if c0 + 8 * p >= cols:
                     break
                 sh = np.uint64(8 * p)
+                ncell = 8 if cols - c0 - 8 * p > 8 else cols - c0 - 8 * p
                 anyf = np.uint64(0)
                 for k in range(nw):
                     # byte j: bins 16k .. 16k + 7 (lo), 16k + 8 .. 16k + 15 (hi) of cell 8p + j
                     lo = _transpose8(_gather8(free, 16 * k, nbins, sh))
                     hi = _transpose8(_gather8(free, 16 * k + 8, nbins, sh))
                     anyf |= lo | hi
-                    for j in range(min(8, cols - c0 - 8 * p)):
+                    for j in range(ncell):
                         sj = np.uint64(8 * j)
                         fm[o + (c0 + 8 * p + j) * nw + k] = np.uint16(
                             ((lo >> sj) & ff) | (((hi >> sj) & ff) << np.uint64(8)))
-                for j in range(min(8, cols - c0 - 8 * p)):
+                for j in range(ncell):
                     hfree[r * cols + c0 + 8 * p + j] = np.uint8(
                         ((anyf >> np.uint64(8 * j)) & ff) != 0)
         fm[o + cols * nw:o + (cols + 2) * nw] = 0      # east border, west of the next row
-    return fm, hfree
 
 
 @njit(cache=True)
@@ -675,27 +690,62 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
 
 
-@njit(cache=True)
 def _bfs_field(mask, rows, cols, goal, conn8, occupied):
+    """:func:`bfs_field`'s padded labels and count: ``(dist, expanded)``.
+
+    :func:`_labelled_field` labels the grid and runs the branch-free wave
+    when it is the one to take; the engine's :func:`wave` is called from
+    here. As one kernel calling both waves, this compiled the engine's wave
+    into every first run that needed a field (0.3 s, and 0.3 s more for the
+    kernel linking it), where a corridor grid takes the branch-free wave
+    alone; the price is one more dispatch (about 2 us) on the other grids.
+    """
+    dist, nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied)
+    if expanded < 0:
+        src = np.full(1, _to_pad_py(goal, cols), np.int32)
+        expanded = wave(WAVE_GRID, _NO_FREE, _NO_KNOW, cols, bool(conn8), src, -1, False, dist,
+                        np.empty(max(nfree, 1), np.int32), _NO_PARENT)
+        if expanded < nfree:
+            inner = dist[cols + 2:dist.shape[0] - cols - 2]
+            inner[inner == -2] = -1
+    return dist, expanded
+
+
+def _to_pad_py(i, cols: int) -> int:
+    """:func:`~robomaze._search._engine._to_pad` in Python (calling the kernel would compile it)."""
+    r = int(i) // cols
+    return (r + 1) * (cols + 2) + int(i) - r * cols + 1
+
+
+#: the empty arrays of the wave's unused arguments (never written)
+_NO_FREE = np.empty(0, np.uint8)
+_NO_KNOW = np.empty((0, 4), np.int8)
+_NO_PARENT = np.empty(0, np.int32)
+
+
+@njit(cache=True)
+def _labelled_field(mask, rows, cols, goal, conn8, occupied):
+    """:func:`_labels`, then the branch-free wave if it is the one to take: ``(dist, nfree,
+    expanded)``, ``expanded`` -1 when the engine's wave is still to run.
+
+    Its three helpers are inlined (``inline="always"``; tests and benchmarks
+    call them alone too): as kernels of their own each was compiled, then
+    linked into this one and optimised again (0.3 s more on a cold start).
+    """
     pc = cols + 2
     npd = (rows + 2) * pc
     dist, nfree = _labels(mask, rows, cols, occupied)
-    if not conn8 and _open_share(dist, rows, cols) < 0.5:
-        expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
-    else:
-        queue = np.empty(max(nfree, 1), np.int32)
-        src = np.empty(1, np.int32)        # not np.array([...]): no list machinery to compile
-        src[0] = _to_pad(goal, cols)
-        expanded = wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, conn8,
-                        src, np.int64(-1), False, dist, queue, np.empty(0, np.int32))
+    if conn8 or _open_share(dist, rows, cols) >= 0.5:
+        return dist, nfree, -1
+    expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
     if expanded < nfree:
         for i in range(pc, npd - pc):
             if dist[i] == -2:
                 dist[i] = -1
-    return dist, expanded
+    return dist, nfree, expanded
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _labels(mask, rows, cols, occupied):
     """Padded int32 labels from a flat mask, free -2, blocked and border -1: ``(dist, nfree)``."""
     pc = cols + 2
@@ -716,19 +766,22 @@ def _labels(mask, rows, cols, occupied):
     return dist, nfree
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _open_share(dist, rows, cols):
     """Share of 4096 sampled free cells (padded labels, -2 = free) with four free neighbours.
 
     The sample is a fixed multiplicative sequence over the cells, so the
-    same grid always gives the same answer and periodic grids do not alias.
+    same grid always gives the same answer and periodic grids do not alias;
+    a grid of at most 4096 cells is read once each (the exact share, and a
+    small field's call no longer spends most of its time sampling).
     """
     pc = cols + 2
     n = rows * cols
     free = 0
     inner = 0
-    for j in range(4096):
-        i = (j * 2654435761) % n
+    small = n <= 4096
+    for j in range(n if small else 4096):
+        i = j if small else (j * 2654435761) % n
         q = (i // cols + 1) * pc + i % cols + 1
         if dist[q] == -2:
             free += 1
@@ -737,7 +790,7 @@ def _open_share(dist, rows, cols):
     return inner / max(free, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _wave4_branchless(dist, cols, source, nfree):
     """4-connected FIFO wave from padded ``source`` with no branch on the grid.
 
@@ -771,7 +824,10 @@ def _wave4_branchless(dist, cols, source, nfree):
 def bfs_path(free, rows, cols, s, g):
     """Shortest 4-connected route ``s -> g`` over free cells, first-found parents (N, E, S, W).
 
-    Flat unpadded cells; empty if none.
+    Flat unpadded cells; empty if none. A kernel (calling the wave, which
+    it compiles again linked into it: 0.25 s of a cold start): from Python,
+    its labelling and path readback cost the classic solvers' small calls
+    10-13 us more each (15-18%).
     """
     pc = cols + 2
     npd = (rows + 2) * pc
@@ -782,8 +838,8 @@ def bfs_path(free, rows, cols, s, g):
                 dist[(r + 1) * pc + 1 + c] = -2
     parent = np.full(npd, -1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
-    # np.bool_/np.int64, not literals: the same wave specialisation as _bfs_field's
-    src = np.empty(1, np.int32)            # not np.array([ps]): see _bfs_field
+    # np.bool_/np.int64, not literals: the same wave specialisation as bfs_field's call
+    src = np.empty(1, np.int32)            # not np.array([ps]): no list machinery to compile
     src[0] = ps
     wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, np.bool_(False),
          src, np.int64(pg), False, dist, np.empty(rows * cols, np.int32),

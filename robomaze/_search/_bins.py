@@ -32,10 +32,10 @@ from numba import njit
 
 from .._inner import inner
 from ._engine import SQRT2, _DC, offsets
-from ._heap import heap_grow, heap_pop, heap_push
+from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 
 
-@njit(cache=True, inline="always")
+@inner
 def _mask(fm, cell, nw):
     """Free bins of padded ``cell`` as one uint64 (bit b = bin b)."""
     m = np.uint64(fm[cell * nw])
@@ -144,8 +144,28 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     starts = np.asarray(starts, np.int64)
     while hk.shape[0] < starts.shape[0] + 8:      # the starts go in before the first full test
         hk, hg, hn = heap_grow(hk, hg, hn)
-    size = np.int64(0)
-    nslots = np.int64(1)
+    # the starts go in here, in Python (few; a loop for them in the kernel cost its compile
+    # ~0.1 s): what the kernel did, step for step
+    size = 0
+    nslots = 1
+    for s in starts.tolist():
+        cell, b = divmod(s, nbins)
+        sl = int(slot[cell])
+        if sl == 0:
+            sl = nslots
+            nslots += 1
+            slot[cell] = sl
+            reached[sl] = 0
+            dirty[sl] = 0
+            qkey[sl] = np.inf
+        bit = np.uint64(1 << b)
+        G[sl * nbins + b] = 0.0
+        parent[sl * nbins + b] = 255
+        reached[sl] |= bit
+        dirty[sl] |= bit
+        size = heap_push_py(hk, hg, hn, size, float(h[cell]) + 0.0, 0.0, cell)
+    size = np.int64(size)
+    nslots = np.int64(nslots)
     expanded = np.int64(0)
     best = np.inf
     best_bin = np.int64(-1)
@@ -154,33 +174,22 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     while True:
         done, size, expanded, best, best_bin, nslots = _expand_cells(
             fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
-            dirty, qkey, starts, nslots, hk, hg, hn, size, expanded, best, best_bin, back)
+            dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back)
         if done:
             return (goal if best_bin >= 0 else -1), int(best_bin), int(expanded)
-        starts = starts[:0]
         hk, hg, hn = heap_grow(hk, hg, hn)
 
 
 @njit(cache=True)
 def _expand_cells(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
-                  dirty, qkey, starts, nslots, hk, hg, hn, size, expanded, best, best_bin, back):
-    """Pushes ``starts``, then pops until the search is done (True) or the heap might
-    overflow (False). ``back``: 8 uint64 of scratch."""
+                  dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back):
+    """Pops until the search is done (True) or the heap might overflow (False), the
+    starts already queued (:func:`bin_search`). ``back``: 8 uint64 of scratch."""
     off = offsets(cols)
     nk = 8 if conn8 else 4
     one = np.uint64(1)
     zero = np.uint64(0)
     cap = hk.shape[0]
-    for s in starts:
-        cell = s // nbins
-        b = s - cell * nbins
-        sl, nslots = _slot(slot, cell, nslots, reached, dirty, qkey)
-        bit = one << np.uint64(b)
-        G[sl * nbins + b] = 0.0
-        parent[sl * nbins + b] = 255
-        reached[sl] |= bit
-        dirty[sl] |= bit
-        size = heap_push(hk, hg, hn, size, h[cell] + 0.0, 0.0, cell)
     while size > 0:
         if size + nk > cap:
             return False, size, expanded, best, best_bin, nslots

@@ -91,6 +91,27 @@ def heap_pop(hk, hg, hn, size):
     return top_n, top_g, top_k, size
 
 
+def heap_push_py(hk, hg, hn, size: int, key: float, gval: float, node: int) -> int:
+    """:func:`heap_push` (with ``g`` and nodes) in Python, the same sift step for step.
+
+    For the few start entries a search pushes before its kernel runs: the
+    kernel's own push loop for them cost its compile ~0.1 s.
+    """
+    u = size
+    while u > 0:
+        p = (u - 1) >> 1
+        if hk[p] < key or (hk[p] == key and hg[p] >= gval):
+            break
+        hk[u] = hk[p]
+        hg[u] = hg[p]
+        hn[u] = hn[p]
+        u = p
+    hk[u] = key
+    hg[u] = gval
+    hn[u] = node
+    return size + 1
+
+
 @njit(cache=True)
 def heap_grow(hk, hg, hn):
     """The heap's arrays at twice the capacity (rare: searches start big enough)."""

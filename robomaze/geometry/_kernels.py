@@ -3,6 +3,12 @@
 Coordinates are continuous *cell units*: ``u`` grows east with column ``c``
 spanning ``[c, c + 1]``, ``v`` grows south with row ``r`` spanning
 ``[r, r + 1]``. Cells outside the grid count as occupied.
+
+A helper compiled as a kernel of its own is compiled, then linked into
+each caller and optimised again there: :func:`_one` and :func:`_touches`,
+each with one caller, are inlined (``inline="always"``) to save that. The
+others are INNER kernels (:mod:`robomaze._inner`): inlined, the segment
+tests made :func:`_shape_box` dearer to compile than the helpers apart.
 """
 
 from __future__ import annotations
@@ -12,26 +18,38 @@ import math
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
 from .._inner import inner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _max(a, b):
+    """``max(a, b)`` as numba computes it (``b`` only if greater), without its overload:
+    overloads compile per calling kernel's flags, and these kernels are INNER."""
+    return b if b > a else a
+
+
+@njit(cache=True, inline="always")
+def _min(a, b):
+    """``min(a, b)`` as numba computes it (``b`` only if smaller); see :func:`_max`."""
+    return b if b < a else a
+
+
+@inner
 def _point_seg(px, py, ax, ay, bx, by):
     dx, dy = bx - ax, by - ay
     ll = dx * dx + dy * dy
     t = 0.0
     if ll > 0.0:
         t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = min(1.0, max(0.0, t))
+        t = _min(1.0, _max(0.0, t))
     qx, qy = ax + t * dx - px, ay + t * dy - py
     return math.sqrt(qx * qx + qy * qy)
 
 
-@njit(cache=True)
+@inner
 def _point_box(px, py, u0, v0, u1, v1):
-    dx = max(u0 - px, 0.0, px - u1)
-    dy = max(v0 - py, 0.0, py - v1)
+    dx = _max(_max(u0 - px, 0.0), px - u1)
+    dy = _max(_max(v0 - py, 0.0), py - v1)
     return math.sqrt(dx * dx + dy * dy)
 
 
@@ -67,17 +85,17 @@ def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
     return t0 <= t1
 
 
-@njit(cache=True)
+@inner
 def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     """Exact distance between a segment and a closed axis-aligned box."""
     if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
         return 0.0
     # disjoint convex sets: the minimum is attained at a vertex of one of them
-    d = min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
-    d = min(d, _point_seg(u0, v0, ax, ay, bx, by))
-    d = min(d, _point_seg(u1, v0, ax, ay, bx, by))
-    d = min(d, _point_seg(u0, v1, ax, ay, bx, by))
-    d = min(d, _point_seg(u1, v1, ax, ay, bx, by))
+    d = _min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
+    d = _min(d, _point_seg(u0, v0, ax, ay, bx, by))
+    d = _min(d, _point_seg(u1, v0, ax, ay, bx, by))
+    d = _min(d, _point_seg(u0, v1, ax, ay, bx, by))
+    d = _min(d, _point_seg(u1, v1, ax, ay, bx, by))
     return d
 
 
@@ -129,12 +147,12 @@ def _range(a):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _one(occ, us, vs, closed, radius):
     rows, cols = occ.shape
     umin, umax = _range(us)
     vmin, vmax = _range(vs)
-    w = max(1.0, math.ceil(radius) + 1.0)
+    w = _max(1.0, math.ceil(radius) + 1.0)
     while True:
         # math.floor is already an int64 in numba (int() would compile an overload)
         c0 = math.floor(umin - w) - 1
@@ -143,14 +161,14 @@ def _one(occ, us, vs, closed, radius):
         r1 = math.floor(vmax + w) + 1
         best = np.inf
         for r in range(r0, r1 + 1):
-            dy = max(r - vmax, vmin - (r + 1.0), 0.0)
+            dy = _max(_max(r - vmax, vmin - (r + 1.0)), 0.0)
             if dy >= best:
                 continue
             inside_r = 0 <= r < rows
             for c in range(c0, c1 + 1):
                 if inside_r and 0 <= c < cols and not occ[r, c]:
                     continue
-                dx = max(c - umax, umin - (c + 1.0), 0.0)
+                dx = _max(_max(c - umax, umin - (c + 1.0)), 0.0)
                 if dx * dx + dy * dy >= best * best:
                     continue
                 d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
@@ -160,7 +178,7 @@ def _one(occ, us, vs, closed, radius):
                 break
         covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
         if best <= w or covers:
-            return max(best - radius, 0.0)
+            return _max(best - radius, 0.0)
         w *= 2.0
 
 
@@ -184,7 +202,7 @@ def shapes_clearance(occ, us, vs, closed, radius):
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _touches(occ, u, v, res, tol):
     """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
     rows, cols = occ.shape
@@ -288,34 +306,6 @@ def cell_clearance(occ, rr, cc):
 
 
 # ---------------------------------------------------------------- bit-row dilation
-@njit(cache=True)
-def pack_rows(occ, m):
-    """Occupancy as rows of 64-bit words, with an ``m``-cell occupied frame.
-
-    Bit ``x % 64`` of word ``x // 64`` of row ``y`` is padded cell ``(y, x)``
-    = grid cell ``(y - m, x - m)``, set when occupied or outside the grid.
-    Rows carry ``2 + 2m/64`` spare zero words so shifted reads stay inside.
-    """
-    rows, cols = occ.shape
-    R = rows + 2 * m
-    C = cols + 2 * m
-    wd = (cols + 63) // 64 + (2 * m) // 64 + 3
-    # np.empty and a loop: np.zeros would compile numba's zeros and zero-fill
-    # implementations for this one 2-D uint64 array (np.empty is shared)
-    bits = np.empty((R, wd), np.uint64)
-    one = np.uint64(1)
-    for y in range(R):
-        for w in range(wd):
-            bits[y, w] = 0
-    for y in range(R):
-        r = y - m
-        for x in range(C):
-            c = x - m
-            if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
-                bits[y, x >> 6] |= one << np.uint64(x & 63)
-    return bits
-
-
 @njit(cache=True, inline="always")
 def _shifted(row, w, s):
     """Word ``w`` of a bit row shifted towards bit 0 by ``s`` bits."""
@@ -341,34 +331,32 @@ def _shifted_zero(row, w, s):
 
 
 @njit(cache=True)
-def dilate_bits(bits, m, rows, cols, runs):
+def dilate_bits(bits, m, rows, cols, runs, out, win, tmp):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 
     ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
-    reference cell. Output ``(rows, ceil(cols / 64))`` words: bit ``c`` of
-    row ``r`` set when some padded cell ``(r + m + drow, c + m + dcol)``,
-    ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is one
-    window-OR of its length along the padded rows (by doubling), read at
-    one shift: 64 cells per word operation.
+    reference cell. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
+    bit ``c`` of row ``r`` set when some padded cell ``(r + m + drow, c + m +
+    dcol)``, ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is
+    one window-OR of its length along the padded rows (by doubling), read at
+    one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
+    and ``tmp`` (a row of it) are scratch.
+
+    The caller allocates: ``np.empty`` here compiled numba's implementation
+    for two dtypes only this kernel used (and ``min``/``max`` their
+    overloads: hence the conditional expressions).
     """
     R, wd = bits.shape
-    wo = (cols + 63) // 64
-    out = np.empty((rows, wo), np.uint64)        # zeroed below (see pack_rows)
-    for r in range(rows):
-        for w in range(wo):
-            out[r, w] = 0
-    win = np.empty((R, wd), np.uint64)
-    tmp = np.empty(wd, np.uint64)
-    # the distinct run lengths, ascending (loops, not np.unique and a slice
-    # copy: those pull ~1 s of numba library code into the compile)
+    wo = out.shape[1]
     lmax = 0
     for j in range(runs.shape[0]):
-        lmax = max(lmax, runs[j, 2] - runs[j, 1] + 1)
-    present = filled(lmax + 1, False, np.bool_)
-    for j in range(runs.shape[0]):
-        present[runs[j, 2] - runs[j, 1] + 1] = True
-    for L in range(1, lmax + 1):
-        if not present[L]:
+        n = runs[j, 2] - runs[j, 1] + 1
+        lmax = n if n > lmax else lmax
+    for L in range(1, lmax + 1):            # the distinct run lengths, ascending
+        present = False
+        for j in range(runs.shape[0]):
+            present = present or runs[j, 2] - runs[j, 1] + 1 == L
+        if not present:
             continue
         # win[y, bit x] = OR of bits x .. x + L - 1 of row y
         for y in range(R):
@@ -376,7 +364,7 @@ def dilate_bits(bits, m, rows, cols, runs):
                 win[y, w] = bits[y, w]
         p = 1
         while p < L:
-            s = min(p, L - p)   # OR-ing a copy shifted by s grows the window by s
+            s = p if p < L - p else L - p   # OR-ing a copy shifted by s grows the window by s
             for y in range(R):
                 for w in range(wd):
                     tmp[w] = win[y, w]

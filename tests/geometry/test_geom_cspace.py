@@ -194,3 +194,24 @@ def test_bit_row_dilation_matches_scipy(seed):
     want = ndimage.binary_dilation(np.pad(occ, h, constant_values=True),
                                    structure=ker[::-1, ::-1])[h:h + rows, h:h + cols]
     np.testing.assert_array_equal(got, want if ker.any() else np.zeros_like(occ))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pack_rows_matches_the_bit_loop(seed):
+    # numpy's packbits against a plain-Python port of the kernel it replaced (bit by bit)
+    from robomaze.geometry.cspace import pack_rows
+    rng = np.random.default_rng(seed)
+    rows, cols = (int(v) for v in rng.integers(1, 150, 2))
+    m = int(rng.integers(0, 70))
+    occ = rng.random((rows, cols)) < rng.random()
+    R, C = rows + 2 * m, cols + 2 * m
+    wd = (cols + 63) // 64 + (2 * m) // 64 + 3
+    want = [[0] * wd for _ in range(R)]
+    for y in range(R):
+        for x in range(C):
+            r, c = y - m, x - m
+            if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
+                want[y][x >> 6] |= 1 << (x & 63)
+    got = pack_rows(occ, m)
+    assert got.dtype == np.uint64 and got.shape == (R, wd) and got.flags.c_contiguous
+    assert got.tolist() == want

@@ -96,3 +96,14 @@ def test_property_random_grids(rows, cols, density, seed, pick):
     d2, n2 = engine_wave(occ, goal)
     assert n1 == n2 and np.array_equal(d1, d2)
     assert n1 == int((scipy_field(~occ, goal) >= 0).sum())
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (5, 7), (64, 64)])
+def test_open_share_of_a_small_grid_is_exact(shape):
+    # up to 4096 cells every cell is read once: the share is the plain count, checked with numpy
+    rng = np.random.default_rng(sum(shape))
+    occ = rng.random(shape) < 0.25
+    free = np.pad(~occ, 1)
+    inner = free[1:-1, 1:-1] & free[:-2, 1:-1] & free[2:, 1:-1] & free[1:-1, :-2] & free[1:-1, 2:]
+    want = inner.sum() / max(int((~occ).sum()), 1)
+    assert _open_share(padded_labels(occ)[0], *shape) == pytest.approx(want, abs=1e-15)

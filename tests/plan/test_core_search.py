@@ -214,6 +214,26 @@ def test_heap_orders_by_key_then_larger_g():
     assert out == sorted(zip(keys, -gs))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_python_heap_push_matches_the_kernel(seed):
+    # bin_search pushes its starts in Python: the arrays must be the kernel's, entry for entry
+    # (ties on keys and on g included, which decide the pop order)
+    from robomaze._search._heap import heap_push_py
+    rng = np.random.default_rng(seed)
+    n = 64
+    keys = rng.integers(0, 6, n).astype(float)
+    gs = rng.integers(0, 3, n).astype(float)
+    a = [np.zeros(n), np.zeros(n), np.zeros(n, np.int64)]
+    b = [np.zeros(n), np.zeros(n), np.zeros(n, np.int64)]
+    sa = sb = 0
+    for i in range(n):
+        sa = core.heap_push(*a, sa, keys[i], gs[i], i)
+        sb = heap_push_py(*b, sb, keys[i], gs[i], i)
+        assert sa == sb == i + 1
+        for x, y in zip(a, b):
+            assert x.tolist() == y.tolist()
+
+
 def test_heap_of_bare_keys():
     keys = np.random.default_rng(1).integers(0, 2**40, 200).astype(np.uint64)
     heap = np.empty(200, np.uint64)

@@ -13,7 +13,9 @@ then a horizontal move), 8 on the goal itself and -1 elsewhere; a walker that
 reaches such a cell walks straight to the goal.
 
 Walk buffers grow by doubling so a kernel never allocates more than about
-twice what its walk needs. Kernels return a status code; the Python wrappers
+twice what its walk needs; kernels return the whole buffer and its length
+``n`` and the wrappers take ``walk[:n]`` (a slice at each of a kernel's
+returns cost its compile about 8%). Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
 """
 
@@ -26,6 +28,17 @@ from ..._inner import inner
 
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
+
+# Move tables as module constants (numba embeds them): an ``np.array([...])`` in a kernel
+# compiles numba's list-to-array implementation and an ``np.empty`` of its own.
+#: turns tried by the wall followers, hand side, straight, other side, back:
+#: ``hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]``
+_TURN_BY_HAND = np.array([1, 0, -1, 0], np.int64)
+_TURN_FIXED = np.array([0, 0, 0, 2], np.int64)
+#: Pledge's turns (its U-turn counts ``-2 * hand``): ``hand * _PLEDGE_TURN[k]``
+_PLEDGE_TURN = np.array([1, 0, -1, -2], np.int64)
+#: dead-end filling's neighbour order N NE E SE S SW W NW
+_RING = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)
 
 #: Kernel status codes.
 OK = 0
@@ -51,7 +64,7 @@ def _step(free, rows, cols, p, d):
 @njit(cache=True)
 def _push(buf, n, v):
     if n == buf.shape[0]:
-        grown = np.empty(2 * buf.shape[0], buf.dtype)
+        grown = np.empty(2 * buf.shape[0], np.int64)      # every buffer is int64
         # a loop, not ``grown[:n] = buf``: numba's array-to-slice copy brings its
         # shape-mismatch error path and the string formatting of that message
         # (~1 s of compiling) into every classic solver
@@ -145,7 +158,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     If ``h0 >= 0`` the walker starts following at once with heading ``h0``
     (the caller chose it so the wall is on the hand side); otherwise it first
     runs straight in ``run_dir`` to the first wall and turns away from it.
-    Returns ``(walk, n, status, distinct_cells)``.
+    Returns ``(walk, n, status)``.
     """
     walk = np.empty(1024, np.int64)
     n = np.int64(0)  # not a literal 0: one compile of _push, not two
@@ -153,7 +166,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     walk, n = _push(walk, n, p)
     if vis[p] >= 0:
         walk, n = _walk_sight(walk, n, cols, p, vis)
-        return walk[:n], n, OK
+        return walk, n, OK
     if h0 >= 0:
         h = h0
     else:
@@ -165,33 +178,32 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
             walk, n = _push(walk, n, p)
             if vis[p] >= 0:
                 walk, n = _walk_sight(walk, n, cols, p, vis)
-                return walk[:n], n, OK
+                return walk, n, OK
         h = (run_dir - hand) % 4
     marks = np.zeros(rows * cols, np.uint8)
     start_state = p * 4 + h
     marks[p] |= np.uint8(1 << h)
-    turns = np.array([hand, 0, -hand, 2], np.int64)
     while True:
         q = -1
         d = 0
         for k in range(4):
-            d = (h + turns[k]) % 4
+            d = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
             q = _step(free, rows, cols, p, d)
             if q >= 0:
                 break
         if q < 0:
-            return walk[:n], n, STUCK
+            return walk, n, STUCK
         p = q
         h = d
         walk, n = _push(walk, n, p)
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         bit = np.uint8(1 << h)
         if marks[p] & bit:
             if p * 4 + h == start_state:
-                return walk[:n], n, BACK_AT_START
-            return walk[:n], n, LOOPING
+                return walk, n, BACK_AT_START
+            return walk, n, LOOPING
         marks[p] |= bit
 
 
@@ -221,7 +233,6 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     counts[0] = 0
     straight_seen = np.zeros(ncells, np.uint8)
     follow_marks = np.zeros(ncells, np.uint8)
-    turns = np.array([hand, 0, -hand, -2 * hand], np.int64)
     following = False
     count = 0
     h = main
@@ -229,10 +240,10 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     while True:
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         if not following:
             if straight_seen[p]:
-                return walk[:n], n, LOOPING
+                return walk, n, LOOPING
             straight_seen[p] = 1
             q = _step(free, rows, cols, p, main)
             if q >= 0:
@@ -249,13 +260,13 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         d = 0
         k = 0
         for k in range(4):
-            d = (h + turns[k]) % 4
+            d = (h + hand * _PLEDGE_TURN[k]) % 4
             q = _step(free, rows, cols, p, d)
             if q >= 0:
                 break
         if q < 0:
-            return walk[:n], n, STUCK
-        count += turns[k]
+            return walk, n, STUCK
+        count += hand * _PLEDGE_TURN[k]
         h = d
         p = q
         walk, n = _push(walk, n, p)
@@ -273,7 +284,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
                 j -= 1
             delta = count - counts[j]
             if delta == 0 or delta * count > 0:
-                return walk[:n], n, LOOPING
+                return walk, n, LOOPING
             for i in range(seg, n):
                 follow_marks[walk[i]] = 0
             seg = n - 1
@@ -288,7 +299,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     a visited cell through a fresh passage, turn back; otherwise take an
     unmarked passage (hand side first), else the once-marked one back along
     the thread. Back at the start with nothing left: the goal is not
-    reachable. Returns ``(walk, n, status, thread)``; the thread (the cells
+    reachable. Returns ``(walk, n, status, thread, depth)``; the thread (the cells
     joined by passages marked once, start first) ends with the walk to the
     goal on sight, which may cross it.
     """
@@ -305,20 +316,19 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
     visited[p] = 1
     h = 0
     bounce = False
-    order = np.array([hand, 0, -hand, 2], np.int64)
     while True:
         if vis[p] >= 0:
             n0 = n
             walk, n = _walk_sight(walk, n, cols, p, vis)
             for i in range(n0, n):
                 thread, depth = _push(thread, depth, walk[i])
-            return walk[:n], n, OK, thread[:depth]
+            return walk, n, OK, thread, depth
         d = -1
         if bounce:
             d = (h + 2) % 4
         else:
             for k in range(4):
-                dd = (h + order[k]) % 4
+                dd = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
                 if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 0:
                     d = dd
                     break
@@ -328,7 +338,7 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
                         d = dd
                         break
             if d < 0:
-                return walk[:n], n, EXHAUSTED, thread[:depth]
+                return walk, n, EXHAUSTED, thread, depth
         q = _step(free, rows, cols, p, d)
         m = ((marks[p] >> (2 * d)) & 3) + 1
         b = (d + 2) % 4
@@ -361,7 +371,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
     while True:
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK
+            return walk, n, OK
         moved = False
         while cursor[p] < 4:
             d = perms[perm_ids[p], cursor[p]]
@@ -376,7 +386,7 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
                 break
         if not moved:
             if p == start:
-                return walk[:n], n, EXHAUSTED
+                return walk, n, EXHAUSTED
             p = _step(free, rows, cols, p, np.int64(parent[p]))
             walk, n = _push(walk, n, p)
 
@@ -396,7 +406,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
     for i in range(u.shape[0]):
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
-            return walk[:n], n, OK, p, h
+            return walk, n, OK, p, h
         m = 0
         for d in range(4):
             if h >= 0 and d == (h + 2) % 4:
@@ -406,7 +416,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
                 m += 1
         if m == 0:
             if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
-                return walk[:n], n, STUCK, p, h
+                return walk, n, STUCK, p, h
             d = (h + 2) % 4
         else:
             d = cand[min(int(u[i] * m), m - 1)]
@@ -415,8 +425,8 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
         walk, n = _push(walk, n, p)
     if vis[p] >= 0:
         walk, n = _walk_sight(walk, n, cols, p, vis)
-        return walk[:n], n, OK, p, h
-    return walk[:n], n, STEP_LIMIT, p, h
+        return walk, n, OK, p, h
+    return walk, n, STEP_LIMIT, p, h
 
 
 @njit(cache=True)
@@ -450,7 +460,6 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
             queue[(head + size) % ncells] = p
             size += 1
             inq[p] = 1
-    ring = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)  # N NE E SE S SW W NW
     filled = 0
     while size > 0:
         p = queue[head]
@@ -463,7 +472,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
         c = p % cols
         config = 0
         for i in range(8):
-            d = ring[i]
+            d = _RING[i]
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
@@ -473,7 +482,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
         free[p] = 0
         filled += 1
         for i in range(8):
-            d = ring[i]
+            d = _RING[i]
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols:

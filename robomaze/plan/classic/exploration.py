@@ -84,8 +84,9 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     side = check_hand(hand)
     route = check_route(route, ("thread", "shortest_known"))
     pb = Problem("tremaux", grid, start, goal, footprint, connectivity, sight)
-    walk, _, status, thread = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols, pb.start,
-                                                    pb.vis, side)
+    walk, n, status, thread, depth = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols,
+                                                           pb.start, pb.vis, side)
+    walk, thread = walk[:n], thread[:depth]
     if status == _kernels.EXHAUSTED:
         raise pb.fail(f"every passage reachable from the start was walked twice "
                       f"({walk.size - 1} moves); the goal is not reachable",
@@ -145,8 +146,9 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
     gen = as_rng(rng)
     pb = Problem("dfs_backtracking", grid, start, goal, footprint, connectivity, sight)
     perm_ids = gen.integers(0, len(_PERMS), size=pb.rows * pb.cols, dtype=np.uint8)
-    walk, _, status = _kernels.dfs_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
+    walk, n, status = _kernels.dfs_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
                                         perm_ids, _PERMS)
+    walk = walk[:n]
     if status == _kernels.EXHAUSTED:
         raise pb.fail(f"every cell reachable from the start was explored "
                       f"({walk.size - 1} moves); the goal is not reachable",

@@ -82,7 +82,7 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     while True:
         u = gen.random(min(_CHUNK, limit - done))
         walk, n, status, p, h = _kernels.mouse_walk(pb.free, pb.rows, pb.cols, p, h, pb.vis, u)
-        pieces.append(walk)
+        pieces.append(walk[:n])
         done += u.size
         if status != _kernels.STEP_LIMIT or done >= limit:
             break

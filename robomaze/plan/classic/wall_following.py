@@ -104,8 +104,9 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
         behind = [h for h in heads if open_[(h + 2) % 4]]
         h0 = (behind or heads or [-1])[0]
         run = nearest_wall_heading(pb.free2d, (r, c)) if h0 < 0 else 0
-    walk, _, status = _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
+    walk, n, status = _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
                                            side, h0, run)
+    walk = walk[:n]
     if status in (_kernels.BACK_AT_START, _kernels.LOOPING):
         if status == _kernels.BACK_AT_START or pb.start in _cycle(walk):
             raise pb.fail(f"wall follower returned to its start after {walk.size - 1} moves "
@@ -196,8 +197,9 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
             main = 0 if dr < 0 else 2
         else:
             main = 1 if dc > 0 else 3
-    walk, _, status = _kernels.pledge_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
+    walk, n, status = _kernels.pledge_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
                                            side, main)
+    walk = walk[:n]
     if status == _kernels.LOOPING:
         raise pb.fail(f"the Pledge walker (direction {HEADINGS[main]}) is circling after "
                       f"{walk.size - 1} moves without finding the exit; the goal is not on "

@@ -8,11 +8,14 @@ Both return the same walls (checked here on every size timed). For each
 side this times both paths on the same seeds, interleaved (small path,
 large path, small, ...), in process CPU time, and prints the median ns per
 cell of each and their ratio; the load average is recorded.
-``benchmarks/bench_kruskal_paths.py`` does the same for kruskal.
+``--generator wilson`` times :mod:`robomaze.generate._wilson_small`
+against the jumping kernel of :mod:`robomaze.generate._walk_kernels` on
+grids too narrow for it to jump (``SMALL_SIDE``), where both take the same
+steps. ``benchmarks/bench_kruskal_paths.py`` does the same for kruskal.
 
 Usage::
 
-    python benchmarks/bench_generate_paths.py [--sides 32,64,100,128,181,200,250,362,512]
+    python benchmarks/bench_generate_paths.py [--generator prim] [--sides 32,64,100]
         [--repeat 5] [--cells 2000000]
 """
 
@@ -27,19 +30,25 @@ from pathlib import Path
 
 import numpy as np
 
-from robomaze.generate import _prim_kernels, _prim_small, trees
+from robomaze.generate import _prim_kernels, _prim_small, _walk_kernels, _wilson_small, trees
 
 #: generator -> (threshold name in ``trees``, small path, large path); each
 #: path is ``f(rows, cols, seed) -> (east, south)``.
 PATHS = {
     "prim": ("PRIM_SMALL_CELLS", _prim_small.prim, lambda r, c, s: _prim_kernels.prim(r, c, s)),
+    # below 96 cells either way the large kernel never jumps (SMALL_SIDE); at
+    # larger sides its jumps make the two differ, and the check below fails
+    "wilson": ("SMALL_SIDE", lambda r, c, s: _wilson_small.wilson(r, c, s)[:2],
+               lambda r, c, s: _walk_kernels.wilson(r, c, s)[:2]),
 }
+THRESHOLDS = {"PRIM_SMALL_CELLS": trees, "SMALL_SIDE": _wilson_small}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--generator", default="prim", choices=sorted(PATHS))
-    ap.add_argument("--sides", default="32,64,100,128,181,200,250,362,512")
+    ap.add_argument("--sides", default=None,
+                    help="square sides (default: 32,...,512 for prim, 16,...,95 for wilson)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--cells", type=int, default=2_000_000, help="cells per timed batch")
     ap.add_argument("--out", type=Path, default=None)
@@ -50,10 +59,12 @@ def main(argv=None) -> int:
         fn(8, 8, 1)
     load = os.getloadavg()
     rows = []
-    print(f"{args.generator}: threshold {limit} = {getattr(trees, limit)}; load {load[0]:.2f}")
+    print(f"{args.generator}: threshold {limit} = {getattr(THRESHOLDS[limit], limit)}; load {load[0]:.2f}")
     print(f"{'side':>5s} {'cells':>8s} {'small ns/cell':>14s} {'large ns/cell':>14s} "
           f"{'small/large':>11s}")
-    for side in [int(x) for x in args.sides.split(",")]:
+    sides = args.sides or {"prim": "32,64,100,128,181,200,250,362,512",
+                           "wilson": "16,32,48,64,80,95"}[args.generator]
+    for side in [int(x) for x in sides.split(",")]:
         n = side * side
         inner = max(1, args.cells // n)
         a, b = small(side, side, 7), large(side, side, 7)
@@ -76,7 +87,7 @@ def main(argv=None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"generator": args.generator, "rows": rows,
                                "load": [load[0], after[0]],
-                               limit: getattr(trees, limit)}, indent=1))
+                               limit: getattr(THRESHOLDS[limit], limit)}, indent=1))
     return 0
 
 

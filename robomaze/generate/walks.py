@@ -10,8 +10,8 @@ back into visited cells show far fewer.
 
 from __future__ import annotations
 
-from ..maze import Maze
-from . import _walk_kernels
+from ..maze import Maze, check_shape
+from . import _walk_kernels, _wilson_small
 from ._common import run_kernel
 
 __all__ = ["aldous_broder", "wilson"]
@@ -61,7 +61,9 @@ def wilson(rows: int, cols: int, *, rng=None) -> Maze:
     added. The walks take about ``n log(n)`` steps in all, but far from the
     tree the walk takes 32 steps at once and replays them only where the
     loop erasure needs them, so the running time grows about linearly.
-    Faster than Aldous-Broder at the same (uniform) distribution.
+    Faster than Aldous-Broder at the same (uniform) distribution. A maze
+    narrower than 96 cells either way has no room to jump and takes a
+    smaller kernel (:mod:`._wilson_small`) that walks the same steps.
 
     Parameters
     ----------
@@ -86,4 +88,7 @@ def wilson(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.is_perfect(), m == wilson(7, 4, rng=2)
     (True, True)
     """
+    rows, cols = check_shape(rows, cols)
+    if min(rows, cols) < _wilson_small.SMALL_SIDE:  # the walks could not jump: same maze
+        return run_kernel(_wilson_small.wilson, rows, cols, rng)
     return run_kernel(_walk_kernels.wilson, rows, cols, rng)

@@ -128,33 +128,66 @@ def backtracker(rows, cols, seed):
     """
     n = rows * cols
     east, south = closed_walls(n)
-    _backtrack(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
-               np.empty(n, np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
+    _backtrack(rows, cols, seed, east, south, np.zeros(n, np.uint8), np.empty(n, np.int64),
+               np.empty(4, np.int64))
     return east, south
 
 
 @njit(cache=True)
-def _backtrack(rows, cols, st, east, south, visited, stack, nb, cand):
-    """The search of :func:`backtracker` on its arrays (``st``: the
-    SplitMix64 state)."""
+def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
+    """The search of :func:`backtracker` on its arrays.
+
+    :func:`below` (SplitMix64 from ``seed``), :func:`neighbours` and
+    :func:`carve` are written out: as calls they would be six more compiles
+    on a cold start (this kernel is in every default sweep).
+    """
     n = rows * cols
-    u = below(st, n)
+    st = np.uint64(seed)
+    st += _GAMMA
+    z = (st ^ (st >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z ^= z >> _S31
+    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
+    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
+        u = n - 1
     visited[u] = 1
     stack[0] = u
     sp = 1
     while sp > 0:
         u = stack[sp - 1]
-        k = neighbours(u, rows, cols, nb)
-        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
-        for i in range(k):
-            if visited[nb[i]] == 0:
-                cand[m] = nb[i]
-                m += 1
+        r = u // cols
+        c = u - r * cols
+        m = 0
+        if r > 0 and visited[u - cols] == 0:  # N, E, S, W: the candidates' order
+            cand[m] = u - cols
+            m += 1
+        if c < cols - 1 and visited[u + 1] == 0:
+            cand[m] = u + 1
+            m += 1
+        if r < rows - 1 and visited[u + cols] == 0:
+            cand[m] = u + cols
+            m += 1
+        if c > 0 and visited[u - 1] == 0:
+            cand[m] = u - 1
+            m += 1
         if m == 0:
             sp -= 1
             continue
-        v = cand[below(st, m)]
-        carve(east, south, cols, u, v)
+        st += _GAMMA
+        z = (st ^ (st >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z ^= z >> _S31
+        k = np.int64(np.float64(z >> _S11) * _INV53 * m)
+        v = cand[k if k < m else m - 1]
+        # vertical first: with one column, u +- 1 is also a vertical move
+        if v == u + cols:
+            south[u] = 0
+        elif v == u - cols:
+            south[v] = 0
+        elif v == u + 1:
+            east[u] = 0
+        else:
+            east[v] = 0
         visited[v] = 1
         stack[sp] = v
         sp += 1

@@ -52,7 +52,7 @@ def test_every_generator_kernel_has_one_signature(tmp_path):
                    capture_output=True, text=True, timeout=1200)
     sigs = json.loads(out.read_text())
     # the probe reached the kernels of every family, large paths included
-    for name in ("_walk_kernels._wilson_walks", "_walk_kernels._visit_block",
+    for name in ("_walk_kernels._wilson_walks", "_walk_kernels._aldous_broder_walk",
                  "_mst_kernels._tile", "_mst_kernels._global_kruskal",
                  "_mst_small._kruskal_picks", "_tree_kernels._eller", "_kernels.braid",
                  "_prim_small._prim_heap", "_prim_kernels.prim",

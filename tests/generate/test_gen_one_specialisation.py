@@ -56,7 +56,7 @@ def test_every_generator_kernel_has_one_signature(tmp_path):
                  "_mst_kernels._tile", "_mst_kernels._global_kruskal",
                  "_mst_small._kruskal_picks", "_tree_kernels._eller", "_kernels.braid",
                  "_prim_small._prim_heap", "_prim_kernels.prim",
-                 "_wilson_small._wilson_steps"):
+                 "_wilson_small._wilson_steps", "_kernels._backtrack", "_kernels._hunt_and_kill"):
         assert len(sigs[f"robomaze.generate.{name}"]) == 1, name
     many = {k: v for k, v in sigs.items() if len(v) > 1}
     assert many == {}, json.dumps(many, indent=1)

@@ -220,7 +220,9 @@ def _bits_new(n):
     ``off[l]`` is where level ``l`` starts; level 0 holds one bit per item and
     each level above one bit per non-zero word below. Setting, clearing and
     finding the smallest member cost O(levels), so a hunt is O(1) whatever
-    the maze size.
+    the maze size. :func:`_hunt_and_kill` writes :func:`_bits_set`,
+    :func:`_bits_clear` and :func:`_bits_min` out (one compile instead of
+    five); these are their reference, tested on their own.
     """
     off = np.zeros(5, np.int64)
     m = n

@@ -50,21 +50,38 @@ def mix64(z):
 
 @njit(cache=True)
 def next_u64(st):
-    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
+    """One SplitMix64 output (passes BigCrush; plenty for maze carving).
+
+    :func:`mix64` is written out here, and the whole draw in :func:`uniform`
+    and :func:`below`: a generator calling both compiles two small kernels
+    on a cold start instead of a chain of four.
+    """
     st[0] += _GAMMA
-    return mix64(st[0])
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
 
 
 @njit(cache=True)
 def uniform(st):
-    """A float in [0, 1) with 53 random bits."""
-    return np.float64(next_u64(st) >> _S11) * _INV53
+    """A float in [0, 1) with 53 random bits (of :func:`next_u64`)."""
+    st[0] += _GAMMA
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.float64((z ^ (z >> _S31)) >> _S11) * _INV53
 
 
 @njit(cache=True)
 def below(st, n):
-    """An int uniform in [0, n) (n >= 1); bias < 2**-53 * n."""
-    k = np.int64(uniform(st) * n)
+    """An int uniform in [0, n) (n >= 1), ``int(uniform(st) * n)``; bias
+    < 2**-53 * n."""
+    st[0] += _GAMMA
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    k = np.int64(np.float64((z ^ (z >> _S31)) >> _S11) * _INV53 * n)
     # rounding of x * n can hit n exactly when x is within 2**-53 of 1
     return k if k < n else n - 1
 

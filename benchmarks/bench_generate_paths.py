@@ -11,7 +11,9 @@ cell of each and their ratio; the load average is recorded.
 ``--generator wilson`` times :mod:`robomaze.generate._wilson_small`
 against the jumping kernel of :mod:`robomaze.generate._walk_kernels` on
 grids too narrow for it to jump (``SMALL_SIDE``), where both take the same
-steps. ``benchmarks/bench_kruskal_paths.py`` does the same for kruskal.
+steps; ``--generator aldous_broder`` likewise for
+:mod:`robomaze.generate._aldous_broder_small`.
+``benchmarks/bench_kruskal_paths.py`` does the same for kruskal.
 
 Usage::
 
@@ -30,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from robomaze.generate import _prim_kernels, _prim_small, _walk_kernels, _wilson_small, trees
+from robomaze.generate import (_aldous_broder_small, _prim_kernels, _prim_small, _walk_kernels,
+                               _wilson_small, trees)
 
 #: generator -> (threshold name in ``trees``, small path, large path); each
 #: path is ``f(rows, cols, seed) -> (east, south)``.
@@ -40,8 +43,12 @@ PATHS = {
     # larger sides its jumps make the two differ, and the check below fails
     "wilson": ("SMALL_SIDE", lambda r, c, s: _wilson_small.wilson(r, c, s)[:2],
                lambda r, c, s: _walk_kernels.wilson(r, c, s)[:2]),
+    # likewise below 48 cells either way for Aldous-Broder
+    "aldous_broder": ("SMALL_SIDE",
+                      lambda r, c, s: _aldous_broder_small.aldous_broder(r, c, s)[:2],
+                      lambda r, c, s: _walk_kernels.aldous_broder(r, c, s)[:2]),
 }
-THRESHOLDS = {"PRIM_SMALL_CELLS": trees, "SMALL_SIDE": _wilson_small}
+THRESHOLDS = {"prim": trees, "wilson": _wilson_small, "aldous_broder": _aldous_broder_small}
 
 
 def main(argv=None) -> int:
@@ -59,11 +66,13 @@ def main(argv=None) -> int:
         fn(8, 8, 1)
     load = os.getloadavg()
     rows = []
-    print(f"{args.generator}: threshold {limit} = {getattr(THRESHOLDS[limit], limit)}; load {load[0]:.2f}")
+    value = getattr(THRESHOLDS[args.generator], limit)
+    print(f"{args.generator}: threshold {limit} = {value}; load {load[0]:.2f}")
     print(f"{'side':>5s} {'cells':>8s} {'small ns/cell':>14s} {'large ns/cell':>14s} "
           f"{'small/large':>11s}")
     sides = args.sides or {"prim": "32,64,100,128,181,200,250,362,512",
-                           "wilson": "16,32,48,64,80,95"}[args.generator]
+                           "wilson": "16,32,48,64,80,95",
+                           "aldous_broder": "8,16,24,32,40,47"}[args.generator]
     for side in [int(x) for x in sides.split(",")]:
         n = side * side
         inner = max(1, args.cells // n)
@@ -87,7 +96,7 @@ def main(argv=None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"generator": args.generator, "rows": rows,
                                "load": [load[0], after[0]],
-                               limit: getattr(THRESHOLDS[limit], limit)}, indent=1))
+                               limit: value}, indent=1))
     return 0
 
 

@@ -11,7 +11,7 @@ back into visited cells show far fewer.
 from __future__ import annotations
 
 from ..maze import Maze, check_shape
-from . import _walk_kernels, _wilson_small
+from . import _aldous_broder_small, _walk_kernels, _wilson_small
 from ._common import run_kernel
 
 __all__ = ["aldous_broder", "wilson"]
@@ -25,7 +25,9 @@ def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
     cover time, about ``n log(n)**2`` steps for ``n`` cells, but where all
     cells around it are visited it takes 16 or 128 steps at once (sampled
     from their exact joint law), so the running time grows about linearly
-    with ``n``.
+    with ``n``. A maze narrower than 48 cells either way has no room to
+    jump and takes a smaller kernel (:mod:`._aldous_broder_small`) that
+    walks the same steps.
 
     Parameters
     ----------
@@ -50,6 +52,9 @@ def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.shape, m.is_perfect()
     ((6, 9), True)
     """
+    rows, cols = check_shape(rows, cols)
+    if min(rows, cols) < _aldous_broder_small.SMALL_SIDE:  # no jumps: the same maze
+        return run_kernel(_aldous_broder_small.aldous_broder, rows, cols, rng)
     return run_kernel(_walk_kernels.aldous_broder, rows, cols, rng)
 
 

@@ -22,7 +22,7 @@ Prints a table and writes ``benchmarks/results/generate.json``.
 Usage::
 
     python benchmarks/bench_generate.py [--big 1000] [--small 100]
-        [--repeat 5] [--mazelib-budget 20] [--no-mazelib] [--out PATH]
+        [--repeat 5] [--mazelib-budget 20] [--no-mazelib] [--only prim,wilson] [--out PATH]
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ def main(argv=None) -> int:
     ap.add_argument("--mazelib-budget", type=float, default=20.0,
                     help="seconds per mazelib generator at most (after one call)")
     ap.add_argument("--no-mazelib", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated generator names (default: all)")
     ap.add_argument("--out", type=Path,
                     default=Path(__file__).resolve().parent / "results" / "generate.json")
     args = ap.parse_args(argv)
@@ -127,7 +128,10 @@ def main(argv=None) -> int:
 
     load_before = os.getloadavg()
     rows = []
+    only = set(filter(None, args.only.split(",")))
     for name, fn in GENERATORS.items():
+        if only and name not in only:
+            continue
         rep_big = 3
         (t_big,), (big,) = _median_time([lambda: fn(args.big, args.big, rng=1)], rep_big)
         assert big[0].is_perfect()

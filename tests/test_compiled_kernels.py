@@ -24,20 +24,8 @@ import robomaze
 PLAN_PRIM_5X5 = {
     "robomaze._search._engine._astar4": 1,
     "robomaze._search._engine._descend_g": 1,
-    "robomaze.generate._kernels.below": 1,
-    "robomaze.generate._kernels.mix64": 1,
-    "robomaze.generate._kernels.new_state": 1,
-    "robomaze.generate._kernels.next_u64": 1,
-    "robomaze.generate._kernels.uniform": 1,
-    "robomaze.generate._prim_kernels._bucket_put": 1,
-    "robomaze.generate._prim_kernels._chunk_targets": 1,
-    "robomaze.generate._prim_kernels._coarse_bits": 1,
-    "robomaze.generate._prim_kernels._drain": 1,
-    "robomaze.generate._prim_kernels._fine_bits": 1,
-    "robomaze.generate._prim_kernels._prim_target": 1,
-    "robomaze.generate._prim_kernels.prim": 1,
-    "robomaze.generate._tree_kernels._bidx": 1,
-    "robomaze.generate._tree_kernels._unpack_walls": 1,
+    # a 5x5 prim takes the small path: one self-contained kernel (was 15)
+    "robomaze.generate._prim_small._prim_heap": 1,
     "robomaze.geometry._kernels.cell_clearance": 1,
     "robomaze.plan.path._centre_points": 1,
 }

@@ -50,21 +50,38 @@ def mix64(z):
 
 @njit(cache=True)
 def next_u64(st):
-    """One SplitMix64 output (passes BigCrush; plenty for maze carving)."""
+    """One SplitMix64 output (passes BigCrush; plenty for maze carving).
+
+    :func:`mix64` is written out here, and the whole draw in :func:`uniform`
+    and :func:`below`: a generator calling both compiles two small kernels
+    on a cold start instead of a chain of four.
+    """
     st[0] += _GAMMA
-    return mix64(st[0])
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
 
 
 @njit(cache=True)
 def uniform(st):
-    """A float in [0, 1) with 53 random bits."""
-    return np.float64(next_u64(st) >> _S11) * _INV53
+    """A float in [0, 1) with 53 random bits (of :func:`next_u64`)."""
+    st[0] += _GAMMA
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.float64((z ^ (z >> _S31)) >> _S11) * _INV53
 
 
 @njit(cache=True)
 def below(st, n):
-    """An int uniform in [0, n) (n >= 1); bias < 2**-53 * n."""
-    k = np.int64(uniform(st) * n)
+    """An int uniform in [0, n) (n >= 1), ``int(uniform(st) * n)``; bias
+    < 2**-53 * n."""
+    st[0] += _GAMMA
+    z = st[0]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    k = np.int64(np.float64((z ^ (z >> _S31)) >> _S11) * _INV53 * n)
     # rounding of x * n can hit n exactly when x is within 2**-53 of 1
     return k if k < n else n - 1
 
@@ -128,33 +145,66 @@ def backtracker(rows, cols, seed):
     """
     n = rows * cols
     east, south = closed_walls(n)
-    _backtrack(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
-               np.empty(n, np.int64), np.empty(4, np.int64), np.empty(4, np.int64))
+    _backtrack(rows, cols, seed, east, south, np.zeros(n, np.uint8), np.empty(n, np.int64),
+               np.empty(4, np.int64))
     return east, south
 
 
 @njit(cache=True)
-def _backtrack(rows, cols, st, east, south, visited, stack, nb, cand):
-    """The search of :func:`backtracker` on its arrays (``st``: the
-    SplitMix64 state)."""
+def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
+    """The search of :func:`backtracker` on its arrays.
+
+    :func:`below` (SplitMix64 from ``seed``), :func:`neighbours` and
+    :func:`carve` are written out: as calls they would be six more compiles
+    on a cold start (this kernel is in every default sweep).
+    """
     n = rows * cols
-    u = below(st, n)
+    st = np.uint64(seed)
+    st += _GAMMA
+    z = (st ^ (st >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z ^= z >> _S31
+    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
+    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
+        u = n - 1
     visited[u] = 1
     stack[0] = u
     sp = 1
     while sp > 0:
         u = stack[sp - 1]
-        k = neighbours(u, rows, cols, nb)
-        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
-        for i in range(k):
-            if visited[nb[i]] == 0:
-                cand[m] = nb[i]
-                m += 1
+        r = u // cols
+        c = u - r * cols
+        m = 0
+        if r > 0 and visited[u - cols] == 0:  # N, E, S, W: the candidates' order
+            cand[m] = u - cols
+            m += 1
+        if c < cols - 1 and visited[u + 1] == 0:
+            cand[m] = u + 1
+            m += 1
+        if r < rows - 1 and visited[u + cols] == 0:
+            cand[m] = u + cols
+            m += 1
+        if c > 0 and visited[u - 1] == 0:
+            cand[m] = u - 1
+            m += 1
         if m == 0:
             sp -= 1
             continue
-        v = cand[below(st, m)]
-        carve(east, south, cols, u, v)
+        st += _GAMMA
+        z = (st ^ (st >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z ^= z >> _S31
+        k = np.int64(np.float64(z >> _S11) * _INV53 * m)
+        v = cand[k if k < m else m - 1]
+        # vertical first: with one column, u +- 1 is also a vertical move
+        if v == u + cols:
+            south[u] = 0
+        elif v == u - cols:
+            south[v] = 0
+        elif v == u + 1:
+            east[u] = 0
+        else:
+            east[v] = 0
         visited[v] = 1
         stack[sp] = v
         sp += 1
@@ -187,7 +237,9 @@ def _bits_new(n):
     ``off[l]`` is where level ``l`` starts; level 0 holds one bit per item and
     each level above one bit per non-zero word below. Setting, clearing and
     finding the smallest member cost O(levels), so a hunt is O(1) whatever
-    the maze size.
+    the maze size. :func:`_hunt_and_kill` writes :func:`_bits_set`,
+    :func:`_bits_clear` and :func:`_bits_min` out (one compile instead of
+    five); these are their reference, tested on their own.
     """
     off = np.zeros(5, np.int64)
     m = n
@@ -234,17 +286,6 @@ def _bits_min(words, off):
     return i
 
 
-@njit(cache=True)
-def _hk_visit(v, visited, words, off, rows, cols, nb):
-    """Mark ``v`` visited and keep the frontier (unvisited cells next to it) exact."""
-    visited[v] = 1
-    _bits_clear(words, off, v)
-    k = neighbours(v, rows, cols, nb)
-    for i in range(k):
-        if visited[nb[i]] == 0:
-            _bits_set(words, off, nb[i])
-
-
 def hunt_and_kill(rows, cols, seed):
     """The hunt takes the first unvisited cell in row-major order that touches
     the maze, as the classic scan does, but reads it off a bit tree of the
@@ -255,44 +296,116 @@ def hunt_and_kill(rows, cols, seed):
     """
     n = rows * cols
     east, south = closed_walls(n)
-    _hunt_and_kill(rows, cols, kernel_state(seed), east, south, np.zeros(n, np.uint8),
-                   np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64),
+    _hunt_and_kill(rows, cols, seed, east, south, np.zeros(n, np.uint8), np.empty(4, np.int64),
                    *_bits_new(n))
     return east, south
 
 
 @njit(cache=True)
-def _hunt_and_kill(rows, cols, st, east, south, visited, nb, nb2, cand, words, off):
-    """The carving of :func:`hunt_and_kill` on its arrays."""
+def _hunt_and_kill(rows, cols, seed, east, south, visited, cand, words, off):
+    """The carving of :func:`hunt_and_kill` on its arrays.
+
+    One kernel: SplitMix64 from ``seed`` (:func:`below`), :func:`neighbours`,
+    :func:`carve` and the bit tree's :func:`_bits_set`, :func:`_bits_clear`
+    and :func:`_bits_min` are written out, each once (as calls they would be
+    eleven more compiles on a cold start). A visit lists the cell's
+    unvisited neighbours for the frontier, and that list is also the next
+    kill step's choice; a hunt lists the visited neighbours instead, and
+    both then draw, carve and visit in one place.
+    """
     n = rows * cols
-    u = below(st, n)
-    _hk_visit(u, visited, words, off, rows, cols, nb2)
-    nvis = 1
-    while nvis < n:
-        k = neighbours(u, rows, cols, nb)
-        m = np.int64(0)
-        for i in range(k):
-            if visited[nb[i]] == 0:
-                cand[m] = nb[i]
-                m += 1
-        if m > 0:  # kill: walk on into an unvisited neighbour
-            v = cand[below(st, m)]
-            carve(east, south, cols, u, v)
-            _hk_visit(v, visited, words, off, rows, cols, nb2)
-            nvis += 1
-            u = v
-            continue
-        i = _bits_min(words, off)  # hunt
-        k = neighbours(i, rows, cols, nb)
-        m = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
-        for j in range(k):
-            if visited[nb[j]]:
-                cand[m] = nb[j]
-                m += 1
-        carve(east, south, cols, i, cand[below(st, m)])
-        _hk_visit(i, visited, words, off, rows, cols, nb2)
+    st = np.uint64(seed)
+    st += _GAMMA
+    z = (st ^ (st >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z ^= z >> _S31
+    x = np.int64(np.float64(z >> _S11) * _INV53 * n)
+    if x >= n:  # x * n rounds up to n when x is within 2**-53 of 1
+        x = n - 1
+    nvis = 0
+    while True:
+        visited[x] = 1  # visit x: out of the frontier, its unvisited neighbours in
+        i = x
+        for lev in range(4):
+            j = off[lev] + (i >> 6)
+            words[j] &= ~(_U1 << np.uint64(i & 63))
+            if words[j] != _U0:
+                break
+            i >>= 6
         nvis += 1
-        u = i
+        r = x // cols
+        c = x - r * cols
+        m = 0
+        if r > 0 and visited[x - cols] == 0:  # N, E, S, W
+            cand[m] = x - cols
+            m += 1
+        if c < cols - 1 and visited[x + 1] == 0:
+            cand[m] = x + 1
+            m += 1
+        if r < rows - 1 and visited[x + cols] == 0:
+            cand[m] = x + cols
+            m += 1
+        if c > 0 and visited[x - 1] == 0:
+            cand[m] = x - 1
+            m += 1
+        for t in range(m):
+            i = cand[t]
+            for lev in range(4):
+                j = off[lev] + (i >> 6)
+                was = words[j]
+                words[j] = was | (_U1 << np.uint64(i & 63))
+                if was != _U0:
+                    break
+                i >>= 6
+        if nvis == n:
+            break
+        a = x  # kill: walk on from x into an unvisited neighbour
+        if m == 0:  # hunt: the first frontier cell in row-major order
+            j = off[3]
+            while words[j] == _U0:
+                j += 1
+            a = j - off[3]
+            for lev in range(3, -1, -1):
+                w = words[off[lev] + a]
+                k = 0
+                while (w & _UFF) == _U0:
+                    w >>= _U8
+                    k += 8
+                while (w & _U1) == _U0:
+                    w >>= _U1
+                    k += 1
+                a = a * 64 + k
+            r = a // cols  # joins the maze through a visited neighbour
+            c = a - r * cols
+            if r > 0 and visited[a - cols]:
+                cand[m] = a - cols
+                m += 1
+            if c < cols - 1 and visited[a + 1]:
+                cand[m] = a + 1
+                m += 1
+            if r < rows - 1 and visited[a + cols]:
+                cand[m] = a + cols
+                m += 1
+            if c > 0 and visited[a - 1]:
+                cand[m] = a - 1
+                m += 1
+        st += _GAMMA
+        z = (st ^ (st >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        z ^= z >> _S31
+        k = np.int64(np.float64(z >> _S11) * _INV53 * m)
+        b = cand[k if k < m else m - 1]
+        # carve between a and b, vertical first: with one column, a +- 1 is
+        # also a vertical move
+        if b == a + cols:
+            south[a] = 0
+        elif b == a - cols:
+            south[b] = 0
+        elif b == a + 1:
+            east[a] = 0
+        else:
+            east[b] = 0
+        x = b if x == a else a  # a kill visits b, a hunt the hunted cell a
 
 
 def growing_tree(rows, cols, seed, selection, mix):
@@ -310,12 +423,12 @@ def growing_tree(rows, cols, seed, selection, mix):
     east, south = closed_walls(n)
     _growing_tree(rows, cols, kernel_state(seed), selection, mix, east, south,
                   np.zeros(n, np.uint8), np.empty(n, np.int64), np.zeros(n, np.uint8),
-                  np.empty(4, np.int64), np.empty(4, np.int64))
+                  np.empty(4, np.int64))
     return east, south
 
 
 @njit(cache=True)
-def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, alive, nb, cand):
+def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, alive, cand):
     """The carving of :func:`growing_tree` on its arrays."""
     n = rows * cols
     u = below(st, n)
@@ -333,12 +446,21 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
                 if alive[i]:
                     break
         u = active[i]
-        k = neighbours(u, rows, cols, nb)
+        r = u // cols  # neighbours() and carve() written out: two compiles fewer
+        c = u - r * cols
         m = np.int64(0)
-        for j in range(k):
-            if visited[nb[j]] == 0:
-                cand[m] = nb[j]
-                m += 1
+        if r > 0 and visited[u - cols] == 0:  # N, E, S, W
+            cand[m] = u - cols
+            m += 1
+        if c < cols - 1 and visited[u + 1] == 0:
+            cand[m] = u + 1
+            m += 1
+        if r < rows - 1 and visited[u + cols] == 0:
+            cand[m] = u + cols
+            m += 1
+        if c > 0 and visited[u - 1] == 0:
+            cand[m] = u - 1
+            m += 1
         if m == 0:
             alive[i] = 0
             nlive -= 1
@@ -356,7 +478,14 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
                 alen = w
             continue
         v = cand[below(st, m)]
-        carve(east, south, cols, u, v)
+        if v == u + cols:  # vertical first: with one column, u +- 1 is also vertical
+            south[u] = 0
+        elif v == u - cols:
+            south[v] = 0
+        elif v == u + 1:
+            east[u] = 0
+        else:
+            east[v] = 0
         visited[v] = 1
         active[alen] = v
         alive[alen] = 1

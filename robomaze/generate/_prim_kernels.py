@@ -306,5 +306,5 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
         u = rb * cols + cb
         r = rb
         c = cb
-    # int64 bits, not literals: _unpack_walls compiles once for prim and prim_frontier
+    # int64 bits, not literals: one specialisation of _unpack_walls, not one per literal
     return _unpack_walls(cell, rows, cols, np.int64(2), np.int64(4))

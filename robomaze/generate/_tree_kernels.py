@@ -39,6 +39,17 @@ def _unpack_walls(cell, rows, cols, east_bit, south_bit):
     return east, south
 
 
+def unpack_blocked(cell, rows, cols, east_bit, south_bit):
+    """:func:`_unpack_walls` in numpy, for a caller outside a kernel (nothing
+    to compile): the 8x8 blocks transposed back to rows."""
+    tr = (rows + 7) >> 3
+    tc = (cols + 7) >> 3
+    grid = cell.reshape(tr, tc, 8, 8).transpose(0, 2, 1, 3).reshape(tr * 8, tc * 8)
+    grid = grid[:rows, :cols]
+    return ((grid & east_bit) != 0).view(np.uint8).ravel(), \
+        ((grid & south_bit) != 0).view(np.uint8).ravel()
+
+
 def prim_frontier(rows, cols, seed):
     """Frontier-cell Prim: cells are Out, Frontier or In.
 
@@ -57,7 +68,7 @@ def prim_frontier(rows, cols, seed):
     cell = np.full(((rows + 7) >> 3) * tcols * 64, 12, np.uint8)  # out, both walls
     _prim_frontier(rows, cols, kernel_state(seed), tcols, cell, np.empty(n, np.int32),
                    np.empty(4, np.int64))
-    return _unpack_walls(cell, rows, cols, 4, 8)
+    return unpack_blocked(cell, rows, cols, 4, 8)
 
 
 @njit(cache=True)

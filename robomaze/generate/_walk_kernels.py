@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import _walk, below, carve, next_u64
+from ._kernels import _GAMMA, _INV53, _MIX1, _MIX2, _S11, _S27, _S30, _S31, _walk, below, next_u64
 from ._common import closed_walls, kernel_state
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -42,6 +42,8 @@ def srw_jump(st, k):
     four steps are the four sign pairs), so after ``k`` steps both are
     ``2 Binomial(k, 1/2) - k``, independent: two popcounts of ``k`` random
     bits -- the same two bits per step the step-by-step walk draws.
+    Aldous-Broder's kernel writes this out (one compile fewer); its walk is
+    checked draw for draw against a reference that jumps this way.
     """
     su = 0
     sv = 0
@@ -77,19 +79,6 @@ def _move_tables(cols):
 
 
 @njit(cache=True)
-def _visit_block(r, c, lb, nbr, nbc, unvisited, calm):
-    """Count a newly visited cell; when its block fills, re-derive the calm
-    flags of the blocks around it (:func:`_calm_around`)."""
-    br = r >> lb
-    bc = c >> lb
-    if br < nbr and bc < nbc:
-        b = br * nbc + bc
-        unvisited[b] -= 1
-        if unvisited[b] == 0:
-            _calm_around(br, bc, nbr, nbc, unvisited, calm)
-
-
-@njit(cache=True)
 def _calm_around(br, bc, nbr, nbc, unvisited, calm):
     """Calm flags of the blocks around the just-filled block ``(br, bc)``.
 
@@ -100,21 +89,15 @@ def _calm_around(br, bc, nbr, nbc, unvisited, calm):
     counted), so the next ``2**lb`` steps are simple-random-walk steps of
     Z^2 that enter no new cell.
     """
-    for i in range(max(br - 1, 1), min(br + 2, nbr - 1)):
-        for j in range(max(bc - 1, 1), min(bc + 2, nbc - 1)):
+    # conditionals, not max() / min(): numba compiles those apart
+    for i in range(br - 1 if br > 1 else 1, br + 2 if br + 2 < nbr - 1 else nbr - 1):
+        for j in range(bc - 1 if bc > 1 else 1, bc + 2 if bc + 2 < nbc - 1 else nbc - 1):
             ok = 1
             for a in range(i - 1, i + 2):
                 for e in range(j - 1, j + 2):
                     if unvisited[a * nbc + e] != 0:
                         ok = 0
             calm[i * nbc + j] = ok
-
-
-@njit(cache=True)
-def _is_calm(r, c, lb, nbr, nbc, calm):
-    br = r >> lb
-    bc = c >> lb
-    return br < nbr and bc < nbc and calm[br * nbc + bc] != 0
 
 
 def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
@@ -145,49 +128,113 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     # int(): a default left to numba would be typed as its literal, and the
     # helpers taking ``fine`` and ``coarse`` would compile once for each
     moves = _aldous_broder_walk(
-        rows, cols, kernel_state(seed), int(fine), int(coarse), east, south,
+        rows, cols, seed, int(fine), int(coarse), east, south,
         np.zeros(n, np.uint8), *_calm_blocks(rows, cols, fine),
         *_calm_blocks(rows, cols, coarse), *_move_tables(cols)[:3])
     return east, south, moves
 
 
 @njit(cache=True)
-def _aldous_broder_walk(rows, cols, st, fine, coarse, east, south, visited, nbr, nbc, unv, calm,
+def _aldous_broder_walk(rows, cols, seed, fine, coarse, east, south, visited, nbr, nbc, unv, calm,
                         nbr2, nbc2, unv2, calm2, dr, dc, off):
-    """The walk of :func:`aldous_broder` on its arrays (``st``: the SplitMix64
-    state; ``unv``/``calm``: the fine blocks' unvisited counts and calm flags,
-    ``unv2``/``calm2`` the coarse blocks'); returns the number of moves."""
+    """The walk of :func:`aldous_broder` on its arrays (``unv``/``calm``: the
+    fine blocks' unvisited counts and calm flags, ``unv2``/``calm2`` the
+    coarse blocks'); returns the number of moves.
+
+    SplitMix64 from ``seed`` (:func:`._kernels.next_u64`, ``below``), the
+    step (``_walk``), ``carve`` and :func:`srw_jump` are written out:
+    as calls they would be a dozen more compiles on a cold start; only
+    :func:`_calm_around`, rarely run, stays a call.
+    """
     n = rows * cols
-    u = below(st, n)
+    st = np.uint64(seed)
+    st += _GAMMA
+    z = (st ^ (st >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    z ^= z >> _S31
+    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
+    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
+        u = n - 1
     visited[u] = 1
     remaining = n - 1
     moves = 0
     r = u // cols
     c = u - r * cols
-    _visit_block(r, c, fine, nbr, nbc, unv, calm)
-    _visit_block(r, c, coarse, nbr2, nbc2, unv2, calm2)
+    # the first cell's block counts; the walk's visits count theirs below
+    if (r >> fine) < nbr and (c >> fine) < nbc:
+        unv[(r >> fine) * nbc + (c >> fine)] -= 1
+        if unv[(r >> fine) * nbc + (c >> fine)] == 0:
+            _calm_around(r >> fine, c >> fine, nbr, nbc, unv, calm)
+    if (r >> coarse) < nbr2 and (c >> coarse) < nbc2:
+        unv2[(r >> coarse) * nbc2 + (c >> coarse)] -= 1
+        if unv2[(r >> coarse) * nbc2 + (c >> coarse)] == 0:
+            _calm_around(r >> coarse, c >> coarse, nbr2, nbc2, unv2, calm2)
     while remaining > 0:
-        if _is_calm(r, c, fine, nbr, nbc, calm):
-            k = 1 << coarse if _is_calm(r, c, coarse, nbr2, nbc2, calm2) else 1 << fine
-            jr, jc = srw_jump(st, k)
-            r += jr
-            c += jc
+        if ((r >> fine) < nbr and (c >> fine) < nbc
+                and calm[(r >> fine) * nbc + (c >> fine)] != 0):
+            # a calm block: k steps at once (srw_jump: x + y and x - y move
+            # by independent fair signs, two popcounts of k random bits)
+            k = 1 << fine
+            if ((r >> coarse) < nbr2 and (c >> coarse) < nbc2
+                    and calm2[(r >> coarse) * nbc2 + (c >> coarse)] != 0):
+                k = 1 << coarse
+            su = 0
+            sv = 0
+            left = k
+            while left > 0:
+                st += _GAMMA
+                z = (st ^ (st >> _S30)) * _MIX1
+                z = (z ^ (z >> _S27)) * _MIX2
+                z ^= z >> _S31
+                m = _M32 if left >= 32 else np.uint64((1 << left) - 1)
+                for half in range(2):
+                    x = z & m if half == 0 else (z >> _S32) & m
+                    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+                    x = ((x & np.uint64(0x3333333333333333))
+                         + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333)))
+                    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+                    cnt = np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+                    if half == 0:
+                        su += cnt
+                    else:
+                        sv += cnt
+                left -= 32
+            du = 2 * su - k
+            dv = 2 * sv - k
+            r += (du - dv) >> 1
+            c += (du + dv) >> 1
             u = r * cols + c
             moves += k
             continue
-        bits = next_u64(st)
+        st += _GAMMA
+        z = (st ^ (st >> _S30)) * _MIX1
+        z = (z ^ (z >> _S27)) * _MIX2
+        bits = z ^ (z >> _S31)
         for _ in range(32):
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
-            v, r, c = _walk(u, r, c, d, rows, cols, dr, dc, off)
-            if v < 0:
-                continue
+            # table look-ups, not a 4-way branch on a random direction
+            nr = r + dr[d]
+            nc = c + dc[d]
+            if nr < 0 or nr >= rows or nc < 0 or nc >= cols:
+                continue  # an off-grid draw is a stay
+            v = u + off[d]
+            r = nr
+            c = nc
             moves += 1
             if visited[v] == 0:
                 visited[v] = 1
-                carve(east, south, cols, u, v)
+                # carve, vertical first: with one column, u +- 1 is also vertical
+                if v == u + cols:
+                    south[u] = 0
+                elif v == u - cols:
+                    south[v] = 0
+                elif v == u + 1:
+                    east[u] = 0
+                else:
+                    east[v] = 0
                 remaining -= 1
-                # _visit_block, written out: a call here costs ~20% (numba
+                # the block counts written out: a call here costs ~20% (numba
                 # counts references to the arrays it passes)
                 b = (r >> fine) * nbc + (c >> fine)
                 if (r >> fine) < nbr and (c >> fine) < nbc:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..maze import Maze, check_shape
-from . import _mst_kernels, _mst_small, _prim_kernels, _tree_kernels
+from . import _mst_kernels, _mst_small, _prim_kernels, _prim_small, _tree_kernels
 from ._common import closed_walls, kernel_seed, run_kernel, walls_to_maze
 
 __all__ = ["prim", "prim_frontier", "kruskal", "mst"]
@@ -46,6 +46,15 @@ MST_SCIPY_CELLS = 10_000
 
 #: Prim's queue keys keep ``cell * 4 + direction`` in 31 bits.
 PRIM_MAX_CELLS = 2**29 - 1
+
+#: Grids of at most this many cells take :mod:`._prim_small` (one kernel,
+#: a plain binary heap: ~0.3 s of compiling instead of ~2 s for the 19
+#: specialisations of :mod:`._prim_kernels`' bucketed, prefetching queue).
+#: It is the faster path on small grids (32x32: 88 vs 103 ns/cell), level
+#: from 80x80 to 100x100 (1.01x) and slower beyond, where its heap of all
+#: waiting edges leaves the cache (181x181: 1.12x;
+#: ``benchmarks/bench_generate_paths.py``). Both build the same maze.
+PRIM_SMALL_CELLS = 10_000
 
 
 def prim(rows: int, cols: int, *, rng=None) -> Maze:
@@ -81,6 +90,8 @@ def prim(rows: int, cols: int, *, rng=None) -> Maze:
         raise ParameterError(
             f"prim: a {rows}x{cols} maze has {rows * cols} cells; expected rows*cols <= "
             f"{PRIM_MAX_CELLS} (its queue keys hold a 31-bit edge id)")
+    if rows * cols <= PRIM_SMALL_CELLS:
+        return walls_to_maze(*_prim_small.prim(rows, cols, kernel_seed(rng)), rows, cols)
     return run_kernel(_prim_kernels.prim, rows, cols, rng)
 
 

@@ -10,8 +10,8 @@ back into visited cells show far fewer.
 
 from __future__ import annotations
 
-from ..maze import Maze
-from . import _walk_kernels
+from ..maze import Maze, check_shape
+from . import _aldous_broder_small, _walk_kernels, _wilson_small
 from ._common import run_kernel
 
 __all__ = ["aldous_broder", "wilson"]
@@ -25,7 +25,9 @@ def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
     cover time, about ``n log(n)**2`` steps for ``n`` cells, but where all
     cells around it are visited it takes 16 or 128 steps at once (sampled
     from their exact joint law), so the running time grows about linearly
-    with ``n``.
+    with ``n``. A maze narrower than 48 cells either way has no room to
+    jump and takes a smaller kernel (:mod:`._aldous_broder_small`) that
+    walks the same steps.
 
     Parameters
     ----------
@@ -50,6 +52,9 @@ def aldous_broder(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.shape, m.is_perfect()
     ((6, 9), True)
     """
+    rows, cols = check_shape(rows, cols)
+    if min(rows, cols) < _aldous_broder_small.SMALL_SIDE:  # no jumps: the same maze
+        return run_kernel(_aldous_broder_small.aldous_broder, rows, cols, rng)
     return run_kernel(_walk_kernels.aldous_broder, rows, cols, rng)
 
 
@@ -61,7 +66,9 @@ def wilson(rows: int, cols: int, *, rng=None) -> Maze:
     added. The walks take about ``n log(n)`` steps in all, but far from the
     tree the walk takes 32 steps at once and replays them only where the
     loop erasure needs them, so the running time grows about linearly.
-    Faster than Aldous-Broder at the same (uniform) distribution.
+    Faster than Aldous-Broder at the same (uniform) distribution. A maze
+    narrower than 96 cells either way has no room to jump and takes a
+    smaller kernel (:mod:`._wilson_small`) that walks the same steps.
 
     Parameters
     ----------
@@ -86,4 +93,7 @@ def wilson(rows: int, cols: int, *, rng=None) -> Maze:
     >>> m.is_perfect(), m == wilson(7, 4, rng=2)
     (True, True)
     """
+    rows, cols = check_shape(rows, cols)
+    if min(rows, cols) < _wilson_small.SMALL_SIDE:  # the walks could not jump: same maze
+        return run_kernel(_wilson_small.wilson, rows, cols, rng)
     return run_kernel(_walk_kernels.wilson, rows, cols, rng)

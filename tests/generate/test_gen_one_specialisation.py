@@ -24,15 +24,16 @@ PROBE = r"""
 import json, sys
 from numba.core.registry import CPUDispatcher
 from robomaze import generate as G
-from robomaze.generate import (_kernels, _mst_kernels, _mst_small, _prim_kernels,
-                               _scheme_kernels, _tree_kernels, _walk_kernels)
+from robomaze.generate import (_aldous_broder_small, _kernels, _mst_kernels, _mst_small,
+                               _prim_kernels, _prim_small, _scheme_kernels, _tree_kernels,
+                               _walk_kernels, _wilson_small)
 for name in G.GENERATORS:
     for size in (5, 210):
         G.generate(name, size, size + 1, rng=1)
 G.generate("wilson", 9, 9, rng=1, braid=0.5)
 out = {}
-for mod in (_kernels, _mst_kernels, _mst_small, _prim_kernels, _scheme_kernels, _tree_kernels,
-            _walk_kernels):
+for mod in (_aldous_broder_small, _kernels, _mst_kernels, _mst_small, _prim_kernels, _prim_small,
+            _scheme_kernels, _tree_kernels, _walk_kernels, _wilson_small):
     for attr, obj in vars(mod).items():
         if isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == mod.__name__:
             out[f"{mod.__name__}.{attr}"] = [str(s) for s in obj.signatures]
@@ -51,9 +52,12 @@ def test_every_generator_kernel_has_one_signature(tmp_path):
                    capture_output=True, text=True, timeout=1200)
     sigs = json.loads(out.read_text())
     # the probe reached the kernels of every family, large paths included
-    for name in ("_walk_kernels._wilson_walks", "_walk_kernels._visit_block",
+    for name in ("_walk_kernels._wilson_walks", "_walk_kernels._aldous_broder_walk",
                  "_mst_kernels._tile", "_mst_kernels._global_kruskal",
-                 "_mst_small._kruskal_picks", "_tree_kernels._eller", "_kernels.braid"):
+                 "_mst_small._kruskal_picks", "_tree_kernels._eller", "_kernels.braid",
+                 "_prim_small._prim_heap", "_prim_kernels.prim",
+                 "_wilson_small._wilson_steps", "_kernels._backtrack", "_kernels._hunt_and_kill",
+                 "_aldous_broder_small._walk_steps"):
         assert len(sigs[f"robomaze.generate.{name}"]) == 1, name
     many = {k: v for k, v in sigs.items() if len(v) > 1}
     assert many == {}, json.dumps(many, indent=1)

@@ -6,8 +6,8 @@ each way (:data:`SMALL_SIDE`). Below that it walks step by step, and this
 kernel takes exactly those steps (the same SplitMix64 words, two bits a
 step, an off-grid draw a stay), so it returns the same walls and move
 count. It compiles one kernel instead of two, without the jump and block
-bookkeeping (SplitMix64, ``below``, the step and ``carve`` are written
-out); its arrays come from numpy.
+bookkeeping (the draws, :func:`._kernels.step`, and the wall to open
+are inlined, the step written out); its arrays come from numpy.
 
 Examples
 --------
@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from ._common import closed_walls
-from ._kernels import _GAMMA, _INV53, _MIX1, _MIX2, _S11, _S27, _S30, _S31
+from ._kernels import scale_below, step, wall_between
 from ._walk_kernels import AB_FINE, _move_tables
 
 #: The big kernel jumps only on grids of at least three fine blocks each
@@ -53,23 +53,15 @@ def _walk_steps(rows, cols, seed, east, south, visited, dr, dc, off):
     """The walk until every cell is visited; returns the number of moves."""
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        u = n - 1
+    st, z = step(st)
+    u = scale_below(z, n)
     visited[u] = 1
     remaining = n - 1
     moves = 0
     r = u // cols
     c = u - r * cols
     while remaining > 0:
-        st += _GAMMA
-        z = (st ^ (st >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        bits = z ^ (z >> _S31)
+        st, bits = step(st)
         for _ in range(32):
             d = np.int64(bits & _U3)
             bits >>= _S2
@@ -84,15 +76,11 @@ def _walk_steps(rows, cols, seed, east, south, visited, dr, dc, off):
             moves += 1
             if visited[v] == 0:
                 visited[v] = 1
-                # carve, vertical first: with one column, u +- 1 is also vertical
-                if v == u + cols:
-                    south[u] = 0
-                elif v == u - cols:
-                    south[v] = 0
-                elif v == u + 1:
-                    east[u] = 0
+                south_side, w = wall_between(u, v, cols)
+                if south_side:
+                    south[w] = 0
                 else:
-                    east[v] = 0
+                    east[w] = 0
                 remaining -= 1
                 if remaining == 0:
                     break

@@ -40,6 +40,31 @@ def new_state(seed):
     return st
 
 
+@njit(inline="always")
+def step(st):
+    """One SplitMix64 step on a scalar state (uint64): ``(next state, output)``.
+
+    The stream's one definition. ``inline="always"``: numba writes it into
+    each caller's IR before typing, so no generator links a kernel for it
+    (as calls, the draws were a chain of up to four more compiles on every
+    cold start).
+    """
+    st += _GAMMA
+    z = (st ^ (st >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return st, z ^ (z >> _S31)
+
+
+@njit(inline="always")
+def scale_below(z, n):
+    """An int uniform in [0, n) (n >= 1) from the output ``z`` of
+    :func:`step`: ``int(u * n)`` of its top 53 bits as ``u`` in [0, 1);
+    bias < 2**-53 * n."""
+    k = np.int64(np.float64(z >> _S11) * _INV53 * n)
+    # rounding of u * n can hit n exactly when u is within 2**-53 of 1
+    return k if k < n else n - 1
+
+
 @njit(cache=True)
 def mix64(z):
     """SplitMix64's output function of a state ``z`` (uint64)."""
@@ -50,54 +75,42 @@ def mix64(z):
 
 @njit(cache=True)
 def next_u64(st):
-    """One SplitMix64 output (passes BigCrush; plenty for maze carving).
-
-    :func:`mix64` is written out here, and the whole draw in :func:`uniform`
-    and :func:`below`: a generator calling both compiles two small kernels
-    on a cold start instead of a chain of four.
-    """
-    st[0] += _GAMMA
-    z = st[0]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    """One SplitMix64 output of the state ``st[0]`` (passes BigCrush; plenty
+    for maze carving)."""
+    st[0], z = step(st[0])
+    return z
 
 
 @njit(cache=True)
 def uniform(st):
     """A float in [0, 1) with 53 random bits (of :func:`next_u64`)."""
-    st[0] += _GAMMA
-    z = st[0]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.float64((z ^ (z >> _S31)) >> _S11) * _INV53
+    st[0], z = step(st[0])
+    return np.float64(z >> _S11) * _INV53
 
 
 @njit(cache=True)
 def below(st, n):
     """An int uniform in [0, n) (n >= 1), ``int(uniform(st) * n)``; bias
     < 2**-53 * n."""
-    st[0] += _GAMMA
-    z = st[0]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    k = np.int64(np.float64((z ^ (z >> _S31)) >> _S11) * _INV53 * n)
-    # rounding of x * n can hit n exactly when x is within 2**-53 of 1
-    return k if k < n else n - 1
+    st[0], z = step(st[0])
+    return scale_below(z, n)
 
 
-@njit(cache=True)
-def carve(east, south, cols, a, b):
-    """Open the wall between 4-neighbour cells ``a`` and ``b``."""
+@njit(inline="always")
+def wall_between(a, b, cols):
+    """The wall between 4-neighbour cells ``a`` and ``b``: ``(True, i)`` for
+    ``south[i]``, ``(False, i)`` for ``east[i]``.
+
+    Inlined, as :func:`step`; the kernels then open the wall themselves: an
+    inlined helper taking the wall arrays made numba count references to
+    them at every call, which cost the backtracker 35% of its time.
+    """
     # vertical first: with one column, a +- 1 is also a vertical move
     if b == a + cols:
-        south[a] = 0
-    elif b == a - cols:
-        south[b] = 0
-    elif b == a + 1:
-        east[a] = 0
-    else:
-        east[b] = 0
+        return True, a
+    if b == a - cols:
+        return True, b
+    return False, (a if b == a + 1 else b)
 
 
 @njit(cache=True)
@@ -154,19 +167,14 @@ def backtracker(rows, cols, seed):
 def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """The search of :func:`backtracker` on its arrays.
 
-    :func:`below` (SplitMix64 from ``seed``), :func:`neighbours` and
-    :func:`carve` are written out: as calls they would be six more compiles
-    on a cold start (this kernel is in every default sweep).
+    The neighbour scan and the wall to open are written out and the draws
+    (:func:`step`) inlined: as calls they would be six more compiles on a
+    cold start (this kernel is in every default sweep).
     """
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        u = n - 1
+    st, z = step(st)
+    u = scale_below(z, n)
     visited[u] = 1
     stack[0] = u
     sp = 1
@@ -190,13 +198,11 @@ def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
         if m == 0:
             sp -= 1
             continue
-        st += _GAMMA
-        z = (st ^ (st >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        z ^= z >> _S31
-        k = np.int64(np.float64(z >> _S11) * _INV53 * m)
-        v = cand[k if k < m else m - 1]
-        # vertical first: with one column, u +- 1 is also a vertical move
+        st, z = step(st)
+        k = scale_below(z, m)
+        v = cand[k]
+        # the wall written out, not wall_between(): its second branch on a
+        # random direction cost this kernel 20-25% (no other kernel minded)
         if v == u + cols:
             south[u] = 0
         elif v == u - cols:
@@ -305,23 +311,18 @@ def hunt_and_kill(rows, cols, seed):
 def _hunt_and_kill(rows, cols, seed, east, south, visited, cand, words, off):
     """The carving of :func:`hunt_and_kill` on its arrays.
 
-    One kernel: SplitMix64 from ``seed`` (:func:`below`), :func:`neighbours`,
-    :func:`carve` and the bit tree's :func:`_bits_set`, :func:`_bits_clear`
-    and :func:`_bits_min` are written out, each once (as calls they would be
-    eleven more compiles on a cold start). A visit lists the cell's
+    One kernel: the draws (:func:`step`) and :func:`wall_between` are inlined,
+    :func:`neighbours` and the bit tree's :func:`_bits_set`,
+    :func:`_bits_clear` and :func:`_bits_min` written out, each once (as
+    calls they would be eleven more compiles on a cold start). A visit lists the cell's
     unvisited neighbours for the frontier, and that list is also the next
     kill step's choice; a hunt lists the visited neighbours instead, and
     both then draw, carve and visit in one place.
     """
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    x = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if x >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        x = n - 1
+    st, z = step(st)
+    x = scale_below(z, n)
     nvis = 0
     while True:
         visited[x] = 1  # visit x: out of the frontier, its unvisited neighbours in
@@ -389,22 +390,14 @@ def _hunt_and_kill(rows, cols, seed, east, south, visited, cand, words, off):
             if c > 0 and visited[a - 1]:
                 cand[m] = a - 1
                 m += 1
-        st += _GAMMA
-        z = (st ^ (st >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        z ^= z >> _S31
-        k = np.int64(np.float64(z >> _S11) * _INV53 * m)
-        b = cand[k if k < m else m - 1]
-        # carve between a and b, vertical first: with one column, a +- 1 is
-        # also a vertical move
-        if b == a + cols:
-            south[a] = 0
-        elif b == a - cols:
-            south[b] = 0
-        elif b == a + 1:
-            east[a] = 0
+        st, z = step(st)
+        k = scale_below(z, m)
+        b = cand[k]
+        south_side, w = wall_between(a, b, cols)
+        if south_side:
+            south[w] = 0
         else:
-            east[b] = 0
+            east[w] = 0
         x = b if x == a else a  # a kill visits b, a hunt the hunted cell a
 
 
@@ -446,7 +439,7 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
                 if alive[i]:
                     break
         u = active[i]
-        r = u // cols  # neighbours() and carve() written out: two compiles fewer
+        r = u // cols  # neighbours() written out: a compile fewer
         c = u - r * cols
         m = np.int64(0)
         if r > 0 and visited[u - cols] == 0:  # N, E, S, W
@@ -478,14 +471,11 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
                 alen = w
             continue
         v = cand[below(st, m)]
-        if v == u + cols:  # vertical first: with one column, u +- 1 is also vertical
-            south[u] = 0
-        elif v == u - cols:
-            south[v] = 0
-        elif v == u + 1:
-            east[u] = 0
+        south_side, w = wall_between(u, v, cols)
+        if south_side:
+            south[w] = 0
         else:
-            east[v] = 0
+            east[w] = 0
         visited[v] = 1
         active[alen] = v
         alive[alen] = 1
@@ -553,7 +543,11 @@ def braid(east, south, rows, cols, order, target, seed):
             removed += 1
         else:  # a one-cell-wide maze end: nothing to open
             continue
-        carve(east, south, cols, u, v)
+        south_side, w = wall_between(u, v, cols)
+        if south_side:
+            south[w] = 0
+        else:
+            east[w] = 0
         deg[u] += 1
         deg[v] += 1
     return removed

@@ -33,11 +33,8 @@ import numpy as np
 from numba import njit
 
 from ._common import closed_walls
-from ._kernels import _GAMMA, _INV53, _MIX1, _MIX2
+from ._kernels import scale_below, step
 
-_S11 = np.uint64(11)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
 _S31 = np.uint64(31)
 
 
@@ -57,19 +54,14 @@ def _prim_heap(rows, cols, seed, east, south, intree, heap):
     """Grow the tree into ``east``/``south`` (all walls up on entry);
     ``intree`` starts zero, ``heap`` has room for every edge.
 
-    SplitMix64 (:func:`._kernels.next_u64`), ``below`` and the heap
-    (:func:`robomaze._search.heap_push` / ``heap_pop`` on bare keys) are
-    written out here: as calls they would be seven more compiles.
+    The draws (:func:`._kernels.step`, inlined) and the heap
+    (:func:`robomaze._search.heap_push` / ``heap_pop`` on bare keys, written
+    out) are no calls: as calls they would be seven more compiles.
     """
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        u = n - 1
+    st, z = step(st)
+    u = scale_below(z, n)
     intree[u] = 1
     size = 0
     hold = np.uint64(0)
@@ -89,10 +81,7 @@ def _prim_heap(rows, cols, seed, east, south, intree, heap):
                     continue
             elif c == 0 or intree[u - 1]:
                 continue
-            st += _GAMMA
-            z = (st ^ (st >> _S30)) * _MIX1
-            z = (z ^ (z >> _S27)) * _MIX2
-            z ^= z >> _S31
+            st, z = step(st)
             key = ((z >> _S31) << _S31) | np.uint64(u * 4 + code)
             if not held:
                 hold = key

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import _GAMMA, _INV53, _MIX1, _MIX2, _S11, _S27, _S30, _S31, _walk, below, next_u64
+from ._kernels import _walk, below, next_u64, scale_below, step, wall_between
 from ._common import closed_walls, kernel_state
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -141,20 +141,15 @@ def _aldous_broder_walk(rows, cols, seed, fine, coarse, east, south, visited, nb
     fine blocks' unvisited counts and calm flags, ``unv2``/``calm2`` the
     coarse blocks'); returns the number of moves.
 
-    SplitMix64 from ``seed`` (:func:`._kernels.next_u64`, ``below``), the
-    step (``_walk``), ``carve`` and :func:`srw_jump` are written out:
+    The draws (:func:`._kernels.step`) and the wall to open are inlined, the
+    step (``_walk``) and :func:`srw_jump` written out:
     as calls they would be a dozen more compiles on a cold start; only
     :func:`_calm_around`, rarely run, stays a call.
     """
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    u = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if u >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        u = n - 1
+    st, z = step(st)
+    u = scale_below(z, n)
     visited[u] = 1
     remaining = n - 1
     moves = 0
@@ -182,10 +177,7 @@ def _aldous_broder_walk(rows, cols, seed, fine, coarse, east, south, visited, nb
             sv = 0
             left = k
             while left > 0:
-                st += _GAMMA
-                z = (st ^ (st >> _S30)) * _MIX1
-                z = (z ^ (z >> _S27)) * _MIX2
-                z ^= z >> _S31
+                st, z = step(st)
                 m = _M32 if left >= 32 else np.uint64((1 << left) - 1)
                 for half in range(2):
                     x = z & m if half == 0 else (z >> _S32) & m
@@ -206,10 +198,7 @@ def _aldous_broder_walk(rows, cols, seed, fine, coarse, east, south, visited, nb
             u = r * cols + c
             moves += k
             continue
-        st += _GAMMA
-        z = (st ^ (st >> _S30)) * _MIX1
-        z = (z ^ (z >> _S27)) * _MIX2
-        bits = z ^ (z >> _S31)
+        st, bits = step(st)
         for _ in range(32):
             d = np.int64(bits & np.uint64(3))
             bits >>= np.uint64(2)
@@ -224,15 +213,11 @@ def _aldous_broder_walk(rows, cols, seed, fine, coarse, east, south, visited, nb
             moves += 1
             if visited[v] == 0:
                 visited[v] = 1
-                # carve, vertical first: with one column, u +- 1 is also vertical
-                if v == u + cols:
-                    south[u] = 0
-                elif v == u - cols:
-                    south[v] = 0
-                elif v == u + 1:
-                    east[u] = 0
+                south_side, w = wall_between(u, v, cols)
+                if south_side:
+                    south[w] = 0
                 else:
-                    east[v] = 0
+                    east[w] = 0
                 remaining -= 1
                 # the block counts written out: a call here costs ~20% (numba
                 # counts references to the arrays it passes)

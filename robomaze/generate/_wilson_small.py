@@ -6,8 +6,8 @@ calm blocks, and needs at least three 32x32 blocks each way to have one
 drawn from the same SplitMix64 words, and this kernel takes exactly those
 steps: the same words, two bits a step, the same loop erasure and retrace,
 so the same maze and move count. It compiles one kernel instead of eleven
-(SplitMix64, ``below`` and the step are written out: as calls they would be
-compiled apart); its arrays come from numpy (an array constructor in a
+(the draws, :func:`._kernels.step`, are inlined and the step written out:
+as calls they would be compiled apart); its arrays come from numpy (an array constructor in a
 kernel compiles numba's own implementation).
 
 Examples
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import _GAMMA, _INV53, _MIX1, _MIX2
+from ._kernels import scale_below, step
 from ._walk_kernels import WILSON_BLOCK, _move_tables
 
 #: The big kernel jumps only on grids of at least three blocks each way,
@@ -35,10 +35,6 @@ SMALL_SIDE = 3 << WILSON_BLOCK
 
 _U3 = np.uint64(3)
 _S2 = np.uint64(2)
-_S11 = np.uint64(11)
-_S27 = np.uint64(27)
-_S30 = np.uint64(30)
-_S31 = np.uint64(31)
 
 
 def wilson(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray, int]:
@@ -59,13 +55,8 @@ def _wilson_steps(rows, cols, seed, walls, intree, nxt, dr, dc, off, woff, wsel)
     walk, as in :func:`._walk_kernels._wilson_walks`."""
     n = rows * cols
     st = np.uint64(seed)
-    st += _GAMMA
-    z = (st ^ (st >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    z ^= z >> _S31
-    root = np.int64(np.float64(z >> _S11) * _INV53 * n)
-    if root >= n:  # x * n rounds up to n when x is within 2**-53 of 1
-        root = n - 1
+    st, z = step(st)
+    root = scale_below(z, n)
     intree[root] = 1
     bits = np.uint64(0)
     nbits = 0
@@ -78,10 +69,7 @@ def _wilson_steps(rows, cols, seed, walls, intree, nxt, dr, dc, off, woff, wsel)
         c = s - r * cols
         while True:
             if nbits == 0:
-                st += _GAMMA
-                z = (st ^ (st >> _S30)) * _MIX1
-                z = (z ^ (z >> _S27)) * _MIX2
-                bits = z ^ (z >> _S31)
+                st, bits = step(st)
                 nbits = 32
             d = np.int64(bits & _U3)
             bits >>= _S2

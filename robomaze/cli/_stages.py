@@ -269,15 +269,18 @@ def prepare(spec: dict) -> None:
     log: list = []
     try:
         nproc = _claims.processes(len(tasks), MAX_PROCESSES)
+        first = None
         if nproc > 1 and _claims.cold(f for t in tasks for f in PROBES.get(t, ())):
             # the command's first task is its own (a fork starting at the
             # same moment could take it), the helper starts on the next
-            _claims.claim(folder, tasks[0])
+            first = tasks[0]
+            _claims.claim(folder, first)
             _claims.prime()
             helpers.extend(_claims.fork(nproc - 1, lambda: _helper_work(folder, spec)))
-            _own(tasks[0], spec, folder, log)
         if nproc > 1 and not helpers:
             _jit_notice.on_next_compile(lambda: helpers.extend(_spawn(nproc - 1, folder, spec)))
+        if first is not None:
+            _own(first, spec, folder, log)
 
         def alive() -> bool:
             return any(h.poll() is None for h in helpers)

@@ -6,6 +6,8 @@ stage tasks must compile every kernel the command then calls (nothing is
 compiled after :func:`robomaze.cli._stages.prepare` returns), a helper
 process must take a share when there are two cores, and the output must be
 that of a run whose kernels all come from the cache. Counts only, no timing.
+On a first run the helper is a fork of the command (:func:`robomaze._claims.fork`);
+with a partly warm cache an interpreter started at the first cache miss.
 """
 
 import json
@@ -119,3 +121,70 @@ def test_a_helper_waits_for_what_a_task_needs(tmp_path):
     _claims.work(["common", "plan"], ran.append, folder, lambda: False, True, 10.0,
                  needs=lambda t: ("common",) if t == "plan" else ())
     assert ran == ["plan"]
+
+
+def _fake_cached(cache_dir, *files):
+    """Mark ``files`` as having a cached kernel in ``cache_dir`` (an index file no
+    kernel of theirs is named after: numba never opens it)."""
+    from numba.core import config
+
+    from robomaze import _jit_cache
+
+    saved = config.CACHE_DIR
+    config.CACHE_DIR = str(cache_dir)
+    try:
+        for rel in files:
+            folder = _jit_cache.cache_folder(os.path.join(_jit_cache.PACKAGE_DIR, rel))
+            os.makedirs(folder, exist_ok=True)
+            open(os.path.join(folder, "probe-0.py0.nbi"), "w").close()
+    finally:
+        config.CACHE_DIR = saved
+
+
+def test_cold_means_no_kernel_of_any_probe_file(tmp_path, monkeypatch):
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
+    files = ["sim/_kernels.py", "sense/_kernels.py"]
+    assert _claims.cold(files)
+    _fake_cached(tmp_path, "sense/_kernels.py")
+    assert not _claims.cold(files)              # one of them cached: not a first run
+    assert _claims.cold(["sim/_kernels.py"])
+    assert not _claims.cold([])
+    monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "x")
+    assert not _claims.cold(["sim/_kernels.py"])   # numba's own folders: cannot tell
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
+                    reason="helpers are forked on Linux only")
+def test_a_forked_helper_runs_then_exits_and_can_be_killed(tmp_path):
+    import time
+
+    mark = tmp_path / "ran"
+    done = _claims.fork(1, lambda: mark.write_text(str(os.getpid())))
+    assert len(done) == 1 and done[0].wait() == 0
+    assert int(mark.read_text()) == done[0].pid != os.getpid()
+    assert done[0].poll() == 0
+    slow = _claims.fork(1, lambda: time.sleep(60))[0]
+    assert slow.poll() is None
+    slow.kill()
+    assert slow.wait() == -9
+    failing = _claims.fork(1, lambda: 1 / 0)[0]
+    assert failing.wait() == 1                  # an error ends the helper, not the caller
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
+def test_a_partly_warm_cache_starts_a_helper_interpreter_at_the_first_miss(tmp_path):
+    # a cache holding kernels of the probe files is not a first run: no fork up
+    # front; the first cache miss starts a helper interpreter, which still
+    # takes a share
+    from robomaze.cli._stages import PROBES
+
+    _fake_cached(tmp_path / "cache", *{f for files in PROBES.values() for f in files})
+    argv = ["plan", "kruskal", "4x4", "--seed", "1", "--method", "dijkstra"]
+    one = _run(tmp_path, "one", 1, *argv)
+    two = _run(tmp_path, "cache", 2, *argv)
+    assert two["stats"]["processes"] == 2 and two["stats"]["compiled_helpers"] > 0
+    assert two["after_prepare"] == [len(two["names"])]
+    assert two["stdout"] == one["stdout"]

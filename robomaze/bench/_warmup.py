@@ -10,18 +10,20 @@ compiles only its own kernels and a cached start loads only those. Without
 the variable (dask workers) every planner and agent is warmed.
 
 The warm-up is a list of tasks (one planner; all classic solvers, which
-share their kernels; all agents; one generator; the kernels every path
-and every metric needs). With an empty cache and more than one core, helper
+share their kernels; all agents; one generator; the kernels every path and
+every metric needs). With an empty cache and more than one core, helper
 processes (one per further core, at most :data:`MAX_PROCESSES` in all, or
-``ROBOMAZE_WARM_PROCESSES``) start at the first cache miss and take tasks
-from the same list: each process claims the next task (an ``O_EXCL`` file
-in a shared folder) whose prerequisites (:data:`NEEDS`, the tasks that
-compile kernels it shares) are done, the one with the longest compile
-chain (:data:`COST`) first, so all finish together and no kernel is
-compiled twice. Helpers compile into numba's disk cache; when they are
-done the server runs every task once more, with the path metrics, and
-loads their kernels from the cache (a cached task costs milliseconds).
-With a warm cache no helper starts.
+``ROBOMAZE_WARM_PROCESSES``) take tasks from the same list -- forks of the
+server started before its first compile when the cache holds none of the
+:data:`PROBES` kernels (:func:`robomaze._claims.fork`), interpreters of
+their own started at the first cache miss otherwise. Each process claims
+the next task (an ``O_EXCL`` file in a shared folder) whose prerequisites
+(:data:`NEEDS`, the tasks that compile kernels it shares) are done, the one
+with the longest compile chain (:data:`COST`) first, so all finish together
+and no kernel is compiled twice. Helpers compile into numba's disk cache;
+when they are done the server runs every task once more, with the path
+metrics, and loads their kernels from the cache (a cached task costs
+milliseconds). With a warm cache no helper starts.
 """
 
 from __future__ import annotations
@@ -84,6 +86,11 @@ NEEDS = {
     # follow_plan plans with max_clearance; every run is measured
     "simulate": ("common", "heap", "plan:max_clearance", "metrics"),
 }
+
+#: Kernel files the maze tasks compile: with no kernel of theirs in the cache
+#: the warm-up is a first run (:func:`robomaze._claims.cold`), and the
+#: helpers are forked before anything compiles.
+PROBES = ("_grid_kernels.py", "_search/_engine.py", "geometry/_kernels.py")
 
 #: What the last warm-up in this process did (for tests and benchmarks):
 #: processes, tasks, kernels compiled here and in helpers, seconds, and
@@ -286,22 +293,40 @@ def _helpers(n: int, folder: str) -> list[subprocess.Popen]:
     return out
 
 
-def helper_main(folder: str) -> None:
-    """A helper: claim and compile tasks until none is left, then report its count."""
-    from .. import _jit_cache, _jit_notice
+def _helper_work(folder: str, wanted, tasks: list[str]) -> None:
+    """A helper's loop: claim and compile tasks until none is left, then report
+    the kernels it compiled (its notice is silent: the server speaks)."""
+    from .. import _jit_notice
 
-    _jit_notice.install(silent=True)  # counts compiles; the server speaks
-    _jit_cache.install()
+    _LOG.clear()  # a fork inherits the server's
+    notice = _jit_notice.install(silent=True)
+    _jit_notice.on_next_compile(None)
+    if notice is not None:
+        notice.silent = True  # a fork inherits the server's notice, and its count
+    base = _compiled_here()
     parent = os.getppid()
     try:
-        wanted = _wanted()
-        tasks = _tasks(wanted)
         # the server's death (its pid's parent changes) leaves nobody to wait for
         _work(tasks, _Context(wanted), folder, False, lambda: os.getppid() == parent, False)
     except Exception:
         pass  # the server compiles what is left
     finally:
-        _claims.write_report(folder, _compiled_here(), _LOG)
+        _claims.write_report(folder, _compiled_here() - base, _LOG)
+
+
+def helper_main(folder: str) -> None:
+    """A helper interpreter (:func:`_helpers`): :func:`_helper_work` on the task list."""
+    from .. import _jit_cache, _jit_notice
+
+    _jit_notice.install(silent=True)
+    _jit_cache.install()
+    try:
+        wanted = _wanted()
+        tasks = _tasks(wanted)
+    except Exception:
+        _claims.write_report(folder, 0, [])
+        return  # the server compiles what is left
+    _helper_work(folder, wanted, tasks)
 
 
 def serve() -> None:
@@ -314,21 +339,26 @@ def serve() -> None:
     _jit_notice.install()  # the first sweep on a machine compiles here: say so
     _jit_cache.install()  # helpers and workers may save to the cache beside us
     folder = tempfile.mkdtemp(prefix="robomaze-warm-")
-    helpers: list[subprocess.Popen] = []
+    helpers: list = []  # subprocess.Popen or _claims.Forked
     stats = {"processes": 1, "tasks": 0}
     try:
         wanted = _wanted()
         tasks = _tasks(wanted)
         stats["tasks"] = len(tasks)
         nproc = _processes(len(tasks)) if wanted is not None else 1
-        if nproc > 1:
-            # helpers start at the first cache miss: never when everything
-            # loads from the cache, at once when nothing does
-            _jit_notice.on_next_compile(lambda: helpers.extend(_helpers(nproc - 1, folder)))
         ctx = _Context(wanted)
         # the server makes the maze and the kernels everything shares while
         # the helpers start (they claim the rest once "common" is done)
         common = "common" in tasks and _claims.claim(folder, "common")
+        if nproc > 1 and _claims.cold(PROBES):
+            # a first run: the helpers are forks of this process, ready at once
+            _claims.prime()
+            helpers.extend(_claims.fork(nproc - 1,
+                                        lambda: _helper_work(folder, wanted, tasks)))
+        if nproc > 1 and not helpers:
+            # helpers start at the first cache miss: never when everything
+            # loads from the cache, at once when nothing does
+            _jit_notice.on_next_compile(lambda: helpers.extend(_helpers(nproc - 1, folder)))
         ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
         if common:
             t = time.time()

@@ -9,11 +9,13 @@ options). :func:`prepare` runs the spec's tasks (:data:`TASKS`: the
 generator on a 5x5 maze, the planner on a fixed 3x3 maze widened as the
 command widens, the path figures on a two-cell path, a 30-step simulation
 ...) with the command's own argument types, so they compile exactly the
-kernels the command will call. At the first cache miss it starts one helper
-process per further core (:mod:`robomaze._claims` shares the list: no task
-runs twice); the helper compiles into numba's disk cache and the command
-then loads everything from it. With a warm cache no helper starts and the
-tasks cost milliseconds.
+kernels the command will call. With a second core it starts one helper
+process (:mod:`robomaze._claims` shares the list: no task runs twice) --
+a fork of the command before anything compiles when the cache holds none
+of the tasks' :data:`PROBES` kernels, an interpreter of its own at the
+first cache miss otherwise; the helper compiles into numba's disk cache
+and the command then loads everything from it. With a warm cache no
+helper starts and the tasks cost milliseconds.
 
 A task is an optimisation only: one that fails (a footprint that fits
 nowhere in the little maze, a planner that finds no path there) has compiled
@@ -198,6 +200,29 @@ def _needs(spec: dict) -> Callable[[str], list]:
     return lambda task: needs.get(task, [])
 
 
+def _ordered(tasks: list[str]) -> list[str]:
+    """``tasks`` with the generator second: it shares no kernel with the other
+    tasks (they run on a fixed maze) and is among the longest, so the helper
+    starts on it beside the command's first task, and whoever is free first
+    takes the tasks that share kernels with that one once it is done.
+
+    >>> _ordered(["env", "agent", "metrics", "generate", "simulate"])
+    ['env', 'generate', 'agent', 'metrics', 'simulate']
+    """
+    if "generate" not in tasks[1:]:
+        return list(tasks)
+    rest = [t for t in tasks if t != "generate"]
+    return rest[:1] + ["generate"] + rest[1:]
+
+
+def _own(task: str, spec: dict, folder: str, log: list) -> None:
+    """Run a task this process claimed beforehand and mark it done."""
+    t = time.time()
+    _run(task, spec)
+    _claims.mark_done(folder, task)
+    log.append((task, t, time.time()))
+
+
 def _run(task: str, spec: dict) -> None:
     try:
         TASKS[task](spec)
@@ -219,23 +244,43 @@ def _spawn(n: int, folder: str, spec: dict) -> list[subprocess.Popen]:
     return out
 
 
+#: Kernel files each task always compiles: with none of a spec's in the cache
+#: the command is a first run (:func:`robomaze._claims.cold`) and its helper
+#: is a fork of the command, started before anything compiles.
+PROBES = {"generate": ("generate/_kernels.py",), "plan": ("plan/path.py",),
+          "measure": ("geometry/_kernels.py",), "env": ("sim/_kernels.py",),
+          "agent": ("sense/_kernels.py",), "simulate": ("sim/_kernels.py",),
+          "metrics": ("geometry/_kernels.py",)}
+
+
 def prepare(spec: dict) -> None:
     """Compile (or load from the cache) the kernels of ``spec["tasks"]``.
 
     Never raises; returns when every task is done. See the module docstring.
     """
-    tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
+    tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS])
     STATS.clear()
     if not tasks or _jit_notice.current() is None:
         return
+    spec = dict(spec, tasks=tasks)  # the helper walks the same order
     t0 = time.perf_counter()
     folder = tempfile.mkdtemp(prefix="robomaze-stages-")
-    helpers: list[subprocess.Popen] = []
+    helpers: list = []
     log: list = []
     try:
         nproc = _claims.processes(len(tasks), MAX_PROCESSES)
-        if nproc > 1:
+        first = None
+        if nproc > 1 and _claims.cold(f for t in tasks for f in PROBES.get(t, ())):
+            # the command's first task is its own (a fork starting at the
+            # same moment could take it), the helper starts on the next
+            first = tasks[0]
+            _claims.claim(folder, first)
+            _claims.prime()
+            helpers.extend(_claims.fork(nproc - 1, lambda: _helper_work(folder, spec)))
+        if nproc > 1 and not helpers:
             _jit_notice.on_next_compile(lambda: helpers.extend(_spawn(nproc - 1, folder, spec)))
+        if first is not None:
+            _own(first, spec, folder, log)
 
         def alive() -> bool:
             return any(h.poll() is None for h in helpers)
@@ -262,17 +307,17 @@ def prepare(spec: dict) -> None:
         _jit_notice.add_others(others, 1 + len(helpers), time.perf_counter())
 
 
-def helper_main() -> None:
-    """A helper: claim and run the spec's tasks until none is left, then report."""
-    from .. import _jit_cache
-
-    folder = os.environ[CLAIMS_ENV]
-    _jit_notice.install(silent=True)  # counts compiles; the command speaks
-    _jit_cache.install()
+def _helper_work(folder: str, spec: dict) -> None:
+    """A helper's loop: claim and run the spec's tasks until none is left, then
+    report the kernels it compiled (silently: the command speaks)."""
+    notice = _jit_notice.install(silent=True)  # counts compiles
+    _jit_notice.on_next_compile(None)
+    if notice is not None:
+        notice.silent = True  # a fork inherits the command's notice, and its count
+    base = notice.count if notice is not None else 0
     parent = os.getppid()
     log: list = []
     try:
-        spec = json.loads(os.environ[SPEC_ENV])
         tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
         # the command's death (its pid's parent changes) leaves nobody to compile for
         _claims.work(tasks, lambda task: _run(task, spec), folder,
@@ -280,5 +325,19 @@ def helper_main() -> None:
     except Exception:
         pass  # the command compiles what is left
     finally:
-        notice = _jit_notice.current()
-        _claims.write_report(folder, notice.count if notice is not None else 0, log)
+        _claims.write_report(folder, (notice.count - base) if notice is not None else 0, log)
+
+
+def helper_main() -> None:
+    """A helper interpreter (:func:`_spawn`): :func:`_helper_work` on the spec."""
+    from .. import _jit_cache
+
+    _jit_notice.install(silent=True)
+    _jit_cache.install()
+    folder = os.environ[CLAIMS_ENV]
+    try:
+        spec = json.loads(os.environ[SPEC_ENV])
+    except ValueError:
+        _claims.write_report(folder, 0, [])
+        return  # the command compiles what is left
+    _helper_work(folder, spec)

@@ -1,7 +1,11 @@
 """numba kernels of the localisers: motion sampling, beam likelihoods, scan matching.
 
 Random numbers are drawn by the callers (numpy Generators) and passed in,
-so the kernels hold no random state. Map lookups go through a *field*: a
+so the kernels hold no random state. On a cold start each kernel, each
+numba overload (``min``, ``int``, ``np.zeros`` ...) and each entry point
+compiles (issue 22): helpers have no Python entry point
+(:mod:`robomaze._inner`), buffers come from the callers, and conditionals
+stand in for ``min``. Map lookups go through a *field*: a
 2-D float64 array over the map frame at ``sres`` metres per sample, row 0
 north, indexed by the map-frame position ``(lx, ly)`` of a world point
 (``lx = cos(yaw) dx + sin(yaw) dy`` etc., as :meth:`robomaze.grid.Frame.local`).
@@ -14,12 +18,20 @@ import math
 import numpy as np
 from numba import njit
 
+from .._inner import inner
 
-@njit(cache=True)
+
+@inner
 def angle_diff(a, b):
     """``a - b`` wrapped to ``[-pi, pi)``."""
     d = a - b
     return (d + math.pi) % (2.0 * math.pi) - math.pi
+
+
+@inner
+def _smaller(a, b):
+    """``min(a, b)`` of two floats that are not NaN (numba's ``min`` is an overload)."""
+    return b if b < a else a
 
 
 @njit(cache=True)
@@ -39,8 +51,8 @@ def sample_odometry(particles, x0, y0, th0, x1, y1, th1, a1, a2, a3, a4, normals
     trans = math.sqrt(dx * dx + dy * dy)
     rot1 = 0.0 if trans < 0.01 else angle_diff(math.atan2(dy, dx), th0)
     rot2 = angle_diff(angle_diff(th1, th0), rot1)
-    r1n = min(abs(angle_diff(rot1, 0.0)), abs(angle_diff(rot1, math.pi)))
-    r2n = min(abs(angle_diff(rot2, 0.0)), abs(angle_diff(rot2, math.pi)))
+    r1n = _smaller(abs(angle_diff(rot1, 0.0)), abs(angle_diff(rot1, math.pi)))
+    r2n = _smaller(abs(angle_diff(rot2, 0.0)), abs(angle_diff(rot2, math.pi)))
     s1 = math.sqrt(a1 * r1n * r1n + a2 * trans * trans)
     st = math.sqrt(a3 * trans * trans + a4 * r1n * r1n + a4 * r2n * r2n)
     s2 = math.sqrt(a1 * r2n * r2n + a2 * trans * trans)
@@ -54,7 +66,7 @@ def sample_odometry(particles, x0, y0, th0, x1, y1, th1, a1, a2, a3, a4, normals
         particles[i, 2] = angle_diff(h + r1h + r2h, 0.0)
 
 
-@njit(cache=True)
+@inner
 def _lookup(field, sres, ox, oy, cy, sy, wx, wy, far):
     dx, dy = wx - ox, wy - oy
     lx = cy * dx + sy * dy
@@ -64,7 +76,7 @@ def _lookup(field, sres, ox, oy, cy, sy, wx, wy, far):
     fr = nr - 1 - math.floor(ly / sres)
     if fc < 0 or fc >= nc or fr < 0 or fr >= nr:
         return far
-    return field[int(fr), int(fc)]
+    return field[fr, fc]
 
 
 @njit(cache=True)
@@ -105,7 +117,7 @@ def likelihood_weights(particles, table, sres, ox, oy, yaw, far, mount, cos_b, s
             if fc < 0 or fc >= nc or fr < 0 or fr >= nr:
                 p += far
             else:
-                p += table[int(fr), int(fc)]
+                p += table[fr, fc]        # math.floor gave ints: no int() to compile
         out[i] = p
 
 
@@ -163,13 +175,14 @@ def match_scan(table, sres, ox, oy, yaw, far, x, y, th, mount, cos_b, sin_b, ran
 
 
 @njit(cache=True)
-def kld_cut(keys, n_keys, n_min, epsilon, z):
+def kld_cut(keys, seen, n_min, epsilon, z):
     """The first ``m`` with ``m >= max(n_min, KLD bound of the bins among keys[:m])``.
 
-    ``keys`` are dense bin indices in ``[0, n_keys)``, in sampling order;
-    ``len(keys)`` when no prefix is enough.
+    ``keys`` are dense bin indices in ``[0, len(seen))``, in sampling order;
+    ``seen`` is an all-False bool array (scratch, allocated by the caller:
+    ``np.zeros`` in a kernel compiles numba's implementation on a cold
+    start); ``len(keys)`` when no prefix is enough.
     """
-    seen = np.zeros(n_keys, np.bool_)
     k = 0
     for m in range(1, keys.shape[0] + 1):
         key = keys[m - 1]

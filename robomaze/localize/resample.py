@@ -101,7 +101,8 @@ def resample(particles: np.ndarray, weights: np.ndarray, rng: np.random.Generato
     span = bins.max(axis=0) - lo + 1
     if int(np.prod(span)) <= DENSE_BINS:
         keys = flat_keys(bins)
-        n = int(_kernels.kld_cut(keys, int(np.prod(span)), int(n_min), float(epsilon), float(z)))
+        n = int(_kernels.kld_cut(keys, np.zeros(int(np.prod(span)), bool), int(n_min),
+                                 float(epsilon), float(z)))
     else:                                       # bins spread too far for a dense table
         _, first = np.unique(flat_keys(bins), return_index=True)
         new_bin = np.zeros(n_max, bool)

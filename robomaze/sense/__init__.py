@@ -12,8 +12,8 @@ array([1.5, 1.5, 1.5, 1.5])
 
 from .noise import BeamModel, Compose, Dropout, Gaussian, Proportional, compose
 from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, lidar_long, make_sensor
-from .raycast import cast_rays, mark_scan, scan_into
+from .raycast import cast_rays, mark_scan, scan_into, scan_rows
 
 __all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "lidar_long", "SENSORS", "make_sensor",
-           "cast_rays", "mark_scan", "scan_into",
+           "cast_rays", "mark_scan", "scan_into", "scan_rows",
            "Gaussian", "Proportional", "Dropout", "BeamModel", "Compose", "compose"]

@@ -37,14 +37,19 @@ _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-@njit(cache=True, inline="always")
-def _blocked(occ, rows, cols, r, c):
+# The casters' helpers are kernels without entry points (robomaze._inner), not
+# numba's inline="always": numba inlines at its own IR level, typing the
+# helper again at each call site -- cast_free's seven calls of this one
+# cost 0.17 s more on a cold start (issue 22). LLVM inlines them anyway
+# once they are linked into their caller.
+@inner
+def _cell_blocked(occ, rows, cols, r, c):
     if r < 0 or r >= rows or c < 0 or c >= cols:
         return True
     return occ[r * cols + c] != 0
 
 
-@njit(cache=True, inline="always")
+@inner
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -63,13 +68,13 @@ def origin_blocked(occ, rows, cols, a0, b0):
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
-    if _blocked(occ, rows, cols, r, c):
+    if _cell_blocked(occ, rows, cols, r, c):
         return True
-    if a_on and _blocked(occ, rows, cols, r, c - 1):
+    if a_on and _cell_blocked(occ, rows, cols, r, c - 1):
         return True
-    if b_on and _blocked(occ, rows, cols, r - 1, c):
+    if b_on and _cell_blocked(occ, rows, cols, r - 1, c):
         return True
-    if a_on and b_on and _blocked(occ, rows, cols, r - 1, c - 1):
+    if a_on and b_on and _cell_blocked(occ, rows, cols, r - 1, c - 1):
         return True
     return False
 
@@ -114,26 +119,26 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
                 return tmax
             c += sc
             tma += tda
-            hit = _blocked(occ, rows, cols, r, c)
+            hit = _cell_blocked(occ, rows, cols, r, c)
             if along_b and not hit:
-                hit = _blocked(occ, rows, cols, r - 1, c)
+                hit = _cell_blocked(occ, rows, cols, r - 1, c)
         elif diff > tol:
             t = tmb
             if t > tmax:
                 return tmax
             r += sr
             tmb += tdb
-            hit = _blocked(occ, rows, cols, r, c)
+            hit = _cell_blocked(occ, rows, cols, r, c)
             if along_a and not hit:
-                hit = _blocked(occ, rows, cols, r, c - 1)
+                hit = _cell_blocked(occ, rows, cols, r, c - 1)
         else:
             # Through a vertex: the two side squares touch the ray there too.
             t = tmb if tmb < tma else tma    # min(): the same select, no overload to compile
             if t > tmax:
                 return tmax
-            hit = (_blocked(occ, rows, cols, r, c + sc)
-                   or _blocked(occ, rows, cols, r + sr, c)
-                   or _blocked(occ, rows, cols, r + sr, c + sc))
+            hit = (_cell_blocked(occ, rows, cols, r, c + sc)
+                   or _cell_blocked(occ, rows, cols, r + sr, c)
+                   or _cell_blocked(occ, rows, cols, r + sr, c + sc))
             c += sc
             r += sr
             tma += tda
@@ -150,54 +155,10 @@ def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
                           dirs[i, 0], dirs[i, 1], tmax)
 
 
-@njit(cache=True)
-def scan_poses(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_max, out):
-    """Exact scans (metres) of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
-
-    ``cos_b, sin_b`` are the cosines and sines of the beam angles (sensor
-    frame); ``out`` has shape ``(n, len(cos_b))``.
-    """
-    cy = math.cos(oyaw)
-    sy = math.sin(oyaw)
-    tmax = range_max / res
-    m = cos_b.shape[0]
-    for i in range(poses.shape[0]):
-        x = poses[i, 0]
-        y = poses[i, 1]
-        th = poses[i, 2]
-        ct = math.cos(th)
-        st = math.sin(th)
-        sx = x + ct * mount[0] - st * mount[1] - ox
-        sy_ = y + st * mount[0] + ct * mount[1] - oy
-        lx = cy * sx + sy * sy_
-        ly = -sy * sx + cy * sy_
-        a0 = lx / res
-        b0 = rows - ly / res
-        base = th + mount[2] - oyaw
-        cb = math.cos(base)
-        sb = math.sin(base)
-        if origin_blocked(occ, rows, cols, a0, b0):
-            for j in range(m):
-                out[i, j] = 0.0
-            continue
-        for j in range(m):
-            # cos/sin of base + beam angle by the addition formulas: no trig per beam.
-            ca = cos_b[j]
-            sa = sin_b[j]
-            t = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
-            # No return reads range_max exactly (t * res may round off it).
-            out[i, j] = range_max if t >= tmax else t * res
-
-
-@njit(cache=True)
-def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
-              range_min, range_max, out):
-    """Noise-free finished scan of one robot pose into ``out`` (the simulator's hot path).
-
-    Readings follow REP 117 as :class:`robomaze.sense.RangeSensor` finishes
-    them: ``+inf`` when nothing is hit within ``range_max``, at least
-    ``range_min`` otherwise.
-    """
+@njit(cache=True, inline="always")
+def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b, range_min,
+               range_max, finish, out):
+    """The scan of one robot pose into ``out`` (see :func:`scan_rows`)."""
     ct = math.cos(th)
     st = math.sin(th)
     sx = x + ct * mount[0] - st * mount[1] - ox
@@ -212,78 +173,71 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
     tmax = range_max / res
     blocked = origin_blocked(occ, rows, cols, a0, b0)
     for j in range(cos_b.shape[0]):
+        # cos/sin of base + beam angle by the addition formulas: no trig per beam.
         ca = cos_b[j]
         sa = sin_b[j]
         t = 0.0
         if not blocked:
             t = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
-        if t >= tmax:
-            out[j] = math.inf
+        if finish:
+            if t >= tmax:
+                out[j] = math.inf
+            else:
+                d = t * res
+                out[j] = d if d > range_min else range_min
         else:
-            out[j] = max(t * res, range_min)
+            # No return reads range_max exactly (t * res may round off it).
+            out[j] = range_max if t >= tmax else t * res
 
 
-@inner
-def march_one(rows, cols, a0, b0, da, db, tmax, marks_free, marks_hit, rng_t):
-    """Trace one beam of measured length ``rng_t`` (cells) and count cell evidence.
+@njit(cache=True)
+def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_min,
+              range_max, finish, out):
+    """Noise-free scans of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
 
-    Every cell the ray enters before ``rng_t - 0.5`` gets a free mark. The
-    hit mark goes to the cell entered at the grid-line crossing nearest to
-    ``rng_t`` (within half a cell; otherwise the cell holding the reading's
-    end point), unless ``rng_t >= tmax`` (no return). An exact reading ends
-    on the wall's face, so the wall cell is marked; small range noise snaps
-    back to the same face instead of marking the free cell in front of it.
-    Used by mapping agents on their own belief grids.
+    ``cos_b, sin_b`` are the cosines and sines of the beam angles (sensor
+    frame); ``out`` has shape ``(n, len(cos_b))``. ``finish`` False: exact
+    ranges in metres, ``range_max`` when nothing is hit within it, 0 from
+    inside an obstacle. ``finish`` True: readings as
+    :class:`robomaze.sense.RangeSensor` finishes them (REP 117): ``+inf``
+    when nothing is hit within ``range_max``, at least ``range_min``
+    otherwise. One kernel for both, and for one pose as for many: each
+    kernel that casts compiles the caster again on a cold start (issue 22).
     """
-    if abs(da) < _TINY_DIR:
-        da = 0.0
-    if abs(db) < _TINY_DIR:
-        db = 0.0
-    if not (a0 >= 0.0 and a0 < cols and b0 >= 0.0 and b0 < rows):
-        return
-    c = math.floor(a0)
-    r = math.floor(b0)
-    sc, tma, tda = _axis_setup(a0, da, c)
-    sr, tmb, tdb = _axis_setup(b0, db, r)
-    free_until = rng_t - 0.5
-    hit = rng_t < tmax - 1e-6
-    if free_until > 0.0:
-        marks_free[r * cols + c] += 1
-    best = 0.5
-    best_u = -1
-    while True:
-        if tma < tmb:
-            t = tma
-            c += sc
-            tma += tda
-        else:
-            t = tmb
-            r += sr
-            tmb += tdb
-        if t > rng_t + 0.5:
-            break
-        if r < 0 or r >= rows or c < 0 or c >= cols:
-            break
-        u = r * cols + c
-        if t < free_until:
-            marks_free[u] += 1
-        elif hit and abs(t - rng_t) < best:
-            best = abs(t - rng_t)
-            best_u = u
-    if hit:
-        if best_u < 0:
-            hc = math.floor(a0 + rng_t * da)
-            hr = math.floor(b0 + rng_t * db)
-            if 0 <= hr < rows and 0 <= hc < cols:
-                best_u = hr * cols + hc
-        if best_u >= 0:
-            marks_hit[best_u] += 1
+    for i in range(poses.shape[0]):
+        _scan_pose(occ, rows, cols, res, ox, oy, oyaw, poses[i, 0], poses[i, 1], poses[i, 2],
+                   mount, cos_b, sin_b, range_min, range_max, finish, out[i])
+
+
+@njit(cache=True)
+def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
+              range_min, range_max, out):
+    """Noise-free finished scan of one robot pose into ``out``, for other numba kernels.
+
+    Readings follow REP 117 as :class:`robomaze.sense.RangeSensor` finishes
+    them: ``+inf`` when nothing is hit within ``range_max``, at least
+    ``range_min`` otherwise (:func:`scan_rows` with ``finish``; Python
+    callers use that one, so a simulation compiles one caster).
+    """
+    _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b, range_min,
+               range_max, True, out)
 
 
 @njit(cache=True)
 def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, range_max,
               marks_free, marks_hit):
-    """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid."""
+    """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid.
+
+    Each beam of measured length ``rng_t`` (cells) is traced: every cell the
+    ray enters before ``rng_t - 0.5`` gets a free mark. The hit mark goes to
+    the cell entered at the grid-line crossing nearest to ``rng_t`` (within
+    half a cell; otherwise the cell holding the reading's end point). An
+    exact reading ends on the wall's face, so the wall cell is marked; small
+    range noise snaps back to the same face instead of marking the free cell
+    in front of it. Used by mapping agents on their own belief grids. (One
+    kernel, the march written into it: a kernel of its own compiled for
+    0.15 s more on a cold start, issue 22.)
+    """
     cy = math.cos(oyaw)
     sy = math.sin(oyaw)
     dx = x - ox
@@ -293,6 +247,8 @@ def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, rang
     a0 = lx / res
     b0 = rows - ly / res
     tmax = range_max / res
+    if not (a0 >= 0.0 and a0 < cols and b0 >= 0.0 and b0 < rows):
+        return
     for j in range(beam_angles.shape[0]):
         phi = th - oyaw + beam_angles[j]
         rr = ranges[j]
@@ -300,8 +256,50 @@ def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, rang
         # space look alike, and trusting a lost echo would erase walls.
         if not (rr == rr) or rr >= range_max:
             continue
-        march_one(rows, cols, a0, b0, math.cos(phi), -math.sin(phi), tmax,
-                  marks_free, marks_hit, rr / res)
+        da = math.cos(phi)
+        db = -math.sin(phi)
+        rng_t = rr / res
+        if abs(da) < _TINY_DIR:
+            da = 0.0
+        if abs(db) < _TINY_DIR:
+            db = 0.0
+        c = math.floor(a0)
+        r = math.floor(b0)
+        sc, tma, tda = _axis_setup(a0, da, c)
+        sr, tmb, tdb = _axis_setup(b0, db, r)
+        free_until = rng_t - 0.5
+        hit = rng_t < tmax - 1e-6
+        if free_until > 0.0:
+            marks_free[r * cols + c] += 1
+        best = 0.5
+        best_u = -1
+        while True:
+            if tma < tmb:
+                t = tma
+                c += sc
+                tma += tda
+            else:
+                t = tmb
+                r += sr
+                tmb += tdb
+            if t > rng_t + 0.5:
+                break
+            if r < 0 or r >= rows or c < 0 or c >= cols:
+                break
+            u = r * cols + c
+            if t < free_until:
+                marks_free[u] += 1
+            elif hit and abs(t - rng_t) < best:
+                best = abs(t - rng_t)
+                best_u = u
+        if hit:
+            if best_u < 0:
+                hc = math.floor(a0 + rng_t * da)
+                hr = math.floor(b0 + rng_t * db)
+                if 0 <= hr < rows and 0 <= hc < cols:
+                    best_u = hr * cols + hc
+            if best_u >= 0:
+                marks_hit[best_u] += 1
 
 
 def as_flat_occ(occupied: np.ndarray) -> np.ndarray:

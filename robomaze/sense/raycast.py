@@ -7,6 +7,8 @@ along the rows (south), cell ``(r, c)`` being the square ``[c, c+1] x
 [r, r+1]``. See :mod:`robomaze.sense._kernels` for the exact semantics.
 
 It also holds the public fast paths other packages build on:
+:func:`scan_rows` (noise-free scans of a batch of poses, exact or finished,
+one numba call: the simulator's and the sensors' one caster),
 :func:`scan_into` (a numba function, callable from other numba kernels
 such as the batched simulator's) and :func:`mark_scan` (occupancy evidence
 of one scan, for mapping agents and coverage metrics).
@@ -21,7 +23,7 @@ from ..errors import ParameterError
 from ..grid import Frame
 from . import _kernels
 
-__all__ = ["cast_rays", "scan_into", "mark_scan"]
+__all__ = ["cast_rays", "scan_rows", "scan_into", "mark_scan"]
 
 #: ``scan_into(occ, rows, cols, res, ox, oy, yaw, x, y, th, mount, cos_b, sin_b,
 #: range_min, range_max, out)``: the finished noise-free scan of one robot
@@ -29,6 +31,14 @@ __all__ = ["cast_rays", "scan_into", "mark_scan"]
 #: the frame from :attr:`Frame.kernel_args`, the sensor from
 #: :attr:`RangeSensor.kernel_args`).
 scan_into = _kernels.scan_into
+
+#: ``scan_rows(occ, rows, cols, res, ox, oy, yaw, poses, mount, cos_b, sin_b,
+#: range_min, range_max, finish, out)``: noise-free scans of robot ``poses
+#: (n, 3)`` into ``out (n, n_beams)``, exact ranges (``finish`` False, as
+#: :meth:`RangeSensor.cast_many`) or finished readings (``finish`` True, as
+#: :func:`scan_into`); a numba function called from Python (arguments as
+#: for :func:`scan_into`).
+scan_rows = _kernels.scan_rows
 
 
 def mark_scan(frame: Frame, sensor, pose, ranges, free_counts: np.ndarray,

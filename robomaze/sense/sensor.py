@@ -31,7 +31,8 @@ five short-range 0.02-0.3 m infrared rangers as on a micromouse.
 The public fast paths are :meth:`RangeSensor.cast_many` (exact ranges of a
 batch of poses) and :meth:`RangeSensor.readings` (finished readings of one
 pose, without building a :class:`LaserScan`); numba code calls
-:func:`robomaze.sense.raycast.scan_into` with :attr:`RangeSensor.kernel_args`.
+:func:`robomaze.sense.raycast.scan_into` with :attr:`RangeSensor.kernel_args`
+(Python code: :func:`robomaze.sense.raycast.scan_rows`, the same caster).
 """
 
 from __future__ import annotations
@@ -186,10 +187,12 @@ class RangeSensor:
             p = p.reshape(1, -1)
         if p.ndim != 2 or p.shape[1] != 3 or not np.all(np.isfinite(p)):
             raise ParameterError(f"poses must be finite (x, y, theta) rows, got shape {p.shape}")
+        if not p.flags.writeable:
+            p = p.copy()  # one kernel signature with the simulator's (writable) pose rows
         out = np.empty((p.shape[0], self.n_beams))
         res, rows, cols, ox, oy, yaw = grid.frame.kernel_args
-        _kernels.scan_poses(grid.flat_occupancy(), rows, cols, res, ox, oy, yaw, p,
-                            self._mount, self._cos, self._sin, self.range_max, out)
+        _kernels.scan_rows(grid.flat_occupancy(), rows, cols, res, ox, oy, yaw, p, self._mount,
+                           self._cos, self._sin, self.range_min, self.range_max, False, out)
         return out
 
     #: Former name of :meth:`cast_many`.
@@ -215,13 +218,12 @@ class RangeSensor:
         """
         if self.noise is not None:
             return self.finish(self.cast_many(grid, pose)[0], rng)
-        x, y, th = float(pose[0]), float(pose[1]), float(pose[2])
-        out = np.empty(self.n_beams)
+        p = np.array([[float(pose[0]), float(pose[1]), float(pose[2])]])
+        out = np.empty((1, self.n_beams))
         res, rows, cols, ox, oy, yaw = grid.frame.kernel_args
-        _kernels.scan_into(grid.flat_occupancy(), rows, cols, res, ox, oy, yaw, x, y, th,
-                           self._mount, self._cos, self._sin, self.range_min, self.range_max,
-                           out)
-        return out
+        _kernels.scan_rows(grid.flat_occupancy(), rows, cols, res, ox, oy, yaw, p, self._mount,
+                           self._cos, self._sin, self.range_min, self.range_max, True, out)
+        return out[0]
 
     def scan(self, grid: OccupancyGrid, pose, *, rng=None, time: float = 0.0) -> LaserScan:
         """One :class:`LaserScan` from a robot at world ``pose = (x, y, theta)``."""

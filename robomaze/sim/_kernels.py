@@ -4,6 +4,16 @@ Coordinates are cell units ``(a, b)`` (``a`` east along the columns, ``b``
 south along the rows; cell ``(r, c)`` is the closed square ``[c, c+1] x
 [r, r+1]``), everything outside ``[0, cols] x [0, rows]`` is occupied, and
 *touching counts as a collision* (closed sets), as everywhere in robomaze.
+
+One kernel, :func:`motion_hits`, serves Python (a single pose is the
+motion from it to itself) and the batched simulator: on a cold start each
+kernel with a Python entry point compiles its wrappers, and every kernel a
+helper is linked into optimises the helper again (issue 22: a pose kernel
+beside the motion kernel cost 0.2 s). The one-pose test is inlined into it
+(numba's ``inline="always"``); the disc and polygon tests are kernels
+without entry points (:mod:`robomaze._inner`), which compiled cheaper than
+inlining them too. They use conditionals, not ``min``/``max``/``int``
+(numba compiles each overload once per type on a cold start).
 """
 
 from __future__ import annotations
@@ -15,23 +25,27 @@ from numba import njit
 from .._inner import inner
 
 
-@inner
-def to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
+@njit(cache=True, inline="always")
+def _to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
     dx = x - ox
     dy = y - oy
     return (cyaw * dx + syaw * dy) / res, rows - (-syaw * dx + cyaw * dy) / res
 
 
-@njit(cache=True)
-def disc_hits(occ, rows, cols, a, b, r):
+@inner
+def _disc_hits(occ, rows, cols, a, b, r):
     """Whether the closed disc of radius ``r`` at ``(a, b)`` meets an occupied square."""
     if a - r <= 0.0 or b - r <= 0.0 or a + r >= cols or b + r >= rows:
         return True
     # Squares whose closed extent reaches the disc's bounding box (touching counts).
-    c0 = max(math.ceil(a - r) - 1, 0)
-    c1 = min(math.floor(a + r), cols - 1)
-    r0 = max(math.ceil(b - r) - 1, 0)
-    r1 = min(math.floor(b + r), rows - 1)
+    c0 = math.ceil(a - r) - 1
+    c0 = c0 if c0 > 0 else 0
+    c1 = math.floor(a + r)
+    c1 = c1 if c1 < cols - 1 else cols - 1
+    r0 = math.ceil(b - r) - 1
+    r0 = r0 if r0 > 0 else 0
+    r1 = math.floor(b + r)
+    r1 = r1 if r1 < rows - 1 else rows - 1
     rr = r * r
     for i in range(r0, r1 + 1):
         dy = 0.0
@@ -53,7 +67,7 @@ def disc_hits(occ, rows, cols, a, b, r):
     return False
 
 
-@njit(cache=True)
+@inner
 def _convex_square(pa, pb, n, c, r):
     """SAT: closed convex polygon (n vertices) vs closed square of cell (r, c)."""
     for k in range(n):
@@ -64,22 +78,28 @@ def _convex_square(pa, pb, n, c, r):
         pmax = -math.inf
         for m in range(n):
             p = nx * pa[m] + ny * pb[m]
-            pmin = min(pmin, p)
-            pmax = max(pmax, p)
+            if p < pmin:
+                pmin = p
+            if p > pmax:
+                pmax = p
         s1 = nx * c + ny * r
         s2 = nx * (c + 1) + ny * r
         s3 = nx * c + ny * (r + 1)
         s4 = nx * (c + 1) + ny * (r + 1)
-        smin = min(min(s1, s2), min(s3, s4))
-        smax = max(max(s1, s2), max(s3, s4))
+        smin = s1 if s1 < s2 else s2
+        t = s3 if s3 < s4 else s4
+        smin = smin if smin < t else t
+        smax = s1 if s1 > s2 else s2
+        t = s3 if s3 > s4 else s4
+        smax = smax if smax > t else t
         if pmax < smin or smax < pmin:
             return False
     return True
 
 
-@njit(cache=True)
-def pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, starts, counts,
-               pa, pb):
+@inner
+def _pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, starts, counts,
+                pa, pb):
     """Whether a footprint made of convex pieces, placed at world ``(x, y, th)``, collides.
 
     ``px, py`` hold every piece's vertices in the robot frame (metres),
@@ -98,67 +118,84 @@ def pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, start
         for m in range(n):
             wx = x + ct * px[s + m] - st * py[s + m]
             wy = y + st * px[s + m] + ct * py[s + m]
-            a, b = to_cells(res, rows, ox, oy, cyaw, syaw, wx, wy)
+            a, b = _to_cells(res, rows, ox, oy, cyaw, syaw, wx, wy)
             pa[m] = a
             pb[m] = b
-            amin = min(amin, a)
-            amax = max(amax, a)
-            bmin = min(bmin, b)
-            bmax = max(bmax, b)
+            if a < amin:
+                amin = a
+            if a > amax:
+                amax = a
+            if b < bmin:
+                bmin = b
+            if b > bmax:
+                bmax = b
         if amin <= 0.0 or bmin <= 0.0 or amax >= cols or bmax >= rows:
             return True
         # Squares whose closed extent meets the piece's bounding box.
         c0 = math.ceil(amin) - 1
+        c0 = c0 if c0 > 0 else 0
         c1 = math.floor(amax)
+        c1 = c1 if c1 < cols - 1 else cols - 1
         r0 = math.ceil(bmin) - 1
+        r0 = r0 if r0 > 0 else 0
         r1 = math.floor(bmax)
-        for i in range(max(r0, 0), min(r1, rows - 1) + 1):
+        r1 = r1 if r1 < rows - 1 else rows - 1
+        for i in range(r0, r1 + 1):
             base = i * cols
-            for j in range(max(c0, 0), min(c1, cols - 1) + 1):
+            for j in range(c0, c1 + 1):
                 if occ[base + j] != 0 and _convex_square(pa, pb, n, j, i):
                     return True
     return False
 
 
-@njit(cache=True)
-def pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, r_in, r_out, disc,
-              px, py, starts, counts, pa, pb):
+@njit(cache=True, inline="always")
+def _pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, r_in, r_out, disc,
+               px, py, starts, counts, pa, pb):
     """Collision test of one pose with the clearance-field fast accept/reject.
 
     ``disc > 0`` selects the exact disc test (radius in cells), otherwise the
     convex pieces ``px, py, starts, counts`` are tested. Returns 0 (free),
     1 (collision) and adds 2 when the exact test was needed.
     """
-    a, b = to_cells(res, rows, ox, oy, cyaw, syaw, x, y)
+    a, b = _to_cells(res, rows, ox, oy, cyaw, syaw, x, y)
     if not (0.0 < a < cols and 0.0 < b < rows):
         return 1
-    c = clear[int(b) * cols + int(a)]
+    # a, b > 0: floor is int()'s truncation, without numba's int() overload to compile
+    c = clear[math.floor(b) * cols + math.floor(a)]
     if c - 0.7071067811865476 > r_out:
         return 0
     if c + 0.7071067811865476 <= r_in:
         return 1
     if disc > 0.0:
-        hit = disc_hits(occ, rows, cols, a, b, disc)
+        hit = _disc_hits(occ, rows, cols, a, b, disc)
     else:
-        hit = pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, starts,
-                         counts, pa, pb)
+        hit = _pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, starts,
+                          counts, pa, pb)
     return 3 if hit else 2
 
 
 @njit(cache=True)
 def motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1, y1, t1,
                 r_in, r_out, disc, px, py, starts, counts, pa, pb, step_len):
-    """Whether any sub-pose of ``p0 -> p1`` collides (sub-poses <= ``step_len`` apart)."""
+    """Collision test of the sub-poses of ``p0 -> p1`` (<= ``step_len`` apart, ``p1`` last).
+
+    Returns the code of the first colliding sub-pose, or of ``p1`` when none
+    collides: bit 1 set for a collision, bit 2 when the exact test was
+    needed (the clearance field did not settle it). With ``p0 == p1`` it is
+    the test of that one pose: the only sub-pose is ``p0 + 1.0 * 0.0``,
+    bit for bit ``p0``.
+    """
     dth = (t1 - t0 + math.pi) % (2.0 * math.pi) - math.pi
     reach = math.hypot(x1 - x0, y1 - y0) + abs(dth) * r_out * res
     n = 1
     if reach > 0.0:
         n = math.ceil(reach / step_len)
+    h = 0
     for i in range(1, n + 1):
         f = i / n
-        h = pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0 + f * (x1 - x0),
-                      y0 + f * (y1 - y0), t0 + f * dth, r_in, r_out, disc, px, py, starts,
-                      counts, pa, pb)
+        h = _pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0 + f * (x1 - x0),
+                       y0 + f * (y1 - y0), t0 + f * dth, r_in, r_out, disc, px, py, starts,
+                       counts, pa, pb)
         if h & 1:
-            return True
-    return False
+            return h
+    return h

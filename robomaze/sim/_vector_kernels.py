@@ -125,9 +125,9 @@ def step_batch(actions, poses, vels, steps, prev_col, needs_reset,
         x1 = x0 + c * dx - s * dy
         y1 = y0 + s * dx + c * dy
         t1 = (t0 + w * dt + math.pi) % _TWO_PI - math.pi
-        col = motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0,
-                          x1, y1, t1, r_in, r_out, disc, px, py, starts, counts, pa, pb,
-                          step_len)
+        col = (motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0,
+                           x1, y1, t1, r_in, r_out, disc, px, py, starts, counts, pa, pb,
+                           step_len) & 1) != 0
         if col:
             x1 = x0
             y1 = y0

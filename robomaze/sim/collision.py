@@ -81,6 +81,8 @@ class Collider:
             self._starts = np.concatenate([[0], np.cumsum(self._counts)[:-1]]).astype(np.int64)
             self._pa = np.empty(int(self._counts.max()))
             self._pb = np.empty(int(self._counts.max()))
+        args = self.kernel_args()
+        self._head, self._tail = args[:9], args[9:]
         #: Single-pose checks (:meth:`collides`) settled by the clearance field alone.
         self.fast = 0
         #: Single-pose checks that needed the exact test.
@@ -105,10 +107,8 @@ class Collider:
 
     def collides(self, x: float, y: float, theta: float) -> bool:
         """Whether the footprint at world pose ``(x, y, theta)`` collides."""
-        ox, oy, cy, sy = self._frame
-        h = _kernels.pose_hits(self._occ, self._clear, self._rows, self._cols, self._res, ox, oy,
-                               cy, sy, x, y, theta, self._r_in, self._r_out, self._disc_r,
-                               self._px, self._py, self._starts, self._counts, self._pa, self._pb)
+        # the motion from the pose to itself: one kernel serves both checks
+        h = _kernels.motion_hits(*self._head, x, y, theta, x, y, theta, *self._tail)
         if h & 2:
             self.exact += 1
         else:
@@ -122,12 +122,8 @@ class Collider:
         :attr:`step_length` between checks, so the robot cannot tunnel
         through a wall one cell thick.
         """
-        ox, oy, cy, sy = self._frame
-        return _kernels.motion_hits(self._occ, self._clear, self._rows, self._cols, self._res,
-                                    ox, oy, cy, sy, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2],
-                                    self._r_in, self._r_out, self._disc_r, self._px, self._py,
-                                    self._starts, self._counts, self._pa, self._pb,
-                                    self.step_length)
+        return bool(_kernels.motion_hits(*self._head, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2],
+                                         *self._tail) & 1)
 
     def check(self, poses) -> np.ndarray:
         """Collision flags for an ``(n, 3)`` array of poses."""

@@ -51,7 +51,7 @@ import numpy as np
 from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
-from ..sense import scan_into
+from ..sense import scan_rows
 from .collision import Collider
 from .odometry import as_odometry_noise
 from .robot import Robot
@@ -220,6 +220,7 @@ class SimEnv:
         # Noise-free sensors scan in one numba call per step (the public fast path).
         self._occ = grid.flat_occupancy()
         self._fast = [s.kernel_args if s.noise is None else None for s in robot.sensors]
+        self._pose_row = np.empty((1, 3))
         self._kin = robot.kinematics
         self._sensor_rngs = [None] * len(robot.sensors)
         self._done = True
@@ -321,10 +322,13 @@ class SimEnv:
             if fast is None:
                 ranges = s.readings(self.grid, self._pose, rng=rng)
             else:
-                ranges = np.empty(s.n_beams)
+                out = np.empty((1, s.n_beams))
                 mount, cos_b, sin_b, rmin, rmax = fast
-                scan_into(self._occ, rows, cols, res, ox, oy, yaw, x, y, th, mount, cos_b,
-                          sin_b, rmin, rmax, ranges)
+                row = self._pose_row
+                row[0, 0], row[0, 1], row[0, 2] = x, y, th
+                scan_rows(self._occ, rows, cols, res, ox, oy, yaw, row, mount, cos_b, sin_b,
+                          rmin, rmax, True, out)
+                ranges = out[0]
             scans.append(s.wrap(ranges, self._t))
         v = self._odo_vel
         odom = np.array([*self._odo_pose, v[0], v[-1]])

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 
 @njit(cache=True)
-def descend(dist, blocked, rows, cols, start, steps):
-    """Follow the field downhill from ``start`` for up to ``steps`` cells; returns the cells."""
-    out = np.empty(steps + 1, np.int64)
+def descend(dist, blocked, rows, cols, start, steps, out):
+    """Follow the field downhill from ``start`` for up to ``steps`` cells into ``out``.
+
+    ``out`` (int64, at least ``steps + 1`` long) receives the cells, ``start``
+    first; returns how many. The caller allocates it: an array made in a
+    kernel compiles numba's ``np.empty`` on a cold start (issue 22).
+    """
     out[0] = start
     u = start
     k_out = 1
@@ -38,4 +41,4 @@ def descend(dist, blocked, rows, cols, start, steps):
         out[k_out] = nxt
         k_out += 1
         u = nxt
-    return out[:k_out]
+    return k_out

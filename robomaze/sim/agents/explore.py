@@ -62,6 +62,7 @@ class Explorer:
         kin = ctx.kinematics
         self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res)) if speed is None else speed
         self.lookahead = int(lookahead)
+        self._cells = np.empty(max(self.lookahead, 0) + 1, np.int64)  # descend()'s output
         self.replans = 0
         self._n_walls = -1
         self._dist = None
@@ -142,7 +143,9 @@ class Explorer:
             self.stuck = True
             return (0.0, 0.0)
         self.stuck = False
-        cells = descend(self._dist, self._blocked, self.rows, self.cols, u, self.lookahead)
+        cells = self._cells
+        cells = cells[:descend(self._dist, self._blocked, self.rows, self.cols, u,
+                               self.lookahead, cells)]
         if len(cells) == 1:
             target_cell = int(cells[0])
             if self._dist[target_cell] == 0.0:

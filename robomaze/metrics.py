@@ -383,20 +383,29 @@ def executed_length(obj) -> float:
     return float(np.hypot(d[:, 0], d[:, 1]).sum())
 
 
-def reference_name(footprint) -> str:
-    """Which shortest length :func:`shortest_length` computes for ``footprint``.
+def reference_name(footprint, grid: OccupancyGrid | None = None) -> str:
+    """Which shortest length :func:`shortest_length` computes for ``footprint``
+    (on ``grid``, when given).
 
     ``"visibility"`` (exact within a stated tolerance: point and disc) or
     ``"theta_star"`` (rectangles and polygons, whose free space depends on
-    the heading).
+    the heading, and a point or disc on a grid whose visibility graph would
+    test more than :data:`robomaze.geometry.visibility.MAX_PAIRS` vertex
+    pairs: a maze of more than about 20x20 cells widened with corridor 5).
 
     >>> from robomaze.geometry import Footprint
     >>> reference_name(Footprint.disc(0.1)), reference_name(Footprint.rectangle(0.4, 0.2))
     ('visibility', 'theta_star')
     """
-    if footprint is None or getattr(footprint, "kind", None) == "disc":
-        return "visibility"
-    return "theta_star"
+    if footprint is not None and getattr(footprint, "kind", None) != "disc":
+        return "theta_star"
+    if grid is not None:
+        from .geometry.visibility import MAX_PAIRS, pair_count
+
+        radius = 0.0 if footprint is None else float(footprint.radius)
+        if pair_count(grid.occupied, radius / grid.resolution) > MAX_PAIRS:
+            return "theta_star"
+    return "visibility"
 
 
 def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
@@ -405,10 +414,12 @@ def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
     For a point (``footprint`` None) or a disc: the exact length over the
     visibility graph of the free region
     (:func:`robomaze.geometry.visibility.visibility_length`, a lower bound
-    within its stated tolerance). For other footprints: the length of the
-    any-angle ``theta_star`` path on the footprint's free space.
+    within its stated tolerance). For other footprints, and where that graph
+    is too large (:func:`reference_name` of ``footprint`` and ``grid`` says
+    which): the length of the any-angle ``theta_star`` path on the
+    footprint's free space.
     """
-    if reference_name(footprint) == "visibility":
+    if reference_name(footprint, grid) == "visibility":
         from .geometry.visibility import visibility_length
 
         radius = 0.0 if footprint is None else float(footprint.radius)

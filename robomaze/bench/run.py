@@ -277,7 +277,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     from .. import metrics as M
     from ..world import stage_rng
 
-    metrics["optimal_reference"] = M.reference_name(footprint)
+    metrics["optimal_reference"] = M.reference_name(footprint, grid)
     cpu0 = time.process_time()
     compute = compile_s = None
     try:

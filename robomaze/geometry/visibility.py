@@ -38,10 +38,21 @@ import numpy as np
 
 from ..errors import ParameterError
 
-__all__ = ["QUAD_SEGS", "free_region", "visibility_length"]
+__all__ = ["MAX_PAIRS", "QUAD_SEGS", "free_region", "pair_count", "visibility_length"]
 
 #: Chords per quarter circle of a grown corner (see the module's Tolerance).
 QUAD_SEGS = 16
+
+#: Most vertex pairs a free region's visibility graph may test (the pairs of
+#: reflex vertices within one component). Each costs a tangent test and
+#: perhaps a shapely ``covers``, and the pairs grow as the square of the
+#: vertices -- a disc's grown corners bring 17 each: a 20x20 maze widened
+#: with corridor 5 has 4,701 (11 million pairs: 4.9 s and 1.4 GB for its
+#: graph), a 100x100 one 117,105 (6.9 billion: the pair list alone would take
+#: 100 GB). :func:`visibility_length` refuses a larger graph;
+#: :func:`robomaze.metrics.shortest_length` then takes its other reference
+#: (``reference_name``).
+MAX_PAIRS = 12_000_000
 
 # the covers test runs on the region grown by this (cell units): a segment
 # along a boundary edge must not be rejected for a rounding error, and the
@@ -133,6 +144,35 @@ def _tangent(o, prev, nxt, d):
 
 
 @functools.lru_cache(maxsize=8)
+def _vertices(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> list:
+    """Per non-empty component of the free region: the component and its
+    reflex vertices with their neighbours (cached with :func:`_graphs`)."""
+    occ = np.frombuffer(occ_bytes, dtype=bool).reshape(shape)
+    region = free_region(occ, radius, quad_segs=quad_segs)
+    return [(comp, *_reflex(comp)) for comp in getattr(region, "geoms", [region])
+            if not comp.is_empty]
+
+
+def _pairs(comps: list) -> int:
+    return sum(len(v) * (len(v) - 1) // 2 for _, v, _, _ in comps)
+
+
+def pair_count(occupied, radius_cells: float, *, quad_segs: int = QUAD_SEGS) -> int:
+    """Vertex pairs the visibility graph of this free region tests (compare
+    :data:`MAX_PAIRS`).
+
+    >>> occ = np.zeros((3, 3), bool); occ[1, 1] = True
+    >>> pair_count(occ, 0.0)   # the square's 4 corners: 6 pairs
+    6
+    """
+    occ = np.ascontiguousarray(occupied, dtype=bool)
+    r = float(radius_cells)
+    if not (r >= 0 and math.isfinite(r)):
+        raise ParameterError(f"radius must be a finite number >= 0, got {radius_cells!r}")
+    return _pairs(_vertices(occ.tobytes(), occ.shape, r, int(quad_segs)))
+
+
+@functools.lru_cache(maxsize=8)
 def _graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> list:
     """Per component of the free region: the grown component (prepared), its reflex
     vertices with their neighbours and the collision-free tangent edges between them.
@@ -142,15 +182,19 @@ def _graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> li
     """
     import shapely
 
-    occ = np.frombuffer(occ_bytes, dtype=bool).reshape(shape)
-    region = free_region(occ, radius, quad_segs=quad_segs)
+    comps = _vertices(occ_bytes, shape, radius, quad_segs)
+    npairs = _pairs(comps)
+    if npairs > MAX_PAIRS:
+        nv = sum(len(v) for _, v, _, _ in comps)
+        raise ParameterError(
+            f"visibility graph: the free region of a {shape[0]}x{shape[1]} grid for radius "
+            f"{radius:g} cells has {nv} reflex vertices, {npairs} vertex pairs to test; "
+            f"expected at most MAX_PAIRS = {MAX_PAIRS} (robomaze.metrics.shortest_length "
+            "takes the theta_star reference on such grids)")
     out = []
-    for comp in getattr(region, "geoms", [region]):
-        if comp.is_empty:
-            continue
+    for comp, v, pv, nv in comps:
         grown = comp.buffer(_EPS)
         shapely.prepare(grown)
-        v, pv, nv = _reflex(comp)
         ii, jj = np.triu_indices(len(v), 1)
         d = v[jj] - v[ii]
         ok = _tangent(v[ii], pv[ii], nv[ii], d) & _tangent(v[jj], pv[jj], nv[jj], d)
@@ -167,7 +211,8 @@ def visibility_length(occupied, radius_cells: float, start, goal, *,
 
     ``start`` and ``goal`` are ``(x, y)`` in cell units (column, row); the
     region is :func:`free_region`'s. NaN when either end is outside it or
-    they lie in different components.
+    they lie in different components. Raises :class:`ParameterError` when
+    the graph would test more than :data:`MAX_PAIRS` vertex pairs.
 
     Examples
     --------

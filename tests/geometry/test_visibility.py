@@ -10,9 +10,10 @@ import shapely
 
 import robomaze.metrics as M
 from robomaze import widen
-from robomaze.errors import NoPathError
+from robomaze.errors import NoPathError, ParameterError
 from robomaze.generate import generate
 from robomaze.geometry import Footprint
+from robomaze.geometry import visibility as vis
 from robomaze.geometry.visibility import QUAD_SEGS, free_region, visibility_length
 from robomaze.plan import plan
 
@@ -112,3 +113,40 @@ def test_no_planner_beats_the_exact_reference(generator, corridor, radius):
                            g.cell_to_world(goal))
     ex = M.shortest_length(g, fp, g.cell_to_world(start), g.cell_to_world(goal))
     assert ex <= ts + 1e-9
+
+
+def test_pair_count_is_the_reflex_vertex_pairs_of_each_component():
+    # a point robot around two separate occupied squares: 4 convex corners each,
+    # one component, 8 vertices -> 28 pairs; split the grid by a full wall and
+    # each side keeps its square: 6 + 6
+    occ = np.zeros((9, 9), bool)
+    occ[2, 2] = occ[6, 6] = True
+    assert vis.pair_count(occ, 0.0) == 8 * 7 // 2
+    occ[:, 4] = True
+    assert vis.pair_count(occ, 0.0) == 6 + 6
+
+
+def test_a_graph_above_max_pairs_is_refused_by_name(monkeypatch):
+    occ = np.zeros((12, 12), bool)
+    occ[3, 3] = occ[8, 8] = occ[3, 8] = True     # 12 corners: 66 pairs
+    monkeypatch.setattr(vis, "MAX_PAIRS", 65)
+    with pytest.raises(ParameterError, match=r"12x12 grid .* 12 reflex vertices, 66 vertex "
+                                             r"pairs .* at most MAX_PAIRS = 65"):
+        visibility_length(occ, 0.0, (0.5, 0.5), (11.5, 11.5))
+
+
+def test_shortest_length_takes_theta_star_where_the_graph_is_too_large(monkeypatch):
+    grid = widen(generate("kruskal", 4, 4, rng=3), corridor=3, wall=1, resolution=0.1)
+    disc = Footprint.disc(0.08)
+    start, goal = grid.start_goal()
+    s, g = grid.cell_to_world(start), grid.cell_to_world(goal)
+    assert M.reference_name(disc, grid) == "visibility"
+    exact = M.shortest_length(grid, disc, s, g)
+    radius = 0.08 / grid.resolution
+    monkeypatch.setattr(vis, "MAX_PAIRS", vis.pair_count(grid.occupied, radius) - 1)
+    assert M.reference_name(disc, grid) == "theta_star"
+    assert M.reference_name(disc) == "visibility"      # without a grid: the footprint's rule
+    fallback = M.shortest_length(grid, disc, s, g)
+    want = plan(grid, s, g, method="theta_star", footprint=disc).length
+    assert fallback == want
+    assert exact <= fallback                            # the exact length is the lower bound

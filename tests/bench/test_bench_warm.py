@@ -82,3 +82,14 @@ def test_tasks_wait_for_the_tasks_that_compile_their_shared_kernels():
     # a task comes after every task it waits for
     for t in tasks:
         assert all(order.index(n) < order.index(t) for n in w._needs(t, tasks))
+
+
+def test_the_common_task_loads_the_engine_wave_that_open_grids_use():
+    # a corridor 5 grid's field takes the engine's wave, which the warm-up
+    # maze's field never does: without it, the first such run in a worker
+    # loaded it from the cache inside its compute time
+    code = ("import robomaze.bench._warmup as w; from robomaze._search import _engine; "
+            "w._run('common', w._Context(None), False); print(len(_engine.wave.overloads))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split()[-1] == "1"

@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -99,13 +100,12 @@ def prime() -> None:
     """Set numba's CPU target up (its typing and lowering registries: 0.25 s),
     as a first compile would, but without compiling: helpers forked afterwards
     inherit it. Never raises."""
-    try:
+    # a numba that moved it raises here: its first compile sets it up instead
+    with contextlib.suppress(Exception):
         from numba.core.registry import cpu_target
 
         cpu_target.typing_context.refresh()
         cpu_target.target_context.refresh()
-    except Exception:  # a numba that moved it: the first compile sets it up
-        pass
 
 
 class Forked:
@@ -134,10 +134,8 @@ class Forked:
 
     def kill(self) -> None:
         if self.returncode is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # it has ended meanwhile
                 os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
 
 def fork(n: int, run: Callable[[], None]) -> list[Forked]:
@@ -247,16 +245,16 @@ def wait_done(folder: str, tasks: Iterable[str], others_alive: Callable[[], bool
         time.sleep(0.02)
 
 
-def write_report(folder: str, compiled: int, log: list) -> None:
-    """A helper's count of compiled kernels and its task log, for the main process
-    (written whole, then renamed: :func:`wait_reports` never sees half of it)."""
+def write_report(folder: str, compiled: int, log: list, errors: list | None = None) -> None:
+    """A helper's count of compiled kernels, its task log and the errors its
+    tasks raised, for the main process (written whole, then renamed:
+    :func:`wait_reports` never sees half of it)."""
     tmp = os.path.join(folder, f"tmp.{os.getpid()}")
-    try:
+    # an unwritable folder only leaves this helper out of the compile summary
+    with contextlib.suppress(OSError):
         with open(tmp, "w") as f:
-            f.write(json.dumps({"compiled": compiled, "log": log}))
+            f.write(json.dumps({"compiled": compiled, "log": log, "errors": errors or []}))
         os.replace(tmp, os.path.join(folder, f"count.{os.getpid()}"))
-    except OSError:
-        pass  # only the main process's compile summary misses this helper's count
 
 
 def wait_reports(folder: str, procs: list, timeout: float) -> None:
@@ -282,5 +280,5 @@ def reports(folder: str) -> list[dict]:
                 with open(os.path.join(folder, name)) as f:
                     out.append(json.load(f))
             except (OSError, ValueError):
-                pass  # a helper killed mid-write: its count is left out of the summary
+                continue  # a helper killed mid-write: its count is left out of the summary
     return out

@@ -20,6 +20,7 @@ import pytest
 
 import robomaze
 from robomaze import _claims
+from robomaze.cli import _stages
 
 PROBE = r"""
 import json, sys
@@ -30,7 +31,7 @@ class Listener(ev.Listener):
         f = getattr((event.data or {}).get("dispatcher"), "py_func", None)
         names.append(f"{getattr(f, '__module__', '?')}.{getattr(f, '__qualname__', '?')}")
     def on_end(self, event):
-        pass
+        return  # only starts are counted
 ev.register("numba:compile", Listener())
 from robomaze.cli import _stages, main
 marks = []
@@ -190,3 +191,21 @@ def test_a_partly_warm_cache_starts_a_helper_interpreter_at_the_first_miss(tmp_p
     assert two["stats"]["processes"] == 2 and two["stats"]["compiled_helpers"] > 0
     assert two["after_prepare"] == [len(two["names"])]
     assert two["stdout"] == one["stdout"]
+
+
+def test_a_task_that_raises_is_recorded_not_raised(monkeypatch):
+    def boom(spec):
+        raise ValueError("no such maze")
+
+    monkeypatch.setitem(_stages.TASKS, "boom", boom)
+    monkeypatch.setattr(_stages, "_ERRORS", [])
+    _stages._run("boom", {})
+    assert _stages._ERRORS == [("boom", "ValueError: no such maze")]
+
+
+def test_a_helpers_report_carries_its_errors(tmp_path):
+    _claims.write_report(str(tmp_path), 3, [["env", 1.0, 2.0]], [("agent", "KeyError: 'x'")])
+    (rep,) = _claims.reports(str(tmp_path))
+    assert rep == {"compiled": 3, "log": [["env", 1.0, 2.0]], "errors": [["agent", "KeyError: 'x'"]]}
+    (tmp_path / "count.99").write_text("{half")   # a helper killed mid-write is left out
+    assert len(_claims.reports(str(tmp_path))) == 1

@@ -47,8 +47,11 @@ MAX_PROCESSES = 2
 #: Seconds the command waits for a helper before compiling what is left itself.
 TIMEOUT = 120.0
 
-#: What :func:`prepare` did last in this process (tests and benchmarks read it).
+#: What :func:`prepare` did last in this process (tests and benchmarks read it);
+#: ``errors`` lists ``(process, task, "Type: message")`` of the tasks that raised.
 STATS: dict = {}
+#: The errors of this process's tasks since :func:`prepare` (or a helper) began.
+_ERRORS: list = []
 
 
 def _tiny_grid(spec: dict):
@@ -224,10 +227,13 @@ def _own(task: str, spec: dict, folder: str, log: list) -> None:
 
 
 def _run(task: str, spec: dict) -> None:
+    """Run one task. A task that raises has compiled what it reached and the
+    command compiles the rest itself; its error is kept for ``STATS["errors"]``
+    rather than stop the command (warming is an optimisation only)."""
     try:
         TASKS[task](spec)
-    except Exception:
-        pass  # it compiled what it reached; the command compiles the rest itself
+    except Exception as exc:
+        _ERRORS.append((task, f"{type(exc).__name__}: {exc}"))
 
 
 def _spawn(n: int, folder: str, spec: dict) -> list[subprocess.Popen]:
@@ -260,6 +266,7 @@ def prepare(spec: dict) -> None:
     """
     tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS])
     STATS.clear()
+    _ERRORS.clear()
     if not tasks or _jit_notice.current() is None:
         return
     spec = dict(spec, tasks=tasks)  # the helper walks the same order
@@ -302,7 +309,9 @@ def prepare(spec: dict) -> None:
     STATS.update(processes=1 + len(helpers), tasks=tasks, compiled_helpers=others,
                  seconds=time.perf_counter() - t0,
                  log=[(0, *row) for row in log]
-                 + [(i + 1, *row) for i, r in enumerate(reports) for row in r.get("log", [])])
+                 + [(i + 1, *row) for i, r in enumerate(reports) for row in r.get("log", [])],
+                 errors=[(0, *e) for e in _ERRORS]
+                 + [(i + 1, *e) for i, r in enumerate(reports) for e in r.get("errors", [])])
     if helpers:
         _jit_notice.add_others(others, 1 + len(helpers), time.perf_counter())
 
@@ -317,15 +326,17 @@ def _helper_work(folder: str, spec: dict) -> None:
     base = notice.count if notice is not None else 0
     parent = os.getppid()
     log: list = []
+    _ERRORS.clear()  # a fork inherits the command's list
     try:
         tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
         # the command's death (its pid's parent changes) leaves nobody to compile for
         _claims.work(tasks, lambda task: _run(task, spec), folder,
                      lambda: os.getppid() == parent, False, TIMEOUT, needs=_needs(spec), log=log)
-    except Exception:
-        pass  # the command compiles what is left
+    except Exception as exc:  # the claims themselves failed: the command compiles what is left
+        _ERRORS.append(("(claims)", f"{type(exc).__name__}: {exc}"))
     finally:
-        _claims.write_report(folder, (notice.count - base) if notice is not None else 0, log)
+        _claims.write_report(folder, (notice.count - base) if notice is not None else 0, log,
+                             _ERRORS)
 
 
 def helper_main() -> None:

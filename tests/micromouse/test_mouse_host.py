@@ -102,17 +102,13 @@ def test_crashing_program_is_a_clear_failure():
 
 def test_silent_program_hits_the_command_time_limit():
     maze = _sample("16MM2019CX.maze")
-    t0 = time.monotonic()
     run = host_mouse(maze, mouse("silent_mouse"), command_timeout=0.5, total_timeout=30)
-    assert time.monotonic() - t0 < 10
     assert not run.success and "command time limit" in run.reason
 
 
 def test_total_time_limit():
     maze = _sample("16MM2019CX.maze")
-    t0 = time.monotonic()
     run = host_mouse(maze, mouse("silent_mouse"), command_timeout=30, total_timeout=0.5)
-    assert time.monotonic() - t0 < 10
     assert not run.success and "total time limit" in run.reason
 
 
@@ -139,10 +135,8 @@ def test_pipe_closer_and_its_child_are_killed(tmp_path):
     maze = _sample("16MM2019CX.maze")
     pidfile = tmp_path / "pids"
     env = dict(os.environ, MOUSE_PIDFILE=str(pidfile))
-    t0 = time.monotonic()
     run = host_mouse(maze, mouse("closing_mouse"), command_timeout=1, total_timeout=20,
                      env=env)
-    assert time.monotonic() - t0 < 10
     assert not run.success
     pids = [int(p) for p in pidfile.read_text().split()]
     assert len(pids) == 2
@@ -164,9 +158,7 @@ def test_bad_program_and_arguments():
 
 def test_mouse_that_closes_its_input_is_a_clear_failure():
     maze = _sample("16MM2019CX.maze")
-    t0 = time.monotonic()
     run = host_mouse(maze, mouse("deaf_mouse"), command_timeout=5, total_timeout=20)
-    assert time.monotonic() - t0 < 10
     assert not run.success and "closed its input" in run.reason
 
 

@@ -18,7 +18,7 @@ from robomaze.plan.sampling import OMPL_PLANNERS, ClearanceLookup, ompl_plan
 
 pytest.importorskip("ompl")
 
-BUDGET = dict(max_checks=20_000, time_limit=20.0)
+BUDGET = dict(max_checks=20_000, time_limit=600.0)  # a safety net only: the checks are the budget
 
 
 def _maze():
@@ -69,7 +69,7 @@ def test_paths_are_collision_free_against_shapely(name, fp):
     g = widen(_maze(), corridor=5, wall=1, resolution=0.1)
     checks = 20_000 if fp.kind == "disc" else 100_000   # SE(2) needs more samples
     p = plan(g, None, None, method=f"ompl:{name}", footprint=fp, rng=5, max_checks=checks,
-             time_limit=60.0)
+             time_limit=600.0)
     assert p.collision_free
     h = p.headings if p.headings is not None else np.zeros(len(p))
     assert shapely_collision_free(g, fp, p.points, h)
@@ -100,7 +100,7 @@ def test_lookup_agrees_with_exact_clearance():
 def test_same_seed_same_path_with_a_check_budget():
     g = widen(_maze(), corridor=5, wall=1, resolution=0.1)
     kw = dict(planner="rrtstar", footprint=Footprint.disc(0.12), max_checks=15000,
-              time_limit=60.0)
+              time_limit=600.0)
     a = ompl_plan(g, None, None, rng=11, **kw)
     b = ompl_plan(g, None, None, rng=11, **kw)
     c = ompl_plan(g, None, None, rng=12, **kw)
@@ -115,13 +115,13 @@ def test_same_seed_same_path_in_another_process():
             "g = widen(Maze.from_edges(3, 4, [0,1,2,3,7,6,5,4,8,9,10], "
             "[1,2,3,7,6,5,4,8,9,10,11]), corridor=5, wall=1, resolution=0.1)\n"
             "p = ompl_plan(g, None, None, planner='rrtstar', footprint=Footprint.disc(0.12), "
-            "max_checks=15000, time_limit=60.0, rng=11)\n"
+            "max_checks=15000, time_limit=600.0, rng=11)\n"
             "print(repr(p.points.tolist()))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     g = widen(_maze(), corridor=5, wall=1, resolution=0.1)
     p = ompl_plan(g, None, None, planner="rrtstar", footprint=Footprint.disc(0.12),
-                  max_checks=15000, time_limit=60.0, rng=11)
+                  max_checks=15000, time_limit=600.0, rng=11)
     assert out.strip() == repr(p.points.tolist())
 
 
@@ -196,7 +196,7 @@ def test_cusps_count_gear_changes():
 def test_reeds_shepp_plan_in_open_space_is_collision_free_and_reports_cusps():
     g = widen(_maze(), corridor=9, wall=1, resolution=0.1)
     p = plan(g, None, None, method="ompl:reeds_shepp", footprint=Footprint.rectangle(0.3, 0.16),
-             turning_radius=0.3, rng=4, max_checks=60_000, time_limit=60.0)
+             turning_radius=0.3, rng=4, max_checks=60_000, time_limit=600.0)
     assert p.collision_free and p.method == "ompl:reeds_shepp"
     assert p.stats["cusps"] >= 0 and p.stats["validity_checks"] > 0
     h = np.asarray(p.headings)

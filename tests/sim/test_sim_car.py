@@ -86,7 +86,7 @@ def test_planned_dubins_path_keeps_the_turning_radius_and_the_hand_length():
     e = g.world_to_cell((1.55, 2.55))
     p = ompl_plan(g, s, e, planner="rrt_connect", space="dubins", turning_radius=1.0,
                   start_heading=0.0, goal_heading=math.pi / 2, rng=3, max_checks=20000,
-                  time_limit=30.0)
+                  time_limit=600.0)
     poses = np.column_stack([p.points, p.headings])
     r = step_radii(poses)
     assert r.min() >= 1.0 * (1 - 1e-3)
@@ -98,7 +98,7 @@ def test_car_pursuit_drives_a_car_through_a_maze_without_turning_tighter():
     g = widen(generate("kruskal", 4, 4, rng=1), corridor=9, wall=1, resolution=0.1)
     car = CarKinematics(turning_radius=0.3, v_max=0.5, v_min=0.0, omega_max=3.0)
     res = simulate(g, footprint=Footprint.rectangle(0.3, 0.16), agent="car_pursuit",
-                   kinematics=car, rng=1, max_steps=4000)
+                   kinematics=car, rng=1, max_steps=4000, time_limit=None)  # checks: the budget
     assert res.success, res.reason
     assert res.metrics["collisions"] == 0
     assert step_radii(res.trajectory.poses).min() >= 0.3 - 1e-9
@@ -108,7 +108,7 @@ def test_car_pursuit_drives_a_car_through_a_maze_without_turning_tighter():
 def test_car_pursuit_limits_itself_on_unicycle_kinematics():
     g = widen(generate("kruskal", 3, 3, rng=2), corridor=9, wall=1, resolution=0.1)
     res = simulate(g, footprint=Footprint.disc(0.08), agent="car_pursuit", rng=2,
-                   max_steps=4000, turning_radius=0.25)
+                   max_steps=4000, turning_radius=0.25, time_limit=None)
     assert res.success, res.reason
     assert step_radii(res.trajectory.poses).min() >= 0.25 - 1e-6
 

@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 from gymnasium.vector import SyncVectorEnv
 
-from robomaze.sim.gym_env import MazeEnv
-from robomaze.sim.gym_vector import MazeVectorEnv
+from robomaze.envs.gym_env import MazeEnv
+from robomaze.envs.gym_vector import MazeVectorEnv
 
 NS = (1, 64, 1024)
 

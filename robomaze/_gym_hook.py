@@ -8,7 +8,7 @@ library). So:
 - not yet: a one-shot import hook registers right after gymnasium's own
   module has run, whenever (and if ever) the program imports it.
 
-Registration names the env by string (``robomaze.sim.gym_env:MazeEnv``), so
+Registration names the env by string (``robomaze.envs.gym_env:MazeEnv``), so
 it imports nothing of robomaze's simulator until ``gymnasium.make`` runs.
 """
 
@@ -22,8 +22,8 @@ ENV_ID = "robomaze/Maze-v0"
 def register(gym) -> None:
     """Register the env with the gymnasium module ``gym`` (idempotent)."""
     if ENV_ID not in gym.envs.registry:
-        gym.register(id=ENV_ID, entry_point="robomaze.sim.gym_env:MazeEnv",
-                     vector_entry_point="robomaze.sim.gym_vector:MazeVectorEnv",
+        gym.register(id=ENV_ID, entry_point="robomaze.envs.gym_env:MazeEnv",
+                     vector_entry_point="robomaze.envs.gym_vector:MazeVectorEnv",
                      disable_env_checker=False)
 
 

@@ -25,17 +25,13 @@ robomaze.errors.ParameterError: planner 'max_clearance' takes no option 'wieght'
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import typing
 
+from ._options import RUNNER_ARGS, keywords as _keywords, refuse as _refuse
 from .errors import ParameterError, unknown_name
 
 __all__ = ["registry", "check_name", "check_options", "option_names", "ompl_option_names"]
-
-#: Arguments the caller (CLI, sweep runner) passes itself: never options.
-RUNNER_ARGS = ("grid", "start", "goal", "footprint", "connectivity", "rng", "ctx")
-
 
 def registry(kind: str):
     """The registry of ``kind``: generator, planner, agent, sensor or mouse."""
@@ -74,18 +70,6 @@ def ompl_option_names(method: str, keep: tuple = ()) -> list[str]:
             if p.kind is p.KEYWORD_ONLY and (k not in RUNNER_ARGS or k in keep)]
 
 
-def _keywords(fn, keep: tuple = ()) -> tuple[list[str], bool]:
-    """Keyword parameter names of ``fn`` (runner arguments left out) and
-    whether it also takes ``**kwargs``."""
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return [], True
-    names = [k for k, p in params.items() if (k not in RUNNER_ARGS or k in keep)
-             and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return names, any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
 def option_names(kind: str, name: str, keep: tuple = ()) -> tuple[list[str] | None, str | None]:
     """``(names, planner)``: the options ``name`` takes (None: any), and for
     an agent that hands the rest to a planner, that planner's option
@@ -112,15 +96,6 @@ def option_names(kind: str, name: str, keep: tuple = ()) -> tuple[list[str] | No
     return (None if anything else names), None
 
 
-def _refuse(kind: str, name: str, opt: str, valid: list[str]) -> ParameterError:
-    close = difflib.get_close_matches(opt, valid, n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
-    exc = ParameterError(f"{kind} {name!r} takes no option {opt!r}; {hint}its options are: "
-                         f"{', '.join(valid) or 'none'}")
-    exc.option = opt  # for callers that name where the option was typed
-    return exc
-
-
 def check_options(kind: str, name: str, options: dict, *, keep: tuple = ()) -> None:
     """Raise ParameterError for an option ``name`` (a registered ``kind``)
     does not take, naming it and the accepted ones. ``keep``: runner
@@ -128,13 +103,11 @@ def check_options(kind: str, name: str, options: dict, *, keep: tuple = ()) -> N
     does not pass a generator itself)."""
     if not options:
         return
-    if kind == "planner" and name.startswith("ompl:"):
-        from .plan import sampling
+    if kind == "planner":                     # the planner package's own rule
+        from .plan import check_planner_options
 
-        check = getattr(sampling, "check_options", None)
-        if check is not None:                 # the planner package's own rule
-            check(name, {k: v for k, v in options.items() if k not in keep})
-            return
+        check_planner_options(name, options, keep=keep)
+        return
     valid, planner = option_names(kind, name, keep)
     if valid is None:
         return                                # it takes anything and checks it itself

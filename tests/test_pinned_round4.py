@@ -113,7 +113,7 @@ def _outputs() -> tuple[dict, dict]:
     out["mark_scan"] = {"free": free, "hit": hit}
     out["fraction_seen"] = {"fraction": np.array([fraction_seen(poses[:100], grid, s)])}
     import gymnasium as gym  # noqa: F401 -- the vector env needs the gym extra
-    from robomaze.sim.gym_vector import MazeVectorEnv
+    from robomaze.envs.gym_vector import MazeVectorEnv
 
     env = MazeVectorEnv(4, grid=grid, footprint=rect)
     obs, _ = env.reset(seed=7)

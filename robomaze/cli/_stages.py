@@ -64,7 +64,7 @@ def _tiny_grid(spec: dict):
 
 
 def _footprint(spec: dict):
-    from .plan import parse_footprint
+    from ._parse import parse_footprint
 
     return parse_footprint(spec.get("footprint"))
 

@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     from ..sim import simulate
     from ._common import build_maze, load, parse_seed, parse_size
     from ..world import stage_rng
-    from .plan import _parse_point, parse_footprint
+    from ._parse import _parse_point, parse_footprint
 
     if args.output is not None:
         out_extension(args.output, (".npz",), "-o/--output")

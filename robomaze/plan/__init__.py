@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .._options import keywords, refuse
 from .._registry import Registry
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
@@ -27,7 +28,7 @@ from .footprint_planner import collision_free
 from .search import astar, dijkstra
 from .wavefront import wavefront, wavefront_field
 
-__all__ = ["PLANNERS", "plan", "register", "unregister", "check_planner", "Path", "make_path", "wavefront", "wavefront_field",
+__all__ = ["PLANNERS", "plan", "check_planner_options", "register", "unregister", "check_planner", "Path", "make_path", "wavefront", "wavefront_field",
            "dijkstra", "astar", "collision_free", "max_clearance", "inflation_cost",
            "theta_star", "smooth"]
 
@@ -79,6 +80,37 @@ def unregister(name: str) -> Callable[..., Path]:
     return PLANNERS.unregister(name)
 
 
+def check_planner_options(method: str, options: dict, *, keep: tuple = ()) -> None:
+    """Raise ParameterError for an option planner ``method`` does not take.
+
+    The planner's keyword parameters are its options (a planner taking
+    ``**options`` checks them itself); an OMPL planner's are checked by
+    :func:`robomaze.plan.sampling.check_options` (names and values).
+    ``keep``: runner arguments the caller lets the user set (the CLI's
+    ``rng``).
+
+    >>> check_planner_options("astar", {})
+    >>> check_planner_options("max_clearance", {"wieght": 2})
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: planner 'max_clearance' takes no option 'wieght'; did you mean 'weight'? its options are: weight, decay, inflation_radius
+    """
+    if not options:
+        return
+    fn = PLANNERS.lookup(method)
+    if method.startswith("ompl:"):
+        from .sampling import check_options
+
+        check_options(method, {k: v for k, v in options.items() if k not in keep})
+        return
+    valid, anything = keywords(fn, keep)
+    if anything:
+        return                                # it takes anything and checks it itself
+    for opt in options:
+        if opt not in valid:
+            raise refuse("planner", method, opt, valid)
+
+
 def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint | None = None,
          connectivity: int = 4, **options) -> Path:
     """Plan with the planner registered as ``method``.
@@ -116,12 +148,11 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     robomaze.errors.ParameterError: planner 'astar' takes no option 'max_check'; its options are: none
     """
     from .._clock import method_clock
-    from .._names import check_options
 
     fn = PLANNERS.lookup(method)
     check_connectivity(connectivity)
     # checked before any kernel compiles or OMPL object exists, as the CLI does
-    check_options("planner", method, options)
+    check_planner_options(method, options)
     # the reported time is the planner's CPU time without compiling: a
     # verdict never depends on load, and a first run is not a slow planner
     with method_clock() as clock:

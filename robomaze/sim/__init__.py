@@ -10,7 +10,8 @@ from .collision import Collider, collides
 from .env import GoalRegion, SimEnv
 from .kinematics import Kinematics, wrap_angle
 from .robot import Robot
-from .trajectory import Trajectory, replay
+from .replay import replay
+from .trajectory import Trajectory
 from .agents import AGENTS, AgentContext, check_agent, make_agent
 from .runner import SimResult, simulate
 

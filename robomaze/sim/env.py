@@ -7,7 +7,7 @@ Contract (as ``gymnasium.Env``, without depending on gymnasium):
 * ``step(action) -> (observation, reward, terminated, truncated, info)``.
 
 For a real ``gymnasium.Env`` (spaces, rendering, registration as
-``robomaze/Maze-v0``) use :class:`robomaze.sim.gym_env.MazeEnv`, a thin env
+``robomaze/Maze-v0``) use :class:`robomaze.envs.gym_env.MazeEnv`, a thin env
 over this one.
 
 Observation: a dict with ``"scan"`` (the first sensor's

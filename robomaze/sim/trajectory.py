@@ -50,7 +50,7 @@ import numpy as np
 from ..errors import MazeFormatError, ParameterError, RecordFormatError
 from ..io import read_npz, write_npz
 
-__all__ = ["Trajectory", "FORMAT", "VERSION", "replay"]
+__all__ = ["Trajectory", "FORMAT", "VERSION"]
 
 FORMAT = "robomaze.trajectory"
 VERSION = 1
@@ -169,29 +169,3 @@ class Trajectory:
         if len(tr) != header.get("n"):
             raise RecordFormatError(f"{where}: header says {header.get('n')} rows, arrays hold {len(tr)}")
         return tr
-
-
-def replay(trajectory: Trajectory, grid, *, footprint, kinematics=None, dt: float | None = None
-           ) -> Trajectory:
-    """Re-execute a trajectory's commands from its first pose; returns the new trajectory.
-
-    The simulator is deterministic, so replaying a recorded run on the same
-    grid with the same robot reproduces its poses and collision flags
-    exactly. ``kinematics`` and ``dt`` default to those stored in ``meta``.
-    """
-    from .env import SimEnv
-    from .kinematics import Kinematics
-    from .robot import Robot
-
-    meta = trajectory.meta
-    if kinematics is None:
-        kinematics = Kinematics(**meta["kinematics"]) if "kinematics" in meta else Kinematics()
-    if dt is None:
-        dt = float(meta.get("dt", trajectory.t[1] - trajectory.t[0] if len(trajectory) > 1 else 0.05))
-    env = SimEnv(grid, Robot(footprint, kinematics), start=tuple(trajectory.poses[0]),
-                 dt=dt, max_steps=max(trajectory.steps, 1),
-                 goal=tuple(float(v) for v in trajectory.poses[0][:2]), stop_at_goal=False)
-    env.reset()
-    for cmd in trajectory.commands[1:]:
-        env.step(cmd)
-    return env.trajectory(meta=meta)

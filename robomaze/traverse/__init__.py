@@ -22,8 +22,8 @@ replay`` and ``robomaze score``.
 """
 
 from .game import CONTROLS, MODES, Game
-from .record import (FORMAT_NAME, FORMAT_VERSION, Step, TraversalRecord, from_trajectory,
-                     read_record, write_record)
+from .convert import from_trajectory
+from .record import FORMAT_NAME, FORMAT_VERSION, Step, TraversalRecord, read_record, write_record
 from .score import SUMMARY_KEYS, Sections, TraversalScore, score, score_walk, sections
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "Step", "TraversalRecord", "from_trajectory",

@@ -83,8 +83,7 @@ from ..maze import Maze
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MOVES", "HEADINGS", "Step",
            "TraversalRecord", "read_record", "read_record_bytes", "write_record",
-           "RecordWriter", "loads", "dumps", "Event", "EVENTS",
-           "from_trajectory"]
+           "RecordWriter", "loads", "dumps", "Event", "EVENTS"]
 
 FORMAT_NAME = "robomaze-traversal"
 FORMAT_VERSION = 2
@@ -744,7 +743,3 @@ def _parse_step(obj: dict, name: str, i: int, prev: tuple[int, int], t_prev: flo
     return Step(float(t), move, row, col, float(heading), bump)
 
 
-
-# Conversion from simulator trajectories lives in .convert (kept out of this
-# module for size); re-exported here because it produces this module's records.
-from .convert import from_trajectory  # noqa: E402

@@ -1,4 +1,4 @@
-"""Frames of a simulated robot: what :class:`~robomaze.sim.gym_env.MazeEnv` renders.
+"""Frames of a simulated robot: what :class:`~robomaze.envs.gym_env.MazeEnv` renders.
 
 Drawn in grid coordinates like the rest of :mod:`robomaze.viz` (cell
 ``(row, col)`` at ``x = col, y = row``; world points go through the grid's

@@ -60,7 +60,7 @@ def test_gym_env_option_reports_the_estimate():
     import numpy as np
 
     from robomaze.errors import ParameterError
-    from robomaze.sim.gym_env import MazeEnv
+    from robomaze.envs.gym_env import MazeEnv
 
     kw = dict(size=3, corridor=5, footprint=0.1, odometry_noise="gaussian:0.02+drift:0.02")
     plain, loc = MazeEnv(**kw), MazeEnv(localize="mcl", **kw)

@@ -10,8 +10,8 @@ from robomaze.errors import ParameterError, RecordFormatError
 from robomaze.grid import widen
 from robomaze.maze import Maze
 from robomaze.traverse.game import Game
-from robomaze.traverse.record import (FORMAT_NAME, TraversalRecord, dumps, from_trajectory,
-                                      loads, read_record)
+from robomaze.traverse import from_trajectory
+from robomaze.traverse.record import FORMAT_NAME, TraversalRecord, dumps, loads, read_record
 from trav_mazes import ManualClock, comb, comb_detour_walk, keys_for, random_perfect
 
 

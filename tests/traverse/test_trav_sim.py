@@ -12,7 +12,8 @@ import pytest
 
 from robomaze.grid import widen
 from robomaze.traverse.game import Game
-from robomaze.traverse.record import from_trajectory, read_record
+from robomaze.traverse import from_trajectory
+from robomaze.traverse.record import read_record
 from robomaze.traverse.score import SUMMARY_KEYS, score
 from trav_mazes import ManualClock, comb, keys_for
 

@@ -9,8 +9,8 @@ from robomaze import Maze, widen
 from robomaze.errors import ParameterError
 from robomaze.geometry import Footprint
 from robomaze.sense import Gaussian, lidar
-from robomaze.sim.gym_env import ENV_ID, MazeEnv
-from robomaze.sim.gym_vector import MazeVectorEnv
+from robomaze.envs.gym_env import ENV_ID, MazeEnv
+from robomaze.envs.gym_vector import MazeVectorEnv
 
 FOOTPRINTS = {
     "disc": 0.1,

@@ -1,7 +1,7 @@
 """A batched ``gymnasium.vector.VectorEnv``: N robots stepped in one numba call.
 
 :class:`MazeVectorEnv` holds ``num_envs`` copies of
-:class:`~robomaze.sim.gym_env.MazeEnv`'s robot in one maze and steps them
+:class:`~robomaze.envs.gym_env.MazeEnv`'s robot in one maze and steps them
 all at once -- kinematics, exact collision checks and the lidar cast for
 every robot in a single numba call -- with gymnasium's next-step autoreset.
 Same actions give the same observations, rewards and flags as
@@ -45,7 +45,7 @@ class MazeVectorEnv(VectorEnv):
     num_envs : int
         Number of robots.
     **kwargs
-        As :class:`~robomaze.sim.gym_env.MazeEnv` (``render_mode`` aside).
+        As :class:`~robomaze.envs.gym_env.MazeEnv` (``render_mode`` aside).
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}

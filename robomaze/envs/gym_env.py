@@ -5,9 +5,9 @@ robomaze does not import gymnasium. Importing this module registers the
 ids (so does :func:`register_envs`, which the ``gymnasium.envs`` entry point
 names)::
 
-    import gymnasium, robomaze.sim.gym_env
+    import gymnasium, robomaze.envs.gym_env
     env = gymnasium.make("robomaze/Maze-v0", size=6, footprint=0.1, sensor="lidar")
-    # or, without the import: gymnasium.make("robomaze.sim.gym_env:robomaze/Maze-v0")
+    # or, without the import: gymnasium.make("robomaze.envs.gym_env:robomaze/Maze-v0")
 
 Spaces (all plain arrays, every bound finite):
 
@@ -51,16 +51,16 @@ try:
     import gymnasium as gym
     from gymnasium import spaces
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("robomaze.sim.gym_env needs gymnasium: pip install 'robomaze[gym]'") from exc
+    raise ImportError("robomaze.envs.gym_env needs gymnasium: pip install 'robomaze[gym]'") from exc
 
 from .._validate import check_choice, check_float, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ..sense.sensor import RangeSensor, make_sensor
+from ..sim.env import SimEnv
+from ..sim.kinematics import Kinematics
+from ..sim.robot import Robot
 from . import _obs_kernels
-from .env import SimEnv
-from .kinematics import Kinematics
-from .robot import Robot
 
 __all__ = ["MazeEnv", "register_envs", "ENV_ID", "build_robot", "build_grid"]
 

@@ -4,7 +4,7 @@ Each robot does exactly what :meth:`robomaze.sim.SimEnv.step` does in
 Python -- the same kinematic limits, exact-arc integration, refused motion
 on a collision, goal test, rewards and truncation, written out in the same
 floating-point order -- then builds the observation of
-:class:`robomaze.sim.gym_env.MazeEnv` through the shared kernels, so a
+:class:`robomaze.envs.gym_env.MazeEnv` through the shared kernels, so a
 batch and N single envs give bit-identical results.
 """
 
@@ -17,7 +17,7 @@ from numba import njit
 
 from .._inner import inner
 from ..sense.raycast import scan_into
-from ._kernels import motion_hits
+from ..sim._kernels import motion_hits
 from ._obs_kernels import finite_scan, goal_vector, scale_command
 
 _TWO_PI = 2.0 * math.pi

@@ -15,8 +15,8 @@ from gymnasium.wrappers import FlattenObservation, RecordEpisodeStatistics, Time
 from robomaze.errors import ParameterError
 from robomaze.geometry import Footprint
 from robomaze.sense import Gaussian, lidar
-from robomaze.sim import gym_env
-from robomaze.sim.gym_env import ENV_ID, MazeEnv
+from robomaze.envs import gym_env
+from robomaze.envs.gym_env import ENV_ID, MazeEnv
 
 FOOTPRINTS = {
     "disc": 0.1,
@@ -147,7 +147,7 @@ def test_render_modes():
 
 def test_registered_on_import_and_by_entry_point():
     assert ENV_ID in gymnasium.envs.registry
-    env = gymnasium.make("robomaze.sim.gym_env:robomaze/Maze-v0", size=2)
+    env = gymnasium.make("robomaze.envs.gym_env:robomaze/Maze-v0", size=2)
     assert isinstance(env.unwrapped, MazeEnv)
     # pyproject names register_envs for the gymnasium.envs entry point group.
     meta = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
@@ -175,7 +175,7 @@ def test_core_imports_without_gymnasium():
     code = ("import sys; sys.modules['gymnasium'] = None\n"
             "import robomaze, robomaze.sim, robomaze.sense, robomaze.metrics, robomaze.bench\n"
             "try:\n"
-            "    import robomaze.sim.gym_env\n"
+            "    import robomaze.envs.gym_env\n"
             "except ImportError as e:\n"
             "    print('ImportError:', e)\n")
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[2]))

@@ -55,7 +55,7 @@ from ._heap import heap_grow, heap_pop, heap_push
 __all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
-           "heap_grow", "best_first", "line_of_sight", "wave", "maze_field"]
+           "heap_grow", "best_first", "line_of_sight", "wave", "maze_field", "detected_maze_field"]
 
 
 # ---------------------------------------------------------------- public core calls
@@ -660,6 +660,36 @@ def maze_field(grid, goal):
     from ._blockwave import maze_field as closed_form
 
     return closed_form(grid, goal)
+
+
+def detected_maze_field(occupied, goal, *, min_cells: int = 0, min_cells_pitch2: int = 0):
+    """:func:`maze_field` for a bool occupancy with no widening metadata, or None.
+
+    The maze is read from the grid itself (:func:`._detect.detect_maze`);
+    None when the grid is not a widened maze, is smaller than ``min_cells``
+    (``min_cells_pitch2`` at corridor + wall <= 2), or the closed form does
+    not apply -- the caller runs the BFS then.
+
+    >>> from robomaze.grid import widen
+    >>> from robomaze.generate import generate
+    >>> g = widen(generate("backtracker", 6, 6, rng=2), corridor=3, wall=1)
+    >>> d, n, kind = detected_maze_field(g.occupied, g.start_goal()[1])
+    >>> bool((d == bfs_field(g.occupied.view(np.uint8).ravel(), g.rows, g.cols,
+    ...                      g.start_goal()[1][0] * g.cols + g.start_goal()[1][1], False,
+    ...                      occupied=True)[0]).all()), kind
+    (True, 'tree')
+    """
+    from ._detect import detect_maze
+
+    occupied = np.asarray(occupied)
+    if occupied.size < min_cells:
+        return None
+    st = detect_maze(occupied)
+    if st is None or (st[2] + st[3] <= 2 and occupied.size < min_cells_pitch2):
+        return None
+    from ._blockwave import structure_field
+
+    return structure_field(occupied, st, goal)
 
 
 def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: bool = False):

@@ -61,17 +61,16 @@ def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
     Dijkstra over the cells' forms; only from corridor + wall >= 4), and
     ``"bfs"`` when the engine's wave ran; all give the same field.
     """
+    fast = None
     if not conn8 and _maze_pays(grid):
         fast = maze_field(grid, gcell)
-        if fast is not None:
-            return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
-    elif not conn8 and grid.widening is None:
+    if fast is None and not conn8 and (grid.widening is None or grid.maze is None):
         # a widened maze that lost its metadata (loaded from a file, a bare
         # array): its structure is read back from the occupancy
         fast = core.detected_maze_field(grid.occupied, gcell, min_cells=_MAZE_MIN_CELLS,
                                         min_cells_pitch2=_MAZE_MIN_CELLS_PITCH2)
-        if fast is not None:
-            return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
+    if fast is not None:
+        return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
     rows, cols = grid.shape
     # a point fits on any free cell: the wave reads the grid's occupancy in
     # place, no C-space mask or copy

@@ -730,11 +730,17 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     kernel linking it), where a corridor grid takes the branch-free wave
     alone; the price is one more dispatch (about 2 us) on the other grids.
     """
-    dist, nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied)
+    # the label array and the queue come from numpy, not from inside the
+    # kernel: numpy advises huge pages on large arrays, numba's allocator
+    # does not, and first-touch faults of 4 KiB pages were most of a large
+    # field's time (random 45% at 4001^2: labelling 57 ms, 16M faults)
+    dist = np.empty((rows + 2) * (cols + 2), np.int32)
+    queue = np.empty(rows * cols + 8, np.int32)
+    nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue)
     if expanded < 0:
         src = np.full(1, _to_pad_py(goal, cols), np.int32)
         expanded = wave(WAVE_GRID, _NO_FREE, _NO_KNOW, cols, bool(conn8), src, -1, False, dist,
-                        np.empty(max(nfree, 1), np.int32), _NO_PARENT)
+                        queue, _NO_PARENT)
         if expanded < nfree:
             inner = dist[cols + 2:dist.shape[0] - cols - 2]
             inner[inner == -2] = -1
@@ -754,9 +760,11 @@ _NO_PARENT = np.empty(0, np.int32)
 
 
 @njit(cache=True)
-def _labelled_field(mask, rows, cols, goal, conn8, occupied):
-    """:func:`_labels`, then the branch-free wave if it is the one to take: ``(dist, nfree,
-    expanded)``, ``expanded`` -1 when the engine's wave is still to run.
+def _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue):
+    """:func:`_labels` into ``dist``, then the 4-connected wave: ``(nfree, expanded)``,
+    ``expanded`` -1 when the engine's wave is still to run (8-connected).
+
+    ``queue``: int32, at least ``rows * cols + 8`` long.
 
     Its three helpers are inlined (``inline="always"``; tests and benchmarks
     call them alone too): as kernels of their own each was compiled, then
@@ -764,29 +772,44 @@ def _labelled_field(mask, rows, cols, goal, conn8, occupied):
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist, nfree = _labels(mask, rows, cols, occupied)
+    nfree = _labels_into(mask, rows, cols, occupied, dist)
     if conn8:
-        return dist, nfree, -1
+        return nfree, -1
     # open grids and rooms, or long straight corridors (spirals): the
     # branches predict; maze corridors turn too often (0.6-0.8 straight)
     if _open_share(dist, rows, cols) >= 0.5 or _open_share(dist, rows, cols, True) >= 0.9:
-        expanded = _wave4_levels(dist, cols, _to_pad(goal, cols), nfree)
+        expanded = _wave4_levels_q(dist, cols, _to_pad(goal, cols), queue)
     else:
-        expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
+        expanded = _wave4_branchless_q(dist, cols, _to_pad(goal, cols), queue)
     if expanded < nfree:
-        # branch-free (vectorized): -2 (free, missed) -> -1, the rest unchanged
-        for i in range(pc, npd - pc):
-            v = dist[i]
-            dist[i] = v + np.int32(v == -2)
-    return dist, nfree, expanded
+        _unmark(dist[pc:npd - pc])
+    return nfree, expanded
+
+
+@njit(cache=True, inline="always")
+def _unmark(d):
+    """-2 (free, not reached) -> -1 in place, branch-free.
+
+    A zero-based loop over a slice: with an offset index numba kept a
+    wrap-around check per element and the loop ran 1.5x slower.
+    """
+    for i in range(d.shape[0]):
+        v = d[i]
+        d[i] = np.int32(-1) if v == -2 else v
 
 
 @njit(cache=True, inline="always")
 def _labels(mask, rows, cols, occupied):
     """Padded int32 labels from a flat mask, free -2, blocked and border -1: ``(dist, nfree)``."""
+    dist = np.empty((rows + 2) * (cols + 2), np.int32)
+    return dist, _labels_into(mask, rows, cols, occupied, dist)
+
+
+@njit(cache=True, inline="always")
+def _labels_into(mask, rows, cols, occupied, dist):
+    """:func:`_labels` written into ``dist`` (``(rows + 2) * (cols + 2)`` int32): ``nfree``."""
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.empty(npd, np.int32)
     dist[:pc] = -1
     dist[npd - pc:] = -1
     nfree = 0
@@ -795,11 +818,13 @@ def _labels(mask, rows, cols, occupied):
         dst = (r + 1) * pc + 1
         dist[dst - 1] = -1
         dist[dst + cols] = -1
+        m = mask[src:src + cols]
+        d = dist[dst:dst + cols]
         for c in range(cols):
-            f = np.int32((mask[src + c] != 0) != occupied)
-            dist[dst + c] = -1 - f
+            f = np.int32((m[c] != 0) != occupied)
+            d[c] = -1 - f
             nfree += f
-    return dist, nfree
+    return nfree
 
 
 @njit(cache=True, inline="always")
@@ -840,8 +865,14 @@ def _wave4_branchless(dist, cols, source, nfree):
     0/1. Labels and order are those of :func:`wave` (N, E, S, W). Returns
     the number of cells labelled.
     """
-    pc = cols + 2
-    queue = np.empty(nfree + 4, np.int32)
+    return _wave4_branchless_q(dist, cols, source, np.empty(nfree + 4, np.int32))
+
+
+@njit(cache=True, inline="always")
+def _wave4_branchless_q(dist, cols, source, queue):
+    """:func:`_wave4_branchless` with its queue given (int32, free cells + 4 long)."""
+    pc = np.uint64(cols + 2)
+    one = np.uint64(1)
     if dist[source] != -2:
         return 0
     dist[source] = 0
@@ -849,10 +880,10 @@ def _wave4_branchless(dist, cols, source, nfree):
     head = 0
     tail = 1
     while head < tail:
-        cur = queue[head]
+        cur = np.uint64(queue[head])
         head += 1
         d = dist[cur] + 1
-        for nb in (cur - pc, cur + 1, cur + pc, cur - 1):
+        for nb in (cur - pc, cur + one, cur + pc, cur - one):
             old = dist[nb]
             ok = old == -2
             dist[nb] = d if ok else old
@@ -868,15 +899,20 @@ def _wave4_levels(dist, cols, source, nfree):
     The queue holds one level after the other; the label of a level is
     known (no read of the popped cell's label). The neighbour test is a
     branch, which predicts well where most free cells have four free
-    neighbours (open grids, rooms) -- there it beats the branch-free loop.
-    Labels and order are those of :func:`wave` (N, E, S, W). Returns the
-    number of cells labelled.
+    neighbours (open grids, rooms) or lie in long straight corridors
+    (spirals) -- there it beats the branch-free loop. Labels and order are
+    those of :func:`wave` (N, E, S, W). Returns the number of cells labelled.
     """
+    return _wave4_levels_q(dist, cols, source, np.empty(nfree + 4, np.int32))
+
+
+@njit(cache=True, inline="always")
+def _wave4_levels_q(dist, cols, source, queue):
+    """:func:`_wave4_levels` with its queue given (int32, free cells + 4 long)."""
     # unsigned indices: numba wraps negative indices (a compare and a
     # select per load) unless it can see they are not negative
     pc = np.uint64(cols + 2)
     one = np.uint64(1)
-    queue = np.empty(nfree + 4, np.uint32)
     if dist[source] != -2:
         return 0
     dist[source] = 0

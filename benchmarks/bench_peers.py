@@ -38,6 +38,10 @@ Usage::
 
     python benchmarks/bench_peers.py [--sizes 1001 4001] [--repeat 5] [--dijkstra 1001]
         [--kinds maze-c3 bare-c3 ...] [--out benchmarks/results/bench_peers.json]
+    python benchmarks/bench_peers.py --markdown benchmarks/results/bench_peers.json
+
+In the BFS rows the C column is ``branch-free / branchy`` and the ratio is
+against the faster of the two.
 """
 
 from __future__ import annotations
@@ -224,6 +228,24 @@ def row_dijkstra(lib, kind: str, n: int, repeat: int) -> dict:
             "identical": True}
 
 
+def markdown(rows: list[dict]) -> str:
+    """The rows as a markdown table (what benchmarks/README.md carries)."""
+    out = ["| field | grid kind | size | robomaze path | robomaze CPU (ms) | C CPU (ms) | "
+           "peer / robomaze | load |", "|---|---|---|---|---:|---:|---:|---:|"]
+    for r in rows:
+        size = f"{r['shape'][0]}^2"
+        if r["field"] == "bfs4":
+            c = (f"{r['c_branchless_cpu_s'] * 1e3:.1f} / {r['c_branchy_cpu_s'] * 1e3:.1f}")
+            out.append(f"| BFS 4 | {r['kind']} | {size} | {r['path']} | "
+                       f"{r['robomaze_cpu_s'] * 1e3:.1f} | {c} | **{r['ratio_vs_best_c']:.2f}x** | "
+                       f"{r['load']} |")
+        else:
+            out.append(f"| octile 8 | {r['kind']} | {size} | Dijkstra | "
+                       f"{r['robomaze_cpu_s'] * 1e3:.1f} | {r['c_cpu_s'] * 1e3:.1f} | "
+                       f"**{r['ratio_vs_c']:.2f}x** | {r['load']} |")
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[1001, 4001])
@@ -232,7 +254,12 @@ def main(argv=None) -> int:
     ap.add_argument("--dijkstra", type=int, nargs="*", default=[],
                     help="sizes at which to compare the octile Dijkstra field too")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_peers.json"))
+    ap.add_argument("--markdown", metavar="JSON",
+                    help="print the table of an earlier run's JSON and exit")
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads(Path(args.markdown).read_text())))
+        return 0
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         lib = build(Path(tmp))
@@ -257,6 +284,7 @@ def main(argv=None) -> int:
                       flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(markdown(out))
     return 0
 
 

@@ -81,5 +81,8 @@ def detect_maze(occ: np.ndarray):
     op_e = (~occ[t::p, cols - 1][:R]).astype(np.uint8)
     op_n = (~occ[0, t::p][:C]).astype(np.uint8)
     op_s = (~occ[rows - 1, t::p][:C]).astype(np.uint8)
-    return (np.ascontiguousarray(east), np.ascontiguousarray(south), k, t,
-            op_w, op_e, op_n, op_s)
+    # read-only, as a Maze's walls are: the closed form's kernels then run
+    # the specialisation the metadata path (and the CLI's warm-up) compiled
+    east.setflags(write=False)
+    south.setflags(write=False)
+    return east, south, k, t, op_w, op_e, op_n, op_s

@@ -152,3 +152,14 @@ def test_detected_field_equals_scipy_on_random_mazes(mr, mc, k, t, braid, seed):
     if out is not None:  # None: loops below the Dijkstra's pitch, the BFS's job
         assert np.array_equal(out[0], ref)
     assert np.array_equal(wavefront_field(g.replace(widening=None, maze=None), goal), ref)
+
+
+def test_a_bare_maze_compiles_no_second_closed_form():
+    from robomaze._search._blockwave import _walk, _write
+
+    g = widen(generate("backtracker", 60, 60, rng=1), corridor=3, wall=1)
+    goal = g.start_goal()[1]
+    assert _point_field(g, goal, False)[2] == "maze"
+    before = (len(_walk.signatures), len(_write.signatures))
+    assert _point_field(g.replace(widening=None, maze=None), goal, False)[2] == "maze"
+    assert (len(_walk.signatures), len(_write.signatures)) == before

@@ -55,7 +55,7 @@ from ._heap import heap_grow, heap_pop, heap_push
 __all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
            "distance_field",
            "path_lengths", "bfs_field", "bfs_path", "flood_edges", "heap_push", "heap_pop",
-           "heap_grow", "best_first", "line_of_sight", "wave", "maze_field"]
+           "heap_grow", "best_first", "line_of_sight", "wave", "maze_field", "detected_maze_field"]
 
 
 # ---------------------------------------------------------------- public core calls
@@ -662,6 +662,36 @@ def maze_field(grid, goal):
     return closed_form(grid, goal)
 
 
+def detected_maze_field(occupied, goal, *, min_cells: int = 0, min_cells_pitch2: int = 0):
+    """:func:`maze_field` for a bool occupancy with no widening metadata, or None.
+
+    The maze is read from the grid itself (:func:`._detect.detect_maze`);
+    None when the grid is not a widened maze, is smaller than ``min_cells``
+    (``min_cells_pitch2`` at corridor + wall <= 2), or the closed form does
+    not apply -- the caller runs the BFS then.
+
+    >>> from robomaze.grid import widen
+    >>> from robomaze.generate import generate
+    >>> g = widen(generate("backtracker", 6, 6, rng=2), corridor=3, wall=1)
+    >>> d, n, kind = detected_maze_field(g.occupied, g.start_goal()[1])
+    >>> bool((d == bfs_field(g.occupied.view(np.uint8).ravel(), g.rows, g.cols,
+    ...                      g.start_goal()[1][0] * g.cols + g.start_goal()[1][1], False,
+    ...                      occupied=True)[0]).all()), kind
+    (True, 'tree')
+    """
+    from ._detect import detect_maze
+
+    occupied = np.asarray(occupied)
+    if occupied.size < min_cells:
+        return None
+    st = detect_maze(occupied)
+    if st is None or (st[2] + st[3] <= 2 and occupied.size < min_cells_pitch2):
+        return None
+    from ._blockwave import structure_field
+
+    return structure_field(occupied, st, goal)
+
+
 def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: bool = False):
     """Wave step counts from flat cell ``goal`` over a flat uint8 mask: ``(dist, expanded)``.
 
@@ -700,11 +730,17 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     kernel linking it), where a corridor grid takes the branch-free wave
     alone; the price is one more dispatch (about 2 us) on the other grids.
     """
-    dist, nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied)
+    # the label array and the queue come from numpy, not from inside the
+    # kernel: numpy advises huge pages on large arrays, numba's allocator
+    # does not, and first-touch faults of 4 KiB pages were most of a large
+    # field's time (random 45% at 4001^2: labelling 57 ms, 16M faults)
+    dist = np.empty((rows + 2) * (cols + 2), np.int32)
+    queue = np.empty(rows * cols + 8, np.int32)
+    nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue)
     if expanded < 0:
         src = np.full(1, _to_pad_py(goal, cols), np.int32)
         expanded = wave(WAVE_GRID, _NO_FREE, _NO_KNOW, cols, bool(conn8), src, -1, False, dist,
-                        np.empty(max(nfree, 1), np.int32), _NO_PARENT)
+                        queue, _NO_PARENT)
         if expanded < nfree:
             inner = dist[cols + 2:dist.shape[0] - cols - 2]
             inner[inner == -2] = -1
@@ -724,9 +760,11 @@ _NO_PARENT = np.empty(0, np.int32)
 
 
 @njit(cache=True)
-def _labelled_field(mask, rows, cols, goal, conn8, occupied):
-    """:func:`_labels`, then the branch-free wave if it is the one to take: ``(dist, nfree,
-    expanded)``, ``expanded`` -1 when the engine's wave is still to run.
+def _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue):
+    """:func:`_labels` into ``dist``, then the 4-connected wave: ``(nfree, expanded)``,
+    ``expanded`` -1 when the engine's wave is still to run (8-connected).
+
+    ``queue``: int32, at least ``rows * cols + 8`` long.
 
     Its three helpers are inlined (``inline="always"``; tests and benchmarks
     call them alone too): as kernels of their own each was compiled, then
@@ -734,23 +772,55 @@ def _labelled_field(mask, rows, cols, goal, conn8, occupied):
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist, nfree = _labels(mask, rows, cols, occupied)
-    if conn8 or _open_share(dist, rows, cols) >= 0.5:
-        return dist, nfree, -1
-    expanded = _wave4_branchless(dist, cols, _to_pad(goal, cols), nfree)
+    nfree = _labels_into(mask, rows, cols, occupied, dist)
+    if conn8:
+        return nfree, -1
+    # open grids and rooms, or long straight corridors (spirals): the
+    # branches predict; maze corridors turn too often (0.6-0.8 straight)
+    sh = _shares(dist, rows, cols)
+    if sh[0] >= 0.5 or sh[1] >= 0.9:
+        expanded = _wave4_levels_q(dist, cols, _to_pad(goal, cols), queue)
+    else:
+        expanded = _wave4_branchless_q(dist, cols, _to_pad(goal, cols), queue)
     if expanded < nfree:
-        for i in range(pc, npd - pc):
-            if dist[i] == -2:
-                dist[i] = -1
-    return dist, nfree, expanded
+        if expanded * 8 < npd:
+            # a small component: keep its labels, refill the rest with -1
+            # (a plain fill runs 2-3x faster than the read-compare-write)
+            vals = np.empty(expanded, np.int32)
+            for k in range(expanded):
+                vals[k] = dist[queue[k]]
+            dist[:] = -1
+            for k in range(expanded):
+                dist[queue[k]] = vals[k]
+        else:
+            _unmark(dist[pc:npd - pc])
+    return nfree, expanded
+
+
+@njit(cache=True, inline="always")
+def _unmark(d):
+    """-2 (free, not reached) -> -1 in place, branch-free.
+
+    A zero-based loop over a slice: with an offset index numba kept a
+    wrap-around check per element and the loop ran 1.5x slower.
+    """
+    for i in range(d.shape[0]):
+        v = d[i]
+        d[i] = np.int32(-1) if v == -2 else v
 
 
 @njit(cache=True, inline="always")
 def _labels(mask, rows, cols, occupied):
     """Padded int32 labels from a flat mask, free -2, blocked and border -1: ``(dist, nfree)``."""
+    dist = np.empty((rows + 2) * (cols + 2), np.int32)
+    return dist, _labels_into(mask, rows, cols, occupied, dist)
+
+
+@njit(cache=True, inline="always")
+def _labels_into(mask, rows, cols, occupied, dist):
+    """:func:`_labels` written into ``dist`` (``(rows + 2) * (cols + 2)`` int32): ``nfree``."""
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.empty(npd, np.int32)
     dist[:pc] = -1
     dist[npd - pc:] = -1
     nfree = 0
@@ -759,35 +829,56 @@ def _labels(mask, rows, cols, occupied):
         dst = (r + 1) * pc + 1
         dist[dst - 1] = -1
         dist[dst + cols] = -1
+        m = mask[src:src + cols]
+        d = dist[dst:dst + cols]
         for c in range(cols):
-            f = np.int32((mask[src + c] != 0) != occupied)
-            dist[dst + c] = -1 - f
+            f = np.int32((m[c] != 0) != occupied)
+            d[c] = -1 - f
             nfree += f
-    return dist, nfree
+    return nfree
 
 
 @njit(cache=True, inline="always")
-def _open_share(dist, rows, cols):
+def _open_share(dist, rows, cols, straight=False):
     """Share of 4096 sampled free cells (padded labels, -2 = free) with four free neighbours.
 
-    The sample is a fixed multiplicative sequence over the cells, so the
-    same grid always gives the same answer and periodic grids do not alias;
-    a grid of at most 4096 cells is read once each (the exact share, and a
-    small field's call no longer spends most of its time sampling).
+    With ``straight``, cells inside a straight corridor (exactly one of the
+    opposite pairs W-E and N-S free) count too: the wave's neighbour tests
+    are as predictable there.
+
+    The sample is 64 runs of 64 consecutive cells, the runs' starts a fixed
+    multiplicative sequence over the cells, so the same grid always gives
+    the same answer and periodic grids do not alias; runs rather than 4096
+    scattered cells, because each scattered sample missed the cache three
+    times (the sampling was most of a small component's field: random 45%
+    obstacles at 1001^2). A grid of at most 4096 cells is read once each
+    (the exact share).
     """
+    sh = _shares(dist, rows, cols)
+    return sh[1] if straight else sh[0]
+
+
+@njit(cache=True, inline="always")
+def _shares(dist, rows, cols):
+    """:func:`_open_share` without and with ``straight``, from one sample: ``(open, open_or_straight)``."""
     pc = cols + 2
     n = rows * cols
     free = 0
     inner = 0
+    line = 0
     small = n <= 4096
-    for j in range(n if small else 4096):
-        i = j if small else (j * 2654435761) % n
-        q = (i // cols + 1) * pc + i % cols + 1
-        if dist[q] == -2:
-            free += 1
-            inner += ((dist[q - 1] == -2) & (dist[q + 1] == -2) & (dist[q - pc] == -2)
-                      & (dist[q + pc] == -2))
-    return inner / max(free, 1)
+    for j in range(1 if small else 64):
+        i0 = 0 if small else (j * 2654435761) % n
+        for k in range(n if small else 64):
+            i = (i0 + k) % n
+            q = (i // cols + 1) * pc + i % cols + 1
+            if dist[q] == -2:
+                free += 1
+                we = (dist[q - 1] == -2) & (dist[q + 1] == -2)
+                ns = (dist[q - pc] == -2) & (dist[q + pc] == -2)
+                inner += we & ns
+                line += we != ns
+    return inner / max(free, 1), (inner + line) / max(free, 1)
 
 
 @njit(cache=True, inline="always")
@@ -799,8 +890,14 @@ def _wave4_branchless(dist, cols, source, nfree):
     0/1. Labels and order are those of :func:`wave` (N, E, S, W). Returns
     the number of cells labelled.
     """
-    pc = cols + 2
-    queue = np.empty(nfree + 4, np.int32)
+    return _wave4_branchless_q(dist, cols, source, np.empty(nfree + 4, np.int32))
+
+
+@njit(cache=True, inline="always")
+def _wave4_branchless_q(dist, cols, source, queue):
+    """:func:`_wave4_branchless` with its queue given (int32, free cells + 4 long)."""
+    pc = np.uint64(cols + 2)
+    one = np.uint64(1)
     if dist[source] != -2:
         return 0
     dist[source] = 0
@@ -808,15 +905,72 @@ def _wave4_branchless(dist, cols, source, nfree):
     head = 0
     tail = 1
     while head < tail:
-        cur = queue[head]
+        cur = np.uint64(queue[head])
         head += 1
         d = dist[cur] + 1
-        for nb in (cur - pc, cur + 1, cur + pc, cur - 1):
+        for nb in (cur - pc, cur + one, cur + pc, cur - one):
             old = dist[nb]
             ok = old == -2
             dist[nb] = d if ok else old
             queue[tail] = nb
             tail += ok
+    return tail
+
+
+@njit(cache=True, inline="always")
+def _wave4_levels(dist, cols, source, nfree):
+    """4-connected FIFO wave from padded ``source``, level by level, with the ``if`` test.
+
+    The queue holds one level after the other; the label of a level is
+    known (no read of the popped cell's label). The neighbour test is a
+    branch, which predicts well where most free cells have four free
+    neighbours (open grids, rooms) or lie in long straight corridors
+    (spirals) -- there it beats the branch-free loop. Labels and order are
+    those of :func:`wave` (N, E, S, W). Returns the number of cells labelled.
+    """
+    return _wave4_levels_q(dist, cols, source, np.empty(nfree + 4, np.int32))
+
+
+@njit(cache=True, inline="always")
+def _wave4_levels_q(dist, cols, source, queue):
+    """:func:`_wave4_levels` with its queue given (int32, free cells + 4 long)."""
+    # unsigned indices: numba wraps negative indices (a compare and a
+    # select per load) unless it can see they are not negative
+    pc = np.uint64(cols + 2)
+    one = np.uint64(1)
+    if dist[source] != -2:
+        return 0
+    dist[source] = 0
+    queue[0] = source
+    head = 0
+    tail = 1
+    d = np.int32(0)
+    while head < tail:
+        end = tail
+        d += 1
+        while head < end:
+            cur = np.uint64(queue[head])
+            head += 1
+            nb = cur - pc
+            if dist[nb] == -2:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+            nb = cur + one
+            if dist[nb] == -2:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+            nb = cur + pc
+            if dist[nb] == -2:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
+            nb = cur - one
+            if dist[nb] == -2:
+                dist[nb] = d
+                queue[tail] = nb
+                tail += 1
     return tail
 
 

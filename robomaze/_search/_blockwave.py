@@ -748,10 +748,31 @@ def maze_field(grid, goal):
     walls = _walls(grid, goal)
     if walls is None:
         return None
+    rows, cols = grid.shape
+    return _closed_form(grid.occupied.view(np.uint8).ravel(), rows, cols, walls)
+
+
+def structure_field(occ, structure, goal):
+    """:func:`maze_field` for a grid whose maze was read from its occupancy.
+
+    ``occ``: the ``(rows, cols)`` bool occupancy; ``structure``: what
+    :func:`robomaze._search._detect.detect_maze` returned for it, ``(east,
+    south, k, t, op_w, op_e, op_n, op_s)``. Same result, or None when it
+    does not apply (the bands' occupancy is checked as they are written, so a
+    grid the detection misread falls back to the BFS).
+    """
+    rows, cols = occ.shape
+    east, south, k, t, op_w, op_e, op_n, op_s = structure
+    walls = _goal_walls(rows, cols, east, south, k, t, op_w, op_e, op_n, op_s, goal)
+    if walls is None:
+        return None
+    return _closed_form(np.ascontiguousarray(occ).view(np.uint8).ravel(), rows, cols, walls)
+
+
+def _closed_form(occ, rows, cols, walls):
+    """The closed form's two phases over flat uint8 ``occ``: ``(dist, reached, kind)`` or None."""
     n = walls[0].size
     form = np.empty(n, np.int64)
-    rows, cols = grid.shape
-    occ = grid.occupied.view(np.uint8).ravel()
     kind = "tree"
     if _walk(*walls, form) >= 0:
         out = np.empty(rows * cols, np.int32)
@@ -780,21 +801,25 @@ def _walls(grid, goal):
     wd, maze = grid.widening, grid.maze
     if wd is None or maze is None or (maze.rows, maze.cols) != (wd.rows, wd.cols):
         return None
-    k, t = wd.corridor, wd.wall
+    ops = {"N": np.zeros(wd.cols, np.uint8), "S": np.zeros(wd.cols, np.uint8),
+           "W": np.zeros(wd.rows, np.uint8), "E": np.zeros(wd.rows, np.uint8)}
+    for r, c, side in maze.openings:
+        ops[side][c if side in "NS" else r] = 1
+    return _goal_walls(grid.rows, grid.cols, np.ascontiguousarray(maze.east),
+                       np.ascontiguousarray(maze.south), wd.corridor, wd.wall,
+                       ops["W"], ops["E"], ops["N"], ops["S"], goal)
+
+
+def _goal_walls(rows, cols, east, south, k, t, op_w, op_e, op_n, op_s, goal):
+    """The kernels' tuple for a maze of walls ``east``/``south`` widened ``(k, t)``, or None."""
     p = k + t
-    if grid.shape != (wd.rows * p + t, wd.cols * p + t):
+    if (rows, cols) != (east.shape[0] * p + t, east.shape[1] * p + t):
         return None
-    if grid.rows * grid.cols >= _BIG:
+    if rows * cols >= _BIG:
         return None  # a distance could reach the unreached marker
     gr, gc = int(goal[0]), int(goal[1])
     qr, rr = divmod(gr, p)
     qc, rc = divmod(gc, p)
     gi = 2 * qr + (rr >= t)
     gj = 2 * qc + (rc >= t)
-    ops = {"N": np.zeros(wd.cols, np.uint8), "S": np.zeros(wd.cols, np.uint8),
-           "W": np.zeros(wd.rows, np.uint8), "E": np.zeros(wd.rows, np.uint8)}
-    for r, c, side in maze.openings:
-        ops[side][c if side in "NS" else r] = 1
-    east = np.ascontiguousarray(maze.east)
-    south = np.ascontiguousarray(maze.south)
-    return (east, south, k, t, gi, gj, gr, gc, ops["W"], ops["E"], ops["N"], ops["S"])
+    return (east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s)

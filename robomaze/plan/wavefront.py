@@ -55,15 +55,22 @@ def _point_field(grid: OccupancyGrid, gcell, conn8: bool):
 
     ``how`` is ``"maze"`` when the closed form of a widened maze gave it
     (:mod:`robomaze._search._blockwave`: 4-connected, a grid made by
-    ``widen`` whose cells match its maze, large enough to pay), without a
+    ``widen`` whose cells match its maze, or one whose maze is read back
+    from the occupancy, large enough to pay), without a
     loop where the goal is, ``"maze-loops"`` when there were loops (a
     Dijkstra over the cells' forms; only from corridor + wall >= 4), and
     ``"bfs"`` when the engine's wave ran; all give the same field.
     """
+    fast = None
     if not conn8 and _maze_pays(grid):
         fast = maze_field(grid, gcell)
-        if fast is not None:
-            return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
+    if fast is None and not conn8 and (grid.widening is None or grid.maze is None):
+        # a widened maze that lost its metadata (loaded from a file, a bare
+        # array): its structure is read back from the occupancy
+        fast = core.detected_maze_field(grid.occupied, gcell, min_cells=_MAZE_MIN_CELLS,
+                                        min_cells_pitch2=_MAZE_MIN_CELLS_PITCH2)
+    if fast is not None:
+        return fast[0], fast[1], "maze" if fast[2] == "tree" else "maze-loops"
     rows, cols = grid.shape
     # a point fits on any free cell: the wave reads the grid's occupancy in
     # place, no C-space mask or copy

@@ -50,7 +50,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import ParameterError
 from .plugins import import_plugins
-from .run import BAG_DIR_ENV, failed_row, format_exception, run_scenario
+from .run import BAG_DIR_ENV, failed_row, failed_timings, format_exception, run_scenario
 from .scenario import Scenario
 from ._procs import become_subreaper, has_children, kill_tree
 from .files import LOCK_NAME, DirLock, Manifest, claim, target, write_file
@@ -138,7 +138,8 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
         # Ctrl-C never reaches a worker: workers ignore SIGINT, the parent decides)
         status = "infra_timeout" if _is_safety_net(exc) else "error"
         return failed_row(scenario, status, format_exception(exc),
-                          elapsed=time.perf_counter() - t0)
+                          elapsed=time.perf_counter() - t0,
+                          timings=failed_timings(exc) if status == "error" else None)
     finally:
         if use_alarm and old is not None:
             signal.signal(signal.SIGALRM, old)
@@ -357,8 +358,9 @@ WARM_ENV = "ROBOMAZE_WARM"
 
 def _warm_list(scenarios: list[Scenario]) -> str:
     """What the fork server's warm-up compiles: the sweep's own planners, agents,
-    footprint shapes, sensors and maze generators
-    (``generate:kruskal,plan:astar,simulate:explore,shape:rectangle``)."""
+    mice, localizers, footprint shapes, sensors and maze generators
+    (``generate:kruskal,localize:mcl,mouse:floodfill,plan:astar,simulate:explore,
+    shape:rectangle``)."""
     items = set()
     for sc in scenarios:
         items.add(f"{sc.kind}:{sc.method}")
@@ -371,6 +373,9 @@ def _warm_list(scenarios: list[Scenario]) -> str:
         sensor = sc.spec["robot"].get("sensor")
         if sc.kind == "simulate" and sensor:
             items.add(f"sensor:{sensor}")
+        localize = sc.spec["robot"].get("localize")
+        if sc.kind == "simulate" and localize:
+            items.add(f"localize:{localize}")
     return ",".join(sorted(items))
 
 

@@ -149,68 +149,11 @@ def rerun_row(row: dict, *, plugins=(), time_limit: float | None = None) -> dict
 
 
 def show_row(row: dict) -> str:
-    """The CLI command and the Python lines that re-create a row."""
-    from ..world import WorldSpec
+    """The CLI command and the Python lines that re-create a row
+    (:func:`robomaze.bench.recreate.show_row`)."""
+    from .recreate import show_row as show
 
-    sc = row_scenario(row)
-    spec = sc.spec
-    world = WorldSpec.from_scenario(sc)
-    run = spec["run"]
-    lines = [f"# row {row['id']}: {row.get('kind')} {row.get('method')} "
-             f"(outcome {row.get('outcome', row.get('status'))})"]
-    cmd = None
-    if sc.kind == "plan" and not world.options:
-        cmd = ["robomaze", "plan", *world.cli_source(), "--method", shlex.quote(run["planner"]),
-               "--connectivity", str(run["connectivity"])]
-        if world.grid:
-            cmd += ["--start", "{},{}".format(*world.start), "--goal", "{},{}".format(*world.goal)]
-        for k, v in sorted(run["options"].items()):
-            cmd += ["--option", shlex.quote(f"{k}={v}")]
-        cmd += ["--json"]
-    elif sc.kind == "simulate" and not world.options:
-        cmd = ["robomaze", "simulate", *world.cli_source(), "--agent", shlex.quote(run["agent"]),
-               "--sensor", shlex.quote(str(spec["robot"]["sensor"])),
-               "--max-steps", str(run["max_steps"]), "--dt", repr(float(run["dt"]))]
-        if world.grid or world.start or world.goal:
-            w = world.build()
-            cmd += ["--start", "{},{}".format(*w.start), "--goal", "{},{}".format(*w.goal)]
-        for flag, key in (("--noise", "noise"), ("--odometry-noise", "odometry_noise")):
-            if spec["robot"].get(key):
-                cmd += [flag, shlex.quote(str(spec["robot"][key]))]
-        for k, v in sorted(run["options"].items()):
-            cmd += ["--option", shlex.quote(f"{k}={v}")]
-        cmd += ["--json"]
-    if cmd:
-        lines += ["", "# shell", " ".join(cmd)]
-    wd = dict(world.to_dict(), base_dir=row.get("base_dir") or world.base_dir)
-    lines += ["", "# Python", "from robomaze.world import WorldSpec",
-              f"world = WorldSpec.from_dict({wd!r}).build()"]
-    if sc.kind == "simulate":
-        opts = "".join(f", {k}={v!r}" for k, v in sorted(run["options"].items()))
-        where = (", start=world.start, goal=world.goal"
-                 if world.grid or world.start or world.goal else "")
-        lines += ["from robomaze.sim import simulate",
-                  f"result = simulate(world.grid, footprint=world.footprint, "
-                  f"agent={run['agent']!r}, sensor={spec['robot']['sensor']!r}, "
-                  f"max_steps={run['max_steps']}, dt={float(run['dt'])!r}, "
-                  f"rng=world.rng('method'), noise={spec['robot'].get('noise')!r}, "
-                  f"odometry_noise={spec['robot'].get('odometry_noise')!r}{where}{opts})",
-                  "print(repr(result.metrics['length']))"]
-    if sc.kind == "plan":
-        opts = ", ".join(f"{k}={v!r}" for k, v in sorted(run["options"].items()))
-        if "rng" not in run["options"] and _takes_rng(run["planner"]):
-            opts = ", ".join(filter(None, [opts, "rng=world.rng('method')"]))
-        lines += ["from robomaze.plan import plan",
-                  f"path = plan(world.grid, world.start, world.goal, method={run['planner']!r}, "
-                  f"footprint=world.footprint, connectivity={run['connectivity']}"
-                  + (f", {opts}" if opts else "") + ")",
-                  "print(repr(path.length))"]
-    lines += ["# or the whole row, checked field by field:",
-              f"# robomaze bench rerun DIR {row['id']}"]
-    length = (row.get("metrics") or {}).get("length_m")
-    if length is not None:
-        lines += ["", f"# stored length_m: {length!r}"]
-    return "\n".join(lines)
+    return show(row)
 
 
 def _takes_rng(planner: str) -> bool:

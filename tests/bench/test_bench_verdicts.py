@@ -165,10 +165,12 @@ def test_cli_show_command_and_python_reproduce_the_length(base, tmp_path):
         if row["kind"] == "plan":
             got = json.loads(out.stdout)["length_m"]
             assert abs(got - row["metrics"]["length_m"]) <= 1e-9
-        python = text.split("# Python\n", 1)[1].split("# or the whole row", 1)[0]
+        python = text.split("# Python: the world and the method, step by step\n", 1)[1]
+        python = python.split("# or the whole row", 1)[0]
         out = subprocess.run([sys.executable, "-c", python], capture_output=True, text=True,
                              timeout=600, cwd=tmp_path)
-        assert abs(float(out.stdout) - row["metrics"]["length_m"]) <= 1e-9, out.stderr
+        assert abs(float(out.stdout.split()[-1]) - row["metrics"]["length_m"]) <= 1e-9, \
+            out.stderr
     ok = _cli("bench", "rerun", str(base), plan_row["id"], cwd=tmp_path)
     assert ok.returncode == 0 and "identical" in ok.stdout
 

@@ -36,7 +36,9 @@ A row is a plain JSON-ready dict::
     metrics {...deterministic numbers...},
     timings {"setup_s", "optimal_s", "method_s", "compute_s", "compile_s", "total_s"}
         (compute_s: the method's thread CPU time, numba compilation excluded
-        and reported as compile_s; times are measured, never verdicts),
+        and reported as compile_s, on every outcome -- no_path, budget and
+        error rows and mouse rows too; cpu_s: the process CPU time around it;
+        times are measured, never verdicts),
     path [[row, col], ...] (grid cells, for example images) or None,
     poses (the continuous path: x, y, heading per pose, metres and radians;
         :func:`robomaze.bench.store.row_poses` decodes it) or None,

@@ -5,8 +5,10 @@ steps, an OMPL planner's validity checks, a mouse's moves), so a busy
 machine gives the same rows as an idle one. The wall clock is only a safety
 net against a run that hangs, and when it fires the row's status is
 ``infra_timeout``: not a result of the method, but of the machine.
-``robomaze bench compare`` treats such rows as inconclusive (it re-runs
-them once, serially, before deciding) and never calls them a regression.
+``robomaze bench compare`` re-runs such rows once, serially and warm,
+under a CPU budget scaled from the baseline's own time
+(:mod:`robomaze.bench.reexec`): a re-run that finishes is compared, a hang
+is a regression, and only a re-run the machine starves stays inconclusive.
 
 Local execution keeps one single-process
 :class:`concurrent.futures.ProcessPoolExecutor` per worker *slot*. A slot

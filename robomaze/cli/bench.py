@@ -21,6 +21,7 @@ forms:
       (re)write DIR/report.md, DIR/summary.csv, DIR/figures/, DIR/examples/
       and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
   robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T] [--min-share F]
+                         [--no-rerun] [--plugins P]
       compare deterministic metrics run by run; exit 0 clean, 1 on a
       regression, 3 inconclusive (fewer than 95% of the baseline's runs
       compared); runs that hit the wall-clock safety net are re-run once,

@@ -93,7 +93,7 @@ def plugins_message(missing, rows: int = 1) -> str:
     """One line: which plugins are missing and how to pass them.
 
     >>> plugins_message(["hang.py"], 2)
-    "2 row(s) name plugin(s) hang.py; robomaze imports no code a results folder names: pass them again (--plugins hang.py, or $ROBOMAZE_PLUGINS) to re-run them"
+    '2 row(s) name plugin(s) hang.py; robomaze imports no code a results folder names: pass them again (--plugins hang.py, or $ROBOMAZE_PLUGINS) to re-run them'
     """
     names = sorted(set(missing))
     flags = " ".join(f"--plugins {shlex.quote(n)}" for n in names)

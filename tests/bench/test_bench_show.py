@@ -76,6 +76,22 @@ def _close(a, b):
 
 @pytest.mark.parametrize("sc", _picks())
 def test_the_printed_command_recreates_the_row(sc, tmp_path):
+    _check_command(sc, tmp_path)
+
+
+def test_a_movingai_row_is_recreated_too(tmp_path):
+    """A MovingAI map (a grid file with explicit end cells; no shipped sweep has one)."""
+    from robomaze.bench.scenario import parse_sweep
+
+    sweep = parse_sweep({"name": "mai", "seed": 1,
+                         "maze": {"grid": "pkg:movingai/maze512-1-0.map",
+                                  "start": [[1, 1]], "goal": [[1, 5]]},
+                         "robot": {"footprint": "disc:0.4"}, "run": {"planner": ["astar"]}},
+                        source=str(tmp_path / "mai.toml"))
+    _check_command(sweep.scenarios[0], tmp_path)
+
+
+def _check_command(sc, tmp_path):
     row = run_scenario(sc)
     text = show_row(row)
     assert "# shell" in text, text

@@ -53,7 +53,9 @@ def test_a_no_path_row_times_the_method_s_cpu_not_the_wall(planners):
     assert row["outcome"] == "no_path" and not row["success"]
     assert t["method_s"] >= 0.3                      # the wall clock saw the sleep
     assert t["compute_s"] <= t["cpu_s"]              # never above the process's CPU time
-    assert t["compute_s"] < t["method_s"] / 2        # the sleep is not CPU time
+    # a thread's CPU time fits in its wall time minus its sleep, under any load:
+    # the sleep is not charged to the method
+    assert t["compute_s"] <= t["method_s"] - 0.3 + 1e-4
 
 
 def test_an_error_row_keeps_the_method_s_cpu_time(planners):
@@ -62,7 +64,7 @@ def test_an_error_row_keeps_the_method_s_cpu_time(planners):
     assert row["status"] == "error" and row["outcome"] == "error"
     assert "a bug in the planner" in row["error"]
     assert {"compute_s", "compile_s", "cpu_s", "total_s"} <= set(t)
-    assert t["compute_s"] <= t["cpu_s"] and t["compute_s"] < t["total_s"] / 2
+    assert t["compute_s"] <= t["cpu_s"] and t["compute_s"] <= t["total_s"] - 0.3 + 1e-4
 
 
 def test_mouse_rows_tell_the_truth():

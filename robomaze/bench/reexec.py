@@ -125,8 +125,9 @@ def reexec(scenario_dict: dict, *, plugins=(), cpu_budget: float, wall_limit: fl
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     shared = ctx.Array("d", [0.0, -1.0], lock=False)   # compile CPU, compile start
-    child = ctx.Process(target=_child, args=(d, tuple(plugins), os.getcwd(), send, shared),
-                        daemon=True)
+    # not daemonic: a method may start processes of its own (as in a sweep's
+    # worker); _end() ends the child and everything it started
+    child = ctx.Process(target=_child, args=(d, tuple(plugins), os.getcwd(), send, shared))
     child.start()
     send.close()
     try:

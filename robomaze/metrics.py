@@ -201,7 +201,7 @@ def _points(obj) -> np.ndarray:
     return a[:, :2]
 
 
-def samples(obj, grid: OccupancyGrid) -> np.ndarray:
+def samples(obj, grid: OccupancyGrid, footprint=None) -> np.ndarray:
     """The ``(m, 3)`` poses a route is measured at (see the module docstring).
 
     >>> from robomaze import OccupancyGrid
@@ -214,9 +214,10 @@ def samples(obj, grid: OccupancyGrid) -> np.ndarray:
     if getattr(obj, "headings", None) is not None:
         # a heading-aware plan (e.g. collision_free for a rectangle) moves at
         # its own headings and turns in place; measure the motion it planned
-        from .plan.path import motion_poses
+        from .plan.path import motion_poses, turn_radius
 
-        return motion_poses(p, obj.headings, grid.resolution)
+        # a wide footprint's turns are sampled finer (its corners sweep far)
+        return motion_poses(p, obj.headings, grid.resolution, radius=turn_radius(footprint))
     if len(p) == 1:
         return np.array([[p[0, 0], p[0, 1], 0.0]])
     seg = np.diff(p, axis=0)
@@ -449,7 +450,7 @@ def footprint_clearances(obj, grid: OccupancyGrid, footprint) -> np.ndarray:
     """Footprint clearance (metres) at each sample."""
     from .geometry import footprint_clearance
 
-    return footprint_clearance(grid, footprint, samples(obj, grid))
+    return footprint_clearance(grid, footprint, samples(obj, grid, footprint))
 
 
 def min_clearance(obj, grid: OccupancyGrid, footprint) -> float:

@@ -102,16 +102,20 @@ STATS: dict = {}
 _LOG: list = []  # (task, start, end) of the tasks this process ran, time.time()
 
 
-def _wanted() -> tuple[set, set, set, set, set] | None:
+_KINDS = ("plan", "simulate", "shape", "sensor", "generate", "mouse", "localize")
+
+
+def _wanted() -> tuple[set, ...] | None:
+    """The sets of ``ROBOMAZE_WARM``, in the order of ``_KINDS`` (None: warm everything)."""
     text = os.environ.get(ENV)
     if text is None:
         return None
-    out: dict[str, set] = {k: set() for k in ("plan", "simulate", "shape", "sensor", "generate")}
+    out: dict[str, set] = {k: set() for k in _KINDS}
     for item in text.split(","):
         kind, _, name = item.partition(":")
         if kind in out and name:
             out[kind].add(name)
-    return out["plan"], out["simulate"], out["shape"], out["sensor"], out["generate"]
+    return tuple(out[k] for k in _KINDS)
 
 
 def _tasks(wanted) -> list[str]:
@@ -133,6 +137,13 @@ def _tasks(wanted) -> list[str]:
         # "heap": the engine's heap and the distance field that explore's and
         # collision_free's searches share
         tasks += ["common", "heap", "metrics"]
+    from ..localize import LOCALIZERS
+    from ..micromouse import SOLVERS
+
+    if "simulate" in tasks and (LOCALIZERS if wanted is None else wanted[6] & set(LOCALIZERS)):
+        tasks.append("localize")  # the particle filter's and the scan matcher's kernels
+    if SOLVERS if wanted is None else wanted[5] & set(SOLVERS):
+        tasks.append("mouse")  # the mice and their route search share their kernels
     if wanted is not None:
         # one task per generator: they share few kernels, and each runs
         # beside the maze's tasks (a generator waits for nothing)
@@ -218,6 +229,8 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
     theta_star: until its kernels are cached they are the "metrics" task's).
     """
     from ..geometry import Footprint
+    from ..localize import LOCALIZERS
+    from ..micromouse import SOLVERS
     from ..plan.classic import CLASSIC_SOLVERS
     from ..sim import AGENTS, simulate
 
@@ -263,6 +276,17 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
                     path_metrics(path, ctx.grid, footprint=fp)
             except Exception:
                 pass  # e.g. the footprint does not fit there: the kernels compiled anyway
+    elif task == "localize":
+        names = sorted(LOCALIZERS) if w is None else sorted(w[6] & set(LOCALIZERS))
+        for name in names:
+            try:
+                simulate(ctx.grid, footprint=Footprint.disc(0.04), agent="follow_plan",
+                         sensor="lidar", max_steps=20, rng=0, localize=name,
+                         odometry_noise="gaussian:0.01")
+            except Exception:
+                pass  # fails again, reported, in its own run
+    elif task == "mouse":
+        _mice(sorted(SOLVERS) if w is None else sorted(w[5] & set(SOLVERS)))
     elif task.startswith("generate:"):
         from ..generate import generate
 
@@ -270,6 +294,36 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
             generate(task[9:], 5, 5, rng=0)
         except Exception:
             pass  # e.g. a generator that needs options: it compiles in its run
+
+
+def _mice(names) -> None:
+    """Each mouse on a little contest maze, with the figures of its row (the
+    summary, the true maze's shortest and fastest routes under a profile):
+    the mouse run kind's kernels."""
+    from ..generate import generate
+    from ..maze import Maze
+    from ..micromouse import MotionProfile, fastest_route, get_profile, solve
+    from .micromouse import _driven, shortest_route
+
+    try:
+        m = generate("kruskal", 4, 4, rng=0)
+        maze = Maze(m.east, m.south, start=(3, 0), goals=[(1, 1)])
+        mouse = get_profile("kerikun")
+    except Exception:
+        return
+    for name in names:
+        try:
+            options = {"profile": mouse} if name.startswith("floodfill") else {}
+            solve(maze, method=name, **options).summary(MotionProfile(), mouse_profile=mouse)
+        except Exception:
+            pass  # fails again, reported, in its own run
+    try:
+        best = shortest_route(maze)
+        for diagonals in (False, True):
+            _driven(best, maze, mouse, diagonals)
+            fastest_route(maze, diagonals=diagonals, profile=mouse)
+    except Exception:
+        pass
 
 
 def _processes(ntasks: int) -> int:

@@ -4,10 +4,17 @@ Runs are matched on scenario id. For every run in the baseline:
 
 - it must be present in the current results (a missing run is a
   regression: the sweep shrank or crashed);
-- a run whose row is ``infra_timeout`` (the wall-clock safety net fired:
-  the machine was slow, the method said nothing) is *inconclusive*, never
-  a regression: :func:`compare_dirs` first re-runs such current runs once,
-  serially, and compares the re-run; what is still inconclusive is listed;
+- a run whose row is ``infra_timeout`` (the wall-clock safety net fired)
+  is *inconclusive* only when the machine is the likely cause:
+  :func:`compare_dirs` first re-runs such current runs once, serially, with
+  their kernels warm and a CPU budget scaled from the baseline's own time
+  for the run (:mod:`robomaze.bench.reexec`); a re-run that finishes is
+  compared, one that hangs (spends the budget, or sits blocked as long) is
+  a regression, one the machine starves stays inconclusive;
+- at least ``min_share`` (95%) of the baseline's runs must actually be
+  compared: with fewer (inconclusive runs) the verdict is *inconclusive*,
+  never "no regression" -- exit codes 0 clean, 1 regression, 3
+  inconclusive (:attr:`Comparison.exit_code`);
 - its ``status``, ``outcome`` and every deterministic metric
   (:data:`robomaze.bench.run.DETERMINISTIC_METRICS`) must match: booleans and
   integers exactly, floats within ``rel_tol`` (default 1e-6) relative or
@@ -38,13 +45,18 @@ from ..errors import ParameterError, RecordFormatError
 from .run import DETERMINISTIC_METRICS
 from .store import results_path
 
-__all__ = ["compare_rows", "compare_dirs", "load_rows", "check_gate", "Comparison", "REL_TOL",
-           "ABS_TOL"]
+__all__ = ["compare_rows", "compare_dirs", "load_rows", "check_gate", "check_share", "Comparison",
+           "REL_TOL", "ABS_TOL", "MIN_SHARE", "EXIT_OK", "EXIT_REGRESSION", "EXIT_INCONCLUSIVE"]
 
 REL_TOL = 1e-6
 ABS_TOL = 1e-9
 #: Compute times below this (s) are too small to ratio meaningfully.
 MIN_TIME = 1e-4
+#: The share of the baseline's runs that must actually be compared (not
+#: missing, not inconclusive) for a verdict; below it compare is inconclusive.
+MIN_SHARE = 0.95
+#: Exit codes of ``robomaze bench compare`` (and ``bench rerun``).
+EXIT_OK, EXIT_REGRESSION, EXIT_INCONCLUSIVE = 0, 1, 3
 
 
 @dataclass
@@ -61,6 +73,11 @@ class Comparison:
     slowest: list = field(default_factory=list)   # (ratio, id, method) worst first
     fail_on_time: float | None = None
     labels: dict = field(default_factory=dict)    # id -> "method corridor footprint"
+    baseline_runs: int = 0
+    min_share: float = MIN_SHARE
+    hangs: list = field(default_factory=list)     # (id, why): re-runs that never finished
+    missing_plugins: list = field(default_factory=list)   # plugins not given again
+    skipped_plugins: int = 0                      # rows not re-run for want of them
 
     @property
     def time_regressed(self) -> bool:
@@ -68,8 +85,33 @@ class Comparison:
                 and self.time_ratio > self.fail_on_time)
 
     @property
+    def regressed(self) -> bool:
+        """A metric changed, a run is missing or hung, or runs got too slow."""
+        return bool(self.changes or self.missing or self.time_regressed)
+
+    @property
+    def compared(self) -> int:
+        """Baseline runs actually compared (matched and not inconclusive)."""
+        return self.matched - len(self.inconclusive)
+
+    @property
+    def status(self) -> str:
+        """``"regression"``, ``"inconclusive"`` (fewer than ``min_share`` of the
+        baseline's runs compared) or ``"ok"``."""
+        if self.regressed:
+            return "regression"
+        if self.compared < self.min_share * self.baseline_runs:
+            return "inconclusive"
+        return "ok"
+
+    @property
     def ok(self) -> bool:
-        return not self.changes and not self.missing and not self.time_regressed
+        return self.status == "ok"
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 regression, 3 inconclusive."""
+        return {"ok": EXIT_OK, "regression": EXIT_REGRESSION}.get(self.status, EXIT_INCONCLUSIVE)
 
     def table(self) -> str:
         """Human-readable report of what changed."""
@@ -79,6 +121,16 @@ class Comparison:
         if self.rerun:
             lines.append(f"re-ran {len(self.rerun)} run(s) serially that hit the wall-clock "
                          "safety net (infra_timeout) before deciding")
+        if self.missing_plugins:
+            from .rerun import plugins_message
+
+            lines.append("not re-run: " + plugins_message(self.missing_plugins,
+                                                          self.skipped_plugins))
+        if self.hangs:
+            lines.append("")
+            lines.append("hung (re-run warm, serially: the method, not the machine):")
+            for rid, why in self.hangs[:20]:
+                lines.append(f"  {rid}  {self.labels.get(rid, '')}: {why}")
         if self.inconclusive:
             lines.append("")
             lines.append("inconclusive (not regressions: the machine, not the method):")
@@ -106,9 +158,16 @@ class Comparison:
             for ratio, rid, label in self.slowest[:5]:
                 lines.append(f"  {ratio:7.2f}x  {rid}  {label}")
         lines.append("")
-        lines.append(("OK: no regression" + (f" ({len(self.inconclusive)} inconclusive)"
-                                             if self.inconclusive else ""))
-                     if self.ok else "REGRESSION")
+        status = self.status
+        if status == "regression":
+            lines.append("REGRESSION")
+        elif status == "inconclusive":
+            lines.append(f"INCONCLUSIVE: {self.compared} of {self.baseline_runs} baseline runs "
+                         f"compared, at least {self.min_share:.0%} needed "
+                         f"({len(self.inconclusive)} inconclusive)")
+        else:
+            lines.append("OK: no regression" + (f" ({len(self.inconclusive)} inconclusive)"
+                                                if self.inconclusive else ""))
         return "\n".join(lines)
 
 
@@ -137,9 +196,11 @@ def _label(r: dict) -> str:
 def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
                  rel_tol: float = REL_TOL, abs_tol: float = ABS_TOL,
                  fail_on_time: float | None = None,
-                 metrics: Sequence[str] = DETERMINISTIC_METRICS) -> Comparison:
+                 metrics: Sequence[str] = DETERMINISTIC_METRICS,
+                 min_share: float = MIN_SHARE) -> Comparison:
     """Compare two lists of rows (see the module docstring for the rules)."""
     check_gate(rel_tol=rel_tol, abs_tol=abs_tol, fail_on_time=fail_on_time)
+    check_share(min_share)
     for role, rows in (("baseline", baseline), ("current", current)):
         for i, r in enumerate(rows):
             _check_row(r, f"{role} row {i + 1}")
@@ -147,7 +208,7 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
         raise RecordFormatError("baseline holds no result rows; nothing to compare")
     base = {r["id"]: r for r in baseline}
     cur = {r["id"]: r for r in current}
-    res = Comparison(fail_on_time=fail_on_time)
+    res = Comparison(fail_on_time=fail_on_time, baseline_runs=len(base), min_share=min_share)
     res.labels = {i: _label(r) for i, r in {**cur, **base}.items()}
     res.missing = sorted(set(base) - set(cur))
     res.new = sorted(set(cur) - set(base))
@@ -189,31 +250,80 @@ def compare_rows(baseline: Sequence[dict], current: Sequence[dict], *,
 
 def compare_dirs(baseline: str | os.PathLike, current: str | os.PathLike, *,
                  rerun_timeouts: bool = True, rerun_time_limit: float | None = None,
-                 **kw) -> Comparison:
+                 plugins=(), min_share: float = MIN_SHARE, **kw) -> Comparison:
     """:func:`compare_rows` on two result directories (or ``.jsonl`` files).
 
     Both are read strictly (:func:`load_rows`): a gate that cannot compare
     fails loudly instead of reporting "no regression". With
     ``rerun_timeouts``, current runs that hit the wall-clock safety net
-    (``infra_timeout``) and are in the baseline are re-run once, serially in
-    this process, and their re-run rows compared instead (the results
-    directory is not modified); ``rerun_time_limit`` replaces the rows' own
-    safety net for those re-runs.
+    (``infra_timeout``) while their baseline run finished are re-run once,
+    serially, each in a fresh process with its kernels warm
+    (:func:`robomaze.bench.rerun.rerun`), under a CPU budget scaled from the
+    *baseline's* own time for that run (the results directory is not
+    modified). A re-run that finishes is compared; one that spends its
+    budget, or sits blocked as long, is a hang: a regression; one the
+    machine starves is inconclusive. ``rerun_time_limit`` replaces the
+    re-runs' wall limit.
+
+    Plugins named by the rows are imported only when the user passes them
+    again (``plugins``, ``$ROBOMAZE_PLUGINS``); rows whose plugins are
+    missing are not re-run, stay inconclusive, and
+    :attr:`Comparison.missing_plugins` says which.
     """
+    from .rerun import missing_plugins, rerun
+    from .reexec import reference_time
+
+    check_share(min_share)
     base = load_rows(baseline, "baseline")
     cur = load_rows(current, "current")
-    rerun = []
+    by_id = {r["id"]: r for r in base}
+    reran, hangs, starved, absent, skipped = [], {}, {}, set(), 0
     if rerun_timeouts:
-        from .rerun import rerun_row
-
-        in_base = {r["id"] for r in base}
         for i, row in enumerate(cur):
-            if row.get("status") in INFRA_STATUSES and row["id"] in in_base:
-                cur[i] = rerun_row(row, time_limit=rerun_time_limit)
-                rerun.append(row["id"])
-    res = compare_rows(base, cur, **kw)
-    res.rerun = rerun
+            b = by_id.get(row["id"])
+            if row.get("status") not in INFRA_STATUSES or b is None \
+                    or b.get("status") in INFRA_STATUSES:
+                continue
+            miss = missing_plugins(row, plugins)
+            if miss:
+                absent.update(miss)
+                skipped += 1
+                continue
+            r = rerun(row, plugins=plugins, reference=reference_time(b),
+                      wall_limit=rerun_time_limit)
+            reran.append(row["id"])
+            if r.verdict == "done":
+                cur[i] = r.row
+            elif r.verdict == "hang":
+                hangs[row["id"]] = r.why
+            else:
+                starved[row["id"]] = r.why
+    res = compare_rows(base, cur, min_share=min_share, **kw)
+    res.rerun = reran
+    res.missing_plugins = sorted(absent)
+    res.skipped_plugins = skipped
+    kept = []
+    for rid, why in res.inconclusive:
+        if rid in hangs:
+            res.changes.append((rid, "status", by_id[rid].get("status"), "hang"))
+            res.hangs.append((rid, hangs[rid]))
+        else:
+            kept.append((rid, f"re-run stopped: {starved[rid]}" if rid in starved else why))
+    res.inconclusive = kept
     return res
+
+
+def check_share(min_share: float) -> None:
+    """``min_share`` must be a fraction in [0, 1].
+
+    >>> check_share(1.5)
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: --min-share must be a number in [0, 1], got 1.5
+    """
+    if isinstance(min_share, bool) or not isinstance(min_share, (int, float)) \
+            or not 0.0 <= min_share <= 1.0:
+        raise ParameterError(f"--min-share must be a number in [0, 1], got {min_share!r}")
 
 
 #: Row statuses of the wall-clock safety net ("timeout": rows before the taxonomy).

@@ -80,7 +80,8 @@ import numpy as np
 
 from .scenario import Scenario
 
-__all__ = ["run_mouse", "shortest_route", "fastest_route", "MOUSE_METRICS"]
+__all__ = ["run_mouse", "shortest_route", "fastest_route", "mouse_outcome", "trace_poses",
+           "MOUSE_METRICS"]
 
 #: Every metric a mouse row holds (compared by ``bench compare`` too).
 MOUSE_METRICS = (
@@ -244,7 +245,12 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
     options = dict(spec["run"]["options"])
     if spec["run"]["mouse"] in ("floodfill", "floodfill_time"):
         options.setdefault("profile", mouse)
-    run = solve(maze, method=spec["run"]["mouse"], **options)
+    from .._clock import method_clock
+
+    cpu0 = time.process_time()
+    # the solver's thread CPU time, numba compiles taken out (as every row's)
+    with method_clock() as clock:
+        run = solve(maze, method=spec["run"]["mouse"], **options)
     t2 = time.perf_counter()
     profile = MotionProfile()
     s = run.summary(profile, mouse_profile=mouse)
@@ -276,10 +282,62 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
     from .run import _num
 
     row["success"] = bool(run.success)
+    row["outcome"] = mouse_outcome(run, reachable=best is not None)
     row["reason"] = None if run.success else (run.reason or "did not reach the goal")
     row["metrics"] = {k: _num(v) for k, v in m.items()}
     row["path"] = _route_cells(run.route)
+    row["route"] = None if run.route is None else [[int(r), int(c)] for r, c in run.route]
+    from .run import encode_poses
+
+    row["poses"] = encode_poses(trace_poses(run.trace, maze.shape[0], profile.cell_size))
     t3 = time.perf_counter()
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t3 - t2, "method_s": t2 - t1,
-                      "compute_s": t2 - t1, "total_s": t3 - t0}
+                      "compute_s": clock.cpu_s, "compile_s": clock.compile_s,
+                      "total_s": t3 - t0, "cpu_s": time.process_time() - cpu0}
     return row
+
+
+def mouse_outcome(run, *, reachable: bool) -> str:
+    """A mouse run's ``outcome`` in the failure taxonomy of :mod:`robomaze.bench.run`.
+
+    ``success`` when the solver succeeded; ``no_path`` when no goal is
+    reachable from the start; ``budget`` when it stopped at its move limit;
+    ``gave_up`` otherwise (a wall follower circling an island, a search that
+    did not prove its route).
+
+    >>> from types import SimpleNamespace as R
+    >>> mouse_outcome(R(success=False, reason="circles forever"), reachable=True)
+    'gave_up'
+    >>> mouse_outcome(R(success=False, reason="stopped at the move limit of 9 moves"), reachable=True)
+    'budget'
+    """
+    if run.success:
+        return "success"
+    if not reachable:
+        return "no_path"
+    if "move limit" in str(run.reason or ""):
+        return "budget"
+    return "gave_up"
+
+
+def trace_poses(trace, rows: int, cell_size: float) -> np.ndarray | None:
+    """The search walk as poses (x, y, heading) at cell centres, in metres.
+
+    Cell ``(r, c)`` has its centre at ``((c + 0.5) * s, (rows - r - 0.5) * s)``
+    (row 0 is north, as in the grid); each pose faces the way the mouse
+    moved into its cell (the first one the way it leaves).
+
+    >>> trace_poses([(1, 0), (0, 0), (0, 1)], 2, 1.0).round(4).tolist()
+    [[0.5, 0.5, 1.5708], [0.5, 1.5, 1.5708], [1.5, 1.5, 0.0]]
+    """
+    if not trace:
+        return None
+    t = np.asarray(trace, dtype=float).reshape(-1, 2)
+    x = (t[:, 1] + 0.5) * cell_size
+    y = (rows - t[:, 0] - 0.5) * cell_size
+    head = np.zeros(len(t))
+    if len(t) > 1:
+        moved = np.arctan2(np.diff(y), np.diff(x))
+        head[1:] = moved
+        head[0] = moved[0]
+    return np.column_stack([x, y, head])

@@ -14,8 +14,8 @@ from ..errors import ParameterError, RecordFormatError
 from .run import DETERMINISTIC_METRICS, local_base_dir
 from .scenario import Scenario
 
-__all__ = ["find_row", "row_scenario", "rerun_row", "show_row", "row_differences",
-           "RERUN_REL_TOL"]
+__all__ = ["find_row", "row_scenario", "rerun", "rerun_row", "show_row", "row_differences",
+           "row_plugins", "missing_plugins", "check_plugins", "RERUN_REL_TOL"]
 
 #: Relative tolerance of a re-run's floats: the same code and seed give the
 #: same bits on one machine; other CPUs may round the last digits differently.
@@ -60,84 +60,100 @@ def row_differences(stored: dict, new: dict, *, rel_tol: float = RERUN_REL_TOL) 
     return out
 
 
-def rerun_row(row: dict, *, safety_net: bool = True, time_limit: float | None = None) -> dict:
-    """Run a row's scenario again in this process and return the new row.
+def row_plugins(row: dict) -> list[str]:
+    """The plugins a row's scenario names (its sweep's ``plugins = [...]``)."""
+    spec = row.get("scenario")
+    names = spec.get("plugins") if isinstance(spec, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else []
 
-    ``safety_net`` keeps the wall-clock safety net (an ``infra_timeout`` row
-    when it fires) as in a sweep; ``time_limit`` replaces the row's own
-    limit (seconds; it is not part of the run's id, and decides no result).
+
+def missing_plugins(row: dict, given=()) -> list[str]:
+    """The plugins ``row`` names that the user did not pass again.
+
+    A results folder is data: robomaze never imports the code it names. A
+    plugin counts as given when ``given`` (``--plugins``) or
+    ``$ROBOMAZE_PLUGINS`` lists the same module, or a ``.py`` file of the
+    same name.
+
+    >>> row = {"scenario": {"plugins": ["mine.py", "pkg.planners"]}}
+    >>> missing_plugins(row, ["../elsewhere/mine.py"])
+    ['pkg.planners']
     """
-    from .runner import execute
+    from pathlib import PurePath
 
+    from .plugins import env_plugins
+
+    have = [str(g) for g in given] + env_plugins()
+    names = {PurePath(g).name if g.endswith(".py") else g for g in have}
+    return [n for n in row_plugins(row)
+            if (PurePath(n).name if n.endswith(".py") else n) not in names]
+
+
+def plugins_message(missing, rows: int = 1) -> str:
+    """One line: which plugins are missing and how to pass them.
+
+    >>> plugins_message(["hang.py"], 2)
+    '2 row(s) name plugin(s) hang.py; robomaze imports no code a results folder names: pass them again (--plugins hang.py, or $ROBOMAZE_PLUGINS) to re-run them'
+    """
+    names = sorted(set(missing))
+    flags = " ".join(f"--plugins {shlex.quote(n)}" for n in names)
+    return (f"{rows} row(s) name plugin(s) {', '.join(names)}; robomaze imports no code a "
+            f"results folder names: pass them again ({flags}, or $ROBOMAZE_PLUGINS) to re-run "
+            "them")
+
+
+def check_plugins(row: dict, given=()) -> None:
+    """Refuse (one line) to re-run a row whose plugins the user did not pass again."""
+    missing = missing_plugins(row, given)
+    if missing:
+        raise ParameterError(f"rerun {row.get('id')}: " + plugins_message(missing))
+
+
+def rerun(row: dict, *, plugins=(), reference: float | None = None,
+          wall_limit: float | None = None):
+    """Re-run a row in a fresh, warmed process (:func:`robomaze.bench.reexec.reexec`).
+
+    ``reference`` is the run time the CPU budget scales from (default: the
+    row's own); ``plugins`` the ones the user passed again (see
+    :func:`check_plugins`, called first). Returns the
+    :class:`~robomaze.bench.reexec.Reexec`.
+    """
+    from .reexec import budget, reexec, reference_time
+
+    check_plugins(row, plugins)
     d = row_scenario(row).to_dict()
-    if time_limit is not None:
-        d["spec"]["run"]["time_limit"] = float(time_limit)
-    return execute(d, soft_timeout=safety_net)
+    ref = reference if reference is not None else reference_time(row)
+    cpu, wall = budget(ref, float(d["spec"]["run"]["time_limit"]))
+    if wall_limit is not None:
+        wall = float(wall_limit)
+    return reexec(d, plugins=plugins, cpu_budget=cpu, wall_limit=wall)
+
+
+def rerun_row(row: dict, *, plugins=(), time_limit: float | None = None) -> dict:
+    """Run a row's scenario again (warm, in a fresh process) and return the new row.
+
+    A re-run the safety net stopped (:func:`rerun`) is an ``infra_timeout``
+    row whose ``reason`` says whether it hung or the machine starved it;
+    ``time_limit`` replaces the re-run's wall limit. Plugins the row names
+    are imported only when given again in ``plugins``.
+    """
+    from .run import failed_row
+
+    r = rerun(row, plugins=plugins, wall_limit=time_limit)
+    if r.row is not None:
+        return r.row
+    out = failed_row(row_scenario(row), "infra_timeout",
+                     f"re-run stopped ({r.verdict}): {r.why}", elapsed=r.wall_s)
+    out["scenario"] = row["scenario"]
+    return out
 
 
 def show_row(row: dict) -> str:
-    """The CLI command and the Python lines that re-create a row."""
-    from ..world import WorldSpec
+    """The CLI command and the Python lines that re-create a row
+    (:func:`robomaze.bench.recreate.show_row`)."""
+    from .recreate import show_row as show
 
-    sc = row_scenario(row)
-    spec = sc.spec
-    world = WorldSpec.from_scenario(sc)
-    run = spec["run"]
-    lines = [f"# row {row['id']}: {row.get('kind')} {row.get('method')} "
-             f"(outcome {row.get('outcome', row.get('status'))})"]
-    cmd = None
-    if sc.kind == "plan" and not world.options:
-        cmd = ["robomaze", "plan", *world.cli_source(), "--method", shlex.quote(run["planner"]),
-               "--connectivity", str(run["connectivity"])]
-        if world.grid:
-            cmd += ["--start", "{},{}".format(*world.start), "--goal", "{},{}".format(*world.goal)]
-        for k, v in sorted(run["options"].items()):
-            cmd += ["--option", shlex.quote(f"{k}={v}")]
-        cmd += ["--json"]
-    elif sc.kind == "simulate" and not world.options:
-        cmd = ["robomaze", "simulate", *world.cli_source(), "--agent", shlex.quote(run["agent"]),
-               "--sensor", shlex.quote(str(spec["robot"]["sensor"])),
-               "--max-steps", str(run["max_steps"]), "--dt", repr(float(run["dt"]))]
-        if world.grid or world.start or world.goal:
-            w = world.build()
-            cmd += ["--start", "{},{}".format(*w.start), "--goal", "{},{}".format(*w.goal)]
-        for flag, key in (("--noise", "noise"), ("--odometry-noise", "odometry_noise")):
-            if spec["robot"].get(key):
-                cmd += [flag, shlex.quote(str(spec["robot"][key]))]
-        for k, v in sorted(run["options"].items()):
-            cmd += ["--option", shlex.quote(f"{k}={v}")]
-        cmd += ["--json"]
-    if cmd:
-        lines += ["", "# shell", " ".join(cmd)]
-    wd = dict(world.to_dict(), base_dir=row.get("base_dir") or world.base_dir)
-    lines += ["", "# Python", "from robomaze.world import WorldSpec",
-              f"world = WorldSpec.from_dict({wd!r}).build()"]
-    if sc.kind == "simulate":
-        opts = "".join(f", {k}={v!r}" for k, v in sorted(run["options"].items()))
-        where = (", start=world.start, goal=world.goal"
-                 if world.grid or world.start or world.goal else "")
-        lines += ["from robomaze.sim import simulate",
-                  f"result = simulate(world.grid, footprint=world.footprint, "
-                  f"agent={run['agent']!r}, sensor={spec['robot']['sensor']!r}, "
-                  f"max_steps={run['max_steps']}, dt={float(run['dt'])!r}, "
-                  f"rng=world.rng('method'), noise={spec['robot'].get('noise')!r}, "
-                  f"odometry_noise={spec['robot'].get('odometry_noise')!r}{where}{opts})",
-                  "print(repr(result.metrics['length']))"]
-    if sc.kind == "plan":
-        opts = ", ".join(f"{k}={v!r}" for k, v in sorted(run["options"].items()))
-        if "rng" not in run["options"] and _takes_rng(run["planner"]):
-            opts = ", ".join(filter(None, [opts, "rng=world.rng('method')"]))
-        lines += ["from robomaze.plan import plan",
-                  f"path = plan(world.grid, world.start, world.goal, method={run['planner']!r}, "
-                  f"footprint=world.footprint, connectivity={run['connectivity']}"
-                  + (f", {opts}" if opts else "") + ")",
-                  "print(repr(path.length))"]
-    lines += ["# or the whole row, checked field by field:",
-              f"# robomaze bench rerun DIR {row['id']}"]
-    length = (row.get("metrics") or {}).get("length_m")
-    if length is not None:
-        lines += ["", f"# stored length_m: {length!r}"]
-    return "\n".join(lines)
+    return show(row)
 
 
 def _takes_rng(planner: str) -> bool:

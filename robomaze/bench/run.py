@@ -36,7 +36,9 @@ A row is a plain JSON-ready dict::
     metrics {...deterministic numbers...},
     timings {"setup_s", "optimal_s", "method_s", "compute_s", "compile_s", "total_s"}
         (compute_s: the method's thread CPU time, numba compilation excluded
-        and reported as compile_s; times are measured, never verdicts),
+        and reported as compile_s, on every outcome -- no_path, budget and
+        error rows and mouse rows too; cpu_s: the process CPU time around it;
+        times are measured, never verdicts),
     path [[row, col], ...] (grid cells, for example images) or None,
     poses (the continuous path: x, y, heading per pose, metres and radians;
         :func:`robomaze.bench.store.row_poses` decodes it) or None,
@@ -240,14 +242,31 @@ def _base_row(scenario: Scenario) -> dict:
     }
 
 
-def failed_row(scenario: Scenario, status: str, error: str, *, elapsed: float = 0.0) -> dict:
+def failed_row(scenario: Scenario, status: str, error: str, *, elapsed: float = 0.0,
+               timings: dict | None = None) -> dict:
     """The row of a run that raised (``"error"``) or hit the wall-clock safety net
-    (``"infra_timeout"``)."""
+    (``"infra_timeout"``); ``timings`` adds the method's clock where it was read
+    (:func:`failed_timings`)."""
     row = _base_row(scenario)
     row.update(status=status, outcome=status, success=False, error=error,
                reason=error.strip().splitlines()[-1] if error.strip() else status)
-    row["timings"] = {"total_s": float(elapsed)}
+    row["timings"] = {**(timings or {}), "total_s": float(elapsed)}
     return row
+
+
+def _attach_timings(exc: BaseException, clock, cpu: float) -> None:
+    """Keep the method's CPU time on an exception, for its ``error`` row."""
+    try:
+        exc.robomaze_timings = {"compute_s": float(clock.cpu_s),
+                                "compile_s": float(clock.compile_s), "cpu_s": float(cpu)}
+    except (AttributeError, TypeError):  # an exception type that takes no attributes
+        pass
+
+
+def failed_timings(exc: BaseException) -> dict:
+    """The timings an exception carries from :func:`run_scenario` (or none)."""
+    t = getattr(exc, "robomaze_timings", None)
+    return dict(t) if isinstance(t, dict) else {}
 
 
 def run_scenario(scenario: Scenario | dict) -> dict:
@@ -280,6 +299,12 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     metrics["optimal_reference"] = M.reference_name(footprint, grid)
     cpu0 = time.process_time()
     compute = compile_s = None
+    from .._clock import method_clock
+
+    # the method's CPU time when it raises (no path, a spent budget, an
+    # error): the planner's own clock is lost with its Path
+    outer = method_clock()
+    outer.__enter__()
     try:
         if scenario.kind == "plan":
             metrics_, path, poses, (compute, compile_s) = _run_planner(
@@ -311,6 +336,13 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         row["outcome"] = ("budget" if scenario.kind == "plan" and optimal is not None
                           and str(scenario.method).startswith("ompl:") else "no_path")
         metrics["success"] = False
+    except BaseException as exc:
+        outer.__exit__(None, None, None)
+        _attach_timings(exc, outer, time.process_time() - cpu0)
+        raise
+    outer.__exit__(None, None, None)
+    if compute is None:
+        compute, compile_s = outer.cpu_s, outer.compile_s
     t3 = time.perf_counter()
     cpu = time.process_time() - cpu0
     length = metrics.get("length_m")
@@ -320,7 +352,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     metrics["success"] = row["success"]
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
-                      "compute_s": float(compute) if compute is not None else t3 - t2,
+                      "compute_s": float(compute),
                       "compile_s": float(compile_s or 0.0), "total_s": t3 - t0,
                       "cpu_s": cpu}
     json.dumps(row, allow_nan=False)  # a row that cannot be stored is a bug here, not later

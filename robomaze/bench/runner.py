@@ -5,8 +5,10 @@ steps, an OMPL planner's validity checks, a mouse's moves), so a busy
 machine gives the same rows as an idle one. The wall clock is only a safety
 net against a run that hangs, and when it fires the row's status is
 ``infra_timeout``: not a result of the method, but of the machine.
-``robomaze bench compare`` treats such rows as inconclusive (it re-runs
-them once, serially, before deciding) and never calls them a regression.
+``robomaze bench compare`` re-runs such rows once, serially and warm,
+under a CPU budget scaled from the baseline's own time
+(:mod:`robomaze.bench.reexec`): a re-run that finishes is compared, a hang
+is a regression, and only a re-run the machine starves stays inconclusive.
 
 Local execution keeps one single-process
 :class:`concurrent.futures.ProcessPoolExecutor` per worker *slot*. A slot
@@ -50,7 +52,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import ParameterError
 from .plugins import import_plugins
-from .run import BAG_DIR_ENV, failed_row, format_exception, run_scenario
+from .run import BAG_DIR_ENV, failed_row, failed_timings, format_exception, run_scenario
 from .scenario import Scenario
 from ._procs import become_subreaper, has_children, kill_tree
 from .files import LOCK_NAME, DirLock, Manifest, claim, target, write_file
@@ -138,7 +140,8 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
         # Ctrl-C never reaches a worker: workers ignore SIGINT, the parent decides)
         status = "infra_timeout" if _is_safety_net(exc) else "error"
         return failed_row(scenario, status, format_exception(exc),
-                          elapsed=time.perf_counter() - t0)
+                          elapsed=time.perf_counter() - t0,
+                          timings=failed_timings(exc) if status == "error" else None)
     finally:
         if use_alarm and old is not None:
             signal.signal(signal.SIGALRM, old)
@@ -357,8 +360,9 @@ WARM_ENV = "ROBOMAZE_WARM"
 
 def _warm_list(scenarios: list[Scenario]) -> str:
     """What the fork server's warm-up compiles: the sweep's own planners, agents,
-    footprint shapes, sensors and maze generators
-    (``generate:kruskal,plan:astar,simulate:explore,shape:rectangle``)."""
+    mice, localizers, footprint shapes, sensors and maze generators
+    (``generate:kruskal,localize:mcl,mouse:floodfill,plan:astar,simulate:explore,
+    shape:rectangle``)."""
     items = set()
     for sc in scenarios:
         items.add(f"{sc.kind}:{sc.method}")
@@ -371,6 +375,9 @@ def _warm_list(scenarios: list[Scenario]) -> str:
         sensor = sc.spec["robot"].get("sensor")
         if sc.kind == "simulate" and sensor:
             items.add(f"sensor:{sensor}")
+        localize = sc.spec["robot"].get("localize")
+        if sc.kind == "simulate" and localize:
+            items.add(f"localize:{localize}")
     return ",".join(sorted(items))
 
 

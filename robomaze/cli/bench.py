@@ -20,28 +20,35 @@ forms:
   robomaze bench report DIR
       (re)write DIR/report.md, DIR/summary.csv, DIR/figures/, DIR/examples/
       and DIR/ompl/*.log (OMPL benchmark logs for Planner Arena)
-  robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T]
-      compare deterministic metrics run by run; exit 1 on a regression
-      (runs that hit the wall-clock safety net are re-run once, serially,
-      and are never a regression: they are listed as inconclusive)
+  robomaze bench compare BASELINE CURRENT [--fail-on-time R] [--rel-tol T] [--min-share F]
+                         [--no-rerun] [--plugins P]
+      compare deterministic metrics run by run; exit 0 clean, 1 on a
+      regression, 3 inconclusive (fewer than 95% of the baseline's runs
+      compared); runs that hit the wall-clock safety net are re-run once,
+      serially, warm, with a CPU budget from the baseline's own time: a
+      re-run that hangs is a regression, one the machine starves inconclusive
   robomaze bench show DIR [ROW_ID]
       list the rows (id, method, widening, footprint, seed, outcome), or print
       the CLI command and the Python lines that re-create one row
-  robomaze bench rerun DIR ROW_ID
-      re-run one row here; exit 0 when every deterministic field equals the
-      stored row, 1 with a field-by-field diff otherwise
+  robomaze bench rerun DIR ROW_ID [--plugins P]
+      re-run one row here (kernels warmed first); exit 0 when every
+      deterministic field equals the stored row, 1 with a field-by-field
+      diff otherwise, 3 when the machine starved the re-run (inconclusive)
   robomaze bench export DIR -o FILE.parquet|FILE.csv
       one row per run (spec, metrics and timings flattened), for pandas,
       R or a spreadsheet (robomaze.bench.load; needs robomaze[data])
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
-process and by every worker before any run; use only sweeps you trust.
+process and by every worker before any run; use only sweeps you trust. A
+results folder is data: `rerun` and `compare` never import the plugins its rows
+name; pass them again (--plugins, $ROBOMAZE_PLUGINS) to re-run such rows.
 
 DIR is robomaze's own: a new or empty directory, or one an earlier sweep wrote
 (an existing file or a folder of other files is refused); one writer at a time
 (a second sweep or report stops naming the running one); exit status 1 when
-every run of the sweep failed, 2 on bad input (checked before any run).
+every run of the sweep failed, 3 when every run hit the wall-clock safety net
+(inconclusive: the rows are written), 2 on bad input (checked before any run).
 
 examples:
   robomaze bench -o results
@@ -78,6 +85,15 @@ def register(subparsers) -> None:
                    help="compare: fail when runs got R times slower (geometric mean)")
     p.add_argument("--rel-tol", type=float, default=None,
                    help="compare: relative tolerance of float metrics (default 1e-6)")
+    p.add_argument("--min-share", type=float, default=None, metavar="F",
+                   help="compare: share of the baseline's runs that must be compared, not "
+                        "inconclusive (default 0.95); fewer exit 3")
+    p.add_argument("--no-rerun", action="store_true",
+                   help="compare: do not re-run the runs that hit the safety net (they stay "
+                        "inconclusive)")
+    p.add_argument("--plugins", action="append", default=None, metavar="MODULE|FILE.py",
+                   help="rerun/compare: import this plugin for re-runs (repeat for more); the "
+                        "plugins a results folder names are never imported unless given again")
     p.set_defaults(func=main)
 
 
@@ -100,11 +116,16 @@ def main(args: argparse.Namespace) -> int:
     if pos and pos[0] in ("show", "rerun"):
         if len(pos) != 3:
             raise ParameterError(f"usage: robomaze bench {pos[0]} DIR ROW_ID")
-        return _show(pos[1], pos[2]) if pos[0] == "show" else _rerun(pos[1], pos[2])
+        return _show(pos[1], pos[2]) if pos[0] == "show" else _rerun(pos[1], pos[2], args)
     if len(pos) > 1:
         raise ParameterError(f"expected one sweep file, got {len(pos)} arguments: {' '.join(pos)}")
-    if args.fail_on_time is not None or args.rel_tol is not None:
-        raise ParameterError("--fail-on-time and --rel-tol belong to 'robomaze bench compare'")
+    if args.fail_on_time is not None or args.rel_tol is not None or args.min_share is not None \
+            or args.no_rerun:
+        raise ParameterError("--fail-on-time, --rel-tol, --min-share and --no-rerun belong to "
+                             "'robomaze bench compare'")
+    if args.plugins:
+        raise ParameterError("--plugins belongs to 'robomaze bench rerun' and 'bench compare' "
+                             "(a sweep names its plugins in its file)")
     return _run(pos[0] if pos else None, args)
 
 
@@ -142,7 +163,9 @@ def _run(sweep_file: str | None, args) -> int:
 
 
 def _all_failed_status(scenarios, out: Path) -> int:
-    """1 (with the first error on stderr) when every run of the sweep failed, else 0."""
+    """1 (with the first error on stderr) when every run of the sweep failed, else 0;
+    3 (inconclusive) when every failed run hit the wall-clock safety net: the
+    rows are written, and ``bench compare`` decides what they mean."""
     from ..bench import read_rows
 
     order = {sc.id: i for i, sc in enumerate(scenarios)}
@@ -151,6 +174,11 @@ def _all_failed_status(scenarios, out: Path) -> int:
     if not rows or len(failed) < len(rows):
         return 0
     first = failed[0]
+    if all(r.get("status") in ("infra_timeout", "timeout") for r in failed):
+        print(f"robomaze bench: every run hit the wall-clock safety net ({len(failed)} of "
+              f"{len(rows)}): inconclusive; the rows are written, compare them with "
+              "'robomaze bench compare'", file=sys.stderr)
+        return 3
     print(f"robomaze bench: every run failed ({len(failed)} of {len(rows)}); first error, "
           f"{first.get('method')} run {first['id']}: {first.get('reason') or first.get('status')}",
           file=sys.stderr)
@@ -186,15 +214,19 @@ def _show(directory: str, row_id: str) -> int:
     return 0
 
 
-def _rerun(directory: str, row_id: str) -> int:
-    from ..bench.rerun import describe_differences, find_row, rerun_row, row_differences
+def _rerun(directory: str, row_id: str, args) -> int:
+    from ..bench.rerun import describe_differences, find_row, rerun, row_differences
 
     stored = find_row(directory, row_id)
-    new = rerun_row(stored)
-    if new.get("status") == "infra_timeout":
-        print(f"rerun {row_id}: inconclusive: the wall-clock safety net fired "
-              f"({new.get('reason')})")
+    r = rerun(stored, plugins=tuple(args.plugins or ()))
+    if r.verdict == "starved":
+        print(f"rerun {row_id}: inconclusive: the machine starved the re-run ({r.why})")
+        return 3
+    if r.verdict == "hang":
+        print(f"rerun {row_id}: differs: the re-run never finished ({r.why}); stored "
+              f"outcome {stored.get('outcome', stored.get('status'))}")
         return 1
+    new = r.row
     diffs = row_differences(stored, new)
     if diffs:
         print(f"rerun {row_id}: {len(diffs)} deterministic field(s) differ from the stored row:")
@@ -209,15 +241,21 @@ def _rerun(directory: str, row_id: str) -> int:
 
 def _compare(baseline: str, current: str, args) -> int:
     from ..bench import compare_dirs
-    from ..bench.compare import REL_TOL
-
-    from ..bench.compare import check_gate
+    from ..bench.compare import MIN_SHARE, REL_TOL, check_gate, check_share
+    from ..bench.rerun import plugins_message
 
     rel_tol = args.rel_tol if args.rel_tol is not None else REL_TOL
+    min_share = args.min_share if args.min_share is not None else MIN_SHARE
     check_gate(rel_tol=rel_tol, fail_on_time=args.fail_on_time)  # before reading anything
-    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol)
+    check_share(min_share)
+    res = compare_dirs(baseline, current, fail_on_time=args.fail_on_time, rel_tol=rel_tol,
+                       min_share=min_share, plugins=tuple(args.plugins or ()),
+                       rerun_timeouts=not args.no_rerun)
+    if res.missing_plugins:
+        print("robomaze bench compare: " + plugins_message(res.missing_plugins,
+                                                           res.skipped_plugins), file=sys.stderr)
     print(res.table())
-    return 0 if res.ok else 1
+    return res.exit_code
 
 
 def _export(directory: Path, output: str) -> int:

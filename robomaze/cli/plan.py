@@ -151,7 +151,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
+        from .. import metrics as M
+
+        # the sweep's clearances (robomaze.metrics: the whole path, sampled)
+        pm = M.path_metrics(path, grid, footprint=footprint, reference=False)
         print(json.dumps({"method": path.method, "seed": seed, "length_m": float(path.length),
+                          "min_clearance": _finite(pm["min_clearance"]),
+                          "mean_clearance": _finite(pm["mean_clearance"]),
                           "length_cells": float(path.length_cells), "turns": int(path.turns),
                           "expanded": int(path.expanded),
                           "collision_free": bool(path.collision_free),

@@ -15,8 +15,9 @@ samples the whole polyline every quarter cell; see "Metric names" in
 :mod:`robomaze.metrics`), and
 ``collision_free`` also checks the motion between poses: exactly for
 discs and point robots (the disc swept along each segment), and for other
-shapes at interpolated poses at most a quarter cell apart and 5 degrees
-apart during turns.
+shapes at interpolated poses at most a quarter cell apart and, during
+turns, 5 degrees apart or closer, so the footprint's corners move at most
+:data:`TURN_SWEEP` cells between poses (:func:`turn_step`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,34 @@ from ..grid import OccupancyGrid
 __all__ = ["Path", "make_path"]
 
 _TURN_STEP = math.radians(5.0)
+#: A turn in place of a non-round footprint is sampled so that its farthest
+#: point (the circumradius) moves at most this many grid cells between
+#: poses: the exact clearance of each pose then misses the turn's true
+#: minimum by at most half of it (a fortieth of a cell).
+TURN_SWEEP = 0.05
+
+
+def turn_step(resolution: float, radius: float | None = None) -> float:
+    """The heading step (radians) of a turn in place: 5 degrees, finer for a
+    footprint whose circumradius ``radius`` would sweep more than
+    :data:`TURN_SWEEP` cells at its corners per step.
+
+    >>> round(math.degrees(turn_step(0.1)), 6)
+    5.0
+    >>> round(math.degrees(turn_step(0.1, 0.206)), 3)   # a 0.36 x 0.2 m rectangle
+    1.391
+    """
+    if radius is None or not radius > 0:
+        return _TURN_STEP
+    return min(_TURN_STEP, TURN_SWEEP * float(resolution) / float(radius))
+
+
+def turn_radius(footprint) -> float | None:
+    """The radius a turn in place sweeps: the circumradius of a non-round
+    footprint (None for a disc or a point: turning moves none of it)."""
+    if footprint is None or getattr(footprint, "kind", "disc") == "disc":
+        return None
+    return float(footprint.circumscribed_radius)
 
 #: The figures a Path measures on first read (they cost a pass over the path
 #: and the grid around it that most callers of a planner never look at).
@@ -237,14 +266,16 @@ def _derived_headings(p: np.ndarray) -> np.ndarray:
     return np.concatenate([h, h[-1:]])
 
 
-def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> np.ndarray:
+def motion_poses(points, headings, resolution: float, *, keys: bool = True,
+                 radius: float | None = None) -> np.ndarray:
     """Poses of the translate-then-turn motions between key poses, in order.
 
     Between key poses ``i`` and ``i + 1`` the robot first moves in a straight
     line at heading ``headings[i]`` (a pose every quarter cell), then turns
     in place at ``points[i + 1]`` to ``headings[i + 1]`` along the shorter
-    way (a pose every 5 degrees) -- the motion model of the heading-aware
-    planners, shared with :mod:`robomaze.metrics`.
+    way (a pose every 5 degrees, finer for a wide footprint: :func:`turn_step`)
+    -- the motion model of the heading-aware planners, shared with
+    :mod:`robomaze.metrics`.
 
     Parameters
     ----------
@@ -257,6 +288,9 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> n
     keys : bool
         Include the key poses themselves (in order) or only the poses
         between them.
+    radius : float, optional
+        The footprint's circumradius (:func:`turn_radius`; None for a disc):
+        turns step by :func:`turn_step`.
 
     Returns
     -------
@@ -284,7 +318,7 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True) -> n
     dh = h[1:] - h[:-1]
     turn = np.flatnonzero(dh)
     dh[turn] = [math.remainder(d, 2 * math.pi) for d in dh[turn].tolist()]
-    nr = np.maximum(np.ceil(np.abs(dh) / _TURN_STEP).astype(np.int64), 1)
+    nr = np.maximum(np.ceil(np.abs(dh) / turn_step(resolution, radius)).astype(np.int64), 1)
     k = 1 if keys else 0
     ends = (L > 0) & keys
     # per move: [key i] [m - 1 translation poses] [pose at point i+1, heading i] [turn poses]
@@ -496,6 +530,6 @@ def _measure(grid, footprint, c, p, h, at_centres):
                 idx = np.flatnonzero(seg)
                 free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > CONTACT_TOL).all())
         else:
-            mid = motion_poses(p, h, grid.resolution, keys=False)
+            mid = motion_poses(p, h, grid.resolution, keys=False, radius=turn_radius(footprint))
             free = footprint_touches(grid, footprint, mid) < 0
     return _turns(p), float(clear.min()), float(clear.mean()), free

@@ -23,14 +23,24 @@ def test_warm_list_names_the_sweeps_methods_shapes_and_sensor():
 
 
 def test_warm_module_reads_the_list_and_warms_only_those():
-    code = ("import robomaze.bench._warmup as w; p, a, s, n, g = w._wanted(); "
-            "print(sorted(p), sorted(a), sorted(s), sorted(n), sorted(g), w._tasks(w._wanted()))")
+    code = ("import robomaze.bench._warmup as w; p, a, s, n, g, m, l = w._wanted(); "
+            "print(sorted(p), sorted(a), sorted(s), sorted(n), sorted(g), sorted(m), sorted(l), "
+            "w._tasks(w._wanted()))")
     env = dict(os.environ, **{WARM_ENV: "plan:astar,simulate:explore,shape:disc,sensor:ir,"
-                                        "generate:wilson"})
+                                        "generate:wilson,mouse:tremaux,localize:mcl"})
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
-    assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] "
-                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'generate:wilson']")
+    assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] ['tremaux'] ['mcl'] "
+                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'localize', "
+                           "'mouse', 'generate:wilson']")
+
+
+def test_warm_list_names_the_mice_and_localizers_a_sweep_uses():
+    spec = {**SWEEP, "robot": {**SWEEP["robot"], "localize": ["none", "mcl"]},
+            "run": {**SWEEP["run"], "mouse": ["floodfill"]}}
+    sweep = parse_sweep(spec, source="w.toml")
+    items = _warm_list(sweep.scenarios).split(",")
+    assert "mouse:floodfill" in items and "localize:mcl" in items
 
 
 def _warm_up(tmp_path, name, processes):

@@ -519,6 +519,10 @@ def _sweep_info(path: Path) -> dict:
     if isinstance(machine, dict):
         out["machine"] = {k: v for k, v in machine.items()
                           if k in ("platform", "cpus", "load") and isinstance(v, (str, int))}
+    vers = info.get("versions")
+    if isinstance(vers, dict):
+        out["versions"] = {k: v for k, v in vers.items()
+                           if isinstance(k, str) and isinstance(v, str)}
     ids = info.get("ids")
     if isinstance(ids, list) and all(isinstance(i, str) for i in ids):
         out["ids"] = ids
@@ -556,6 +560,11 @@ def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
       f"{machine.get('platform') or prov.get('platform', '?')}"
       + (f", {machine['cpus']} CPUs, load {machine['load']}" if machine.get("cpus") else "")
       + ".\n\n")
+    vers = info.get("versions") or {}
+    libs = [f"{k} {vers[k]}" for k in ("scipy", "numba", "shapely", "ompl") if vers.get(k)]
+    if libs:
+        w("Libraries: " + ", ".join(libs) + (f"; CPU {vers['cpu']}" if vers.get("cpu") else "")
+          + " (all versions in `sweep.json`).\n\n")
     w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
       "`length / optimal` divides by the shortest collision-free length for the same "
       "footprint between the run's own ends: for discs the exact length over the "

@@ -289,6 +289,9 @@ def run_scenario(scenario: Scenario | dict) -> dict:
             progress = metrics_.pop("progress", None)
             if progress is not None:
                 row["progress"] = progress
+            params = metrics_.pop("params", None)
+            if params is not None:   # the planner's full parameter set
+                row["params"] = params
         else:
             metrics_, path, poses, (compute, compile_s) = _run_agent(
                 scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
@@ -305,6 +308,8 @@ def run_scenario(scenario: Scenario | dict) -> dict:
             row["reason"] = metrics.pop("reason", None) or "did not reach the goal"
         metrics.pop("reason", None)
     except NoPathError as exc:
+        if isinstance(getattr(exc, "params", None), dict):
+            row["params"] = exc.params
         row["success"] = False
         row["reason"] = f"no collision-free path: {exc.reason}"
         # a sampling planner that found nothing where a route exists spent its budget
@@ -346,8 +351,9 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     # OMPL's "cusps" is robomaze.metrics.cusps on its dense states)
     stats = getattr(path, "stats", None) or {}
     m.update({k: v for k, v in stats.items() if _is_plain(v) and k not in m})
-    if isinstance(stats.get("progress"), dict):
-        m["progress"] = stats["progress"]
+    for key in ("progress", "params"):
+        if isinstance(stats.get(key), dict):
+            m[key] = stats[key]
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
     m["outcome"] = "success" if m["success"] else "collided"
     if not path.collision_free:

@@ -347,7 +347,7 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     from .report_stats import glance_sentences, stats_csv, stats_section
     from .stats import median_intervals, paired_tests
 
-    tests, medians = paired_tests(rows), median_intervals(rows)
+    tests, medians = paired_tests(rows), median_intervals(rows, per_width=True)
     written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
     md = (_markdown(rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
           + stats_section(rows, tests=tests, medians=medians)
@@ -415,8 +415,9 @@ def _glance(summary, footprints, sentences=()) -> str:
     settings = sorted({s.get("setting", "") for s in summary})
     out = ["## At a glance\n"]
     if sentences:
-        out.append("Differences that are real (paired across seeds and mazes; Wilcoxon "
-                   "signed-rank, Holm-corrected over every test of the report; method and "
+        out.append("Differences that are real (paired across seeds and mazes, pooled over "
+                   "the corridor widths; exact Wilcoxon signed-rank and McNemar tests, "
+                   "Holm-corrected within each stated family; method, per-width tables and "
                    "every test in the Statistics section and `stats.csv`):\n")
         out.extend(f"- {x}" for x in sentences)
         out.append("")

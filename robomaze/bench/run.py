@@ -302,6 +302,8 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         optimal = metrics.get("optimal_length_m", optimal)
         row["path"] = path
         row["poses"] = encode_poses(poses)
+        ends = ((grid.cell_to_world(start), grid.cell_to_world(goal)) if scenario.kind == "plan"
+                else (poses[0, :2], poses[-1, :2]))
         row["success"] = bool(metrics.get("success", False))
         row["outcome"] = metrics.pop("outcome", None) or ("success" if row["success"] else "gave_up")
         if not row["success"]:
@@ -322,6 +324,9 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     metrics["length_cells"] = _length_cells(grid, length)
     metrics["length_ratio"] = (float(length) / optimal
                                if row["success"] and optimal and length is not None else None)
+    if row["success"] and length is not None:   # rows name the best-known and the lower bound
+        metrics.update(M.lower_bound_metrics(grid, footprint, *ends, length, reference=optimal,
+                                             reference_name_=metrics.get("optimal_reference")))
     metrics["success"] = row["success"]
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,

@@ -328,7 +328,7 @@ def _poses(obj, grid: OccupancyGrid | None) -> np.ndarray:
 
 
 def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP,
-             turn_step: float | None = None) -> np.ndarray:
+             turn_step: float | None = None, turns: bool = True) -> np.ndarray:
     """The route's motion at every ``step`` metres of arc length, its turns in place, its last pose.
 
     Positions are interpolated linearly along the motion (:func:`motion`),
@@ -336,8 +336,9 @@ def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP,
     motion the heading is constant; an OMPL path or a trajectory turns as
     it moves). A turn in place has no arc length: its poses are kept, at
     least every ``turn_step`` radians (default: the motion's own 5 degrees),
-    so clearance is measured through the turn. ``grid`` is needed only for a
-    path (its motion's spacing).
+    so clearance is measured through the turn (``turns=False`` leaves them
+    out: for a disc they repeat a pose). ``grid`` is needed only for a path
+    (its motion's spacing).
 
     >>> resample(np.array([[0.0, 0.0], [0.025, 0.0]]), step=0.01)[:, 0]
     array([0.   , 0.01 , 0.02 , 0.025])
@@ -352,7 +353,8 @@ def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP,
     total = s[-1]
     moving = np.flatnonzero(d > 0)
     if total <= 0 or len(moving) == 0:
-        return _turn_poses(q, np.arange(len(q) - 1), turn_step) if len(q) > 1 else q[-1:].copy()
+        return (_turn_poses(q, np.arange(len(q) - 1), turn_step) if turns and len(q) > 1
+                else q[-1:].copy())
     at = np.arange(0.0, total, step)
     if total - at[-1] > 1e-12:
         at = np.r_[at, total]
@@ -361,7 +363,7 @@ def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP,
     k = moving[np.clip(np.searchsorted(s[moving], at, side="right") - 1, 0, len(moving) - 1)]
     f = np.clip((at - s[k]) / d[k], 0.0, 1.0)
     arc = q[k] + f[:, None] * (q[k + 1] - q[k])
-    turns = np.flatnonzero((d == 0) & (np.diff(th) != 0))
+    turns = np.flatnonzero((d == 0) & (np.diff(th) != 0)) if turns else np.zeros(0, np.int64)
     if len(turns) == 0:
         return arc
     tp = _turn_poses(q, turns, turn_step)
@@ -500,8 +502,9 @@ def arc_clearances(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STE
     """Footprint clearance (metres) at each arc sample of the route (turns in place included)."""
     from .geometry import footprint_clearance
 
-    return footprint_clearance(grid, footprint, resample(obj, grid, step=step,
-                                                         turn_step=_arc_turn_step(footprint, step)))
+    return footprint_clearance(grid, footprint, resample(
+        obj, grid, step=step, turn_step=_arc_turn_step(footprint, step),
+        turns=not _rotation_invariant(footprint)))
 
 
 def clearance_stats(clearances) -> dict:
@@ -519,7 +522,8 @@ def clearance_stats(clearances) -> dict:
 
 def shape_metrics(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP) -> dict:
     """Curvature, cusps and arc clearance of a route in one pass over its arc samples."""
-    r = resample(obj, grid, step=step, turn_step=_arc_turn_step(footprint, step))
+    r = resample(obj, grid, step=step, turn_step=_arc_turn_step(footprint, step),
+                 turns=not _rotation_invariant(footprint))
     from .geometry import footprint_clearance
 
     out = clearance_stats(footprint_clearance(grid, footprint, r))

@@ -69,7 +69,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
              on_collision: str = "continue", max_time: float | None = None,
              record_scans: bool = False, noise=None, odometry_noise=None,
              observer=None, localize: str = "none", localize_options: dict | None = None,
-             **agent_options) -> SimResult:
+             kidnap=None, **agent_options) -> SimResult:
     """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
 
     Parameters
@@ -119,6 +119,10 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         :mod:`robomaze.localize.errors`).
     localize_options : dict, optional
         Passed to the localizer (e.g. ``{"max_particles": 2000}``).
+    kidnap : (T, DX, DY), "T,DX,DY" or None
+        Carry the robot by ``(DX, DY)`` metres unseen at simulated time ``T``
+        (:mod:`robomaze.sim.kidnap`); the metrics gain ``kidnap_recovery_s``
+        (with a localizer) and ``length`` leaves the carry out.
     **agent_options
         Passed to the agent factory.
 
@@ -158,6 +162,10 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                  odometry_noise=odometry_noise,
                  record_scans=record_scans)
     check_choice("localize", localize, LOCALIZE_CHOICES)
+    from .kidnap import parse_kidnap
+
+    kid = parse_kidnap(kidnap)
+    carried = None          # (time, distance) of the kidnapping once done
     env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
     obs, info = env.reset(seed=env_seed)
     if observer is not None:
@@ -202,6 +210,12 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                 # Agents steer like unicycles; a holonomic base just never side-slips.
                 action = (action[0], 0.0, action[1])
             obs, _, terminated, truncated, info = env.step(action)
+            if kid is not None and carried is None and not (terminated or truncated) \
+                    and info["time"] >= kid[0] - 1e-12:
+                before = env.pose
+                after = env.kidnap(kid[1], kid[2])
+                # seen from the next step on: this step's scan was taken before
+                carried = (info["time"], math.hypot(after[0] - before[0], after[1] - before[1]))
             if observer is not None:
                 observer(obs)
         if reason == "no_path":
@@ -230,6 +244,15 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         m["odometry_error"] = math.hypot(bx - tx, by - ty)
     if localizer is not None:
         m.update(localization_metrics(traj, estimate, grid, localizer))
+    if carried is not None:
+        # the carry is not the robot's own motion
+        m["length"] = max(0.0, float(m["length"]) - carried[1])
+        m["optimal_length"] = m["optimality_ratio"] = math.nan
+        m["kidnap_time"], m["kidnap_distance"] = carried
+        if localizer is not None:
+            from .kidnap import recovery_time
+
+            m["kidnap_recovery_s"] = recovery_time(traj.poses, estimate, dt, carried[0])
     return SimResult(traj, success, m, reason, controller, info, estimate, localizer)
 
 

@@ -146,6 +146,14 @@ metrics dict               bench row                       meaning (see Definiti
                                                            :func:`reference_name`): the
                                                            best-known length, an upper
                                                            bound for rectangles
+--                         ``loc_ambiguity``,              MCL: particle weight outside the
+                           ``loc_ambiguity_max``,          estimate's cluster (last quarter
+                           ``relocalizations``             mean, max) and global
+                                                           relocalisations
+                                                           (:mod:`robomaze.localize.mcl`)
+--                         ``kidnap_recovery_s``           seconds from a kidnapping until
+                                                           the estimate is back for good
+                                                           (:mod:`robomaze.sim.kidnap`)
 --                         ``lower_bound_m``               a provable lower bound of the
                                                            shortest collision-free length
                                                            between the same ends

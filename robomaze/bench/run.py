@@ -386,6 +386,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
                               dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
                               odometry_noise=spec["robot"].get("odometry_noise"),
                               localize=spec["robot"].get("localize") or "none",
+                              kidnap=spec["robot"].get("kidnap"),
                               observer=None if observed is None else observed.append,
                               **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts

@@ -267,13 +267,28 @@ def _believed(obs: dict, localizer, estimates: list) -> dict:
 
 def localization_metrics(traj: Trajectory, estimate: np.ndarray, grid: OccupancyGrid,
                          localizer) -> dict:
-    """``ate_rmse``, ``rpe_per_m``, ``lost_time`` and, for a mapping localizer, the map IoUs."""
+    """``ate_rmse``, ``rpe_per_m``, ``lost_time``; for MCL its ambiguity and relocalisations;
+    for a mapping localizer the map IoUs.
+
+    ``loc_ambiguity``: the particle weight outside the estimate's cluster,
+    averaged over the last quarter of the filter's updates (0: one mode;
+    near 1: the estimate holds little of the cloud, e.g. a symmetric room's
+    rotated copies); ``loc_ambiguity_max`` its largest value after the
+    first 10 updates; ``relocalizations``: global relocalisations.
+    """
     from ..localize import ate_rmse, lost_time, map_iou, rpe_per_metre
 
     truth = traj.poses
     dt = float(traj.meta.get("dt", 0.0))
     out = {"ate_rmse": ate_rmse(truth, estimate), "rpe_per_m": rpe_per_metre(truth, estimate),
            "lost_time": lost_time(truth, estimate, dt)}
+    hist = getattr(localizer, "ambiguity_history", None)
+    if hist is not None:
+        h = np.asarray(hist, float)
+        out["loc_ambiguity"] = float(h[-max(1, len(h) // 4):].mean()) if len(h) else 0.0
+        out["loc_ambiguity_max"] = float(h[10:].max()) if len(h) > 10 else (
+            float(h.max()) if len(h) else 0.0)
+        out["relocalizations"] = int(getattr(localizer, "relocalizations", 0))
     if hasattr(localizer, "occupied") and hasattr(localizer, "free"):
         occ, free = map_iou(localizer.occupied, localizer.free, grid.occupied)
         out["map_iou_occupied"], out["map_iou_free"] = occ, free

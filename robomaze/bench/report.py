@@ -405,8 +405,8 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
         # drawn literally: a "$" in a plugin's method name is no mathtext
         width = f" = {corridor * float(r['resolution']):.3g} m" if r.get("resolution") else ""
         title = (f"{method}{_KIND_WORD.get(kind, '')}: {status}\n"
-                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}, "
-                 f"{r.get('generator', '')} seed {r.get('seed')}, footprint {r['footprint']}"
+                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}\n"
+                 f"{r.get('generator', '')} seed {r.get('seed')}, {r['footprint']}"
                  ).replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
         name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"

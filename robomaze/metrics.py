@@ -2,12 +2,24 @@
 
 Every function takes a :class:`robomaze.sim.Trajectory`, a
 :class:`robomaze.plan.Path` or an ``(n, 2|3)`` array of world points/poses
-("a route"). *Samples* of a route: a trajectory's recorded rows (equal time
-steps, so fractions over samples are fractions of time); a path or array is
-resampled every quarter grid cell along its polyline (fractions of length),
-headings following the segments -- or, for a path that carries its own
-headings (heading-aware planners), the translate-then-turn motion it planned
-(:func:`robomaze.plan.path.motion_poses`).
+("a route").
+
+Motion model
+    One continuous motion per route (:func:`motion`), used by every
+    clearance, collision and curvature metric: a trajectory moves straight
+    between its recorded poses, turning as it goes; an OMPL SE(2) path
+    likewise between its interpolated states (OMPL's own ``interpolate``:
+    position and heading change together); every other path translates
+    then turns -- along each segment at a constant heading (its own key
+    heading for heading-aware planners, the segment's direction for paths
+    without headings), then a turn in place at the vertex
+    (:func:`robomaze.plan.path.motion_poses`). Turns in place have no arc
+    length but are measured: a rectangle sweeps its corners through them.
+
+*Samples* of a route: a trajectory's recorded rows (equal time steps, so
+fractions over samples are fractions of time); a path's motion every
+quarter grid cell of each move (fractions of length) and, for a footprint
+that is not a disc, every 5 degrees of each turn in place.
 
 Definitions
 -----------
@@ -50,10 +62,10 @@ smoothness
     smoother; NaN for a route that does not move).
     It is Bench-MR's *angle-over-length*: the same number, one name here.
 arc resampling
-    The route's positions at every ``ARC_STEP`` metres (1 cm) of arc length
-    from its start, plus its last position (:func:`resample`); headings are
-    interpolated along the route's own (a trajectory's recorded headings, a
-    heading-aware plan's motion) or follow the segments. The shape and
+    The motion's poses at every ``ARC_STEP`` metres (1 cm) of arc length
+    from its start, plus its last pose, and the poses of its turns in place
+    (for a footprint that is not a disc, turning at most so far that its
+    farthest point moves ``ARC_STEP``) (:func:`resample`). The shape and
     clearance statistics below are measured on these samples, so they do not
     depend on how densely a planner or the simulator spaced its points.
 curvature (max, mean)
@@ -62,15 +74,19 @@ curvature (max, mean)
     the chords' lengths (``1/R`` on a circle of radius ``R``, to a relative
     ``(ARC_STEP/R)^2 / 24``); its maximum and its mean over the samples. A
     polyline's corner turning by ``a`` radians reads ``a / ARC_STEP`` (grid
-    paths have large maxima by construction) and a reversal ``pi /
-    ARC_STEP``. NaN for fewer than three samples.
+    paths have large maxima by construction). A reversal (cusp) reads
+    exactly ``pi / ARC_STEP`` (314 1/m): the pieces between cusps are
+    resampled from their own ends, so the value does not depend on where
+    the samples fall. NaN for fewer than three samples.
 cusps
     Number of direction reversals: vertices of the route (zero-length moves
     dropped) where the direction of travel turns by more than 90 degrees, as
     at the gear change of a Reeds-Shepp path.
 arc clearance (min, mean, median, max)
     Footprint clearance (as above, metres) at the arc samples: minimum,
-    arc-length mean, median and maximum.
+    arc-length mean, median and maximum. ``min_clearance`` and
+    ``arc_clearance_min`` are one number by construction: the minimum over
+    both sample sets of the same motion (the densest sampling decides).
 cpu time
     Processor seconds of the process spent planning or simulating one run
     (``time.process_time``; the benchmark compiles its kernels before the
@@ -127,7 +143,30 @@ metrics dict               bench row                       meaning (see Definiti
                                                            divides by: ``visibility``
                                                            (exact, point and disc) or
                                                            ``theta_star`` (see
-                                                           :func:`reference_name`)
+                                                           :func:`reference_name`): the
+                                                           best-known length, an upper
+                                                           bound for rectangles
+--                         ``loc_ambiguity``,              MCL: particle weight outside the
+                           ``loc_ambiguity_max``,          estimate's cluster (last quarter
+                           ``relocalizations``             mean, max) and global
+                                                           relocalisations
+                                                           (:mod:`robomaze.localize.mcl`)
+--                         ``kidnap_recovery_s``           seconds from a kidnapping until
+                                                           the estimate is back for good
+                                                           (:mod:`robomaze.sim.kidnap`)
+--                         ``lower_bound_m``               a provable lower bound of the
+                                                           shortest collision-free length
+                                                           between the same ends
+                                                           (:func:`lower_bound_length`)
+--                         ``lower_bound_ratio``           ``length_m / lower_bound_m``:
+                                                           below 1 only for a path that
+                                                           collides (a bug, tested)
+--                         ``lower_bound_reference``       which lower bound: ``visibility``
+                                                           (point, disc: the same length
+                                                           as the reference),
+                                                           ``visibility_inscribed_disc``
+                                                           (rectangles, polygons) or
+                                                           ``none`` (graph too large)
 --                         ``timings.cpu_s``               cpu time (s)
 --                         ``first_solution_s``            anytime planners (OMPL): seconds
                                                            to the first exact solution (the
@@ -179,8 +218,8 @@ __all__ = ["success", "executed_length", "shortest_length", "optimality_ratio",
            "collision_flags", "collision_count", "time_in_collision", "unsafe_fraction",
            "smoothness", "time_to_goal", "steps", "fraction_seen", "trajectory_metrics",
            "path_metrics", "ARC_STEP", "resample", "curvatures", "curvature_max",
-           "curvature_mean", "cusps", "arc_clearances", "clearance_stats", "shape_metrics",
-           "reference_name"]
+           "curvature_mean", "cusps", "arc_clearances", "clearance_stats", "shape_metrics", "motion",
+           "reference_name", "lower_bound_name", "lower_bound_length", "lower_bound_metrics"]
 
 #: Arc-length step (metres) of :func:`resample`.
 ARC_STEP = 0.01
@@ -201,8 +240,68 @@ def _points(obj) -> np.ndarray:
     return a[:, :2]
 
 
+def _rotation_invariant(footprint) -> bool:
+    """A turn in place changes nothing for this footprint (a point, or a disc about its centre)."""
+    return footprint is None or getattr(footprint, "kind", None) == "disc"
+
+
+def _interpolated(obj) -> bool:
+    """Dense states joined by straight moves that turn as they go (OMPL's SE(2) interpolation)."""
+    return (not _is_traj(obj) and getattr(obj, "headings", None) is not None
+            and str(getattr(obj, "method", "")).startswith("ompl:"))
+
+
+def _segment_headings(p: np.ndarray) -> np.ndarray:
+    """Each vertex takes the heading of the segment leaving it (the last: the one arriving)."""
+    seg = np.diff(p, axis=0)
+    head = np.arctan2(seg[:, 1], seg[:, 0])
+    return np.r_[head, head[-1]]
+
+
+def motion(obj, grid: OccupancyGrid | None = None, footprint=None) -> np.ndarray:
+    """The key poses of a route's continuous motion, ``(n, 3)``, joined by straight moves.
+
+    One motion model per route (see "motion model" in the module docstring):
+    a trajectory's recorded poses, an OMPL SE(2) path's interpolated states
+    (position and heading change together between them, as OMPL's own
+    ``interpolate`` does), and for every other path translate-then-turn --
+    a heading-aware plan's own key headings
+    (:func:`robomaze.plan.path.motion_poses`), a path without headings at
+    its segments' headings -- with its turns in place as poses of zero
+    length every 5 degrees, finer for a wide ``footprint`` (at most a
+    fraction of a cell of sweep at its corners:
+    :func:`robomaze.plan.path.turn_step`).
+
+    >>> motion(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]), None)[:, 2].round(3).tolist()[:3]
+    [0.0, 0.0, 0.0]
+    """
+    if _is_traj(obj):
+        return np.asarray(obj.poses, float)[:, :3]
+    p = _points(obj)
+    if _interpolated(obj):
+        return np.column_stack([p, np.asarray(obj.headings, float)])
+    res = grid.resolution if grid is not None else 1.0
+    if len(p) == 1:
+        h = getattr(obj, "headings", None)
+        return np.array([[p[0, 0], p[0, 1], float(h[0]) if h is not None else 0.0]])
+    if not hasattr(obj, "points"):
+        a = np.asarray(obj, float)
+        if a.shape[1] == 3:   # an array of poses: its own headings, turning as it goes
+            return a
+    heads = getattr(obj, "headings", None)
+    from .plan.path import motion_poses, turn_radius
+
+    return motion_poses(p, _segment_headings(p) if heads is None else heads, res,
+                        radius=turn_radius(footprint))
+
+
 def samples(obj, grid: OccupancyGrid, footprint=None) -> np.ndarray:
     """The ``(m, 3)`` poses a route is measured at (see the module docstring).
+
+    A trajectory's recorded rows; a path's motion (:func:`motion`) with a
+    pose every quarter cell of every move. Turns in place are sampled
+    (every 5 degrees) unless ``footprint`` turns without changing shape
+    (None or a disc), where they would only repeat a pose.
 
     >>> from robomaze import OccupancyGrid
     >>> samples(np.array([[0.0, 0.0], [1.0, 0.0]]), OccupancyGrid(np.zeros((2, 2)))).shape
@@ -210,74 +309,142 @@ def samples(obj, grid: OccupancyGrid, footprint=None) -> np.ndarray:
     """
     if _is_traj(obj):
         return np.asarray(obj.poses, float)
-    p = _points(obj)
-    if getattr(obj, "headings", None) is not None:
-        # a heading-aware plan (e.g. collision_free for a rectangle) moves at
-        # its own headings and turns in place; measure the motion it planned
-        from .plan.path import motion_poses, turn_radius
+    q = motion(obj, grid, footprint)
+    if len(q) > 1 and _rotation_invariant(footprint):
+        d = np.hypot(np.diff(q[:, 0]), np.diff(q[:, 1]))
+        q = q[np.r_[True, d > 0]]   # drop pure turns: the same pose for a disc
+    if _interpolated(obj) or (not hasattr(obj, "points") and np.asarray(obj).shape[1] == 3):
+        return _densify(q, grid.resolution / 4)
+    return q
 
-        # a wide footprint's turns are sampled finer (its corners sweep far)
-        return motion_poses(p, obj.headings, grid.resolution, radius=turn_radius(footprint))
-    if len(p) == 1:
-        return np.array([[p[0, 0], p[0, 1], 0.0]])
-    seg = np.diff(p, axis=0)
-    lens = np.hypot(seg[:, 0], seg[:, 1])
-    head = np.arctan2(seg[:, 1], seg[:, 0])
-    step = grid.resolution / 4
-    out = []
-    for i in range(len(seg)):
-        n = max(int(math.ceil(lens[i] / step)), 1)
-        f = np.arange(n) / n
-        out.append(np.column_stack([p[i, 0] + f * seg[i, 0], p[i, 1] + f * seg[i, 1],
-                                    np.full(n, head[i])]))
-    out.append([[p[-1, 0], p[-1, 1], head[-1]]])
-    return np.concatenate(out)
+
+def _densify(q: np.ndarray, step: float) -> np.ndarray:
+    """Poses at most ``step`` apart along straight moves (heading interpolated the short way)."""
+    if len(q) < 2:
+        return q.copy()
+    d = np.hypot(np.diff(q[:, 0]), np.diff(q[:, 1]))
+    n = np.maximum(np.ceil(d / step).astype(np.int64), 1)
+    th = np.unwrap(q[:, 2])
+    idx = np.repeat(np.arange(len(d)), n)
+    f = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n)) / np.repeat(n, n)
+    a, b = idx, idx + 1
+    out = np.column_stack([q[a, 0] + f * (q[b, 0] - q[a, 0]), q[a, 1] + f * (q[b, 1] - q[a, 1]),
+                           th[a] + f * (th[b] - th[a])])
+    return np.vstack([out, [[q[-1, 0], q[-1, 1], th[-1]]]])
 
 
 def _poses(obj, grid: OccupancyGrid | None) -> np.ndarray:
-    """The route as ``(n, 3)`` poses whose headings the motion really has."""
-    if _is_traj(obj):
-        return np.asarray(obj.poses, float)
-    p = _points(obj)
-    if getattr(obj, "headings", None) is not None:
-        from .plan.path import motion_poses
-
-        return motion_poses(p, obj.headings, grid.resolution if grid is not None else 1.0)
-    if len(p) == 1:
-        return np.array([[p[0, 0], p[0, 1], 0.0]])
-    seg = np.diff(p, axis=0)
-    head = np.arctan2(seg[:, 1], seg[:, 0])
-    # a vertex takes the heading of the segment leaving it (the last one, of the one arriving)
-    return np.column_stack([p, np.r_[head, head[-1]]])
+    """The route as ``(n, 3)`` poses of its motion (kept for callers of the old name)."""
+    return motion(obj, grid)
 
 
-def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> np.ndarray:
-    """The route's poses every ``step`` metres of arc length, and its last pose.
+def resample(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP,
+             turn_step: float | None = None, turns: bool = True) -> np.ndarray:
+    """The route's motion at every ``step`` metres of arc length, its turns in place, its last pose.
 
-    Positions are interpolated linearly along the polyline; headings along
-    the route's own (unwrapped, so a turn goes the way the route turned).
-    ``grid`` is needed only for a heading-aware plan (its motion's spacing).
+    Positions are interpolated linearly along the motion (:func:`motion`),
+    headings with them (along each straight move of a translate-then-turn
+    motion the heading is constant; an OMPL path or a trajectory turns as
+    it moves). A turn in place has no arc length: its poses are kept, at
+    least every ``turn_step`` radians (default: the motion's own 5 degrees),
+    so clearance is measured through the turn (``turns=False`` leaves them
+    out: for a disc they repeat a pose). ``grid`` is needed only for a path
+    (its motion's spacing).
 
     >>> resample(np.array([[0.0, 0.0], [0.025, 0.0]]), step=0.01)[:, 0]
     array([0.   , 0.01 , 0.02 , 0.025])
     """
     if not step > 0:
         raise ParameterError(f"step must be a positive number of metres, got {step!r}")
-    q = _poses(obj, grid)
+    q = motion(obj, grid)
+    th = np.unwrap(q[:, 2])
+    q = np.column_stack([q[:, :2], th])
     d = np.hypot(np.diff(q[:, 0]), np.diff(q[:, 1]))
     s = np.r_[0.0, np.cumsum(d)]
     total = s[-1]
-    if total <= 0:
-        return q[-1:].copy()
+    moving = np.flatnonzero(d > 0)
+    if total <= 0 or len(moving) == 0:
+        return (_turn_poses(q, np.arange(len(q) - 1), turn_step) if turns and len(q) > 1
+                else q[-1:].copy())
     at = np.arange(0.0, total, step)
     if total - at[-1] > 1e-12:
         at = np.r_[at, total]
     else:
         at[-1] = total
-    # np.interp on a non-decreasing s picks the later sample on a zero-length move
-    th = np.unwrap(q[:, 2])
-    return np.column_stack([np.interp(at, s, q[:, 0]), np.interp(at, s, q[:, 1]),
-                            np.interp(at, s, th)])
+    k = moving[np.clip(np.searchsorted(s[moving], at, side="right") - 1, 0, len(moving) - 1)]
+    f = np.clip((at - s[k]) / d[k], 0.0, 1.0)
+    arc = q[k] + f[:, None] * (q[k + 1] - q[k])
+    turns = np.flatnonzero((d == 0) & (np.diff(th) != 0)) if turns else np.zeros(0, np.int64)
+    if len(turns) == 0:
+        return arc
+    tp = _turn_poses(q, turns, turn_step)
+    # order: by arc length; at a turn's arc length the arc sample first, then the turn
+    key_arc = np.column_stack([at, np.zeros(len(at))])
+    tk = np.repeat(turns, _turn_counts(q, turns, turn_step))
+    key_turn = np.column_stack([s[tk], 1.0 + np.arange(len(tk))])
+    keys = np.vstack([key_arc, key_turn])
+    order = np.lexsort((keys[:, 1], keys[:, 0]))
+    return np.vstack([arc, tp])[order]
+
+
+def _turn_counts(q: np.ndarray, turns: np.ndarray, turn_step: float | None) -> np.ndarray:
+    dth = np.abs(q[turns + 1, 2] - q[turns, 2])
+    if turn_step is None or not turn_step > 0:
+        return np.ones(len(turns), dtype=np.int64)
+    return np.maximum(np.ceil(dth / turn_step).astype(np.int64), 1)
+
+
+def _turn_poses(q: np.ndarray, turns: np.ndarray, turn_step: float | None) -> np.ndarray:
+    """The poses of the zero-length moves ``turns`` (end pose, and finer steps when asked)."""
+    n = _turn_counts(q, turns, turn_step)
+    idx = np.repeat(turns, n)
+    f = (np.arange(n.sum()) - np.repeat(np.cumsum(n) - n, n) + 1) / np.repeat(n, n)
+    return q[idx] + f[:, None] * (q[idx + 1] - q[idx])
+
+
+def _curvature_pieces(obj, grid: OccupancyGrid | None, step: float) -> tuple[list, int]:
+    """Arc samples of each cusp-free piece of the motion (anchored at its cusps), and the cusps."""
+    q = motion(obj, grid)[:, :2]
+    d = np.diff(q, axis=0)
+    keep = np.hypot(d[:, 0], d[:, 1]) > 1e-12
+    pts = q[np.r_[True, keep]]
+    if len(pts) < 2:
+        return [pts], 0
+    dd = np.diff(pts, axis=0)
+    rev = np.flatnonzero(np.einsum("ij,ij->i", dd[:-1], dd[1:]) < 0) + 1   # cusp vertices
+    pieces, start = [], 0
+    for c in list(rev) + [len(pts) - 1]:
+        pieces.append(_arc_positions(pts[start:c + 1], step))
+        start = c
+    return pieces, len(rev)
+
+
+def _arc_positions(p: np.ndarray, step: float) -> np.ndarray:
+    """Positions every ``step`` of arc length along a polyline, and its end."""
+    d = np.hypot(np.diff(p[:, 0]), np.diff(p[:, 1]))
+    s = np.r_[0.0, np.cumsum(d)]
+    total = s[-1]
+    if total <= 0:
+        return p[-1:].copy()
+    at = np.arange(0.0, total, step)
+    if total - at[-1] > 1e-12:
+        at = np.r_[at, total]
+    else:
+        at[-1] = total
+    return np.column_stack([np.interp(at, s, p[:, 0]), np.interp(at, s, p[:, 1])])
+
+
+def _shape_curvatures(obj, grid: OccupancyGrid | None, step: float) -> np.ndarray:
+    """Curvature at interior arc samples of each cusp-free piece, and pi / step at each cusp.
+
+    A reversal turns by pi within no arc length; reading it off samples that
+    straddle it would depend on where they fall (the sampling phase), so the
+    pieces between cusps are resampled from their own ends and each cusp
+    reads the same pi / step.
+    """
+    pieces, ncusp = _curvature_pieces(obj, grid, step)
+    k = [_turn_curvatures(p) for p in pieces]
+    return np.concatenate(k + [np.full(ncusp, math.pi / step)])
 
 
 def curvatures(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP) -> np.ndarray:
@@ -291,7 +458,7 @@ def curvatures(obj, grid: OccupancyGrid | None = None, *, step: float = ARC_STEP
     >>> round(float(np.median(curvatures(arc))), 3)
     0.5
     """
-    return _turn_curvatures(resample(obj, grid, step=step)[:, :2])
+    return _shape_curvatures(obj, grid, step)
 
 
 def _turn_curvatures(p: np.ndarray) -> np.ndarray:
@@ -334,11 +501,21 @@ def cusps(obj) -> int:
     return int(np.count_nonzero(np.einsum("ij,ij->i", d[:-1], d[1:]) < 0))
 
 
+def _arc_turn_step(footprint, step: float) -> float | None:
+    """Turn-in-place sampling that moves the footprint's far corner at most ``step``."""
+    if _rotation_invariant(footprint):
+        return None
+    r = float(getattr(footprint, "circumscribed_radius", 0.0) or 0.0)
+    return min(math.radians(5.0), step / r) if r > 0 else None
+
+
 def arc_clearances(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP) -> np.ndarray:
-    """Footprint clearance (metres) at each arc sample of the route."""
+    """Footprint clearance (metres) at each arc sample of the route (turns in place included)."""
     from .geometry import footprint_clearance
 
-    return footprint_clearance(grid, footprint, resample(obj, grid, step=step))
+    return footprint_clearance(grid, footprint, resample(
+        obj, grid, step=step, turn_step=_arc_turn_step(footprint, step),
+        turns=not _rotation_invariant(footprint)))
 
 
 def clearance_stats(clearances) -> dict:
@@ -356,11 +533,12 @@ def clearance_stats(clearances) -> dict:
 
 def shape_metrics(obj, grid: OccupancyGrid, footprint, *, step: float = ARC_STEP) -> dict:
     """Curvature, cusps and arc clearance of a route in one pass over its arc samples."""
-    r = resample(obj, grid, step=step)
+    r = resample(obj, grid, step=step, turn_step=_arc_turn_step(footprint, step),
+                 turns=not _rotation_invariant(footprint))
     from .geometry import footprint_clearance
 
     out = clearance_stats(footprint_clearance(grid, footprint, r))
-    k = _turn_curvatures(r[:, :2])
+    k = _shape_curvatures(obj, grid, step)
     out["curvature_max"] = float(k.max()) if len(k) else math.nan
     out["curvature_mean"] = float(k.mean()) if len(k) else math.nan
     out["cusps"] = cusps(obj)
@@ -434,6 +612,74 @@ def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
                           method="theta_star", footprint=footprint).length)
     except NoPathError:
         return math.nan
+
+
+def lower_bound_name(footprint, grid: OccupancyGrid | None = None) -> str:
+    """Which provable lower bound :func:`lower_bound_length` uses for ``footprint``.
+
+    >>> from robomaze.geometry import Footprint
+    >>> lower_bound_name(Footprint.disc(0.1)), lower_bound_name(Footprint.rectangle(0.4, 0.2))
+    ('visibility', 'visibility_inscribed_disc')
+    """
+    disc = footprint is None or getattr(footprint, "kind", None) == "disc"
+    radius = 0.0 if footprint is None else float(footprint.inscribed_radius)
+    if grid is not None:
+        from .geometry.visibility import MAX_PAIRS, pair_count
+
+        if pair_count(grid.occupied, radius / grid.resolution) > MAX_PAIRS:
+            return "none"
+    return "visibility" if disc else "visibility_inscribed_disc"
+
+
+def lower_bound_length(grid: OccupancyGrid, footprint, start, goal) -> float:
+    """A provable lower bound (metres) of the shortest collision-free length, NaN if none.
+
+    Every placement of a footprint that misses the walls contains its
+    inscribed disc about the reference point
+    (:attr:`~robomaze.geometry.Footprint.inscribed_radius`), so the
+    reference point of any collision-free motion -- whatever it does with
+    its heading -- follows a collision-free path of that disc, which is
+    no shorter than the disc's shortest path: the exact visibility-graph
+    length (:func:`robomaze.geometry.visibility.visibility_length`, itself
+    a lower bound within its chord tolerance). For a point or a disc this
+    is the reference of :func:`shortest_length`. NaN when the disc cannot
+    get through or the graph is too large (:func:`lower_bound_name` is
+    ``"none"``).
+
+    >>> from robomaze import Maze, widen
+    >>> from robomaze.geometry import Footprint
+    >>> g = widen(Maze.empty(1, 3), corridor=5, wall=1, resolution=0.1)
+    >>> a, b = g.cell_to_world((3, 3)), g.cell_to_world((3, 15))
+    >>> round(lower_bound_length(g, Footprint.rectangle(0.3, 0.2), a, b), 6)
+    1.2
+    """
+    if lower_bound_name(footprint, grid) == "none":
+        return math.nan
+    from .geometry.visibility import visibility_length
+
+    radius = 0.0 if footprint is None else float(footprint.inscribed_radius)
+    ends = [grid.frame.to_units(float(p[0]), float(p[1])) for p in (start, goal)]
+    return visibility_length(grid.occupied, radius / grid.resolution, ends[0], ends[1]) \
+        * grid.resolution
+
+
+def lower_bound_metrics(grid: OccupancyGrid, footprint, start, goal, length: float | None, *,
+                        reference: float | None = None,
+                        reference_name_: str | None = None) -> dict:
+    """``lower_bound_m``, ``lower_bound_ratio`` and ``lower_bound_reference`` of a run.
+
+    ``reference`` (with its name) is the run's shortest-length reference,
+    reused when it already is the lower bound (points and discs).
+    """
+    name = lower_bound_name(footprint, grid)
+    if name == "visibility" and reference_name_ == "visibility" and reference is not None:
+        lb = float(reference)
+    else:
+        lb = lower_bound_length(grid, footprint, start, goal)
+    ok = lb is not None and math.isfinite(lb) and lb > 0 and length is not None
+    return {"lower_bound_m": lb if lb is not None and math.isfinite(lb) else None,
+            "lower_bound_ratio": float(length) / lb if ok else None,
+            "lower_bound_reference": name}
 
 
 def optimality_ratio(obj, grid: OccupancyGrid, footprint, *, reference: float | None = None) -> float:
@@ -623,7 +869,15 @@ def trajectory_metrics(traj, grid: OccupancyGrid, *, footprint, goal, sensor=Non
     if sensor is not None:
         out["fraction_seen"] = fraction_seen(traj, grid, sensor)
     out.update(shape_metrics(traj, grid, footprint))
+    _one_minimum(out)
     return out
+
+
+def _one_minimum(out: dict) -> None:
+    """``min_clearance`` and ``arc_clearance_min``: one number, the minimum over both sample sets."""
+    m = min(out["min_clearance"], out["arc_clearance_min"])
+    if math.isfinite(m):
+        out["min_clearance"] = out["arc_clearance_min"] = float(m)
 
 
 def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None = None,
@@ -645,4 +899,5 @@ def path_metrics(path, grid: OccupancyGrid, *, footprint, safety: float | None =
         "smoothness": smoothness(path),
     }
     out.update(shape_metrics(path, grid, footprint))
+    _one_minimum(out)
     return out

@@ -74,8 +74,13 @@ def test_trajectory_reversal_counts_once_and_turn_in_place_does_not():
 def test_resample_steps_are_the_arc_step_and_keep_both_ends():
     p = np.array([[0.0, 0.0], [0.137, 0.0], [0.137, 0.2]])
     r = M.resample(p)
+    # the turn in place at the corner is kept (zero arc length, heading 0 -> pi/2)
+    corner = np.all(np.isclose(r[:, :2], p[1]), axis=1)
+    assert corner.sum() >= 2 and r[corner, 2].min() <= np.radians(5.0) + 1e-12
+    assert r[corner, 2].max() == pytest.approx(np.pi / 2)
+    # the arc samples: ARC_STEP of arc apart (a chord across the corner is shorter)
+    r = r[~corner]
     d = np.hypot(*np.diff(r[:, :2], axis=0).T)
-    # interior steps are ARC_STEP of arc: a chord across the corner is shorter
     s = np.r_[0.0, np.cumsum(np.abs(np.diff(r[:, 0])) + np.abs(np.diff(r[:, 1])))]
     assert np.allclose(np.diff(s)[:-1], M.ARC_STEP)
     assert d[-1] <= M.ARC_STEP + 1e-12

@@ -347,7 +347,7 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
     from .report_stats import glance_sentences, stats_csv, stats_section
     from .stats import median_intervals, paired_tests
 
-    tests, medians = paired_tests(rows), median_intervals(rows)
+    tests, medians = paired_tests(rows), median_intervals(rows, per_width=True)
     written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
     md = (_markdown(rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
           + stats_section(rows, tests=tests, medians=medians)
@@ -360,16 +360,32 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
 
 
 def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
-    """One picture per (method, corridor): the first successful run's path."""
+    """One picture per (method, corridor), all of one maze: the same maze across the columns.
+
+    The maze is one (generator, seed, footprint) chosen for the whole
+    table -- the one with the most (method, corridor) runs that reached
+    the goal, ties to the first in sort order -- so a row of pictures shows
+    one maze widening; a cell falls back to another maze only when the
+    chosen one has no run there. In each cell: that run (successful or not).
+    """
     from ..viz.bench import plot_example
     from .run import build_grid
     from .scenario import Scenario
 
+    def maze_of(r):
+        return (str(r.get("generator", "")), str(r.get("seed")), str(r["footprint"]))
+
+    ok = [r for r in rows if r.get("status") == "ok"]
+    score: dict[tuple, list] = defaultdict(lambda: [0, 0])
+    for r in ok:
+        score[maze_of(r)][0] += bool(r.get("success"))
+        score[maze_of(r)][1] += 1
+    best = min(score, key=lambda k: (-score[k][0], -score[k][1], k)) if score else None
     chosen: dict[tuple, dict] = {}
-    for r in sorted(rows, key=lambda r: (r["method"], r["corridor"], not r.get("success"),
-                                         r["footprint"], r["id"])):
+    for r in sorted(ok, key=lambda r: (maze_of(r) != best, r["method"], r["corridor"],
+                                       not r.get("success"), r["footprint"], r["id"])):
         key = (r["kind"], r["method"], r["corridor"])
-        if key not in chosen and r.get("status") == "ok":
+        if key not in chosen:
             chosen[key] = r
     out = staging / "examples"
     out.mkdir()
@@ -389,8 +405,9 @@ def _examples(rows, d: Path, manifest, staging: Path) -> dict[tuple, Path]:
         # drawn literally: a "$" in a plugin's method name is no mathtext
         width = f" = {corridor * float(r['resolution']):.3g} m" if r.get("resolution") else ""
         title = (f"{method}{_KIND_WORD.get(kind, '')}: {status}\n"
-                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}, "
-                 f"footprint {r['footprint']}").replace("$", r"\$")
+                 f"corridor {corridor} cell{'' if corridor == 1 else 's'}{width}\n"
+                 f"{r.get('generator', '')} seed {r.get('seed')}, {r['footprint']}"
+                 ).replace("$", r"\$")
         prefix = "" if kind == "plan" else "agent_"  # "tremaux" is both a planner and an agent
         name = files.safe_name(f"{prefix}{method}_corridor{corridor}") + ".png"
         plot_example(grid, r.get("path"), out / name, title=title)
@@ -415,8 +432,9 @@ def _glance(summary, footprints, sentences=()) -> str:
     settings = sorted({s.get("setting", "") for s in summary})
     out = ["## At a glance\n"]
     if sentences:
-        out.append("Differences that are real (paired across seeds and mazes; Wilcoxon "
-                   "signed-rank, Holm-corrected over every test of the report; method and "
+        out.append("Differences that are real (paired across seeds and mazes, pooled over "
+                   "the corridor widths; exact Wilcoxon signed-rank and McNemar tests, "
+                   "Holm-corrected within each stated family; method, per-width tables and "
                    "every test in the Statistics section and `stats.csv`):\n")
         out.extend(f"- {x}" for x in sentences)
         out.append("")
@@ -519,6 +537,10 @@ def _sweep_info(path: Path) -> dict:
     if isinstance(machine, dict):
         out["machine"] = {k: v for k, v in machine.items()
                           if k in ("platform", "cpus", "load") and isinstance(v, (str, int))}
+    vers = info.get("versions")
+    if isinstance(vers, dict):
+        out["versions"] = {k: v for k, v in vers.items()
+                           if isinstance(k, str) and isinstance(v, str)}
     ids = info.get("ids")
     if isinstance(ids, list) and all(isinstance(i, str) for i in ids):
         out["ids"] = ids
@@ -556,14 +578,23 @@ def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
       f"{machine.get('platform') or prov.get('platform', '?')}"
       + (f", {machine['cpus']} CPUs, load {machine['load']}" if machine.get("cpus") else "")
       + ".\n\n")
+    vers = info.get("versions") or {}
+    libs = [f"{k} {vers[k]}" for k in ("scipy", "numba", "shapely", "ompl") if vers.get(k)]
+    if libs:
+        w("Libraries: " + ", ".join(libs) + (f"; CPU {vers['cpu']}" if vers.get("cpu") else "")
+          + " (all versions in `sweep.json`).\n\n")
     w("Lengths and clearances are over successful runs (definitions in `robomaze.metrics`). "
       "`length / optimal` divides by the shortest collision-free length for the same "
       "footprint between the run's own ends: for discs the exact length over the "
       "visibility graph of the walls grown by the radius (a lower bound within 0.04% of "
       "the grown corners' arcs, so no collision-free run scores below 1); for rectangles "
-      "and polygons any-angle `theta_star` on the rasterised free space (an upper bound "
-      "of the true optimum, so a run that cuts corners can score a hair below 1). Each "
-      "row names its reference in `optimal_reference`. `min clearance` is the smallest footprint-to-wall distance "
+      "and polygons any-angle `theta_star` on the rasterised free space: the best length "
+      "known, an upper bound of the true optimum, which continuous SE(2) planners (OMPL) "
+      "and agents can beat, so their ratio can fall below 1. Each row names its reference "
+      "in `optimal_reference` and also carries a provable lower bound (`lower_bound_m`, "
+      "`lower_bound_ratio`, named in `lower_bound_reference`: for rectangles and polygons "
+      "the visibility-graph length of the footprint's inscribed disc), against which no "
+      "collision-free run scores below 1. `min clearance` is the smallest footprint-to-wall distance "
       "of any run in the group; `time in danger` the fraction of the path or trajectory "
       "whose footprint is closer to a wall than 10% of the footprint's inscribed radius "
       "(in metres, so it compares across resolutions). Compute time is the method's own "
@@ -602,8 +633,9 @@ def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
         w("\n")
     if examples:
         corridors = sorted({c for _, _, c in examples})
-        w("## Example runs\n\nOne run per planner (or agent) and widening level: the first "
-          "successful one, else the first that ran.\n\n")
+        w("## Example runs\n\nOne run per planner (or agent) and widening level, all of the "
+          "same maze (generator, seed and footprint) where it ran, so each row shows one "
+          "maze widening; each picture's title names its footprint.\n\n")
         w("| method | " + " | ".join(f"corridor {c}" for c in corridors) + " |\n")
         w("|---|" + "---|" * len(corridors) + "\n")
         for kind, method in sorted({(k, m) for k, m, _ in examples}):

@@ -3,8 +3,10 @@
 One point per (method family, footprint, method, setting, corridor): the
 free corridor width in metres (``corridor * resolution``) and in robot
 widths (over :func:`robomaze.bench.report_sections.footprint_width`), the
-median and interquartile range of length / optimal and of the minimum
-clearance over the successful runs, and the success rate with its Wilson
+median, interquartile range and 95% interval of the median (exact
+percentile bootstrap, :func:`robomaze.bench.stats.bootstrap_median`) of
+length / optimal and of the minimum clearance over the successful runs,
+with their count ``n_<metric>``, and the success rate with its Wilson
 95% interval (runs with an infrastructure status left out, as in
 :mod:`robomaze.bench.stats`). :mod:`robomaze.viz.bench` draws them.
 """
@@ -16,7 +18,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .stats import INFRA_STATUSES, wilson
+from .stats import INFRA_STATUSES, bootstrap_median, wilson
 
 __all__ = ["family", "figure_points", "FAMILIES"]
 
@@ -74,11 +76,14 @@ def figure_points(rows, *, setting_of=None) -> list[dict]:
         for key in ("length_ratio", "min_clearance"):
             xs = [float(r["metrics"][key]) for r in succ
                   if (r.get("metrics") or {}).get(key) is not None]
+            p[f"n_{key}"] = len(xs)
             if xs:
                 q1, med, q3 = np.percentile(xs, [25, 50, 75])
                 p[key], p[f"{key}_low"], p[f"{key}_high"] = float(med), float(q1), float(q3)
+                p[f"{key}_ci_low"], p[f"{key}_ci_high"] = bootstrap_median(xs)
             else:
                 p[key] = p[f"{key}_low"] = p[f"{key}_high"] = None
+                p[f"{key}_ci_low"] = p[f"{key}_ci_high"] = None
         if not (math.isfinite(p["free_m"]) and all(
                 v is None or math.isfinite(v) for v in p.values() if isinstance(v, float))):
             continue  # a corrupt row's overflowing width or metric has no place on an axis

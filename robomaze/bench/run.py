@@ -314,6 +314,9 @@ def run_scenario(scenario: Scenario | dict) -> dict:
             progress = metrics_.pop("progress", None)
             if progress is not None:
                 row["progress"] = progress
+            params = metrics_.pop("params", None)
+            if params is not None:   # the planner's full parameter set
+                row["params"] = params
         else:
             metrics_, path, poses, (compute, compile_s) = _run_agent(
                 scenario, grid, start, goal, footprint, stage_rng(spec["seed"], "method"))
@@ -324,12 +327,16 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         optimal = metrics.get("optimal_length_m", optimal)
         row["path"] = path
         row["poses"] = encode_poses(poses)
+        ends = ((grid.cell_to_world(start), grid.cell_to_world(goal)) if scenario.kind == "plan"
+                else (poses[0, :2], poses[-1, :2]))
         row["success"] = bool(metrics.get("success", False))
         row["outcome"] = metrics.pop("outcome", None) or ("success" if row["success"] else "gave_up")
         if not row["success"]:
             row["reason"] = metrics.pop("reason", None) or "did not reach the goal"
         metrics.pop("reason", None)
     except NoPathError as exc:
+        if isinstance(getattr(exc, "params", None), dict):
+            row["params"] = exc.params
         row["success"] = False
         row["reason"] = f"no collision-free path: {exc.reason}"
         # a sampling planner that found nothing where a route exists spent its budget
@@ -349,6 +356,9 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     metrics["length_cells"] = _length_cells(grid, length)
     metrics["length_ratio"] = (float(length) / optimal
                                if row["success"] and optimal and length is not None else None)
+    if row["success"] and length is not None:   # rows name the best-known and the lower bound
+        metrics.update(M.lower_bound_metrics(grid, footprint, *ends, length, reference=optimal,
+                                             reference_name_=metrics.get("optimal_reference")))
     metrics["success"] = row["success"]
     row["metrics"] = {k: _num(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
@@ -378,8 +388,9 @@ def _run_planner(scenario, grid, start, goal, footprint, rng):
     # OMPL's "cusps" is robomaze.metrics.cusps on its dense states)
     stats = getattr(path, "stats", None) or {}
     m.update({k: v for k, v in stats.items() if _is_plain(v) and k not in m})
-    if isinstance(stats.get("progress"), dict):
-        m["progress"] = stats["progress"]
+    for key in ("progress", "params"):
+        if isinstance(stats.get(key), dict):
+            m[key] = stats[key]
     m["success"] = bool(path.collision_free) and len(path.cells) > 0
     m["outcome"] = "success" if m["success"] else "collided"
     if not path.collision_free:
@@ -407,6 +418,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
                               dt=run["dt"], rng=rng, noise=spec["robot"].get("noise"),
                               odometry_noise=spec["robot"].get("odometry_noise"),
                               localize=spec["robot"].get("localize") or "none",
+                              kidnap=spec["robot"].get("kidnap"),
                               observer=None if observed is None else observed.append,
                               **where, **run["options"])
     except CollisionError as exc:  # the robot does not even fit where it starts

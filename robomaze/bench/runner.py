@@ -650,6 +650,9 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         info.update(meta or {})
         info["ids"] = [sc.id for sc in scenarios]
         info["machine"] = _machine()
+        from .versions import versions
+
+        info["versions"] = versions()   # every library a result depends on
         write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
         if todo:
             if bags and executor != "local":

@@ -38,6 +38,8 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
                                        # only; robomaze.sim.odometry specs)
     localize = ["none", "mcl", "slam"] # how the agent knows its pose (agents
                                        # only; robomaze.localize)
+    kidnap = ["none", "20,2,0"]        # carry the robot unseen at T s by DX,DY m
+                                       # (agents only; robomaze.sim.kidnap)
 
     [run]
     planner = ["astar", "wavefront"]
@@ -62,7 +64,7 @@ Layout of a sweep file (every key optional but ``maze`` source and method)::
 
 Keys that only some runs use are left out of the others' canonical specs,
 so the product does not repeat identical runs (repeats share one id):
-``robot.noise``, ``robot.odometry_noise`` and ``robot.localize`` exist only
+``robot.noise``, ``robot.odometry_noise``, ``robot.localize`` and ``robot.kidnap`` exist only
 in agent runs (and only when not ``"none"``, so sweeps without noise or a
 localizer keep their ids), and a
 mouse run has the default ``[widen]``, ``run.connectivity``, ``max_steps``
@@ -250,6 +252,19 @@ def _bag_flag(v):
     return True if v else None
 
 
+def _kidnap(v):
+    """Canonical ``"T,DX,DY"`` of a kidnapping (None for ``"none"``; :mod:`robomaze.sim.kidnap`)."""
+    from ..errors import ParameterError
+    from ..sim.kidnap import kidnap_spec
+
+    if not isinstance(v, str):
+        raise _Bad("a kidnapping 'T,DX,DY' (seconds, metres, metres) or 'none'")
+    try:
+        return kidnap_spec(v)
+    except ParameterError as exc:
+        raise _Bad(f"a kidnapping 'T,DX,DY' or 'none' ({exc})") from None
+
+
 def _localize(v):
     """Canonical localizer name (None for ``"none"``: dead reckoning)."""
     from ..localize import LOCALIZE_CHOICES
@@ -290,7 +305,7 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
               "resolution": (_num(0.0, strict=True), False)},
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
               "noise": (_noise, False), "odometry_noise": (_odometry_noise, False),
-              "localize": (_localize, False)},
+              "localize": (_localize, False), "kidnap": (_kidnap, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
             "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
@@ -301,6 +316,7 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 #: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
 _OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise"), ("robot", "localize"),
+             ("robot", "kidnap"),
              ("run", "bags")}
 #: The method lists joined into the method axis, in order.
 _METHOD_KEYS = ("planner", "agent", "mouse")

@@ -91,6 +91,10 @@ def register(subparsers) -> None:
     p.add_argument("--localize", default="none", choices=("none", "mcl", "slam"),
                    help="how the agent knows its pose: none (odometry), mcl or slam "
                         "(default none)")
+    p.add_argument("--kidnap", default=None, metavar="T,DX,DY",
+                   help="carry the robot by DX,DY metres unseen at simulated time T seconds "
+                        "(the kidnapped-robot test; with --localize the summary adds "
+                        "kidnap_recovery_s)")
     p.add_argument("--tum", default=None, metavar="PREFIX",
                    help="with --localize mcl|slam: write PREFIX-estimate.tum and "
                         "PREFIX-truth.tum (TUM trajectory format)")
@@ -156,6 +160,7 @@ def summary(result) -> str:
     if "odometry_error" in m:
         parts.append(f"odometry_error={_fmt(m['odometry_error'], 'm')}")
     for key, unit in (("ate_rmse", "m"), ("rpe_per_m", ""), ("lost_time", "s"),
+                      ("kidnap_recovery_s", "s"), ("loc_ambiguity", ""),
                       ("map_iou_occupied", ""), ("map_iou_free", "")):
         if key in m:
             parts.append(f"{key}={_fmt(m[key], unit)}")
@@ -205,6 +210,12 @@ def run(args: argparse.Namespace) -> int:
     if footprint is None:
         raise ParameterError("--footprint must describe a robot shape, e.g. disc:0.15")
     options = parse_options(args.option)
+    from ..sim.kidnap import parse_kidnap
+
+    try:
+        kidnap = parse_kidnap(args.kidnap)
+    except ParameterError as exc:
+        raise ParameterError(f"--kidnap: {exc}") from None
     _checked(args)                         # before the maze is built or anything compiles
     seed = parse_seed(args.seed)
     src = args.source
@@ -233,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
                       dt=args.dt, rng=stage_rng(seed, "method"),
                       record_scans=args.scans or args.gif is not None,
                       noise=noise, odometry_noise=odometry_noise, localize=args.localize,
-                      observer=None if args.bag is None else observed.append, **options)
+                      observer=None if args.bag is None else observed.append, kidnap=kidnap,
+                      **options)
     if args.bag is not None:
         _write_bag(args.bag, grid, result, footprint, observed, args.sensor)
     if args.output is not None:

@@ -248,7 +248,11 @@ def write_ompl_logs(rows: list[dict], out: str | os.PathLike) -> dict[str, Path]
                  f"{len(by_method)} planners"]
         for method, runs in sorted(by_method.items()):
             lines.append(method)
-            lines.append("0 common properties")
+            # the planner's declared parameters (row "params", as OMPL's
+            # Benchmark writes planner.params()): one "name = value" line each
+            common = next((r["params"] for r in runs if isinstance(r.get("params"), dict)), {})
+            lines.append(f"{len(common)} common properties")
+            lines.extend(f"{k} = {_value(v)}" for k, v in sorted(common.items()))
             lines.append(f"{len(PROPERTIES)} properties for each run")
             lines.extend(f"{n} {t}" for n, t, _ in PROPERTIES)
             lines.append(f"{len(runs)} runs")

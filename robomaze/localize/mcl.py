@@ -26,6 +26,31 @@ the robot at a distinctive place but also drifts to a look-alike one while
 it should be tracking. Tracking is what the benchmark needs, so the
 default is Nav2's.
 
+Global relocalisation (``relocalize``, on by default) is what makes a
+kidnapping recoverable, in the spirit of AMCL's ``recovery_alpha_slow`` /
+``recovery_alpha_fast``. In a maze the particles' mean likelihood hardly
+drops after a kidnapping (every corridor offers walls for the beams to
+end on: -0.09 nats per beam tracking, -0.10 lost, in a 6x6 maze), so the
+trigger is the scan seen from the estimate instead: the share of beams
+whose range differs from a ray cast at the estimate by more than
+``relocalize_tolerance``, averaged at rate ``alpha_fast``. When it stays
+above ``relocalize_mismatch`` for ``relocalize_updates`` updates in a row
+-- the scan no longer fits where the filter believes it is -- every
+particle is replaced by
+``global_particles`` poses uniform over the free space, the count may stay
+that high until one cluster holds most of the weight, and the detection
+rests for ``relocalize_rest`` updates. ``relocalizations`` counts them.
+
+Ambiguity is measured, not hidden: after every update ``ambiguity`` is the
+weight outside the estimate's cluster (particles farther than
+``2 * cluster_radius`` from the estimate): 0 when the cloud is one mode, up
+to 1 when the estimate holds almost none of it. It is a measure of the
+cloud as it is: once resampling has let all but one of a symmetric room's
+look-alike copies die out (the likelihood is sharply peaked, so the copy
+with the best-placed particle takes the weight within a few updates), it
+reads 0 although the answer may be a rotated copy; ``loc_ambiguity_max``
+keeps the largest value after the first 10 updates. ``ambiguity_history`` keeps one value per update.
+
 As in Nav2, the filter updates only after the odometry moved
 ``update_min_d`` metres or turned ``update_min_a`` radians; in between the
 estimate is the last filter estimate carried along by the odometry (the
@@ -143,6 +168,18 @@ class MCL:
         Restart ``w_slow``/``w_fast`` after an injection (Nav2; the default).
         False is table 8.3 as written: it keeps injecting while the fast
         average trails the slow one.
+    relocalize : bool
+        Global relocalisation when the scan likelihood collapses (see the
+        module docstring).
+    relocalize_mismatch, relocalize_tolerance, relocalize_updates
+        Its trigger: the average share of beams that miss the map seen from
+        the estimate by more than ``relocalize_tolerance`` metres, above
+        ``relocalize_mismatch`` for ``relocalize_updates`` updates in a row.
+    relocalize_rest, global_particles
+        Updates the trigger rests after a relocalisation; its particle count.
+    global_start : bool
+        Start with ``global_particles`` poses uniform over the free space
+        instead of around ``start`` (global localisation).
     """
 
     def __init__(self, grid: OccupancyGrid, sensor, start, *, rng=None,
@@ -154,7 +191,11 @@ class MCL:
                  update_min_d: float = 0.02, update_min_a: float = 0.05,
                  init_sigma=(0.02, 0.02, 0.02), kld_err: float = 0.05, kld_z: float = 2.326,
                  bin_size=(0.1, 0.1, math.radians(10)), field_factor: int = 4,
-                 cluster_radius: float = 0.2, recovery_reset: bool = True) -> None:
+                 cluster_radius: float = 0.2, recovery_reset: bool = True,
+                 relocalize: bool = True, relocalize_mismatch: float = 0.35,
+                 relocalize_tolerance: float = 0.15,
+                 relocalize_updates: int = 10, relocalize_rest: int = 30,
+                 global_particles: int = 5000, global_start: bool = False) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
         self.grid = grid
@@ -193,6 +234,24 @@ class MCL:
             x + s[0] * self.rng.standard_normal(init), y + s[1] * self.rng.standard_normal(init),
             th + s[2] * self.rng.standard_normal(init)])
         self.weights = np.full(init, 1.0 / init)
+        self.relocalize = bool(relocalize)
+        self.relocalize_mismatch = check_float("relocalize_mismatch", relocalize_mismatch,
+                                               min_value=0.0, max_value=1.0)
+        self.relocalize_tolerance = check_float("relocalize_tolerance", relocalize_tolerance,
+                                                min_value=0.0, strict_min=True)
+        self.relocalize_updates = check_int("relocalize_updates", relocalize_updates, min_value=1)
+        self.relocalize_rest = check_int("relocalize_rest", relocalize_rest, min_value=0)
+        self.global_particles = check_int("global_particles", global_particles, min_value=1)
+        self.relocalizations = 0
+        self.ambiguity = 0.0
+        self.ambiguity_history: list[float] = []
+        self._fit = None
+        self.mismatch = 0.0
+        self._low = 0
+        self._rest = 0
+        self._global = False
+        if global_start:
+            self._go_global()
         self.w_slow = self.w_fast = 0.0
         self.updates = 0
         self.injected = 0
@@ -211,6 +270,41 @@ class MCL:
         xy = self.grid.frame.cells_to_world(cells)
         th = self.rng.uniform(-math.pi, math.pi, n)
         return np.column_stack([xy, th])
+
+    def _go_global(self) -> None:
+        """Every particle a uniform free pose; the count may stay high until one mode wins."""
+        self.particles = self.random_poses(self.global_particles)
+        self.weights = np.full(len(self.particles), 1.0 / len(self.particles))
+        self._global = True
+
+    def _mismatch(self, ranges) -> float:
+        """Share of the scan's beams that miss the map at the estimate by more than 0.15 m."""
+        exp = self.sensor.cast_many(self.grid, np.array(self._pose, float))[0]
+        r = np.asarray(ranges, float)
+        rmax = self.sensor.range_max
+        r = np.where(np.isfinite(r), r, rmax)
+        both_far = (r >= rmax - 1e-9) & (exp >= rmax - 1e-9)
+        bad = (np.abs(r - exp) > self.relocalize_tolerance) & ~both_far
+        return float(bad.mean()) if len(bad) else 0.0
+
+    def _watch(self, ranges) -> bool:
+        """Update the scan-fit average; True when the filter should relocalise globally.
+
+        The fit is the share of beams that disagree with the map seen from
+        the estimate (a ray cast from it): near 0 while tracking, large
+        once the robot is elsewhere. Its fast average must stay above
+        ``relocalize_mismatch`` for ``relocalize_updates`` updates.
+        """
+        m = self._mismatch(ranges)
+        self.mismatch = m
+        self._fit = m if self._fit is None else self._fit + self.alpha_fast * (m - self._fit)
+        if self._global:
+            return False
+        if self._rest > 0:
+            self._rest -= 1
+            return False
+        self._low = self._low + 1 if self._fit > self.relocalize_mismatch else 0
+        return self.relocalize and self._low >= self.relocalize_updates
 
     def update(self, odom, ranges) -> tuple[float, float, float]:
         """Feed one step's odometry pose and scan ranges; returns the pose estimate."""
@@ -242,14 +336,29 @@ class MCL:
         wn = w / total
         self.weights = wn
         self._pose = best_cluster_mean(p, wn, self.cluster_radius)
+        far = np.hypot(p[:, 0] - self._pose[0], p[:, 1] - self._pose[1]) > 2 * self.cluster_radius
+        self.ambiguity = float(wn[far].sum())
+        self.ambiguity_history.append(self.ambiguity)
+        if self._global and self.ambiguity < 0.5:
+            self._global = False            # one mode holds most of the weight: tracking again
+            self._fit = None
+        lost = self._watch(ranges)
         if self.w_slow == 0.0:
             self.w_slow, self.w_fast = w_avg, w_avg
         else:
             self.w_slow += self.alpha_slow * (w_avg - self.w_slow)
             self.w_fast += self.alpha_fast * (w_avg - self.w_fast)
         p_random = max(0.0, 1.0 - self.w_fast / self.w_slow) if self.w_slow > 0 else 0.0
+        if lost:
+            self.relocalizations += 1
+            self._low, self._rest = 0, self.relocalize_rest
+            self._go_global()
+            self.w_slow = self.w_fast = 0.0
+            self.updates += 1
+            return
         self.particles = resample(p, wn, self.rng, n_min=self.min_particles,
-                                  n_max=self.max_particles, p_random=p_random,
+                                  n_max=self.global_particles if self._global
+                                  else self.max_particles, p_random=p_random,
                                   random_poses=self.random_poses, bin_size=self.bin_size,
                                   epsilon=self.kld_err, z=self.kld_z)
         self.weights = np.full(len(self.particles), 1.0 / len(self.particles))

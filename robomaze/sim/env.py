@@ -369,6 +369,43 @@ class SimEnv:
     def collision_events(self) -> int:
         return self._events
 
+    def kidnap(self, dx: float, dy: float) -> tuple[float, float, float]:
+        """Carry the robot by ``(dx, dy)`` metres unseen (odometry untouched); the new pose.
+
+        The heading is kept. When the target pose collides, the nearest
+        collision-free grid-cell centre within 1 m of it is taken; when there
+        is none (the target is outside the maze), the same carry turned by a
+        quarter, a half, then three quarters of a turn is tried
+        (:mod:`robomaze.sim.kidnap`); with none at all, the robot stays.
+        """
+        x, y, th = self._pose
+        for k in range(4):
+            c, s_ = round(math.cos(k * math.pi / 2)), round(math.sin(k * math.pi / 2))
+            tx, ty = x + c * float(dx) - s_ * float(dy), y + s_ * float(dx) + c * float(dy)
+            found = self._free_near(tx, ty, th)
+            if found is not None:
+                self._pose = (found[0], found[1], th)
+                break
+        return self._pose
+
+    def _free_near(self, tx: float, ty: float, th: float):
+        if not self.collider.collides(tx, ty, th):
+            return (tx, ty)
+        r = int(math.ceil(1.0 / self.grid.resolution))
+        c0 = self.grid.frame.world_to_cell((tx, ty))
+        best = None
+        for dr in range(-r, r + 1):
+            for dc in range(-r, r + 1):
+                rr, cc = c0[0] + dr, c0[1] + dc
+                if not (0 <= rr < self.grid.rows and 0 <= cc < self.grid.cols):
+                    continue
+                cx, cy = self.grid.frame.cell_to_world((rr, cc))
+                d = math.hypot(cx - tx, cy - ty)
+                if d <= 1.0 and (best is None or d < best[0]) and \
+                        not self.collider.collides(cx, cy, th):
+                    best = (d, cx, cy)
+        return None if best is None else (best[1], best[2])
+
     def trajectory(self, meta: dict | None = None) -> Trajectory:
         """The run so far as a :class:`Trajectory` (rows 0 .. steps)."""
         n = self._n + 1

@@ -69,7 +69,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
              on_collision: str = "continue", max_time: float | None = None,
              record_scans: bool = False, noise=None, odometry_noise=None,
              observer=None, localize: str = "none", localize_options: dict | None = None,
-             **agent_options) -> SimResult:
+             kidnap=None, **agent_options) -> SimResult:
     """Simulate ``agent`` driving a robot with ``footprint`` from start to goal.
 
     Parameters
@@ -119,6 +119,10 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         :mod:`robomaze.localize.errors`).
     localize_options : dict, optional
         Passed to the localizer (e.g. ``{"max_particles": 2000}``).
+    kidnap : (T, DX, DY), "T,DX,DY" or None
+        Carry the robot by ``(DX, DY)`` metres unseen at simulated time ``T``
+        (:mod:`robomaze.sim.kidnap`); the metrics gain ``kidnap_recovery_s``
+        (with a localizer) and ``length`` leaves the carry out.
     **agent_options
         Passed to the agent factory.
 
@@ -158,6 +162,10 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                  odometry_noise=odometry_noise,
                  record_scans=record_scans)
     check_choice("localize", localize, LOCALIZE_CHOICES)
+    from .kidnap import parse_kidnap
+
+    kid = parse_kidnap(kidnap)
+    carried = None          # (time, distance) of the kidnapping once done
     env_seed, agent_seed = (int(v) for v in gen.integers(2 ** 63, size=2))
     obs, info = env.reset(seed=env_seed)
     if observer is not None:
@@ -202,6 +210,12 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
                 # Agents steer like unicycles; a holonomic base just never side-slips.
                 action = (action[0], 0.0, action[1])
             obs, _, terminated, truncated, info = env.step(action)
+            if kid is not None and carried is None and not (terminated or truncated) \
+                    and info["time"] >= kid[0] - 1e-12:
+                before = env.pose
+                after = env.kidnap(kid[1], kid[2])
+                # seen from the next step on: this step's scan was taken before
+                carried = (info["time"], math.hypot(after[0] - before[0], after[1] - before[1]))
             if observer is not None:
                 observer(obs)
         if reason == "no_path":
@@ -230,6 +244,15 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         m["odometry_error"] = math.hypot(bx - tx, by - ty)
     if localizer is not None:
         m.update(localization_metrics(traj, estimate, grid, localizer))
+    if carried is not None:
+        # the carry is not the robot's own motion
+        m["length"] = max(0.0, float(m["length"]) - carried[1])
+        m["optimal_length"] = m["optimality_ratio"] = math.nan
+        m["kidnap_time"], m["kidnap_distance"] = carried
+        if localizer is not None:
+            from .kidnap import recovery_time
+
+            m["kidnap_recovery_s"] = recovery_time(traj.poses, estimate, dt, carried[0])
     return SimResult(traj, success, m, reason, controller, info, estimate, localizer)
 
 
@@ -244,13 +267,28 @@ def _believed(obs: dict, localizer, estimates: list) -> dict:
 
 def localization_metrics(traj: Trajectory, estimate: np.ndarray, grid: OccupancyGrid,
                          localizer) -> dict:
-    """``ate_rmse``, ``rpe_per_m``, ``lost_time`` and, for a mapping localizer, the map IoUs."""
+    """``ate_rmse``, ``rpe_per_m``, ``lost_time``; for MCL its ambiguity and relocalisations;
+    for a mapping localizer the map IoUs.
+
+    ``loc_ambiguity``: the particle weight outside the estimate's cluster,
+    averaged over the last quarter of the filter's updates (0: one mode;
+    near 1: the estimate holds little of the cloud, e.g. a symmetric room's
+    rotated copies); ``loc_ambiguity_max`` its largest value after the
+    first 10 updates; ``relocalizations``: global relocalisations.
+    """
     from ..localize import ate_rmse, lost_time, map_iou, rpe_per_metre
 
     truth = traj.poses
     dt = float(traj.meta.get("dt", 0.0))
     out = {"ate_rmse": ate_rmse(truth, estimate), "rpe_per_m": rpe_per_metre(truth, estimate),
            "lost_time": lost_time(truth, estimate, dt)}
+    hist = getattr(localizer, "ambiguity_history", None)
+    if hist is not None:
+        h = np.asarray(hist, float)
+        out["loc_ambiguity"] = float(h[-max(1, len(h) // 4):].mean()) if len(h) else 0.0
+        out["loc_ambiguity_max"] = float(h[10:].max()) if len(h) > 10 else (
+            float(h.max()) if len(h) else 0.0)
+        out["relocalizations"] = int(getattr(localizer, "relocalizations", 0))
     if hasattr(localizer, "occupied") and hasattr(localizer, "free"):
         occ, free = map_iou(localizer.occupied, localizer.free, grid.occupied)
         out["map_iou_occupied"], out["map_iou_free"] = occ, free

@@ -3,8 +3,10 @@
 One panel per method family (rows: grid planners, sampling planners, maze
 solvers, robot agents) and footprint (columns). The x axis is the free
 corridor width in metres (bottom) and in robot widths (top); each line is
-a method's median with its interquartile range (length, clearance) or its
-Wilson 95% interval (success) as a band. Methods whose numbers are the same
+a method's median with its interquartile range as a light band and the
+95% interval of the median as error bars (length, clearance), or its
+success rate with the Wilson 95% interval as a band; the number of runs
+behind each point is printed beside it (``n``). Methods whose numbers are the same
 at every point of a row are drawn once and named together ("astar =
 dijkstra"), so no line hides another. Legends sit to the right of each row,
 outside the data; titles and labels are words. Each figure is written as
@@ -41,14 +43,18 @@ __all__ = ["plot_panels", "plot_report_figures", "identical_groups", "PANEL_FIGU
 #: name -> (point key, y label, title)
 PANEL_FIGURES = {
     "length_vs_widening": ("length_ratio", "path length / shortest\ncollision-free length",
-                        "Path length as the corridors widen (median and interquartile range)"),
+                        "Path length as the corridors widen (median, IQR band, 95% CI of the "
+                        "median as bars; n runs beside each point)"),
     "clearance_vs_widening": ("min_clearance", "minimum clearance\nto the walls (m)",
-                           "Minimum clearance as the corridors widen (median and "
-                           "interquartile range)"),
+                           "Minimum clearance as the corridors widen (median, IQR band, 95% "
+                           "CI of the median as bars; n runs beside each point)"),
     "success_vs_widening": ("success_rate", "share of runs that\nreached the goal",
-                         "Success rate as the corridors widen (Wilson 95% interval)"),
+                         "Success rate as the corridors widen (Wilson 95% interval; n runs "
+                         "beside each point)"),
 }
 _BAND = {"success_rate": ("success_low", "success_high")}
+#: point key holding the n of a figure's values
+_N_KEY = {"success_rate": "runs"}
 _MARKERS = "osD^v<>pPX*h"
 _STYLES = ("-", "--", "-.", ":")
 _COLORS = colormaps["tab10"]
@@ -137,7 +143,19 @@ def plot_panels(points: Sequence[dict], key: str, ylabel: str, out: str | os.Pat
                 lo = [p.get(lo_key) for p in pts]
                 hi = [p.get(hi_key) for p in pts]
                 if all(v is not None for v in lo + hi):
-                    ax.fill_between(xs, lo, hi, color=colour, alpha=0.13, linewidth=0)
+                    ax.fill_between(xs, lo, hi, color=colour, alpha=0.10, linewidth=0)
+                ci_lo = [p.get(f"{key}_ci_low") for p in pts]
+                ci_hi = [p.get(f"{key}_ci_high") for p in pts]
+                if all(v is not None for v in ci_lo + ci_hi):
+                    ys = [p[key] for p in pts]
+                    ax.errorbar(xs, ys, yerr=[[y - a for y, a in zip(ys, ci_lo)],
+                                              [b - y for y, b in zip(ys, ci_hi)]],
+                                fmt="none", ecolor=colour, elinewidth=0.9, capsize=2.0)
+                for p in pts:   # how many runs stand behind the point
+                    cnt = p.get(_N_KEY.get(key, f"n_{key}"))
+                    if cnt is not None:
+                        ax.annotate(f"{cnt}", (p["free_m"], p[key]), xytext=(3, 2),
+                                    textcoords="offset points", fontsize=5.5, color=colour)
                 if j == 0 or lab not in {h.get_label() for h in handles}:
                     if lab not in {h.get_label() for h in handles}:
                         handles.append(line)

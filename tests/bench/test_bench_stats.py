@@ -67,12 +67,11 @@ def test_wilson_interval_by_formula():
     assert lo == pytest.approx(centre - half, rel=1e-9) and hi == pytest.approx(centre + half, rel=1e-9)
 
 
-def test_bootstrap_interval_is_seeded_and_covers_the_median():
+def test_bootstrap_interval_covers_the_median_and_no_seed_moves_it():
     x = np.random.default_rng(5).exponential(1.0, 40)
-    a, b = S.bootstrap_median(x, seed=1), S.bootstrap_median(x, seed=1)
-    assert a == b
+    a = S.bootstrap_median(x, seed=1)
     assert a[0] <= np.median(x) <= a[1]
-    assert S.bootstrap_median(x, seed=2) != a
+    assert all(S.bootstrap_median(x, seed=s) == a for s in range(2, 7))
 
 
 def test_identical_methods_are_never_significant_and_infra_failures_leave_the_denominator():
@@ -82,7 +81,8 @@ def test_identical_methods_are_never_significant_and_infra_failures_leave_the_de
                     success={("dijkstra", 0): False, ("dijkstra", 1): False,
                              ("astar", 2): False})
     t = S.paired_tests(rows)
-    assert all(not c["significant"] and c["effect"] == 0.0 for c in t)
+    assert all(not c["significant"] for c in t)
+    assert all(c["effect"] == 0.0 for c in t if c["metric"] != "success")
     rates = {r["method"]: r for r in S.success_rates(rows)}
     assert (rates["astar"]["successes"], rates["astar"]["runs"]) == (11, 12)
     assert (rates["dijkstra"]["successes"], rates["dijkstra"]["runs"],
@@ -104,7 +104,8 @@ def test_sentences_state_only_significant_differences_with_numbers_and_method():
     lines = glance_sentences(tests, S.median_intervals(rows))
     length_line = [x for x in lines if "length / optimal" in x][0]
     assert "significantly shorter than 1 of the 2 others" in length_line
-    assert "Wilcoxon signed-rank" in length_line and "Holm-adjusted p" in length_line
+    assert "Wilcoxon signed-rank" in length_line and "adjusted p" in length_line
+    assert "Holm over the family's 3 tests" in length_line
     # good and twin differ by noise: whichever has the lower median is best, the other tied
     assert "`bad`" in length_line
     assert ("Best median: `good`" in length_line and "No significant difference from `twin`"

@@ -15,8 +15,12 @@ cost, validity checks)`` whenever the planner's best cost falls, probed at
 every evaluation of the termination condition (the bindings cannot pass
 a Python intermediate-solution callback), or when the first solution
 ends the search.
-The time column is measured (it varies with load), the check column and
-the cost are reproducible.
+The time column is the solving thread's CPU time since the budget
+started (:func:`robomaze._clock.cpu_now`, numba compiles taken out): the
+clock of the run's own ``compute_s``, so no sample and no first solution
+lies past the run's time. It is measured (it varies a little from run to
+run); the check column and the cost are reproducible. Only the safety net
+reads the wall clock, and it is never reported as a time.
 
 >>> b = WorkBudget(max_checks=10, time_limit=None)
 >>> counter = type("Look", (), {"checks": 0})()
@@ -33,6 +37,7 @@ from __future__ import annotations
 import math
 import time as _time
 
+from ..._clock import cpu_now
 from ...errors import ParameterError, RobomazeError
 
 __all__ = ["WorkBudget", "Progress", "WallClockLimitError", "PROGRESS_PROPERTIES"]
@@ -77,18 +82,25 @@ class WorkBudget:
         self.stopped_by: str | None = None
         self.counter = None
         self.t0 = 0.0
+        self.wall0 = 0.0
         self.cap = max_checks
         #: called at every evaluation (the anytime planners' best-cost probe)
         self.poll = None
 
     def start(self, counter) -> None:
-        """Start the clock; ``counter.checks`` is the work done so far."""
+        """Start the clocks; ``counter.checks`` is the work done so far."""
         self.counter = counter
-        self.t0 = _time.perf_counter()
+        self.t0 = cpu_now()
+        self.wall0 = _time.perf_counter()
         self.stopped_by = None
 
     def elapsed(self) -> float:
-        return _time.perf_counter() - self.t0
+        """CPU seconds of the solving thread since :meth:`start` (the reported clock)."""
+        return cpu_now() - self.t0
+
+    def wall_elapsed(self) -> float:
+        """Wall seconds since :meth:`start`: only the safety net reads this."""
+        return _time.perf_counter() - self.wall0
 
     def stop(self) -> bool:
         """The termination condition: True once the budget is spent."""
@@ -97,7 +109,7 @@ class WorkBudget:
         if self.cap is not None and self.counter.checks >= self.cap:
             self.stopped_by = "checks"
             return True
-        if self.time_limit is not None and _time.perf_counter() - self.t0 >= self.time_limit:
+        if self.time_limit is not None and self.wall_elapsed() >= self.time_limit:
             self.stopped_by = "time" if self.max_checks is None else "time_limit"
             return True
         return False
@@ -105,7 +117,7 @@ class WorkBudget:
     def spent(self) -> bool:
         """The budget is spent (without recording why)."""
         return ((self.cap is not None and self.counter.checks >= self.cap)
-                or (self.time_limit is not None and self.elapsed() >= self.time_limit))
+                or (self.time_limit is not None and self.wall_elapsed() >= self.time_limit))
 
     def raise_if_wall_clock(self, what: str) -> None:
         """Raise :class:`WallClockLimitError` when the safety net ended the run."""
@@ -115,11 +127,14 @@ class WorkBudget:
                 f"{self.counter.checks} of max_checks={self.max_checks} validity checks; the "
                 f"result would depend on the machine's load, so none is returned (raise "
                 f"time_limit or lower max_checks)", checks=self.counter.checks,
-                elapsed=self.elapsed())
+                elapsed=self.wall_elapsed())
 
 
 class Progress:
     """Best cost over the run: samples ``[time_s, best_cost, checks]``, cost strictly falling.
+
+    ``time_s`` is thread CPU time since ``t0`` (a :func:`~robomaze._clock.cpu_now`
+    reading, the budget's start).
 
     >>> p = Progress(type("Look", (), {"checks": 5})(), t0=0.0)
     >>> p.add(3.0, t=0.1); p.add(3.0, t=0.2); p.add(2.5, t=0.3)
@@ -141,7 +156,10 @@ class Progress:
         cost = float(cost)
         if not math.isfinite(cost) or cost >= self.best:
             return
-        now = _time.perf_counter() - self.t0 if t is None else t
+        now = cpu_now() - self.t0 if t is None else t
+        # the clock has a finite tick: keep the column non-decreasing
+        if self.samples and now < self.samples[-1][0]:
+            now = self.samples[-1][0]
         self.samples.append([float(now), cost, int(self.counter.checks)])
 
     def as_dict(self) -> dict:

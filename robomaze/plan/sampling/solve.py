@@ -11,6 +11,7 @@ import math
 import time as _time
 import numpy as np
 
+from ..._clock import cpu_now
 from ...errors import NoPathError, OptionalDependencyError, ParameterError
 from ...geometry import Footprint
 from ...grid import OccupancyGrid
@@ -18,6 +19,7 @@ from ..._validate import check_float, check_int
 from .._endpoints import check_grid, endpoints
 from ..path import Path, make_path
 from .budget import Progress, WorkBudget
+from .params import planner_params
 from .prm import solve_prm
 from .validity import ClearanceLookup
 
@@ -152,9 +154,12 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         (planning only: what the budget counts), ``simplify_checks``,
         ``budget_checks`` (``max_checks``), ``exact_checks`` (settled by the
         exact fallback), ``first_solution_s`` and ``first_solution_checks``
-        (when the first exact solution was found), ``best_cost`` (OMPL's
+        (when the first exact solution was found: the solving thread's CPU
+        seconds, the clock of the run's own time, and validity checks), ``best_cost`` (OMPL's
         path length before simplification), ``ompl_seed``, ``cusps``
-        (Reeds-Shepp gear changes), ``stopped_by`` (``"checks"``: the
+        (Reeds-Shepp gear changes), ``params`` (every parameter OMPL
+        declares for the planner, read after setup, with robomaze's own
+        settings: :mod:`.params`), ``stopped_by`` (``"checks"``: the
         budget; ``"solution"``: the first solution ends the search;
         ``"time"``: the clock, when it was the budget) and ``progress``
         (:meth:`~.budget.Progress.as_dict`: ``[time_s, best_cost, checks]``
@@ -171,7 +176,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         OMPL is not installed.
     """
     ob, og, ou = require_ompl()
-    t0 = _time.perf_counter()
+    t0 = cpu_now()
     check_grid(grid)
     if planner not in OMPL_PLANNERS:
         from ...errors import unknown_name
@@ -248,6 +253,13 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
                 obj.setCostThreshold(ob.Cost(math.inf))
             ss.setOptimizationObjective(obj)
         ss.setup()
+        # the full parameter set, defaults included, as OMPL's Benchmark logs it
+        params = {"planner": OMPL_PLANNERS[planner], **planner_params(pl, planner),
+                  "state_space": type(sp).__name__,
+                  "longest_valid_segment_fraction": float(sp.getLongestValidSegmentFraction()),
+                  "motion_step_m": float(look.step), "max_checks": mc, "simplify": bool(simplify),
+                  "stop_at_first": bool(stop_at_first), "turning_radius": rho,
+                  "ompl_seed": seed, "ompl_version": _ompl_version()}
         pdef = ss.getProblemDefinition()
         look.checks = look.exact = 0
         budget.start(look)
@@ -271,7 +283,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         if code != STATUS["exact_solution"]:
             failure = NoPathError(
                 f"{name} found no exact solution from {s_cell} to {g_cell} ({what} after "
-                f"{solve_checks} validity checks, {budget.elapsed():.3f} s; budget: {mc} checks"
+                f"{solve_checks} validity checks, {budget.elapsed():.3f} s CPU; budget: {mc} checks"
                 + (f", safety net {tl:g} s" if tl is not None else "") + ")",
                 reason=f"ompl {what}")
         else:
@@ -300,6 +312,7 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         budget.poll = None
         sp = ss = si = pl = pdef = path = ptc = obj = raw = status = None
     if failure is not None:
+        failure.params = params   # a failed row still says what was run
         raise failure
     cells = grid.world_to_cells(pose[:, :2])
     cells = np.clip(cells, 0, np.array(grid.shape) - 1)
@@ -308,11 +321,21 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
              "first_solution_checks": first[2], "best_cost": best_cost,
              "validity_checks": solve_checks, "simplify_checks": look.checks - solve_checks,
              "budget_checks": mc, "exact_checks": look.exact, "ompl_seed": seed,
-             "stopped_by": stopped_by, "cusps": _reverses(pose) if space == "reeds_shepp" else 0,
+             "params": params, "stopped_by": stopped_by,
+             "cusps": _reverses(pose) if space == "reeds_shepp" else 0,
              "progress": progress.as_dict()}
     return make_path(grid, cells, footprint=footprint, method=name, expanded=look.checks,
-                     time=_time.perf_counter() - t0, points=pose[:, :2],
+                     time=cpu_now() - t0, points=pose[:, :2],
                      headings=pose[:, 2] if headed else None, stats=stats)
+
+
+def _ompl_version() -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version("ompl")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a source build
+        return None
 
 
 class _Offset:

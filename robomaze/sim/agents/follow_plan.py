@@ -163,7 +163,9 @@ class PlanFollower:
                     return (0.0, 0.0)
                 try:
                     self._plan((x, y, th))
-                except NoPathError:
+                except (NoPathError, ParameterError):
+                    # no route from where it believes it is (a lost localizer can
+                    # believe it stands in a wall): hold still and let it settle
                     return (0.0, 0.0)
         else:
             self._blocked_steps = 0

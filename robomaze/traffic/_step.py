@@ -193,51 +193,79 @@ def move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pco
         bound[i] = _bound(twist[i], rc[i])
     contact_now = np.zeros((n, n + 1), np.bool_)
     fixed = np.zeros(n, np.bool_)
+    # Only a body that stops changes its motion, so the wall times of the
+    # others stay valid and a pair's time changes only when one of its two
+    # bodies stops: both are computed once and refreshed for stopped bodies.
+    t_wall = np.full(n, 2.0)
+    for i in range(n):
+        if wall_check[i] and moving[i] and bound[i] > 0.0:
+            t_wall[i] = _wall_contact(i, pose, twist, frac, dt, wall_args, w_r_in, w_r_out,
+                                      w_disc, wpx, wpy, wps, wpc, wpr, wstart, wcount, pa, pb,
+                                      step_len)
+    pi = np.empty(n * (n - 1) // 2 + 1, np.int64)
+    pj = np.empty(n * (n - 1) // 2 + 1, np.int64)
+    tp = np.empty(n * (n - 1) // 2 + 1)
+    m = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            if not (moving[i] or moving[j]) or bound[i] + bound[j] <= 0.0:
+                continue
+            # broad phase: the gap cannot close within the step
+            gap = math.sqrt((pose[i, 0] - pose[j, 0]) ** 2 + (pose[i, 1] - pose[j, 1]) ** 2) \
+                - rc[i] - rc[j]
+            if gap > (bound[i] + bound[j]) * dt + CONTACT:
+                continue
+            pi[m] = i
+            pj[m] = j
+            tp[m] = time_of_contact(i, j, pose, twist, frac, dt, bound, kind, radius, pstart,
+                                    pcount, vstart, vcount, vx, vy, sa, sb, sc, sd)
+            m += 1
     for _round in range(4 * n + 4):
         best_t = 2.0
         bi = -1
         bj = -1
         for i in range(n):
-            if wall_check[i] and not fixed[i] and moving[i]:
-                t = _wall_contact(i, pose, twist, frac, dt, wall_args, w_r_in, w_r_out, w_disc,
-                                  wpx, wpy, wps, wpc, wpr, wstart, wcount, pa, pb, step_len)
-                if t < best_t:
-                    best_t = t
-                    bi = i
-                    bj = -1
-        for i in range(n):
-            for j in range(i + 1, n):
-                if (fixed[i] or not moving[i]) and (fixed[j] or not moving[j]):
-                    continue
-                if frac[i] * bound[i] + frac[j] * bound[j] <= 0.0:
-                    continue
-                # broad phase: the gap cannot close within the step
-                gap = math.sqrt((pose[i, 0] - pose[j, 0]) ** 2 + (pose[i, 1] - pose[j, 1]) ** 2) \
-                    - rc[i] - rc[j]
-                if gap > (frac[i] * bound[i] + frac[j] * bound[j]) * dt + CONTACT:
-                    continue
-                t = time_of_contact(i, j, pose, twist, frac, dt, bound, kind, radius, pstart,
-                                    pcount, vstart, vcount, vx, vy, sa, sb, sc, sd)
-                if t < best_t:
-                    best_t = t
-                    bi = i
-                    bj = j
+            if not fixed[i] and t_wall[i] < best_t:
+                best_t = t_wall[i]
+                bi = i
+                bj = -1
+        bq = -1
+        for q in range(m):
+            if tp[q] < best_t and not (fixed[pi[q]] and fixed[pj[q]]):
+                best_t = tp[q]
+                bi = pi[q]
+                bj = pj[q]
+                bq = q
         if bi < 0:
             break
         if bj < 0:
             frac[bi] = best_t
             fixed[bi] = True
             contact_now[bi, n] = True
+            changed_a = bi
+            changed_b = -1
         else:
+            tp[bq] = 2.0
+            changed_a = -1
+            changed_b = -1
             # a body already stopped earlier keeps its own (earlier) stop
             if not fixed[bi]:
                 frac[bi] = min(frac[bi], best_t)
+                fixed[bi] = True
+                changed_a = bi
             if not fixed[bj]:
                 frac[bj] = min(frac[bj], best_t)
-            fixed[bi] = True
-            fixed[bj] = True
+                fixed[bj] = True
+                changed_b = bj
             contact_now[bi, bj] = True
             contact_now[bj, bi] = True
+        for q in range(m):
+            a = pi[q]
+            b = pj[q]
+            touched = a == changed_a or b == changed_a or a == changed_b or b == changed_b
+            if touched and not (fixed[a] and fixed[b]):
+                tp[q] = time_of_contact(a, b, pose, twist, frac, dt, bound, kind, radius,
+                                        pstart, pcount, vstart, vcount, vx, vy, sa, sb, sc, sd)
     for i in range(n_robots):
         for j in range(n):
             if j != i and contact_now[i, j] and not contact_prev[i, j]:
@@ -474,14 +502,27 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
     """
     n = pose.shape[0]
     nb = out.shape[1]
-    row = np.empty((1, 3))
+    shared = True
+    for i in range(n_robots):
+        if sensor_id[i] != sensor_id[0]:
+            shared = False
+    rows_ = np.empty((n_robots, 3))
+    for i in range(n_robots):
+        rows_[i, 0] = pose[i, 0]
+        rows_[i, 1] = pose[i, 1]
+        rows_[i, 2] = pose[i, 2]
+    if shared and n_robots > 0:
+        # one sensor model for all: one call of the grid caster for every robot
+        s = sensor_id[0]
+        scan_rows(occ, rows, cols, res, ox, oy, oyaw, rows_, mounts[s], cos_b[s], sin_b[s],
+                  range_min[s], range_max[s], False, out)
+    else:
+        for i in range(n_robots):
+            s = sensor_id[i]
+            scan_rows(occ, rows, cols, res, ox, oy, oyaw, rows_[i:i + 1], mounts[s], cos_b[s],
+                      sin_b[s], range_min[s], range_max[s], False, out[i:i + 1])
     for i in range(n_robots):
         s = sensor_id[i]
-        row[0, 0] = pose[i, 0]
-        row[0, 1] = pose[i, 1]
-        row[0, 2] = pose[i, 2]
-        scan_rows(occ, rows, cols, res, ox, oy, oyaw, row, mounts[s], cos_b[s], sin_b[s],
-                  range_min[s], range_max[s], False, out[i:i + 1])
         ct = math.cos(pose[i, 2])
         st = math.sin(pose[i, 2])
         mx = mounts[s, 0]
@@ -518,9 +559,12 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
                 if not full:
                     lo = max(lo, 0)
                     hi = min(hi, nb - 1)
+            near = d - rc[j]
             for q in range(lo, hi + 1):
                 b = q % nb if wrap else q
                 if b < 0 or b >= nb:
+                    continue
+                if out[i, b] <= near:
                     continue
                 ca = cos_b[s, b]
                 sa_ = sin_b[s, b]
@@ -535,13 +579,16 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
 
 
 @njit(cache=True)
-def measure_world(pose, vel, n_robots, occ, rows, cols, res, ox, oy, rc, kind, radius, pstart,
-                  pcount, vstart, vcount, vx, vy, sa, sb, sc, sd, clear_wall, clear_robot,
-                  clear_obst, ttc):
+def measure_world(pose, vel, n_robots, occ, clear, rows, cols, res, ox, oy, rc, kind, radius,
+                  pstart, pcount, vstart, vcount, vx, vy, sa, sb, sc, sd, clear_wall,
+                  clear_robot, clear_obst, ttc):
     """Lower the running minima of every robot: clearance to walls, robots, obstacles; TTC.
 
-    Clearances are exact body distances; the wall clearance searches every
-    occupied square within the current minimum (or 2 m) of the body.
+    Clearances are exact body distances. Walls: the clearance field ``clear``
+    (cells, from cell centres) bounds the reference point's distance to the
+    walls within half a cell diagonal; when even the upper bound leaves the
+    minimum as it is, nothing is searched, else every occupied square within
+    that bound plus the body's reach is measured exactly.
     Time to collision is of the circumscribed discs moving on at their
     current world velocities (``inf`` when they never meet).
     """
@@ -549,10 +596,15 @@ def measure_world(pose, vel, n_robots, occ, rows, cols, res, ox, oy, rc, kind, r
     for i in range(n_robots):
         x = pose[i, 0]
         y = pose[i, 1]
-        reach = min(clear_wall[i], 2.0) + rc[i] + res
-        cr = math.ceil(reach / res)
         c0 = math.floor((x - ox) / res)
         r0 = rows - 1 - math.floor((y - oy) / res)
+        cr = -1
+        if 0 <= r0 < rows and 0 <= c0 < cols:
+            cf = clear[r0 * cols + c0]
+            if (cf - 0.7072) * res - rc[i] < clear_wall[i]:
+                cr = math.ceil(cf + 0.7072 + rc[i] / res) + 1
+        else:
+            clear_wall[i] = 0.0
         for r in range(r0 - cr, r0 + cr + 1):
             for c in range(c0 - cr, c0 + cr + 1):
                 if 0 <= r < rows and 0 <= c < cols and occ[r * cols + c] == 0:
@@ -611,3 +663,57 @@ def disc_ttc(x1, y1, vx1, vy1, x2, y2, vx2, vy2, r):
     if disc < 0.0:
         return math.inf
     return (-b - math.sqrt(disc)) / a
+
+
+@njit(cache=True)
+def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, field_id, lookahead,
+            goal, goal_radius, kin, orca_on, orca_radius, reactive, neighbor_dist,
+            max_neighbors, time_horizon, time_horizon_obst, oex, oey, onext, oprev, odx, ody,
+            oconv, bias, progress, pref, new_vel, behaviour, speed, wp, wp_start, wp_count,
+            wp_next, noise, ped, occ, clear, rows, cols, res, ox, oy, rc, kind, radius, pstart,
+            pcount, vstart, vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx,
+            wpy, wps, wpc, wpr, wstart, wcount, pa, pb, step_len, contact, hits, frac, length,
+            clear_wall, clear_robot, clear_obst, ttc, measure, sense, sensor_id, mounts, cos_b,
+            sin_b, range_min, range_max, scan_rows, scan_out, sa, sb, sc, sd):
+    """One whole step of every body in one compiled call (see the module docstring).
+
+    Obstacle twists, robot twists (controller, ORCA, limits), the motion with
+    its contact stops, world velocities, the metres driven, then (flags) the
+    safety minima and every robot's exact scan at the new poses.
+    """
+    n = pose.shape[0]
+    obstacle_twists(pose, twist, n_robots, behaviour, speed, wp, wp_start, wp_count, wp_next,
+                    noise, dt, rc, occ, rows, cols, res, ox, oy, ped, vel)
+    robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, field_id, rows,
+                 cols, res, ox, oy, lookahead, goal, goal_radius, kin, orca_on, orca_radius,
+                 reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, oex,
+                 oey, onext, oprev, odx, ody, oconv, dt, 2.0 * dt, bias, progress, pref, new_vel)
+    moving = np.ones(n, np.bool_)
+    move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pcount, vstart,
+                vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx, wpy, wps,
+                wpc, wpr, wstart, wcount, pa, pb, step_len, contact, hits, frac, sa, sb, sc, sd)
+    for i in range(n_robots):
+        length[i] += math.sqrt(twist[i, 0] ** 2 + twist[i, 1] ** 2) * frac[i] * dt
+    for i in range(n):
+        if frac[i] < 1.0:
+            twist[i, 0] = 0.0
+            twist[i, 1] = 0.0
+            twist[i, 2] = 0.0
+    world_velocity(pose, twist, vel)
+    if measure:
+        measure_world(pose, vel, n_robots, occ, clear, rows, cols, res, ox, oy, rc, kind,
+                      radius, pstart, pcount, vstart, vcount, vx, vy, sa, sb, sc, sd,
+                      clear_wall, clear_robot, clear_obst, ttc)
+    if sense:
+        sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, range_max, occ,
+                    rows, cols, res, ox, oy, 0.0, scan_rows, rc, kind, radius, pstart, pcount,
+                    vstart, vcount, vx, vy, sa, sb, scan_out)
+
+
+@njit(cache=True)
+def distances_to_go(fields, field_id, pose, n_robots, rows, cols, res, ox, oy, out):
+    """Every robot's goal-field value (metres along the maze; inf off the field)."""
+    for i in range(n_robots):
+        _, _, val = follow_target(fields[field_id[i]], rows, cols, res, ox, oy, pose[i, 0],
+                                  pose[i, 1], 0)
+        out[i] = val * res

@@ -176,11 +176,7 @@ def run_traffic(spec: TrafficSpec | dict, *, record: bool = False, record_scans:
             cmd, pref = agents.commands(scans[-1] if scans else w.scan())
             w.step(command=cmd, pref=pref)
             # Python agents' distance to go: the same goal fields
-            rows, cols, res, ox, oy = w._gargs()
-            for i in range(nr):
-                _, _, val = _step.follow_target(w.fields[i], rows, cols, res, ox, oy,
-                                                w.pose[i, 0], w.pose[i, 1], 0)
-                to_go[i] = val * res
+            _step.distances_to_go(w.fields, w.field_id, w.pose, nr, *w._gargs(), to_go)
         else:
             w.step()
             to_go = w.progress.copy()

@@ -13,7 +13,7 @@ flat arrays :func:`robomaze.traffic._orca.orca_step` takes, with RVO2's
 >>> g = OccupancyGrid(np.pad(np.zeros((3, 4), bool), 1, constant_values=True), resolution=0.5)
 >>> rings = wall_rings(g)
 >>> len(rings), rings[0].tolist()     # one ring: the free room, walls outside it
-(1, [[0.5, 0.5], [0.5, 2.0], [2.5, 2.0], [2.5, 0.5]])
+(1, [[0.5, 2.0], [2.5, 2.0], [2.5, 0.5], [0.5, 0.5]])
 """
 
 from __future__ import annotations

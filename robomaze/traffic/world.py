@@ -204,11 +204,17 @@ class TrafficWorld:
             raise ParameterError(f"every robot of a traffic world needs the same beam count, "
                                  f"got {sorted(nb)}")
         self.sensors = sens
-        self.sensor_id = np.arange(nr, dtype=np.int64)
-        ka = [s.kernel_args for s in sens]
-        self._mounts = np.array([k[0] for k in ka], float).reshape(nr, 3)
-        self._cos_b = np.array([k[1] for k in ka], float).reshape(nr, -1)
-        self._sin_b = np.array([k[2] for k in ka], float).reshape(nr, -1)
+        # robots with the same sensor model share its row (one caster call for them all)
+        keys: dict = {}
+        self.sensor_id = np.array([keys.setdefault((r.sensor, r.beams), len(keys))
+                                   for r in self.robots], np.int64)
+        first = {}
+        for i, k in enumerate(self.sensor_id):
+            first.setdefault(int(k), i)
+        ka = [sens[first[k]].kernel_args for k in sorted(first)]
+        self._mounts = np.array([k[0] for k in ka], float).reshape(len(ka), 3)
+        self._cos_b = np.array([k[1] for k in ka], float).reshape(len(ka), -1)
+        self._sin_b = np.array([k[2] for k in ka], float).reshape(len(ka), -1)
         self._rmin = np.array([k[3] for k in ka], float)
         self._rmax = np.array([k[4] for k in ka], float)
         self._noise_rng = child_rng(spec.world.seed, 1)
@@ -306,6 +312,8 @@ class TrafficWorld:
         self.clear_obst = np.full(nr, np.inf)
         self.ttc = np.full(nr, np.inf)
         self.arrival = np.full(nr, np.nan)
+        self._exact = np.empty((nr, self._cos_b.shape[1]))
+        self._exact_fresh = False
         self.measure()
 
     # ------------------------------------------------------------ helpers
@@ -323,13 +331,16 @@ class TrafficWorld:
         return d <= self.goal_radius
 
     # ------------------------------------------------------------ the step
-    def step(self, *, mode=None, command=None, pref=None) -> None:
+    def step(self, *, mode=None, command=None, pref=None, measure: bool = True,
+             sense: bool = False) -> None:
         """Advance every body by ``dt`` in one compiled pass (plus the obstacles' draws).
 
         ``mode`` (per robot: ``_step.FOLLOW``/``PREF``/``COMMAND``),
         ``command`` ``(n_robots, 3)`` body commands (``v, vy, omega``) and
         ``pref`` ``(n_robots, 2)`` preferred world velocities override the
-        compiled follower for the robots that use them.
+        compiled follower for the robots that use them. ``measure``: update
+        the safety minima; ``sense``: cast every robot's scan in the same call
+        (:meth:`exact_scan` then returns it without casting again).
         """
         sp = self.spec
         if mode is not None:
@@ -343,58 +354,61 @@ class TrafficWorld:
         o = sp.orca
         b = self.bodies
         noise = np.array([g.standard_normal() for g in self._obst_rngs])
-        _step.obstacle_twists(self.pose, self.twist, nr, self.behaviour, self.speed, self.wp,
-                              self.wp_start, self.wp_count, self.wp_next, noise, sp.dt, b.rc,
-                              self.grid.flat_occupancy(), rows, cols, res, ox, oy, self.ped,
-                              self.vel)
-        _step.robot_twists(self.pose, self.twist, self.vel, nr, self.mode, self.command,
-                           self.pref_in, self.fields, self.field_id, rows, cols, res, ox, oy,
-                           self._lookahead_cells(), self.goal, self.goal_radius, self.kin,
-                           self.orca_on, self.orca_radius, self.reactive, o.neighbor_dist,
-                           o.max_neighbors, o.time_horizon, o.time_horizon_obst, *self._obst,
-                           sp.dt, 2.0 * sp.dt, o.bias, self.progress, self.pref, self.new_vel)
-        moving = np.ones(nr + self.n_obstacles, np.bool_)
         sa, sb_, sc, sd = self._scratch
-        _step.move_bodies(self.pose, self.twist, sp.dt, nr, b.rc, moving, *b.args,
-                          self._wall_args, self.wall_check, self.w_r_in, self.w_r_out,
-                          self.w_disc, self.wpx, self.wpy, self.wps, self.wpc, self.wpr,
-                          self.wstart, self.wcount, self._pa, self._pb, self.step_len,
-                          self.contact, self.hits, self.frac, sa, sb_, sc, sd)
-        # the velocity actually moved with: a stopped body is at rest
-        self.twist *= (self.frac >= 1.0)[:, None]
-        _step.world_velocity(self.pose, self.twist, self.vel)
-        sp_ = np.hypot(self.twist[:nr, 0], self.twist[:nr, 1])
-        self.length += sp_ * self.frac[:nr] * sp.dt
+        _step.advance(self.pose, self.twist, self.vel, sp.dt, nr, self.mode, self.command,
+                      self.pref_in, self.fields, self.field_id, self._lookahead_cells(),
+                      self.goal, self.goal_radius, self.kin, self.orca_on, self.orca_radius,
+                      self.reactive, o.neighbor_dist, o.max_neighbors, o.time_horizon,
+                      o.time_horizon_obst, *self._obst, o.bias, self.progress, self.pref,
+                      self.new_vel, self.behaviour, self.speed, self.wp, self.wp_start,
+                      self.wp_count, self.wp_next, noise, self.ped, self.grid.flat_occupancy(),
+                      self.grid.flat_clearance(), rows, cols, res, ox, oy, b.rc, *b.args,
+                      self._wall_args, self.wall_check, self.w_r_in, self.w_r_out, self.w_disc,
+                      self.wpx, self.wpy, self.wps, self.wpc, self.wpr, self.wstart, self.wcount,
+                      self._pa, self._pb, self.step_len, self.contact, self.hits, self.frac,
+                      self.length, self.clear_wall, self.clear_robot, self.clear_obst, self.ttc,
+                      measure, sense, self.sensor_id, self._mounts, self._cos_b, self._sin_b,
+                      self._rmin, self._rmax, scan_rows, self._exact, sa, sb_, sc, sd)
+        self._exact_fresh = bool(sense)
         self.time += sp.dt
         self.steps += 1
         arrived = self.at_goal & np.isnan(self.arrival)
         self.arrival[arrived] = self.time
-        self.measure()
 
     def measure(self) -> None:
         """Lower the running safety minima (clearances, time to collision) at the current state."""
         rows, cols, res, ox, oy = self._gargs()
         sa, sb, sc, sd = self._scratch
         _step.measure_world(self.pose, self.vel, self.n_robots, self.grid.flat_occupancy(),
-                            rows, cols, res, ox, oy, self.bodies.rc, *self.bodies.args, sa, sb,
+                            self.grid.flat_clearance(), rows, cols, res, ox, oy, self.bodies.rc, *self.bodies.args, sa, sb,
                             sc, sd, self.clear_wall, self.clear_robot, self.clear_obst, self.ttc)
 
     def exact_scan(self) -> np.ndarray:
         """Noise-free exact ranges ``(n_robots, n_beams)`` (``range_max``: no return)."""
+        if self._exact_fresh:
+            return self._exact.copy()
         rows, cols, res, ox, oy = self._gargs()
-        out = np.empty((self.n_robots, self._cos_b.shape[1]))
+        out = self._exact
         sa, sb, _, _ = self._scratch
         _step.sense_world(self.pose, self.n_robots, self.sensor_id, self._mounts, self._cos_b,
                           self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(), rows,
                           cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
                           sa, sb, out)
-        return out
+        self._exact_fresh = True
+        return out.copy()
 
     def scan(self) -> np.ndarray:
         """Every robot's finished readings (noise, REP 117), ``(n_robots, n_beams)``."""
         exact = self.exact_scan()
+        if all(s.noise is None for s in self.sensors):
+            # REP 117 without noise, all robots at once (as RangeSensor.finish)
+            rmin = self._rmin[self.sensor_id][:, None]
+            rmax = self._rmax[self.sensor_id][:, None]
+            out = np.maximum(exact, rmin)
+            out[exact >= rmax] = np.inf
+            return out
         return np.stack([s.finish(exact[i], self._noise_rng)
-                         for i, s in enumerate(self.sensors)]) if self.n_robots else exact
+                         for i, s in enumerate(self.sensors)])
 
     def odometry(self) -> np.ndarray:
         """``(n_robots, 5)``: ``x, y, theta, v, omega`` of every robot (ideal odometry)."""

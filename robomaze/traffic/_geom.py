@@ -189,14 +189,20 @@ def time_of_contact(i, j, pose, twist, frac, dt, bound, kind, radius, pstart, pc
         if it == 0:
             d0 = d
             if d <= CONTACT:
-                # touching already: free to move apart, blocked otherwise
+                # touching already: free to move apart (then watched for a new
+                # contact), blocked when the first motion does not part them
+                if speed <= 0.0:
+                    return 0.0
+                t = min(1e-5 / (speed * dt), 1.0)
                 xi, yi, ai = integrate(pose[i, 0], pose[i, 1], pose[i, 2], twist[i, 0],
-                                       twist[i, 1], twist[i, 2], frac[i] * dt)
+                                       twist[i, 1], twist[i, 2], min(t, frac[i]) * dt)
                 xj, yj, aj = integrate(pose[j, 0], pose[j, 1], pose[j, 2], twist[j, 0],
-                                       twist[j, 1], twist[j, 2], frac[j] * dt)
+                                       twist[j, 1], twist[j, 2], min(t, frac[j]) * dt)
                 d1 = body_distance(i, xi, yi, ai, j, xj, yj, aj, kind, radius, pstart, pcount,
                                    vstart, vcount, vx, vy, sa, sb, sc, sd)
-                return 2.0 if d1 > d0 else 0.0
+                if d1 <= d0 or d1 <= CONTACT:
+                    return 0.0
+                continue
         elif d <= CONTACT:
             return t
         if speed <= 0.0:

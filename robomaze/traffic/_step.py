@@ -411,7 +411,8 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
     ``fields[field_id]``), ``PREF`` (a preferred world velocity from
     ``pref_in``) or ``COMMAND`` (``command`` applied as is, no ORCA).
     ``progress`` receives the goal-field value under each robot (metres).
-    The follower's preferred velocity is turned ``bias`` radians clockwise:
+    Preferred velocities (the follower's and ``PREF``'s) are turned ``bias``
+    radians clockwise:
     ORCA brakes two robots meeting exactly head-on without a sideways
     component (the cut-off circle's projection is along the line joining
     them), so perfectly symmetric meetings would stop dead; a small turn to
@@ -449,8 +450,10 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
                 pref[i, 0] = 0.0
                 pref[i, 1] = 0.0
         elif mode[i] == PREF:
-            pref[i, 0] = pref_in[i, 0]
-            pref[i, 1] = pref_in[i, 1]
+            cb = math.cos(bias)
+            sb = math.sin(bias)
+            pref[i, 0] = cb * pref_in[i, 0] + sb * pref_in[i, 1]
+            pref[i, 1] = -sb * pref_in[i, 0] + cb * pref_in[i, 1]
         else:
             pref[i, 0] = 0.0
             pref[i, 1] = 0.0
@@ -474,7 +477,8 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
         else:
             ux = new_vel[i, 0] if active[i] else pref[i, 0]
             uy = new_vel[i, 1] if active[i] else pref[i, 1]
-            if mode[i] == PREF and abs(ux - pref[i, 0]) + abs(uy - pref[i, 1]) < 1e-12:
+            if mode[i] == PREF and abs(ux - pref[i, 0]) + abs(uy - pref[i, 1]) < 1e-9 * (
+                    1.0 + abs(pref[i, 0]) + abs(pref[i, 1])):
                 # ORCA left the agent's wish alone: its own command, turns in place included
                 c0 = command[i, 0]
                 c1 = command[i, 1]

@@ -30,10 +30,11 @@ def free_slots(grid, radius: float) -> np.ndarray:
     return np.flatnonzero((clear > radius + 0.5 * grid.resolution).ravel())
 
 
-def _pick(grid, order: np.ndarray, n: int, radius: float, taken: list, what: str) -> np.ndarray:
+def _pick(grid, order: np.ndarray, n: int, radius: float, taken: list, what: str,
+          spacing: float | None = None) -> np.ndarray:
     pts = grid.cells_to_world(np.stack(np.unravel_index(order, grid.shape), axis=1))
     out = []
-    gap = 2.0 * radius + 0.25 * radius
+    gap = (2.0 * radius if spacing is None else spacing) + 0.25 * radius
     for p in pts:
         if all(np.hypot(*(p - q)) >= gap for q in taken + out):
             out.append(p)
@@ -64,11 +65,17 @@ def slots_near(grid, cell, n: int, *, radius: float, taken: list | None = None) 
     return _pick(grid, order, n, radius, [] if taken is None else taken, "slots")
 
 
-def random_slots(grid, n: int, *, radius: float, rng, taken: list | None = None) -> np.ndarray:
-    """``n`` non-overlapping random places, ``(n, 2)`` metres (one draw of a permutation)."""
+def random_slots(grid, n: int, *, radius: float, rng, taken: list | None = None,
+                 spacing: float | None = None) -> np.ndarray:
+    """``n`` non-overlapping random places, ``(n, 2)`` metres (one draw of a permutation).
+
+    ``spacing``: the least distance to the places already ``taken`` (default
+    twice ``radius``; bodies of another size pass the sum of the radii).
+    """
     ok = free_slots(grid, radius)
     order = ok[rng.permutation(len(ok))]
-    return _pick(grid, order, n, radius, [] if taken is None else taken, "random slots")
+    return _pick(grid, order, n, radius, [] if taken is None else taken, "random slots",
+                 spacing)
 
 
 def route_waypoints(grid, a, b, *, radius: float, every: int = 4) -> np.ndarray:

@@ -27,6 +27,7 @@ import shapely
 from .._search import distance_field
 from ..errors import ParameterError
 from ..geometry import Footprint
+from ..sense.noise import parse_noise
 from ..sense.raycast import scan_rows
 from ..sense.sensor import make_sensor
 from ..sim.collision import Collider
@@ -197,7 +198,7 @@ class TrafficWorld:
         for r in self.robots:
             opts = {"n_beams": r.beams} if r.beams is not None else {}
             if r.noise:
-                opts["noise"] = r.noise
+                opts["noise"] = parse_noise(r.noise)
             sens.append(make_sensor(r.sensor, **opts))
         nb = {s.n_beams for s in sens}
         if len(nb) > 1:
@@ -250,7 +251,8 @@ class TrafficWorld:
         else:  # one_goal
             goals = slots_near(grid, g_cell, nr, radius=rmax)
             goal_cells = {tuple(grid.world_to_cell(p)) for p in goals}
-            starts = random_slots(grid, nr, radius=rmax, rng=rng, taken=list(goals))
+            taken.extend(goals)
+            starts = random_slots(grid, nr, radius=rmax, rng=rng, taken=taken)
             del goal_cells
         self.start = starts
         self.goal = goals
@@ -263,7 +265,8 @@ class TrafficWorld:
                 p = np.array(o.start, float)
                 taken.append(p)
             else:
-                p = random_slots(grid, 1, radius=r, rng=rng, taken=taken)[0]
+                p = random_slots(grid, 1, radius=r, rng=rng, taken=taken,
+                                 spacing=r + max(r, rmax))[0]
             if o.waypoints is not None:
                 route = np.array(o.waypoints, float)
             elif o.behaviour == "wander":

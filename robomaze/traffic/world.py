@@ -151,7 +151,7 @@ class TrafficWorld:
         for i, r in enumerate(self.robots):
             key = (tuple(self.goal[i]), round(float(rc[i]), 12))
             if key not in cache:
-                free = clear > rc[i]
+                free = clear > rc[i] + 0.5 * res   # room for the turns of non-holonomic robots
                 g = grid.world_to_cell(self.goal[i])
                 if not (0 <= g[0] < rows and 0 <= g[1] < cols) or not free[g]:
                     raise ParameterError(f"robot {i}: goal {tuple(self.goal[i])} is not a place "

@@ -351,14 +351,17 @@ def corridor_figure(rows: list[dict], path) -> Path:
     table = corridor_table(rows)
     counts = sorted({t["robots"] for t in table})
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(6.4, 6.6), sharex=True)
+    widths = [t["width_m"] for t in table]
+    # lines side by side (dodged by a fraction of the axis) so intervals stay readable
+    span = (max(widths) - min(widths)) if table else 1.0
     for k, n in enumerate(counts):
         ts = [t for t in table if t["robots"] == n]
-        x = np.array([t["width_m"] for t in ts])
+        x = np.array([t["width_m"] for t in ts]) + (k - (len(counts) - 1) / 2) * 0.008 * span
         c = COLOURS[k % len(COLOURS)]
         s = np.array([t["success"] for t in ts])
         err = np.array([[t["success"] - t["success_lo"] for t in ts],
                         [t["success_hi"] - t["success"] for t in ts]])
-        a1.errorbar(x, s, yerr=err, fmt="-o", color=c, capsize=3, ms=4,
+        a1.errorbar(x, s, yerr=err, fmt="-o", color=c, capsize=2, ms=4, elinewidth=0.8,
                     label=f"{n} robot{'s' if n > 1 else ''}")
         med = np.array([t["clearance_median"] for t in ts])
         if np.isfinite(med).any():

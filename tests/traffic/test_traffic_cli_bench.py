@@ -44,7 +44,7 @@ def test_cli_traffic_prints_metrics_and_one_line_errors(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("robots = 3\n[world]\nseed = 1\n")
     assert main(["traffic", "--spec", str(bad)]) == 2
-    assert "traffic spec" in capsys.readouterr().err
+    assert "maze source" in capsys.readouterr().err
 
 
 def test_traffic_sweep_rows_report_and_rerun(tmp_path, capsys):

@@ -46,6 +46,7 @@ COMMANDS = [
     "mouse",
     "plan",
     "simulate",
+    "traffic",
     "data",
     "warmup",
 ]
@@ -65,6 +66,7 @@ SUMMARIES = {
     "mouse": "micromouse mode: built-in solvers, host mms mice",
     "plan": "plan a path on a maze or grid",
     "simulate": "simulate a robot agent in a maze or grid",
+    "traffic": "run several robots and moving obstacles in one maze",
     "data": "list, locate and copy the packaged sample data",
     "warmup": "compile every numba kernel once (CI images, first use)",
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -137,6 +138,10 @@ def _run(sweep_file: str | None, args) -> int:
     if args.scheduler and args.executor != "dask":
         raise ParameterError("--scheduler is only used with --executor dask")
     path = Path(sweep_file) if sweep_file else default_sweep_path()
+    from ..bench import traffic as _traffic_kind
+
+    if _traffic_kind.is_traffic_sweep(_resolved(path)):
+        return _run_traffic(path, args)
     if args.max_runs is not None and args.max_runs < 1:
         raise ParameterError(f"--max-runs must be an integer >= 1, got {args.max_runs}")
     sweep = load_sweep(path, max_runs=args.max_runs)
@@ -188,6 +193,12 @@ def _all_failed_status(scenarios, out: Path) -> int:
 def _report(directory: Path, *, examples: bool = True) -> int:
     from ..bench import write_report
 
+    if _is_traffic_dir(directory):
+        from ..bench import traffic as T
+
+        print(f"report: {T.write_report(directory)}")
+        return 0
+
     written = write_report(directory, examples=examples)
     print(f"report: {written['report']}")
     print(f"summary: {written['summary']}")
@@ -207,8 +218,40 @@ def _list_rows(directory: str) -> int:
     return 0
 
 
+def _resolved(path: Path) -> Path:
+    from ..data import PREFIX, resolve
+
+    return resolve(str(path)) if str(path).startswith(PREFIX) else path
+
+
+def _run_traffic(path: Path, args) -> int:
+    """A ``kind = "traffic"`` sweep (robomaze.bench.traffic)."""
+    from ..bench import traffic as T
+
+    rows = T.load_traffic_sweep(path)
+    out = Path(args.output or "results")
+    print(f"robomaze bench: {len(rows)} traffic runs from {path} -> {out}", file=sys.stderr)
+    done = T.run_traffic_sweep(rows, out, workers=args.workers, progress=not args.quiet,
+                               meta={"source": str(path)})
+    if not args.no_report:
+        print(f"robomaze bench: report in {T.write_report(out)}", file=sys.stderr)
+    return 0 if any(r.get("status") == "ok" for r in done) else 1
+
+
+def _is_traffic_dir(directory) -> bool:
+    from ..bench.traffic import ROWS_FILE
+
+    return (Path(directory) / ROWS_FILE).is_file()
+
+
 def _show(directory: str, row_id: str) -> int:
     from ..bench.rerun import find_row, show_row
+
+    if _is_traffic_dir(directory):
+        from ..bench import traffic as T
+
+        print(json.dumps(T.find_row(directory, row_id), indent=1, default=float))
+        return 0
 
     print(show_row(find_row(directory, row_id)))
     return 0
@@ -217,6 +260,17 @@ def _show(directory: str, row_id: str) -> int:
 def _rerun(directory: str, row_id: str, args) -> int:
     from ..bench.rerun import describe_differences, find_row, rerun, row_differences
 
+    if _is_traffic_dir(directory):
+        from ..bench import traffic as T
+
+        stored = T.find_row(directory, row_id)
+        diffs = T.row_differences(stored, T.rerun_row(stored))
+        if diffs:
+            print(f"rerun {row_id}: {len(diffs)} field(s) differ: " + "; ".join(diffs))
+            return 1
+        print(f"rerun {row_id}: identical (outcome {stored['outcome']}, "
+              f"{len(stored['metrics'])} metrics, {len(stored['robots'])} robots)")
+        return 0
     stored = find_row(directory, row_id)
     r = rerun(stored, plugins=tuple(args.plugins or ()))
     if r.verdict == "starved":

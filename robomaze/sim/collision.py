@@ -33,7 +33,12 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from . import _kernels
 
-__all__ = ["Collider", "collides"]
+__all__ = ["Collider", "collides", "motion_hits"]
+
+#: ``motion_hits(*collider.kernel_args()[:9], x0, y0, t0, x1, y1, t1,
+#: *collider.kernel_args()[9:])``: the swept check of :meth:`Collider.motion_collides`
+#: as a numba function, for kernels of other packages (robomaze.traffic) to call.
+motion_hits = _kernels.motion_hits
 
 _HALF_DIAG = math.sqrt(0.5)
 

@@ -38,7 +38,7 @@ def main() -> None:
     args = ap.parse_args()
 
     from robomaze.traffic import RobotSpec, TrafficSpec, _step
-    from robomaze.traffic.env import MultiMazeEnv
+    from robomaze.envs.multi_maze import MultiMazeEnv
     from robomaze.world import WorldSpec
 
     k = int(round(1.5 / args.resolution))

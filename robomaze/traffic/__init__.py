@@ -9,7 +9,7 @@ budget. Robots avoid each other with ORCA (:mod:`robomaze.traffic._orca`,
 a port of RVO2 checked against ``pyrvo``); contacts are found exactly and
 continuously (conservative advancement between bodies, the simulator's
 swept check against walls); range sensors see walls, robots and obstacles.
-:class:`~robomaze.traffic.env.MultiMazeEnv` is the PettingZoo ParallelEnv.
+:class:`~robomaze.envs.multi_maze.MultiMazeEnv` is the PettingZoo ParallelEnv.
 """
 
 from .spec import (AGENT_CHOICES, ASSIGNMENTS, BEHAVIOURS, KINEMATICS, ObstacleSpec,

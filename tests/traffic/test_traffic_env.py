@@ -10,7 +10,7 @@ from pettingzoo.test.seed_test import parallel_seed_test  # noqa: E402
 
 from robomaze.errors import ParameterError  # noqa: E402
 from robomaze.traffic import ObstacleSpec, RobotSpec, TrafficSpec  # noqa: E402
-from robomaze.traffic.env import MultiMazeEnv, parallel_env  # noqa: E402
+from robomaze.envs.multi_maze import MultiMazeEnv, parallel_env  # noqa: E402
 from robomaze.world import WorldSpec  # noqa: E402
 
 

@@ -37,15 +37,15 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import OptionalDependencyError, ParameterError
-from . import _step
-from .spec import TrafficSpec
-from .world import TrafficWorld, build
+from ..traffic import _step
+from ..traffic.spec import TrafficSpec
+from ..traffic.world import TrafficWorld, build
 
 try:
     from gymnasium import spaces
     from pettingzoo import ParallelEnv
 except ImportError as e:  # pragma: no cover - the extra is part of the test set
-    raise OptionalDependencyError("robomaze.traffic.env needs pettingzoo "
+    raise OptionalDependencyError("robomaze.envs.multi_maze needs pettingzoo "
                                   "(pip install 'robomaze[pettingzoo]')") from e
 
 __all__ = ["MultiMazeEnv", "parallel_env"]

@@ -87,3 +87,11 @@ def test_normal_runs_are_still_stopped_by_checks_or_solution():
         except NoPathError as e:
             assert "stopped by" not in str(e), planner
     assert budget_mod.ITERATIONS_PER_CHECK >= 2
+
+
+@pytest.mark.parametrize("key", ["planner_range", "step", "goal_heading", "time_limit"])
+def test_an_integer_too_large_for_a_float_is_a_bad_value(key):
+    from robomaze.plan.sampling.options import check_options
+
+    with pytest.raises(ParameterError, match=f"option {key}="):
+        check_options("ompl:rrtstar", {key: 10 ** 400})

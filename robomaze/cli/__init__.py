@@ -137,7 +137,7 @@ class _OneLineParser(argparse.ArgumentParser):
 def one_line(text) -> str:
     """An error message on one line (a library's message may span several).
 
-    >>> one_line("bad YAML:\n  line 3\n  ^")
+    >>> one_line("bad YAML:" + chr(10) + "  line 3" + chr(10) + "  ^")
     'bad YAML: line 3 ^'
     """
     return " ".join(str(text).split())

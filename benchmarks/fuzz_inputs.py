@@ -8,6 +8,29 @@ a real ``robomaze`` command:
 * records:  ``robomaze score REC`` (every 5th: ``robomaze replay REC -o x.png``)
 * results:  ``robomaze bench report DIR`` or ``robomaze bench compare BASE DIR``
 
+and, for the newest inputs (issue 35, ``--kinds bag,bagdir,profile,ompl,mouse``):
+
+* bag:      ``robomaze --max-memory 256M stats|plan BAG.mcap``: decompression
+  bombs (zstd, lz4, stored; honest or lying chunk sizes, up to 2.4 GB from
+  ~74 KB), byte flips and truncations of a real map bag, chunk and record
+  length fields set to hostile values, /map width/height/data mismatches,
+  non-finite resolutions and quaternions;
+* bagdir:   the same through a bag folder: mutated ``metadata.yaml`` (bad
+  bytes, deep nesting, YAML alias bombs, ``compression_mode: file``/``message``
+  over a zstd bomb), the ``.mcap`` a FIFO, a link to one, ``/dev/zero``...;
+* profile:  ``robomaze mouse route|solve MAZE --profile P.toml``: mutated
+  profiles (huge, tiny, non-finite numbers, wrong types, deep nesting, bad
+  bytes, 40 MB files, FIFOs, devices);
+* ompl:     ``robomaze plan ... --method ompl:...`` with hostile lengths and budgets;
+* mouse:    ``robomaze mouse run`` of hostile mice (double-forked, env-less
+  grandchildren; the mouse kills or stops its reaper).
+
+Per case the child's peak memory (``wait4``'s ``ru_maxrss``) is recorded; a
+case whose command ran under ``--max-memory`` fails when its peak grew past
+that budget plus 200 MB minus the fresh interpreter's own peak (measured
+once at the start, so the check is the issue's "budget + 200 MB" for a real
+command); the every-N-th real ``prlimit`` run is checked directly.
+
 A case passes when the command ends within the per-case timeout, with exit
 code 0, 1 or 2, no Python traceback on stderr, and no process of it left
 alive. Each case runs in a child forked from one driver that has already
@@ -50,6 +73,14 @@ sys.path.insert(0, str(ROOT))
 from robomaze._proctree import descendants, set_subreaper  # noqa: E402
 
 AS_BYTES = 4_000_000_000
+#: The memory budget the bag cases run under (``robomaze --max-memory``).
+BAG_BUDGET = 256 << 20
+#: Allowed peak above the budget (the issue's "budget plus 200 MB").
+PEAK_MARGIN = 200 << 20
+#: Hostile mice (tests/micromouse/mice).
+MICE = ROOT / "tests" / "micromouse" / "mice"
+MAZE16 = ROOT / "tests" / "data" / "micromouse" / "16MM2019CX.maze"
+sys.path.insert(0, str(ROOT / "tests" / "io"))
 
 SWEEP = """name = "fuzz"
 seed = 3
@@ -244,16 +275,269 @@ def results_case(rng, d: Path, base: Path) -> tuple[str, list[str]]:
     return f"{mutation}:{target}", ["bench", "report", str(res)]
 
 
+# ------------------------------------------------------- bags (issue 35)
+BOMB_DIR: list = []
+
+
+def _bomb(key) -> bytes:
+    """A prebuilt bomb (building one streams gigabytes through a compressor),
+    kept on disk: the driver's memory is what every forked case starts from."""
+    n, comp, declared = key
+    path = BOMB_DIR[0] / f"bomb-{n}-{comp}-{declared}.mcap"
+    if not path.exists():
+        from bag_bombs import bag_bytes
+
+        path.write_bytes(bag_bytes(n, width=n // 50_000 if n >= 50_000 else n,
+                                   height=50_000 if n >= 50_000 else 1,
+                                   compression=comp, declared=declared))
+    return path.read_bytes()
+
+
+BOMB_KEYS = [(2_400_000_000, "zstd", None), (2_400_000_000, "zstd", 1000),
+             (1_200_000_000, "lz4", None), (1_200_000_000, "lz4", 5000),
+             (300_000_000, "zstd", None), (50_000_000, "zstd", 2 ** 63 - 1),
+             (9_000_000_000 // 3, "zstd", 9_000_000_000), (100_000_000, "none", None)]
+BAG_MUTATIONS = ["bomb", "flip", "truncate", "length_field", "shape", "quaternion",
+                 "resolution", "junk_records"]
+
+
+def _real_bag(work: Path) -> bytes:
+    p = work / "real.mcap"
+    if not p.exists():
+        import numpy as np
+        from robomaze.grid import OccupancyGrid
+        from robomaze.io.rosbag2 import write_map_bag
+
+        occ = np.random.default_rng(5).random((12, 17)) < 0.3
+        write_map_bag(OccupancyGrid(occ, resolution=0.05, origin=(1.0, -2.0, 0.3)), p)
+    return p.read_bytes()
+
+
+def _mutate_bag(rng, real: bytes, mutation: str) -> bytes:
+    import math
+    import struct
+
+    from bag_bombs import bag_bytes
+
+    if mutation == "bomb":
+        return _bomb(rng.choice(BOMB_KEYS))
+    if mutation == "flip":
+        out = bytearray(real)
+        for _ in range(rng.randint(1, 16)):
+            i = rng.randrange(len(out))
+            out[i] = rng.randrange(256)
+        return bytes(out)
+    if mutation == "truncate":
+        return real[:rng.randrange(len(real))]
+    if mutation == "length_field":
+        # an 8-byte little-endian length (record, chunk size, string) set hostile
+        out = bytearray(real)
+        i = rng.randrange(8, len(out) - 8)
+        v = rng.choice([0, 1, 2 ** 31, 2 ** 32 - 1, 2 ** 63 - 1, 2 ** 64 - 1, 10 ** 12,
+                        len(real), len(real) * 1000])
+        out[i:i + 8] = struct.pack("<Q", v)
+        return bytes(out)
+    if mutation == "shape":
+        n = rng.choice([0, 1, 4, 12, 1000])
+        w = rng.choice([0, 1, 3, 4, 2 ** 31 - 1, 2 ** 32 - 1, 100_000, n])
+        h = rng.choice([0, 1, 3, 2 ** 32 - 1, 100_000, 1])
+        return bag_bytes(n, width=w, height=h, compression=rng.choice(["zstd", "lz4", "none"]))
+    if mutation == "quaternion":
+        vals = [0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e308, 1e-308, 0.5]
+        q = tuple(rng.choice(vals) for _ in range(4))
+        return bag_bytes(4, width=2, height=2, quat=q)
+    if mutation == "resolution":
+        res = rng.choice([0.0, -0.05, math.nan, math.inf, 1e38, 1e-45, 3.4e38])
+        return bag_bytes(4, width=2, height=2, resolution=res)
+    # junk records appended before the footer
+    junk = bytes(rng.randrange(256) for _ in range(rng.randint(1, 64)))
+    cut = len(real) - 37 - 8
+    return real[:cut] + junk + real[cut:]
+
+
+def _bag_argv(rng, path: Path) -> list[str]:
+    budget = ["--max-memory", "256M"]
+    if rng.random() < 0.8:
+        return [*budget, "stats", str(path)]
+    return [*budget, "plan", str(path), "--start", "1,1", "--goal", "2,2"]
+
+
+def bag_case(rng, d: Path, real: bytes) -> tuple[str, list[str]]:
+    mutation = rng.choice(BAG_MUTATIONS)
+    p = d / "map.mcap"
+    p.write_bytes(_mutate_bag(rng, real, mutation))
+    return mutation, _bag_argv(rng, p)
+
+
+METADATA = """rosbag2_bagfile_information:
+  version: 9
+  storage_identifier: mcap
+  duration:
+    nanoseconds: 0
+  starting_time:
+    nanoseconds_since_epoch: 0
+  message_count: 1
+  topics_with_message_count: []
+  compression_format: "{fmt}"
+  compression_mode: "{mode}"
+  relative_file_paths:
+    - {name}
+  files: []
+  custom_data: ~
+  ros_distro: humble
+"""
+YAML_BOMB = ("a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+             "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c]\n"
+             "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e]\n"
+             "g: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n")
+BAGDIR_MUTATIONS = TEXT_MUTATIONS + FILE_MUTATIONS + ["link_to_fifo", "yaml_bomb",
+                                                      "file_mode_bomb", "message_mode_bomb",
+                                                      "bomb_mcap", "foreign_name"]
+
+
+def bagdir_case(rng, d: Path, work: Path) -> tuple[str, list[str]]:
+    import zstandard
+
+    folder = d / "bag"
+    shutil.copytree(work / "realbag", folder)
+    (mcap,) = folder.glob("*.mcap")
+    meta = folder / "metadata.yaml"
+    mutation = rng.choice(BAGDIR_MUTATIONS)
+    if mutation in TEXT_MUTATIONS:
+        target = rng.choice([meta, meta, mcap])
+        if target == meta:
+            meta.write_bytes(_mutate_text(rng, meta.read_text(), mutation, "toml")
+                             .replace(b" = ", b": "))
+        else:
+            mcap.write_bytes(_mutate_bag(rng, mcap.read_bytes(),
+                                         rng.choice(["flip", "truncate", "length_field"])))
+    elif mutation in FILE_MUTATIONS:
+        _as_odd_file(rng.choice([meta, mcap]), mutation)
+    elif mutation == "link_to_fifo":
+        os.mkfifo(d / "pipe")
+        mcap.unlink()
+        mcap.symlink_to(d / "pipe")
+    elif mutation == "yaml_bomb":
+        meta.write_text(YAML_BOMB + meta.read_text())
+    elif mutation in ("file_mode_bomb", "message_mode_bomb"):
+        mode = "file" if mutation == "file_mode_bomb" else "message"
+        if mode == "file":
+            # the storage file itself zstd-compressed: 2.4 GB of zeros (~74 KB)
+            c = zstandard.ZstdCompressor(level=3).compressobj()
+            block = bytes(1 << 22)
+            data = b"".join(c.compress(block) for _ in range(572)) + c.flush()
+            mcap.unlink()
+            (folder / "map.mcap.zstd").write_bytes(data)
+            name = "map.mcap.zstd"
+        else:
+            mcap.write_bytes(_bomb((300_000_000, "zstd", None)))
+            name = mcap.name
+        meta.write_text(METADATA.format(fmt="zstd", mode=mode, name=name))
+    elif mutation == "bomb_mcap":
+        mcap.write_bytes(_bomb(rng.choice(BOMB_KEYS)))
+    else:                                  # a path that leaves the folder
+        meta.write_text(METADATA.format(fmt="", mode="", name="../../../../etc/passwd"))
+    return mutation, _bag_argv(rng, folder)
+
+
+# --------------------------------------------------- profiles (issue 35)
+PROFILE = """name = "fuzz"
+cell_mm = 90
+turn_speed = 420
+along = {accel = 4200, max_speed = 1500}
+diagonal = {accel = 3600, max_speed = 1200}
+turns = {F45 = 257, F90 = 375, F135 = 465, F180 = 563, V90 = 388}
+small_turn = 287
+pivots = true
+orthogonal = "slalom"
+library_units = false
+"""
+PROFILE_HUGE = HUGE + ["1e38", "3.5e38", "1e-300", "1" + "0" * 400, "1e-45", "10001",
+                       "0.0009", "1e7", "1e5"]
+
+
+def profile_case(rng, d: Path) -> tuple[str, list[str]]:
+    p = d / "mouse.toml"
+    mutation = rng.choice(TEXT_MUTATIONS + FILE_MUTATIONS + ["huge", "huge", "big_file",
+                                                             "dict_name", "library"])
+    text = PROFILE.replace("library_units = false", "library_units = true") \
+        if rng.random() < 0.5 else PROFILE
+    if mutation == "huge":
+        p.write_text(_replace_value(rng, text, PROFILE_HUGE, "="))
+    elif mutation in TEXT_MUTATIONS:
+        p.write_bytes(_mutate_text(rng, text, mutation, "toml"))
+    elif mutation in FILE_MUTATIONS:
+        p.write_text(text)
+        _as_odd_file(p, mutation)
+    elif mutation == "big_file":
+        with open(p, "wb") as fh:
+            fh.write(text.encode())
+            fh.write(b"# " + b"x" * (40 << 20) + b"\n")
+    elif mutation == "dict_name":
+        p.write_text(text.replace('name = "fuzz"', rng.choice(
+            ['name = {a = 1}', 'name = [1]', 'name = 3', 'name = "' + "n" * 5000 + '"'])))
+    else:
+        p.write_text(text.replace("library_units = false", "library_units = true")
+                     .replace("cell_mm = 90", f"cell_mm = {rng.choice(PROFILE_HUGE)}"))
+    maze = str(MAZE16)
+    r = rng.random()
+    if r < 0.6:
+        return mutation, ["mouse", "route", maze, "--profile", str(p),
+                          *(["--diagonals"] if rng.random() < 0.5 else [])]
+    if r < 0.9:
+        return mutation, ["mouse", "solve", maze, "--prove-time", "--profile", str(p)]
+    return mutation, ["--max-memory", "256M", "mouse", "route", maze, "--profile", str(p)]
+
+
+# ------------------------------------------------ OMPL options (issue 35)
+OMPL_VALUES = ["1e-300", "1e300", "0", "-1", "nan", "inf", "1e-9", "1e-3", "0.0009", "1e9",
+               "1" + "0" * 400, "abc", "", "none", "0.5", "30", "1e-320"]
+
+
+def ompl_case(rng, d: Path) -> tuple[str, list[str]]:
+    method = rng.choice(["ompl:rrt_connect", "ompl:dubins", "ompl:reeds_shepp", "ompl:kpiece",
+                         "ompl:rrtstar", "ompl:bitstar", "ompl:prmstar"])
+    car = method in ("ompl:dubins", "ompl:reeds_shepp")
+    keys = ["step", "planner_range"] + (["turning_radius"] if car else [])
+    key = rng.choice(keys)
+    argv = ["plan", "prim", "4x4", "--seed", str(rng.randrange(100)), "--method", method,
+            "--option", f"max_checks={rng.choice([50, 500, 2000])}"]
+    if car and key != "turning_radius":
+        argv += ["--option", f"turning_radius={rng.choice(['0.5', '1', '3'])}"]
+    argv += ["--option", f"{key}={rng.choice(OMPL_VALUES)}"]
+    if rng.random() < 0.3:
+        argv += ["--footprint", rng.choice(["disc:0.2", "rect:0.6x0.3", "disc:1e308",
+                                            "rect:1e300x1"])]
+    return key, argv
+
+
+# ---------------------------------------------------- hostile mice (issue 35)
+MOUSE_KINDS = ["kill-reaper", "stop-reaper", "daemon", "orphan", "setsid"]
+
+
+def mouse_case(rng, d: Path) -> tuple[str, list[str]]:
+    kind = rng.choice(MOUSE_KINDS)
+    arg = f"{7000 + os.getpid() % 1000}.{time.monotonic_ns() % 10 ** 6:06d}"
+    os.environ.update(ESCAPE_KIND=kind if kind != "setsid" else "daemon", SLEEP_ARG=arg,
+                      MOUSE_READY=str(d / "ready"), MOUSE_GO=str(d / "go"),
+                      MOUSE_PIDFILE=str(d / "pids"))
+    mouse = MICE / ("setsid_mouse.py" if kind == "setsid" else "escape_mouse.py")
+    return kind, ["mouse", "run", str(MAZE16), "--command-timeout", "1", "--total-timeout",
+                  "10", "--", sys.executable, str(mouse)]
+
+
 # ------------------------------------------------------------------ running
 def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
     """Run ``robomaze ARGV`` in a forked child; exit code, stderr, hang, time."""
     from robomaze.cli import main
 
     out_path, err_path = d / "stdout.txt", d / "stderr.txt"
+    base_kb = _current_rss_kb()
     t0 = time.monotonic()
     pid = os.fork()
     if pid == 0:                                    # the child: the CLI as a command
         code = 1
+        start_kb = _current_rss_kb()              # what this child shares with the driver
         try:
             os.setpgid(0, 0)
             resource.setrlimit(resource.RLIMIT_AS, (AS_BYTES, AS_BYTES))
@@ -270,6 +554,11 @@ def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
             except BaseException:
                 traceback.print_exc()
                 code = 1
+            try:                                    # this child's peak resident memory
+                with open(d / "hwm.txt", "w") as fh:
+                    fh.write(f"{_hwm_kb()} {start_kb}")
+            except OSError:
+                pass
             import atexit
             atexit._run_exitfuncs()               # what interpreter exit would run
             sys.stdout.flush()
@@ -278,42 +567,116 @@ def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
             os._exit(code if isinstance(code, int) and 0 <= code < 256 else 1)
     hang = False
     while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             break
         if time.monotonic() - t0 > timeout:
             hang = True
             _kill_all(pid)
-            os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
             break
         time.sleep(0.01)
     left = _end_leftovers()
     code = os.waitstatus_to_exitcode(status) if not hang else None
     err = err_path.read_text(errors="replace") if err_path.exists() else ""
+    try:    # the child's own high-water mark over what it started with (the driver's pages)
+        peak_kb, start_kb = (int(v) for v in (d / "hwm.txt").read_text().split())
+        growth_kb = peak_kb - start_kb
+    except (OSError, ValueError):
+        peak_kb, growth_kb = usage.ru_maxrss, usage.ru_maxrss - base_kb
     if left:
         err += "\n[left alive: " + "; ".join(_end_leftovers.names) + "]"
     # the traceback flag is taken on the whole stderr: a long traceback's header
     # falls outside the 1,500-character tail that is kept
     return {"code": code, "hang": hang, "leftover": left, "seconds": time.monotonic() - t0,
-            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:]}
+            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:],
+            "peak_kb": peak_kb, "growth_kb": growth_kb,
+            "budget": _budget_of(argv), "forked": True}
+
+
+def _status_kb(field: str) -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _current_rss_kb() -> int:
+    return _status_kb("VmRSS")
+
+
+def _hwm_kb() -> int:
+    return _status_kb("VmHWM")
+
+
+def _budget_of(argv: list[str]) -> int | None:
+    """The ``--max-memory`` a command runs under (bytes), or None."""
+    if "--max-memory" not in argv:
+        return None
+    from robomaze.io import parse_bytes
+
+    return parse_bytes(argv[argv.index("--max-memory") + 1])
+
+
+#: Peak RSS (KB) of a fresh ``robomaze`` process reading a small bag: what a
+#: real command has before it reads anything big (measured at the start).
+FRESH_KB = [0]
 
 
 def run_prlimit(argv: list[str], d: Path, timeout: float) -> dict:
     """The same case as a real command under ``prlimit --as``."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     t0 = time.monotonic()
-    try:
-        p = subprocess.run(["prlimit", f"--as={AS_BYTES}", sys.executable, "-m", "robomaze",
-                            *argv], cwd=d, env=env, capture_output=True, text=True,
-                           timeout=timeout, stdin=subprocess.DEVNULL)
-        code, hang, err = p.returncode, False, p.stderr
-    except subprocess.TimeoutExpired as exc:
-        code, hang = None, True
-        err = (exc.stderr or b"").decode(errors="replace") if isinstance(exc.stderr, bytes) \
-            else (exc.stderr or "")
+    err_path, hwm_path = d / "prlimit-stderr.txt", d / "prlimit-hwm.txt"
+    with open(err_path, "wb") as fe, open(os.devnull, "wb") as fo:
+        p = subprocess.Popen(["prlimit", f"--as={AS_BYTES}", sys.executable, "-c", _HWM_MAIN,
+                              str(hwm_path), *argv], cwd=d, env=env, stdout=fo, stderr=fe,
+                             stdin=subprocess.DEVNULL)
+        hang = False
+        while True:
+            done, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() - t0 > timeout:
+                hang = True
+                _kill_all(p.pid)
+                _, status, usage = os.wait4(p.pid, 0)
+                break
+            time.sleep(0.01)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    code = None if hang else p.returncode
+    err = err_path.read_text(errors="replace")
     left = _end_leftovers()
+    # the process's own high-water mark (wait4's ru_maxrss also holds the
+    # pre-exec copy of this driver, which prlimit's fork started from)
+    try:
+        peak_kb = int(hwm_path.read_text())
+    except (OSError, ValueError):
+        peak_kb = usage.ru_maxrss
     return {"code": code, "hang": hang, "leftover": left, "seconds": time.monotonic() - t0,
-            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:]}
+            "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:],
+            "peak_kb": peak_kb, "growth_kb": peak_kb,
+            "budget": _budget_of(argv), "forked": False}
+
+
+#: ``python -c`` body of a real case: the console script's main, then the
+#: process's VmHWM (its peak resident memory, KB) into the file ``argv[1]``.
+_HWM_MAIN = """import sys
+from robomaze.cli import main
+out = sys.argv[1]
+def hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            open(out, "w").write(line.split()[1])
+try:
+    code = main(sys.argv[2:])
+except SystemExit as exc:
+    code = exc.code
+finally:
+    hwm()
+sys.exit(code)
+"""
 
 
 def _kill_all(pid: int) -> None:
@@ -376,6 +739,13 @@ def verdict(r: dict) -> str | None:
         return f"exit code {r['code']}"
     if r["leftover"]:
         return "process left alive"
+    if r.get("budget") is not None:
+        allowed_kb = (r["budget"] + PEAK_MARGIN) // 1024
+        # a forked child starts from the driver's pages: its growth plus a
+        # fresh interpreter's own peak is what the real command would reach
+        peak = r["growth_kb"] + FRESH_KB[0] if r["forked"] else r["peak_kb"]
+        if peak > allowed_kb:
+            return f"memory peak {peak // 1024} MB > budget + 200 MB ({allowed_kb // 1024} MB)"
     return None
 
 
@@ -404,7 +774,74 @@ def make_case(kind: str, rng, d: Path, base_record: str, base_results: Path):
         return sweep_case(rng, d)
     if kind == "record":
         return record_case(rng, d, base_record)
+    if kind == "bag":
+        return bag_case(rng, d, _real_bag(d.parent))
+    if kind == "bagdir":
+        return bagdir_case(rng, d, d.parent)
+    if kind == "profile":
+        return profile_case(rng, d)
+    if kind == "ompl":
+        return ompl_case(rng, d)
+    if kind == "mouse":
+        return mouse_case(rng, d)
     return results_case(rng, d, base_results)
+
+
+def _bag_inputs(work: Path) -> None:
+    """A real map bag (file and folder), the bombs built once, and a fresh
+    command's own peak memory (:data:`FRESH_KB`)."""
+    BOMB_DIR[:] = [work / "bombs"]
+    BOMB_DIR[0].mkdir(exist_ok=True)
+    real = _real_bag(work)
+    if not (work / "realbag").exists():
+        import numpy as np
+        from robomaze.grid import OccupancyGrid
+        from robomaze.io.rosbag2 import write_map_bag
+
+        write_map_bag(OccupancyGrid(np.eye(9, dtype=bool), resolution=0.1), work / "realbag")
+    for key in BOMB_KEYS:
+        _bomb(key)
+    d = _fresh(work / "fresh")
+    (d / "map.mcap").write_bytes(real)
+    r = run_prlimit(["--max-memory", "256M", "stats", str(d / "map.mcap")], d, 120)
+    assert r["code"] == 0, r
+    FRESH_KB[0] = r["peak_kb"]
+
+
+def _warm_up(work: Path, kinds) -> None:
+    """Run each command once in the driver, so its numba kernels and lazy
+    imports are loaded before the cases fork (else every case pays them)."""
+    from robomaze.cli import main
+
+    d = _fresh(work / "warm")
+    cmds = []
+    if {"bag", "bagdir"} & set(kinds):
+        (d / "map.mcap").write_bytes(_real_bag(work))
+        cmds += [["stats", str(d / "map.mcap")],
+                 ["plan", str(d / "map.mcap"), "--start", "1,1", "--goal", "2,2"]]
+    if "profile" in kinds:
+        cmds += [["mouse", "route", str(MAZE16), "--diagonals"], ["mouse", "route", str(MAZE16)],
+                 ["mouse", "solve", str(MAZE16), "--prove-time"]]
+    if "ompl" in kinds:
+        cmds += [["plan", "prim", "4x4", "--seed", "1", "--method", m, "--option",
+                  "max_checks=200", *(["--option", "turning_radius=1"] if "dubins" in m
+                                      else [])]
+                 for m in ("ompl:rrt_connect", "ompl:dubins")]
+    saved = os.dup(1), os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        for cmd in cmds:
+            try:
+                main(cmd)
+            except SystemExit:
+                pass
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in (*saved, null):
+            os.close(fd)
 
 
 def _preload() -> None:
@@ -414,6 +851,8 @@ def _preload() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot  # noqa: F401
 
+    import robomaze.io.rosbag2  # noqa: F401
+    import robomaze.micromouse  # noqa: F401
     import robomaze.bench.compare  # noqa: F401
     import robomaze.bench.report  # noqa: F401
     import robomaze.bench.runner  # noqa: F401
@@ -449,13 +888,18 @@ def main_(argv=None) -> int:
     _preload()
     work = args.out
     work.mkdir(parents=True, exist_ok=True)
-    base_record, base_results = _base_inputs(work)
-    rng = random.Random(args.seed)
     kinds = args.kinds.split(",")
+    base_record, base_results = (_base_inputs(work) if {"record", "results"} & set(kinds)
+                                 else ("", work))
+    if {"bag", "bagdir"} & set(kinds):
+        _bag_inputs(work)
+    _warm_up(work, kinds)
+    rng = random.Random(args.seed)
     counts: dict = {}
     failures: list = []
     exit1: list = []
     agree = {"checked": 0, "same": 0, "differ": []}
+    peaks: dict = {}
     t_start = time.monotonic()
     for i in range(args.cases):
         kind = kinds[i % len(kinds)]
@@ -464,6 +908,8 @@ def main_(argv=None) -> int:
                                   base_results)
         r = run_forked(cmd, d, args.timeout)
         bad = verdict(r)
+        if r.get("budget") is not None:
+            peaks[kind] = max(peaks.get(kind, 0), r["growth_kb"] + FRESH_KB[0])
         c = counts.setdefault(kind, {}).setdefault(mutation.split(":")[0], {
             "cases": 0, "exit": {"0": 0, "1": 0, "2": 0}, "failed": 0, "seconds": 0.0})
         c["cases"] += 1
@@ -487,6 +933,10 @@ def main_(argv=None) -> int:
             forked = run_forked(cmd, d, args.timeout)
             _, cmd = make_case(kind, random.Random(i), _fresh(d), base_record, base_results)
             real = run_prlimit(cmd, d, args.timeout)
+            if verdict(real) and not bad:
+                failures.append({"case": i, "kind": kind, "mutation": mutation,
+                                 "failure": "real command: " + verdict(real), "argv": cmd,
+                                 "code": real["code"], "stderr": real["stderr"][-600:]})
             agree["checked"] += 1
             if forked["code"] == real["code"] and verdict(forked) == verdict(real):
                 agree["same"] += 1
@@ -501,8 +951,8 @@ def main_(argv=None) -> int:
         summary = {"cases": i + 1, "seconds": round(time.monotonic() - t_start, 1),
                    "address_space_limit": AS_BYTES, "timeout": args.timeout,
                    "seed": args.seed, "counts": counts, "failures": failures, "exit_1": exit1,
-                   "prlimit_agreement": agree,
-                   "load": os.getloadavg()}
+                   "prlimit_agreement": agree, "fresh_peak_kb": FRESH_KB[0],
+                   "max_peak_kb": peaks, "load": os.getloadavg()}
         if i % 25 == 0 or i == args.cases - 1:
             (work / "summary.json").write_text(json.dumps(summary, indent=1))
     print(json.dumps({k: v for k, v in summary.items() if k not in ("failures", "counts")}))

@@ -15,7 +15,7 @@ import signal
 import time
 
 __all__ = ["process_table", "descendants", "set_subreaper", "set_parent_death_signal",
-           "end_all_below", "REAPER"]
+           "end_all_below", "REAPER", "process_identity", "children_of", "adopted"]
 
 #: This file, run as a script: the reaper a contained program runs under.
 REAPER = os.path.abspath(__file__)
@@ -44,6 +44,59 @@ def process_table() -> dict[int, tuple[int, str]] | None:
         fields = stat[stat.rfind(b")") + 2:].split()
         if len(fields) > 1:
             out[int(name)] = (int(fields[1]), fields[0].decode("ascii", "replace"))
+    return out
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (state first)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()
+    return fields if len(fields) > 19 else None
+
+
+def process_identity(pid: int) -> tuple[int, int] | None:
+    """``(pid, start time in clock ticks)``: a process, not just a reusable pid
+    (None once it is gone)."""
+    fields = _stat_fields(pid)
+    return None if fields is None else (pid, int(fields[19]))
+
+
+def children_of(parent: int) -> set[tuple[int, int]]:
+    """:func:`process_identity` of every child of ``parent`` (zombies included)."""
+    table = process_table() or {}
+    out = set()
+    for pid, (ppid, _) in table.items():
+        if ppid == parent:
+            ident = process_identity(pid)
+            if ident is not None:
+                out.add(ident)
+    return out
+
+
+def adopted(parent: int, before: set[tuple[int, int]], *,
+            keep: set[int] = frozenset()) -> set[int]:
+    """Children ``parent`` (a subreaper) has inherited since ``before`` was taken.
+
+    A child that is not in ``before`` (pid and start time), not in ``keep``
+    and in another session than ``parent`` came from a contained program's
+    tree: every process a program below a ``start_new_session`` reaper
+    starts is in that reaper's session or a newer one (``setsid`` can only
+    make new sessions), never in ``parent``'s, while children the parent's
+    other threads start in its own session stay out. Zombies are included
+    (they must be reaped).
+    """
+    mine = os.getsid(0)
+    out = set()
+    for pid, start in children_of(parent) - set(before):
+        if pid in keep:
+            continue
+        fields = _stat_fields(pid)
+        if fields is not None and int(fields[3]) != mine:   # field 3: the session id
+            out.add(pid)
     return out
 
 

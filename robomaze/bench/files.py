@@ -43,6 +43,7 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterable
 
+from .. import _readfile
 from .._validate import safe_name  # noqa: F401  (re-exported: report names go through it)
 from ..errors import ResultsDirError
 
@@ -58,48 +59,26 @@ _LEGACY = "results.jsonl"  # directories written before manifests existed hold t
 
 def file_problem(path: str | os.PathLike) -> str | None:
     """Why ``path`` cannot be read as a file: ``"no such file"``, ``"is a FIFO
-    (named pipe); expected a regular file"``..., or None when it is a regular file.
+    (named pipe); expected a regular file"``, too large..., or None when it is
+    a regular file (:func:`robomaze._readfile.file_problem`).
 
     >>> file_problem("/dev/zero")
     'is a character device; expected a regular file'
     """
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "no such file"
-    except OSError as exc:
-        return f"cannot read it: {exc.strerror}"
-    if stat.S_ISREG(mode):
-        return None
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return f"is {kind}; expected a regular file"
-    return "is not a regular file"
+    return _readfile.file_problem(path)
 
 
 def read_regular(path: str | os.PathLike, error: type = ResultsDirError) -> bytes:
-    """The bytes of ``path``, which must be a regular file.
+    """The bytes of ``path``, which must be a regular file within the size limit.
 
-    A FIFO, a device or a directory is refused before ``open()`` (which would
-    block on a FIFO for ever, or read ``/dev/zero`` until memory runs out);
-    the file is opened non-blocking and checked again on its descriptor, so
-    one swapped in between cannot block either. Raises ``error`` naming the
-    file and the problem.
+    :func:`robomaze._readfile.read_guarded`: a FIFO, a device or a directory
+    is refused before ``open()`` (which would block on a FIFO for ever, or
+    read ``/dev/zero`` until memory runs out); the file is opened
+    non-blocking and checked again on its descriptor, so one swapped in
+    between cannot block either. Raises ``error`` naming the file and the
+    problem.
     """
-    problem = file_problem(path)
-    if problem is None:
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-        except OSError as exc:
-            problem = f"cannot read it: {exc.strerror}"
-        else:
-            with os.fdopen(fd, "rb") as fh:
-                if stat.S_ISREG(os.fstat(fd).st_mode):
-                    return fh.read()
-            problem = "is not a regular file"
-    raise error(f"{path}: {problem}")
+    return _readfile.read_guarded(path, error)
 
 
 def check_not_linked(directory: str | os.PathLike) -> None:

@@ -590,6 +590,7 @@ class SweepResult:
 def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
               workers: int | None = None, executor: str = "local", scheduler=None,
               progress: bool = True, stream=None, retry_failed: bool = False,
+              on_ready: Callable[[], None] | None = None,
               meta: dict | None = None) -> SweepResult:
     """Run every scenario not yet in ``DIR/results.jsonl`` and append its row.
 
@@ -609,6 +610,10 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
         Drop the rows of runs that failed (``error`` / ``infra_timeout``) from
         ``DIR/results.jsonl`` first, so they run again (the file is
         rewritten atomically; successful and no-path rows are kept).
+    on_ready : callable, optional
+        Called once every check of the output (the directory, its lock, its
+        results file, ``sweep.json``) has passed, before the first run: the
+        CLI says what it runs only then, so an error is its only line.
     meta : dict, optional
         Sweep name, description and source, written with the scenario ids to
         ``DIR/sweep.json`` so the report can say how complete the directory is.
@@ -654,6 +659,8 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
 
         info["versions"] = versions()   # every library a result depends on
         write_file(directory, "sweep.json", json.dumps(info, indent=1) + "\n")
+        if on_ready is not None:     # every check of the output has passed
+            on_ready()
         if todo:
             if bags and executor != "local":
                 raise ParameterError("run.bags writes ROS 2 bags into the results directory, "

@@ -97,11 +97,11 @@ import json
 import math
 import numbers
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .. import _readfile
 from ..errors import ScenarioError
 
 __all__ = ["Scenario", "Sweep", "load_sweep", "parse_sweep", "scenario_id",
@@ -420,55 +420,23 @@ def load_sweep(path: str | Path, *, check_names: bool = True,
 
 
 #: Deepest nesting of arrays and tables a sweep file may have (a real one has 4).
-MAX_DEPTH = 32
+MAX_DEPTH = _readfile.MAX_DEPTH
 
 
 def _read_toml(path: Path) -> dict:
-    """The TOML table of a sweep file: a regular file (a FIFO or a device is
-    refused before open), UTF-8, nested at most :data:`MAX_DEPTH` deep."""
-    from .files import file_problem, read_regular
+    """The TOML table of a sweep file, read by the one guarded reader
+    (:func:`robomaze._readfile.load_toml`): a regular file (a FIFO or a
+    device is refused before open) within the size limit, UTF-8, nested at
+    most :data:`MAX_DEPTH` deep."""
+    from .files import file_problem
 
-    problem = file_problem(path)
-    if problem == "no such file":
+    if file_problem(path) == "no such file":
         raise ScenarioError(f"{path}: no such sweep file")
-    if problem is not None:
-        raise ScenarioError(f"{path}: {problem}")
-    raw = read_regular(path, ScenarioError)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ScenarioError(f"{path}:{line}:{column}: not UTF-8 text (byte "
-                            f"0x{raw[exc.start]:02x}); expected a UTF-8 TOML sweep file") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:
-        data = None
-    if data is None or _depth(data) > MAX_DEPTH:
-        raise ScenarioError(f"{path}: arrays or tables nested more than {MAX_DEPTH} deep; "
-                            "expected a sweep file (tables of keys, lists of values)")
-    return data
+    return _readfile.load_toml(path, ScenarioError, expected="a UTF-8 TOML sweep file",
+                               max_depth=MAX_DEPTH)
 
 
-def _depth(value) -> int:
-    """Nesting depth of lists and dicts, counted without recursion.
-
-    >>> _depth({"a": [[1], 2]}), _depth(3)
-    (3, 0)
-    """
-    deepest, todo = 0, [(value, 1)]
-    while todo:
-        v, d = todo.pop()
-        items = v.values() if isinstance(v, dict) else v if isinstance(v, list) else None
-        if items is None:
-            continue
-        deepest = max(deepest, d)
-        if d <= MAX_DEPTH:
-            todo.extend((x, d + 1) for x in items)
-    return deepest
+_depth = _readfile.nesting_depth
 
 
 def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",

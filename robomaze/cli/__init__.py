@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser with every registered sub-command."""
     from .. import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="robomaze",
         description="Robot path planning on mazes: generate, widen, plan, simulate, benchmark.",
     )
@@ -113,12 +113,6 @@ def build_parser() -> argparse.ArgumentParser:
                              "bytes (e.g. 2G, 512M; default: ROBOMAZE_MAX_MEMORY or a quarter "
                              "of physical memory)")
 
-    def error(message: str):
-        # one line, like every other robomaze error (argparse would print usage first)
-        print(f"robomaze: error: {message} (see 'robomaze --help')", file=sys.stderr)
-        raise SystemExit(2)
-
-    parser.error = error  # type: ignore[method-assign]
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = set(COMMANDS if _ONLY is None else _ONLY)
     for name in COMMANDS:
@@ -128,6 +122,27 @@ def build_parser() -> argparse.ArgumentParser:
         else:
             sub.add_parser(name, help=SUMMARIES[name])
     return parser
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other robomaze
+    error (argparse prints its usage block first). ``add_subparsers`` makes
+    parsers of the parser's own class, so nested commands (``mouse sim``)
+    inherit it."""
+
+    def error(self, message: str):
+        message = " ".join(str(message).split())
+        print(f"{self.prog}: error: {message} (see '{self.prog} --help')", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def one_line(text) -> str:
+    """An error message on one line (a library's message may span several).
+
+    >>> one_line("bad YAML:" + chr(10) + "  line 3" + chr(10) + "  ^")
+    'bad YAML: line 3 ^'
+    """
+    return " ".join(str(text).split())
 
 
 #: Set by :func:`parser_for` while it builds: the sub-commands to import.
@@ -181,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         words = rewrite(argv, value_options(parser))
     except RobomazeError as exc:
-        print(f"robomaze: error: {exc}", file=sys.stderr)
+        print(f"robomaze: error: {one_line(exc)}", file=sys.stderr)
         return 2
     args = parser.parse_args(words)
     if not getattr(args, "func", None):
@@ -195,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with limit_cells(args.max_cells), memory:
             return int(args.func(args) or 0)
     except RobomazeError as exc:
-        print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
+        print(f"robomaze {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (e.g. `robomaze list | head`): not an error of ours
@@ -208,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"robomaze {args.command}: interrupted", file=sys.stderr)
         return 130
     except (OSError) as exc:
-        print(f"robomaze {args.command}: error: {exc}", file=sys.stderr)
+        print(f"robomaze {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     finally:
         _jit_notice.summary()

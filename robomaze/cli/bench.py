@@ -149,11 +149,15 @@ def _run(sweep_file: str | None, args) -> int:
     from ..bench.files import check_not_linked
 
     check_not_linked(out)                  # before anything is said or written
-    print(f"robomaze bench: {len(sweep.scenarios)} runs from {path} -> {out}", file=sys.stderr)
+    n = len(sweep.scenarios)
+
+    def ready() -> None:                   # said once the output has passed its checks
+        print(f"robomaze bench: {n} runs from {path} -> {out}", file=sys.stderr)
+
     try:
         result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
                            scheduler=args.scheduler, progress=not args.quiet,
-                           retry_failed=args.retry_failed,
+                           retry_failed=args.retry_failed, on_ready=ready,
                            meta={"name": sweep.name, "description": sweep.description,
                                  "source": str(path)})
     except KeyboardInterrupt:  # a real Ctrl-C of this process (runs' own are rows)

@@ -230,8 +230,6 @@ def run(args: argparse.Namespace) -> int:
                          placement=args.placement)
     else:
         raise ParameterError(f"SOURCE must be one file or ALGO ROWSxCOLS, got {' '.join(src)!r}")
-    if args.seed is None:
-        print(f"robomaze simulate: seed {seed}", file=sys.stderr)
     if isinstance(obj, Maze):
         grid = widen(obj, corridor=args.corridor, wall=args.wall,
                      resolution=0.1 if args.resolution is None else args.resolution)
@@ -277,6 +275,8 @@ def run(args: argparse.Namespace) -> int:
                 raise ParameterError(f"--tum: cannot write {path}: {exc.strerror}") from None
     outs = [o for o in (args.output, args.image, args.gif, args.bag, args.localize_image,
                         *tums) if o]
+    if args.seed is None:   # said once the run and its outputs worked: an error is one line
+        print(f"robomaze simulate: seed {seed}", file=sys.stderr)
     if args.json:
         print(json_summary(result, outputs=outs))
     else:

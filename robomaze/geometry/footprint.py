@@ -44,13 +44,15 @@ from shapely.geometry import Point, Polygon, box
 from .._validate import check_float
 from ..errors import ParameterError
 
-__all__ = ["Footprint", "CONTACT_TOL", "SPEC_FORMS"]
+__all__ = ["Footprint", "CONTACT_TOL", "SPEC_FORMS", "MAX_FOOTPRINT_M"]
 
 #: The accepted spellings, for error messages and help texts.
 SPEC_FORMS = "disc:R, rect:LxW, rect:LxW@RX,RY or poly:X1,Y1;X2,Y2;X3,Y3..."
 
 #: Segments per quarter circle of a disc's polygon approximation (``.geometry``).
 _QUAD_SEGS = 32
+#: Largest size of a footprint (radius, side, coordinate) in metres: 1000 km.
+MAX_FOOTPRINT_M = 1e6
 
 
 #: Distances (metres) within this of zero count as contact. Clearances are
@@ -97,10 +99,13 @@ class Footprint:
     params: tuple = field(default=(), repr=False, compare=False)
 
     # ------------------------------------------------------------ builders
+    # (every size is at most MAX_FOOTPRINT_M: shapely's buffers and areas
+    # overflow, with warnings on stderr, long before 1e308)
     @classmethod
     def disc(cls, radius: float) -> "Footprint":
         """A disc of ``radius`` metres centred on the reference point."""
-        r = check_float("radius", radius, min_value=0.0, strict_min=True)
+        r = check_float("radius", radius, min_value=0.0, strict_min=True,
+                        max_value=MAX_FOOTPRINT_M)
         return cls("disc", Point(0.0, 0.0).buffer(r, quad_segs=_QUAD_SEGS), r)
 
     @classmethod
@@ -112,9 +117,14 @@ class Footprint:
         from its centre (``(0.1, 0)`` puts the reference point 0.1 m ahead of
         the centre, e.g. on the axle of a car-like robot).
         """
-        L = check_float("length", length, min_value=0.0, strict_min=True)
-        W = check_float("width", width, min_value=0.0, strict_min=True)
+        L = check_float("length", length, min_value=0.0, strict_min=True,
+                        max_value=MAX_FOOTPRINT_M)
+        W = check_float("width", width, min_value=0.0, strict_min=True,
+                        max_value=MAX_FOOTPRINT_M)
         rx, ry = _pair("ref", ref)
+        if max(abs(rx), abs(ry)) > MAX_FOOTPRINT_M:
+            raise ParameterError(f"ref must lie within {MAX_FOOTPRINT_M:g} m of the centre, "
+                                 f"got {ref!r}")
         geom = box(-L / 2 - rx, -W / 2 - ry, L / 2 - rx, W / 2 - ry)
         return cls("rectangle", shapely.normalize(geom), params=(L, W, rx, ry))
 
@@ -144,6 +154,9 @@ class Footprint:
                     f"polygon needs at least 3 (x, y) vertices, got array of shape {pts.shape}")
             if not np.isfinite(pts).all():
                 raise ParameterError("polygon coordinates must be finite numbers")
+            if np.abs(pts).max() > MAX_FOOTPRINT_M:
+                raise ParameterError(f"polygon coordinates must be within "
+                                     f"{MAX_FOOTPRINT_M:g} m of the reference point")
             geom = Polygon(pts)
         if geom.is_empty or not geom.is_valid or geom.area <= 0.0:
             why = shapely.is_valid_reason(geom) if not geom.is_empty else "empty"

@@ -32,9 +32,11 @@ import contextlib
 import contextvars
 import os
 import re
-import stat
 from typing import Iterator, Union
 
+from .._readfile import BYTES_PER_CELL, MIN_FILE_BYTES, max_file_bytes  # noqa: F401
+from .._readfile import read_guarded as _read_guarded
+from .._readfile import stat_problem as _stat_problem
 from .._validate import cell_limit
 from ..errors import MazeFormatError, ParameterError
 
@@ -45,30 +47,14 @@ __all__ = ["fail", "read_text", "read_bytes", "decode_text", "text_lines", "chec
            "memory_budget", "limit_memory", "check_memory", "parse_bytes", "format_bytes",
            "physical_memory", "MEMORY_ENV"]
 
-#: Bytes a file may hold per cell of the cell limit: the most verbose format
-#: (an ASCII P2 PGM at 16 bits, ``"65535 "`` per pixel; an mms ``.num`` line
-#: per cell) stays well under it.
-BYTES_PER_CELL = 24
-#: Floor of the file size limit, for small cell limits.
-MIN_FILE_BYTES = 1 << 20
+# The file-size limit and the guarded read are robomaze._readfile's (one
+# reader for every file robomaze reads); re-exported here for the readers.
 
 
 def fail(message: str, path=None, line: int | None = None,
          column: int | None = None) -> MazeFormatError:
     """Build (not raise) a format error pointing at ``path:line:column``."""
     return MazeFormatError(message, path=path, line=line, column=column)
-
-
-def max_file_bytes() -> int:
-    """Largest file the readers accept: :data:`BYTES_PER_CELL` bytes per cell
-    of the cell limit in force (at least 1 MiB).
-
-    >>> from robomaze import limit_cells
-    >>> with limit_cells(1_000_000):
-    ...     max_file_bytes()
-    24000000
-    """
-    return max(MIN_FILE_BYTES, BYTES_PER_CELL * cell_limit())
 
 
 def check_size(what: str, n: int, path=None, line: int | None = None,
@@ -217,15 +203,6 @@ def check_memory(what: str, nbytes: int, path=None, line: int | None = None,
     return int(nbytes)
 
 
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
 def check_regular_file(path: PathLike) -> os.stat_result:
     """``os.stat`` of ``path``, which must be a regular file within the size limit.
 
@@ -239,14 +216,7 @@ def check_regular_file(path: PathLike) -> os.stat_result:
 
 def file_problem(st: os.stat_result) -> str | None:
     """Why a file with this ``os.stat`` is refused (None when it is not)."""
-    if not stat.S_ISREG(st.st_mode):
-        return f"is {_kind(st.st_mode)}; expected a regular file"
-    limit = max_file_bytes()
-    if st.st_size > limit:
-        return (f"is a file of {st.st_size} bytes, larger than the limit of {limit} bytes "
-                f"({BYTES_PER_CELL} per cell of the cell limit; raise it with --max-cells "
-                "or robomaze.limit_cells)")
-    return None
+    return _stat_problem(st)
 
 
 def _check_stat(st: os.stat_result, path) -> None:
@@ -256,25 +226,12 @@ def _check_stat(st: os.stat_result, path) -> None:
 
 
 def read_bytes(path: PathLike) -> bytes:
-    """The whole file, which must be a regular file within :func:`max_file_bytes`.
-
-    The file is opened non-blocking and checked again on its descriptor, so
-    a FIFO swapped in after the first check cannot block the read.
+    """The whole file, which must be a regular file within :func:`max_file_bytes`
+    (:func:`robomaze._readfile.read_guarded`: refused before open if it is not,
+    opened non-blocking and checked again on its descriptor, so a FIFO
+    swapped in after the first check cannot block the read).
     """
-    check_regular_file(path)
-    fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-                 | getattr(os, "O_NOCTTY", 0))
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fd)
-        _check_stat(st, path)
-        # read(n) allocates n bytes up front: ask for what the file holds (+1
-        # to notice growth), never for the whole limit
-        data = fh.read(st.st_size + 1)
-        if len(data) > st.st_size:   # grew while we read it: take it within the limit
-            data += fh.read(max_file_bytes() - len(data) + 1)
-    if len(data) > max_file_bytes():
-        raise fail(f"file grew past the limit of {max_file_bytes()} bytes while read", path)
-    return data
+    return _read_guarded(path, MazeFormatError, missing=True)
 
 
 def describe(value) -> str:

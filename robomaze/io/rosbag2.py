@@ -33,7 +33,12 @@ play`` accepts); any other path becomes a ROS 2 bag folder
 :func:`read_bag_grid` reads the first ``nav_msgs/OccupancyGrid`` on ``/map``
 of a bag (a single ``.mcap`` file or a bag folder) with its resolution and
 origin, as :func:`robomaze.io.read_grid` does for ``.mcap`` files and bag
-folders -- maps recorded on real robots come in.
+folders -- maps recorded on real robots come in. Bags from elsewhere are
+read within the memory budget (:mod:`robomaze.io._bagguard`: chunk sizes
+checked before decompressing, total decoded bytes bounded; no FIFO or
+device in a bag folder), the map's cell count is checked against the cell
+limit and the budget before the grid is built, and the origin's quaternion
+must be finite and of non-zero length.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ import numpy as np
 
 from ..errors import MazeFormatError, OptionalDependencyError, ParameterError
 from ..grid import OccupancyGrid
+from ._common import check_memory, check_size
 
 __all__ = ["TOPICS", "MCAP_MAGIC", "write_run_bag", "write_map_bag", "read_bag_grid",
            "looks_like_mcap", "is_bag_folder"]
@@ -294,35 +300,80 @@ def read_bag_grid(path: str | os.PathLike, *, unknown: str = "occupied",
     """
     from rosbags.rosbag2 import Reader
 
+    from ._bagguard import check_bag_files, decode_budget
     from .rosdata import from_ros_data
 
     ts = _rosbags()
     p = Path(path)
+    check_bag_files(p)          # no FIFO, device or link to one: rosbags would block on it
+    if p.is_dir():
+        _check_metadata(p)
     try:
-        with Reader(p) as r:
+        with decode_budget(p), Reader(p) as r:
             conns = [c for c in r.connections if c.topic == topic]
             if not conns:
-                raise MazeFormatError(f"{p}: no {topic} topic in this bag (topics: "
-                                      f"{', '.join(sorted({c.topic for c in r.connections})) or 'none'})")
+                names = sorted({c.topic for c in r.connections})
+                shown = ", ".join(_short(n) for n in names[:20]) or "none"
+                raise MazeFormatError(f"{p}: no {_short(topic)} topic in this bag (topics: "
+                                      f"{shown}{', ...' if len(names) > 20 else ''})")
             if conns[0].msgtype != TOPICS["/map"]:
-                raise MazeFormatError(f"{p}: {topic} holds {conns[0].msgtype}, expected "
-                                      f"{TOPICS['/map']}")
+                raise MazeFormatError(f"{p}: {_short(topic)} holds {_short(conns[0].msgtype)}, "
+                                      f"expected {TOPICS['/map']}")
             for conn, _, raw in r.messages(connections=conns):
                 msg = ts.deserialize_cdr(raw, conn.msgtype)
                 break
             else:
-                raise MazeFormatError(f"{p}: {topic} has no message")
+                raise MazeFormatError(f"{p}: {_short(topic)} has no message")
     except MazeFormatError:
         raise
+    except RecursionError:
+        raise MazeFormatError(f"{p}: not a readable ROS 2 bag (nested too deeply)") from None
     except Exception as exc:   # rosbags' own errors: a damaged or foreign file
-        raise MazeFormatError(f"{p}: not a readable ROS 2 bag ({type(exc).__name__}: {exc})") \
-            from None
+        # (their YAML errors span lines: one line, like every robomaze error)
+        why = _short(" ".join(f"{type(exc).__name__}: {exc}".split()), 300)
+        raise MazeFormatError(f"{p}: not a readable ROS 2 bag ({why})") from None
     info = msg.info
-    q = info.origin.orientation
-    yaw = math.atan2(2 * (q.w * q.z + q.x * q.y), 1 - 2 * (q.y * q.y + q.z * q.z))
+    width, height = int(info.width), int(info.height)
+    # the cell limit and the memory budget before the map is built (the int8
+    # data, the flipped rows, the boolean grid and its copy)
+    check_size(f"a {width}x{height} /map", width * height, p)
+    check_memory(f"a {width}x{height} /map", width * height * _MAP_BYTES_PER_CELL, p)
+    yaw = _yaw(p, info.origin.orientation)
     # the message's float32 resolution, as the decimal it was written from (0.1, not 0.10000000149)
     res = float(str(np.float32(info.resolution)))
-    return from_ros_data(np.asarray(msg.data), int(info.width), int(info.height),
-                         resolution=res,
+    return from_ros_data(np.asarray(msg.data), width, height, resolution=res,
                          origin=(float(info.origin.position.x), float(info.origin.position.y), yaw),
                          unknown=unknown)
+
+
+#: Peak bytes per cell of building a grid from a /map message.
+_MAP_BYTES_PER_CELL = 4
+#: Largest metadata.yaml of a bag folder read (a real one is a few KB).
+MAX_METADATA_BYTES = 1 << 20
+
+
+def _short(text: str, n: int = 80) -> str:
+    """``text`` on one line, at most ``n`` characters (a bag's names are not ours)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[:n - 3] + "..."
+
+
+def _check_metadata(folder: Path) -> None:
+    """The folder's metadata.yaml through the guarded reader (size, UTF-8)
+    before rosbags parses it."""
+    from .._readfile import read_guarded_text
+
+    read_guarded_text(folder / "metadata.yaml", MazeFormatError,
+                      expected="a ROS 2 bag's metadata.yaml", limit=MAX_METADATA_BYTES)
+
+
+def _yaw(path, q) -> float:
+    """The yaw of the map origin's quaternion, which must be finite and not zero."""
+    xyzw = [float(q.x), float(q.y), float(q.z), float(q.w)]
+    norm = math.sqrt(sum(v * v for v in xyzw)) if all(map(math.isfinite, xyzw)) else math.nan
+    if not math.isfinite(norm) or norm < 1e-9:
+        shown = ", ".join(f"{v:g}" for v in xyzw)
+        raise MazeFormatError(f"{path}: /map origin orientation ({shown}) is not a rotation; "
+                              "expected a finite quaternion (x, y, z, w) of non-zero length")
+    x, y, z, w = (v / norm for v in xyzw)
+    return math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))

@@ -16,7 +16,12 @@ Fallback, named in :attr:`Contained.mode`: where the subreaper flag is
 unavailable (``"group"``: not Linux) only the program's process group is
 killed. The host itself stays a subreaper while the mouse runs and, after
 the reaper, also ends any process carrying the run's token in its
-environment (a second net should the reaper be killed from outside).
+environment, and every process it inherited during the run, token or not
+(:func:`robomaze._proctree.adopted`): a second net for when the mouse
+kills its reaper, whose orphans -- an environment-less double-forked
+grandchild among them -- then come to the host. A reaper the mouse has
+stopped (SIGSTOP) is woken once its descendants are frozen, so nothing
+can stop it again.
 
 The mouse's stderr is drained by a thread into a bounded spool: the first
 and the last bytes are kept, the middle is dropped with a marker.
@@ -32,7 +37,7 @@ import sys
 import threading
 import time
 
-from .._proctree import REAPER, process_table, set_subreaper
+from .._proctree import REAPER, adopted, children_of, descendants, process_table, set_subreaper
 from ..errors import ParameterError
 
 __all__ = ["set_subreaper", "mouse_processes", "end_processes", "StderrSpool",
@@ -40,6 +45,12 @@ __all__ = ["set_subreaper", "mouse_processes", "end_processes", "StderrSpool",
 
 #: Environment variable carrying a run's token to the mouse and its children.
 TOKEN_VAR = "ROBOMAZE_MOUSE_RUN"
+
+# Reapers of the runs in progress in this process (runs may be hosted from
+# several threads): one run's net must not take another run's reaper for an
+# inherited orphan.
+_REAPERS: set[int] = set()
+_REAPERS_LOCK = threading.Lock()
 
 
 def _table() -> dict[int, int] | None:
@@ -58,12 +69,14 @@ def _has_token(pid: int, token: bytes) -> bool:
         return False
 
 
-def mouse_processes(root: int, token: str) -> set[int] | None:
+def mouse_processes(root: int, token: str, also=()) -> set[int] | None:
     """Live processes of a mouse run: ``root``'s descendants and token carriers.
 
     A process whose environment holds ``TOKEN_VAR=token`` (unique to the run)
-    belongs to it wherever it was re-parented; so do all its descendants.
-    Returns None without ``/proc``.
+    belongs to it wherever it was re-parented; so do all its descendants,
+    and those of the pids in ``also`` (orphans the host inherited, which are
+    returned even as zombies: they must be reaped). Returns None without
+    ``/proc``.
     """
     table = _table()
     if table is None:
@@ -71,6 +84,7 @@ def mouse_processes(root: int, token: str) -> set[int] | None:
     tag = f"{TOKEN_VAR}={token}".encode()
     found = {root} if root in table else set()
     found |= {p for p in table if p != root and p != os.getpid() and _has_token(p, tag)}
+    found |= set(also) - {os.getpid()}
     children: dict[int, list[int]] = {}
     for p, pp in table.items():
         children.setdefault(pp, []).append(p)
@@ -100,8 +114,23 @@ def _reap(pids) -> None:
             pass
 
 
-def end_processes(proc: subprocess.Popen, token: str, *, grace: float = 0.3) -> None:
-    """End the mouse ``proc`` and every process it started; reap what is ours."""
+def _inherited(proc, before) -> set[int]:
+    """Orphans the host inherited since ``before`` (its children then), other
+    runs' reapers left out; none without a ``before``."""
+    if before is None:
+        return set()
+    with _REAPERS_LOCK:                  # no other run's reaper is half-registered
+        return adopted(os.getpid(), before, keep=_REAPERS - {proc.pid})
+
+
+def end_processes(proc: subprocess.Popen, token: str, *, grace: float = 0.3,
+                  before: set | None = None) -> None:
+    """End the mouse ``proc`` and every process it started; reap what is ours.
+
+    ``before`` (the host's children, :func:`robomaze._proctree.children_of`,
+    when the run started) makes every child the host inherited since then
+    part of the run, token or not.
+    """
     try:
         os.killpg(proc.pid, signal.SIGTERM)      # a polite word to the group first
     except (ProcessLookupError, PermissionError):
@@ -112,7 +141,7 @@ def end_processes(proc: subprocess.Popen, token: str, *, grace: float = 0.3) -> 
         pass
     seen: set[int] = set()
     for _ in range(50):
-        live = mouse_processes(proc.pid, token)
+        live = mouse_processes(proc.pid, token, _inherited(proc, before))
         if live is None:                         # no /proc: the group is all we know
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -134,11 +163,12 @@ def end_processes(proc: subprocess.Popen, token: str, *, grace: float = 0.3) -> 
         except subprocess.TimeoutExpired:
             pass
         _reap(seen - {proc.pid})
-        left = mouse_processes(proc.pid, token) or set()
+        left = mouse_processes(proc.pid, token, _inherited(proc, before)) or set()
         left.discard(os.getpid())
         if proc.returncode is not None and not left or time.monotonic() > deadline:
             break
         _signal(left, signal.SIGKILL)
+        _reap(left - {proc.pid})             # a late orphan, dead by now
     _reap(seen - {proc.pid})
 
 
@@ -149,8 +179,10 @@ class Contained:
     program's own pid, ``mode`` ``"subreaper"`` or ``"group"`` (the fallback).
     """
 
-    def __init__(self, proc: subprocess.Popen, status_fd: int, token: str) -> None:
+    def __init__(self, proc: subprocess.Popen, status_fd: int, token: str,
+                 before: set | None = None) -> None:
         self.proc, self.status_fd, self.token = proc, status_fd, token
+        self.before = before
         self.buf, self.eof = b"", False
         self.pid: int | None = None
         self.mode = ""
@@ -196,21 +228,46 @@ class Contained:
             self._read(wait)
         return self.exit_code
 
-    def end(self, *, timeout: float = 15.0) -> None:
-        """End the program and every process it started; reap the reaper."""
-        try:
-            self.proc.send_signal(signal.SIGTERM)
-        except ProcessLookupError:  # the reaper already exited: nothing left to end
-            pass
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()                    # its orphans come to us: the net below
-            self.proc.wait()
+    def _freeze(self) -> None:
+        """SIGSTOP everything below the reaper until no new process appears:
+        nothing there can fork, or stop or kill the reaper, any more."""
+        seen: set[int] = set()
+        for _ in range(50):
+            new = set(descendants(self.proc.pid)) - seen
+            if not new:
+                break
+            _signal(new, signal.SIGSTOP)
+            seen |= new
+
+    def end(self, *, timeout: float = 5.0) -> None:
+        """End the program and every process it started; reap the reaper.
+
+        The reaper's tree is frozen first, then the reaper is told to end it
+        (SIGTERM, and SIGCONT should the program have stopped it); a reaper
+        that does not finish in ``timeout`` s is killed, and everything it
+        leaves comes to the host's own net (:func:`end_processes`), which
+        also ends what the host inherited if the program killed its reaper.
+        """
+        if self.proc.poll() is None:
+            self._freeze()
+            for sig in (signal.SIGTERM, signal.SIGCONT):
+                try:
+                    self.proc.send_signal(sig)
+                except ProcessLookupError:  # the reaper already exited
+                    pass
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()                # its orphans come to us: the net below
+                self.proc.wait()
         while not self.eof:
             self._read(1.0)
         os.close(self.status_fd)
-        end_processes(self.proc, self.token, grace=0.0)
+        try:
+            end_processes(self.proc, self.token, grace=0.0, before=self.before)
+        finally:
+            with _REAPERS_LOCK:
+                _REAPERS.discard(self.proc.pid)
 
 
 def start_contained(cmd: list[str], *, cwd, env: dict, token: str, stderr: int,
@@ -223,17 +280,21 @@ def start_contained(cmd: list[str], *, cwd, env: dict, token: str, stderr: int,
     env = dict(env)
     env[TOKEN_VAR] = token
     status_r, status_w = os.pipe()
+    before = children_of(os.getpid())
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-S", REAPER, str(os.getpid()), str(status_w), "--", *cmd],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd, env=env,
-            start_new_session=True, pass_fds=(status_w,))
+        with _REAPERS_LOCK:         # started and registered at once (see _inherited)
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", REAPER, str(os.getpid()), str(status_w), "--",
+                 *cmd],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
+                env=env, start_new_session=True, pass_fds=(status_w,))
+            _REAPERS.add(proc.pid)
     except OSError as exc:
         os.close(status_r)
         raise ParameterError(f"cannot start mouse program {cmd[0]!r}: {exc}") from None
     finally:
         os.close(status_w)
-    run = Contained(proc, status_r, token)
+    run = Contained(proc, status_r, token, before)
     first = run._read(timeout)
     if first and first[0].startswith("S "):
         _, pid, run.mode = first[0].split()

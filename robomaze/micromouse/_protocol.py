@@ -113,7 +113,10 @@ class Pipe:
         self.sel.unregister(self.status)
         self.status = None
         if self.proc.exit_code is None:
-            return                                # the reaper died: stdout decides
+            # the reaper died without reporting an exit: the program (or someone)
+            # killed it; the run is no longer contained, so it ends here (the
+            # host's own net then ends what the reaper left)
+            raise Stop("the mouse program's reaper was killed; run ended")
         while not self.eof:
             try:
                 chunk = os.read(self.out, 65536)

@@ -216,7 +216,7 @@ def _serve(s: Session, command_timeout: float, total_deadline: float) -> None:
 
 
 def _signals(on: bool, old: dict, state: dict) -> None:
-    """Install (``on``) or restore the SIGTERM / SIGHUP handlers of the main thread."""
+    """Install (``on``) or restore the SIGTERM / SIGHUP / SIGINT handlers of the main thread."""
     if threading.current_thread() is not threading.main_thread():
         return
     if not on:
@@ -231,7 +231,7 @@ def _signals(on: bool, old: dict, state: dict) -> None:
             if not state.get("defer") and not state.get("cleanup"):
                 raise _HostSignal(signum)
 
-    for sig in (signal.SIGTERM, signal.SIGHUP):
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
         old[sig] = signal.signal(sig, handler)
 
 

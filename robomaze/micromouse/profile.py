@@ -54,13 +54,22 @@ fields, lengths in mm, speeds in mm/s, times in ms)::
     small_turn = 350        # FS90, the small turn about a cell centre
     pivots = true           # allow FS90 in the slalom graph
     orthogonal = "slalom"   # or "runs"
+
+Physical ranges (:data:`RANGES`), checked before any table is built, each
+failure one line naming the key: ``cell_mm`` 1..10,000 mm; ``turn_speed``
+and both ``max_speed`` 1..100,000 mm/s (100 m/s); both ``accel``
+1..10,000,000 mm/s^2 (about 1,000 g); the slalom times (``turns.*``) and
+``small_turn`` 0.001..600,000 ms (10 minutes). Numbers must be finite;
+``name`` a string of at most 200 characters; ``pivots`` and
+``library_units`` true or false. The file itself is read by the one
+guarded reader (:func:`robomaze._readfile.load_toml`: a regular file
+within the size limit, UTF-8, nested at most 32 deep).
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tomllib
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -68,10 +77,51 @@ import numpy as np
 from ..errors import ParameterError, ScenarioError, unknown_name
 
 __all__ = ["MouseProfile", "PROFILES", "get_profile", "load_profile", "straight_time",
-           "TURNS"]
+           "TURNS", "RANGES", "MAX_PROFILE_BYTES"]
 
 #: Slalom kinds, in the order of :meth:`MouseProfile.turn_costs`.
 TURNS = ("F45", "F90", "F135", "F180", "V90")
+
+_CELL = (1.0, 1e4, "mm")
+_SPEED = (1.0, 1e5, "mm/s")
+_ACCEL = (1.0, 1e7, "mm/s^2")
+_TIME = (1e-3, 6e5, "ms")
+#: field -> (least, greatest, unit): the physical range of every number of a
+#: profile (the module notes). Inside them every table entry is finite in
+#: float32 (the library units) for any maze within the cell limit.
+RANGES = {"cell_mm": _CELL, "turn_speed": _SPEED, "along_accel": _ACCEL,
+          "along_max_speed": _SPEED, "diag_accel": _ACCEL, "diag_max_speed": _SPEED,
+          "f45": _TIME, "f90": _TIME, "f135": _TIME, "f180": _TIME, "v90": _TIME,
+          "small_turn": _TIME}
+#: The key of each field in a profile file (the messages name those).
+_TOML_KEY = {"along_accel": "along.accel", "along_max_speed": "along.max_speed",
+             "diag_accel": "diagonal.accel", "diag_max_speed": "diagonal.max_speed",
+             **{t.lower(): f"turns.{t}" for t in TURNS}}
+#: Largest profile file read (a real one is a few hundred bytes).
+MAX_PROFILE_BYTES = 1 << 20
+
+
+def _shown(v) -> str:
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10 ** 30:
+        # (str() of an int past 4300 digits is itself an error)
+        return f"a number of about {int(abs(v).bit_length() * 0.30103) + 1} digits"
+    r = repr(v)
+    return r if len(r) <= 40 else f"a {type(v).__name__} of {len(r)} characters"
+
+
+def _check_field(name: str, v):
+    """The field's value as a float, or a ParameterError naming its key."""
+    key = _TOML_KEY.get(name, name)
+    lo, hi, unit = RANGES[name]
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise ParameterError(f"profile {key} must be a number of {unit} in {lo:g}..{hi:g}, "
+                             f"got {_shown(v)}")
+    # compare before float(): an int of 400 digits does not fit a float
+    if isinstance(v, (float, np.floating)) and not math.isfinite(v):
+        raise ParameterError(f"profile {key} must be a finite number, got {_shown(v)}")
+    if not lo <= v <= hi:
+        raise ParameterError(f"profile {key} must be in {lo:g}..{hi:g} {unit}, got {_shown(v)}")
+    return float(v)
 
 
 def straight_time(d: float, vs: float, am: float, vm: float) -> float:
@@ -157,24 +207,27 @@ class MouseProfile:
     library_units: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or len(self.name) > 200:
+            raise ParameterError(f"profile name must be a string of at most 200 characters, "
+                                 f"got {_shown(self.name)}")
+        for key in ("pivots", "library_units"):
+            if not isinstance(getattr(self, key), (bool, np.bool_)):
+                raise ParameterError(f"profile {key} must be true or false, got "
+                                     f"{_shown(getattr(self, key))}")
+        if not isinstance(self.orthogonal, str) or self.orthogonal not in ("slalom", "runs"):
+            raise ParameterError(f"profile orthogonal must be 'slalom' or 'runs', got "
+                                 f"{_shown(self.orthogonal)}")
         for f in fields(self):
-            if f.name in ("name", "orthogonal", "library_units", "pivots"):
-                continue
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise ParameterError(f"profile {f.name} must be a finite number, got {v!r}")
-            if v <= 0:
-                raise ParameterError(f"profile {f.name} must be > 0, got {v!r}")
+            if f.name in RANGES:
+                object.__setattr__(self, f.name, _check_field(f.name, getattr(self, f.name)))
         if self.orthogonal == "slalom" and not self.pivots:
             raise ParameterError("profile orthogonal 'slalom' needs pivots = true (without "
                                  "FS90 the axis moves cannot drive a staircase)")
-        if self.orthogonal not in ("slalom", "runs"):
-            raise ParameterError(f"profile orthogonal must be 'slalom' or 'runs', got "
-                                 f"{self.orthogonal!r}")
         for pre in ("along", "diag"):
             if getattr(self, f"{pre}_max_speed") < self.turn_speed:
-                raise ParameterError(f"profile {pre}_max_speed {getattr(self, pre + '_max_speed')}"
-                                     f" must be >= turn_speed {self.turn_speed}")
+                raise ParameterError(f"profile {_TOML_KEY[pre + '_max_speed']} "
+                                     f"{getattr(self, pre + '_max_speed'):g} must be >= "
+                                     f"turn_speed {self.turn_speed:g}")
 
     # -- cost tables, in units of unit_ms ------------------------------------
     @property
@@ -303,17 +356,16 @@ def load_profile(path) -> MouseProfile:
         Unreadable file, unknown key or a bad value (the message names the
         file and the key).
     """
+    from .._readfile import load_toml
+
     path = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read mouse profile: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{path}: not valid TOML: {exc}") from None
+    data = load_toml(path, ScenarioError, expected="a UTF-8 TOML mouse profile",
+                     limit=MAX_PROFILE_BYTES)
     bad = sorted(set(data) - _KEYS)
     if bad:
-        raise ScenarioError(f"{path}: unknown mouse profile key(s) {bad}; expected some of "
+        shown = [k if len(k) <= 40 else k[:37] + "..." for k in bad[:5]]
+        raise ScenarioError(f"{path}: unknown mouse profile key(s) {shown}"
+                            f"{' and more' if len(bad) > 5 else ''}; expected some of "
                             f"{sorted(_KEYS)}")
     kw: dict = {}
     for key in ("name", "cell_mm", "turn_speed", "small_turn", "pivots", "orthogonal",
@@ -323,13 +375,15 @@ def load_profile(path) -> MouseProfile:
     for table, pre in (("along", "along"), ("diagonal", "diag")):
         sub = data.get(table, {})
         if not isinstance(sub, dict) or set(sub) - {"accel", "max_speed"}:
-            raise ScenarioError(f"{path}: [{table}] must hold accel and max_speed, got {sub!r}")
+            raise ScenarioError(f"{path}: [{table}] must hold accel and max_speed, got "
+                                f"{_shown(sub)}")
         for k in ("accel", "max_speed"):
             if k in sub:
                 kw[f"{pre}_{k}"] = sub[k]
     turns = data.get("turns", {})
     if not isinstance(turns, dict) or set(turns) - set(TURNS):
-        raise ScenarioError(f"{path}: [turns] must hold some of {list(TURNS)}, got {turns!r}")
+        raise ScenarioError(f"{path}: [turns] must hold some of {list(TURNS)}, got "
+                            f"{_shown(turns)}")
     for k, v in turns.items():
         kw[k.lower()] = v
     kw.setdefault("name", os.path.splitext(os.path.basename(path))[0])

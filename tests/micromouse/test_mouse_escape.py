@@ -154,3 +154,52 @@ def test_the_reaper_reports_its_mode_and_the_programs_exit_code(tmp_path):
         run.end()
         os.close(err_r)
     assert run.proc.returncode == 0
+
+
+# ----------------------------------------------------------------- issue 35
+# The mouse double-forks an environment-less grandchild, then SIGKILLs or
+# SIGSTOPs its reaper: the grandchild carries no token and (killed reaper)
+# is the host's own child, or (stopped reaper) below a reaper that cannot act.
+REAPER_KINDS = ["kill-reaper", "stop-reaper"]
+
+
+@pytest.mark.parametrize("kind", REAPER_KINDS)
+def test_no_survivor_when_the_mouse_kills_or_stops_its_reaper(tmp_path, kind,
+                                                              not_a_subreaper):
+    host, arg = _start_host(tmp_path, kind, command_timeout=2)
+    host.wait(timeout=120)
+    survivors = _sleepers(arg)              # counted the moment `mouse run` returned
+    out, err = _finish(host, arg, survivors)
+    # a killed reaper ends the run at once; a stopped one at the command time limit
+    why = "reaper was killed" if kind == "kill-reaper" else "command time limit"
+    assert host.returncode == 1 and why in err
+    assert (tmp_path / "ready").exists()    # the grandchild existed during the run
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_no_survivor_of_a_reaper_stopper_when_the_host_is_signalled(tmp_path, sig,
+                                                                   not_a_subreaper):
+    # (a killed reaper ends the run by itself: the test above)
+    host, arg = _start_host(tmp_path, "stop-reaper")
+    assert len(_wait_count(arg, 1)) == 1
+    time.sleep(0.2)                          # the reaper is stopped by now
+    host.send_signal(sig)
+    host.wait(timeout=60)
+    survivors = _sleepers(arg)
+    _finish(host, arg, survivors)
+    # SIGINT is the CLI's "interrupted" (130); the others stop the host as they ask
+    assert host.returncode == (130 if sig == signal.SIGINT else -sig)
+
+
+def test_adopted_leaves_out_children_of_the_hosts_own_session():
+    from robomaze._proctree import adopted, children_of
+    before = children_of(os.getpid())
+    same = subprocess.Popen(["/bin/sleep", "30"])
+    other = subprocess.Popen(["/bin/sleep", "30"], start_new_session=True)
+    try:
+        assert adopted(os.getpid(), before) == {other.pid}
+        assert adopted(os.getpid(), before, keep={other.pid}) == set()
+    finally:
+        for p in (same, other):
+            p.kill()
+            p.wait()

@@ -43,7 +43,12 @@ def _number(v: Any, *, integer: bool) -> float | int | None:
         return None
     if integer:
         return int(v) if isinstance(v, (int, np.integer)) else None
-    return float(v) if isinstance(v, (int, float, np.integer, np.floating)) else None
+    if not isinstance(v, (int, float, np.integer, np.floating)):
+        return None
+    try:
+        return float(v)
+    except OverflowError:       # an integer of hundreds of digits: no float holds it
+        return None
 
 
 def _none(v: Any) -> bool:

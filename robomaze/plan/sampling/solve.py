@@ -19,6 +19,7 @@ from ..._validate import check_float, check_int
 from .._endpoints import check_grid, endpoints
 from ..path import Path, make_path
 from .budget import Progress, WorkBudget
+from .lengths import check_lengths
 from .params import planner_params
 from .prm import solve_prm
 from .validity import ClearanceLookup
@@ -199,13 +200,14 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     st = None if step is None else check_float("step", step, min_value=0.0, strict_min=True)
     rng_ = None if planner_range is None else check_float("planner_range", planner_range,
                                                           min_value=0.0, strict_min=True)
+    name = f"ompl:{space}" if space is not None else f"ompl:{planner}"
+    check_lengths(grid, name, turning_radius=rho, step=st, planner_range=rng_)
     s_cell, g_cell = endpoints(grid, start, goal)
     # heading change per unit of OMPL distance: SE(2) weighs it by 0.5, a car turns at 1/rho
     turn = 2.0 if rho is None else 1.0 / rho
     look = ClearanceLookup(grid, footprint, step=st, turn_per_metre=turn,
                            with_heading=space is not None)
     seed = _seed(rng)
-    name = f"ompl:{space}" if space is not None else f"ompl:{planner}"
     headed = space is not None or not look.round
     (sx, sy), (gx, gy) = grid.cell_to_world(s_cell), grid.cell_to_world(g_cell)
     if headed:
@@ -226,13 +228,14 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
                                   reason=f"{what} blocked for footprint")
     level = ou.getLogLevel()
     ou.setLogLevel(ou.LogLevel.LOG_NONE)   # OMPL logs every solve and warns on re-seeding
-    sp = ss = si = pl = pdef = path = ptc = obj = None
+    sp = ss = si = pl = pdef = path = ptc = obj = mv = None
     try:
         # every OMPL generator (planner, samplers, simplifier) is created after
         # this and draws its seed from the sequence it restarts
         ou.RNG.setSeed(seed)
         sp = _space(ob, grid, space, rho, headed)
-        sp.setLongestValidSegmentFraction(look.step / sp.getMaximumExtent())
+        # (finer, never coarser, than the step when the step spans the space)
+        sp.setLongestValidSegmentFraction(min(0.5, look.step / sp.getMaximumExtent()))
         ss = og.SimpleSetup(sp)
         if headed:
             ss.setStateValidityChecker(lambda s: look.valid(s.getX(), s.getY(), s.getYaw()))
@@ -262,6 +265,9 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
                   "ompl_seed": seed, "ompl_version": _ompl_version()}
         pdef = ss.getProblemDefinition()
         look.checks = look.exact = 0
+        mv = si.getMotionValidator()
+        motions0 = mv.getCheckedMotionCount()
+        budget.motions = lambda: mv.getCheckedMotionCount() - motions0
         budget.start(look)
         progress = Progress(look, t0=budget.t0)
         if hasattr(pl, "bestCost"):
@@ -284,7 +290,10 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
             failure = NoPathError(
                 f"{name} found no exact solution from {s_cell} to {g_cell} ({what} after "
                 f"{solve_checks} validity checks, {budget.elapsed():.3f} s CPU; budget: {mc} checks"
-                + (f", safety net {tl:g} s" if tl is not None else "") + ")",
+                + (f", safety net {tl:g} s" if tl is not None else "")
+                + (f"; stopped by {budget.stopped_by}: {budget.iterations} iterations, "
+                   f"{budget.motions()} motions checked"
+                   if budget.stopped_by in ("iterations", "motions") else "") + ")",
                 reason=f"ompl {what}")
         else:
             raw = ss.getSolutionPath()
@@ -309,8 +318,8 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
         ou.setLogLevel(level)
         # an exception's traceback keeps this frame alive: drop the OMPL objects
         # first, or nanobind reports them as leaked when the interpreter exits
-        budget.poll = None
-        sp = ss = si = pl = pdef = path = ptc = obj = raw = status = None
+        budget.poll = budget.motions = None
+        sp = ss = si = pl = pdef = path = ptc = obj = raw = status = mv = None
     if failure is not None:
         failure.params = params   # a failed row still says what was run
         raise failure

@@ -8,10 +8,13 @@ children carry (so a test can count them in /proc):
   its environment token);
 * ``env-setsid``: a shell starts ``( env -i setsid /bin/sleep N & )`` 40 times;
 * ``orphan``: a direct child with a cleared environment, then the mouse exits
-  at once (the child outlives its parent).
+  at once (the child outlives its parent);
+* ``kill-reaper`` / ``stop-reaper``: the ``daemon`` grandchild, then the
+  mouse SIGKILLs (SIGSTOPs) its parent, the reaper that contains it (issue
+  35): the grandchild has no token and no reaper above it any more.
 
 Once all its sleepers exist (counted in /proc) it writes "ready" to
-$MOUSE_READY, speaks a little mms, waits for the file $MOUSE_GO and exits
+$MOUSE_READY (then kills or stops its reaper), speaks a little mms, waits for the file $MOUSE_GO and exits
 (status 0).
 """
 import os
@@ -20,7 +23,7 @@ import sys
 import time
 
 kind, arg = os.environ["ESCAPE_KIND"], os.environ["SLEEP_ARG"]
-if kind == "daemon":
+if kind in ("daemon", "kill-reaper", "stop-reaper"):
     if os.fork() == 0:
         os.setsid()
         if os.fork() == 0:
@@ -33,6 +36,7 @@ elif kind == "env-setsid":
                    check=True)
 elif kind == "orphan":
     subprocess.Popen(["/bin/sleep", arg], env={})
+
 
 def sleepers() -> int:
     want = b"\0" + arg.encode() + b"\0"
@@ -51,6 +55,9 @@ while sleepers() < (40 if kind == "env-setsid" else 1) and time.monotonic() < de
     time.sleep(0.02)
 with open(os.environ["MOUSE_READY"], "w") as fh:
     fh.write("ready\n")
+if kind in ("kill-reaper", "stop-reaper"):
+    import signal
+    os.kill(os.getppid(), signal.SIGKILL if kind == "kill-reaper" else signal.SIGSTOP)
 sys.stdout.write("mazeWidth\n")
 sys.stdout.flush()
 sys.stdin.readline()

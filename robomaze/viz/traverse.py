@@ -374,8 +374,9 @@ def score_lines(record) -> str:
 
     m = score(record).summary
     head = "Goal reached!" if record.reached_goal else "Walk ended."
-    return (f"{head} {m['moves']} moves (optimal {m['optimal']}, extra {m['extra_moves']}, "
-            f"efficiency {m['efficiency']:.2f})\n"
+    route = (f"extra {m['extra_moves']}, efficiency {m['efficiency']:.2f}" if m["reached_goal"]
+             else f"{m['remaining']} cells from the goal")
+    return (f"{head} {m['moves']} moves (optimal {m['optimal']}, {route})\n"
             f"bumps {m['bumps']}, hints {m['hints']}, time {m['duration']:.1f} s, "
             f"wrong turns {m['wrong_turns']}, "
             f"revisits {m['revisits']}\n"

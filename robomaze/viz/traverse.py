@@ -81,7 +81,7 @@ def move_colors(positions: np.ndarray, palette: str = DEFAULT_PALETTE) -> list:
     """Colour of each move between consecutive positions (grey for turns in place).
 
     >>> move_colors([(0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)], "paper")
-    ['#1f4fff', '#e0201b', '#888888', '#00c8e0', '#10a010']
+    ['#1f4fff', '#c00000', '#888888', '#00b8d4', '#5ad75a']
     """
     colors = direction_colors(palette)
     d = np.diff(np.asarray(positions), axis=0)

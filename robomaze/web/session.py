@@ -187,8 +187,14 @@ class RecordShelf:
 
     def add(self, path: Path, record: TraversalRecord, data: bytes | None = None, *,
             mtime: float | None = None) -> int:
-        i = len(self.paths)
-        self.paths.append(Path(path))
+        """Add a record, or replace the one read from the same path before (a
+        walk continued after a restart is one record, read again at its end)."""
+        path = Path(path)
+        if path in self.paths:
+            i = self.paths.index(path)
+        else:
+            i = len(self.paths)
+            self.paths.append(path)
         self._cache[i] = record
         self._bytes[i] = dumps(record).encode("utf-8") if data is None else bytes(data)
         self._labels[i] = _label(record, mtime)

@@ -198,6 +198,7 @@ def test_a_restarted_server_lists_the_folder_and_continues_the_walk(tmp_path):
     rec = read_record(walks / "walk-001.jsonl")
     assert rec.reached_goal and rec.n_moves == len(SNAKE_ACTIONS) and rec.n_hints == 1
     assert not (walks / "walk-002.jsonl").exists()
+    assert [r["name"] for r in again.shelf.listing()] == ["walk-001.jsonl"]   # one record
     # a finished record is not offered again, nor one of another maze
     fresh = PlaySession(lambda i: (SNAKE, {"generator": "snake"}), walks)
     assert fresh.state(full=True)["resume"] is None

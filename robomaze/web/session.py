@@ -392,7 +392,7 @@ class PlaySession:
                                  f"continued")
         writer = RecordWriter.reopen(path)
         duration = max(rec.duration, max([0.0] + [s.t for s in rec.steps]))
-        g._t0 = float(self.clock()) - duration
+        g.set_elapsed(duration)
         self.game, self.mode, self.radius, self.controls = g, mode, radius, controls
         self._writer, self._written = writer, len(g.steps)
         self._clock_started, self.saved, self._score = True, None, None

@@ -327,9 +327,10 @@ RM.esc = function (text) {
 
 RM.sectionRows = function (rows) {
   const head = ["section", "kind", "length", "moves", "optimal", "error", "wrong_turns", "time"];
-  let h = "<table><thead><tr>" + head.map((k) => "<th scope='col'>" + k.replace("_", " ") + "</th>").join("") + "</tr></thead><tbody>";
+  const names = { wrong_turns: "wrong turns", time: "time (s)" };
+  let h = "<table><thead><tr>" + head.map((k) => "<th scope='col'>" + (names[k] || k) + "</th>").join("") + "</tr></thead><tbody>";
   for (const r of rows) {
-    h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : r[k]) + "</td>").join("") + "</tr>";
+    h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : k === "kind" ? String(r[k]).replace("_", " ") : r[k]) + "</td>").join("") + "</tr>";
   }
   return h + "</tbody></table>";
 };

@@ -442,7 +442,7 @@
     const availH = Math.max(done ? 300 : 160, window.innerHeight - top - below);
     const per = squaresPerCell();
     const fit = Math.min(availW / pic.cols, availH / pic.rows);
-    if (done) {
+    if (done && zoom === 1) {
       s = Math.max(1, Math.floor(fit));
       canvas.width = pic.cols * s;
       canvas.height = pic.rows * s;
@@ -455,7 +455,9 @@
       canvas.style.width = "";
       canvas.style.height = "";
       fitScale = 1;
-      s = Math.max(2, Math.round(Math.max(Math.floor(fit), Math.ceil(12 / per)) * zoom));
+      // at the finish a zoom starts from the whole maze; in a walk from 12 px cells
+      const base = done ? Math.max(1, Math.floor(fit)) : Math.max(Math.floor(fit), Math.ceil(12 / per));
+      s = Math.max(done ? 1 : 2, Math.round(base * zoom));
       const worldW = pic.cols * s, worldH = pic.rows * s;
       canvas.width = Math.min(worldW, Math.floor(availW));
       canvas.height = Math.min(worldH, Math.floor(availH));

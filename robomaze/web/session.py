@@ -187,17 +187,24 @@ class RecordShelf:
 
     def add(self, path: Path, record: TraversalRecord, data: bytes | None = None, *,
             mtime: float | None = None) -> int:
-        """Add a record, or replace the one read from the same path before (a
-        walk continued after a restart is one record, read again at its end)."""
-        path = Path(path)
-        if path in self.paths:
-            i = self.paths.index(path)
-        else:
-            i = len(self.paths)
-            self.paths.append(path)
+        """Add a record; returns its index."""
+        i = len(self.paths)
+        self.paths.append(Path(path))
         self._cache[i] = record
         self._bytes[i] = dumps(record).encode("utf-8") if data is None else bytes(data)
         self._labels[i] = _label(record, mtime)
+        return i
+
+    def reread(self, i: int) -> int:
+        """Read record ``i``'s file again in place (a walk continued after a
+        restart is one record, read again at its end); returns ``i``."""
+        path = self.paths[i]
+        rec, data = read_record_bytes(path)
+        self._cache[i], self._bytes[i] = rec, bytes(data)
+        try:
+            self._labels[i] = _label(rec, Path(path).stat().st_mtime)
+        except OSError:
+            self._labels[i] = _label(rec, None)
         return i
 
     def __len__(self) -> int:
@@ -316,6 +323,7 @@ class PlaySession:
         self._seq = 0
         self._shown: tuple | None = None
         self.mode, self.radius = "full", 1
+        self._stopped: set[int] = set()
         self._list_folder()
         self.new_walk(mode=mode, radius=radius, advance=True)
 
@@ -328,18 +336,23 @@ class PlaySession:
         paths = sorted(self.record_dir.glob("walk-*.jsonl"))[-MAX_RECORDS:]
         for path in paths:
             try:
-                self.shelf.read(path)
+                i = self.shelf.read(path)
             except (RobomazeError, OSError, ValueError):
                 continue
+            if not self.shelf.record(i).reached_goal:
+                # left unfinished by a server that stopped: it may be continued
+                self._stopped.add(i)
 
     def resumable(self) -> dict | None:
-        """The newest unfinished record of the current maze (start, goals and
-        level the same), if the current walk has not begun: what a restarted
-        server offers to go on with."""
+        """The newest record of the current maze (start, goals and level the
+        same) that a stopped server left unfinished in the folder, if the
+        current walk has not begun: what a restarted server offers to go on
+        with. Walks this server closed itself (a restart, the next maze) are
+        not offered: the player left them."""
         g = self.game
         if g is None or g.steps or g.events or self.saved is not None or self._writer:
             return None
-        for i in range(len(self.shelf) - 1, -1, -1):
+        for i in sorted(self._stopped, reverse=True):
             rec = self.shelf.record(i)
             if rec.reached_goal or not (rec.steps or rec.events):
                 continue
@@ -391,6 +404,7 @@ class PlaySession:
             raise ParameterError(f"{path.name} does not replay on this maze; it cannot be "
                                  f"continued")
         writer = RecordWriter.reopen(path)
+        self._stopped.discard(index)
         duration = max(rec.duration, max([0.0] + [s.t for s in rec.steps]))
         g.set_elapsed(duration)
         self.game, self.mode, self.radius, self.controls = g, mode, radius, controls
@@ -533,7 +547,10 @@ class PlaySession:
         duration = g.elapsed if reached or not g.steps else max(g.steps[-1].t, 0.0)
         path = self._writer.finish(reached, duration)
         # the shelf keeps what was read back: the page's score is the file's score
-        self.saved = self.shelf.read(path)
+        if self.resumed is not None and path in self.shelf.paths:
+            self.saved = self.shelf.reread(self.shelf.paths.index(path))
+        else:
+            self.saved = self.shelf.read(path)
         if reached:
             self._score = score_payload(self.shelf.record(self.saved))
         return self.saved

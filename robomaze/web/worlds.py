@@ -26,7 +26,7 @@ from ..errors import ParameterError
 from ..world import WorldSpec
 
 __all__ = ["PAGE_KEYS", "SEED_LIMIT", "MAX_SIDE", "MAX_WIDEN", "MAX_SQUARES", "check_page_spec",
-           "world_spec", "build_page_world", "next_seed", "page_spec_of_source"]
+           "world_spec", "build_page_world", "next_seed"]
 
 #: Keys of a page spec (``corridor`` 0 or None: walk cell by cell, not widened).
 PAGE_KEYS = ("gen", "size", "seed", "braid", "placement", "corridor", "wall")
@@ -149,17 +149,3 @@ def build_page_world(page: dict):
         source.update(corridor=page["corridor"], wall=page["wall"])
         return widen(maze, corridor=page["corridor"], wall=page["wall"]), source
     return maze, source
-
-
-def page_spec_of_source(source: dict | None) -> dict | None:
-    """The page spec a record's generator reference names (None for a file maze).
-
-    >>> page_spec_of_source({"generator": "prim", "size": [3, 4], "seed": 7})["size"]
-    [3, 4]
-    """
-    if not source or not source.get("generator") or not isinstance(source.get("size"), list):
-        return None
-    return {"gen": source["generator"], "size": list(source["size"]),
-            "seed": source.get("seed", 0), "braid": float(source.get("braid", 0.0)),
-            "placement": source.get("placement", "corners"),
-            "corridor": source.get("corridor"), "wall": source.get("wall")}

@@ -11,7 +11,6 @@ eight page states. One browser per profile for the module.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import statistics
 import urllib.request
@@ -21,7 +20,7 @@ import numpy as np
 import pytest
 
 from robomaze.cli._common import build_maze
-from robomaze.traverse import read_record, score
+from robomaze.traverse import read_record
 
 pytestmark = pytest.mark.browser
 

@@ -202,5 +202,10 @@ def test_a_restarted_server_lists_the_folder_and_continues_the_walk(tmp_path):
     # a finished record is not offered again, nor one of another maze
     fresh = PlaySession(lambda i: (SNAKE, {"generator": "snake"}), walks)
     assert fresh.state(full=True)["resume"] is None
+    # nor a walk this server closed itself (the player restarted: they left it)
+    fresh.act("E")
+    fresh.new_walk(advance=False)
+    assert read_record(walks / "walk-002.jsonl").n_moves == 1
+    assert fresh.state(full=True)["resume"] is None
     with pytest.raises(ParameterError, match="cannot be continued|not an unfinished"):
         fresh.resume(0)

@@ -271,6 +271,8 @@
   function enqueue(a) {
     if (!st || st.finished || gone || elsewhere || paused) { return false; }
     if (t0 === null) { t0 = performance.now(); pausedTotal = 0; }
+    // a move starts this walk afresh: the offer to continue the old one goes
+    if (bannerKind === "resume") { clearBanner("resume"); }
     queue.push([a, Math.round(clientT() * 1000) / 1000]);
     predict();
     draw();

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import sys
 from pathlib import Path
 
@@ -27,8 +26,12 @@ generator seed by one), each saved as walk-NNN.jsonl in --record-dir.
 The server binds 127.0.0.1 unless --host says otherwise (then the printed
 URL carries a random token every request must show); Ctrl-C (or the page's
 /api/quit) stops it. The page's URL names its maze and mode
-(?gen=wilson&size=20x30&seed=5&mode=torch: the maze of
-`robomaze generate wilson 20x30 --seed 5`), so a URL can be shared.
+(?gen=wilson&size=20x30&seed=5&braid=0&placement=corners&corridor=0&mode=torch:
+the maze of `robomaze generate wilson 20x30 --seed 5`; corridor=0 walks cell
+by cell, corridor=3&wall=1 a widened maze), so a URL re-creates its maze in
+any server. A page may name any registered generator, never a file. A
+restarted server lists every record in --record-dir and offers to go on
+with an unfinished walk of its maze.
 
 examples:
   robomaze play backtracker 10x10 --seed 3 --mode torch -o walk.jsonl
@@ -240,14 +243,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 
-def _named_world(args: argparse.Namespace, gen: str, rows: int, cols: int, seed: int):
-    """The world a page names by ``gen``, size and ``seed``, with the command's
-    other options: the same build_maze call as ``robomaze generate GEN RxC --seed S``."""
-    named = argparse.Namespace(**{**vars(args), "source": gen, "size": f"{rows}x{cols}",
-                                  "seed": seed})
-    return world_from_args(named)
-
-
 def _run_web(args: argparse.Namespace) -> int:
     from ..errors import ParameterError
     from ..web import PlaySession, make_server
@@ -255,23 +250,30 @@ def _run_web(args: argparse.Namespace) -> int:
     if args.output is not None:
         raise ParameterError("-o/--output names one record; with --web every walk is saved "
                              "in --record-dir")
+    from ..web.worlds import SEED_LIMIT
+
     fresh = args.seed is None and not Path(args.source).is_file()
     if fresh:
         # one fixed seed for the session: "next maze" is then seed + 1, + 2...
         args.seed = parse_seed(None)
-    world_from_args(args)  # bad sources fail here, before the port is taken
-    if fresh:
-        print(f"robomaze play: seed {args.seed}", file=sys.stderr)
-    maker = spec = None
+    if args.seed is not None and args.seed >= SEED_LIMIT:
+        # the page's seeds (its URL, "next maze") live below this limit too
+        raise ParameterError(f"--seed must be below 2**63 with --web, got {args.seed}")
+    world, source = world_from_args(args)  # bad sources fail here, before the port is taken
+    spec = None
     if not Path(args.source).is_file():
-        # the page may name a maze by generator, size and seed (its URL)
-        maker = functools.partial(_named_world, args)
-        rows, cols = parse_size(args.size, "SIZE")
-        spec = {"gen": args.source, "size": [rows, cols], "seed": args.seed}
+        # the page may name a maze by generator, size, seed and options (its URL):
+        # the server's maze is the page spec of its own source
+        spec = {"gen": source["generator"], "size": source["size"], "seed": source["seed"],
+                "braid": source["braid"], "placement": source["placement"],
+                "corridor": source.get("corridor"), "wall": source.get("wall")}
     session = PlaySession(lambda i: world_from_args(args, walk=i), args.record_dir,
                           mode=args.mode, radius=args.radius, controls=args.controls,
                           name=args.name, start=args.start, goals=args.goal,
-                          maker=maker, spec=spec, palette=args.palette)
+                          spec=spec, palette=args.palette)
     server = make_server(session, host=args.host, port=args.port)
+    if fresh:
+        # printed only once nothing can fail any more: an error stays one line
+        print(f"robomaze play: seed {args.seed}", file=sys.stderr)
     print(f"robomaze play: walks are saved in {Path(args.record_dir).resolve()}")
     return serve(server, "/", args)

@@ -45,6 +45,21 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _route_words(s: dict) -> str:
+    """Extra moves and efficiency of a finished walk; an unfinished one has
+    neither, but cells still to go and progress made.
+
+    >>> _route_words({"reached_goal": True, "extra_moves": 2, "efficiency": 0.8})
+    'extra 2, efficiency 0.80'
+    >>> _route_words({"reached_goal": False, "remaining": 4, "progress": 3, "optimal": 7})
+    'unfinished: 4 cells from the goal, progress 3 of 7'
+    """
+    if s["reached_goal"]:
+        return f"extra {s['extra_moves']}, efficiency {s['efficiency']:.2f}"
+    return (f"unfinished: {s['remaining']} cells from the goal, progress {s['progress']} "
+            f"of {s['optimal']}")
+
+
 def run(args: argparse.Namespace) -> int:
     from ..traverse.record import read_record
     from ..traverse.score import score
@@ -61,8 +76,7 @@ def run(args: argparse.Namespace) -> int:
     s = rep.summary
     print(f"{args.record}: {s['walker']} at {s['level']} level, "
           f"{'reached the goal' if s['reached_goal'] else 'did NOT reach the goal'}")
-    print(f"  moves {s['moves']} (optimal {s['optimal']}, extra {s['extra_moves']}, "
-          f"efficiency {s['efficiency']:.2f})"
+    print(f"  moves {s['moves']} (optimal {s['optimal']}, " + _route_words(s) + ")"
           + (f", {s['level_moves']} grid moves at pitch {s['pitch']}"
              if s["level"] == "grid" else ""))
     print(f"  revisits {s['revisits']}, wrong turns {s['wrong_turns']}, turnbacks "

@@ -501,6 +501,49 @@ class RecordWriter:
         self.t = max(self.t, float(event.t))
         self._write_end(False, self.t, (_event_line(event) + "\n").encode("utf-8"))
 
+    @classmethod
+    def reopen(cls, path: str | Path) -> "RecordWriter":
+        """Go on writing an unfinished record (a walk a stopped server left).
+
+        The file must be a complete record not marked ``reached_goal``, whose
+        lines are exactly as this writer writes them; the next :meth:`append`
+        replaces its end line. Returns the writer and the record read.
+
+        >>> import tempfile, os
+        >>> m = Maze.from_edges(1, 3, [0, 1], [1, 2])
+        >>> path = os.path.join(tempfile.mkdtemp(), "w.jsonl")
+        >>> w = RecordWriter(path, TraversalRecord.from_cells(m, [(0, 0)]).header())
+        >>> w.append(Step(0.5, "E", 0, 1, 0.0)); w.close()
+        >>> w2 = RecordWriter.reopen(path)
+        >>> w2.append(Step(0.9, "E", 0, 2, 0.0)); w2.finish(True, 0.9).name
+        'w.jsonl'
+        >>> read_record(path).positions.tolist(), read_record(path).reached_goal
+        ([[0, 0], [0, 1], [0, 2]], True)
+        """
+        rec, data = read_record_bytes(path)
+        if rec.reached_goal:
+            raise ParameterError(f"{path}: the walk reached the goal; nothing to go on with")
+        lines = data.split(b"\n")
+        if lines[-1] != b"" or len(lines) < 3:
+            raise ParameterError(f"{path}: not a record this server wrote (no final newline)")
+        head, end = lines[0], lines[-2]
+        header = json.loads(head)
+        # the header may be rewritten in place (version 1 -> 2) only if it
+        # serialises back to the very same bytes
+        if _line(header).encode("utf-8") != head:
+            raise ParameterError(f"{path}: its header is not as this server writes it")
+        self = cls.__new__(cls)
+        self.path = Path(path)
+        self.header = header
+        self.moves, self.bumps, self.hints = rec.n_moves, rec.n_bumps, rec.n_hints
+        moved = [s for s in rec.steps if not s.bump]
+        self.final = (moved[-1].row, moved[-1].col) if moved else tuple(rec.start)
+        self.heading = float(moved[-1].heading) if moved else float(rec.heading)
+        self.t = max([0.0] + [float(s.t) for s in rec.steps] + [float(e.t) for e in rec.events])
+        self._fh = open(self.path, "r+b")
+        self._end_at = len(data) - len(end) - 1
+        return self
+
     def finish(self, reached_goal: bool, duration: float) -> Path:
         """Write the final end line and close the file; returns its path."""
         if not self._fh.closed:

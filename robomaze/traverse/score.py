@@ -11,6 +11,12 @@ Definitions
 ``d(v)`` is the number of moves from cell ``v`` to the nearest goal.
 
 * **optimal** -- ``d(start)``, the length of a shortest route.
+* **extra moves, efficiency** -- ``moves - optimal`` and ``optimal / moves``
+  for a walk that reached the goal; None for an unfinished walk (it has not
+  walked a route to compare). An unfinished walk has **remaining**, ``d`` of
+  its last cell, and **progress**, ``optimal`` minus the least ``d`` it
+  reached (the moves that made new progress); a finished walk has
+  remaining 0 and progress ``optimal``.
 * **error of a move** -- 0 if it reaches a cell closer to the goal than any
   cell reached before (it makes new progress), else 1. The errors of a walk
   that reaches the goal add up to ``moves - optimal``; an optimal walk has
@@ -55,7 +61,8 @@ __all__ = ["Sections", "sections", "TraversalScore", "score", "score_walk", "SUM
 SUMMARY_KEYS = ("walker", "level", "reached_goal", "moves", "optimal", "extra_moves",
                 "efficiency", "error", "revisits", "wrong_turns", "turnbacks",
                 "dead_ends_entered", "distinct_dead_ends", "bumps", "duration",
-                "level_moves", "pitch", "sections", "sections_with_error", "hints")
+                "level_moves", "pitch", "sections", "sections_with_error", "hints",
+                "remaining", "progress")
 
 
 @dataclass(frozen=True)
@@ -264,6 +271,12 @@ def score(record: TraversalRecord, *, regions: Sequence[int] = (2, 2)) -> Traver
     >>> s = score(rec).summary
     >>> s["moves"], s["optimal"], s["extra_moves"], s["wrong_turns"], s["dead_ends_entered"]
     (4, 2, 2, 1, 1)
+
+    An unfinished walk has no extra moves or efficiency, but remaining and progress:
+
+    >>> s = score(TraversalRecord.from_cells(m, [(0, 1), (0, 2)])).summary
+    >>> s["reached_goal"], s["extra_moves"], s["efficiency"], s["remaining"], s["progress"]
+    (False, None, None, 1, 1)
     """
     if not isinstance(record, TraversalRecord):
         raise ParameterError(f"record must be a TraversalRecord, got {type(record).__name__}")
@@ -373,8 +386,12 @@ def score_walk(world: Maze | OccupancyGrid, cells, times=None, *,
     total_err = int(cell_err.sum())
     summary = {
         "walker": "", "level": "cell", "reached_goal": bool(reached), "moves": moves,
-        "optimal": optimal, "extra_moves": moves - optimal,
-        "efficiency": (optimal / moves) if moves else (1.0 if optimal == 0 else 0.0),
+        "optimal": optimal,
+        # an unfinished walk has no route to compare: "extra -20, efficiency
+        # 2.67" would be nonsense (moves < optimal) or flattering
+        "extra_moves": (moves - optimal) if reached else None,
+        "efficiency": (((optimal / moves) if moves else 1.0) if reached else None),
+        "remaining": int(d[-1]), "progress": int(optimal - d.min()),
         "error": total_err, "revisits": revisits, "wrong_turns": wrong,
         "turnbacks": turnback, "dead_ends_entered": dead,
         "distinct_dead_ends": len(dead_cells), "bumps": 0,

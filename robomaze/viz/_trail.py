@@ -50,7 +50,7 @@ def two_way_trail(positions, palette: str = DEFAULT_PALETTE):
 
     >>> segs, colors, widths = two_way_trail([(0, 0), (0, 1), (0, 0)], "paper")
     >>> segs.tolist(), colors, widths.tolist()
-    ([[[0.0, 0.075], [1.0, 0.075]], [[1.0, -0.075], [0.0, -0.075]]], ['#1f4fff', '#00c8e0'], [0.5, 0.5])
+    ([[[0.0, 0.075], [1.0, 0.075]], [[1.0, -0.075], [0.0, -0.075]]], ['#1f4fff', '#00b8d4'], [0.5, 0.5])
     """
     return TwoWayTrail(positions, palette).upto(None)
 

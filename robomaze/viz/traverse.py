@@ -81,7 +81,7 @@ def move_colors(positions: np.ndarray, palette: str = DEFAULT_PALETTE) -> list:
     """Colour of each move between consecutive positions (grey for turns in place).
 
     >>> move_colors([(0, 0), (0, 1), (1, 1), (1, 1), (1, 0), (0, 0)], "paper")
-    ['#1f4fff', '#e0201b', '#888888', '#00c8e0', '#10a010']
+    ['#1f4fff', '#c00000', '#888888', '#00b8d4', '#5ad75a']
     """
     colors = direction_colors(palette)
     d = np.diff(np.asarray(positions), axis=0)
@@ -374,8 +374,9 @@ def score_lines(record) -> str:
 
     m = score(record).summary
     head = "Goal reached!" if record.reached_goal else "Walk ended."
-    return (f"{head} {m['moves']} moves (optimal {m['optimal']}, extra {m['extra_moves']}, "
-            f"efficiency {m['efficiency']:.2f})\n"
+    route = (f"extra {m['extra_moves']}, efficiency {m['efficiency']:.2f}" if m["reached_goal"]
+             else f"{m['remaining']} cells from the goal")
+    return (f"{head} {m['moves']} moves (optimal {m['optimal']}, {route})\n"
             f"bumps {m['bumps']}, hints {m['hints']}, time {m['duration']:.1f} s, "
             f"wrong turns {m['wrong_turns']}, "
             f"revisits {m['revisits']}\n"

@@ -2,9 +2,13 @@
 
 * :mod:`.session` -- :class:`PlaySession`, the walks of one player in a row
   (the server-side game, its records and scores) and the JSON the pages draw;
-* :mod:`.server` -- :func:`make_server`, a standard-library
-  ``ThreadingHTTPServer`` with a fixed route table serving the page in
-  ``static/`` (plain JavaScript and canvas, no build step, works offline).
+* :mod:`.server` -- :func:`make_server`, a standard-library HTTP server
+  (deep listen backlog, bounded worker pool) with a fixed route table
+  serving the page in ``static/`` (plain JavaScript and canvas, no build
+  step, works offline);
+* :mod:`.worlds` -- the mazes a page may name in its URL (a generator,
+  size, seed and the world's options, as a :class:`robomaze.world.WorldSpec`;
+  never a file).
 
 The commands are ``robomaze play ... --web`` and ``robomaze replay ... --web``.
 """

@@ -1,7 +1,8 @@
 """The local HTTP server of the play and replay pages (standard library only).
 
-:func:`make_server` builds a :class:`http.server.ThreadingHTTPServer` whose
-handler answers from a fixed route table:
+:func:`make_server` builds a :class:`http.server.HTTPServer` (a listen backlog
+of :data:`BACKLOG` and a pool of :data:`WORKERS` threads) whose handler
+answers from a fixed route table:
 
 ==========  =========================  =========================================
 method      path                       answer
@@ -11,10 +12,16 @@ GET         ``/``                      the play page (or the replay page when
 GET         ``/replay``                the replay page
 GET         ``/static/<name>``         one of the page's own files (fixed list)
 GET         ``/api/state``             the current walk, with its picture
+GET         ``/api/ping``              the page's heartbeat (``{"alive": true}``)
 POST        ``/api/move``              ``{"action": "N|E|S|W|F|L|R|U", "t": s}``
-                                       or ``{"moves": [[action, t], ...]}``
+                                       or ``{"moves": [[action, t], ...]}``:
+                                       what changed (``PlaySession.delta``)
 POST        ``/api/new``               ``{"mode": .., "radius": .., "next": bool,
-                                       "gen": .., "size": "RxC", "seed": ..}``
+                                       "gen": .., "size": "RxC", "seed": ..,
+                                       "braid", "placement", "corridor",
+                                       "wall"}`` (:mod:`.worlds`)
+POST        ``/api/resume``            ``{"record": i}``: go on with the
+                                       unfinished walk the state offers
 POST        ``/api/hint``              ``{"t": s}``: the state plus ``hint``,
                                        the next route cells (recorded)
 GET         ``/api/records``           the records written (or given) so far
@@ -35,8 +42,9 @@ any other address, every request must carry a random token (printed in the
 URL at start; the page then holds it in a ``SameSite=Strict`` cookie), so a
 page or host that merely reaches the port can neither read the game nor
 post moves. Every response -- the standard library's own error pages (400,
-414, 431, 501) included -- carries the security headers; a client that
-hangs up early is not an error worth a traceback.
+414, 431, 501, 505, and requests that parse as HTTP/0.9) included -- has a
+status line and carries the security headers; a client that hangs up early
+is not an error worth a traceback.
 """
 
 from __future__ import annotations
@@ -44,20 +52,23 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import queue
 import re
 import secrets
+import socketserver
 import sys
 import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from typing import Callable
 
 from ..errors import ParameterError, RobomazeError
 from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
 from .session import ElsewhereError, PlaySession, RecordShelf, record_payload
+from .worlds import PAGE_KEYS
 
-__all__ = ["make_server", "STATIC_FILES", "MAX_BODY", "url_of"]
+__all__ = ["make_server", "STATIC_FILES", "MAX_BODY", "url_of", "BACKLOG", "WORKERS"]
 
 #: The page's files: name -> content type. Nothing else is ever served from disk.
 STATIC_FILES = {"play.html": "text/html; charset=utf-8",
@@ -72,6 +83,13 @@ MAX_BODY = 1024
 MAX_DEPTH = 4
 #: Most moves in one ``/api/move`` request.
 MAX_BATCH = 64
+#: Connections the kernel queues before the server accepts them (socketserver's is 5:
+#: a burst of clients then waits for SYN retransmits, 1, 3, 7... seconds).
+BACKLOG = 512
+#: Threads answering requests; further accepted connections wait in a queue.
+WORKERS = 32
+#: Accepted connections waiting for a worker before new ones get a 503.
+PENDING = 1024
 _TOKEN_COOKIE = "robomaze_token"
 _RECORD_API = re.compile(r"^/api/record/(\d{1,6})$")
 _RECORD_FILE = re.compile(r"^/records/(\d{1,6})\.jsonl$")
@@ -113,6 +131,38 @@ class _Handler(BaseHTTPRequestHandler):
         except (ConnectionError, TimeoutError):
             # the client hung up (a closed tab, a reload): nothing to answer
             self.close_connection = True
+
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":
+            # an HTTP/0.9 answer has no status line and no headers at all
+            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED)
+            return False
+        return True
+
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """Every error page, the standard library's included, as JSON with the
+        security headers and a status line -- also for a request line that
+        parsed as HTTP/0.9 (``GARBAGE``) or named no version the server
+        speaks, where the standard library sends a bare body. The request
+        line is never echoed back."""
+        try:
+            status = HTTPStatus(code)
+        except ValueError:
+            status = HTTPStatus.BAD_REQUEST
+        if self.request_version not in ("HTTP/1.0", "HTTP/1.1"):
+            self.request_version = "HTTP/1.0"
+        self.close_connection = True
+        body = json.dumps({"error": f"{status.value} {status.phrase}"}).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if self.command != "HEAD" and status.value >= 200 and status.value not in (204, 304):
+            self.wfile.write(body)
 
     def end_headers(self) -> None:
         # here, not in _send: the standard library's own error pages
@@ -220,7 +270,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 - stdlib name
         home = "play.html" if self.server.session is not None else "replay.html"
         routes = {"/": lambda: self._static(home), "/replay": lambda: self._static("replay.html"),
-                  "/api/state": self._get_state, "/api/records": self._get_records}
+                  "/api/state": self._get_state, "/api/records": self._get_records,
+                  "/api/ping": self._get_ping}
         routes.update({f"/static/{n}": (lambda n=n: self._static(n)) for n in STATIC_FILES})
         self._dispatch(routes)
 
@@ -228,7 +279,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - stdlib name
         self._dispatch({"/api/move": self._post_move, "/api/new": self._post_new,
-                        "/api/hint": self._post_hint,
+                        "/api/hint": self._post_hint, "/api/resume": self._post_resume,
                         "/api/quit": self._post_quit})
 
     def _static(self, name: str) -> None:
@@ -245,6 +296,11 @@ class _Handler(BaseHTTPRequestHandler):
             if k == key:
                 return v
         return None
+
+    def _get_ping(self) -> None:
+        # the page's heartbeat: cheap, takes no lock and claims nothing
+        s = self.server.session
+        self._json({"alive": True, "walk": None if s is None else s.walk + 1})
 
     def _get_state(self) -> None:
         s = self._session()
@@ -285,17 +341,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _post_new(self) -> None:
         body = self._body()
-        extra = set(body) - {"mode", "radius", "next", "gen", "size", "seed", "tab", "controls"}
+        extra = set(body) - {"mode", "radius", "next", "tab", "controls", *PAGE_KEYS}
         if extra:
-            raise _BadRequest(HTTPStatus.BAD_REQUEST, f"unknown keys {sorted(extra)}")
+            raise _BadRequest(HTTPStatus.BAD_REQUEST, f"unknown keys {sorted(extra)[:8]}")
         mode, radius, nxt = body.get("mode"), body.get("radius"), body.get("next", True)
-        gen, size, seed = body.get("gen"), body.get("size"), body.get("seed")
-        if gen is not None and not isinstance(gen, str):
-            raise ParameterError(f"gen must be a string, got {gen!r}")
-        if size is not None and not isinstance(size, str):
-            raise ParameterError(f"size must be a string like 20x30, got {size!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise ParameterError(f"seed must be an integer, got {seed!r}")
         controls = body.get("controls")
         if controls is not None and not isinstance(controls, str):
             raise ParameterError(f"controls must be a string, got {controls!r}")
@@ -305,11 +354,25 @@ class _Handler(BaseHTTPRequestHandler):
             raise ParameterError(f"radius must be an integer, got {radius!r}")
         if not isinstance(nxt, bool):
             raise ParameterError(f"next must be true or false, got {nxt!r}")
+        # the maze keys are checked by robomaze.web.worlds.check_page_spec
+        world = {k: body.get(k) for k in PAGE_KEYS}
         s = self._session()
         with s.lock:
             s.check_tab(_tab_of(body))
-            self._json(s.new_walk(mode=mode, radius=radius, advance=nxt, gen=gen, size=size,
-                                  seed=seed, controls=controls))
+            self._json(s.new_walk(mode=mode, radius=radius, advance=nxt, controls=controls,
+                                  **world))
+
+    def _post_resume(self) -> None:
+        body = self._body()
+        index = body.get("record")
+        if not set(body) <= {"record", "tab"} or isinstance(index, bool) or \
+                not isinstance(index, int):
+            raise _BadRequest(HTTPStatus.BAD_REQUEST,
+                              'the body must be {"record": index} (a record the state offers)')
+        s = self._session()
+        with s.lock:
+            s.check_tab(_tab_of(body))
+            self._json(s.resume(index))
 
     def _post_quit(self) -> None:
         self._body()
@@ -391,9 +454,60 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
+class _Server(HTTPServer):
+    """An HTTP server with a deep listen backlog and a bounded pool of workers.
+
+    The accept loop hands each connection to one of :data:`WORKERS` threads
+    through a queue of at most :data:`PENDING`; beyond that a connection is
+    answered 503 at once rather than left to time out (a thread per
+    connection, as ``ThreadingHTTPServer`` does, has no bound at all).
+    """
+
+    request_queue_size = BACKLOG
+    allow_reuse_address = True
     token: str | None = None
+
+    def __init__(self, address, handler, *, workers: int = WORKERS) -> None:
+        super().__init__(address, handler)
+        self._jobs: queue.Queue = queue.Queue(maxsize=PENDING)
+        self._workers = [threading.Thread(target=self._work, daemon=True,
+                                          name=f"robomaze-web-{i}") for i in range(workers)]
+        for t in self._workers:
+            t.start()
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            request, client_address = job
+            try:
+                self.finish_request(request, client_address)
+            except Exception:
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
+
+    def process_request(self, request, client_address) -> None:
+        try:
+            self._jobs.put_nowait((request, client_address))
+        except queue.Full:
+            try:
+                request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                                b"Connection: close\r\nRetry-After: 1\r\n"
+                                + b"".join(f"{k}: {v}\r\n".encode()
+                                           for k, v in _SECURITY_HEADERS.items()) + b"\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+
+    def server_close(self) -> None:
+        super().server_close()
+        for _ in self._workers:
+            try:
+                self._jobs.put_nowait(None)
+            except queue.Full:
+                break
 
     def handle_error(self, request, client_address) -> None:
         # a client that hangs up mid-answer is routine, not a traceback
@@ -407,7 +521,7 @@ class _Server(ThreadingHTTPServer):
     log: Callable[[str], None] | None
 
 
-def url_of(server: ThreadingHTTPServer, page: str = "/") -> str:
+def url_of(server: HTTPServer, page: str = "/") -> str:
     """The address a browser opens for ``page`` of ``server`` (with its token, if any)."""
     host, port = server.server_address[:2]
     host = f"[{host}]" if ":" in host else host
@@ -421,7 +535,7 @@ def make_server(session: PlaySession | None = None, *, shelf: RecordShelf | None
                 host: str = "127.0.0.1", port: int = 0,
                 log: Callable[[str], None] | None = None,
                 token: str | None = None,
-                palette: str | None = None) -> ThreadingHTTPServer:
+                palette: str | None = None) -> HTTPServer:
     """A server for the play page of ``session`` (or, without one, only the
     replay page of ``shelf``); call ``serve_forever()`` on it.
 

@@ -32,15 +32,19 @@ from ..grid import OccupancyGrid
 from ..maze import Maze
 from ..traverse.game import CONTROLS, MODES, Game
 from ..traverse.palette import DEFAULT_PALETTE, PALETTES, check_palette
+from ..errors import RobomazeError
 from ..traverse.record import (MOVES, RecordWriter, TraversalRecord, dumps,
                                read_record_bytes)
 from ..traverse.score import score
+from .worlds import MAX_SIDE, build_page_world, check_page_spec, next_seed, world_spec
 
 __all__ = ["PlaySession", "RecordShelf", "ElsewhereError", "picture_of", "record_payload",
-           "score_payload", "MAX_RADIUS", "MAX_SIDE"]
+           "score_payload", "MAX_RADIUS", "MAX_SIDE", "MAX_RECORDS"]
 
 #: Largest torch radius a page may ask for.
 MAX_RADIUS = 20
+#: Most records a server lists from its folder at start (newest kept).
+MAX_RECORDS = 2000
 
 WorldFactory = Callable[[int], "tuple[Maze | OccupancyGrid, dict | None]"]
 
@@ -85,8 +89,14 @@ def _to_picture(cells: Iterable, pos: dict) -> list[list[int]]:
 
 
 def score_payload(record: TraversalRecord) -> dict:
-    """What the finish screen shows: the summary, the sections with error and
-    the per-maze-cell error heat map (section error, NaN -> null)."""
+    """What the finish screen shows: the summary, the sections walked or on the
+    route (those with error first, most error first), the per-maze-cell error
+    heat map (section error, NaN -> null) and the best route.
+
+    Each section carries ``at``, up to 7 cells of its chain (middle first)
+    where the page may print its number: it takes the first that does not
+    overlap a number already placed.
+    """
     rep = score(record)
     heat = rep.section_map("error")
     cols = rep.sections.shape[1]
@@ -94,8 +104,13 @@ def score_payload(record: TraversalRecord) -> dict:
     for r in rep.table_rows:
         if r["moves"] or r["on_route"]:
             chain = rep.sections.cells[r["section"]]
-            # where the number is drawn on the finish map: the chain's middle cell
-            shown.append({**r, "at": list(divmod(int(chain[len(chain) // 2]), cols))})
+            n = len(chain)
+            # interior cells first: the end cells are junctions other sections share
+            lo, hi = (1, n - 2) if n > 2 else (0, n - 1)
+            spread = {int(round(v)) for v in np.linspace(lo, hi, min(hi - lo + 1, 7))}
+            picks = sorted(spread, key=lambda k: (abs(k - n // 2), k))
+            shown.append({**r, "at": [list(divmod(int(chain[k]), cols)) for k in picks]})
+    shown.sort(key=lambda r: (-r["error"], r["section"]))
     return {"summary": rep.summary, "sections": shown,
             "heat": [[None if np.isnan(v) else float(v) for v in row] for row in heat],
             "heat_max": float(np.nanmax(heat)) if np.isfinite(heat).any() else 0.0,
@@ -172,11 +187,24 @@ class RecordShelf:
 
     def add(self, path: Path, record: TraversalRecord, data: bytes | None = None, *,
             mtime: float | None = None) -> int:
+        """Add a record; returns its index."""
         i = len(self.paths)
         self.paths.append(Path(path))
         self._cache[i] = record
         self._bytes[i] = dumps(record).encode("utf-8") if data is None else bytes(data)
         self._labels[i] = _label(record, mtime)
+        return i
+
+    def reread(self, i: int) -> int:
+        """Read record ``i``'s file again in place (a walk continued after a
+        restart is one record, read again at its end); returns ``i``."""
+        path = self.paths[i]
+        rec, data = read_record_bytes(path)
+        self._cache[i], self._bytes[i] = rec, bytes(data)
+        try:
+            self._labels[i] = _label(rec, Path(path).stat().st_mtime)
+        except OSError:
+            self._labels[i] = _label(rec, None)
         return i
 
     def __len__(self) -> int:
@@ -206,9 +234,6 @@ class ElsewhereError(ParameterError):
     """A page acted on a game that another tab has taken over."""
 
 
-#: Largest maze side the page may ask for (cells).
-MAX_SIDE = 200
-
 
 class PlaySession:
     """Walks in a row through the mazes a factory hands out, one Game at a time.
@@ -223,19 +248,27 @@ class PlaySession:
         overwritten). Created when the first record is written. A record is
         written move by move from the first move on (see
         :class:`robomaze.traverse.record.RecordWriter`), so a stopped server
-        leaves the walk so far, marked unfinished.
+        leaves the walk so far, marked unfinished. The records already in
+        the folder are listed for the replay page at start, and the newest
+        unfinished one of the first maze is offered to go on with
+        (:meth:`resume`).
     mode, radius, controls, name, start, goals :
         As :class:`robomaze.traverse.game.Game`; the page may change mode and
         radius for the next walk.
     clock : callable, optional
         Seconds; injected in tests.
-    maker : callable, optional
-        ``maker(gen, rows, cols, seed)`` returns ``(world, source)``: the
-        maze a page names by generator, size and seed (its URL). With it,
-        ``spec`` is the current ``{"gen", "size": [rows, cols], "seed"}``
-        and "next maze" is the same generator and size at ``seed + 1``.
     spec : dict, optional
-        The first maze for ``maker`` (then ``worlds`` is not called).
+        The first maze as a page spec (:mod:`robomaze.web.worlds`: ``gen``,
+        ``size``, ``seed``, ``braid``, ``placement``, ``corridor``, ``wall``);
+        then ``worlds`` is not called, the page may name any maze of
+        ``generators`` (its URL) and "next maze" is the same maze at the next
+        seed (:func:`robomaze.web.worlds.next_seed`).
+    maker : callable, optional
+        ``maker(spec)`` returns ``(world, source)`` for a checked page spec
+        (default :func:`robomaze.web.worlds.build_page_world`).
+    generators : iterable of str, optional
+        The generator names a page may use (default: the registered ones and
+        ``spec``'s).
     palette : str
         The page's first direction palette (it may switch).
 
@@ -250,16 +283,27 @@ class PlaySession:
     ('walk-001.jsonl', 0)
     """
 
-    def __init__(self, worlds: WorldFactory, record_dir: str | Path, *, mode: str = "full",
-                 radius: int = 1, controls: str = "arrows", name: str = "",
+    def __init__(self, worlds: WorldFactory | None, record_dir: str | Path, *,
+                 mode: str = "full", radius: int = 1, controls: str = "arrows", name: str = "",
                  start=None, goals=None, clock: Callable[[], float] | None = None,
-                 maker: Callable[[str, int, int, int], tuple] | None = None,
-                 spec: dict | None = None, palette: str = DEFAULT_PALETTE) -> None:
+                 maker: Callable[[dict], tuple] | None = None,
+                 spec: dict | None = None, generators: Iterable[str] | None = None,
+                 palette: str = DEFAULT_PALETTE) -> None:
         self.worlds = worlds
         self.palette = check_palette(palette)
-        self.maker = maker
-        self.spec = None if spec is None else {"gen": spec["gen"], "size": list(spec["size"]),
-                                               "seed": int(spec["seed"])}
+        self.spec = None
+        self.generators: list[str] = []
+        self.maker = None
+        if spec is not None:
+            names = set(_generator_names() if generators is None else generators)
+            names.add(spec["gen"])
+            self.generators = sorted(names)
+            self.maker = maker or build_page_world
+            # the command line's maze (trusted: it may exceed what a page may ask for)
+            self.spec = {"gen": spec["gen"], "size": [int(v) for v in spec["size"]],
+                         "seed": int(spec["seed"]), "braid": float(spec.get("braid", 0.0)),
+                         "placement": spec.get("placement", "corners"),
+                         "corridor": spec.get("corridor"), "wall": spec.get("wall")}
         self.record_dir = Path(record_dir)
         self.name = str(name)
         self.controls = controls
@@ -276,8 +320,98 @@ class PlaySession:
         self._written = 0
         self._score: dict | None = None
         self._clock_started = False
+        self._seq = 0
+        self._shown: tuple | None = None
         self.mode, self.radius = "full", 1
+        self._stopped: set[int] = set()
+        self._list_folder()
         self.new_walk(mode=mode, radius=radius, advance=True)
+
+    # ------------------------------------------------------------ folder
+    def _list_folder(self) -> None:
+        """Put the records already in the folder on the shelf (a restarted
+        server's replay page lists them); unreadable files are skipped."""
+        if not self.record_dir.is_dir():
+            return
+        paths = sorted(self.record_dir.glob("walk-*.jsonl"))[-MAX_RECORDS:]
+        for path in paths:
+            try:
+                i = self.shelf.read(path)
+            except (RobomazeError, OSError, ValueError):
+                continue
+            if not self.shelf.record(i).reached_goal:
+                # left unfinished by a server that stopped: it may be continued
+                self._stopped.add(i)
+
+    def resumable(self) -> dict | None:
+        """The newest record of the current maze (start, goals and level the
+        same) that a stopped server left unfinished in the folder, if the
+        current walk has not begun: what a restarted server offers to go on
+        with. Walks this server closed itself (a restart, the next maze) are
+        not offered: the player left them."""
+        g = self.game
+        if g is None or g.steps or g.events or self.saved is not None or self._writer:
+            return None
+        for i in sorted(self._stopped, reverse=True):
+            rec = self.shelf.record(i)
+            if rec.reached_goal or not (rec.steps or rec.events):
+                continue
+            if self._same_world(rec):
+                return {"index": i, "name": self.shelf.paths[i].name, "moves": rec.n_moves,
+                        "mode": rec.walker.get("settings", {}).get("mode")}
+        return None
+
+    def _same_world(self, rec: TraversalRecord) -> bool:
+        g = self.game
+        if rec.level != g.level or tuple(rec.start) != g.start or \
+                tuple(map(tuple, rec.goals)) != g.goals:
+            return False
+        if rec.level == "cell":
+            return rec.maze is not None and np.array_equal(rec.maze.to_matrix(),
+                                                           g.maze.to_matrix())
+        return rec.grid.shape == g.grid.shape and np.array_equal(rec.grid.occupied,
+                                                                 g.grid.occupied)
+
+    def resume(self, index: int) -> dict:
+        """Go on with the unfinished record ``index`` of the current maze: its
+        moves and hints are played again (same times), and the next moves are
+        appended to the same file."""
+        offer = self.resumable()
+        if offer is None or offer["index"] != index:
+            raise ParameterError(f"record {index} is not an unfinished walk of this maze "
+                                 f"that can be continued")
+        rec = self.shelf.record(index)
+        path = self.shelf.paths[index]
+        settings = rec.walker.get("settings", {})
+        mode = settings.get("mode") if settings.get("mode") in MODES else self.mode
+        controls = settings.get("controls") if settings.get("controls") in CONTROLS \
+            else self.controls
+        radius = settings.get("radius", 1)
+        walker = {"kind": "person", "name": rec.walker.get("name", self.name), "settings": {}}
+        g = Game(self.world, mode=mode, controls=controls, walker=walker, start=rec.start,
+                 goals=rec.goals, clock=self.clock, radius=radius, heading=rec.heading)
+        events = sorted(rec.events, key=lambda e: e.index)
+        k = 0
+        for i, step in enumerate(rec.steps):
+            while k < len(events) and events[k].index <= i:
+                g.hint(events[k].t)
+                k += 1
+            g.act(step.move, step.t)
+        while k < len(events):
+            g.hint(events[k].t)
+            k += 1
+        if [tuple(s) for s in g.steps] != [tuple(s) for s in rec.steps]:
+            raise ParameterError(f"{path.name} does not replay on this maze; it cannot be "
+                                 f"continued")
+        writer = RecordWriter.reopen(path)
+        self._stopped.discard(index)
+        duration = max(rec.duration, max([0.0] + [s.t for s in rec.steps]))
+        g.set_elapsed(duration)
+        self.game, self.mode, self.radius, self.controls = g, mode, radius, controls
+        self._writer, self._written = writer, len(g.steps)
+        self._clock_started, self.saved, self._score = True, None, None
+        self.resumed = path.name
+        return self.state(full=True)
 
     # ------------------------------------------------------------ tabs
     def claim(self, tab: str | None) -> None:
@@ -292,10 +426,10 @@ class PlaySession:
 
     # ------------------------------------------------------------ walks
     def new_walk(self, *, mode: str | None = None, radius: int | None = None,
-                 advance: bool = True, gen: str | None = None, size=None,
-                 seed: int | None = None, controls: str | None = None) -> dict:
+                 advance: bool = True, controls: str | None = None, **world) -> dict:
         """Begin the next maze (``advance``) or the same one again, in ``mode``;
-        or, with ``gen``/``size``/``seed`` (a page's URL), that maze.
+        or, with page spec keys (``gen``, ``size``, ``seed``, ``braid``,
+        ``placement``, ``corridor``, ``wall``: a page's URL), that maze.
 
         A walk left unfinished with at least one move is closed first (its
         record says ``reached_goal`` false): it is data too.
@@ -308,19 +442,24 @@ class PlaySession:
         controls = (self.controls if controls is None
                     else check_choice("controls", controls, CONTROLS))
         spec, built = self.spec, None
-        if gen is not None or size is not None or seed is not None:
-            spec = self._check_spec(gen, size, seed)
-            built = self.maker(spec["gen"], *spec["size"], spec["seed"])
+        if any(v is not None for v in world.values()):
+            if self.maker is None:
+                raise ParameterError("this server walks one maze file: gen, size and seed "
+                                     "cannot be chosen")
+            spec = check_page_spec(world, self.spec, self.generators)
+            built = self.maker(spec)
         elif advance or self.game is None:
-            if self.spec is not None and self.maker is not None:
+            if self.spec is not None:
                 if self.game is not None:
-                    spec = {**self.spec, "seed": self.spec["seed"] + 1}
-                built = self.maker(spec["gen"], *spec["size"], spec["seed"])
+                    spec = {**self.spec, "seed": next_seed(self.spec["seed"])}
+                built = self.maker(spec)
             else:
                 built = self.worlds(self.walk + 1)
         if self.game is not None and self.saved is None and (self.game.steps
                                                               or self.game.events):
             self._close(reached=False)
+        elif self._writer is not None and self.saved is None:
+            self._writer.close()
         self.mode, self.radius, self.controls, self.spec = mode, radius, controls, spec
         if built is not None:
             self.walk += 1
@@ -331,45 +470,24 @@ class PlaySession:
                          radius=self.radius)
         self.saved, self._score, self._clock_started = None, None, False
         self._writer, self._written = None, 0
+        self.resumed = None
         self.picture = picture_of(self.world)
         # hidden modes mask this on every answer: split the rows into characters once
         self._wall_codes = np.array([list(r.encode("ascii")) for r in self.picture["walls"]],
                                     dtype=np.uint8).reshape(len(self.picture["walls"]), -1)
         return self.state(full=True)
 
-    def _check_spec(self, gen, size, seed) -> dict:
-        if self.maker is None:
-            raise ParameterError("this server walks one maze file: gen, size and seed "
-                                 "cannot be chosen")
-        cur = self.spec or {}
-        gen = cur.get("gen") if gen is None else gen
-        size = cur.get("size") if size is None else size
-        seed = cur.get("seed", 0) if seed is None else seed
-        if not isinstance(gen, str) or not gen:
-            raise ParameterError(f"gen must be a generator name, got {gen!r}")
-        if isinstance(size, str):
-            parts = size.lower().split("x")
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
-                raise ParameterError(f"size must be ROWSxCOLS like 20x30, got {size!r}")
-            size = [int(p) for p in parts]
-        if not (isinstance(size, list) and len(size) == 2):
-            raise ParameterError(f"size must be ROWSxCOLS like 20x30, got {size!r}")
-        rows = check_int("rows", size[0], min_value=2, max_value=MAX_SIDE)
-        cols = check_int("cols", size[1], min_value=2, max_value=MAX_SIDE)
-        seed = check_int("seed", seed, min_value=0, max_value=2 ** 63 - 1)
-        return {"gen": gen, "size": [rows, cols], "seed": seed}
-
     def act(self, action: str, t: float | None = None) -> dict:
         """Apply one action (``N E S W F L R``, or ``U`` to undo the last move)
         at time ``t`` (the page's clock; default the server's); each move is
         written to the record at once; save and score at the goal."""
         outcome = self._act(action, t)
-        return {**self.state(), "outcome": outcome}
+        return {**self.delta(), "outcome": outcome}
 
     def act_many(self, moves: list) -> dict:
         """Apply ``[[action, t], ...]`` in order (a page's queued keys in one request)."""
         outcomes = [self._act(a, t) for a, t in moves]
-        return {**self.state(), "outcome": outcomes[-1] if outcomes else "ignored",
+        return {**self.delta(), "outcome": outcomes[-1] if outcomes else "ignored",
                 "outcomes": outcomes}
 
     def hint(self, t: float | None = None) -> dict:
@@ -383,7 +501,7 @@ class PlaySession:
         """
         g = self.game
         if g.finished:
-            return {**self.state(), "hint": []}
+            return {**self.delta(), "hint": []}
         self._start_writing()
         cells = g.hint(t)
         self._writer.append_event(g.events[-1])
@@ -391,7 +509,7 @@ class PlaySession:
             hint = [[int(v) for v in g.grid.maze_centre(c)] for c in cells]
         else:
             hint = _to_picture(cells, self.picture["pos"])
-        return {**self.state(), "hint": hint}
+        return {**self.delta(), "hint": hint}
 
     def _start_writing(self) -> None:
         g = self.game
@@ -429,12 +547,78 @@ class PlaySession:
         duration = g.elapsed if reached or not g.steps else max(g.steps[-1].t, 0.0)
         path = self._writer.finish(reached, duration)
         # the shelf keeps what was read back: the page's score is the file's score
-        self.saved = self.shelf.read(path)
+        if self.resumed is not None and path in self.shelf.paths:
+            self.saved = self.shelf.reread(self.shelf.paths.index(path))
+        else:
+            self.saved = self.shelf.read(path)
         if reached:
             self._score = score_payload(self.shelf.record(self.saved))
         return self.saved
 
     # ------------------------------------------------------------ output
+    def _trail(self) -> list:
+        g = self.game
+        if g.mode == "theseus":
+            trail = g.thread
+        else:
+            trail = [g.start] + [(s.row, s.col) for s in g.steps if not s.bump]
+            trail = [p for i, p in enumerate(trail) if i == 0 or p != trail[i - 1]]
+        return _to_picture(trail, self.picture["pos"])
+
+    def _hidden(self) -> bool:
+        return self.game.mode != "full" and not self.game.finished
+
+    def _codes(self) -> np.ndarray | None:
+        """The squares the page may know: wall codes, ``?`` where hidden (None in full mode)."""
+        if not self._hidden():
+            return None
+        return np.where(self.game.picture_visible(), self._wall_codes, ord("?")).astype(np.uint8)
+
+    def _scalars(self) -> dict:
+        g = self.game
+        return {"walk": self.walk + 1, "mode": g.mode, "radius": g.radius,
+                "controls": g.controls,
+                "position": _to_picture([g.position], self.picture["pos"])[0],
+                "heading": g.heading, "moves": g.moves, "bumps": g.bumps, "hints": g.hints,
+                # the clock starts with the first action, not when the maze is built
+                "elapsed": round(g.elapsed, 3) if self._clock_started else 0.0,
+                "finished": g.finished, "resumed": self.resumed}
+
+    def delta(self) -> dict:
+        """What changed since the last answer (a move's reply): the scalars,
+        the trail's new steps (``trail_keep`` first points kept, ``trail_add``
+        appended) and, in a hidden mode, the squares whose view changed
+        (``squares``: ``[row, col, "#" | "." | "?"]``). ``base`` is the
+        ``seq`` of the answer it applies to: a page holding another one asks
+        for the full state. At the finish the answer is the full state.
+
+        >>> import tempfile
+        >>> m = Maze.from_edges(1, 3, [0, 1], [1, 2])
+        >>> s = PlaySession(lambda i: (m, None), tempfile.mkdtemp(), mode="explorer")
+        >>> d = s.act("E")
+        >>> d["trail_keep"], d["trail_add"], d["base"] + 1 == d["seq"], len(d["squares"])
+        (1, [[1, 3]], True, 6)
+        """
+        if self.game.finished or self._shown is None:
+            return self.state(full=True)
+        seq0, trail0, codes0 = self._shown
+        trail, codes = self._trail(), self._codes()
+        n = min(len(trail0), len(trail))
+        keep = n
+        if trail0[:n] != trail[:n]:
+            keep = next(i for i in range(n) if trail0[i] != trail[i])
+        out = {**self._scalars(), "delta": True, "base": seq0,
+               "trail_keep": keep, "trail_add": trail[keep:]}
+        if codes is not None:
+            if codes0 is None or codes0.shape != codes.shape:
+                return self.state(full=True)
+            changed = np.argwhere(codes != codes0)
+            out["squares"] = [[int(i), int(j), chr(codes[i, j])] for i, j in changed]
+        self._seq += 1
+        out["seq"] = self._seq
+        self._shown = (self._seq, trail, codes)
+        return out
+
     def state(self, *, full: bool = False) -> dict:
         """The page's view of the current walk (``full`` adds the static picture).
 
@@ -442,35 +626,29 @@ class PlaySession:
         squares the player sees (``walls``: ``#`` wall, ``.`` open, ``?``
         hidden), and the picture it sends has no walls: a page holds nothing
         the player may not see. At the goal the whole picture is sent.
+        Every state is a new base for :meth:`delta` (``seq``).
         """
         g = self.game
-        pos = self.picture["pos"]
-        if g.mode == "theseus":
-            trail = g.thread
-        else:
-            trail = [g.start] + [(s.row, s.col) for s in g.steps if not s.bump]
-            trail = [p for i, p in enumerate(trail) if i == 0 or p != trail[i - 1]]
-        hidden = g.mode != "full" and not g.finished
-        out = {"walk": self.walk + 1, "mode": g.mode, "radius": g.radius,
-               "controls": g.controls, "modes": list(MODES), "spec": self.spec,
-               "choose": self.maker is not None,
-               "position": _to_picture([g.position], pos)[0], "heading": g.heading,
-               "trail": _to_picture(trail, pos),
+        hidden = self._hidden()
+        trail, codes = self._trail(), self._codes()
+        out = {**self._scalars(), "modes": list(MODES), "spec": self.spec,
+               "world": None if self.spec is None else world_spec(self.spec).to_dict(),
+               "choose": self.maker is not None, "trail": trail,
                "visible": None if not hidden else _rows(g.picture_visible(), "1", "0"),
-               "moves": g.moves, "bumps": g.bumps, "hints": g.hints,
-               # the clock starts with the first action, not when the maze is built
-               "elapsed": round(g.elapsed, 3) if self._clock_started else 0.0,
-               "finished": g.finished, "score": self._score,
-               "record": None if self.saved is None else self.shelf.listing()[self.saved]}
+               "score": self._score,
+               "record": None if self.saved is None else self.shelf.listing()[self.saved],
+               "resume": self.resumable() if full else None}
         if hidden:
-            vis = g.picture_visible()
-            out["walls"] = _text_rows(np.where(vis, self._wall_codes, ord("?")))
+            out["walls"] = _text_rows(codes)
         if full:
             out["palette"], out["palettes"] = self.palette, PALETTES
-            out["generators"] = _generator_names() if self.maker is not None else []
+            out["generators"] = list(self.generators) if self.maker is not None else []
         if full or g.finished:
             pic = dict(self.picture)
             if hidden:
                 pic["walls"] = None
             out["picture"] = pic
+        self._seq += 1
+        out["seq"] = self._seq
+        self._shown = (self._seq, trail, codes)
         return out

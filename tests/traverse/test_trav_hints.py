@@ -160,6 +160,16 @@ def test_old_records_score_exactly_as_before_hints(record, stored):
     rec = read_record(record)
     now = json.loads(json.dumps(score(rec).to_dict()))
     assert now["summary"].pop("hints") == 0
+    # issue 38: an unfinished walk has no extra moves or efficiency any more
+    # (it was "extra -20, efficiency 2.67"), and every walk says how far it got
+    remaining, progress = now["summary"].pop("remaining"), now["summary"].pop("progress")
+    if rec.reached_goal:
+        assert remaining == 0 and progress == now["summary"]["optimal"]
+    else:
+        assert remaining > 0 and 0 <= progress <= now["summary"]["optimal"]
+        assert now["summary"]["extra_moves"] is None and now["summary"]["efficiency"] is None
+        for k in ("extra_moves", "efficiency"):
+            now["summary"].pop(k), before["summary"].pop(k)
     assert now == before
     # an old record written again is the same bytes (still version 1)
     assert dumps(rec).splitlines()[1:] == record.read_text().splitlines()[1:]

@@ -55,7 +55,7 @@ def test_replay_of_turns_in_place_keeps_one_frame_per_move(tmp_path):
 
 
 @pytest.mark.parametrize("palette,want", [
-    ("paper", {"E": "#1f4fff", "S": "#e0201b", "W": "#00c8e0", "N": "#10a010"}),
+    ("paper", {"E": "#1f4fff", "S": "#c00000", "W": "#00b8d4", "N": "#5ad75a"}),
     (None, {"E": "#0072b2", "S": "#d55e00", "W": "#56b4e9", "N": "#009e73"}),  # Okabe-Ito
 ])
 def test_replay_colours_moves_by_direction(tmp_path, palette, want):
@@ -105,7 +105,7 @@ def test_mp4_needs_ffmpeg(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("palette,colours", [
-    ("paper", ("#1f4fff", "#e0201b", "#00c8e0", "#10a010")),
+    ("paper", ("#1f4fff", "#c00000", "#00b8d4", "#5ad75a")),
     ("okabe-ito", ("#0072b2", "#d55e00", "#56b4e9", "#009e73")),
 ])
 def test_still_image_shows_each_direction_colour(tmp_path, palette, colours):

@@ -28,11 +28,14 @@ def test_a_hint_reveals_only_the_hinted_cells(tmp_path, mode):
     st = s.hint(1.0)
     # the hint: the next five cells of the snake, in picture coordinates
     assert st["hint"] == _pic(SNAKE_ROUTE[2:7])
-    # nothing else changes in what the page learns: the same known squares
-    assert st["walls"] == before["walls"] and st["visible"] == before["visible"]
-    assert set(st) - set(before) == {"hint"} and "picture" not in st
-    assert {k: v for k, v in st.items() if k not in ("hint", "hints")} == \
-        {k: v for k, v in before.items() if k != "hints"}
+    # nothing else changes in what the page learns: no square, no trail step
+    assert st["delta"] and st["base"] == before["seq"]
+    assert st["squares"] == [] and st["trail_add"] == [] and \
+        st["trail_keep"] == len(before["trail"])
+    assert "picture" not in st
+    assert s.state()["walls"] == before["walls"]
+    same = ("position", "heading", "moves", "bumps", "mode", "finished")
+    assert {k: st[k] for k in same} == {k: before[k] for k in same}
     assert st["hints"] == before["hints"] + 1 == 1
     json.dumps(st, allow_nan=False)
 

@@ -12,7 +12,7 @@ from robomaze.maze import Maze
 from robomaze.traverse import read_record, score
 from robomaze.web import PlaySession
 from robomaze.web.session import ElsewhereError
-from web_helpers import SNAKE, SNAKE_ACTIONS, SNAKE_ROUTE, ServerThread, get_json
+from web_helpers import SNAKE, SNAKE_ACTIONS, SNAKE_ROUTE, PageView, ServerThread, get_json
 
 
 def _session(tmp_path, **kw):
@@ -104,10 +104,12 @@ def test_hidden_modes_send_only_what_the_player_sees(tmp_path, mode):
     s = PlaySession(lambda i: (big, None), tmp_path, mode=mode)
     st = s.state(full=True)
     assert st["picture"]["walls"] is None
+    view = PageView(st)
     truth = [list(r) for r in s.picture["walls"]]
     for a in SNAKE_ACTIONS[:-1]:
-        st = s.act(a)
-        assert "picture" not in st
+        st = view.update(s.act(a))
+        assert "picture" not in st and st["delta"]
+        st = {"walls": view.walls, "trail": view.trail}
         known = np.array([[ch != "?" for ch in row] for row in st["walls"]])
         assert np.array_equal(known, s.game.picture_visible())
         for i, row in enumerate(st["walls"]):  # what is sent is the truth
@@ -157,17 +159,21 @@ def test_bad_move_batches_are_refused(tmp_path, body):
 def test_a_named_maze_and_next_is_the_next_seed(tmp_path):
     calls = []
 
-    def maker(gen, rows, cols, seed):
+    def maker(spec):
+        gen, (rows, cols), seed = spec["gen"], spec["size"], spec["seed"]
         calls.append((gen, rows, cols, seed))
         return Maze.empty(rows, cols, start=(0, 0), goals=[(rows - 1, cols - 1)]), \
             {"generator": gen, "size": [rows, cols], "seed": seed}
 
     s = PlaySession(lambda i: pytest.fail("worlds() is not used with a spec"), tmp_path,
-                    maker=maker, spec={"gen": "kruskal", "size": [3, 4], "seed": 9})
+                    maker=maker, spec={"gen": "kruskal", "size": [3, 4], "seed": 9},
+                    generators=["kruskal", "wilson"])
     assert calls == [("kruskal", 3, 4, 9)]
     st = s.new_walk(gen="wilson", size="5x6", seed=5, mode="torch")
-    assert calls[-1] == ("wilson", 5, 6, 5) and st["spec"] == {"gen": "wilson", "size": [5, 6],
-                                                               "seed": 5}
+    assert calls[-1] == ("wilson", 5, 6, 5)
+    assert st["spec"] == {"gen": "wilson", "size": [5, 6], "seed": 5, "braid": 0.0,
+                          "placement": "corners", "corridor": None, "wall": None}
+    assert st["world"]["generator"] == "wilson" and st["world"]["seed"] == 5
     assert st["mode"] == "torch"
     s.new_walk(advance=True)
     assert calls[-1] == ("wilson", 5, 6, 6)
@@ -181,12 +187,11 @@ def test_a_named_maze_and_next_is_the_next_seed(tmp_path):
 
 
 def test_a_refused_new_maze_leaves_the_walk_in_progress(tmp_path):
-    def maker(gen, rows, cols, seed):
-        if gen != "ok":
-            raise ParameterError(f"unknown generator {gen!r}")
-        return SNAKE, {"generator": gen, "size": [rows, cols], "seed": seed}
+    def maker(spec):
+        return SNAKE, {"generator": spec["gen"], "size": spec["size"], "seed": spec["seed"]}
 
-    s = PlaySession(None, tmp_path, maker=maker, spec={"gen": "ok", "size": [3, 3], "seed": 1})
+    s = PlaySession(None, tmp_path, maker=maker, spec={"gen": "ok", "size": [3, 3], "seed": 1},
+                    generators=["ok"])
     s.act("E")
     for bad in ({"gen": "nosuch"}, {"mode": "dark"}, {"radius": 99}, {"controls": "mouse"}):
         with pytest.raises(ParameterError):

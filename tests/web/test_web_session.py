@@ -10,7 +10,7 @@ from robomaze.grid import widen
 from robomaze.maze import Maze
 from robomaze.traverse import MODES, read_record, score
 from robomaze.web import PlaySession, picture_of, record_payload
-from web_helpers import SNAKE, SNAKE_ACTIONS, SNAKE_ROUTE
+from web_helpers import SNAKE, SNAKE_ACTIONS, SNAKE_ROUTE, PageView
 
 
 class Clock:
@@ -68,13 +68,16 @@ def test_visible_strings_are_the_games_picture_mask(tmp_path):
 
 def test_theseus_trail_is_the_thread(tmp_path):
     s, _ = _session(tmp_path, mode="theseus")
+    view = PageView(s.state(full=True))
     for a in "EEW":
-        st = s.act(a)
-    assert st["trail"] == [[1, 1], [1, 3]]
+        view.update(s.act(a))
+    assert view.trail == [[1, 1], [1, 3]]            # the thread wound back: a cut trail
     t, _ = _session(tmp_path / "t", mode="trail")
+    view = PageView(t.state(full=True))
     for a in "EEW":
-        st = t.act(a)
-    assert st["trail"] == [[1, 1], [1, 3], [1, 5], [1, 3]]
+        view.update(t.act(a))
+    assert view.trail == [[1, 1], [1, 3], [1, 5], [1, 3]]
+    assert view.trail == t.state()["trail"]
 
 
 def test_next_maze_advances_and_same_maze_repeats_and_unfinished_walks_are_saved(tmp_path):

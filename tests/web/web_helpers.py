@@ -51,3 +51,32 @@ def request(url: str, body=None, *, method=None, headers=None, raw: bytes | None
 def get_json(url: str, body=None, **kw):
     status, _, data = request(url, body, **kw)
     return status, json.loads(data)
+
+
+class PageView:
+    """What a page holds, kept the way play.js keeps it: a full state replaces
+    everything, a delta (``"delta": true``) must apply to the ``seq`` held and
+    patches the trail and the squares. An independent reading of the protocol."""
+
+    def __init__(self, state: dict) -> None:
+        self.seq = None
+        self.trail: list = []
+        self.walls: list | None = None
+        self.update(state)
+
+    def update(self, data: dict) -> dict:
+        if data.get("delta"):
+            assert data["base"] == self.seq, (data["base"], self.seq)
+            assert 0 <= data["trail_keep"] <= len(self.trail)
+            self.trail = self.trail[:data["trail_keep"]] + data["trail_add"]
+            if "squares" in data:
+                rows = [list(r) for r in self.walls]
+                for i, j, ch in data["squares"]:
+                    rows[i][j] = ch
+                self.walls = ["".join(r) for r in rows]
+        else:
+            self.trail = data["trail"]
+            self.walls = data.get("walls")
+        self.seq = data["seq"]
+        self.last = data
+        return data

@@ -7,23 +7,35 @@
 
 const RM = {};
 RM.GOAL_COLOR = "#0050ff";
+// the goal's ring: 8:1 against the fog, so a goal in the fog stands out
+RM.GOAL_RING = "#ffffff";
 RM.START_COLOR = "#000000";
 RM.FOG = "#505050";
 RM.HERE = "#ffb000";
 RM.ROUTE = "#ff00ff";
-// a hint is a piece of the best route: the replay's route colour
-RM.HINT = RM.ROUTE;
 // the server sends robomaze.traverse.palette.PALETTES; this is only the fallback
 RM.palettes = { "okabe-ito": { right: "#0072B2", down: "#D55E00", left: "#56B4E9",
-                               up: "#009E73", turn: "#888888" } };
+                               up: "#009E73", turn: "#888888", hint: "#882255" } };
 RM.palette = "okabe-ito";
+// the hint's colour: the palette's, apart from every direction colour (CIEDE2000 >= 15
+// for normal, deuteranope and protanope vision: tests/traverse/test_trav_palette.py)
+RM.hintColor = function () {
+  const p = RM.palettes[RM.palette] || RM.palettes["okabe-ito"];
+  return p.hint || "#882255";
+};
 
-RM.api = async function (path, body) {
+RM.api = async function (path, body, timeoutMs) {
   const opts = body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  let r;
+  let r, timer = null;
+  if (timeoutMs) {
+    const ctl = new AbortController();
+    opts.signal = ctl.signal;
+    timer = setTimeout(() => ctl.abort(), timeoutMs);
+  }
   try {
     r = await fetch(path, opts);
+    if (timer !== null) { clearTimeout(timer); }
   } catch (err) {
     const e = new Error("the server is gone");
     e.gone = true;
@@ -53,33 +65,75 @@ RM.cellRect = function (pic, r, c) {
   return [r * k.scale + k.offset, c * k.scale + k.offset, k.size, k.size];
 };
 
-// walls: rows of "#" (wall), "." (open), "?" (hidden: drawn as fog)
-RM.drawPicture = function (ctx, pic, s, walls) {
+// The squares of the picture inside a view (x, y, w, h in pixels), clamped:
+// a page draws only what is on screen, whatever the maze's size.
+RM.squaresIn = function (pic, s, view) {
+  if (!view) { return [0, pic.rows, 0, pic.cols]; }
+  return [Math.max(0, Math.floor(view[1] / s)), Math.min(pic.rows, Math.ceil((view[1] + view[3]) / s)),
+          Math.max(0, Math.floor(view[0] / s)), Math.min(pic.cols, Math.ceil((view[0] + view[2]) / s))];
+};
+
+// walls: rows of "#" (wall), "." (open), "?" (hidden: drawn as fog). Runs of
+// one kind are one rectangle each (whole pixels: s is an integer).
+RM.drawPicture = function (ctx, pic, s, walls, view) {
+  const [i0, i1, j0, j1] = RM.squaresIn(pic, s, view);
   ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, pic.cols * s, pic.rows * s);
-  for (let i = 0; i < pic.rows; i++) {
+  ctx.fillRect(j0 * s, i0 * s, (j1 - j0) * s, (i1 - i0) * s);
+  for (let i = i0; i < i1; i++) {
     const row = walls[i];
-    for (let j = 0; j < pic.cols; j++) {
+    let j = j0;
+    while (j < j1) {
       const ch = row.charCodeAt(j);
-      if (ch === 35) { ctx.fillStyle = "#000000"; ctx.fillRect(j * s, i * s, s, s); }
-      else if (ch === 63) { ctx.fillStyle = RM.FOG; ctx.fillRect(j * s, i * s, s, s); }
+      let k = j + 1;
+      while (k < j1 && row.charCodeAt(k) === ch) { k++; }
+      if (ch === 35) { ctx.fillStyle = "#000000"; ctx.fillRect(j * s, i * s, (k - j) * s, s); }
+      else if (ch === 63) { ctx.fillStyle = RM.FOG; ctx.fillRect(j * s, i * s, (k - j) * s, s); }
+      j = k;
     }
   }
 };
 
-RM.drawGoals = function (ctx, pic, s, alpha) {
+// The goal: a solid blue square (5.9:1 on the white floor) inside a white
+// ring (8.1:1 on the fog), so it stands out whether its square is seen or not.
+RM.drawGoals = function (ctx, pic, s) {
   ctx.save();
   for (const [r, c] of pic.goals) {
     const [i, j, h, w] = RM.cellRect(pic, r, c);
-    ctx.globalAlpha = alpha;
-    ctx.fillStyle = RM.GOAL_COLOR;
+    const ring = Math.max(2, Math.round(s * w * 0.15));
+    ctx.fillStyle = RM.GOAL_RING;
     ctx.fillRect(j * s, i * s, w * s, h * s);
-    ctx.globalAlpha = 1;
-    ctx.strokeStyle = RM.GOAL_COLOR;
-    ctx.lineWidth = Math.max(2, s * 0.15);
-    ctx.strokeRect(j * s + 1, i * s + 1, w * s - 2, h * s - 2);
+    ctx.fillStyle = RM.GOAL_COLOR;
+    ctx.fillRect(j * s + ring, i * s + ring, w * s - 2 * ring, h * s - 2 * ring);
   }
   ctx.restore();
+};
+
+// An arrow on the view's edge pointing at a goal that is off screen.
+RM.drawGoalArrow = function (ctx, pic, s, view) {
+  const [x0, y0, vw, vh] = view;
+  const [r, c] = pic.goals[0];
+  const [i, j, h, w] = RM.cellRect(pic, r, c);
+  const gx = (j + w / 2) * s, gy = (i + h / 2) * s;
+  if (gx >= x0 && gx <= x0 + vw && gy >= y0 && gy <= y0 + vh) { return false; }
+  const cx = x0 + vw / 2, cy = y0 + vh / 2, dx = gx - cx, dy = gy - cy;
+  const m = 18, k = Math.min((vw / 2 - m) / Math.abs(dx || 1e-9), (vh / 2 - m) / Math.abs(dy || 1e-9));
+  const ax = cx + dx * k, ay = cy + dy * k, ang = Math.atan2(dy, dx);
+  ctx.save();
+  ctx.translate(ax, ay);
+  ctx.rotate(ang);
+  ctx.beginPath();
+  ctx.moveTo(14, 0);
+  ctx.lineTo(-10, -11);
+  ctx.lineTo(-4, 0);
+  ctx.lineTo(-10, 11);
+  ctx.closePath();
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = RM.GOAL_RING;
+  ctx.stroke();
+  ctx.fillStyle = RM.GOAL_COLOR;
+  ctx.fill();
+  ctx.restore();
+  return true;
 };
 
 RM.dirColor = function (dr, dc) {
@@ -98,17 +152,22 @@ RM.moveColor = function (a, b) {
 // A polyline through square centres, each segment in its direction's colour.
 // A segment walked both ways shows both: the second pass is drawn as two
 // parallel half-width lines, so a retraced corridor is not one colour.
-RM.drawTrail = function (ctx, s, pts, width) {
+RM.drawTrail = function (ctx, s, pts, width, view) {
   ctx.save();
   ctx.lineCap = "round";
   const lw = Math.max(2, width * s);
   const seen = new Map();
+  // segments off screen are counted (a later pass is still a second pass) but not drawn
+  const lo = view ? [view[1] / s - 2, view[0] / s - 2] : null;
+  const hi = view ? [(view[1] + view[3]) / s + 2, (view[0] + view[2]) / s + 2] : null;
   for (let k = 1; k < pts.length; k++) {
     const a = pts[k - 1], b = pts[k];
     if (a[0] === b[0] && a[1] === b[1]) { continue; }
     const key = Math.min(a[0], b[0]) + "," + Math.min(a[1], b[1]) + "," + Math.max(a[0], b[0]) + "," + Math.max(a[1], b[1]);
     const n = seen.get(key) || 0;
     seen.set(key, n + 1);
+    if (lo && (Math.max(a[0], b[0]) < lo[0] || Math.min(a[0], b[0]) > hi[0] ||
+               Math.max(a[1], b[1]) < lo[1] || Math.min(a[1], b[1]) > hi[1])) { continue; }
     ctx.strokeStyle = RM.moveColor(a, b);
     const off = n === 0 ? 0 : (n % 2 ? 1 : -1) * lw / 4;
     const ox = a[0] === b[0] ? 0 : off, oy = a[0] === b[0] ? off : 0;
@@ -151,11 +210,22 @@ RM.drawStart = function (ctx, pic, s, pos) {
 };
 
 // The walker: a disc one square wide with an arrow along the heading
-// (degrees, CCW from east) -- it never covers the walls beside it.
+// (degrees, CCW from east), in a white and black halo at least 9 px across,
+// so it is found at once on a big maze of small squares.
 RM.drawHere = function (ctx, s, pos, heading) {
   const x = (pos[1] + 0.5) * s, y = (pos[0] + 0.5) * s;
-  const rad = Math.max(4, 0.42 * s);
+  const rad = Math.max(6, 0.42 * s);
   ctx.save();
+  ctx.beginPath();
+  ctx.arc(x, y, rad + 5, 0, 2 * Math.PI);
+  ctx.lineWidth = 4;
+  ctx.strokeStyle = "rgba(255,255,255,0.95)";
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.arc(x, y, rad + 7.5, 0, 2 * Math.PI);
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = "#000";
+  ctx.stroke();
   ctx.fillStyle = RM.HERE;
   ctx.strokeStyle = "#000";
   ctx.lineWidth = Math.max(1.5, rad * 0.18);
@@ -213,10 +283,14 @@ RM.drawHeat = function (ctx, pic, s, heat, vmax) {
   ctx.restore();
 };
 
-// Section numbers on the finish map, so table rows can be found on it.
+// Section numbers on the finish map, so table rows can be found on it. The
+// sections come with errors first; each number goes on the first of its
+// candidate cells where it overlaps no number already placed (else it is
+// only in the table). Returns the boxes placed.
 RM.drawSectionNumbers = function (ctx, pic, s, sections) {
   const k = pic.cell;
   const px = Math.max(9, Math.min(16, k.size * s * 0.8));
+  const placed = [];
   ctx.save();
   ctx.font = "bold " + px + "px system-ui, sans-serif";
   ctx.textAlign = "center";
@@ -225,13 +299,24 @@ RM.drawSectionNumbers = function (ctx, pic, s, sections) {
   ctx.strokeStyle = "#ffffff";
   ctx.fillStyle = "#000000";
   for (const sec of sections) {
-    if (!sec.at) { continue; }
-    const [i, j, h, w] = RM.cellRect(pic, sec.at[0], sec.at[1]);
-    const x = (j + w / 2) * s, y = (i + h / 2) * s;
-    ctx.strokeText(String(sec.section), x, y);
-    ctx.fillText(String(sec.section), x, y);
+    const text = String(sec.section);
+    const w = ctx.measureText(text).width + 4, h = px + 2;
+    for (const at of sec.at || []) {
+      const [i, j, hh, ww] = RM.cellRect(pic, at[0], at[1]);
+      const x = (j + ww / 2) * s, y = (i + hh / 2) * s;
+      const box = [x - w / 2, y - h / 2, w, h];
+      const hit = placed.some((b) => box[0] < b[0] + b[2] && b[0] < box[0] + box[2] &&
+                                     box[1] < b[1] + b[3] && b[1] < box[1] + box[3]);
+      if (hit) { continue; }
+      placed.push(box);
+      ctx.strokeText(text, x, y);
+      ctx.fillText(text, x, y);
+      break;
+    }
   }
   ctx.restore();
+  RM.lastLabels = placed;
+  return placed;
 };
 
 RM.esc = function (text) {
@@ -240,13 +325,28 @@ RM.esc = function (text) {
   return d.innerHTML;
 };
 
-RM.sectionTable = function (rows) {
+RM.sectionRows = function (rows) {
   const head = ["section", "kind", "length", "moves", "optimal", "error", "wrong_turns", "time"];
-  let h = "<div class='tablewrap'><table><tr>" + head.map((k) => "<th>" + k.replace("_", " ") + "</th>").join("") + "</tr>";
+  const names = { wrong_turns: "wrong turns", time: "time (s)" };
+  let h = "<table><thead><tr>" + head.map((k) => "<th scope='col'>" + (names[k] || k) + "</th>").join("") + "</tr></thead><tbody>";
   for (const r of rows) {
-    h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : r[k]) + "</td>").join("") + "</tr>";
+    h += "<tr>" + head.map((k) => "<td>" + RM.esc(k === "time" ? r[k].toFixed(2) : k === "kind" ? String(r[k]).replace("_", " ") : r[k]) + "</td>").join("") + "</tr>";
   }
-  return h + "</table></div>";
+  return h + "</tbody></table>";
+};
+
+// Sections with error first (the server sorts them); the rest folded away.
+// Each table scrolls on its own and can be reached by keyboard (tabindex).
+RM.sectionTable = function (rows) {
+  const bad = rows.filter((r) => r.error > 0), good = rows.filter((r) => r.error === 0);
+  let h = bad.length ? "<div class='tablewrap' tabindex='0' role='region' aria-label='sections with error'>" +
+    RM.sectionRows(bad) + "</div>" : "<p>No section with error.</p>";
+  if (good.length) {
+    h += "<details id='goodsections'><summary>" + good.length + " section" + (good.length === 1 ? "" : "s") +
+      " without error</summary><div class='tablewrap' tabindex='0' role='region' aria-label='sections without error'>" +
+      RM.sectionRows(good) + "</div></details>";
+  }
+  return h;
 };
 
 // The legend drawn from the palette in use: it always matches the drawing.
@@ -254,7 +354,7 @@ RM.legend = function (el, withRoute, withHint) {
   const p = RM.palettes[RM.palette] || RM.palettes["okabe-ito"];
   const items = [["right", p.right], ["down", p.down], ["left", p.left], ["up", p.up]];
   if (withRoute) { items.push(["best route", RM.ROUTE]); }
-  if (withHint) { items.push(["hint (H)", RM.HINT]); }
+  if (withHint) { items.push(["hint (H)", RM.hintColor()]); }
   el.textContent = "moves: ";
   for (const [name, colour] of items) {
     const sw = document.createElement("canvas");

@@ -1,12 +1,15 @@
 // The play page: the server runs the game and writes the record; the page
 // shows each key at once (predicted on the walls it knows) and reconciles
-// with the server's answers, which always win.
+// with the server's answers, which always win. A move's answer carries only
+// what changed (the new trail steps and squares); the page asks for the
+// whole state again when it holds another base than the answer's.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const canvas = $("maze"), ctx = canvas.getContext("2d"), view = $("view"), side = $("side");
-  const finish = $("finish"), showScore = $("showscore"), msg = $("message"), live = $("live");
+  const finish = $("finish"), showScore = $("showscore"), live = $("live");
+  const bannerEl = $("banner"), bannerText = $("bannertext"), bannerButtons = $("bannerbuttons");
   const opts = $("options"), optBtn = $("optbtn");
   const modeSel = $("mode"), radiusIn = $("radius"), genSel = $("gen"), sizeIn = $("size");
   const seedIn = $("seedin"), ctrlSel = $("controls"), palSel = $("palette");
@@ -16,13 +19,14 @@
   const TAB = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const query = new URLSearchParams(location.search);
 
-  let pic = null, st = null, s = 8, zoom = 1, cam = [0, 0];
+  let pic = null, st = null, s = 8, zoom = 1, cam = [0, 0], fitScale = 1;
   let queue = [], sent = [], sending = false, chain = Promise.resolve(), busy = 0;
-  let gone = false, elsewhere = false, paused = false, finishHidden = false;
+  let gone = false, elsewhere = false, paused = false, finishHidden = false, back = false;
   let t0 = null, pausedAt = 0, pausedTotal = 0, frozen = null, pred = null;
+  let bannerKind = null, runDir = null;
   // the hint on show (picture squares) and the time of one asked for while moves are queued
   let hint = null, hintTimer = null, wantHint = null;
-  const HINT_MS = 4000;
+  const HINT_MS = 4000, PING_MS = 400;
 
   const ABS = { ArrowUp: "N", ArrowRight: "E", ArrowDown: "S", ArrowLeft: "W",
                 w: "N", d: "E", s: "S", a: "W" };
@@ -30,20 +34,56 @@
   const STEP = { N: [-1, 0], E: [0, 1], S: [1, 0], W: [0, -1] };
   const HEADING = { E: 0, N: 90, W: 180, S: 270 };
   const SIDE = { 0: "E", 90: "N", 180: "W", 270: "S" };
-  const NAMES = { N: "north", E: "east", S: "south", W: "west", F: "forward", L: "left turn",
-                  R: "right turn", U: "undo" };
+  const WORD = { N: "north", E: "east", S: "south", W: "west" };
 
   function sync() {
     const b = document.body.dataset;
-    b.pending = String(busy + queue.length);
+    // a run in progress is pending too: its next step goes out on this answer
+    b.pending = String(busy + queue.length + (runDir ? 1 : 0));
     b.gone = gone ? "1" : "0";
     b.elsewhere = elsewhere ? "1" : "0";
     b.paused = paused ? "1" : "0";
     b.finished = st && st.finished ? "1" : "0";
+    b.banner = bannerKind || "";
   }
 
   function focusMaze() { canvas.focus({ preventScroll: true }); }
   function say(text) { live.textContent = text; }
+
+  // ------------------------------------------------------------ banner
+  // One place for what must be seen: fixed at the top, the page moved down by
+  // its height so it covers nothing.
+  function banner(kind, text, buttons) {
+    bannerKind = kind;
+    bannerText.textContent = text;
+    bannerButtons.textContent = "";
+    for (const [id, label, fn] of buttons || []) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = id;
+      b.textContent = label;
+      b.onclick = fn;
+      bannerButtons.appendChild(b);
+    }
+    bannerEl.className = kind === "finish" ? "finish" : kind === "info" ? "" : "error";
+    placeBanner();
+    sync();
+  }
+
+  function clearBanner(kind) {
+    if (kind && bannerKind !== kind) { return; }
+    bannerKind = null;
+    bannerEl.className = "hidden";
+    placeBanner();
+    sync();
+  }
+
+  function placeBanner() {
+    const h = bannerKind ? bannerEl.offsetHeight : 0;
+    document.body.style.paddingTop = h ? h + "px" : "";
+    layout();
+    draw();
+  }
 
   // ------------------------------------------------------------ clock
   function clientT() {
@@ -82,30 +122,48 @@
     return p;
   }
 
+  function stopped() {
+    if (gone) { return; }
+    gone = true;
+    frozen = clientT();
+    // the record ends with the last move the server answered: draw that
+    queue = [];
+    sent = [];
+    pred = null;
+    banner("gone", "The server has stopped: your walk so far is saved in its record " +
+      "(marked unfinished). Start robomaze play again: this page then offers to continue it.");
+    say("the server has stopped; the clock is stopped");
+    tick();
+    draw();
+  }
+
   function fail(err) {
     if (err.gone) {
-      gone = true;
-      frozen = clientT();
-      queue = [];
-      msg.textContent = "The server has stopped: your walk so far is saved in its record " +
-        "(marked unfinished). Start robomaze play again to go on.";
-      say("the server has stopped; the clock is stopped");
-      tick();
+      stopped();
     } else if (err.elsewhere) {
       elsewhere = true;
       queue = [];
-      msg.textContent = "This game is open in another tab. ";
-      const b = document.createElement("button");
-      b.type = "button";
-      b.id = "playhere";
-      b.textContent = "Play here";
-      b.onclick = () => { elsewhere = false; msg.textContent = ""; load(); };
-      msg.appendChild(b);
+      pred = null;
+      banner("elsewhere", "This game is open in another tab.", [["playhere", "Play here", () => {
+        elsewhere = false; clearBanner(); load();
+      }]]);
     } else {
-      msg.textContent = err.message;
+      banner("refused", err.message, [["dismiss", "OK", () => { clearBanner(); focusMaze(); }]]);
     }
     sync();
     draw();
+  }
+
+  // The heartbeat: a stopped server is noticed within a ping, not at the next
+  // key; a server that comes back is offered to reconnect.
+  function heartbeat() {
+    if (elsewhere || document.hidden) { return; }
+    RM.api("/api/ping", undefined, 3000).then(() => {
+      if (gone && !back) {
+        back = true;
+        banner("back", "The server is running again.", [["reconnect", "Reconnect", () => location.reload()]]);
+      }
+    }).catch((err) => { if (err.gone) { stopped(); } });
   }
 
   function pump() {
@@ -116,8 +174,8 @@
     serial(() => RM.api("/api/move", { moves: sent, tab: TAB })).then((data) => {
       sent = [];
       apply(data);
-      announce(data);
-    }).catch((err) => { sent = []; fail(err); })
+      if (runDir) { runOn(data); if (!runDir) { announce(data); } } else { announce(data); }
+    }).catch((err) => { sent = []; runDir = null; fail(err); })
       .finally(() => {
         sending = false;
         pump();
@@ -176,28 +234,34 @@
     return parts.map((p) => p[0] + " " + p[1]).join(", ");
   }
 
+  // The hint: the palette's hint colour, dashed, with a dot on each cell
+  // (a pattern as well as a colour: no direction line is dashed).
   function drawHint() {
     if (!hint || !st) { return; }
     const at = (q) => [(q[1] + 0.5) * s, (q[0] + 0.5) * s];
     const cellPx = s * squaresPerCell();
+    const colour = RM.hintColor();
     ctx.save();
     ctx.lineCap = "round";
     ctx.lineJoin = "round";
-    ctx.strokeStyle = RM.HINT;
-    ctx.lineWidth = Math.max(2, cellPx * 0.18);
-    ctx.setLineDash([Math.max(3, cellPx * 0.3), Math.max(3, cellPx * 0.25)]);
+    ctx.strokeStyle = "#ffffff";
+    ctx.lineWidth = Math.max(4, cellPx * 0.18 + 3);
     ctx.beginPath();
     ctx.moveTo(...at(st.position));
     for (const q of hint) { ctx.lineTo(...at(q)); }
     ctx.stroke();
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = Math.max(2, cellPx * 0.18);
+    ctx.setLineDash([Math.max(3, cellPx * 0.3), Math.max(3, cellPx * 0.25)]);
+    ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = RM.HINT;
-    ctx.strokeStyle = "#000";
-    ctx.lineWidth = 1;
+    ctx.fillStyle = colour;
+    ctx.strokeStyle = "#fff";
+    ctx.lineWidth = 1.5;
     for (const q of hint) {
       const [x, y] = at(q);
       ctx.beginPath();
-      ctx.arc(x, y, Math.max(2.5, cellPx * 0.2), 0, 2 * Math.PI);
+      ctx.arc(x, y, Math.max(3, cellPx * 0.2), 0, 2 * Math.PI);
       ctx.fill();
       ctx.stroke();
     }
@@ -205,13 +269,66 @@
   }
 
   function enqueue(a) {
-    if (!st || st.finished || gone || elsewhere || paused) { return; }
+    if (!st || st.finished || gone || elsewhere || paused) { return false; }
     if (t0 === null) { t0 = performance.now(); pausedTotal = 0; }
+    // a move starts this walk afresh: the offer to continue the old one goes
+    if (bannerKind === "resume") { clearBanner("resume"); }
     queue.push([a, Math.round(clientT() * 1000) / 1000]);
     predict();
     draw();
     sync();
     pump();
+    return true;
+  }
+
+  // ------------------------------------------------------------ runs
+  // A run goes on along a corridor, round its bends, to the next junction,
+  // dead end or the goal, one move per cell. It is walked step by step on
+  // the server's answers, so in the fog modes each step sees what it reveals.
+
+  // Whether the way from pos towards side is open on the walls the page knows
+  // (cell level: the wall square between the cells).
+  function openSide(pos, side, w) {
+    const d = STEP[side], r = pos[0] + d[0], c = pos[1] + d[1];
+    return r >= 0 && c >= 0 && r < pic.rows && c < pic.cols && w[r][c] === ".";
+  }
+
+  function isGoal(pos) {
+    const k = pic.cell, o = pic.pos;
+    const at = (q) => pic.level === "cell" ? (q - o.offset) / o.scale : Math.floor((q - k.offset) / k.scale);
+    return pic.goals.some((g) => g[0] === at(pos[0]) && g[1] === at(pos[1]));
+  }
+
+  function runStep() {
+    if (!runDir || !st || st.finished || gone || elsewhere || paused) { runDir = null; return; }
+    if (queue.length) { return; }
+    const robot = st.controls === "robot";
+    const pos = st.position, w = walls();
+    if (robot && SIDE[st.heading] !== runDir) { runDir = null; return; }
+    if (!openSide(pos, runDir, w)) { runDir = null; return; }
+    enqueue(robot ? "F" : runDir);
+  }
+
+  // After each answer of a run: go on if the new cell is a corridor.
+  function runOn(data) {
+    if (!runDir) { return; }
+    setTimeout(sync, 0);
+    const out = data.outcomes || [data.outcome];
+    const last = out[out.length - 1];
+    if (last !== "moved" || st.finished || isGoal(st.position)) { runDir = null; return; }
+    const opposite = { N: "S", S: "N", E: "W", W: "E" }[runDir], w = walls();
+    const exits = ["N", "E", "S", "W"].filter((d) => d !== opposite && openSide(st.position, d, w));
+    if (exits.length !== 1) { runDir = null; return; }
+    if (exits[0] !== runDir && st.controls === "robot") { runDir = null; return; }
+    runDir = exits[0];
+    runStep();
+  }
+
+  function run(side) {
+    if (!st || st.finished || !side) { return; }
+    runDir = side;
+    say("running " + WORD[side]);
+    runStep();
   }
 
   function announce(data) {
@@ -222,12 +339,32 @@
           (data.hints === 1 ? " hint" : " hints") : ""));
     }
     else if (last === "bump") {
-      say("bump: a wall");
+      say("bump: a wall" + (st.mode !== "full" ? "; " + whereWords() : ""));
       canvas.classList.add("bump");
       setTimeout(() => canvas.classList.remove("bump"), 250);
     }
-    else if (last === "undone") { say("move taken back"); }
-    else if (last === "moved") { say("moves " + data.moves); }
+    else if (last === "undone") { say("move taken back; " + whereWords()); }
+    else if (last === "moved" || last === "turned") {
+      // in the fog modes the way on is told after each move
+      say(st.mode !== "full" ? whereWords() : "moves " + data.moves);
+    }
+  }
+
+  // "row 3, column 4, facing east; open: north, east"
+  function whereWords() {
+    if (!st || !pic) { return ""; }
+    const p = pred ? pred.pos : st.position;
+    const cell = (q) => Math.floor((q - pic.pos.offset) / pic.pos.scale);
+    const w = walls();
+    const open = ["N", "E", "S", "W"].filter((d) => openSide(p, d, w)).map((d) => WORD[d]);
+    const unknown = ["N", "E", "S", "W"].filter((d) => {
+      const r = p[0] + STEP[d][0], c = p[1] + STEP[d][1];
+      return r >= 0 && c >= 0 && r < pic.rows && c < pic.cols && w[r][c] === "?";
+    }).map((d) => WORD[d]);
+    return "row " + cell(p[0]) + ", column " + cell(p[1]) + ", facing " + WORD[SIDE[st.heading]] +
+      "; open: " + (open.length ? open.join(", ") : "none") +
+      (unknown.length ? "; unknown: " + unknown.join(", ") : "") +
+      (st.finished ? "; at the goal" : "");
   }
 
   function resetWalk() {
@@ -239,16 +376,23 @@
     $("pause").setAttribute("aria-pressed", "false");
   }
 
-  function newWalk(next, extra) {
+  function newWalk(next, extra, fromUrl) {
     if (gone || elsewhere) { return; }
     queue = [];
     const body = Object.assign({ next: next, tab: TAB }, extra || {});
     serial(() => RM.api("/api/new", body)).then((data) => {
       resetWalk();
-      msg.textContent = "";
+      clearBanner();
       apply(data);
       say("maze " + data.walk + ", " + data.mode + " mode");
-    }).catch(fail);
+      if (fromUrl && data.resume) { offerResume(data); }
+    }).catch((err) => {
+      if (fromUrl && !err.gone && !err.elsewhere) {
+        // the old maze stays; say so instead of silently rewriting the link
+        banner("refused", "The link's maze was refused (" + err.message + "); this is maze " +
+          st.walk + " instead.", [["dismiss", "OK", () => { clearBanner(); focusMaze(); }]]);
+      } else { fail(err); }
+    });
     focusMaze();
   }
 
@@ -261,11 +405,11 @@
     pred = null;
     if (!st || !pic) { return; }
     let pos = st.position.slice(), h = st.heading;
-    const extra = [], w = walls(), k = pic.pos.scale;
+    const extra = [], w = walls();
     for (const [a] of sent.concat(queue)) {
       if (a === "U") { break; }
       if (a === "L" || a === "R") { h = (h + (a === "L" ? 90 : 270)) % 360; continue; }
-      const sideName = a === "F" ? SIDE[h] : a, d = STEP[sideName];
+      const sideName = a === "F" ? SIDE[h] : a, d = STEP[sideName], k = pic.pos.scale;
       let ok = true, unknown = false;
       for (let i = 1; i <= k; i++) {
         const r = pos[0] + d[0] * i, c = pos[1] + d[1] * i;
@@ -288,31 +432,49 @@
   function squaresPerCell() { return pic.pos.scale === 2 ? 1 : pic.cell.size; }
 
   // The maze fills the space left on screen; a maze whose cells would be
-  // under 12 px is drawn at 12 px and the view follows the player.
+  // under 12 px is drawn at 12 px and the view follows the player. At the
+  // finish the whole maze is shown, map first (shrunk by CSS if it must).
   function layout() {
     if (!pic) { return; }
     const wide = window.matchMedia("(min-width: 800px)").matches;
+    const done = st && st.finished && !finishHidden;
     const availW = Math.max(120, view.clientWidth);
-    const top = view.getBoundingClientRect().top;
-    const below = wide ? 8 : side.offsetHeight + 12;
-    const availH = Math.max(160, window.innerHeight - top - below);
+    const top = view.getBoundingClientRect().top + window.scrollY;
+    const below = wide || done ? 8 : side.offsetHeight + 8;
+    const availH = Math.max(done ? 300 : 160, window.innerHeight - top - below);
     const per = squaresPerCell();
-    const fit = Math.floor(Math.min(availW / pic.cols, availH / pic.rows));
-    s = Math.max(2, Math.round(Math.max(fit, Math.ceil(12 / per)) * zoom));
-    const worldW = pic.cols * s, worldH = pic.rows * s;
-    canvas.width = Math.min(worldW, Math.floor(availW));
-    canvas.height = Math.min(worldH, Math.floor(availH));
-    const follow = worldW > canvas.width || worldH > canvas.height;
-    document.body.dataset.camera = follow ? "follow" : "fit";
+    const fit = Math.min(availW / pic.cols, availH / pic.rows);
+    if (done && zoom === 1) {
+      s = Math.max(1, Math.floor(fit));
+      canvas.width = pic.cols * s;
+      canvas.height = pic.rows * s;
+      // a maze bigger than the screen at 1 px a square is scaled down whole
+      fitScale = Math.min(1, fit / s);
+      canvas.style.width = fitScale < 1 ? Math.floor(canvas.width * fitScale) + "px" : "";
+      canvas.style.height = fitScale < 1 ? Math.floor(canvas.height * fitScale) + "px" : "";
+      document.body.dataset.camera = "fit";
+    } else {
+      canvas.style.width = "";
+      canvas.style.height = "";
+      fitScale = 1;
+      // at the finish a zoom starts from the whole maze; in a walk from 12 px cells
+      const base = done ? Math.max(1, Math.floor(fit)) : Math.max(Math.floor(fit), Math.ceil(12 / per));
+      s = Math.max(done ? 1 : 2, Math.round(base * zoom));
+      const worldW = pic.cols * s, worldH = pic.rows * s;
+      canvas.width = Math.min(worldW, Math.floor(availW));
+      canvas.height = Math.min(worldH, Math.floor(availH));
+      document.body.dataset.camera = worldW > canvas.width || worldH > canvas.height ? "follow" : "fit";
+    }
     document.body.dataset.cellpx = String(s * per);
     document.body.dataset.squarepx = String(s);
   }
 
+  // Whole pixels only: a camera on a half pixel blurs every wall into grey hairlines.
   function camera(pos) {
     const worldW = pic.cols * s, worldH = pic.rows * s;
     const cx = (pos[1] + 0.5) * s - canvas.width / 2, cy = (pos[0] + 0.5) * s - canvas.height / 2;
-    cam = [Math.max(0, Math.min(worldW - canvas.width, cx)),
-           Math.max(0, Math.min(worldH - canvas.height, cy))];
+    cam = [Math.round(Math.max(0, Math.min(worldW - canvas.width, cx))),
+           Math.round(Math.max(0, Math.min(worldH - canvas.height, cy)))];
   }
 
   function zoomBy(f) {
@@ -324,6 +486,7 @@
   // ------------------------------------------------------------ drawing
   function draw() {
     if (!pic || !st) { return; }
+    const t1 = performance.now();
     const p = pred || { pos: st.position, heading: st.heading, extra: [] };
     camera(p.pos);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -338,25 +501,41 @@
       return;
     }
     ctx.setTransform(1, 0, 0, 1, -cam[0], -cam[1]);
-    RM.drawPicture(ctx, pic, s, walls());
+    const box = [cam[0], cam[1], canvas.width, canvas.height];
+    RM.drawPicture(ctx, pic, s, walls(), box);
     if (st.finished && st.score) { RM.drawHeat(ctx, pic, s, st.score.heat, st.score.heat_max); }
-    RM.drawGoals(ctx, pic, s, 0.45);
+    RM.drawGoals(ctx, pic, s);
     const trail = st.trail.concat(p.extra);
-    RM.drawTrail(ctx, s, trail, pic.pos.scale === 2 ? 0.55 : 0.5);
+    RM.drawTrail(ctx, s, trail, pic.pos.scale === 2 ? 0.55 : 0.5, box);
     RM.drawStart(ctx, pic, s, st.trail[0] || st.position);
     if (st.finished && st.score) { RM.drawSectionNumbers(ctx, pic, s, st.score.sections); }
     drawHint();
     RM.drawHere(ctx, s, p.pos, p.heading);
+    document.body.dataset.goalarrow = RM.drawGoalArrow(ctx, pic, s, box) ? "1" : "0";
     const cell = (q) => Math.floor((q - pic.pos.offset) / pic.pos.scale);
-    canvas.setAttribute("aria-label", "maze of " + pic.rows + " by " + pic.cols +
-      " squares, " + st.mode + " mode; you are at row " + cell(p.pos[0]) + ", column " +
-      cell(p.pos[1]) + "; goal at row " + pic.goals[0][0] + ", column " + pic.goals[0][1] +
-      "; " + st.moves + " moves" + (st.finished ? "; goal reached" : ""));
+    const [mr, mc] = pic.level === "cell" ? [(pic.rows - 1) / 2, (pic.cols - 1) / 2] : [pic.rows, pic.cols];
+    canvas.setAttribute("aria-label", "maze of " + mr + " by " + mc + " cells, " + st.mode +
+      " mode; you are at row " + cell(p.pos[0]) + ", column " + cell(p.pos[1]) + "; goal at row " +
+      (pic.level === "cell" ? pic.goals[0][0] : pic.goals[0][0] * pic.cell.scale + pic.cell.offset) + ", column " +
+      (pic.level === "cell" ? pic.goals[0][1] : pic.goals[0][1] * pic.cell.scale + pic.cell.offset) + "; " +
+      st.moves + " moves" + (st.finished ? "; goal reached" : "") + ". Press I to hear which ways are open.");
+    RM.drawTimes.push(performance.now() - t1);
+    if (RM.drawTimes.length > 400) { RM.drawTimes.shift(); }
   }
+  RM.drawTimes = [];
+  RM.redraw = draw;
+  // what is drawn, for tests and for the curious: the player's square, the
+  // scale and the camera (picture pixels)
+  RM.view = () => ({ position: pred ? pred.pos : st && st.position, s: s, cam: cam, fitScale: fitScale,
+                     rows: pic && pic.rows, cols: pic && pic.cols, goals: pic && pic.goals,
+                     cell: pic && pic.cell, level: pic && pic.level, seq: st && st.seq,
+                     walls: st && (st.walls || (pic && pic.walls)), trail: st && st.trail });
 
   function showStats() {
     $("walk").textContent = "maze " + st.walk + " (" + st.mode + ")";
-    $("seed").textContent = st.spec ? st.spec.gen + " " + st.spec.size.join("x") + " seed " + st.spec.seed : "";
+    const sp = st.spec;
+    $("seed").textContent = sp ? sp.gen + " " + sp.size.join("x") + " seed " + sp.seed +
+      (sp.braid ? " braid " + sp.braid : "") + (sp.corridor ? " corridor " + sp.corridor : "") : "";
     $("moves").textContent = "moves " + st.moves;
     $("bumps").textContent = "bumps " + st.bumps;
     $("hints").textContent = "hints " + (st.hints || 0);
@@ -366,7 +545,9 @@
 
   // ------------------------------------------------------------ finish
   function mazeKey() {
-    const where = st.spec ? st.spec.gen + "/" + st.spec.size.join("x") + "/" + st.spec.seed : location.host + "/walk" + st.walk;
+    const sp = st.spec;
+    const where = sp ? [sp.gen, sp.size.join("x"), sp.seed, sp.braid, sp.placement, sp.corridor || 0, sp.wall || 0].join("/")
+      : location.host + "/walk" + st.walk;
     return "robomaze-best:" + where + "/" + st.mode;
   }
 
@@ -393,7 +574,7 @@
         ", extra moves <b id='extra'>" + m.extra_moves + "</b>, efficiency " + m.efficiency.toFixed(2) +
         "), bumps " + m.bumps + ", hints <b id='hintcount'>" + (m.hints || 0) + "</b>, time " + m.duration.toFixed(1) + " s. " + bestTime(m) + "</p>" +
         "<p>wrong turns " + m.wrong_turns + ", revisits " + m.revisits + ", dead ends entered " +
-        m.dead_ends_entered + "; " + m.sections_with_error + " of " + m.sections + " sections with error. " +
+        m.dead_ends_entered + "; <b id='errsections'>" + m.sections_with_error + "</b> of " + m.sections + " sections with error. " +
         "The maze is shaded by each section's error (palest none, dark purple most); the numbers on it are the sections below.</p>" +
         RM.sectionTable(st.score.sections) +
         "<p>Saved as <code id='recname'>" + RM.esc(rec.name) + "</code>: " +
@@ -404,20 +585,30 @@
         "<button type='button' id='hide'>Hide</button></p>";
       $("next2").onclick = () => newWalk(true);
       $("again2").onclick = () => newWalk(false);
-      $("hide").onclick = () => { finishHidden = true; showFinish(); focusMaze(); };
+      $("hide").onclick = () => { finishHidden = true; showFinish(); layout(); draw(); focusMaze(); };
+      banner("finish", "Goal reached in " + m.moves + " moves (" + m.extra_moves + " extra), " +
+        m.duration.toFixed(1) + " s.", [["next3", "Next maze", () => newWalk(true)],
+                                         ["toscore", "Score", () => { finishHidden = false; showFinish(); finish.scrollIntoView(); }]]);
     }
     finish.className = finishHidden ? "hidden" : "";
     showScore.className = finishHidden ? "" : "hidden";
   }
-  showScore.onclick = () => { finishHidden = false; showFinish(); };
+  showScore.onclick = () => { finishHidden = false; showFinish(); layout(); draw(); };
 
   // ------------------------------------------------------------ state
+  // The URL names the whole world (robomaze.web.worlds: the WorldSpec of the
+  // maze), so it re-creates the maze in a server started with other options.
   function updateUrl() {
     const q = new URLSearchParams();
-    if (st.spec) {
-      q.set("gen", st.spec.gen);
-      q.set("size", st.spec.size.join("x"));
-      q.set("seed", String(st.spec.seed));
+    const sp = st.spec;
+    if (sp) {
+      q.set("gen", sp.gen);
+      q.set("size", sp.size.join("x"));
+      q.set("seed", String(sp.seed));
+      q.set("braid", String(sp.braid));
+      q.set("placement", sp.placement);
+      q.set("corridor", String(sp.corridor || 0));
+      if (sp.corridor) { q.set("wall", String(sp.wall)); }
     }
     q.set("mode", st.mode);
     if (st.radius !== 1) { q.set("radius", String(st.radius)); }
@@ -439,8 +630,36 @@
     }
   }
 
+  function resync() {
+    return serial(() => RM.api("/api/state?tab=" + TAB)).then(apply).catch(fail);
+  }
+
+  // A delta patches what the page holds: the trail (first trail_keep points
+  // kept, trail_add appended) and the squares whose view changed.
+  function patch(data) {
+    if (!st || data.base !== st.seq) { resync(); return null; }
+    const next = Object.assign({}, st, data);
+    next.trail = st.trail.slice(0, data.trail_keep).concat(data.trail_add);
+    if (data.squares && st.walls) {
+      const rows = st.walls.slice();
+      const byRow = new Map();
+      for (const [i, j, ch] of data.squares) {
+        if (!byRow.has(i)) { byRow.set(i, rows[i].split("")); }
+        byRow.get(i)[j] = ch;
+      }
+      for (const [i, chars] of byRow) { rows[i] = chars.join(""); }
+      next.walls = rows;
+    }
+    delete next.delta;
+    return next;
+  }
+
   function apply(data) {
     if (data.palettes) { RM.usePalettes(data); }
+    if (data.delta) {
+      data = patch(data);
+      if (data === null) { return; }
+    }
     if (data.picture) {
       const same = pic && pic.rows === data.picture.rows && pic.cols === data.picture.cols;
       pic = data.picture;
@@ -453,6 +672,7 @@
       // the side column widens for the score (or narrows back): the maze refits
       sync();
       layout();
+      if (!st.finished) { clearBanner("finish"); }
     }
     predict();
     fillForm();
@@ -479,6 +699,7 @@
   document.addEventListener("keydown", (ev) => {
     // browser shortcuts (Ctrl+S, Cmd+D, Alt+Left...) are the browser's, never moves
     if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    if (ev.key !== "Shift") { runDir = null; }       // any key ends a run
     const tag = ev.target.tagName;
     if (ev.key === "Escape") {
       // close what is open and give the keys back to the maze; the Escape
@@ -497,21 +718,43 @@
     } else if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
       return;
     }
-    if ((tag === "BUTTON" || tag === "A") && (ev.key === "Enter" || ev.key === " ")) { return; }
+    if ((tag === "BUTTON" || tag === "A" || tag === "SUMMARY") && (ev.key === "Enter" || ev.key === " ")) { return; }
     const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
     if (st && st.finished && (key === "Enter" || key === " " || key === "n")) {
       ev.preventDefault(); newWalk(true); return;
     }
     const cmd = { r: () => newWalk(false), n: () => newWalk(true), u: () => enqueue("U"),
                   Backspace: () => enqueue("U"), h: askHint, p: togglePause, "+": () => zoomBy(1.25),
-                  "=": () => zoomBy(1.25), "-": () => zoomBy(0.8) }[key];
+                  "=": () => zoomBy(1.25), "-": () => zoomBy(0.8), i: () => say(whereWords()) }[key];
     if (cmd) { ev.preventDefault(); cmd(); return; }
-    const a = (st && st.controls === "robot" ? ROBOT : ABS)[key];
+    const robot = st && st.controls === "robot";
+    const a = (robot ? ROBOT : ABS)[key];
+    if (a && ev.shiftKey && ABS[key]) {
+      // Shift+direction runs to the next junction
+      ev.preventDefault();
+      run(robot ? SIDE[st.heading] : ABS[key]);
+      return;
+    }
     if (a) { ev.preventDefault(); enqueue(a); }
   });
 
+  // Pad buttons act on press and repeat while held (after 350 ms, every 110 ms);
+  // a keyboard press (Enter, Space) is a click with no pointer.
   for (const b of document.querySelectorAll("#pad button")) {
-    b.addEventListener("click", () => { enqueue(b.dataset.act); focusMaze(); });
+    let timer = null;
+    const stop = () => { clearTimeout(timer); clearInterval(timer); timer = null; };
+    b.addEventListener("pointerdown", (ev) => {
+      ev.preventDefault();
+      stop();
+      runDir = null;
+      enqueue(b.dataset.act);
+      timer = setTimeout(() => {
+        timer = setInterval(() => { if (!enqueue(b.dataset.act)) { stop(); } }, 110);
+      }, 350);
+    });
+    for (const e of ["pointerup", "pointerleave", "pointercancel"]) { b.addEventListener(e, stop); }
+    b.addEventListener("click", (ev) => { if (ev.detail === 0) { enqueue(b.dataset.act); } focusMaze(); });
+    b.addEventListener("contextmenu", (ev) => ev.preventDefault());
   }
   $("next").onclick = () => newWalk(true);
   $("again").onclick = () => newWalk(false);
@@ -543,8 +786,9 @@
     newWalk(false, extra);
   });
 
-  // swipes move; two fingers pinch the zoom
-  let touch0 = null, pinch0 = null;
+  // Swipes move (a long one, over a third of the maze's view, runs to the next
+  // junction); a double tap runs on in the current heading; two fingers pinch the zoom.
+  let touch0 = null, pinch0 = null, lastTap = 0;
   const dist = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
   canvas.addEventListener("touchstart", (ev) => {
     if (ev.touches.length === 1) { touch0 = [ev.touches[0].clientX, ev.touches[0].clientY]; }
@@ -562,10 +806,24 @@
   canvas.addEventListener("touchend", (ev) => {
     if (touch0 && ev.changedTouches.length) {
       const dx = ev.changedTouches[0].clientX - touch0[0], dy = ev.changedTouches[0].clientY - touch0[1];
-      if (Math.max(Math.abs(dx), Math.abs(dy)) >= 20) {
+      const len = Math.max(Math.abs(dx), Math.abs(dy));
+      const robot = st && st.controls === "robot";
+      if (len >= 20) {
         const dir = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "E" : "W") : (dy > 0 ? "S" : "N");
-        const a = st && st.controls === "robot" ? { E: "R", W: "L", N: "F", S: null }[dir] : dir;
-        if (a) { enqueue(a); }
+        const long = len >= Math.max(150, Math.min(canvas.clientWidth, canvas.clientHeight) / 3);
+        if (long && (!robot || dir === "N")) {
+          run(robot ? SIDE[st.heading] : dir);
+        } else {
+          const a = robot ? { E: "R", W: "L", N: "F", S: null }[dir] : dir;
+          if (a) { enqueue(a); }
+        }
+        lastTap = 0;
+      } else if (st && !st.finished) {
+        const now = performance.now();
+        if (now - lastTap < 350) {
+          lastTap = 0;
+          run(SIDE[st.heading]);
+        } else { lastTap = now; }
       }
     }
     touch0 = null;
@@ -573,28 +831,55 @@
     ev.preventDefault();
   }, { passive: false });
 
-  window.addEventListener("resize", () => { layout(); draw(); });
+  window.addEventListener("resize", () => { placeBanner(); });
   setInterval(tick, 100);
+  setInterval(heartbeat, PING_MS);
 
   // ------------------------------------------------------------ start
   function wanted() {
     const want = {};
-    for (const k of ["gen", "size", "mode", "controls"]) { if (query.get(k)) { want[k] = query.get(k); } }
-    for (const k of ["seed", "radius"]) {
-      const v = parseInt(query.get(k), 10);
-      if (!isNaN(v)) { want[k] = v; }
+    for (const k of ["gen", "size", "mode", "controls", "placement"]) { if (query.get(k)) { want[k] = query.get(k); } }
+    for (const k of ["seed", "radius", "corridor", "wall"]) {
+      const v = Number(query.get(k));
+      if (query.get(k) !== null && query.get(k) !== "") { want[k] = Number.isFinite(v) ? v : query.get(k); }
+    }
+    if (query.get("braid") !== null && query.get("braid") !== "") {
+      const v = Number(query.get("braid"));
+      want.braid = Number.isFinite(v) ? v : query.get("braid");
     }
     return want;
   }
 
   function differs(want) {
-    const spec = st.spec || {};
-    return (want.gen !== undefined && want.gen !== spec.gen) ||
-      (want.size !== undefined && (!spec.size || want.size.toLowerCase() !== spec.size.join("x"))) ||
-      (want.seed !== undefined && want.seed !== spec.seed) ||
-      (want.mode !== undefined && want.mode !== st.mode) ||
-      (want.radius !== undefined && want.radius !== st.radius) ||
-      (want.controls !== undefined && want.controls !== st.controls);
+    const sp = st.spec || {};
+    const has = (k) => want[k] !== undefined;
+    return (has("gen") && want.gen !== sp.gen) ||
+      (has("size") && (!sp.size || String(want.size).toLowerCase() !== sp.size.join("x"))) ||
+      (has("seed") && want.seed !== sp.seed) ||
+      (has("braid") && want.braid !== sp.braid) ||
+      (has("placement") && want.placement !== sp.placement) ||
+      (has("corridor") && want.corridor !== (sp.corridor || 0)) ||
+      (has("wall") && (sp.corridor ? want.wall !== sp.wall : want.corridor > 0)) ||
+      (has("mode") && want.mode !== st.mode) ||
+      (has("radius") && want.radius !== st.radius) ||
+      (has("controls") && want.controls !== st.controls);
+  }
+
+  function offerResume(data) {
+    const r = data.resume;
+    banner("resume", "An unfinished walk of this maze is saved (" + r.name + ", " + r.moves +
+      " moves, " + r.mode + " mode).", [
+      ["continue", "Continue this walk", () => {
+        serial(() => RM.api("/api/resume", { record: r.index, tab: TAB })).then((d) => {
+          resetWalk();
+          clearBanner();
+          t0 = performance.now() - d.elapsed * 1000;
+          apply(d);
+          say("continuing " + r.name + ": " + whereWords());
+          focusMaze();
+        }).catch(fail);
+      }],
+      ["fresh", "Start fresh", () => { clearBanner(); focusMaze(); }]]);
   }
 
   function load() {
@@ -614,9 +899,12 @@
       focusMaze();
       const want = wanted();
       if (Object.keys(want).length && differs(want)) {
-        if (!data.choose) { delete want.gen; delete want.size; delete want.seed; }
-        if (differs(want)) { newWalk(false, want); }
+        if (!data.choose) {
+          for (const k of ["gen", "size", "seed", "braid", "placement", "corridor", "wall"]) { delete want[k]; }
+        }
+        if (differs(want)) { newWalk(false, want, true); return; }
       }
+      if (data.resume) { offerResume(data); }
     }).catch(fail);
   }
   load();

@@ -374,7 +374,7 @@ def mdd_singletons(nbr, deg, h, start, goal, cost, blk, econs):
 
 
 # ---------------------------------------------------------------- PIBT
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rand(state):
     # xorshift64*: the tie-breaking stream, seeded from the method stage
     x = state[0]
@@ -397,6 +397,7 @@ def pibt_step(nbr, deg, dist, q_from, order, pin_who, pin_where, npin, state,
     """
     n = q_from.shape[0]
     touched = np.empty(6 * n + npin + 1, np.int32)
+    keys = np.empty(5, np.uint64)
     nt = 0
     for i in range(n):
         q_to[i] = -1
@@ -425,7 +426,7 @@ def pibt_step(nbr, deg, dist, q_from, order, pin_who, pin_where, npin, state,
             depth = 0
             stack[0] = a
             kidx[0] = 0
-            _candidates(nbr, deg, dist, q_from[a], a, state, cand, ncand, 0)
+            _candidates(nbr, deg, dist, q_from[a], a, state, cand, ncand, 0, keys, occ_now)
             result = False
             returning = False
             while depth >= 0:
@@ -455,7 +456,7 @@ def pibt_step(nbr, deg, dist, q_from, order, pin_who, pin_where, npin, state,
                         depth += 1
                         stack[depth] = j
                         kidx[depth] = 0
-                        _candidates(nbr, deg, dist, q_from[j], j, state, cand, ncand, depth)
+                        _candidates(nbr, deg, dist, q_from[j], j, state, cand, ncand, depth, keys, occ_now)
                         pushed = True
                         break
                     found = True
@@ -481,16 +482,18 @@ def pibt_step(nbr, deg, dist, q_from, order, pin_who, pin_where, npin, state,
     return ok
 
 
-@njit(cache=True)
-def _candidates(nbr, deg, dist, v, i, state, cand, ncand, depth):
-    """The agent's moves (neighbours and staying), nearest to its goal first,
-    ties broken at random."""
+@njit(cache=True, inline="always")
+def _candidates(nbr, deg, dist, v, i, state, cand, ncand, depth, keys, occ_now):
+    """The agent's moves (neighbours and staying), nearest to its goal first;
+    among equals a vertex nobody holds now first (no one to push, as in
+    LaCAM3's PIBT), then at random."""
     m = deg[v] + 1
-    keys = np.empty(5, np.uint64)
     for k in range(m):
         u = v if k == deg[v] else nbr[v, k]
         cand[depth, k] = u
-        keys[k] = (np.uint64(dist[i, u]) << np.uint64(32)) | (_rand(state) >> np.uint64(40))
+        held = np.uint64(1) if (occ_now[u] != -1 and u != v) else np.uint64(0)
+        keys[k] = (np.uint64(dist[i, u]) << np.uint64(32)) | (held << np.uint64(31)) \
+            | (_rand(state) >> np.uint64(40))
     for a in range(1, m):
         ku = keys[a]
         cu = cand[depth, a]

@@ -43,7 +43,7 @@ class _HNode:
         self.order = order
         self.prio = prio
         self.tree = deque([((), ())])     # low-level constraints: (agents, vertices)
-        self.nbrs: set = set()
+        self.nbrs: dict = {}          # neighbour -> edge cost
 
 
 def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_000_000,
@@ -132,8 +132,9 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
         key = q_to.tobytes()
         known = explored.get(key)
         if known is not None:
-            node.nbrs.add(known)
-            _rewrite(node, known, goal_node, open_, edge_cost)
+            if known not in node.nbrs:
+                node.nbrs[known] = edge_cost(node.q, known.q)
+            _rewrite(node, goal_node, open_)
             nxt = root if rng.random() < restart else known
             if goal_node is None or nxt.f < goal_node.g:
                 open_.append(nxt)
@@ -141,8 +142,9 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
         q = q_to.copy()
         at_goal = q == goals
         prio = np.where(at_goal, node.prio - np.floor(node.prio), node.prio + 1.0)
-        child = _HNode(q, node, node.g + edge_cost(node.q, q), h_of(q), order_of(prio), prio)
-        node.nbrs.add(child)
+        c = edge_cost(node.q, q)
+        child = _HNode(q, node, node.g + c, h_of(q), order_of(prio), prio)
+        node.nbrs[child] = c
         explored[key] = child
         if goal_node is None or child.f < goal_node.g:
             open_.append(child)
@@ -154,7 +156,9 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
                           else "work budget spent")
     configs = []
     cur = goal_node
-    while cur is not None:
+    seen = set()
+    while cur is not None and id(cur) not in seen:   # parents never cycle; guard anyway
+        seen.add(id(cur))
         configs.append(cur.q)
         cur = cur.parent
     plan = configs_to_plan(np.array(configs[::-1]), inst.shape[1])
@@ -163,15 +167,15 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
                       bound=None, extra=extra)
 
 
-def _rewrite(frm: _HNode, to: _HNode, goal_node, open_, edge_cost) -> None:
+def _rewrite(frm: _HNode, goal_node, open_) -> None:
     """LaCAM*'s rewiring: a new edge may lower ``g`` of nodes reachable from ``to``."""
     heap = [(frm.g, id(frm), frm)]
     while heap:
         g, _, n_from = heapq.heappop(heap)
         if g > n_from.g:
             continue
-        for m in n_from.nbrs:
-            g2 = n_from.g + edge_cost(n_from.q, m.q)
+        for m, c in n_from.nbrs.items():
+            g2 = n_from.g + c
             if g2 < m.g:
                 m.g = g2
                 m.f = g2 + m.h

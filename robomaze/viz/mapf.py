@@ -82,3 +82,37 @@ def save_plan_gif(occupied: np.ndarray, cells: np.ndarray, out, *, size: int = 1
     frames[0].save(os.fspath(out), save_all=True, append_images=frames[1:],
                    duration=int(1000 / max(1, fps)), loop=0, optimize=False)
     return len(frames)
+
+
+def plot_success(table: dict, xlabel: str, out):
+    """Success rate against ``xlabel`` per solver (the MAPF community's standard
+    plot); ``table[(solver, x)] = (runs, successes)``. Returns the PNG path."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    solvers = sorted({s for s, _ in table})
+    fig, ax = plt.subplots(figsize=(6.0, 3.8), dpi=110)
+    markers = "osD^vP*X"
+    for k, s in enumerate(solvers):
+        xs = sorted(x for (s2, x) in table if s2 == s)
+        ys = [table[(s, x)][1] / table[(s, x)][0] for x in xs]
+        # overlapping curves stay visible: dashes and hollow markers differ per solver
+        ax.plot(xs, ys, marker=markers[k % len(markers)], label=s, alpha=0.85,
+                linestyle=("-", "--", "-.", ":")[k % 4], markerfacecolor="none",
+                markersize=8 - k % 3)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("success rate")
+    ax.set_ylim(-0.03, 1.03)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(f"MAPF: success rate vs {xlabel}")
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+    return out

@@ -91,6 +91,10 @@ def bench_lacam(args) -> dict:
             row[name + "_valid"] = plan is not None and not find_problems(inst, plan)
             times[name].append(row[name + "_s"])
         row["lower_bound"] = inst.lower_bound()
+        # CBS on the first 10 agents of the same instance (optimal SOC within the budget)
+        r10 = solve(inst.with_agents(10), "cbs", max_work=args.cbs_work)
+        row["cbs10"] = r10.outcome
+        row["cbs10_soc"] = r10.soc
         rows.append(row)
         print(json.dumps(row), flush=True)
     out = {"rows": rows, "load_after": load(), "reps": args.reps,
@@ -108,6 +112,8 @@ def bench_lacam(args) -> dict:
               f"{sum(r[name + '_valid'] for r in rows)}/{len(rows)}")
     print(f"pymapf lacam: median {out['median_s']['pymapf']:.2f} s, solved "
           f"{sum(r['pymapf_valid'] for r in rows)}/{len(rows)}")
+    print(f"cbs on the first 10 agents: solved {sum(r['cbs10'] == 'success' for r in rows)}/"
+          f"{len(rows)} within {args.cbs_work} expansions")
     return out
 
 

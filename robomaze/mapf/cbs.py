@@ -78,13 +78,28 @@ def _body_conflict(pa, pb, size: int, cols: int):
     return ("vertex", tv, int(a[tv]), int(b[tv]))
 
 
+#: Largest cardinal conflict graph (edges) whose vertex cover is found exactly;
+#: larger graphs take a maximal matching's size, also a lower bound on any cover.
+EXACT_COVER_EDGES = 16
+
+
 def min_vertex_cover(edges) -> int:
-    """Size of a minimum vertex cover of a small graph (branching on an edge).
+    """A lower bound on the minimum vertex cover: exact (branching on an edge) up to
+    :data:`EXACT_COVER_EDGES` edges, else the size of a greedy maximal matching
+    (every cover holds one end of each matched edge).
 
     >>> min_vertex_cover([(0, 1), (1, 2), (2, 0)]), min_vertex_cover([(0, 1), (2, 3)])
     (2, 2)
     """
-    edges = [tuple(e) for e in edges]
+    edges = sorted({tuple(sorted(e)) for e in edges})
+    if len(edges) > EXACT_COVER_EDGES:
+        used: set = set()
+        k = 0
+        for u, v in edges:
+            if u not in used and v not in used:
+                used.update((u, v))
+                k += 1
+        return k
 
     def cover(es, k):
         if not es:

@@ -30,7 +30,7 @@ import itertools
 import numpy as np
 
 from .instance import Instance
-from .lowlevel import Lowlevel
+from .lowlevel import Lowlevel, padded
 from .result import BudgetSpent, MapfResult, Work, paths_to_plan
 
 __all__ = ["solve_cbs", "pair_conflict", "min_vertex_cover"]
@@ -117,7 +117,7 @@ def min_vertex_cover(edges) -> int:
 
 
 class _Node:
-    __slots__ = ("cons", "paths", "costs", "conf", "cost", "h", "f", "lb", "lbs")
+    __slots__ = ("cons", "paths", "costs", "conf", "cost", "h", "f", "lb", "lbs", "card")
 
     def __init__(self, cons, paths, costs, conf):
         self.cons = cons          # per agent: (vertex constraints, edge constraints)
@@ -129,6 +129,7 @@ class _Node:
         self.f = self.cost
         self.lb = self.cost
         self.lbs = None
+        self.card: dict = {}      # pair -> cardinality of its conflict (see classify)
 
 
 class _Search:
@@ -150,21 +151,50 @@ class _Search:
 
     def all_conflicts(self, paths) -> dict:
         out = {}
-        for i, j in itertools.combinations(range(self.n), 2):
-            c = self.conflict(paths[i], paths[j])
-            if c is not None:
-                out[(i, j)] = c
+        for i in range(self.n):
+            out.update({k: v for k, v in self.conflicts_of(paths, i).items() if k[0] == i})
         return out
 
     def update_conflicts(self, conf: dict, paths, i: int) -> dict:
         out = {k: v for k, v in conf.items() if i not in k}
-        for j in range(self.n):
-            if j == i:
-                continue
-            a, b = (i, j) if i < j else (j, i)
-            c = self.conflict(paths[a], paths[b])
-            if c is not None:
-                out[(a, b)] = c
+        out.update(self.conflicts_of(paths, i))
+        return out
+
+    def conflicts_of(self, paths, i: int) -> dict:
+        """The earliest conflict of agent ``i`` with every other agent, all at once
+        (the same answers as :func:`pair_conflict` pair by pair)."""
+        m = padded(paths)
+        t = m.shape[1]
+        me = m[i]
+        if self.inst.size == 1:
+            hit_v = m == me[None, :]
+            if t > 1:
+                hit_e = (me[None, :-1] == m[:, 1:]) & (me[None, 1:] == m[:, :-1]) \
+                    & (me[None, :-1] != me[None, 1:])
+            else:
+                hit_e = np.zeros((len(m), 0), bool)
+        else:
+            k, cols = self.inst.size, self.cols
+            hit_v = (np.abs(m // cols - me // cols) < k) & (np.abs(m % cols - me % cols) < k)
+            hit_e = np.zeros((len(m), max(t - 1, 0)), bool)
+        hit_v[i] = False
+        hit_e[i] = False
+        out = {}
+        big = t + 1
+        tv = np.where(hit_v.any(axis=1), hit_v.argmax(axis=1), big)
+        te = np.where(hit_e.any(axis=1), hit_e.argmax(axis=1), big) if hit_e.shape[1] \
+            else np.full(len(m), big)
+        for j in np.flatnonzero((tv < big) | (te < big)):
+            j = int(j)
+            first = i < j
+            a, b = (i, j) if first else (j, i)
+            if tv[j] <= te[j]:
+                x = int(tv[j])
+                c = ("vertex", x, int(m[a, x]), int(m[b, x]))
+            else:
+                x = int(te[j])
+                c = ("edge", x, int(m[a, x]), int(m[a, x + 1]))
+            out[(a, b)] = c
         return out
 
     def replan(self, i: int, cons_i, paths, *, use_cat: bool = True):
@@ -210,9 +240,21 @@ class _Search:
         return int(s[t]) == u and int(s[t + 1]) == v
 
     def classify(self, node: _Node, pair, c) -> int:
-        """2 cardinal, 1 semi-cardinal, 0 non-cardinal."""
-        i, j = pair
-        return int(self.cardinal_for(node, i, c, True)) + int(self.cardinal_for(node, j, c, False))
+        """2 cardinal, 1 semi-cardinal, 0 non-cardinal (kept on the node)."""
+        k = node.card.get(pair)
+        if k is None:
+            i, j = pair
+            k = int(self.cardinal_for(node, i, c, True)) + \
+                int(self.cardinal_for(node, j, c, False))
+            node.card[pair] = k
+        return k
+
+    @staticmethod
+    def inherit(child: _Node, parent: _Node, agent: int) -> None:
+        """A child keeps the parent's verdicts on pairs whose agents and conflict
+        it did not change."""
+        child.card = {p: k for p, k in parent.card.items()
+                      if agent not in p and child.conf.get(p) == parent.conf.get(p)}
 
     def child_constraints(self, node: _Node, pair, c):
         """The two ``(agent, new constraints)`` branches of a conflict."""
@@ -281,11 +323,15 @@ def solve_cbs(inst: Instance, *, max_work: int = 2_000_000, max_nodes: int = 100
                     conf = s.update_conflicts(node.conf, new_paths, agent)
                     if bypass and cost_a == node.costs[agent] and len(conf) < len(node.conf):
                         # the parent keeps its constraints and takes the better path
+                        old = _Node(node.cons, node.paths, node.costs, node.conf)
+                        old.card = node.card
                         node.paths = new_paths
                         node.conf = conf
+                        s.inherit(node, old, agent)
                         bypassed = True
                         break
                     child = _Node(new_cons, new_paths, new_costs, conf)
+                    s.inherit(child, node, agent)
                     children.append(child)
                 if bypassed:
                     if heuristic:

@@ -14,7 +14,21 @@ import numpy as np
 from ._kernels import INF, mdd_singletons, st_astar
 from .instance import Instance
 
-__all__ = ["body_neighbours", "Lowlevel"]
+__all__ = ["body_neighbours", "Lowlevel", "padded"]
+
+
+def padded(paths) -> np.ndarray:
+    """``m[i, t]``: path ``i``'s vertex at ``t``, each path waiting at its end.
+
+    >>> padded([np.array([1, 2]), np.array([5])]).tolist()
+    [[1, 2], [5, 5]]
+    """
+    t = max(len(p) for p in paths)
+    m = np.empty((len(paths), t), np.int64)
+    for i, p in enumerate(paths):
+        m[i, : len(p)] = p
+        m[i, len(p):] = p[-1]
+    return m
 
 
 def body_neighbours(inst: Instance) -> np.ndarray:
@@ -79,21 +93,19 @@ class Lowlevel:
         others = [p for i, p in enumerate(paths) if i != skip and p is not None]
         if not others:
             return self.no_cat, self.no_cat_final
-        t = max(len(p) for p in others)
+        m = padded(others)
+        t = m.shape[1]
+        if self.point:
+            idx = (np.arange(t)[None, :] * self.nv + m).ravel()
+            cat = np.bincount(idx, minlength=t * self.nv).astype(np.int16).reshape(t, self.nv)
+            fin = np.bincount(m[:, -1], minlength=self.nv).astype(np.int16)
+            return cat, fin
         cat = np.zeros((t, self.nv), np.int16)
         fin = np.zeros(self.nv, np.int16)
-        for p in others:
-            if self.point:
-                cat[np.arange(len(p)), p] += 1
-                cat[len(p):, p[-1]] += 1
-                fin[p[-1]] += 1
-            else:
-                for s, v in enumerate(p):
-                    cat[s, self.mark(v)] += 1
-                m = self.mark(p[-1])
-                for u in m:
-                    cat[len(p):, u] += 1
-                fin[m] += 1
+        for row in m:
+            for s_, v in enumerate(row):
+                cat[s_, self.mark(v)] += 1
+            fin[self.mark(row[-1])] += 1
         return cat, fin
 
     def plan(self, i: int, blk, econs, *, goal_from=None, cat=None, cat_final=None,

@@ -210,6 +210,9 @@ def bench_cbs(args) -> dict:
                 (r.success and bf is not None and r.soc != bf):
             print("DISAGREE", json.dumps(row), flush=True)
         rows.append(row)
+        if (k + 1) % 20 == 0:
+            print(f"{k + 1} instances: both solved {both}, equal SOC {agree_py}; brute force "
+                  f"equal {agree_bf}; load {load()}", flush=True)
     n_bf = sum(r["brute"] is not None and r["cbs"] is not None for r in rows)
     print(f"{len(rows)} instances: CBS solved {solved}; pymapf solved {sum(r['pymapf'] is not None for r in rows)}; "
           f"both {both}, equal SOC on {agree_py}; brute force on {n_bf}, equal on {agree_bf}")

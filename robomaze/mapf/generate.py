@@ -98,6 +98,7 @@ def random_instance(occupied, n: int, *, seed: int | None, bucket: str = "random
         far = max(int(_bfs(nbr, deg, int(s)).max()) for s in probe)
         nb = max(1, far // BUCKET_WIDTH + 1)
     tries = 0
+    misses = 0
     while len(starts) < n:
         tries += 1
         if tries > 200 * n + 1000:
@@ -109,19 +110,26 @@ def random_instance(occupied, n: int, *, seed: int | None, bucket: str = "random
         if bucket == "random":
             g = int(rng.choice(region))
         else:
+            # the goal: a free cell in this agent's distance bucket, or the nearest
+            # bucket that still has one (a central start, or a crowded grid)
             want = len(starts) % nb
             d = _bfs(nbr, deg, s)
-            cand = region[(d[region] // BUCKET_WIDTH) == want]
-            if not len(cand):
-                # the start is too central for this bucket: try the nearest bucket it has
-                have = d[region] // BUCKET_WIDTH
+            avail = np.array([v for v in region if d[v] >= 0 and free_for(taken_g, v)],
+                             np.int64)
+            if not len(avail):
+                continue
+            have = d[avail] // BUCKET_WIDTH
+            if not (have == want).any():
+                misses += 1
+                if misses < 20:      # another start may reach this bucket
+                    continue
                 want = int(have[np.argmin(np.abs(have - want))])
-                cand = region[have == want]
-            g = int(rng.choice(cand))
+            g = int(rng.choice(avail[have == want]))
         if not free_for(taken_g, g):
             continue
         take(taken_s, s)
         take(taken_g, g)
+        misses = 0
         starts.append(divmod(s, w))
         goals.append(divmod(g, w))
     return Instance(occ, starts, goals, size=size, name=name)

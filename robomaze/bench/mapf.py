@@ -134,7 +134,8 @@ def mapf_tables(rows) -> dict:
     for r in rows:
         m = r.get("metrics") or {}
         solver = r.get("method")
-        a = m.get("agents")
+        # the sweep's count (an error row has no metrics)
+        a = (r.get("scenario") or {}).get("run", {}).get("agents", m.get("agents"))
         c = (r.get("scenario") or {}).get("widen", {}).get("corridor", r.get("corridor"))
         ok = bool(r.get("success"))
         for table, key in ((by_agents, (solver, a)), (by_corr, (solver, c))):

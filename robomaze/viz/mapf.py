@@ -96,6 +96,7 @@ def plot_success(table: dict, xlabel: str, out):
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    table = {k: v for k, v in table.items() if k[1] is not None}
     solvers = sorted({s for s, _ in table})
     fig, ax = plt.subplots(figsize=(6.0, 3.8), dpi=110)
     markers = "osD^vP*X"
@@ -106,6 +107,9 @@ def plot_success(table: dict, xlabel: str, out):
         ax.plot(xs, ys, marker=markers[k % len(markers)], label=s, alpha=0.85,
                 linestyle=("-", "--", "-.", ":")[k % 4], markerfacecolor="none",
                 markersize=8 - k % 3)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("success rate")
     ax.set_ylim(-0.03, 1.03)

@@ -188,3 +188,48 @@ def test_bodies_on_widened_grid():
         assert find_problems(inst, r.plan) == []
     with pytest.raises(ParameterError, match="lacam plans point agents"):
         solve(inst, "lacam_star")
+
+
+def test_conflicts_of_matches_pairwise_search():
+    from robomaze.mapf.cbs import _Search, pair_conflict
+    from robomaze.mapf.result import Work
+
+    inst = maze_instance(9, rows=4, cols=4, corridor=2, seed=2)
+    s = _Search(inst, Work())
+    rng = np.random.default_rng(0)
+    nbr, deg = inst.graph()
+    for _ in range(30):
+        paths = []
+        for i in range(inst.n_agents):      # random walks of random lengths
+            v = int(inst.start_ids()[i])
+            p = [v]
+            for _ in range(int(rng.integers(1, 12))):
+                k = int(rng.integers(0, deg[v] + 1))
+                v = v if k == deg[v] else int(nbr[v, k])
+                p.append(v)
+            paths.append(np.array(p))
+        for i in range(inst.n_agents):
+            got = s.conflicts_of(paths, i)
+            for j in range(inst.n_agents):
+                if j == i:
+                    continue
+                a, b = min(i, j), max(i, j)
+                assert got.get((a, b)) == pair_conflict(paths[a], paths[b], 1)
+
+
+def test_vertex_cover_bound_is_exact_small_and_a_lower_bound_large():
+    from robomaze.mapf.cbs import EXACT_COVER_EDGES, min_vertex_cover
+
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        nv = 9
+        edges = {tuple(sorted(map(int, rng.choice(nv, 2, replace=False))))
+                 for _ in range(int(rng.integers(1, 24)))}
+        exact = min(k for k in range(nv + 1)
+                    for cover in itertools.combinations(range(nv), k)
+                    if all(u in cover or v in cover for u, v in edges))
+        got = min_vertex_cover(edges)
+        if len(edges) <= EXACT_COVER_EDGES:
+            assert got == exact
+        else:
+            assert 1 <= got <= exact

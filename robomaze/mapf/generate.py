@@ -81,14 +81,13 @@ def random_instance(occupied, n: int, *, seed: int | None, bucket: str = "random
     taken_s = np.zeros(occ.shape, bool)
     taken_g = np.zeros(occ.shape, bool)
 
+    # taken_*: reference cells a new body may not use (it would overlap a placed one)
     def free_for(taken, v):
-        r, c = divmod(int(v), w)
-        r0, c0 = max(0, r - size + 1), max(0, c - size + 1)
-        return not taken[r0:r + size, c0:c + size].any()
+        return not taken.flat[int(v)]
 
     def take(taken, v):
         r, c = divmod(int(v), w)
-        taken[r, c] = True
+        taken[max(0, r - size + 1):r + size, max(0, c - size + 1):c + size] = True
 
     starts, goals = [], []
     nb = 0
@@ -114,8 +113,7 @@ def random_instance(occupied, n: int, *, seed: int | None, bucket: str = "random
             # bucket that still has one (a central start, or a crowded grid)
             want = len(starts) % nb
             d = _bfs(nbr, deg, s)
-            avail = np.array([v for v in region if d[v] >= 0 and free_for(taken_g, v)],
-                             np.int64)
+            avail = region[(d[region] >= 0) & ~taken_g.ravel()[region]]
             if not len(avail):
                 continue
             have = d[avail] // BUCKET_WIDTH

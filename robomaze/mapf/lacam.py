@@ -19,6 +19,7 @@ configurations stored. ``anytime=False`` stops at the first plan (LaCAM).
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections import deque
 
 import numpy as np
@@ -169,7 +170,8 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
 
 def _rewrite(frm: _HNode, goal_node, open_) -> None:
     """LaCAM*'s rewiring: a new edge may lower ``g`` of nodes reachable from ``to``."""
-    heap = [(frm.g, id(frm), frm)]
+    tick = itertools.count()        # ties in insertion order (ids would vary run to run)
+    heap = [(frm.g, next(tick), frm)]
     while heap:
         g, _, n_from = heapq.heappop(heap)
         if g > n_from.g:
@@ -180,6 +182,6 @@ def _rewrite(frm: _HNode, goal_node, open_) -> None:
                 m.g = g2
                 m.f = g2 + m.h
                 m.parent = n_from
-                heapq.heappush(heap, (g2, id(m), m))
+                heapq.heappush(heap, (g2, next(tick), m))
                 if goal_node is not None and m.f < goal_node.g:
                     open_.append(m)

@@ -233,3 +233,13 @@ def test_vertex_cover_bound_is_exact_small_and_a_lower_bound_large():
             assert got == exact
         else:
             assert 1 <= got <= exact
+
+
+@pytest.mark.parametrize("name", ["lacam_star", "ecbs", "pibt"])
+def test_same_seed_same_plan(name):
+    inst = maze_instance(12, rows=6, cols=6, corridor=2, seed=21)
+    kw = {"max_work": 600} if name == "lacam_star" else {}
+    a = solve(inst, name, seed=5, **kw)
+    b = solve(inst, name, seed=5, **kw)
+    assert a.success and b.success
+    assert a.plan.cells.tobytes() == b.plan.cells.tobytes()

@@ -131,9 +131,15 @@ def brute_soc(inst: Instance, limit: int = 400_000):
             moves[v] = [int(u) for u in nbr[v, :deg[v]]] + [v]
         return moves[v]
 
-    start = (s, (False,) * n)
-    dist = {start: 0}
-    heap = [(0, start)]
+    # an agent that starts on its goal may be finished from step 0 (cost 0)
+    home = [i for i in range(n) if s[i] == g[i]]
+    dist = {}
+    heap = []
+    for r in range(len(home) + 1):
+        for fin in itertools.combinations(home, r):
+            st = (s, tuple(i in fin for i in range(n)))
+            dist[st] = 0
+            heap.append((0, st))
     while heap:
         d, (q, done) = heapq.heappop(heap)
         if d > dist[(q, done)]:

@@ -50,9 +50,16 @@ def brute_force_soc(inst, limit=300_000):
     def hval(q, done):
         return sum(0 if done[i] else dist[i][q[i]] for i in range(n))
 
-    start = (starts, (False,) * n)
-    best = {start: 0}
-    heap = [(hval(*start), 0, start)]     # (f, -g): deeper first among equal f
+    # an agent that starts on its goal may be finished from step 0 (cost 0)
+    home = [i for i in range(n) if starts[i] == goals[i]]
+    best = {}
+    heap = []                             # (f, -g): deeper first among equal f
+    for r in range(len(home) + 1):
+        for fin in itertools.combinations(home, r):
+            st = (starts, tuple(i in fin for i in range(n)))
+            best[st] = 0
+            heap.append((hval(*st), 0, st))
+    heapq.heapify(heap)
     while heap:
         f, ng, (q, done) = heapq.heappop(heap)
         g = -ng
@@ -94,6 +101,16 @@ def small_instances():
         else:
             out.append(maze_instance(n, rows=3, cols=3, corridor=4, wall=1, seed=k, braid=1.0))
     return out
+
+
+def test_brute_force_agent_already_home():
+    # agent 1 starts on its goal, off agent 0's way: it costs nothing
+    inst = Instance(np.zeros((2, 3), bool), [(0, 0), (1, 2)], [(0, 2), (1, 2)])
+    assert brute_force_soc(inst) == 2
+    # in a 1x3 corridor agent 1, home in the middle, can never let agent 0 pass
+
+    inst = Instance(np.zeros((1, 3), bool), [(0, 0), (0, 1)], [(0, 2), (0, 1)])
+    assert brute_force_soc(inst) is None
 
 
 def test_brute_force_hand_case():

@@ -301,6 +301,7 @@ def _place(d: Path, manifest, rel: str, src: Path) -> Path:
 
 def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
                   examples: bool) -> dict[str, Path]:
+    all_rows, rows = rows, [r for r in rows if r.get("kind") != "mapf"]   # mapf: own section
     summary = summarize(rows)
     written: dict[str, Path] = {}
     written["summary"] = files.write_file(d, "summary.csv", _csv_text(summary), manifest)
@@ -349,9 +350,15 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
 
     tests, medians = paired_tests(rows), median_intervals(rows, per_width=True)
     written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
-    md = (_markdown(rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
+    md = (_markdown(all_rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
           + stats_section(rows, tests=tests, medians=medians)
           + wall_follower_note(rows) + gap_section(rows, d, figures=figures))
+    from .mapf import mapf_section   # the mapf run kind's table and success figures
+
+    mapf_md, mapf_figs = mapf_section(all_rows, d, staging / "figures" if figures else None)
+    for name, p in mapf_figs.items():
+        written[f"figure:{name}"] = _place(d, manifest, f"figures/{p.name}", p)
+    md += mapf_md
     written["report"] = files.write_file(d, "report.md", md, manifest)
     from .report_html import html_page
 

@@ -286,6 +286,12 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         row = run_mouse(scenario, row)
         json.dumps(row, allow_nan=False)
         return row
+    if scenario.kind == "mapf":   # many agents planned together (robomaze.bench.mapf)
+        from .mapf import run_mapf
+
+        row = run_mapf(scenario, row)
+        json.dumps(row, allow_nan=False)
+        return row
     t0 = time.perf_counter()
     grid, start, goal = build_grid(scenario)
     footprint = build_footprint(spec["robot"]["footprint"])

@@ -311,7 +311,10 @@ _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
             "dt": (_num(0.0, MAX_DT, strict=True), False),
             "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False),
-            "bags": (_bag_flag, False)},
+            "bags": (_bag_flag, False),
+            # the mapf run kind (robomaze.bench.mapf)
+            "mapf": (_str, False), "agents": (_int(1), False),
+            "bucket": (_choice("random", "even"), False), "max_work": (_int(1), False)},
 }
 _OPAQUE = {"maze": ("options",), "run": ("options",)}  # tables passed through as-is
 #: Keys left out of a canonical spec when unset (newer keys: ids stay stable).
@@ -319,7 +322,9 @@ _OPTIONAL = {("robot", "noise"), ("robot", "odometry_noise"), ("robot", "localiz
              ("robot", "kidnap"),
              ("run", "bags")}
 #: The method lists joined into the method axis, in order.
-_METHOD_KEYS = ("planner", "agent", "mouse")
+_METHOD_KEYS = ("planner", "agent", "mouse", "mapf")
+#: Keys only mapf runs use (left out of the other runs' specs).
+_MAPF_KEYS = ("agents", "bucket", "max_work")
 
 
 # ------------------------------------------------------------------ classes
@@ -344,13 +349,15 @@ class Scenario:
         for a cell-level micromouse solver."""
         if self.spec["run"].get("mouse"):
             return "mouse"
+        if self.spec["run"].get("mapf"):
+            return "mapf"
         return "plan" if self.spec["run"]["planner"] else "simulate"
 
     @property
     def method(self) -> str:
         """The planner or agent name."""
         run = self.spec["run"]
-        return run["planner"] or run["agent"] or run.get("mouse")
+        return run["planner"] or run["agent"] or run.get("mouse") or run.get("mapf")
 
     @property
     def footprint(self) -> str:
@@ -503,7 +510,8 @@ def parse_sweep(data: dict, *, source: str = "<sweep>", base_dir: str = ".",
     methods = [(k, m) for k in _METHOD_KEYS for m in by_key.get(("run", k), [])]
     if not methods:
         fail("run", data.get("run", {}), "run.planner and/or run.agent (or run.mouse)")
-    if ("robot", "footprint") not in by_key and any(k != "mouse" for k, _ in methods):
+    if ("robot", "footprint") not in by_key and any(k not in ("mouse", "mapf")
+                                                    for k, _ in methods):
         fail("robot.footprint", None, 'a footprint such as "disc:0.1"')
     if maze_src == ["grid"] and any(k == "mouse" for k, _ in methods):
         fail("run.mouse", by_key[("run", "mouse")], "a maze (maze.generator or maze.file): "
@@ -573,6 +581,9 @@ def _only_what_the_method_uses(spec: dict, mkind: str) -> None:
             spec[section].pop(key, None)
     if mkind != "mouse":
         spec["run"].pop("profile", None)
+    if mkind != "mapf":
+        for key in _MAPF_KEYS:
+            spec["run"].pop(key, None)
     if mkind == "mouse":
         spec["widen"] = copy.deepcopy(DEFAULTS["widen"])
         spec["robot"] = {"footprint": None, "sensor": DEFAULTS["robot"]["sensor"]}
@@ -598,6 +609,8 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
             from ..plan import PLANNERS as reg
         elif kind == "mouse":
             from ..micromouse import SOLVERS as reg
+        elif kind == "mapf":
+            from ..mapf import SOLVERS as reg
         else:
             from ..sim import AGENTS as reg
         return reg
@@ -606,6 +619,7 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
     checks.append(("run.planner", "planner", [m for k, m in methods if k == "planner"]))
     checks.append(("run.agent", "agent", [m for k, m in methods if k == "agent"]))
     checks.append(("run.mouse", "mouse", [m for k, m in methods if k == "mouse"]))
+    checks.append(("run.mapf", "mapf", [m for k, m in methods if k == "mapf"]))
     if any(k == "agent" for k, _ in methods):  # only agents carry sensors
         checks.append(("robot.sensor", "sensor", by_key.get(("robot", "sensor"), ["lidar"])))
     for path, kind, names in checks:
@@ -647,7 +661,7 @@ def _check_runs(source, by_key, methods, opts) -> None:
 
     for kind, name in methods:
         options = opts.get(name)
-        if not options or kind == "mouse":
+        if not options or kind in ("mouse", "mapf"):
             continue
         try:
             check_options(kind, name, options)

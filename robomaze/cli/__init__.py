@@ -49,6 +49,7 @@ COMMANDS = [
     "traffic",
     "data",
     "warmup",
+    "mapf",
 ]
 
 #: One line per sub-command, as ``robomaze --help`` lists it (the same text
@@ -69,6 +70,7 @@ SUMMARIES = {
     "traffic": "run several robots and moving obstacles in one maze",
     "data": "list, locate and copy the packaged sample data",
     "warmup": "compile every numba kernel once (CI images, first use)",
+    "mapf": "plan many agents together (multi-agent path finding)",
 }
 
 

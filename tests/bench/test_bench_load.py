@@ -117,7 +117,7 @@ def test_report_html_is_self_contained_and_sortable(out):
     assert len(imgs) == len(re.findall(r"!\[[^\]]*\]\(", md))
     tables = [x for x in md.splitlines() if re.fullmatch(r"\|(---\|)+", x.strip())]
     assert page.count("<thead>") >= len(tables) > 0 and "addEventListener('click'" in page
-    assert "## Statistics" in md and "<h2>Statistics" in page
+    assert "## Statistics" in md and "<h2 id=\"statistics\">Statistics" in page
 
 
 def test_stats_csv_lists_every_paired_test(out):

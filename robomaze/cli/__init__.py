@@ -48,6 +48,7 @@ COMMANDS = [
     "simulate",
     "data",
     "warmup",
+    "completion",
 ]
 
 #: One line per sub-command, as ``robomaze --help`` lists it (the same text
@@ -67,6 +68,7 @@ SUMMARIES = {
     "simulate": "simulate a robot agent in a maze or grid",
     "data": "list, locate and copy the packaged sample data",
     "warmup": "compile every numba kernel once (CI images, first use)",
+    "completion": "print a shell completion script (bash, zsh)",
 }
 
 

@@ -100,15 +100,19 @@ def run(checkout: Path, args: list[str], *, cold: bool) -> dict:
                             preexec_fn=group.preexec())
     lines: list[str] = []
 
+    cpu_at: dict[str, float] = {}
+
     def read_err():
         for raw in proc.stderr:
             for line in raw.replace("\r", "\n").splitlines():
                 now = time.monotonic() - t0
                 lines.append(f"{now:7.1f} {line}")
-                if line.startswith("bench [") and "runs" not in stamps:
-                    stamps["bar"] = stamps.get("bar", now)
+                if line.startswith("bench [") and "bar" not in stamps:
+                    stamps["bar"] = now
+                    cpu_at["bar"] = group.seconds()[0]
                 if " ran, " in line:
                     stamps["runs"] = now
+                    cpu_at["runs"] = group.seconds()[0]
                 if "compiled" in line and "kernel" in line:
                     stamps.setdefault("compiled", now)
 
@@ -128,6 +132,9 @@ def run(checkout: Path, args: list[str], *, cold: bool) -> dict:
             "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "cpu_source": how,
             "warmup_s": round(warm, 1), "runs_s": round(runs - warm, 1),
             "report_s": round(wall - runs, 1), "report_md": report,
+            "cpu_warmup_s": round(cpu_at.get("bar", float("nan")), 1),
+            "cpu_runs_s": round(cpu_at.get("runs", float("nan")) - cpu_at.get("bar", float("nan")), 1),
+            "cpu_report_s": round(cpu - cpu_at.get("runs", float("nan")), 1),
             "load_before": load0, "load_after": _load(), "stdout": out[-400:],
             "stderr_tail": lines[-6:]}
 
@@ -148,7 +155,8 @@ def main() -> None:
             r["what"] = name
             results.append(r)
             print(f"{name:13} {co.name:12} wall {r['wall_s']:6.1f} s  (warm-up {r['warmup_s']}, "
-                  f"runs {r['runs_s']}, report {r['report_s']})  cpu {r['cpu_s']} s  "
+                  f"runs {r['runs_s']}, report {r['report_s']})  cpu {r['cpu_s']} s "
+                  f"({r['cpu_warmup_s']} + {r['cpu_runs_s']} + {r['cpu_report_s']})  "
                   f"load {r['load_before']} -> {r['load_after']}  exit {r['exit']}", flush=True)
     for name in dict.fromkeys(r["what"] for r in results):
         for co in checkouts:

@@ -28,6 +28,11 @@ body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1200px;
 padding:0 1em;color:#222;line-height:1.45}
 table{border-collapse:collapse;margin:0;font-size:0.9em}
 .tablewrap{max-width:100%;overflow-x:auto;margin:0.5em 0 1.5em}
+.tablewrap td{min-width:6em;max-width:30em}
+.tablewrap th:first-child,.tablewrap td:first-child{position:sticky;left:0;z-index:1;
+box-shadow:1px 0 0 #ccc}
+.tablewrap td:first-child{background:#fff}
+.tablewrap tr:nth-child(even) td:first-child{background:#fafafa}
 nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:0.5em 1em;margin:1em 0}
 nav.toc ul{margin:0.3em 0;padding-left:1.2em;columns:2}
 h2{scroll-margin-top:0.5em}

@@ -26,8 +26,8 @@ command                               answer
                                       names in :data:`~.mms.STAT_NAMES`
 ``setWall x y d``, ``clearWall``,     none (recorded in ``extra["display"]``)
 ``setColor x y c``, ``clearColor``,
-``clearAllColor``, ``setText x y
-text``, ``clearText``,
+``clearAllColor``,
+``setText x y text``, ``clearText``,
 ``clearAllText``
 ====================================  ==========================================
 

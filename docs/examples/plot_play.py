@@ -28,4 +28,5 @@ record = game.record()
 report = score(record)
 print("reached the goal:", result == "goal", "| moves:", len(moves),
       "| extra moves:", report.summary["extra_moves"])
-fig = still(record)
+fig, ax = plt.subplots(figsize=(5, 5))
+still(record, ax=ax)   # moves coloured by direction; start and end marked

@@ -144,6 +144,8 @@ def main() -> None:
     ap.add_argument("--cold", type=int, default=1, help="cold default sweeps per checkout")
     ap.add_argument("--mm", type=int, default=1, help="micromouse sweeps per checkout")
     ap.add_argument("--compare", type=Path, default=None, help="another checkout to interleave")
+    ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "first_results.json",
+                    help="where to write the runs (default benchmarks/results/first_results.json)")
     args = ap.parse_args()
     checkouts = [ROOT] + ([args.compare.resolve()] if args.compare else [])
     results = []
@@ -165,9 +167,8 @@ def main() -> None:
                 print(f"median {name:13} {co.name:12} wall "
                       f"{statistics.median(r['wall_s'] for r in sel):.1f} s  cpu "
                       f"{statistics.median(r['cpu_s'] for r in sel):.1f} s  (n={len(sel)})")
-    out = ROOT / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "first_results.json").write_text(json.dumps(results, indent=1) + "\n")
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(results, indent=1) + "\n")
 
 
 if __name__ == "__main__":

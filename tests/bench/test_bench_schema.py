@@ -62,6 +62,15 @@ def _documented(name: str) -> bool:
     return name in COLUMN_BY_NAME or any(name.startswith(p.name[:-1]) for p in PATTERNS)
 
 
+def test_the_sweep_shared_its_references_through_the_listed_cache(out):
+    from robomaze.bench.files import Manifest
+    from robomaze.bench.refcache import cache_files
+
+    cached = cache_files(out)
+    assert any(c.endswith(".npz") for c in cached)        # the disc's visibility graph
+    assert set(cached) <= Manifest.load(out).files         # robomaze's files, listed
+
+
 def test_results_md_is_the_generated_text():
     assert (ROOT / "docs" / "results.md").read_text(encoding="utf-8") == results_markdown()
 

@@ -39,6 +39,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from collections import defaultdict
@@ -540,6 +541,8 @@ def _sweep_info(path: Path) -> dict:
         return {}
     # Only what the report reads, and only of the type the sweep wrote.
     out = {k: info[k] for k in ("description", "source") if isinstance(info.get(k), str)}
+    if out.get("source", "").startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", out.get("source", "")):
+        out["source"] = re.split(r"[\\/]", out["source"])[-1]   # older sweeps: no machine path
     machine = info.get("machine")
     if isinstance(machine, dict):
         out["machine"] = {k: v for k, v in machine.items()

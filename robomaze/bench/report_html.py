@@ -6,6 +6,12 @@ No network and no other file: figures are embedded as ``data:`` URIs
 last). The converter knows the Markdown the report writes -- headings,
 paragraphs, bullet lists, pipe tables, images, ``**bold**`` and
 ```code``` -- and escapes everything else.
+
+The page opens with a table of contents (every ``##`` section, each with an
+anchor) and links to the data files beside it (``summary.csv``,
+``stats.csv``, ``results.jsonl``, ``report.md``: the same folder, so the
+links work wherever the folder is copied); wide tables scroll inside their
+own box instead of widening the page.
 """
 
 from __future__ import annotations
@@ -20,7 +26,16 @@ __all__ = ["html_page", "markdown_to_html"]
 _CSS = """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1200px;margin:2em auto;
 padding:0 1em;color:#222;line-height:1.45}
-table{border-collapse:collapse;margin:0.5em 0 1.5em;font-size:0.9em}
+table{border-collapse:collapse;margin:0;font-size:0.9em}
+.tablewrap{max-width:100%;overflow-x:auto;margin:0.5em 0 1.5em}
+.tablewrap td{min-width:6em;max-width:30em}
+.tablewrap th:first-child,.tablewrap td:first-child{position:sticky;left:0;z-index:1;
+box-shadow:1px 0 0 #ccc}
+.tablewrap td:first-child{background:#fff}
+.tablewrap tr:nth-child(even) td:first-child{background:#fafafa}
+nav.toc{background:#f7f7f7;border:1px solid #ddd;padding:0.5em 1em;margin:1em 0}
+nav.toc ul{margin:0.3em 0;padding-left:1.2em;columns:2}
+h2{scroll-margin-top:0.5em}
 th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:left;vertical-align:top}
 th{background:#f2f2f2;cursor:pointer;user-select:none;white-space:nowrap}
 th.asc::after{content:' \\25B2'} th.desc::after{content:' \\25BC'}
@@ -106,9 +121,9 @@ def markdown_to_html(md: str, base: str | Path | None = None) -> str:
 
     >>> print(markdown_to_html("# T\\n\\n| a | b |\\n|---|---|\\n| 1 | `x<y` |\\n"))
     <h1>T</h1>
-    <table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>
+    <div class="tablewrap"><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>
     <tr><td>1</td><td><code>x&lt;y</code></td></tr>
-    </tbody></table>
+    </tbody></table></div>
     """
     b = Path(base) if base is not None else None
     lines = md.splitlines()
@@ -132,20 +147,21 @@ def markdown_to_html(md: str, base: str | Path | None = None) -> str:
         if h:
             flush()
             n = len(h.group(1))
-            out.append(f"<h{n}>{_inline(h.group(2), b)}</h{n}>")
+            anchor = f' id="{_slug(h.group(2))}"' if n == 2 else ""
+            out.append(f"<h{n}{anchor}>{_inline(h.group(2), b)}</h{n}>")
             i += 1
             continue
         if s.startswith("|") and i + 1 < len(lines) and re.match(r"^\|?\s*:?-{3,}", lines[i + 1].strip()):
             flush()
             head = _cells(s)
-            out.append("<table><thead><tr>" + "".join(f"<th>{_inline(c, b)}</th>" for c in head)
+            out.append("<div class=\"tablewrap\"><table><thead><tr>" + "".join(f"<th>{_inline(c, b)}</th>" for c in head)
                        + "</tr></thead><tbody>")
             i += 2
             while i < len(lines) and lines[i].strip().startswith("|"):
                 out.append("<tr>" + "".join(f"<td>{_inline(c, b)}</td>" for c in _cells(lines[i]))
                            + "</tr>")
                 i += 1
-            out.append("</tbody></table>")
+            out.append("</tbody></table></div>")
             continue
         if s.startswith("- "):
             flush()
@@ -172,17 +188,58 @@ def _tests_table(tests: list[dict]) -> str:
     rows = "\n".join("<tr>" + "".join(f"<td>{cell(t.get(c, ''))}</td>" for c in STATS_COLUMNS)
                      + "</tr>" for t in tests)
     return ("<details><summary>Every paired test (" + str(len(tests)) + "; also in "
-            "<code>stats.csv</code>)</summary><table><thead><tr>"
+            "<code>stats.csv</code>)</summary><div class=\"tablewrap\"><table><thead><tr>"
             + "".join(f"<th>{c}</th>" for c in STATS_COLUMNS) + f"</tr></thead><tbody>\n{rows}\n"
-            "</tbody></table></details>")
+            "</tbody></table></div></details>")
+
+
+def _slug(text: str) -> str:
+    """The anchor of a section heading.
+
+    >>> _slug("Path length vs widening (`corridor`)")
+    'path-length-vs-widening-corridor'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
+
+
+#: The report's data files, linked from the page when they are beside it.
+DATA_FILES = (("summary.csv", "the tables of this page, one row per group"),
+              ("stats.csv", "every paired test"),
+              ("results.jsonl", "one JSON line per run (robomaze.bench.load reads it; "
+               "schema in docs/results.md)"),
+              ("report.md", "this report as Markdown"))
+
+
+def _toc(body: str, base: Path | None) -> str:
+    """Contents (every ``<h2>`` of ``body``) and the data files present in ``base``."""
+    items = re.findall(r'<h2 id="([^"]+)">(.*?)</h2>', body)
+    toc = "".join(f'<li><a href="#{a}">{re.sub(r"<[^>]+>", "", t)}</a></li>' for a, t in items)
+    files = [(n, what) for n, what in DATA_FILES if base is not None and (base / n).is_file()]
+    data = "".join(f'<li><a href="{n}"><code>{n}</code></a>: {html.escape(what)}</li>'
+                   for n, what in files)
+    return ('<nav class="toc" aria-label="Contents"><strong>Contents</strong>'
+            f"<ul>{toc}</ul>"
+            + (f'<strong id="data-files">Data files</strong><ul>{data}</ul>' if data else "")
+            + "</nav>")
 
 
 def html_page(md: str, base: str | Path, *, tests: list[dict] | None = None,
               title: str = "robomaze benchmark report") -> str:
-    """A complete HTML document of the report (works offline, no other file needed)."""
+    """A complete HTML document of the report (works offline, no other file needed).
+
+    >>> page = html_page("# R\\n\\n## Outcomes\\n\\ntext\\n", None)
+    >>> '<a href="#outcomes">Outcomes</a>' in page, '<h2 id="outcomes">' in page
+    (True, True)
+    """
+    b = Path(base) if base is not None else None
     body = markdown_to_html(md, base)
     if tests:
-        body += "\n<h2>All paired tests</h2>\n" + _tests_table(tests)
+        body += "\n<h2 id=\"all-paired-tests\">All paired tests</h2>\n" + _tests_table(tests)
+    nav = _toc(body, b)
+    # the contents go after the title and the lines under it, before the first section
+    first = body.find("<h2 ")
+    body = body + "\n" + nav if first < 0 else body[:first] + nav + "\n" + body[first:]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
             f"{body}\n<script>{_JS}</script></body></html>\n")

@@ -52,6 +52,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import ParameterError
 from .plugins import import_plugins
+from .refcache import REFERENCE_CACHE_ENV, cache_files, spread_by_reference, sweep_cache
 from .run import BAG_DIR_ENV, failed_row, failed_timings, format_exception, run_scenario
 from .scenario import Scenario
 from ._procs import become_subreaper, has_children, kill_tree
@@ -124,7 +125,8 @@ def execute(scenario_dict: dict, *, soft_timeout: bool = True) -> dict:
             signal.setitimer(signal.ITIMER_REAL, scenario.time_limit)
         try:
             _injected_slowness()
-            return run_scenario(scenario)
+            with sweep_cache():   # references shared with the other workers
+                return run_scenario(scenario)
         finally:
             # disarm before anything else; an alarm landing in this window is
             # still caught below (the run then counts as timed out)
@@ -260,7 +262,8 @@ class _Slot:
                 max_workers=1, mp_context=self.ctx, initializer=_worker_init,
                 initargs=(self.plugins, self.base_dir, os.getpid(),
                           dict(saved, **{SLOW_ENV: os.environ.get(SLOW_ENV),
-                                         BAG_DIR_ENV: os.environ.get(BAG_DIR_ENV)})))
+                                         BAG_DIR_ENV: os.environ.get(BAG_DIR_ENV),
+                                         REFERENCE_CACHE_ENV: os.environ.get(REFERENCE_CACHE_ENV)})))
             fut = self.executor.submit(_worker_identity)
         if wait:
             self.pid = _started_pid(fut)
@@ -635,7 +638,8 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
     # One writer at a time: a second sweep (or a --retry-failed rewrite) into
     # the same directory would duplicate runs or drop rows appended meanwhile.
     with DirLock(directory, "bench sweep"), _sweep_store(directory, retry_failed) as store:
-        todo = [sc for sc in scenarios if sc.id not in store.done]
+        # each reference group's first run early: workers build different references at once
+        todo = spread_by_reference([sc for sc in scenarios if sc.id not in store.done])
         bar = Progress(len(todo), stream=stream, enabled=progress)
         result = SweepResult(directory, len(scenarios), len(scenarios) - len(todo), 0, 0)
 
@@ -666,9 +670,14 @@ def run_sweep(scenarios: Iterable[Scenario], directory: str | os.PathLike, *,
                 raise ParameterError("run.bags writes ROS 2 bags into the results directory, "
                                      "which dask workers may not share: use the local executor")
             if executor == "local":
-                with _environ(BAG_DIR_ENV, str(directory) if bags else None):
+                with _environ(BAG_DIR_ENV, str(directory) if bags else None), \
+                        _environ(REFERENCE_CACHE_ENV, str(directory)):
                     _run_local(todo, workers, emit,
                                on_ready=lambda: (bar.start(), bar.update()))
+                cached = Manifest.load(directory)   # the shared references: robomaze's files
+                for rel in cache_files(directory):
+                    cached.add(rel)
+                cached.save()
             else:
                 bar.start()
                 bar.update()

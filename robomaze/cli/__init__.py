@@ -50,6 +50,7 @@ COMMANDS = [
     "data",
     "warmup",
     "mapf",
+    "completion",
 ]
 
 #: One line per sub-command, as ``robomaze --help`` lists it (the same text
@@ -71,6 +72,7 @@ SUMMARIES = {
     "data": "list, locate and copy the packaged sample data",
     "warmup": "compile every numba kernel once (CI images, first use)",
     "mapf": "plan many agents together (multi-agent path finding)",
+    "completion": "print a shell completion script (bash, zsh)",
 }
 
 

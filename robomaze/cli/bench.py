@@ -36,8 +36,8 @@ forms:
       deterministic field equals the stored row, 1 with a field-by-field
       diff otherwise, 3 when the machine starved the re-run (inconclusive)
   robomaze bench export DIR -o FILE.parquet|FILE.csv
-      one row per run (spec, metrics and timings flattened), for pandas,
-      R or a spreadsheet (robomaze.bench.load; needs robomaze[data])
+      one row per run (the results schema: docs/results.md), for pandas,
+      R, SQL or a spreadsheet (robomaze.bench.load; needs robomaze[data])
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -63,9 +63,11 @@ def register(subparsers) -> None:
                     description="Sweep widening levels, footprints, planners and agents; "
                                 "report length and safety; guard regressions.",
                     epilog=EPILOG)
-    p.add_argument("args", nargs="*", metavar="SWEEP | report DIR | compare BASE CUR | show DIR ID | rerun DIR ID",
+    p.add_argument("args", nargs="*",
+                   metavar="SWEEP | report DIR | compare BASE CUR | show DIR ID | rerun DIR ID | "
+                           "export DIR",
                    help="a sweep file, or 'report DIR', 'compare BASELINE CURRENT', "
-                        "'show DIR ROW_ID' or 'rerun DIR ROW_ID'")
+                        "'show DIR ROW_ID', 'rerun DIR ROW_ID' or 'export DIR -o FILE'")
     p.add_argument("-o", "--output", metavar="DIR", default=None,
                    help="result directory of a sweep (default: results)")
     p.add_argument("--workers", type=int, default=None,
@@ -149,17 +151,20 @@ def _run(sweep_file: str | None, args) -> int:
     from ..bench.files import check_not_linked
 
     check_not_linked(out)                  # before anything is said or written
+    source = portable_source(path)
     n = len(sweep.scenarios)
+    phases = "" if args.quiet else (" (1/3 workers start, compiling kernels on a first run; "
+                                    "2/3 runs; 3/3 report)")
 
     def ready() -> None:                   # said once the output has passed its checks
-        print(f"robomaze bench: {n} runs from {path} -> {out}", file=sys.stderr)
+        print(f"robomaze bench: {n} runs from {source} -> {out}{phases}", file=sys.stderr)
 
     try:
         result = run_sweep(sweep.scenarios, out, workers=args.workers, executor=args.executor,
                            scheduler=args.scheduler, progress=not args.quiet,
                            retry_failed=args.retry_failed, on_ready=ready,
                            meta={"name": sweep.name, "description": sweep.description,
-                                 "source": str(path)})
+                                 "source": source})
     except KeyboardInterrupt:  # a real Ctrl-C of this process (runs' own are rows)
         print(f"\nrobomaze bench: interrupted; finished runs are kept in "
               f"{out / 'results.jsonl'}: rerun the same command to resume", file=sys.stderr)
@@ -167,7 +172,9 @@ def _run(sweep_file: str | None, args) -> int:
     print(f"robomaze bench: {result.ran} ran, {result.skipped} already done (resumed), "
           f"{result.failed} failed; results in {out / 'results.jsonl'}", file=sys.stderr)
     if not args.no_report:
-        _report(out, examples=not args.no_examples)
+        if not args.quiet:
+            print(f"robomaze bench: 3/3 writing the report into {out}", file=sys.stderr)
+        _report(out, examples=not args.no_examples, timed=not args.quiet)
     return _all_failed_status(sweep.scenarios, out)
 
 
@@ -194,7 +201,32 @@ def _all_failed_status(scenarios, out: Path) -> int:
     return 1
 
 
-def _report(directory: Path, *, examples: bool = True) -> int:
+def portable_source(path: Path) -> str:
+    """A sweep file as reports and ``sweep.json`` name it: ``pkg:...`` for the
+    package's own, relative to the current folder when under it, else its
+    name (no machine path in any output).
+
+    >>> from robomaze.bench import default_sweep_path
+    >>> portable_source(default_sweep_path()), portable_source(Path("/elsewhere/my.toml"))
+    ('pkg:scenarios/default.toml', 'my.toml')
+    """
+    from ..bench.run import portable_base_dir
+
+    folder = portable_base_dir(str(Path(path).parent))
+    if folder.startswith("pkg:"):
+        return f"{folder}/{Path(path).name}"
+    p = Path(path)
+    if not p.is_absolute():
+        return p.as_posix()
+    try:
+        return p.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except (ValueError, OSError):
+        return p.name
+
+
+def _report(directory: Path, *, examples: bool = True, timed: bool = False) -> int:
+    import time
+
     from ..bench import write_report
 
     if _is_traffic_dir(directory):
@@ -203,7 +235,11 @@ def _report(directory: Path, *, examples: bool = True) -> int:
         print(f"report: {T.write_report(directory)}")
         return 0
 
+    t0 = time.monotonic()
     written = write_report(directory, examples=examples)
+    if timed:
+        print(f"robomaze bench: report written in {time.monotonic() - t0:.1f} s",
+              file=sys.stderr)
     print(f"report: {written['report']}")
     print(f"summary: {written['summary']}")
     return 0

@@ -278,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is None:   # said once the run and its outputs worked: an error is one line
         print(f"robomaze simulate: seed {seed}", file=sys.stderr)
     if args.json:
-        print(json_summary(result, outputs=outs))
+        print(json_summary(result, outputs=outs, seed=seed))
     else:
         print(summary(result) + (f" -> {', '.join(outs)}" if outs else ""))
     return 0 if result.success else 1
@@ -313,11 +313,15 @@ def _plain(v):
     return v if v is None or isinstance(v, str) else str(v)
 
 
-def json_summary(result, outputs=()) -> str:
-    """The run as one JSON object: reason, success, steps, time, metrics (NaN as null)."""
+def json_summary(result, outputs=(), seed: int | None = None) -> str:
+    """The run as one JSON object: reason, success, seed, time, metrics (NaN as null).
+
+    ``seed`` is the one seed the command ran (given or drawn: ``--seed``
+    re-creates the run); the trajectory's own record of it otherwise.
+    """
     meta = result.trajectory.meta
     doc = {"reason": result.reason, "success": bool(result.success),
-           "agent": meta.get("agent"), "seed": meta.get("seed"),
+           "agent": meta.get("agent"), "seed": meta.get("seed") if seed is None else int(seed),
            "localize": meta.get("localize", "none"),
            "odometry_noise": meta.get("odometry_noise"),
            "time": float(result.trajectory.t[-1]), "metrics": result.metrics,

@@ -6,25 +6,25 @@ Maze`` returning a perfect maze, registered by name in :data:`GENERATORS`;
 places start and goal. Hot loops are numba kernels in the private
 ``_*kernels.py`` modules.
 
-================  ==========================================  ==========
-name              algorithm                                   dead ends*
-================  ==========================================  ==========
-backtracker       iterative randomized depth-first search     10%
-hunt_and_kill     random walk + row-major hunt                9%
-growing_tree      active-cell list, newest/mixed/random       10/20/27%
-prim              Prim on i.i.d. random edge weights          30.6%
-prim_frontier     frontier-cell Prim (In/Frontier labels)     35.7%
-kruskal           random edge order, tiled, union-find        30.6%
-mst               kruskal's keys and tiles, scipy MST         30.6%
-aldous_broder     random walk, first-entrance edges (uniform) 29.4%
-wilson            loop-erased random walks (uniform)          29.4%
-eller             row by row with set labels                  29.6%
-sidewinder        eastward runs closed northward              27.7%
-binary_tree       each cell opens north or west               25%
-division          recursive division                          27%
-wall_adder        walls grown from posts to the boundary      31.5%
-scheme_dfs        DFS from (0, 0), rotated direction lists    10%
-================  ==========================================  ==========
+================  ===========================================  ==========
+name              algorithm                                    dead ends*
+================  ===========================================  ==========
+backtracker       iterative randomized depth-first search      10%
+hunt_and_kill     random walk + row-major hunt                 9%
+growing_tree      active-cell list, newest/mixed/random        10/20/27%
+prim              Prim on i.i.d. random edge weights           30.6%
+prim_frontier     frontier-cell Prim (In/Frontier labels)      35.7%
+kruskal           random edge order, tiled, union-find         30.6%
+mst               kruskal's keys and tiles, scipy MST          30.6%
+aldous_broder     random walk, first-entrance edges (uniform)  29.4%
+wilson            loop-erased random walks (uniform)           29.4%
+eller             row by row with set labels                   29.6%
+sidewinder        eastward runs closed northward               27.7%
+binary_tree       each cell opens north or west                25%
+division          recursive division                           27%
+wall_adder        walls grown from posts to the boundary       31.5%
+scheme_dfs        DFS from (0, 0), rotated direction lists     10%
+================  ===========================================  ==========
 
 \\* mean over 30 seeds of 100x100 mazes (sd 0.002-0.003 per maze).
 

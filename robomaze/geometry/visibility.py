@@ -31,6 +31,7 @@ at the end.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 
@@ -38,7 +39,8 @@ import numpy as np
 
 from ..errors import ParameterError
 
-__all__ = ["MAX_PAIRS", "QUAD_SEGS", "free_region", "pair_count", "visibility_length"]
+__all__ = ["MAX_PAIRS", "QUAD_SEGS", "free_region", "pair_count", "visibility_length",
+           "graph_store", "graph_key"]
 
 #: Chords per quarter circle of a grown corner (see the module's Tolerance).
 QUAD_SEGS = 16
@@ -172,14 +174,116 @@ def pair_count(occupied, radius_cells: float, *, quad_segs: int = QUAD_SEGS) -> 
     return _pairs(_vertices(occ.tobytes(), occ.shape, r, int(quad_segs)))
 
 
+#: A persistent store of built graphs (:func:`graph_store`), or None.
+_STORE = None
+
+#: Bump when the stored arrays change meaning: old entries are then never found.
+_GRAPH_FORMAT = 1
+
+
+@contextlib.contextmanager
+def graph_store(store):
+    """Share built visibility graphs through ``store`` while the block runs.
+
+    ``store`` has ``get_or_build(key, build)`` returning a dict of arrays
+    (:class:`robomaze.bench.refcache.ArrayStore`: a sweep's workers build
+    each graph once). Lengths do not change: the graph is the same, only
+    where it comes from.
+    """
+    global _STORE
+    saved, _STORE = _STORE, store
+    try:
+        yield store
+    finally:
+        _STORE = saved
+
+
+def graph_key(occupied, radius_cells: float, *, quad_segs: int = QUAD_SEGS) -> str:
+    """Content key of a free region's graph: SHA-256 of the cells, radius,
+    chord count and format.
+
+    >>> a = np.zeros((3, 3), bool); b = a.copy(); b[1, 1] = True
+    >>> graph_key(a, 0.5) == graph_key(a.copy(), 0.5), graph_key(a, 0.5) == graph_key(b, 0.5)
+    (True, False)
+    """
+    import hashlib
+
+    occ = np.ascontiguousarray(occupied, dtype=bool)
+    h = hashlib.sha256(f"robomaze.visibility/{_GRAPH_FORMAT}/{occ.shape}/"
+                       f"{float(radius_cells).hex()}/{int(quad_segs)}/".encode())
+    h.update(np.packbits(occ).tobytes())
+    return h.hexdigest()
+
+
+def _to_arrays(graphs: list) -> dict:
+    import shapely
+
+    out = {"components": np.array(len(graphs))}
+    for i, (grown, *arrays) in enumerate(graphs):
+        out[f"c{i}_grown"] = np.frombuffer(shapely.to_wkb(grown), dtype=np.uint8)
+        for name, a in zip(("v", "pv", "nv", "ii", "jj", "w"), arrays):
+            out[f"c{i}_{name}"] = np.asarray(a)
+    return out
+
+
+def _from_arrays(data: dict) -> list:
+    import shapely
+
+    out = []
+    for i in range(int(data["components"])):
+        grown = shapely.from_wkb(data[f"c{i}_grown"].tobytes())
+        shapely.prepare(grown)
+        out.append((grown, *(data[f"c{i}_{name}"] for name in ("v", "pv", "nv", "ii", "jj", "w"))))
+    return out
+
+
 @functools.lru_cache(maxsize=8)
 def _graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> list:
     """Per component of the free region: the grown component (prepared), its reflex
     vertices with their neighbours and the collision-free tangent edges between them.
 
     Cached: the runs of a sweep that share a grid and a disc (every planner and
-    agent of one maze, widening and footprint) build it once per process.
+    agent of one maze, widening and footprint) build it once per process, and
+    once per sweep when a :func:`graph_store` is open.
     """
+    if _STORE is None:
+        return _build_graphs(occ_bytes, shape, radius, quad_segs)
+    occ = np.frombuffer(occ_bytes, dtype=bool).reshape(shape)
+    data = _STORE.get_or_build(
+        graph_key(occ, radius, quad_segs=quad_segs),
+        lambda: _to_arrays(_build_graphs(occ_bytes, shape, radius, quad_segs)))
+    return _from_arrays(data)
+
+
+def _tangent_pairs(v, pv, nv, block: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs ``i < j`` (row-major, as ``np.triu_indices``) whose segment is
+    tangent to the region at both ends.
+
+    Tested a block of rows at a time: the pairs' temporaries stay in cache
+    (all pairs at once: 8 million for a widened 16x16 contest maze, several
+    times slower on memory traffic alone).
+
+    >>> v = np.array([[0., 0.], [1., 0.], [1., 1.], [0., 1.]])   # a square's corners,
+    >>> pv, nv = np.roll(v, 1, axis=0), np.roll(v, -1, axis=0)   # its edges as neighbours
+    >>> [p.tolist() for p in _tangent_pairs(v, pv, nv, block=2)]   # the sides, not diagonals
+    [[0, 0, 1, 2], [1, 3, 2, 3]]
+    """
+    n = len(v)
+    out_i, out_j = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for a in range(0, max(n - 1, 0), block):
+        b, c = min(n, a + block), a + 1
+        o, w = v[a:b, None, :], v[None, c:]
+        d = w - o
+        ok = (_tangent(o, pv[a:b, None, :], nv[a:b, None, :], d)
+              & _tangent(w, pv[None, c:], nv[None, c:], d))
+        ok &= np.arange(c, n)[None, :] > np.arange(a, b)[:, None]
+        i, j = np.nonzero(ok)
+        out_i.append(i + a)
+        out_j.append(j + c)
+    return np.concatenate(out_i), np.concatenate(out_j)
+
+
+def _build_graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> list:
     import shapely
 
     comps = _vertices(occ_bytes, shape, radius, quad_segs)
@@ -195,10 +299,7 @@ def _graphs(occ_bytes: bytes, shape: tuple, radius: float, quad_segs: int) -> li
     for comp, v, pv, nv in comps:
         grown = comp.buffer(_EPS)
         shapely.prepare(grown)
-        ii, jj = np.triu_indices(len(v), 1)
-        d = v[jj] - v[ii]
-        ok = _tangent(v[ii], pv[ii], nv[ii], d) & _tangent(v[jj], pv[jj], nv[jj], d)
-        ii, jj = ii[ok], jj[ok]
+        ii, jj = _tangent_pairs(v, pv, nv)
         good = shapely.covers(grown, shapely.linestrings(np.stack([v[ii], v[jj]], axis=1)))
         ii, jj = ii[good], jj[good]
         out.append((grown, v, pv, nv, ii, jj, np.hypot(*(v[jj] - v[ii]).T)))

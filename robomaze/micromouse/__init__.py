@@ -27,7 +27,7 @@ __all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "righ
            "wall_array", "MouseProfile", "PROFILES", "get_profile", "load_profile",
            "FastRoute", "fastest_route"]
 
-#: Built-in mouse solvers: name -> fn(maze, **options) -> MouseRun.
+#: Built-in mouse solvers: name -> ``fn(maze, **options) -> MouseRun``.
 SOLVERS = {
     "floodfill": floodfill,
     "floodfill_time": floodfill_time,

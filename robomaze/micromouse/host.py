@@ -5,31 +5,31 @@ session, headless. It writes one command per line to its stdout and reads
 the answers from its stdin, as with the mms simulator (see
 :mod:`robomaze.micromouse.mms` for the half-cell world behind the answers):
 
-==================================  ==========================================
-command                             answer
-==================================  ==========================================
-``mazeWidth`` / ``mazeHeight``      columns / rows
-``wallFront [k]``, ``wallRight``,   ``true`` / ``false``: a wall within ``k``
-``wallLeft``, ``wallBack``,         half cells (default 1, the mouse's own
-``wallFrontLeft``,                  cell) straight ahead, right, left, back,
-``wallFrontRight``,                 or 45 / 135 degrees off the heading
+====================================  ==========================================
+command                               answer
+====================================  ==========================================
+``mazeWidth`` / ``mazeHeight``        columns / rows
+``wallFront [k]``, ``wallRight``,     ``true`` / ``false``: a wall within ``k``
+``wallLeft``, ``wallBack``,           half cells (default 1, the mouse's own
+``wallFrontLeft``,                    cell) straight ahead, right, left, back,
+``wallFrontRight``,                   or 45 / 135 degrees off the heading
 ``wallBackLeft``, ``wallBackRight``
-``moveForward [n]``                 ``ack`` after ``n`` cells, or ``crash``
-``moveForwardHalf [n]``             the same in half cells
-``turnLeft`` ``turnRight``          ``ack`` (also ``turnLeft90``,
-                                    ``turnRight90``, ``turnLeft45``,
-                                    ``turnRight45``)
-``wasReset``                        ``false`` (no reset button headless)
-``ackReset``                        ``ack``; back to the start, 15-point
-                                    penalty on the next run
-``getStat NAME``                    the stat (``-1`` while it has no value);
-                                    names in :data:`~.mms.STAT_NAMES`
-``setWall x y d``, ``clearWall``,   none (recorded in ``extra["display"]``)
+``moveForward [n]``                   ``ack`` after ``n`` cells, or ``crash``
+``moveForwardHalf [n]``               the same in half cells
+``turnLeft`` ``turnRight``            ``ack`` (also ``turnLeft90``,
+                                      ``turnRight90``, ``turnLeft45``,
+                                      ``turnRight45``)
+``wasReset``                          ``false`` (no reset button headless)
+``ackReset``                          ``ack``; back to the start, 15-point
+                                      penalty on the next run
+``getStat NAME``                      the stat (``-1`` while it has no value);
+                                      names in :data:`~.mms.STAT_NAMES`
+``setWall x y d``, ``clearWall``,     none (recorded in ``extra["display"]``)
 ``setColor x y c``, ``clearColor``,
-``clearAllColor``, ``setText x y
-text``, ``clearText``,
+``clearAllColor``,
+``setText x y text``, ``clearText``,
 ``clearAllText``
-==================================  ==========================================
+====================================  ==========================================
 
 Coordinates are micromouse ``(x, y)`` with ``(0, 0)`` south-west; the mouse
 always starts there facing north, as in mms, whatever start cell the maze

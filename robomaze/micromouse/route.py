@@ -1,7 +1,7 @@
 """The time-optimal fast run: an exact Dijkstra on the slalom graph.
 
 Nodes (the node graph of micromouse-maze-library's ``StepMapSlalom``)
---------------------------------------------------------------------
+----------------------------------------------------------------------
 * a cell centre with an axis heading (N, E, S, W);
 * a wall midpoint with a diagonal heading (NE, SE, SW, NW).
 
@@ -10,26 +10,26 @@ of a node always sweeps the wall ahead of it; ``F`` the wall ahead of a
 centre, ``W1`` the side wall of the cell ahead, ``I`` the wall a diagonal
 node faces):
 
-==========  =========================================  ======================
-move        from -> to                                 sweeps
-==========  =========================================  ======================
-``S n``     centre -> the centre ``n`` cells ahead     the ``n`` walls ahead
-``F90``     centre -> the diagonal neighbour's centre  ``F``, ``W1``
-``F180``    centre -> the side neighbour's centre,     ``F``, ``W1``, the wall
-            heading back                               between the two cells
-                                                       on that side
-``F45in``   centre -> ``W1``, diagonal                 ``F``, ``W1`` (and the
-                                                       wall after it)
-``F135in``  centre -> the wall back beside the start   ``F``, ``W1``, that wall
-            cell, diagonal                             (and the one after it)
-``D n``     wall -> the wall ``n`` half-cell steps on  ``n + 1`` walls ahead
-``F45out``  wall -> the centre beyond ``I``            ``I``
-``V90``     wall -> the wall 90 degrees off            ``I``, that wall (and
-                                                       the one after it)
-``F135out`` wall -> the centre 135 degrees off         ``I``, the next wall
-``FS90``    centre -> the same centre, 90 degrees off  nothing (profiles with
-                                                       ``pivots`` only)
-==========  =========================================  ======================
+===========  =========================================  ======================
+move         from -> to                                 sweeps
+===========  =========================================  ======================
+``S n``      centre -> the centre ``n`` cells ahead     the ``n`` walls ahead
+``F90``      centre -> the diagonal neighbour's centre  ``F``, ``W1``
+``F180``     centre -> the side neighbour's centre,     ``F``, ``W1``, the wall
+             heading back                               between the two cells
+                                                        on that side
+``F45in``    centre -> ``W1``, diagonal                 ``F``, ``W1`` (and the
+                                                        wall after it)
+``F135in``   centre -> the wall back beside the start   ``F``, ``W1``, that wall
+             cell, diagonal                             (and the one after it)
+``D n``      wall -> the wall ``n`` half-cell steps on  ``n + 1`` walls ahead
+``F45out``   wall -> the centre beyond ``I``            ``I``
+``V90``      wall -> the wall 90 degrees off            ``I``, that wall (and
+                                                        the one after it)
+``F135out``  wall -> the centre 135 degrees off         ``I``, the next wall
+``FS90``     centre -> the same centre, 90 degrees off  nothing (profiles with
+                                                        ``pivots`` only)
+===========  =========================================  ======================
 
 Sides: ``L``/``R``. The route starts at the centre of the start cell
 heading north (if north is walled, heading to any open side) and ends at

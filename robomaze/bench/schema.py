@@ -233,10 +233,11 @@ COLUMNS: tuple[Column, ...] = (
     _c("mms_score", "metrics.mms_score", "float", "", _M,
        "the mms simulator's score of the command log (lower is better)"),
     # ---- the continuous path
-    _c("pose_x", "poses.x", "list<float>", "m", _PS,
-       "x of every pose of the continuous path (planners: key poses; agents: every step)"),
-    _c("pose_y", "poses.y", "list<float>", "m", _PS, "y of every pose (same length as `pose_x`)"),
-    _c("pose_heading", "poses.heading", "list<float>", "rad", _PS,
+    _c("pose_x", "poses.x", "list<float>", "m", _ALL,
+       "x of every pose of the continuous path (planners: key poses; agents: every step; "
+       "mice: the poses of their moves)"),
+    _c("pose_y", "poses.y", "list<float>", "m", _ALL, "y of every pose (same length as `pose_x`)"),
+    _c("pose_heading", "poses.heading", "list<float>", "rad", _ALL,
        "heading of every pose, counter-clockwise from east"),
     _c("bag", "bag", "str", "", _S, "the run's ROS 2 bag, relative to the results directory "
        "(`run.bags = true`)"),

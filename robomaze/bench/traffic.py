@@ -63,7 +63,6 @@ import json
 import math
 import os
 import time
-import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -91,10 +90,12 @@ _AXES = {"seed": ("", "seed"), "corridor": ("widen", "corridor"),
 
 def is_traffic_sweep(path) -> bool:
     """Whether the TOML file at ``path`` declares ``kind = "traffic"`` (False if unreadable)."""
+    from .. import _readfile
+
+    # the guarded reader: a FIFO, a device or a bomb is refused, not read
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f).get("kind") == "traffic"
-    except (OSError, tomllib.TOMLDecodeError):
+        return _readfile.load_toml(path, ScenarioError).get("kind") == "traffic"
+    except ScenarioError:
         return False
 
 
@@ -103,13 +104,9 @@ def load_traffic_sweep(path) -> list[dict]:
     from ..data import PREFIX, resolve
 
     p = resolve(str(path)) if str(path).startswith(PREFIX) else Path(path)
-    try:
-        with open(p, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as e:
-        raise ScenarioError(f"{path}: {e.strerror}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(f"{path}: {e}") from None
+    from .. import _readfile
+
+    data = _readfile.load_toml(p, ScenarioError, expected="a UTF-8 TOML sweep file")
     return parse_traffic_sweep(data, source=str(path))
 
 

@@ -37,9 +37,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import OptionalDependencyError, ParameterError
-from ..traffic import _step
 from ..traffic.spec import TrafficSpec
-from ..traffic.world import TrafficWorld, build
+from ..traffic.world import COMMAND, PREF, TrafficWorld, build, distances_to_go
 
 try:
     from gymnasium import spaces
@@ -133,7 +132,7 @@ class MultiMazeEnv(ParallelEnv):
     def _distance_to_go(self) -> np.ndarray:
         w = self._world
         out = np.empty(w.n_robots)
-        _step.distances_to_go(w.fields, w.field_id, w.pose, w.n_robots, *w._gargs(), out)
+        distances_to_go(w.fields, w.field_id, w.pose, w.n_robots, *w._gargs(), out)
         return out
 
     def _observe(self) -> dict:
@@ -174,9 +173,9 @@ class MultiMazeEnv(ParallelEnv):
             th = w.pose[:nr, 2]
             c, s = np.cos(th), np.sin(th)
             pref = np.stack([c * cmd[:, 0] - s * cmd[:, 1], s * cmd[:, 0] + c * cmd[:, 1]], 1)
-            w.step(mode=_step.PREF, command=cmd, pref=pref, measure=False, sense=True)
+            w.step(mode=PREF, command=cmd, pref=pref, measure=False, sense=True)
         else:
-            w.step(mode=_step.COMMAND, command=cmd, measure=False, sense=True)
+            w.step(mode=COMMAND, command=cmd, measure=False, sense=True)
         self._steps += 1
         to_go = self._distance_to_go()
         hits = w.hits.sum(axis=1)

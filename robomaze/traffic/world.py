@@ -37,7 +37,13 @@ from .assign import random_slots, route_waypoints, slots_near
 from .spec import TrafficSpec, child_rng
 from .walls import obstacle_arrays, wall_rings
 
-__all__ = ["TrafficWorld", "build", "Bodies"]
+__all__ = ["TrafficWorld", "build", "Bodies", "PREF", "COMMAND", "distances_to_go"]
+
+#: Step modes of :meth:`TrafficWorld.step`: robots drive toward preferred
+#: velocities through ORCA (``PREF``) or take commands as given (``COMMAND``).
+PREF, COMMAND = _step.PREF, _step.COMMAND
+#: Remaining path distance of every robot to its goal (the envs' rewards).
+distances_to_go = _step.distances_to_go
 
 _MODEL = {"differential": _step.DIFF, "car": _step.CAR, "omni": _step.OMNI}
 _BEHAVIOUR = {"waypoints": _step.WAYPOINTS, "wander": _step.WANDER,

@@ -117,12 +117,14 @@ def test_report_html_is_self_contained_and_sortable(out):
     assert len(imgs) == len(re.findall(r"!\[[^\]]*\]\(", md))
     tables = [x for x in md.splitlines() if re.fullmatch(r"\|(---\|)+", x.strip())]
     assert page.count("<thead>") >= len(tables) > 0 and "addEventListener('click'" in page
-    assert "## Statistics" in md and "<h2 id=\"statistics\">Statistics" in page
+    assert "## Statistics" in md and re.search(r'<h2 id="statistics[^"]*">Statistics', page)
 
 
 def test_stats_csv_lists_every_paired_test(out):
     lines = (out / "stats.csv").read_text().splitlines()
-    assert lines[0].startswith("kind,footprint,setting,metric,a,b,n")
-    # 3 planners -> 3 pairs, 2 metrics, 2 footprints (rectangle pairs need 2 shared successes)
-    assert 2 <= len(lines) - 1 <= 12
+    assert lines[0].startswith("kind,footprint,setting,scope,metric,a,b,n")
+    # 3 planners -> 3 pairs, 2 metrics, 2 footprints (rectangle pairs need 2 shared
+    # successes), pooled and per corridor width (issue 39: per-width families)
+    scopes = {line.split(",")[3] for line in lines[1:]}
+    assert "all widths" in scopes and 2 <= len(lines) - 1 <= 12 * len(scopes)
     assert json.loads(json.dumps(lines))  # plain text

@@ -18,7 +18,10 @@ from robomaze.bench.scenario import load_sweep
 from robomaze.data import SAMPLES_DIR
 from robomaze.errors import ParameterError
 
-SWEEPS = sorted((SAMPLES_DIR / "scenarios").glob("*.toml"))
+# traffic sweeps are a file format of their own (robomaze.bench.traffic: their rows
+# re-run through `bench rerun`); `bench show` does not print MAPF or traffic rows yet
+SWEEPS = sorted(p for p in (SAMPLES_DIR / "scenarios").glob("*.toml")
+                if p.stem not in ("traffic", "mapf"))
 
 
 def _kind(sc) -> tuple:

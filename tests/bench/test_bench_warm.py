@@ -94,12 +94,18 @@ def test_tasks_wait_for_the_tasks_that_compile_their_shared_kernels():
         assert all(order.index(n) < order.index(t) for n in w._needs(t, tasks))
 
 
-def test_the_common_task_loads_the_engine_wave_that_open_grids_use():
-    # a corridor 5 grid's field takes the engine's wave, which the warm-up
-    # maze's field never does: without it, the first such run in a worker
-    # loaded it from the cache inside its compute time
-    code = ("import robomaze.bench._warmup as w; from robomaze._search import _engine; "
-            "w._run('common', w._Context(None), False); print(len(_engine.wave.overloads))")
+def test_the_common_task_loads_the_wave_that_open_grids_use():
+    # an open grid's field takes the level-by-level wave inside the labelled
+    # field kernel (issue 40's dispatch), which the warm-up maze's field must
+    # load too: without it, the first such run in a worker loaded it from the
+    # cache inside its compute time; and an open grid's field adds no overload
+    code = ("import numpy as np; import robomaze.bench._warmup as w; "
+            "from robomaze import _search; from robomaze.grid import OccupancyGrid; "
+            "from robomaze.plan import wavefront_field; "
+            "w._run('common', w._Context(None), False); "
+            "n = len(_search._labelled_field.overloads); "
+            "wavefront_field(OccupancyGrid(np.zeros((30, 30), bool)), (3, 3)); "
+            "print(n, len(_search._labelled_field.overloads))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
-    assert out.stdout.split()[-1] == "1"
+    assert out.stdout.split()[-2:] == ["1", "1"]

@@ -250,10 +250,10 @@ COLUMNS: tuple[Column, ...] = (
        "wall-clock time of the planner/agent/mouse and its metrics"),
     _c("method_cpu_s", "timings.compute_s", "float", "s", _ALL,
        "thread CPU time of the method alone, numba compilation excluded"),
-    _c("compile_s", "timings.compile_s", "float", "s", _PS,
+    _c("compile_s", "timings.compile_s", "float", "s", _ALL,
        "numba compilation inside the method (0 when the cache was warm)"),
     _c("total_wall_s", "timings.total_s", "float", "s", _ALL, "wall-clock time of the whole run"),
-    _c("process_cpu_s", "timings.cpu_s", "float", "s", _PS,
+    _c("process_cpu_s", "timings.cpu_s", "float", "s", _ALL,
        "process CPU time of the method and its metrics"),
     # ---- provenance
     _c("robomaze_version", "provenance.robomaze", "str", "", _ALL, "robomaze version"),

@@ -196,9 +196,6 @@ class MultiMazeEnv(ParallelEnv):
         self._to_go = to_go
         self._hits = hits.copy()
         self.agents = [a for a in self.agents if not (terms[a] or truncs[a])]
-        if not self.agents:
-            # every robot done: nothing left to move
-            pass
         return obs, rewards, terms, truncs, infos
 
     def render(self):

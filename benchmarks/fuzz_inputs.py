@@ -31,9 +31,17 @@ that budget plus 200 MB minus the fresh interpreter's own peak (measured
 once at the start, so the check is the issue's "budget + 200 MB" for a real
 command); the every-N-th real ``prlimit`` run is checked directly.
 
+and, for results folders (issue 35), also ``bench show`` and ``bench rerun``,
+and a ``plugin`` kind: a results folder whose rows and sweep name a plugin
+that writes a file when imported (as ``evil.py``, ``./evil.py``,
+``sub/evil.py``, ``../evil.py``, a module name), which no command may import.
+
 A case passes when the command ends within the per-case timeout, with exit
-code 0, 1 or 2, no Python traceback on stderr, and no process of it left
-alive. Each case runs in a child forked from one driver that has already
+code 0, 1 or 2, no Python traceback on stderr, no process of it left
+alive, and nothing written outside its case folder: the child's ``HOME``
+and ``TMPDIR`` point into the case folder, and after every case the driver
+compares the work folder, the project's tree and the real home folder's top
+level with their state before (numba's and Python's caches aside). Each case runs in a child forked from one driver that has already
 imported the CLI (thousands of interpreter starts would take hours on a
 shared 2-core machine): the child caps its address space
 (``RLIMIT_AS``, the limit ``prlimit --as`` sets), points stdout/stderr at
@@ -270,9 +278,62 @@ def results_case(rng, d: Path, base: Path) -> tuple[str, list[str]]:
         res.symlink_to(d / "real")
     else:
         _as_odd_file(res / target, mutation)
-    if rng.random() < 0.7:                    # a report draws figures: 10x the time
-        return f"{mutation}:{target}", ["bench", "compare", str(base), str(res)]
-    return f"{mutation}:{target}", ["bench", "report", str(res)]
+    return f"{mutation}:{target}", _results_argv(rng, base, res)
+
+
+def _results_argv(rng, base: Path, res: Path) -> list[str]:
+    """One of the commands that read a results folder (issue 35: rerun, show too)."""
+    pick = rng.random()
+    if pick < 0.45:
+        return ["bench", "compare", str(base), str(res)]
+    if pick < 0.6:                            # a report draws figures: 10x the time
+        return ["bench", "report", str(res)]
+    row = rng.choice(_row_ids(base) or ["0" * 12])
+    if pick < 0.8:
+        return ["bench", "show", str(res), row]
+    return ["bench", "rerun", str(res), row]
+
+
+def _row_ids(base: Path) -> list[str]:
+    ids = []
+    for line in (base / "results.jsonl").read_text().splitlines():
+        try:
+            ids.append(json.loads(line)["id"])
+        except (ValueError, KeyError, TypeError):
+            pass
+    return ids
+
+
+#: A plugin a hostile results folder names: importing it leaves a marker
+#: (outside the case folder, so the write-outside check sees it too).
+EVIL_PLUGIN = """import pathlib
+pathlib.Path({marker!r}).write_text("imported")
+"""
+
+
+def plugin_results_case(rng, d: Path, base: Path) -> tuple[str, list[str]]:
+    """A results folder whose rows and sweep name a plugin that writes a file
+    when imported: ``rerun``, ``compare``, ``show`` and ``report`` must import
+    nothing it names (issue 35 item 4) and say which plugin is missing."""
+    res = d / "res"
+    shutil.copytree(base, res, symlinks=True)
+    marker = d.parent / "PLUGIN-IMPORTED"
+    name = rng.choice(["evil.py", "evil", "./evil.py", "sub/evil.py", "os.path", "../evil.py"])
+    for where in (res, d, res / "sub"):
+        where.mkdir(exist_ok=True)
+        (where / "evil.py").write_text(EVIL_PLUGIN.format(marker=str(marker)))
+    rows = []
+    for line in (res / "results.jsonl").read_text().splitlines():
+        row = json.loads(line)
+        if rng.random() < 0.8 and isinstance(row.get("scenario"), dict):
+            row["scenario"]["plugins"] = [name]
+        rows.append(json.dumps(row))
+    (res / "results.jsonl").write_text("\n".join(rows) + "\n")
+    sweep = json.loads((res / "sweep.json").read_text())
+    if isinstance(sweep, dict):
+        sweep["plugins"] = [name]
+        (res / "sweep.json").write_text(json.dumps(sweep))
+    return f"plugin:{name}", _results_argv(rng, base, res)
 
 
 # ------------------------------------------------------- bags (issue 35)
@@ -547,6 +608,7 @@ def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
             os.dup2(fe, 2)
             sys.stdin = open(os.devnull)
             os.chdir(d)
+            _confine(d)
             try:
                 code = main(argv)
             except SystemExit as exc:
@@ -592,6 +654,56 @@ def run_forked(argv: list[str], d: Path, timeout: float) -> dict:
             "traceback": "Traceback (most recent call last)" in err, "stderr": err[-1500:],
             "peak_kb": peak_kb, "growth_kb": growth_kb,
             "budget": _budget_of(argv), "forked": True}
+
+
+def _confine(d: Path) -> None:
+    """Point the child's home and temporary folders into its case folder, so
+    that anything it writes "for itself" lands inside the case (a write
+    anywhere else is then a finding of :func:`outside_writes`)."""
+    import tempfile
+
+    for sub, var in (("home", "HOME"), ("tmp", "TMPDIR")):
+        (d / sub).mkdir(exist_ok=True)
+        os.environ[var] = str(d / sub)
+    tempfile.tempdir = str(d / "tmp")
+
+
+#: Names in the work folder the driver itself writes (not findings).
+DRIVER_FILES = {"case", "failures", "summary.json", "fresh", "warm"}
+#: Caches a command may legitimately write anywhere (numba's, Python's).
+CACHE_SUFFIXES = (".nbi", ".nbc", ".pyc")
+
+
+def tree_state(roots: list[Path]) -> dict[str, tuple]:
+    """Every file and folder under ``roots`` with its (mtime, size, inode),
+    leaving out the driver's own files, version control and caches."""
+    state: dict[str, tuple] = {}
+    for root in roots:
+        if not root.exists():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            if Path(dirpath) == root:
+                dirnames[:] = [n for n in dirnames if n not in DRIVER_FILES]
+                filenames = [n for n in filenames if n not in DRIVER_FILES]
+            dirnames[:] = [n for n in dirnames if n not in (".git", "__pycache__")]
+            for name in filenames:
+                if name.endswith(CACHE_SUFFIXES):
+                    continue
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.lstat(path)
+                except OSError:
+                    continue
+                state[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
+    return state
+
+
+def outside_writes(before: dict, roots: list[Path]) -> tuple[list[str], dict]:
+    """The paths under ``roots`` created, changed or removed since ``before``
+    (and the new state, so one finding is reported once)."""
+    after = tree_state(roots)
+    changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
+    return changed, after
 
 
 def _status_kb(field: str) -> int:
@@ -732,6 +844,8 @@ def verdict(r: dict) -> str | None:
     """The failure class of a case result, or None when it passed."""
     if r["hang"]:
         return "hang"
+    if r.get("outside"):
+        return "wrote outside its folder: " + ", ".join(r["outside"][:3])
     if r.get("traceback") or "Traceback (most recent call last)" in r["stderr"]:
         last = [ln for ln in r["stderr"].strip().splitlines() if ln.strip()][-1:]
         return "traceback: " + (last[0].split(":")[0] if last else "?")
@@ -784,6 +898,8 @@ def make_case(kind: str, rng, d: Path, base_record: str, base_results: Path):
         return ompl_case(rng, d)
     if kind == "mouse":
         return mouse_case(rng, d)
+    if kind == "plugin":
+        return plugin_results_case(rng, d, base_results)
     return results_case(rng, d, base_results)
 
 
@@ -889,7 +1005,8 @@ def main_(argv=None) -> int:
     work = args.out
     work.mkdir(parents=True, exist_ok=True)
     kinds = args.kinds.split(",")
-    base_record, base_results = (_base_inputs(work) if {"record", "results"} & set(kinds)
+    base_record, base_results = (_base_inputs(work) if {"record", "results", "plugin"}
+                                 & set(kinds)
                                  else ("", work))
     if {"bag", "bagdir"} & set(kinds):
         _bag_inputs(work)
@@ -900,6 +1017,12 @@ def main_(argv=None) -> int:
     exit1: list = []
     agree = {"checked": 0, "same": 0, "differ": []}
     peaks: dict = {}
+    # what a case may not touch: the work folder (bombs, base inputs), the
+    # project's own tree and the real home folder's top level
+    watched = [work, ROOT]
+    snapshot = tree_state(watched)
+    home_top = set(os.listdir(Path.home()))
+    outside_total = 0
     t_start = time.monotonic()
     for i in range(args.cases):
         kind = kinds[i % len(kinds)]
@@ -907,6 +1030,12 @@ def main_(argv=None) -> int:
         mutation, cmd = make_case(kind, random.Random(rng.getrandbits(64)), d, base_record,
                                   base_results)
         r = run_forked(cmd, d, args.timeout)
+        r["outside"], snapshot = outside_writes(snapshot, watched)
+        new_home = set(os.listdir(Path.home())) - home_top
+        if new_home:
+            r["outside"] += [str(Path.home() / n) for n in sorted(new_home)]
+            home_top |= new_home
+        outside_total += bool(r["outside"])
         bad = verdict(r)
         if r.get("budget") is not None:
             peaks[kind] = max(peaks.get(kind, 0), r["growth_kb"] + FRESH_KB[0])
@@ -937,6 +1066,11 @@ def main_(argv=None) -> int:
                 failures.append({"case": i, "kind": kind, "mutation": mutation,
                                  "failure": "real command: " + verdict(real), "argv": cmd,
                                  "code": real["code"], "stderr": real["stderr"][-600:]})
+            again, snapshot = outside_writes(snapshot, watched)
+            if again:
+                failures.append({"case": i, "kind": kind, "mutation": mutation,
+                                 "failure": "real command wrote outside its folder: "
+                                 + ", ".join(again[:3]), "argv": cmd})
             agree["checked"] += 1
             if forked["code"] == real["code"] and verdict(forked) == verdict(real):
                 agree["same"] += 1
@@ -952,7 +1086,8 @@ def main_(argv=None) -> int:
                    "address_space_limit": AS_BYTES, "timeout": args.timeout,
                    "seed": args.seed, "counts": counts, "failures": failures, "exit_1": exit1,
                    "prlimit_agreement": agree, "fresh_peak_kb": FRESH_KB[0],
-                   "max_peak_kb": peaks, "load": os.getloadavg()}
+                   "max_peak_kb": peaks, "outside_writes": outside_total,
+                   "watched": [str(w) for w in watched], "load": os.getloadavg()}
         if i % 25 == 0 or i == args.cases - 1:
             (work / "summary.json").write_text(json.dumps(summary, indent=1))
     print(json.dumps({k: v for k, v in summary.items() if k not in ("failures", "counts")}))

@@ -1000,6 +1000,10 @@ def main_(argv=None) -> int:
     ap.add_argument("--kinds", default="sweep,record,results",
                     help="comma-separated input kinds, taken in turn")
     args = ap.parse_args(argv)
+    # the cases' HOME is their own folder (see _confine); numba's cache stays
+    # the real one, or every case would compile every kernel it touches again
+    os.environ.setdefault("NUMBA_CACHE_DIR", os.environ.get(
+        "XDG_CACHE_HOME", str(Path.home() / ".cache")))
     set_subreaper(True)
     _preload()
     work = args.out

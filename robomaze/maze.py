@@ -47,10 +47,7 @@ def _as_cell(name: str, cell, rows: int, cols: int) -> tuple[int, int]:
     return r, c
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a, dtype=bool, copy=True)
-    a.setflags(write=False)
-    return a
+_FIELDS = {"east", "south", "start", "goals", "openings"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,12 +98,18 @@ class Maze:
         rows, cols = east.shape
         if rows < 1 or cols < 1:
             raise ParameterError(f"maze must have at least 1x1 cells, got {rows}x{cols}")
-        east = np.array(east, dtype=bool)
+        east = np.array(east, dtype=bool)          # a copy: the maze owns its walls
         south = np.array(south, dtype=bool)
         east[:, -1] = True
         south[-1, :] = True
-        object.__setattr__(self, "east", _frozen(east))
-        object.__setattr__(self, "south", _frozen(south))
+        east.setflags(write=False)
+        south.setflags(write=False)
+        object.__setattr__(self, "east", east)
+        object.__setattr__(self, "south", south)
+        self._set_places(rows, cols)
+
+    def _set_places(self, rows: int, cols: int) -> None:
+        """Validate and normalise start, goals and openings (walls already set)."""
         object.__setattr__(self, "start", _as_cell("start", self.start, rows, cols))
         goals = tuple(self.goals) if len(self.goals) else ((rows - 1, cols - 1),)
         goals = tuple(dict.fromkeys(_as_cell("goal", g, rows, cols) for g in goals))
@@ -315,6 +318,15 @@ class Maze:
         kw = dict(east=self.east, south=self.south, start=self.start,
                   goals=self.goals, openings=self.openings)
         kw.update(changes)
+        if kw["east"] is self.east and kw["south"] is self.south and set(kw) == _FIELDS:
+            # the same frozen walls: shared, not copied (a small generate()
+            # call spent a tenth of its time re-copying them in place())
+            new = object.__new__(Maze)
+            for key, value in kw.items():
+                object.__setattr__(new, key, value)
+            object.__setattr__(new, "_cache", {})
+            new._set_places(*self.east.shape)
+            return new
         return Maze(**kw)
 
     # ------------------------------------------------------------ properties

@@ -250,20 +250,15 @@ def _unit_dijkstra(fp, cols: int, conn8: bool, ps: int, pg: int):
 
 
 def _unit_field(fp, cols: int, src: int) -> np.ndarray:
-    """8-connected distances from padded ``src`` (inf where unreached): the unit Dijkstra kernel.
+    """8-connected distances from padded ``src`` (inf where unreached): the bucket-ring field.
 
-    It settles cells in the general loop's order, so the values are the
-    general loop's bit for bit.
+    :mod:`._octile`: no heap (every move is at least 1 long, so cells are
+    settled a unit-wide bucket at a time); the same distances as the
+    general Dijkstra loop up to the rounding of their sums.
     """
-    from ._dijkstra import dijkstra_grid
+    from ._octile import octile_field
 
-    n = fp.shape[0]
-    g = np.empty(n)
-    mark = np.zeros(n, np.uint8)
-    cap = 1024 + n // 8
-    dijkstra_grid(_readonly(fp), cols, True, src, -1, g, None, mark, np.empty(cap),
-                  np.empty(cap, _index_dtype(n)))
-    return np.where(mark > 0, g, np.inf)
+    return octile_field(_readonly(fp), cols, np.array([src], np.int64))
 
 
 def jump_point_path(free, start: int, goal: int):
@@ -549,7 +544,14 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
     fp = _padded(free, rows, cols)
     src = _to_padded(sources, rows, cols)
     src = src[fp[src] != 0]
-    _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
+    if conn8:
+        # unit octile moves: the bucket ring (no heap), :mod:`._octile`
+        from ._octile import octile_field, unpad_in_place
+
+        g = octile_field(_readonly(fp), cols, src.astype(np.int64))
+        return unpad_in_place(g, rows, cols)[:rows * cols].reshape(rows, cols)
+    else:
+        _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 

@@ -37,7 +37,8 @@ def kernel_seed(rng) -> int:
 
 def walls_to_maze(east: np.ndarray, south: np.ndarray, rows: int, cols: int) -> Maze:
     """A :class:`Maze` from flat uint8 wall arrays (1 = wall)."""
-    return Maze(east.reshape(rows, cols).astype(bool), south.reshape(rows, cols).astype(bool))
+    # Maze copies them to bool itself (an astype here was a second copy)
+    return Maze(east.reshape(rows, cols), south.reshape(rows, cols))
 
 
 def run_kernel(kernel, rows, cols, rng, *args) -> Maze:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels import below, uniform
+from ._kernels import _INV53, _S11, _S63, below, scale_below, step, uniform
 from ._mst_kernels import _find
 from ._common import closed_walls, kernel_state
 
@@ -230,19 +230,39 @@ def sidewinder(rows, cols, seed):
 
 @njit(cache=True)
 def _sidewinder(rows, cols, st, east, south):
-    """The runs of :func:`sidewinder` on its arrays."""
+    """The runs of :func:`sidewinder` on its arrays.
+
+    The stream's state is a local scalar (``step`` inlined), stored back
+    once, and no branch depends on a coin flip (half of them were
+    mispredicted): a cell's coin ``uniform() < 0.5`` is its draw's top bit
+    being 0 (``(z >> 11) * 2**-53 < 0.5`` exactly when ``z < 2**63``), the
+    run-closing draw is computed every time and the state advanced past it
+    only when the run closes, and the passage north is cleared with
+    ``&= 1 - close`` (a no-op on a cell of the run when it does not close).
+    The draws are :func:`uniform`'s and :func:`below`'s, one for one.
+    """
+    s = st[0]
+    one = np.uint8(1)
     for c in range(cols - 1):
         east[c] = 0
     for r in range(1, rows):
         base = r * cols
+        up = base - cols
         run = 0
-        for c in range(cols):
-            if c < cols - 1 and uniform(st) < 0.5:
-                east[base + c] = 0
-            else:
-                k = run + below(st, c - run + 1)
-                south[base - cols + k] = 0
-                run = c + 1
+        for c in range(cols - 1):
+            s, z = step(s)
+            close = np.int64(z >> _S63)                  # 1: the coin closed the run
+            east[base + c] = np.uint8(close)
+            s2, z2 = step(s)
+            s += np.uint64(close) * (s2 - s)
+            k = run + scale_below(z2, c - run + 1)
+            j = up + c + close * (k - c)
+            south[j] &= one - np.uint8(close)
+            run += close * (c + 1 - run)
+        c = cols - 1                                     # the last cell closes its run
+        s, z = step(s)
+        south[up + run + scale_below(z, c - run + 1)] = 0
+    st[0] = s
 
 
 def binary_tree(rows, cols, seed):
@@ -259,20 +279,26 @@ def binary_tree(rows, cols, seed):
 
 @njit(cache=True)
 def _binary_tree(rows, cols, st, east, south):
-    """The draws of :func:`binary_tree` on its arrays."""
-    n = rows * cols
-    for u in range(n):
-        r = u // cols
-        c = u - r * cols
-        if r > 0 and c > 0:
-            if uniform(st) < 0.5:
-                south[u - cols] = 0
-            else:
-                east[u - 1] = 0
-        elif r > 0:
-            south[u - cols] = 0
-        elif c > 0:
-            east[u - 1] = 0
+    """The draws of :func:`binary_tree` on its arrays (the state a local
+    scalar, as in :func:`_sidewinder`).
+
+    ``uniform() < 0.5`` is the draw's top bit being 0 (``(z >> 11) * 2**-53
+    < 0.5`` exactly when ``z < 2**63``), and each cell's two walls are its
+    own, so both are stored from that bit with no branch on a coin flip
+    (half of them mispredicted).
+    """
+    s = st[0]
+    for c in range(1, cols):
+        east[c - 1] = 0
+    for r in range(1, rows):
+        base = r * cols
+        south[base - cols] = 0
+        for c in range(1, cols):
+            s, z = step(s)
+            north_closed = np.uint8(z >> _S63)       # 1: the coin opened west
+            south[base - cols + c] = north_closed
+            east[base + c - 1] = np.uint8(1) - north_closed
+    st[0] = s
 
 
 def division(rows, cols, seed):
@@ -297,6 +323,7 @@ def division(rows, cols, seed):
 @njit(cache=True)
 def _division(rows, cols, st, east, south, stack):
     """The splits of :func:`division` on its arrays (``stack``: chambers)."""
+    s = st[0]
     stack[0, 0] = 0
     stack[0, 1] = 0
     stack[0, 2] = rows
@@ -310,10 +337,15 @@ def _division(rows, cols, st, east, south, stack):
         w = stack[sp, 3]
         if h < 2 or w < 2:
             continue
-        horizontal = h > w or (h == w and uniform(st) < 0.5)
+        horizontal = h > w
+        if h == w:
+            s, z = step(s)
+            horizontal = np.float64(z >> _S11) * _INV53 < 0.5
         if horizontal:
-            wr = r0 + below(st, h - 1)  # wall south of row wr
-            gap = c0 + below(st, w)
+            s, z = step(s)
+            wr = r0 + scale_below(z, h - 1)  # wall south of row wr
+            s, z = step(s)
+            gap = c0 + scale_below(z, w)
             for c in range(c0, c0 + w):
                 if c != gap:
                     south[wr * cols + c] = 1
@@ -326,8 +358,10 @@ def _division(rows, cols, st, east, south, stack):
             stack[sp + 1, 2] = r0 + h - wr - 1
             stack[sp + 1, 3] = w
         else:
-            wc = c0 + below(st, w - 1)  # wall east of column wc
-            gap = r0 + below(st, h)
+            s, z = step(s)
+            wc = c0 + scale_below(z, w - 1)  # wall east of column wc
+            s, z = step(s)
+            gap = r0 + scale_below(z, h)
             for r in range(r0, r0 + h):
                 if r != gap:
                     east[r * cols + wc] = 1
@@ -340,6 +374,7 @@ def _division(rows, cols, st, east, south, stack):
             stack[sp + 1, 2] = h
             stack[sp + 1, 3] = c0 + w - wc - 1
         sp += 2
+    st[0] = s
 
 
 def wall_adder(rows, cols, seed):

@@ -91,7 +91,7 @@ def test_unreachable_and_start_is_goal():
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 25), st.integers(1, 25), st.floats(0.0, 0.6), st.integers(0, 10 ** 6))
-def test_landmark_fields_bit_identical_to_the_general_loop(rows, cols, p, seed):
+def test_landmark_fields_equal_to_the_general_loop(rows, cols, p, seed):
     rng = np.random.default_rng(seed)
     free = rng.random((rows, cols)) >= p
     fp = core._padded(free, rows, cols)
@@ -99,7 +99,9 @@ def test_landmark_fields_bit_identical_to_the_general_loop(rows, cols, p, seed):
         _, _, ref, _ = core._search(fp, cols, True, None, 0, [int(src)], -1, want_parent=False,
                                     want_g=True)
         got = core._unit_field(fp, cols, int(src))
-        assert got.tobytes() == ref.tobytes()
+        # the bucket ring sums the same moves in another order: equal up to rounding
+        assert np.array_equal(np.isinf(got), np.isinf(ref))
+        assert np.allclose(got[np.isfinite(ref)], ref[np.isfinite(ref)], rtol=1e-12, atol=0)
     want = csgraph.dijkstra(graph8(free), indices=int(np.flatnonzero(free)[0])) \
         if free.any() else None
     if want is not None:

@@ -1,0 +1,145 @@
+"""Octile distance field of a padded grid by a ring of three unit-width buckets.
+
+The 8-connected unit-cost field (moves 1 and sqrt 2, a diagonal only when
+both orthogonal cells beside it are free) needs no heap. Every move is at
+least 1 long, so a node whose distance lies in ``[k, k + 1)`` cannot improve
+any other node of that interval: once the search reaches bucket ``k`` (the
+cells with ``floor(g) == k``) every entry of it is final, and the bucket is
+settled in any order (Dinitz's rule for buckets no wider than the shortest
+edge). A move from bucket ``k`` lands in ``k + 1`` or ``k + 2`` (it is
+shorter than 2), so three buckets in a ring hold the whole queue.
+
+A cell improved inside its bucket is not queued again (its entry is there
+already); a cell improved into a lower bucket is queued there and its old
+entry, found later in a bucket that is no longer ``floor(g)``, is skipped.
+Settled cells need no mark: a move from bucket ``k`` offers at least
+``k + 1``, more than any settled distance, so the ``new < g`` test already
+refuses them.
+
+The distances are sums of 1 and sqrt 2 in float64, like every textbook
+Dijkstra's; two different lengths ``a + b sqrt 2`` on a grid below 2^15
+cells a side differ by far more than their rounding, so the order of the
+comparisons, and hence every field value up to that rounding, is the
+exact field's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["octile_field"]
+
+SQRT2 = 2.0 ** 0.5
+
+
+@njit(cache=True)
+def _grow(q, counts):
+    bigger = np.empty((3, 2 * q.shape[1]), q.dtype)
+    for b in range(3):
+        bigger[b, :counts[b]] = q[b, :counts[b]]
+    return bigger
+
+
+@njit(cache=True, inline="always")
+def _relax(g, q, counts, v, nv):
+    old = g[v]
+    if nv < old:
+        g[v] = nv
+        nb = int(nv)
+        if old == np.inf or int(old) != nb:
+            t = nb % 3
+            q[t, counts[t]] = v
+            counts[t] += 1
+
+
+@njit(cache=True)
+def octile_field(fp, cols, sources):
+    """Distances (cells) from padded ``sources`` over the padded flat mask ``fp``; inf elsewhere.
+
+    >>> from robomaze._search import _padded
+    >>> g = octile_field(_padded(np.ones((2, 3), bool), 2, 3), 3, np.array([6]))
+    >>> g.reshape(4, 5)[1:-1, 1:-1].round(3)
+    array([[0.   , 1.   , 2.   ],
+           [1.   , 1.414, 2.414]])
+    """
+    n = fp.shape[0]
+    pc = cols + 2
+    g = np.full(n, np.inf)
+    q = np.empty((3, 1024), np.int64)
+    counts = np.zeros(3, np.int64)
+    for s in sources:
+        if fp[s] and g[s] != 0.0:
+            g[s] = 0.0
+            if counts[0] == q.shape[1]:
+                q = _grow(q, counts)
+            q[0, counts[0]] = s
+            counts[0] += 1
+    k = 0
+    empty = 0
+    while empty < 3:
+        b = k % 3
+        m = counts[b]
+        if m == 0:
+            empty += 1
+            k += 1
+            continue
+        empty = 0
+        # room for every move of this bucket, so the loop below never grows q
+        while max(counts[(k + 1) % 3], counts[(k + 2) % 3]) + 8 * m > q.shape[1]:
+            q = _grow(q, counts)
+        i = 0
+        # the bucket is read while it is not written: moves land in k+1, k+2
+        while i < m:
+            u = q[b, i]
+            i += 1
+            gu = g[u]
+            if int(gu) != k:
+                continue                      # queued again in a lower bucket
+            g1 = gu + 1.0
+            g2 = gu + SQRT2
+            up = fp[u - pc] != 0
+            dn = fp[u + pc] != 0
+            lf = fp[u - 1] != 0
+            rt = fp[u + 1] != 0
+            if up:
+                _relax(g, q, counts, u - pc, g1)
+            if rt:
+                _relax(g, q, counts, u + 1, g1)
+            if dn:
+                _relax(g, q, counts, u + pc, g1)
+            if lf:
+                _relax(g, q, counts, u - 1, g1)
+            if up and rt and fp[u - pc + 1]:
+                _relax(g, q, counts, u - pc + 1, g2)
+            if dn and rt and fp[u + pc + 1]:
+                _relax(g, q, counts, u + pc + 1, g2)
+            if dn and lf and fp[u + pc - 1]:
+                _relax(g, q, counts, u + pc - 1, g2)
+            if up and lf and fp[u - pc - 1]:
+                _relax(g, q, counts, u - pc - 1, g2)
+        counts[b] = 0
+        k += 1
+    return g
+
+
+@njit(cache=True)
+def unpad_in_place(g, rows, cols):
+    """The inner ``rows x cols`` cells of the padded flat field ``g``, moved to its front.
+
+    Cell ``(r, c)`` goes from ``(r + 1) * (cols + 2) + c + 1`` to ``r * cols + c``,
+    always to a lower index, so one forward pass is safe; the caller views
+    ``g[:rows * cols]``. No second field is allocated (at 4001^2 a copy of
+    the 128 MB field cost as much as half the search).
+
+    >>> g = np.arange(12.0)
+    >>> unpad_in_place(g, 2, 2)[:4].tolist()
+    [5.0, 6.0, 9.0, 10.0]
+    """
+    pc = cols + 2
+    for r in range(rows):
+        src = (r + 1) * pc + 1
+        dst = r * cols
+        for c in range(cols):
+            g[dst + c] = g[src + c]
+    return g

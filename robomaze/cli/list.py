@@ -30,7 +30,8 @@ def register(subparsers) -> None:
                     description="List the registered names with the first line of each "
                                 "one's documentation; with --json, every entry's spec: its "
                                 "typed options (type, default, range, description), "
-                                "capabilities and entry point.",
+                                "capabilities and entry point. Plugins join through entry "
+                                "points and $ROBOMAZE_PLUGINS.",
                     epilog="examples:\n  robomaze list\n  robomaze list generators\n"
                            "  robomaze list planners --json\n")
     p.add_argument("kind", nargs="?", default="all", metavar="KIND",
@@ -66,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
     if kind != "all" and kind not in REGISTRIES:
         raise ParameterError(
             f"KIND must be one of {', '.join([*REGISTRIES, 'all'])}, got {args.kind!r}")
+    from ..bench.plugins import env_plugins, import_plugins
+
+    if env_plugins():   # the plugins a sweep's workers import ($ROBOMAZE_PLUGINS) list too
+        try:
+            import_plugins([])
+        except Exception as exc:
+            raise ParameterError(f"$ROBOMAZE_PLUGINS: could not import: {exc}") from None
     kinds = list(REGISTRIES) if kind == "all" else [kind]
     if getattr(args, "json", False):
         out = {}

@@ -100,8 +100,10 @@ class FormatSpec:
                     flags=frozenset({self.kind} | ({"writable"} if self.write else set())))
 
     def read_file(self, path: PathLike, **options) -> Any:
-        """Call :attr:`read` with the options this format takes (others dropped)."""
-        return self.read(path, **{k: v for k, v in options.items() if k in self.options})
+        """Call :attr:`read` with the options this format takes (others dropped),
+        checked and cast by their declarations (one-line ParameterError)."""
+        kept = {k: v for k, v in options.items() if k in self.options}
+        return self.read(path, **(self.to_spec().check(kept) if kept else kept))
 
 
 #: What the read options mean (their types and defaults come from the reader).

@@ -35,6 +35,8 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+import numpy as np
+
 from ..errors import ParameterError
 
 __all__ = ["Option", "Spec", "Warmup", "ANY", "SEED", "load_entry", "refuse"]
@@ -169,7 +171,7 @@ class Option:
                 return None
             raise ValueError(self.expected)
         if t is bool:
-            if isinstance(value, bool) or type(value).__name__ == "bool_":
+            if isinstance(value, (bool, np.bool_)):
                 return bool(value)
             if isinstance(value, numbers.Integral) and value in (0, 1):
                 return bool(value)
@@ -181,7 +183,7 @@ class Option:
                 raise ValueError(self.expected)
             return value
         if t is SEED:
-            if type(value).__name__ == "Generator":
+            if isinstance(value, np.random.Generator):
                 return value
             value = self._number(value, integer=True)
             if value < 0:
@@ -199,7 +201,7 @@ class Option:
                 value = int(value) if integer else float(value)
             except ValueError:
                 raise ValueError(self.expected) from None
-        if isinstance(value, bool) or type(value).__name__ == "bool_":
+        if isinstance(value, (bool, np.bool_)):
             raise ValueError(self.expected)
         if integer:
             if isinstance(value, numbers.Integral):
@@ -415,6 +417,8 @@ _MISSING = object()
 
 
 def _qualname(obj: Any) -> str:
+    if not callable(obj) and callable(getattr(obj, "read", None)):
+        obj = getattr(obj.read, "__wrapped__", obj.read)   # a format: its reader
     mod = getattr(obj, "__module__", None) or type(obj).__module__
     name = getattr(obj, "__qualname__", None) or type(obj).__qualname__
     return f"{mod}:{name}"

@@ -10,7 +10,7 @@ A sensor is any object with
   headers).
 
 Range sensors are one kind: the simulator scans them in one numba call per
-step, and the agents that read distances (``needs=("range_sensor",)`` in
+step, and the agents that read distances (``needs=("sensor:range",)`` in
 their spec) ask for one. Every other sensor is called through ``observe``;
 its readings reach the agent in ``obs["scans"]`` (and ``obs["scan"]`` when
 it is the robot's first sensor). A sensor's spec in

@@ -63,6 +63,25 @@ def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
     return make_sensor(name, **options)
 
 
+def _check_sensor(agent_spec, sensor, sensor_obj) -> None:
+    """Refuse a sensor the agent's spec does not ask for (``needs``
+    ``"sensor:FLAG"``: a sensor whose spec carries FLAG; a range sensor
+    instance has ``range``)."""
+    from ..registry import SENSORS
+
+    for need in agent_spec.needs:
+        if not need.startswith("sensor:"):
+            continue
+        flag = need[7:]
+        if isinstance(sensor, str):
+            ok = SENSORS.spec(sensor).flag(flag)
+        else:
+            ok = flag != "range" or isinstance(sensor_obj, RangeSensor)
+        if not ok:
+            raise ParameterError(f"agent {agent_spec.name!r} needs a {flag} sensor, got "
+                                 f"{sensor!r}")
+
+
 def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", start=None,
              goal=None, max_steps: int = 20_000, dt: float = 0.05, rng=None,
              kinematics: Kinematics | None = None, goal_radius: float | None = None,
@@ -154,9 +173,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     sensor_opts = {} if noise_model is None else {"noise": noise_model}
     sensor_obj = (default_sensor(sensor, grid, **sensor_opts) if isinstance(sensor, str)
                   else make_sensor(sensor))
-    if "range_sensor" in agent_spec.needs and not isinstance(sensor_obj, RangeSensor):
-        raise ParameterError(f"agent {agent!r} reads distances: it needs a range sensor, "
-                             f"got {sensor!r}")
+    _check_sensor(agent_spec, sensor, sensor_obj)
     kin = Kinematics() if kinematics is None else kinematics
     robot = Robot(footprint, kin, sensors=(sensor_obj,))
     env = SimEnv(grid, robot, start=start, goal=goal, goal_radius=goal_radius, dt=dt,

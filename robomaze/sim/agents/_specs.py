@@ -2,7 +2,7 @@
 
 Flags: ``uses_map`` (the agent is given the occupancy grid; otherwise only
 the map frame) and ``explorer`` (its runs report the fraction of the maze
-seen). ``needs``: ``"range_sensor"`` (it reads distances), ``"widened"``
+seen). ``needs``: ``"sensor:range"`` (it reads distances), ``"widened"``
 (it moves on a maze lattice), ``"ompl"``.
 
 >>> from robomaze.registry import AGENTS
@@ -39,7 +39,7 @@ SPECS = [
            Option("ki", float, 0.0, "integral gain"),
            Option("kd", float, 0.3, "derivative gain"),
            Option("loop_check", bool, True, "give up when the robot circles an island"),
-           needs=("range_sensor",)),
+           needs=("sensor:range",)),
     _agent("follow_plan", "Build a :class:`PlanFollower` (options: method, lookahead, speed, "
            "replan_after, max_replans, margin, and planner options).",
            Option("method", str, "max_clearance", "the planner (its options pass through)"),
@@ -55,9 +55,9 @@ SPECS = [
                   "quarter cell", low=0.0),
            _SPEED,
            Option("lookahead", int, 2, "path cells ahead it steers to", low=0),
-           flags=("explorer",), needs=("range_sensor",)),
+           flags=("explorer",), needs=("sensor:range",)),
     _agent("tremaux", "Build a :class:`TremauxAgent` (option: speed).", _SPEED,
-           flags=("explorer",), needs=("range_sensor", "widened")),
+           flags=("explorer",), needs=("sensor:range", "widened")),
     _agent("car_pursuit", "Build a :class:`CarPursuit` (options: turning_radius, lookahead, "
            "speed, max_checks, time_limit and planner options).",
            Option("turning_radius", float, None, "the car's minimum turning radius (m)",

@@ -131,6 +131,9 @@ def _read_option(read: Callable, option) -> Option:
     return Option(option, typ, default, READ_OPTIONS.get(option, ""), low=low)
 
 
+#: True while this module declares the built-in formats (plugins join after).
+_DECLARING = True
+
 #: Registered formats, by name, in sniffing order: :data:`robomaze.registry.FORMATS`,
 #: whose entries are the :class:`FormatSpec` objects.
 FORMATS.convert = lambda name, obj: _as_format(obj).to_spec()
@@ -149,7 +152,9 @@ def register_format(spec: FormatSpec) -> FormatSpec:
         raise ParameterError(f"spec must be a FormatSpec, got {type(spec).__name__}")
     if spec.kind not in KINDS:
         raise ParameterError(f"kind must be one of {', '.join(KINDS)}, got {spec.kind!r}")
-    if spec.name in FORMATS:
+    if not _DECLARING:
+        FORMATS.specs()   # installed plugins join first (never while the built-ins declare)
+    if spec.name in {s.name for s in FORMATS.declared()}:
         raise ParameterError(f"format {spec.name!r} is already registered")
     if not spec.name.strip():
         raise ParameterError(f"format name must be a non-empty string, got {spec.name!r}")
@@ -171,7 +176,8 @@ def unregister_format(name: str) -> FormatSpec:
 
 def formats(kind: str | None = None) -> list[FormatSpec]:
     """Registered formats of ``kind`` (all when None), in sniffing order."""
-    return [s for s in FORMATS.values() if kind is None or s.kind == kind]
+    specs = FORMATS.declared() if _DECLARING else FORMATS.specs()
+    return [s.load() for s in specs if kind is None or s.load().kind == kind]
 
 
 def extensions(kind: str, *, writable: bool = False) -> tuple[str, ...]:
@@ -330,10 +336,12 @@ def _register_builtins() -> None:
 
 
 _register_builtins()
-for _spec in list(FORMATS.values()):
-    FORMATS[_spec.name] = replace(_spec, read=_budgeted_reader(_spec.name, _spec.read),
-                                  write=_budgeted_writer(_spec.name, _spec.write))
+for _spec in [s.load() for s in FORMATS.declared()]:
+    FORMATS.declare(replace(_spec, read=_budgeted_reader(_spec.name, _spec.read),
+                            write=_budgeted_writer(_spec.name, _spec.write)).to_spec(),
+                    replace=True)
 del _spec
+_DECLARING = False   # the built-ins are in: plugins may join now
 
 
 def _check_kind(obj, kind: str) -> None:

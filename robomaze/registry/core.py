@@ -212,12 +212,17 @@ class Registry(MutableMapping):
         del self._specs[name]
         return obj
 
-    def declare(self, *specs: Spec) -> None:
+    def declare(self, *specs: Spec, replace: bool = False) -> None:
         """Add the built-in ``specs`` (what a provider module calls): unlike
         :meth:`register` it loads no plugin first, so a plugin never takes a
-        built-in's name."""
+        built-in's name (and a plugin importing the provider finds it whole)."""
         for spec in specs:
-            self._put(spec.name, spec, replace=False)
+            self._put(spec.name, spec, replace=replace)
+
+    def declared(self) -> list[Spec]:
+        """The specs declared so far, loading neither the provider nor plugins
+        (for a provider checking its own declarations while it imports)."""
+        return list(self._specs.values())
 
     def to_list(self) -> list[dict]:
         """Every spec as a dict (``robomaze list --json``)."""

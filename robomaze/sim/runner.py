@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import as_rng, check_choice, check_float, check_int
-from ..errors import NoPathError, ParameterError, unknown_name
+from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from ..localize import LOCALIZE_CHOICES, make_localizer
 from ..sense.noise import parse_noise

@@ -67,6 +67,10 @@ def test_option_declaration_is_checked():
         Spec("planner", "p", "math:sqrt", options=(Option("a", int, 1), Option("a", int, 2)))
     with pytest.raises(ParameterError, match="'module:attr'"):
         Spec("planner", "p", "no_colon")
+    with pytest.raises(ParameterError, match="flags must be a collection of strings"):
+        Spec("agent", "a", "m:f", flags="uses_map")
+    with pytest.raises(ParameterError, match="options must be Option declarations"):
+        Spec("agent", "a", "m:f", options=("speed",))
 
 
 # ------------------------------------------------------------------ Spec and Registry

@@ -322,7 +322,14 @@ class Spec:
         if isinstance(self.entry, str) and ":" not in self.entry:
             raise ParameterError(f"{self.kind} {self.name!r}: entry must be 'module:attr' or an "
                                  f"object, got {self.entry!r}")
+        for key in ("flags", "needs"):
+            if isinstance(getattr(self, key), str):   # "uses_map" is no set of letters
+                raise ParameterError(f"{self.kind} {self.name!r}: {key} must be a collection "
+                                     f"of strings, got {getattr(self, key)!r}")
         object.__setattr__(self, "options", tuple(self.options))
+        if not all(isinstance(o, Option) for o in self.options):
+            raise ParameterError(f"{self.kind} {self.name!r}: options must be Option "
+                                 f"declarations, got {self.options!r}")
         object.__setattr__(self, "flags", frozenset(self.flags))
         object.__setattr__(self, "needs", tuple(self.needs))
         names = [o.name for o in self.options]

@@ -76,7 +76,7 @@ def test_planner_plugin_is_never_shorter_than_the_shortest_path(plugins):
 
 
 # ------------------------------------------------------------------ the sensor and the agent
-def test_whiskers_read_contact_by_hand():
+def test_whiskers_read_contact_by_hand(plugins):
     from tests.plugins.whisker_agent import whiskers
 
     # a 5x5 room of 1 m cells walled on its border; the robot at the centre

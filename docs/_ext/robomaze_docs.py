@@ -152,6 +152,9 @@ def generate(app) -> None:
     for rel, text in api_pages().items():
         _write(root, rel, text)
     _write(root, "cli.rst", cli_page())
+    from robomaze.registry.tables import methods_page
+
+    _write(root, "methods.rst", methods_page())   # the option tables, from the specs
 
 
 def setup(app):

@@ -18,8 +18,8 @@ server started before its first compile when the cache holds none of the
 :data:`PROBES` kernels (:func:`robomaze._claims.fork`), interpreters of
 their own started at the first cache miss otherwise. Each process claims
 the next task (an ``O_EXCL`` file in a shared folder) whose prerequisites
-(:data:`NEEDS`, the tasks that compile kernels it shares) are done, the one
-with the longest compile chain (:data:`COST`) first, so all finish together
+(``Spec.warmup.needs``, the tasks that compile kernels it shares) are done,
+the one with the longest compile chain (``Spec.warmup.cost``) first, so all finish together
 and no kernel is compiled twice. Helpers compile into numba's disk cache;
 when they are done the server runs every task once more, with the path
 metrics, and loads their kernels from the cache (a cached task costs
@@ -36,6 +36,7 @@ import tempfile
 import time
 
 from .. import _claims
+from ..registry import Warmup
 from .runner import WARM_ENV as ENV
 
 #: Set in helper processes: the folder where tasks are claimed.
@@ -47,48 +48,44 @@ MAX_PROCESSES = 4
 #: Seconds the server waits for its helpers before compiling their tasks itself.
 HELPER_TIMEOUT = 300.0
 
-#: Compile seconds of each task with an empty cache, measured one task
-#: after the other in one process in the warm-up's own order (default sweep,
-#: issue 22's round four, benchmarks/README.md): kernels an earlier task
-#: compiled count there (``plan:max_clearance`` keeps its figure measured
-#: alone; in the sweep the tasks before it compile all its kernels).
-#: Unknown tasks (plugins) count 1 s. Wrong figures cost time, never results.
-COST = {
-    "classic": 3.4,
-    "plan:collision_free": 2.9,
-    "common": 2.4,
-    "simulate": 1.7,
-    "plan:max_clearance": 1.7,
-    "plan:theta_star": 1.3,
-    "heap": 1.0,
-    "plan:dijkstra": 0.6,
-    "generate:wilson": 0.2,
-    "generate:backtracker": 0.2,
-    "plan:wavefront": 0.2,
-    "generate:kruskal": 0.1,  # up to 40,000 cells one kernel; the default sweep's three
-    "metrics": 0.1,
-    "plan:astar": 0.1,
-}
-
-#: Tasks that compile kernels a task shares: it waits for them (if the sweep
-#: has them) rather than compile the same kernels at the same time.
-NEEDS = {
-    "plan:*": ("common",),
-    "classic": ("common",),
+# A task's compile seconds (with an empty cache, measured one task after the
+# other in one process in the warm-up's own order: default sweep, issue 22's
+# round four, benchmarks/README.md) and the tasks it waits for (those that
+# compile kernels it shares) are declared by each method's spec
+# (robomaze.registry: ``Spec.warmup``); the three tasks below are the
+# kernels every method shares, no method's. Unknown tasks (plugins without
+# a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
+# cost time, never results.
+_SHARED = {
+    "common": Warmup(task="common", cost=2.4),
     # the heap shares no kernel with "common" (numba's np.empty aside): it
     # starts at once, beside it
-    "heap": (),
-    "plan:dijkstra": ("common", "heap"),
-    "plan:theta_star": ("common", "heap"),
-    "plan:max_clearance": ("common", "heap"),
-    # shares two small kernels with "heap" (0.2 s): compiling them twice is
-    # cheaper than waiting for it on the longest chain
-    "plan:collision_free": ("common",),
+    "heap": Warmup(task="heap", cost=1.0),
     # the reference length of the path and trajectory metrics is theta_star's
-    "metrics": ("common", "heap", "plan:theta_star"),
-    # follow_plan plans with max_clearance; every run is measured
-    "simulate": ("common", "heap", "plan:max_clearance", "metrics"),
+    "metrics": Warmup(task="metrics", cost=0.1, needs=("common", "heap", "plan:theta_star")),
 }
+_PREFIX = {"planner": "plan", "generator": "generate"}
+
+
+def _declared() -> dict[str, Warmup]:
+    """Task -> its warm-up: the methods' specs' (a task several share, such as
+    ``classic`` or ``simulate``, once) and the shared tasks'."""
+    from ..registry import AGENTS, GENERATORS, PLANNERS, SOLVERS
+
+    out = dict(_SHARED)
+    for reg in (PLANNERS, AGENTS, GENERATORS, SOLVERS):
+        for spec in reg.specs():
+            if spec.warmup is not None:
+                out.setdefault(_task_of(spec), spec.warmup)
+    return out
+
+
+def _task_of(spec) -> str:
+    """The warm-up task that compiles ``spec``'s kernels."""
+    if spec.warmup is not None and spec.warmup.task:
+        return spec.warmup.task
+    return f"{_PREFIX.get(spec.kind, spec.kind)}:{spec.name}"
+
 
 #: Kernel files the maze tasks compile: with no kernel of theirs in the cache
 #: the warm-up is a first run (:func:`robomaze._claims.cold`), and the
@@ -120,16 +117,14 @@ def _wanted() -> tuple[set, ...] | None:
 
 def _tasks(wanted) -> list[str]:
     """The warm-up's tasks."""
-    from ..generate import GENERATORS
-    from ..plan import PLANNERS
-    from ..plan.classic import CLASSIC_SOLVERS
-    from ..sim import AGENTS
+    from ..registry import AGENTS, GENERATORS, PLANNERS
 
     planners = set(PLANNERS) if wanted is None else wanted[0] & set(PLANNERS)
     # the OMPL planners have no numba kernels to compile, and run for their budget
-    planners = {n for n in planners if not n.startswith("ompl:")}
-    tasks = [f"plan:{n}" for n in sorted(planners - set(CLASSIC_SOLVERS))]
-    if planners & set(CLASSIC_SOLVERS):
+    planners = {n for n in planners if "ompl" not in PLANNERS.spec(n).needs}
+    shared = _classic(planners)
+    tasks = [f"plan:{n}" for n in sorted(planners - shared)]
+    if shared:
         tasks.append("classic")  # they share most kernels: one process compiles them
     if AGENTS if wanted is None else wanted[1] & set(AGENTS):
         tasks.append("simulate")  # likewise the agents
@@ -138,7 +133,7 @@ def _tasks(wanted) -> list[str]:
         # collision_free's searches share
         tasks += ["common", "heap", "metrics"]
     from ..localize import LOCALIZERS
-    from ..micromouse import SOLVERS
+    from ..registry import SOLVERS
 
     if "simulate" in tasks and (LOCALIZERS if wanted is None else wanted[6] & set(LOCALIZERS)):
         tasks.append("localize")  # the particle filter's and the scan matcher's kernels
@@ -151,17 +146,32 @@ def _tasks(wanted) -> list[str]:
     return tasks
 
 
+def _classic(planners) -> set[str]:
+    """The planners among ``planners`` that the shared ``classic`` task warms."""
+    from ..registry import PLANNERS
+
+    return {n for n in planners if n in PLANNERS and _task_of(PLANNERS.spec(n)) == "classic"}
+
+
+def _warmup(task: str) -> Warmup:
+    """The declared warm-up of ``task`` (a plugin's without one: 1 s, and a
+    planner waits for "common")."""
+    found = _declared().get(task)
+    if found is not None:
+        return found
+    return Warmup(task=task, needs=("common",) if task.startswith("plan:") else ())
+
+
 def _needs(task: str, tasks) -> tuple[str, ...]:
-    default = NEEDS["plan:*"] if task.startswith("plan:") else ()
-    return tuple(t for t in NEEDS.get(task, default) if t in tasks and t != task)
+    return tuple(t for t in _warmup(task).needs if t in tasks and t != task)
 
 
 def _chain(task: str, tasks, memo: dict) -> float:
     """Compile seconds of ``task`` plus the longest chain of tasks waiting for it."""
     if task not in memo:
-        memo[task] = 0.0  # no cycles in NEEDS; this only guards a bad plugin table
+        memo[task] = 0.0  # no cycles in the declared needs; this only guards a bad plugin
         after = [t for t in tasks if task in _needs(t, tasks)]
-        memo[task] = COST.get(task, 1.0) + max((_chain(t, tasks, memo) for t in after),
+        memo[task] = _warmup(task).cost + max((_chain(t, tasks, memo) for t in after),
                                                default=0.0)
     return memo[task]
 
@@ -230,16 +240,14 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
     """
     from ..geometry import Footprint
     from ..localize import LOCALIZERS
-    from ..micromouse import SOLVERS
-    from ..plan.classic import CLASSIC_SOLVERS
-    from ..sim import AGENTS, simulate
+    from ..registry import AGENTS, GENERATORS, PLANNERS, SOLVERS
+    from ..sim import simulate
 
     w = ctx.wanted
     if task.startswith("plan:"):
         _plan(ctx, [task[5:]], metrics)
     elif task == "classic":
-        _plan(ctx, sorted(set(CLASSIC_SOLVERS) if w is None else w[0] & set(CLASSIC_SOLVERS)),
-              metrics)
+        _plan(ctx, sorted(_classic(set(PLANNERS) if w is None else w[0])), metrics)
     elif task == "simulate":
         agents = sorted(AGENTS) if w is None else sorted(w[1] & set(AGENTS))
         sensors = ("lidar", "ir") if w is None else sorted(w[3]) or ("lidar",)
@@ -290,8 +298,10 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
     elif task.startswith("generate:"):
         from ..generate import generate
 
-        try:
-            generate(task[9:], 5, 5, rng=0)
+        name = task[9:]
+        try:   # the spec's small warm-up call
+            warm = GENERATORS.spec(name).warmup
+            generate(name, 5, 5, rng=0, **dict(warm.options if warm is not None else {}))
         except Exception:
             pass  # e.g. a generator that needs options: it compiles in its run
 

@@ -1,8 +1,11 @@
 """Plugins: user modules imported before a run, in every worker process.
 
 A plugin is any importable module (or a ``.py`` file) that registers extra
-entries in robomaze's registries when imported, e.g.
-``robomaze.plan.PLANNERS["mine"] = my_planner``. Because workers are separate
+entries in robomaze's registries when imported: a spec, e.g.
+``robomaze.registry.PLANNERS.register(Spec("planner", "mine", "my_mod:mine",
+options=...))`` (docs/extending.md), or, as before specs existed, a bare
+function, ``robomaze.plan.PLANNERS["mine"] = my_planner``, whose options are
+read from its signature. Because workers are separate
 processes, registering in the parent is not enough: a sweep names its
 plugins (``plugins = [...]`` in the sweep file, resolved against the sweep
 file's folder) and the environment variable ``ROBOMAZE_PLUGINS``

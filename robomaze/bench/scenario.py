@@ -601,18 +601,10 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
         raise ScenarioError(f"{source}: plugins: could not import: {exc}") from None
 
     def known(kind: str):
-        if kind == "generator":
-            from ..generate import GENERATORS as reg
-        elif kind == "sensor":
-            from ..sense import SENSORS as reg
-        elif kind == "planner":
-            from ..plan import PLANNERS as reg
-        elif kind == "mouse":
-            from ..micromouse import SOLVERS as reg
-        elif kind == "mapf":
-            from ..mapf import SOLVERS as reg
-        else:
-            from ..sim import AGENTS as reg
+        from .. import registry
+
+        reg = registry.get(kind)
+        len(reg)   # its provider imports here: an ImportError if the package is missing
         return reg
 
     checks = [("maze.generator", "generator", by_key.get(("maze", "generator"), []))]
@@ -655,13 +647,13 @@ def _check_names(source, base_dir, plugins, by_key, methods, opts) -> None:
 def _check_runs(source, by_key, methods, opts) -> None:
     """What would otherwise fail run by run: options a method does not take,
     footprints that are no valid shape, mazes too large once widened."""
-    from .._names import check_options
     from .._validate import check_cells
     from ..errors import RobomazeError
+    from ..registry import check_options
 
     for kind, name in methods:
         options = opts.get(name)
-        if not options or kind in ("mouse", "mapf"):
+        if not options:
             continue
         try:
             check_options(kind, name, options)

@@ -167,7 +167,7 @@ def parse_options(items: Sequence[str]) -> dict:
 def check_maze_args(algorithm: str, braid: float = 0.0, placement: str = "corners") -> None:
     """Refuse an unknown generator, braid or placement in one line, before
     anything is built or compiled (a command's stage tasks compile first)."""
-    from .._names import check_name
+    from ..registry import check_name
 
     check_fraction("--braid", braid)
     parse_placement(placement)

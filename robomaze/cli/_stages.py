@@ -145,7 +145,7 @@ def _task_agent(spec: dict) -> None:
                        dt=spec.get("dt", 0.05), start=start, goal=GoalRegion.for_grid(grid),
                        shape=grid.shape, resolution=grid.resolution, origin=grid.origin,
                        widening=grid.widening,
-                       grid=grid if getattr(factory, "uses_map", False) else None,
+                       grid=grid if AGENTS.spec(spec["agent"]).flag("uses_map") else None,
                        rng=np.random.default_rng(0))
     controller = factory(ctx, **spec.get("options", {}))
     scan = sensor.wrap(np.full(sensor.n_beams, 0.5 * sensor.range_max), 0.0)

@@ -118,14 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from ..world import stage_rng
 
     footprint = parse_footprint(args.footprint)
-    options = parse_options(args.option)
-    if "fewest_bends" in options:
-        options["fewest_bends"] = bool(options["fewest_bends"])
-    _checked(args.method, options)         # before the maze is built or anything compiles
-    if args.method.startswith("ompl:"):
-        from ..plan.sampling import check_options
-
-        options = check_options(args.method, options)   # typed values (simplify=0 -> False)
+    options = _checked(args.method, parse_options(args.option))  # before anything compiles
     seed = parse_seed(args.seed)
     grid = _grid(args, seed, before=lambda generator: _prepare(args, options, generator))
     if "rng" not in options and _takes_rng(args.method):
@@ -178,23 +171,17 @@ def _finite(v) -> float | None:
 
 
 def _takes_rng(method: str) -> bool:
-    import inspect
+    from ..registry import PLANNERS
 
-    from ..plan import PLANNERS
-
-    fn = PLANNERS.get(method)
-    try:
-        return fn is not None and "rng" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
+    return method in PLANNERS and PLANNERS.spec(method).takes_rng
 
 
-def _checked(method: str, options: dict) -> None:
+def _checked(method: str, options: dict) -> dict:
     """Refuse an unknown planner or an option it does not take, in one line."""
-    from .._names import check_name, check_options
+    from ..registry import check_name, check_options
 
     check_name("planner", method)
-    try:
-        check_options("planner", method, options, keep=("rng",))  # plan() takes --option rng
+    try:   # typed values (simplify=0 -> False, none -> None): the spec casts them
+        return check_options("planner", method, options, keep=("rng",))  # plan() takes rng
     except ParameterError as exc:
         raise ParameterError(f"--option: {exc}") from None

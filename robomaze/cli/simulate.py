@@ -167,15 +167,15 @@ def summary(result) -> str:
     return " ".join(parts)
 
 
-def _checked(args) -> None:
+def _checked(args) -> dict:
     """Refuse an unknown agent or sensor, or an option the agent does not take."""
-    from .._names import check_name, check_options
+    from ..registry import check_name, check_options
 
     check_name("agent", args.agent)
     if isinstance(args.sensor, str):
         check_name("sensor", args.sensor)
     try:
-        check_options("agent", args.agent, parse_options(args.option))
+        return check_options("agent", args.agent, parse_options(args.option))
     except ParameterError as exc:
         raise ParameterError(f"--option: {exc}") from None
 

@@ -38,11 +38,10 @@ Examples
 
 from __future__ import annotations
 
-import inspect
 from typing import Callable
 
 from .._validate import as_rng, check_choice, check_fraction
-from .._registry import Registry
+from ..registry import GENERATORS
 from ..errors import ParameterError, unknown_name
 from ..maze import Maze, check_shape
 from .braiding import braid
@@ -62,25 +61,10 @@ __all__ = [
     "division", "mst", "wall_adder", "scheme_dfs",
 ]
 
-#: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``
+#: Generator name -> function ``(rows, cols, *, rng=None, **options) -> Maze``:
+#: :data:`robomaze.registry.GENERATORS`, specs in ``generate/_specs.py``
 #: (entry points in the group ``robomaze.generators`` join on the first lookup).
-GENERATORS: Registry = Registry("generator", "robomaze.generators", {
-    "backtracker": backtracker,
-    "prim": prim,
-    "prim_frontier": prim_frontier,
-    "kruskal": kruskal,
-    "aldous_broder": aldous_broder,
-    "wilson": wilson,
-    "hunt_and_kill": hunt_and_kill,
-    "growing_tree": growing_tree,
-    "eller": eller,
-    "sidewinder": sidewinder,
-    "binary_tree": binary_tree,
-    "division": division,
-    "mst": mst,
-    "wall_adder": wall_adder,
-    "scheme_dfs": scheme_dfs,
-})
+from . import _specs  # noqa: E402,F401  (declares the built-in generators)
 
 
 def register(name: str, fn: Callable[..., Maze] | None = None, *, replace: bool = False):
@@ -94,15 +78,12 @@ def unregister(name: str) -> Callable[..., Maze]:
 
 
 def generator_options(name: str) -> tuple[str, ...]:
-    """The keyword options a registered generator takes besides ``rng``.
+    """The options a registered generator's spec declares.
 
     >>> generator_options("growing_tree")
     ('selection', 'mix')
     """
-    if name not in GENERATORS:
-        raise unknown_name("generator", name, GENERATORS)
-    params = inspect.signature(GENERATORS[name]).parameters.values()
-    return tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY and p.name != "rng")
+    return tuple(GENERATORS.spec(name).option_names)
 
 
 def generate(name: str, rows: int, cols: int, *, rng=None, braid: float = 0.0,
@@ -153,7 +134,6 @@ def generate(name: str, rows: int, cols: int, *, rng=None, braid: float = 0.0,
     rows, cols = check_shape(rows, cols)
     fraction = check_fraction("braid", braid)
     check_choice("placement", "centre" if placement == "center" else placement, PLACEMENTS)
-    # (only with options: the signature look-up is a fifth of a small call's fixed cost)
     valid = generator_options(name) if options else ()
     for key in options:
         if key not in valid:

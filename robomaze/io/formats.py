@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from ..errors import ParameterError, unknown_name
 from ..grid import OccupancyGrid
+from ..registry import FORMATS, Option, Spec
 from ..maze import Maze
 from ._common import PathLike, check_memory, check_regular_file, fail
 from .image import is_image, read_image, write_image
@@ -70,9 +71,11 @@ class FormatSpec:
         :attr:`options` are passed.
     write : callable or None
         ``write(obj, path)``.
-    options : tuple of str
+    options : tuple of str or Option
         Keyword options :attr:`read` accepts (``strict``, ``unknown``,
-        ``resolution``, ``rules``).
+        ``resolution``, ``rules``): names, typed from :attr:`read`'s defaults
+        and :data:`READ_OPTIONS`, or :class:`robomaze.registry.Option`
+        declarations (a plugin's own options).
     description : str
         One line for listings and error messages.
     """
@@ -86,13 +89,60 @@ class FormatSpec:
     options: tuple[str, ...] = ()
     description: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        typed = tuple(_read_option(self.read, o) for o in self.options)
+        object.__setattr__(self, "options", tuple(o.name for o in typed))
+        object.__setattr__(self, "typed_options", typed)
+
+    def to_spec(self) -> Spec:
+        """This format as a registry :class:`~robomaze.registry.Spec`."""
+        return Spec("format", self.name, self, self.description, options=self.typed_options,
+                    flags=frozenset({self.kind} | ({"writable"} if self.write else set())))
+
     def read_file(self, path: PathLike, **options) -> Any:
-        """Call :attr:`read` with the options this format takes (others dropped)."""
-        return self.read(path, **{k: v for k, v in options.items() if k in self.options})
+        """Call :attr:`read` with the options this format takes (others dropped),
+        checked and cast by their declarations (one-line ParameterError)."""
+        kept = {k: v for k, v in options.items() if k in self.options}
+        return self.read(path, **(self.to_spec().check(kept) if kept else kept))
 
 
-#: Registered formats, by name, in sniffing order.
-FORMATS: dict[str, FormatSpec] = {}
+#: What the read options mean (their types and defaults come from the reader).
+READ_OPTIONS = {
+    "strict": "refuse anything the format does not define, instead of reading past it",
+    "unknown": "what an unknown wall or cell reads as",
+    "resolution": "metres per grid cell",
+    "rules": "occupancy thresholds: Nav2's or ROS 1's",
+}
+
+
+def _read_option(read: Callable, option) -> Option:
+    if isinstance(option, Option):
+        return option
+    import inspect
+
+    fn = getattr(read, "__wrapped__", read)
+    try:
+        param = inspect.signature(fn).parameters.get(option)
+    except (TypeError, ValueError):
+        param = None
+    default = None if param is None or param.default is param.empty else param.default
+    typ = next((t for t in (bool, int, float, str) if type(default) is t), "any")
+    low = 0.0 if option == "resolution" else None
+    return Option(option, typ, default, READ_OPTIONS.get(option, ""), low=low)
+
+
+#: True while this module declares the built-in formats (plugins join after).
+_DECLARING = True
+
+#: Registered formats, by name, in sniffing order: :data:`robomaze.registry.FORMATS`,
+#: whose entries are the :class:`FormatSpec` objects.
+FORMATS.convert = lambda name, obj: _as_format(obj).to_spec()
+
+
+def _as_format(obj) -> FormatSpec:
+    if not isinstance(obj, FormatSpec):
+        raise ParameterError(f"spec must be a FormatSpec, got {type(obj).__name__}")
+    return obj
 
 
 def register_format(spec: FormatSpec) -> FormatSpec:
@@ -102,14 +152,18 @@ def register_format(spec: FormatSpec) -> FormatSpec:
         raise ParameterError(f"spec must be a FormatSpec, got {type(spec).__name__}")
     if spec.kind not in KINDS:
         raise ParameterError(f"kind must be one of {', '.join(KINDS)}, got {spec.kind!r}")
-    if spec.name in FORMATS:
+    if not _DECLARING:
+        FORMATS.specs()   # installed plugins join first (never while the built-ins declare)
+    if spec.name in {s.name for s in FORMATS.declared()}:
         raise ParameterError(f"format {spec.name!r} is already registered")
+    if not spec.name.strip():
+        raise ParameterError(f"format name must be a non-empty string, got {spec.name!r}")
     for other in formats(spec.kind):
         clash = set(other.extensions) & set(spec.extensions)
         if clash:
             raise ParameterError(f"extension {sorted(clash)[0]} already belongs to the "
                                  f"{spec.kind} format {other.name!r}")
-    FORMATS[spec.name] = spec
+    FORMATS.declare(spec.to_spec())
     return spec
 
 
@@ -122,7 +176,8 @@ def unregister_format(name: str) -> FormatSpec:
 
 def formats(kind: str | None = None) -> list[FormatSpec]:
     """Registered formats of ``kind`` (all when None), in sniffing order."""
-    return [s for s in FORMATS.values() if kind is None or s.kind == kind]
+    specs = FORMATS.declared() if _DECLARING else FORMATS.specs()
+    return [s.load() for s in specs if kind is None or s.load().kind == kind]
 
 
 def extensions(kind: str, *, writable: bool = False) -> tuple[str, ...]:
@@ -281,10 +336,12 @@ def _register_builtins() -> None:
 
 
 _register_builtins()
-for _spec in list(FORMATS.values()):
-    FORMATS[_spec.name] = replace(_spec, read=_budgeted_reader(_spec.name, _spec.read),
-                                  write=_budgeted_writer(_spec.name, _spec.write))
+for _spec in [s.load() for s in FORMATS.declared()]:
+    FORMATS.declare(replace(_spec, read=_budgeted_reader(_spec.name, _spec.read),
+                            write=_budgeted_writer(_spec.name, _spec.write)).to_spec(),
+                    replace=True)
 del _spec
+_DECLARING = False   # the built-ins are in: plugins may join now
 
 
 def _check_kind(obj, kind: str) -> None:

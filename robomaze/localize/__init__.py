@@ -19,7 +19,7 @@ written for ``evo`` by :mod:`robomaze.localize.tum`.
 
 from __future__ import annotations
 
-from .._registry import Registry
+from ..registry import Registry
 from ..errors import unknown_name
 from .errors import ate_rmse, lost_time, map_iou, rpe_per_metre
 from .mcl import MCL

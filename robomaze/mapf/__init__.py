@@ -18,7 +18,7 @@ package holds the problem and its files, a validator, and the solvers:
 ``lacam``           LaCAM* (anytime) / LaCAM
 ==================  ==========================================================
 
-Solvers are in :data:`SOLVERS` (a :class:`robomaze._registry.Registry`,
+Solvers are in :data:`SOLVERS` (:data:`robomaze.registry.MAPF_SOLVERS`,
 entry-point group ``robomaze.mapf_solvers``); :func:`solve` runs one and
 validates its plan.
 
@@ -30,7 +30,7 @@ validates its plan.
 
 from __future__ import annotations
 
-from .._registry import Registry
+from ..registry import MAPF_SOLVERS as SOLVERS
 from .cbs import solve_cbs
 from .ecbs import solve_ecbs
 from .generate import BUCKETS, maze_instance, random_instance
@@ -54,15 +54,9 @@ def _lacam(inst, **kw):
     return solve_lacam(inst, **kw)
 
 
-#: MAPF solvers by name: ``f(instance, *, max_work, seed, **options) -> MapfResult``.
-SOLVERS = Registry("MAPF solver", group="robomaze.mapf_solvers", entries={
-    "prioritized": solve_prioritized,
-    "cbs": solve_cbs,
-    "ecbs": solve_ecbs,
-    "pibt": solve_pibt,
-    "lacam": _lacam,
-    "lacam_star": solve_lacam,
-})
+#: MAPF solvers by name: ``f(instance, *, max_work, seed, **options) -> MapfResult``:
+#: :data:`robomaze.registry.MAPF_SOLVERS`, specs in ``mapf/_specs.py``.
+from . import _specs  # noqa: E402,F401  (declares the built-in solvers)
 
 
 def solve(instance: Instance, solver: str = "lacam_star", *, max_work: int | None = None,

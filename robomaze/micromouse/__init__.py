@@ -9,7 +9,7 @@ for external mouse programs speaking the mms text protocol.
 
 from __future__ import annotations
 
-from ..errors import unknown_name
+
 from ..maze import Maze
 from .floodfill import WallMap, floodfill, floodfill_time, known_route
 from .followers import left_wall, right_wall, tremaux, wall_follower
@@ -27,20 +27,12 @@ __all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "righ
            "wall_array", "MouseProfile", "PROFILES", "get_profile", "load_profile",
            "FastRoute", "fastest_route"]
 
-#: Built-in mouse solvers: name -> ``fn(maze, **options) -> MouseRun``.
-SOLVERS = {
-    "floodfill": floodfill,
-    "floodfill_time": floodfill_time,
-    "left_wall": left_wall,
-    "right_wall": right_wall,
-    "tremaux": tremaux,
-}
+#: Mouse solvers: name -> ``fn(maze, **options) -> MouseRun``:
+#: :data:`robomaze.registry.SOLVERS`, specs in ``micromouse/_specs.py``.
+from ..registry import SOLVERS  # noqa: E402
+from . import _specs  # noqa: E402,F401  (declares the solvers and the profiles)
 
 
 def solve(maze: Maze, *, method: str = "floodfill", **options) -> MouseRun:
     """Run a built-in solver by name (see :data:`SOLVERS`)."""
-    try:
-        fn = SOLVERS[method]
-    except KeyError:
-        raise unknown_name("mouse solver", method, SOLVERS) from None
-    return fn(maze, **options)
+    return SOLVERS.lookup(method)(maze, **options)

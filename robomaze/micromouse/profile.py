@@ -314,12 +314,12 @@ def _simple() -> MouseProfile:
         v90=t90 + at_vt(2 * r2 * h), small_turn=t90, orthogonal="slalom")
 
 
-#: Preset profiles by name.
-PROFILES = {
-    "kerikun": MouseProfile(name="kerikun", orthogonal="runs", pivots=False,
-                            library_units=True),
-    "simple": _simple(),
-}
+#: The preset profiles (their specs: ``micromouse/_specs.py``).
+KERIKUN = MouseProfile(name="kerikun", orthogonal="runs", pivots=False, library_units=True)
+SIMPLE = _simple()
+
+#: Preset profiles by name: :data:`robomaze.registry.PROFILES`.
+from ..registry import PROFILES  # noqa: E402
 
 
 def get_profile(spec: "str | MouseProfile | None") -> MouseProfile:
@@ -329,7 +329,7 @@ def get_profile(spec: "str | MouseProfile | None") -> MouseProfile:
     180.0
     """
     if spec is None:
-        return PROFILES["kerikun"]
+        return KERIKUN
     if isinstance(spec, MouseProfile):
         return spec
     if not isinstance(spec, (str, os.PathLike)):

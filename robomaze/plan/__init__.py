@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._options import keywords, refuse
-from .._registry import Registry
+from ..registry import PLANNERS
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
 from ._endpoints import check_connectivity
@@ -32,36 +31,12 @@ __all__ = ["PLANNERS", "plan", "check_planner_options", "register", "unregister"
            "dijkstra", "astar", "collision_free", "max_clearance", "inflation_cost",
            "theta_star", "smooth"]
 
-#: Planner name -> planner function (a :class:`robomaze._registry.Registry`;
-#: entry points in the group ``robomaze.planners`` join on the first lookup).
-PLANNERS: Registry = Registry("planner", "robomaze.planners", {
-    "wavefront": wavefront,
-    "dijkstra": dijkstra,
-    "astar": astar,
-    "collision_free": collision_free,
-    "max_clearance": max_clearance,
-    "theta_star": theta_star,
-})
-
-# classic maze solvers (robomaze/plan/classic/) register below this line
-# --- classic maze solvers ---
-from .classic import (dead_end_filling, dfs_backtracking, pledge,  # noqa: E402
+#: Planner name -> planner function: :data:`robomaze.registry.PLANNERS`,
+#: each entry a :class:`~robomaze.registry.Spec` declared in ``plan/_specs.py``
+#: (entry points in the group ``robomaze.planners`` join on the first lookup).
+from . import _specs  # noqa: E402,F401  (declares the built-in planners)
+from .classic import (dead_end_filling, dfs_backtracking, pledge,  # noqa: E402,F401
                       random_mouse, tremaux, wall_follower)
-PLANNERS["wall_follower"] = wall_follower
-PLANNERS["pledge"] = pledge
-PLANNERS["tremaux"] = tremaux
-PLANNERS["dfs_backtracking"] = dfs_backtracking
-PLANNERS["dead_end_filling"] = dead_end_filling
-PLANNERS["random_mouse"] = random_mouse
-# --- end classic maze solvers ---
-
-# --- sampling-based planners through OMPL (robomaze[ompl]; OMPL imported when one runs) ---
-from .sampling import OMPL_PLANNERS as _OMPL, CAR_SPACES as _CARS, ompl_planner  # noqa: E402
-for _name in _OMPL:
-    PLANNERS["ompl:" + _name] = ompl_planner(_name)
-for _space in _CARS:
-    PLANNERS["ompl:" + _space] = ompl_planner("rrt_connect", space=_space)
-# --- end OMPL planners ---
 
 from .contract import check_planner  # noqa: E402
 
@@ -83,8 +58,9 @@ def unregister(name: str) -> Callable[..., Path]:
 def check_planner_options(method: str, options: dict, *, keep: tuple = ()) -> None:
     """Raise ParameterError for an option planner ``method`` does not take.
 
-    The planner's keyword parameters are its options (a planner taking
-    ``**options`` checks them itself); an OMPL planner's are checked by
+    The planner's spec (:data:`robomaze.registry.PLANNERS`) declares its
+    typed options (a classic solver, which takes ``**options``, also checks
+    them itself); an OMPL planner's are checked by
     :func:`robomaze.plan.sampling.check_options` (names and values).
     ``keep``: runner arguments the caller lets the user set (the CLI's
     ``rng``).
@@ -95,20 +71,7 @@ def check_planner_options(method: str, options: dict, *, keep: tuple = ()) -> No
     ...
     robomaze.errors.ParameterError: planner 'max_clearance' takes no option 'wieght'; did you mean 'weight'? its options are: weight, decay, inflation_radius
     """
-    if not options:
-        return
-    fn = PLANNERS.lookup(method)
-    if method.startswith("ompl:"):
-        from .sampling import check_options
-
-        check_options(method, {k: v for k, v in options.items() if k not in keep})
-        return
-    valid, anything = keywords(fn, keep)
-    if anything:
-        return                                # it takes anything and checks it itself
-    for opt in options:
-        if opt not in valid:
-            raise refuse("planner", method, opt, valid)
+    PLANNERS.check(method, options, keep=keep)
 
 
 def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint | None = None,

@@ -41,8 +41,9 @@ def check_planner(fn: Callable[..., Path], *, name: str | None = None, **options
 
     Parameters
     ----------
-    fn : callable
-        The planner.
+    fn : callable or Spec
+        The planner, or its :class:`robomaze.registry.Spec` (whose typed
+        options check ``options``).
     name : str, optional
         Used in messages; default ``fn.__name__``.
     **options
@@ -58,6 +59,12 @@ def check_planner(fn: Callable[..., Path], *, name: str | None = None, **options
     ContractError
         Listing every check that failed.
     """
+    from ..registry import Spec
+
+    if isinstance(fn, Spec):   # a declaration: its options are checked, then it runs
+        spec, fn = fn, fn.load()
+        options = spec.check(options)
+        name = name or spec.name
     label = name or getattr(fn, "__name__", repr(fn))
     failures: list[str] = []
     g = widen(_maze(), corridor=3, wall=1, resolution=0.1)

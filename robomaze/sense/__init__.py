@@ -1,4 +1,4 @@
-"""Range sensing: exact DDA ray casting, range sensors, LaserScan, noise models.
+"""Sensing (any sensor meets :mod:`robomaze.sense.protocol`); range sensing: exact DDA ray casting, range sensors, LaserScan, noise models.
 
 ``SENSORS`` maps preset names (``"ir"``, ``"lidar"``, ``"lidar_long"``) to factories
 (real sensors, ranges in metres).
@@ -13,7 +13,10 @@ array([1.5, 1.5, 1.5, 1.5])
 from .noise import BeamModel, Compose, Dropout, Gaussian, Proportional, compose
 from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, lidar_long, make_sensor
 from .raycast import cast_rays, mark_scan, scan_into, scan_rows
+from .protocol import Sensor, is_sensor
+from . import _specs  # noqa: F401,E402  (declares the presets in SENSORS)
 
 __all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "lidar_long", "SENSORS", "make_sensor",
+           "Sensor", "is_sensor",
            "cast_rays", "mark_scan", "scan_into", "scan_rows",
            "Gaussian", "Proportional", "Dropout", "BeamModel", "Compose", "compose"]

@@ -225,6 +225,11 @@ class RangeSensor:
                            self._cos, self._sin, self.range_min, self.range_max, True, out)
         return out[0]
 
+    def observe(self, grid: OccupancyGrid, pose, *, rng=None, time: float = 0.0) -> LaserScan:
+        """The sensor protocol's reading (:mod:`robomaze.sense.protocol`): one
+        :class:`LaserScan` of the robot at world ``pose``."""
+        return self.wrap(self.readings(grid, pose, rng=rng), time)
+
     def scan(self, grid: OccupancyGrid, pose, *, rng=None, time: float = 0.0) -> LaserScan:
         """One :class:`LaserScan` from a robot at world ``pose = (x, y, theta)``."""
         p = np.asarray(pose, dtype=float).reshape(-1)
@@ -284,20 +289,21 @@ def lidar_long(*, n_beams: int = 360, range_max: float = 12.0, range_min: float 
                        rng=rng)
 
 
-#: Sensor presets by name (ranges in metres, see the module docstring).
-SENSORS = {"ir": ir, "lidar": lidar, "lidar_long": lidar_long}
+#: Sensor presets by name (ranges in metres, see the module docstring): the
+#: registry :data:`robomaze.registry.SENSORS` (specs in ``sense/_specs.py``).
+from ..registry import SENSORS  # noqa: E402
 
 
-def make_sensor(sensor, **options) -> RangeSensor:
-    """A :class:`RangeSensor` from an instance or a preset name plus options."""
-    from ..errors import unknown_name
+def make_sensor(sensor, **options):
+    """A sensor from an instance (a :class:`RangeSensor` or any object meeting
+    the sensor protocol, :mod:`robomaze.sense.protocol`) or a registered
+    name plus options."""
+    from .protocol import is_sensor
 
-    if isinstance(sensor, RangeSensor):
+    if isinstance(sensor, RangeSensor) or (not isinstance(sensor, str) and is_sensor(sensor)):
         if options:
             raise ParameterError("sensor options only apply to preset names, not instances")
         return sensor
     if isinstance(sensor, str):
-        if sensor not in SENSORS:
-            raise unknown_name("sensor", sensor, SENSORS)
-        return SENSORS[sensor](**options)
+        return SENSORS.lookup(sensor)(**options)
     raise ParameterError(f"sensor must be a RangeSensor or a preset name, got {sensor!r}")

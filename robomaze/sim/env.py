@@ -10,9 +10,10 @@ For a real ``gymnasium.Env`` (spaces, rendering, registration as
 ``robomaze/Maze-v0``) use :class:`robomaze.envs.gym_env.MazeEnv`, a thin env
 over this one.
 
-Observation: a dict with ``"scan"`` (the first sensor's
-:class:`~robomaze.sense.LaserScan`, REP 117 readings: ``+inf`` for no
-return; None without sensors), ``"scans"``
+Observation: a dict with ``"scan"`` (the first sensor's reading: a range
+sensor's :class:`~robomaze.sense.LaserScan`, REP 117 readings: ``+inf``
+for no return; another sensor's ``observe`` result, see
+:mod:`robomaze.sense.protocol`; None without sensors), ``"scans"``
 (one per sensor), ``"odom"`` (``[x, y, theta, v, omega]`` -- ideal odometry:
 the true pose and the velocity reached; with ``odometry_noise`` the pose
 dead-reckoned from noisy velocity measurements instead, see
@@ -51,7 +52,7 @@ import numpy as np
 from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
-from ..sense import scan_rows
+from ..sense import LaserScan, RangeSensor, scan_rows
 from .collision import Collider
 from .odometry import as_odometry_noise
 from .robot import Robot
@@ -219,7 +220,8 @@ class SimEnv:
         self.collider = Collider(grid, robot.footprint)
         # Noise-free sensors scan in one numba call per step (the public fast path).
         self._occ = grid.flat_occupancy()
-        self._fast = [s.kernel_args if s.noise is None else None for s in robot.sensors]
+        self._fast = [s.kernel_args if isinstance(s, RangeSensor) and s.noise is None else None
+                      for s in robot.sensors]
         self._pose_row = np.empty((1, 3))
         self._kin = robot.kinematics
         self._sensor_rngs = [None] * len(robot.sensors)
@@ -319,6 +321,9 @@ class SimEnv:
         res, rows, cols, ox, oy, yaw = self.grid.frame.kernel_args
         scans = []
         for s, fast, rng in zip(self.robot.sensors, self._fast, self._sensor_rngs):
+            if not isinstance(s, RangeSensor):   # any other sensor: the protocol's call
+                scans.append(s.observe(self.grid, self._pose, rng=rng, time=self._t))
+                continue
             if fast is None:
                 ranges = s.readings(self.grid, self._pose, rng=rng)
             else:
@@ -349,7 +354,9 @@ class SimEnv:
         self._buf_col[i] = collision
         self._buf_t[i] = self._t
         if self.record_scans and obs["scan"] is not None:
-            self._scans.append(obs["scan"].ranges)
+            first = obs["scan"]   # a LaserScan, or another sensor's reading
+            self._scans.append(first.ranges if isinstance(first, LaserScan)
+                               else np.asarray(first, float))
 
     def _info(self, collision: bool, reached: bool) -> dict:
         return {"collision": collision, "collisions": self._events, "steps": self._n,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ParameterError
-from ..sense.sensor import RangeSensor
+from ..sense.protocol import is_sensor
 from .kinematics import Kinematics
 
 __all__ = ["Robot"]
@@ -27,8 +27,10 @@ class Robot:
     footprint : robomaze.geometry.Footprint
     kinematics : Kinematics
         Limits and model (unicycle by default).
-    sensors : sequence of RangeSensor
-        The first one is the robot's main sensor (``obs["scan"]``).
+    sensors : sequence of sensors
+        Range sensors or any object meeting the sensor protocol
+        (:mod:`robomaze.sense.protocol`). The first one is the robot's main
+        sensor (``obs["scan"]``).
     """
 
     footprint: object
@@ -40,10 +42,12 @@ class Robot:
             raise ParameterError(f"footprint must be a robomaze Footprint, got {self.footprint!r}")
         if not isinstance(self.kinematics, Kinematics):
             raise ParameterError(f"kinematics must be a Kinematics, got {self.kinematics!r}")
-        sensors = (self.sensors,) if isinstance(self.sensors, RangeSensor) else tuple(self.sensors)
+        sensors = (self.sensors,) if is_sensor(self.sensors) else tuple(self.sensors)
         for s in sensors:
-            if not isinstance(s, RangeSensor):
-                raise ParameterError(f"sensors must be RangeSensor instances, got {s!r}")
+            if not is_sensor(s):
+                raise ParameterError(f"sensors must meet the sensor protocol "
+                                     f"(robomaze.sense.protocol: observe and describe), "
+                                     f"got {s!r}")
         object.__setattr__(self, "sensors", sensors)
 
     def describe(self) -> dict:

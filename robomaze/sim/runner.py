@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._validate import as_rng, check_choice, check_float, check_int
-from ..errors import NoPathError, ParameterError, unknown_name
+from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from ..localize import LOCALIZE_CHOICES, make_localizer
 from ..sense.noise import parse_noise
@@ -61,6 +61,25 @@ def default_sensor(name: str, grid: OccupancyGrid, **options) -> RangeSensor:
     every grid: a grid's resolution says how many metres a cell is.
     """
     return make_sensor(name, **options)
+
+
+def _check_sensor(agent_spec, sensor, sensor_obj) -> None:
+    """Refuse a sensor the agent's spec does not ask for (``needs``
+    ``"sensor:FLAG"``: a sensor whose spec carries FLAG; a range sensor
+    instance has ``range``)."""
+    from ..registry import SENSORS
+
+    for need in agent_spec.needs:
+        if not need.startswith("sensor:"):
+            continue
+        flag = need[7:]
+        if isinstance(sensor, str):
+            ok = SENSORS.spec(sensor).flag(flag)
+        else:
+            ok = flag != "range" or isinstance(sensor_obj, RangeSensor)
+        if not ok:
+            raise ParameterError(f"agent {agent_spec.name!r} needs a {flag} sensor, got "
+                                 f"{sensor!r}")
 
 
 def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", start=None,
@@ -142,9 +161,8 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
 
     if not isinstance(grid, OccupancyGrid):
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
-    if agent not in AGENTS:
-        raise unknown_name("agent", agent, AGENTS)
-    factory = AGENTS[agent]
+    agent_spec = AGENTS.spec(agent)   # UnknownNameError lists the agents
+    factory = agent_spec.load()
     check_int("max_steps", max_steps, min_value=1)
     check_float("dt", dt, min_value=0.0, strict_min=True, max_value=MAX_DT)
     gen = as_rng(rng)
@@ -155,6 +173,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     sensor_opts = {} if noise_model is None else {"noise": noise_model}
     sensor_obj = (default_sensor(sensor, grid, **sensor_opts) if isinstance(sensor, str)
                   else make_sensor(sensor))
+    _check_sensor(agent_spec, sensor, sensor_obj)
     kin = Kinematics() if kinematics is None else kinematics
     robot = Robot(footprint, kin, sensors=(sensor_obj,))
     env = SimEnv(grid, robot, start=start, goal=goal, goal_radius=goal_radius, dt=dt,
@@ -180,7 +199,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
     ctx = AgentContext(footprint=footprint, kinematics=kin, sensor=sensor_obj, dt=dt,
                        start=env.start, goal=env.goal, shape=grid.shape,
                        resolution=grid.resolution, origin=grid.origin, widening=grid.widening,
-                       grid=grid if getattr(factory, "uses_map", False) else None,
+                       grid=grid if agent_spec.flag("uses_map") else None,
                        rng=np.random.default_rng(agent_seed))
     meta = {"agent": agent, "agent_options": {k: repr(v) for k, v in agent_options.items()},
             "seed": rng if isinstance(rng, int) else None,
@@ -236,7 +255,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
             _believed(obs, localizer, estimates)
         estimate = np.array(estimates[:len(traj)], float).reshape(-1, 3)
     m = _metrics.trajectory_metrics(traj, grid, footprint=footprint, goal=env.goal,
-                                    sensor=sensor_obj if getattr(factory, "explorer", False) else None)
+                                    sensor=sensor_obj if agent_spec.flag("explorer") else None)
     m["reason"] = reason
     if env.odometry_noise is not None:
         bx, by = env.odometry_pose[:2]

@@ -99,6 +99,7 @@ class _PyAgents:
 
         g = world.grid
         factory = AGENTS.lookup(name)
+        uses_map = AGENTS.spec(name).flag("uses_map")
         self.world = world
         self.agents = []
         self.failed = np.zeros(world.n_robots, bool)
@@ -110,7 +111,7 @@ class _PyAgents:
                                goal=GoalRegion(g, world.goal[i], world.goal_radius[i]),
                                shape=g.shape, resolution=g.resolution, origin=g.origin,
                                widening=g.widening,
-                               grid=g if getattr(factory, "uses_map", False) else None,
+                               grid=g if uses_map else None,
                                rng=child_rng(world.spec.world.seed, 100 + i))
             try:
                 self.agents.append(factory(ctx))

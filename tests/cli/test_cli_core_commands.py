@@ -209,12 +209,18 @@ def test_list_generators_with_descriptions(capsys):
 
 
 def test_list_all_and_unavailable_registry(capsys, monkeypatch):
-    monkeypatch.setitem(list_cmd.REGISTRIES, "agents", ("robomaze.no_such_package", "AGENTS"))
+    from robomaze import registry
+
+    # a registry whose declaring package cannot be imported
+    monkeypatch.setitem(registry.REGISTRIES, "agent",
+                        registry.Registry("agent", None, provider="robomaze.no_such_package"))
     code, out, _ = cli(["list"], capsys)
     assert code == 0
-    for header in ("generators:", "planners:", "agents:"):
+    for header in ("generators:", "planners:", "agents:", "sensors:", "mapf_solvers:"):
         assert header in out
-    assert out.split("agents:")[1].strip() == "(not available)"
+    assert out.split("agents:")[1].split("\n\n")[0].strip() == "(not available)"
+    code, out, _ = cli(["list", "--json"], capsys)
+    assert code == 0 and json.loads(out)["agents"] is None
     code, _, err = cli(["list", "robots"], capsys)
     assert code == 2 and err.startswith("robomaze list: error: ") and "planners" in err
 

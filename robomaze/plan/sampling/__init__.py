@@ -98,6 +98,14 @@ def ompl_planner(name: str, *, space: str | None = None) -> Callable[..., Path]:
     return run
 
 
+# the registry's entries (robomaze.plan._specs): "robomaze.plan.sampling:ompl_rrtstar"
+for _name in OMPL_PLANNERS:
+    globals()["ompl_" + _name] = ompl_planner(_name)
+for _space in CAR_SPACES:
+    globals()["ompl_" + _space] = ompl_planner("rrt_connect", space=_space)
+del _name, _space
+
+
 def _default_radius(grid: OccupancyGrid, footprint: Footprint | None) -> float:
     """A car's turning radius when none is given: its length, at least one cell."""
     if footprint is None:

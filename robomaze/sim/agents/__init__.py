@@ -2,9 +2,10 @@
 
 ``AGENTS`` maps a name to a factory ``factory(ctx, **options) -> agent``;
 the agent is called once per step with the observation and returns an
-action. Each factory carries two flags: ``uses_map`` (it is given the
-occupancy grid; otherwise it only knows the map frame) and ``explorer``
-(its runs report the fraction of the maze seen).
+action. Each agent's spec (``sim/agents/_specs.py``) declares its typed
+options and two flags: ``uses_map`` (it is given the occupancy grid;
+otherwise it only knows the map frame) and ``explorer`` (its runs report
+the fraction of the maze seen).
 
 >>> sorted(AGENTS)
 ['car_pursuit', 'explore', 'follow_plan', 'tremaux', 'wall_follow']
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..._registry import Registry
+from ...registry import AGENTS
 from .base import AgentContext
 from .car_pursuit import car_pursuit
 from .explore import explore
@@ -24,15 +25,9 @@ from .wall_follow import wall_follow
 
 __all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister", "check_agent"]
 
-#: Agent name -> factory (entry points in the group ``robomaze.agents`` join
-#: on the first lookup).
-AGENTS: Registry = Registry("agent", "robomaze.agents", {
-    "wall_follow": wall_follow,
-    "follow_plan": follow_plan,
-    "explore": explore,
-    "tremaux": tremaux,
-    "car_pursuit": car_pursuit,
-})
+#: Agent name -> factory: :data:`robomaze.registry.AGENTS` (entry points in
+#: the group ``robomaze.agents`` join on the first lookup).
+from . import _specs  # noqa: E402,F401  (declares the built-in agents)
 
 
 def register(name: str, factory: Callable | None = None, *, replace: bool = False):

@@ -5,7 +5,8 @@ An agent is built by a factory ``factory(ctx, **options)`` from an
 simulator's observation, returning an action. The context deliberately
 carries the *map frame* (size, resolution, origin and, for widened mazes,
 the lattice of maze cells -- what a micromouse knows before it starts)
-but the occupancy itself only for agents registered with ``uses_map=True``.
+but the occupancy itself only for agents whose spec has the flag ``uses_map``
+(:data:`robomaze.registry.AGENTS`).
 """
 
 from __future__ import annotations

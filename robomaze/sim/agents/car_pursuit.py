@@ -126,7 +126,3 @@ def car_pursuit(ctx: AgentContext, **options) -> CarPursuit:
     """Build a :class:`CarPursuit` (options: turning_radius, lookahead, speed,
     max_checks, time_limit and planner options)."""
     return CarPursuit(ctx, **options)
-
-
-car_pursuit.uses_map = True
-car_pursuit.explorer = False

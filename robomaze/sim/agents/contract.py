@@ -32,8 +32,10 @@ def check_agent(factory: Callable, *, name: str | None = None, require_goal: boo
 
     Parameters
     ----------
-    factory : callable
-        ``factory(ctx, **options) -> agent``.
+    factory : callable or Spec
+        ``factory(ctx, **options) -> agent``, or its
+        :class:`robomaze.registry.Spec` (its flags and needs hold: an agent
+        needing a contact sensor is run with ``sensor=`` one).
     name : str, optional
         Used in messages; default ``factory.__name__``.
     require_goal : bool
@@ -55,9 +57,16 @@ def check_agent(factory: Callable, *, name: str | None = None, require_goal: boo
     from .. import simulate
     from . import AGENTS
 
-    label = name or getattr(factory, "__name__", repr(factory))
+    from dataclasses import replace
+
+    from ...registry import Spec
+
+    label = name or (factory.name if isinstance(factory, Spec)
+                     else getattr(factory, "__name__", repr(factory)))
     tmp = f"__check_agent_{id(factory)}"
-    AGENTS.register(tmp, factory, replace=True)
+    # a spec keeps its flags and needs under the temporary name
+    AGENTS.register(replace(factory, name=tmp) if isinstance(factory, Spec) else tmp,
+                    None if isinstance(factory, Spec) else factory, replace=True)
     failures: list[str] = []
     g = widen(Maze.empty(2, 2), corridor=5, wall=1, resolution=0.1)
     fp = Footprint.disc(0.1)

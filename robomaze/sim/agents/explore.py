@@ -166,7 +166,3 @@ class Explorer:
 def explore(ctx: AgentContext, **options) -> Explorer:
     """Build an :class:`Explorer` (options: margin, speed, lookahead)."""
     return Explorer(ctx, **options)
-
-
-explore.uses_map = False
-explore.explorer = True

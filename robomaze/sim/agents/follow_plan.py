@@ -183,7 +183,3 @@ def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
     """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
     max_replans, margin, and planner options)."""
     return PlanFollower(ctx, **options)
-
-
-follow_plan.uses_map = True
-follow_plan.explorer = False

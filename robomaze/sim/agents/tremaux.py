@@ -156,7 +156,3 @@ class TremauxAgent:
 def tremaux(ctx: AgentContext, **options) -> TremauxAgent:
     """Build a :class:`TremauxAgent` (option: speed)."""
     return TremauxAgent(ctx, **options)
-
-
-tremaux.uses_map = False
-tremaux.explorer = True

@@ -224,7 +224,3 @@ class WallFollower:
 def wall_follow(ctx: AgentContext, **options) -> WallFollower:
     """Build a :class:`WallFollower` (options: side, distance, speed, kp, ki, kd, loop_check)."""
     return WallFollower(ctx, **options)
-
-
-wall_follow.uses_map = False
-wall_follow.explorer = False

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
+from .._compile.kernels import filled
 from .._search import heap_pop, heap_push
 from ._kernels import below, new_state, next_u64
-from ._prefetch import prefetch
+from .._compile.kernels import prefetch
 from ._tree_kernels import _bidx, _unpack_walls
 
 

@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 
 @inner

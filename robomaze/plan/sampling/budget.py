@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import time as _time
 
-from ..._clock import cpu_now
+from ..._compile import cpu_now
 from ...errors import ParameterError, RobomazeError
 
 __all__ = ["WorkBudget", "Progress", "WallClockLimitError", "PROGRESS_PROPERTIES",

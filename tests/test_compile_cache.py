@@ -1,4 +1,4 @@
-"""numba's cache saves are serialised between processes (robomaze._jit_cache).
+"""numba's cache saves are serialised between processes; compiles are counted and told once.
 
 numba replaces each cache file atomically but updates a function's index by
 read-modify-write; robomaze compiles in several processes at once on a cold
@@ -13,7 +13,8 @@ import numpy as np
 from numba import njit
 from numba.core.caching import IndexDataCacheFile
 
-from robomaze import _jit_cache, _jit_notice
+from robomaze._compile import cache as _jit_cache
+from robomaze._compile import events
 
 
 def test_a_save_waits_for_the_folders_lock(tmp_path):
@@ -45,16 +46,40 @@ def test_two_specialisations_saved_at_once_both_stay_in_the_index(tmp_path):
     assert [reader.load(k) for k, _ in entries] == [d for _, d in entries]
 
 
-def test_on_next_compile_fires_once_at_a_cache_miss():
-    assert _jit_notice.install() is not None
-    calls = []
-    _jit_notice.on_next_compile(lambda: calls.append(1))
+def test_compiles_are_counted_and_the_notice_prints_once(capsys, monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_COMPILE_NOTICE", "1")
+    monkeypatch.setitem(events._P, "first", None)
+    monkeypatch.setitem(events._P, "silent", True)
+    assert events.listen(notice=True)
+    before = events.compiled()
 
     @njit
     def twice(x):
         return 2 * x
 
     assert twice(np.int64(3)) == 6
-    assert twice(2.5) == 5.0  # a second compile: the hook is spent
-    assert calls == [1]
-    _jit_notice.on_next_compile(None)
+    assert twice(2.5) == 5.0  # a second specialisation: a second compile
+    assert twice(np.int64(4)) == 8  # already compiled: nothing more
+    assert events.compiled() - before == 2
+    err = capsys.readouterr().err
+    assert err.count("robomaze: compiling numba kernels") == 1 and "twice" in err
+    events.summary()
+    assert "robomaze: compiled" in capsys.readouterr().err
+    events.listen(notice=False)
+
+
+def test_a_library_call_prints_no_notice(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import robomaze, numba\n"
+            "@numba.njit\n"
+            "def f(x):\n"
+            "    return x + 1\n"
+            "from robomaze._compile import method_clock\n"
+            "with method_clock() as c:\n"
+            "    f(1)\n"
+            "print(c.compile_s > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, ROBOMAZE_COMPILE_NOTICE="1"))
+    assert out.stdout.strip() == "True" and out.stderr == ""

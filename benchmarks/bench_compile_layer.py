@@ -152,8 +152,8 @@ def main(argv=None) -> int:
                       f"{row['wall']:6.2f} s  kernels {row['kernels']}  load {row['load']:.1f}"
                       + (f"  rc={row['rc']}" if row.get("rc") not in (0, None) else ""),
                       flush=True)
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(res, indent=1))
+                Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+                Path(args.out).write_text(json.dumps(res, indent=1))  # after every run
     print("\nmedians (CPU = process tree; self = the command's own process)")
     for label, by in res["rows"].items():
         for name, rows in by.items():

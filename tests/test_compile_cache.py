@@ -83,3 +83,20 @@ def test_a_library_call_prints_no_notice(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, env=dict(os.environ, ROBOMAZE_COMPILE_NOTICE="1"))
     assert out.stdout.strip() == "True" and out.stderr == ""
+
+
+def test_a_command_set_up_before_numba_is_imported_does_not_deadlock():
+    # listen() imports numba, whose import hook (robomaze's cache locator) listens
+    # too: the bench server sets up before anything imports numba
+    import subprocess
+    import sys
+
+    code = ("import sys, robomaze\n"
+            "from robomaze import _compile\n"
+            "assert 'numba' not in sys.modules\n"
+            "_compile.install()\n"
+            "print(_compile.compiled(), 'numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["0", "True"]

@@ -114,13 +114,14 @@ def listen(notice: bool | None = None, stream: TextIO | None = None) -> bool:
         _P["silent"] = quiet or not notice
     if _P["installed"]:
         return True
+    try:
+        # outside the lock: importing numba runs robomaze's import hook, which listens
+        from numba.core import event as ev
+    except ImportError:  # pragma: no cover - numba without the event API (< 0.55)
+        return False
     with _lock:
         if _P["installed"]:
             return True
-        try:
-            from numba.core import event as ev
-        except ImportError:  # pragma: no cover - numba without the event API (< 0.55)
-            return False
 
         class _Listener(ev.Listener):
             def on_start(self, event):

@@ -199,9 +199,10 @@ def _ordered(tasks: list[str]) -> list[str]:
     return rest[:1] + ["generate"] + rest[1:]
 
 
-#: Kernel files each task always compiles: while all of a spec's are cached
-#: no helper is forked (a warm start costs milliseconds).
-PROBES = {"generate": ("generate/_kernels.py",), "plan": ("plan/path.py",),
+#: Kernel files each task always caches: while all of a spec's are cached no
+#: helper is forked (a warm start costs milliseconds). None for the generator:
+#: which files hold its kernels depends on the generator and the size.
+PROBES = {"plan": ("plan/path.py",),
           "measure": ("geometry/_kernels.py",), "env": ("sim/_kernels.py",),
           "agent": ("sense/_kernels.py",), "simulate": ("sim/_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}

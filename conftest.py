@@ -56,7 +56,7 @@ def pytest_ignore_collect(collection_path, config):
         return True
     return None
 
-# The first-compile notice (robomaze._jit_notice) would add a line to the
+# The first-compile notice (robomaze._compile.events) would add a line to the
 # stderr of CLI subprocesses on a cold numba cache; tests that check "one
 # line of error" set it back on explicitly where they test the notice.
 os.environ.setdefault("ROBOMAZE_COMPILE_NOTICE", "0")

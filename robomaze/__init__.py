@@ -10,11 +10,9 @@ planners over widening levels. Subpackages are imported on demand so that
 (9, 13)
 """
 
-from . import _jit_cache as _jit_cache
+from . import _compile as _compile
 
-# numba kernels are cached by the content of their sources (a reinstall of the
-# same version compiles nothing); must precede every kernel module's import
-_jit_cache.install_locator()
+_compile.install_locator()  # before any kernel module is imported
 
 from ._validate import limit_cells  # noqa: E402
 from .errors import RobomazeError  # noqa: E402

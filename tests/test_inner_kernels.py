@@ -1,6 +1,6 @@
 """Kernels compiled without a Python entry point are never called from Python.
 
-A kernel decorated with ``njit(**robomaze._inner.INNER)`` has no CPython
+A kernel decorated with ``njit(**robomaze._compile.kernels.INNER)`` has no CPython
 wrapper (issue 22: each wrapper is compiled on a cold start for nothing
 when only other kernels call it); a call from Python would jump to a null
 address and kill the process. This test reads every Python file of the
@@ -21,7 +21,7 @@ import pytest
 from numba.core.registry import CPUDispatcher
 
 import robomaze
-from robomaze._inner import INNER
+from robomaze._compile.kernels import INNER
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(robomaze.__file__)))
 
@@ -98,7 +98,7 @@ def test_inner_kernels_exist():
 
 
 def test_every_inner_kernel_refuses_a_python_call():
-    """Declared with robomaze._inner.inner, not a bare njit(**INNER): a call from
+    """Declared with robomaze._compile.kernels.inner, not a bare njit(**INNER): a call from
     Python raises instead of jumping to a null entry point."""
     for mod in KERNEL_MODULES:
         for obj in vars(importlib.import_module(mod)).values():

@@ -2,7 +2,7 @@
 
 The round (benchmarks/README.md, Issue 22, "Compile cost, round three")
 made kernels that only other kernels call wrapper-free
-(:mod:`robomaze._inner`), rewrote ``min``/``int`` in the ray casters as the
+(:mod:`robomaze._compile.kernels`), rewrote ``min``/``int`` in the ray casters as the
 same selects, and moved the loops of :func:`robomaze._search.best_first`
 and :func:`robomaze._search._bins.bin_search` to Python (the starts go in
 inside the kernels). None of it may change a result: the references were

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import inner
-from .._prefetch import prefetch
+from .._compile.kernels import inner
+from .._compile.kernels import prefetch
 from ._engine import _DC, SQRT2, offsets
 
 __all__ = ["dijkstra_grid"]

@@ -33,7 +33,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 from ._engine import _from_pad
 from ._heap import heap_grow, heap_pop, heap_push
 

@@ -11,42 +11,26 @@ the variable (dask workers) every planner and agent is warmed.
 
 The warm-up is a list of tasks (one planner; all classic solvers, which
 share their kernels; all agents; one generator; the kernels every path and
-every metric needs). With an empty cache and more than one core, helper
-processes (one per further core, at most :data:`MAX_PROCESSES` in all, or
-``ROBOMAZE_WARM_PROCESSES``) take tasks from the same list -- forks of the
-server started before its first compile when the cache holds none of the
-:data:`PROBES` kernels (:func:`robomaze._claims.fork`), interpreters of
-their own started at the first cache miss otherwise. Each process claims
-the next task (an ``O_EXCL`` file in a shared folder) whose prerequisites
+every metric needs), run by :func:`robomaze._compile.warm` on up to
+:data:`MAX_PROCESSES` cores when the cache lacks the :data:`PROBES`
+kernels: each process takes the next task whose prerequisites
 (``Spec.warmup.needs``, the tasks that compile kernels it shares) are done,
 the one with the longest compile chain (``Spec.warmup.cost``) first, so all finish together
-and no kernel is compiled twice. Helpers compile into numba's disk cache;
-when they are done the server runs every task once more, with the path
-metrics, and loads their kernels from the cache (a cached task costs
-milliseconds). With a warm cache no helper starts.
+and no kernel is compiled twice.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 
-from .. import _claims
+from .. import _compile
+from .._compile.parallel import PROCESSES_ENV  # noqa: F401  (bench.warm_up sets it)
 from ..registry import Warmup
 from .runner import WARM_ENV as ENV
 
-#: Set in helper processes: the folder where tasks are claimed.
-CLAIMS_ENV = "ROBOMAZE_WARM_CLAIMS"
-#: Upper bound on the processes that compile (set it to 1 to compile in one).
-PROCESSES_ENV = _claims.PROCESSES_ENV
 #: Beyond four processes the longest task (~7 s) bounds the wall time anyway.
 MAX_PROCESSES = 4
-#: Seconds the server waits for its helpers before compiling their tasks itself.
-HELPER_TIMEOUT = 300.0
 
 # A task's compile seconds (with an empty cache, measured one task after the
 # other in one process in the warm-up's own order: default sweep, issue 22's
@@ -87,16 +71,12 @@ def _task_of(spec) -> str:
     return f"{_PREFIX.get(spec.kind, spec.kind)}:{spec.name}"
 
 
-#: Kernel files the maze tasks compile: with no kernel of theirs in the cache
-#: the warm-up is a first run (:func:`robomaze._claims.cold`), and the
-#: helpers are forked before anything compiles.
+#: Kernel files the maze tasks compile: while all are cached no helper is forked.
 PROBES = ("_grid_kernels.py", "_search/_engine.py", "geometry/_kernels.py")
 
-#: What the last warm-up in this process did (for tests and benchmarks):
-#: processes, tasks, kernels compiled here and in helpers, seconds, and
-#: ``timeline``: ``[process, task, start, end]`` (seconds from the start).
+#: What the last warm-up in this process did (tests and benchmarks read it):
+#: :func:`robomaze._compile.warm`'s figures, ``compiled_here`` and ``seconds``.
 STATS: dict = {}
-_LOG: list = []  # (task, start, end) of the tasks this process ran, time.time()
 
 
 _KINDS = ("plan", "simulate", "shape", "sensor", "generate", "mouse", "localize")
@@ -199,10 +179,14 @@ class _Context:
         # not compile the maze's kernels while the server does
         if self._grid is None:
             from ..grid import widen
+            from ..maze import Maze
 
             # no generator compiles for it, so the tasks that wait for
             # "common" do not wait for one
-            self._grid = widen(_claims.warm_maze(), corridor=3, wall=1, resolution=0.1)
+            # a fixed 3x3 perfect maze (turns both ways, openings west and east)
+            maze = Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
+                                   openings=[(0, 0, "W"), (2, 2, "E")])
+            self._grid = widen(maze, corridor=3, wall=1, resolution=0.1)
             self._ends = self._grid.start_goal()
         return self._grid
 
@@ -336,145 +320,36 @@ def _mice(names) -> None:
         pass
 
 
-def _processes(ntasks: int) -> int:
-    """How many processes compile: one per core this process may use, capped."""
-    return _claims.processes(ntasks, MAX_PROCESSES)
-
-
-def _compiled_here() -> int:
-    from .. import _jit_notice
-
-    notice = _jit_notice.current()
-    return notice.count if notice is not None else 0
-
-
-def _work(tasks: list[str], ctx: _Context, folder: str, metrics: bool, others_alive,
-          server: bool) -> None:
-    """Claim and run tasks (:func:`robomaze._claims.work`, longest chain first)."""
-    _claims.work(_order(tasks), lambda task: _run(task, ctx, metrics), folder, others_alive,
-                 server, HELPER_TIMEOUT, needs=lambda task: _needs(task, tasks), log=_LOG)
-
-
-def _helpers(n: int, folder: str) -> list[subprocess.Popen]:
-    env = dict(os.environ, **{CLAIMS_ENV: folder})
-    out = []
-    for _ in range(n):
-        try:
-            out.append(subprocess.Popen([sys.executable, "-c", "import robomaze.bench._warm"],
-                                        env=env, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        except OSError:
-            break  # the others compile their share
-    return out
-
-
-def _helper_work(folder: str, wanted, tasks: list[str]) -> None:
-    """A helper's loop: claim and compile tasks until none is left, then report
-    the kernels it compiled (its notice is silent: the server speaks)."""
-    from .. import _jit_notice
-
-    _LOG.clear()  # a fork inherits the server's
-    notice = _jit_notice.install(silent=True)
-    _jit_notice.on_next_compile(None)
-    if notice is not None:
-        notice.silent = True  # a fork inherits the server's notice, and its count
-    base = _compiled_here()
-    parent = os.getppid()
-    try:
-        # the server's death (its pid's parent changes) leaves nobody to wait for
-        _work(tasks, _Context(wanted), folder, False, lambda: os.getppid() == parent, False)
-    except Exception:
-        pass  # the server compiles what is left
-    finally:
-        _claims.write_report(folder, _compiled_here() - base, _LOG)
-
-
-def helper_main(folder: str) -> None:
-    """A helper interpreter (:func:`_helpers`): :func:`_helper_work` on the task list."""
-    from .. import _jit_cache, _jit_notice
-
-    _jit_notice.install(silent=True)
-    _jit_cache.install()
-    try:
-        wanted = _wanted()
-        tasks = _tasks(wanted)
-    except Exception:
-        _claims.write_report(folder, 0, [])
-        return  # the server compiles what is left
-    _helper_work(folder, wanted, tasks)
-
-
 def serve() -> None:
-    """Warm up what ``ROBOMAZE_WARM`` lists (everything without it); never raises."""
-    from .. import _jit_cache, _jit_notice
+    """Warm up what ``ROBOMAZE_WARM`` lists (everything without it); never raises.
 
+    The server takes "common" first (the maze and the kernels everything
+    shares) while helpers start on the rest; when all are done it runs every
+    task once more with the path metrics, loading the helpers' kernels.
+    """
     t0 = time.perf_counter()
-    epoch = time.time()
-    _LOG.clear()
-    _jit_notice.install()  # the first sweep on a machine compiles here: say so
-    _jit_cache.install()  # helpers and workers may save to the cache beside us
-    folder = tempfile.mkdtemp(prefix="robomaze-warm-")
-    helpers: list = []  # subprocess.Popen or _claims.Forked
-    stats = {"processes": 1, "tasks": 0}
+    _compile.install()  # the first sweep on a machine compiles here: say so
+    stats: dict = {"processes": 1, "tasks": 0, "compiled_helpers": 0, "timeline": []}
+    before = _compile.compiled()
     try:
         wanted = _wanted()
         tasks = _tasks(wanted)
-        stats["tasks"] = len(tasks)
-        nproc = _processes(len(tasks)) if wanted is not None else 1
+        ordered = _order(tasks)
+        if "common" in ordered:
+            ordered = ["common"] + [t for t in ordered if t != "common"]
         ctx = _Context(wanted)
-        # the server makes the maze and the kernels everything shares while
-        # the helpers start (they claim the rest once "common" is done)
-        common = "common" in tasks and _claims.claim(folder, "common")
-        if nproc > 1 and _claims.cold(PROBES):
-            # a first run: the helpers are forks of this process, ready at once
-            _claims.prime()
-            helpers.extend(_claims.fork(nproc - 1,
-                                        lambda: _helper_work(folder, wanted, tasks)))
-        if nproc > 1 and not helpers:
-            # helpers start at the first cache miss: never when everything
-            # loads from the cache, at once when nothing does
-            _jit_notice.on_next_compile(lambda: helpers.extend(_helpers(nproc - 1, folder)))
-        ctx.grid  # noqa: B018  (the first compile, if any: helpers start now)
-        if common:
-            t = time.time()
-            _run("common", ctx, False)
-            _claims.mark_done(folder, "common")
-            _LOG.append(("common", t, time.time()))
         # without the path metrics: they need theta_star's kernels, which
         # may be compiling in a helper ("metrics" waits for them)
-        _work(tasks, ctx, folder, False, lambda: any(h.poll() is None for h in helpers), True)
-        _jit_notice.on_next_compile(None)
-        # every task done (or nobody left to do it): no need to wait for the
-        # helpers' exit, which takes a while (numba and LLVM tear down)
-        _claims.wait_done(folder, tasks, lambda: any(h.poll() is None for h in helpers),
-                          HELPER_TIMEOUT - (time.perf_counter() - t0))
-        t = time.time()
-        for task in _order(tasks):  # with the metrics; helpers' kernels load from the cache
+        stats = _compile.warm(ordered, lambda task: _run(task, ctx, False),
+                              needs=lambda task: _needs(task, tasks), probes=PROBES,
+                              cap=MAX_PROCESSES if wanted is not None else 1)
+        stats["tasks"] = len(tasks)
+        for task in ordered:  # with the metrics; helpers' kernels load from the cache
             _run(task, ctx, True)
-        _LOG.append(("(all again, with metrics)", t, time.time()))
-        # they report once every task is claimed; their exit (numba and LLVM
-        # tearing down) is not waited for: the kill below ends it
-        _claims.wait_reports(folder, helpers, 30.0)
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
-    finally:
-        _jit_notice.on_next_compile(None)  # forked workers must not start helpers
-        for h in helpers:  # reported (its kernels are in the cache) or given up on
-            if h.poll() is None:
-                h.kill()
-            h.wait()
-        stats["processes"] = 1 + len(helpers)
-        reports = _claims.reports(folder)
-        shutil.rmtree(folder, ignore_errors=True)
-        stats["compiled_helpers"] = sum(r.get("compiled", 0) for r in reports)
-        stats["timeline"] = sorted(
-            [[i, task, round(a - epoch, 2), round(b - epoch, 2)]
-             for i, log in enumerate([_LOG] + [r.get("log", []) for r in reports])
-             for task, a, b in log], key=lambda row: row[2])
-    stats["compiled_here"] = _compiled_here()
+    stats["compiled_here"] = _compile.compiled() - before
     stats["seconds"] = time.perf_counter() - t0
     STATS.clear()
     STATS.update(stats)
-    _jit_notice.summary(others=stats["compiled_helpers"], processes=stats["processes"],
-                        elapsed=stats["seconds"])
-
+    _compile.summary(elapsed=stats["seconds"])

@@ -62,7 +62,7 @@ def _body(spec) -> int:
 
 def run_mapf(scenario: Scenario, row: dict) -> dict:
     """Fill ``row`` with the run of one MAPF solver (see the module docstring)."""
-    from .._clock import method_clock
+    from .._compile import method_clock
     from ..mapf import SOLVERS, find_problems, random_instance
     from ..world import WorldSpec, stage_rng
 

@@ -245,7 +245,7 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
     options = dict(spec["run"]["options"])
     if spec["run"]["mouse"] in ("floodfill", "floodfill_time"):
         options.setdefault("profile", mouse)
-    from .._clock import method_clock
+    from .._compile import method_clock
 
     cpu0 = time.process_time()
     # the solver's thread CPU time, numba compiles taken out (as every row's)

@@ -197,7 +197,7 @@ def run_scenarios(grid: OccupancyGrid, problems, *, method: str = "batch",
                 f"{grid.cols}x{grid.rows} (width x height)")
     lengths = np.full(len(problems), np.nan)
     optimal = np.array([p.optimal for p in problems], float)
-    from .._clock import method_clock
+    from .._compile import method_clock
 
     # the reported time is the searches' CPU time: numba compiling on a cold
     # cache is measured apart (compile_seconds), never per problem

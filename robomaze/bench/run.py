@@ -305,7 +305,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
     metrics["optimal_reference"] = M.reference_name(footprint, grid)
     cpu0 = time.process_time()
     compute = compile_s = None
-    from .._clock import method_clock
+    from .._compile import method_clock
 
     # the method's CPU time when it raises (no path, a spent budget, an
     # error): the planner's own clock is lost with its Path
@@ -413,7 +413,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     # widened mazes: the simulator's defaults (start block centre, goal = the
     # goal cell's whole block); grid files: the given grid cells
     where = {"start": start, "goal": goal} if mz["grid"] or mz["start"] or mz["goal"] else {}
-    from .._clock import method_clock
+    from .._compile import method_clock
 
     clock = method_clock()
     observed: list | None = [] if run.get("bags") else None

@@ -24,7 +24,7 @@ import os
 import sys
 from typing import Sequence
 
-from .. import _jit_cache, _jit_notice
+from .. import _compile
 from .._validate import limit_cells
 from ..errors import ParameterError, RobomazeError
 from ..io import limit_memory, parse_bytes
@@ -206,8 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    _jit_notice.install()
-    _jit_cache.install()  # several robomaze commands may compile into one cache at once
+    _compile.install()
     try:
         memory = (limit_memory(args.max_memory) if args.max_memory is not None
                   else contextlib.nullcontext())
@@ -230,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"robomaze {args.command}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     finally:
-        _jit_notice.summary()
+        _compile.summary()
 
 
 if __name__ == "__main__":  # pragma: no cover

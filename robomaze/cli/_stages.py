@@ -1,65 +1,52 @@
-"""A command's first run compiles its stages on every core, not one after another.
+"""A command's first run: what to run so that its kernels compile before its work.
 
 ``robomaze plan kruskal 15x15 --method collision_free --footprint rect:0.3x0.2``
-with an empty numba cache compiles the generator's kernels, then the
-planner's, then the path measurements' (12 s of compile in one process).
-Before its real work such a command calls :func:`prepare` with a *spec*
-(what it will run: generator, planner or agent, footprint, widening,
-options). :func:`prepare` runs the spec's tasks (:data:`TASKS`: the
-generator on a 5x5 maze, the planner on a fixed 3x3 maze widened as the
-command widens, the path figures on a two-cell path, a 30-step simulation
-...) with the command's own argument types, so they compile exactly the
-kernels the command will call. With a second core it starts one helper
-process (:mod:`robomaze._claims` shares the list: no task runs twice) --
-a fork of the command before anything compiles when the cache holds none
-of the tasks' :data:`PROBES` kernels, an interpreter of its own at the
-first cache miss otherwise; the helper compiles into numba's disk cache
-and the command then loads everything from it. With a warm cache no
-helper starts and the tasks cost milliseconds.
+compiles the generator's kernels, then the planner's, then the path
+figures'. Before its real work such a command calls :func:`prepare` with a
+*spec* (generator, planner or agent, footprint, widening, options), which
+runs the spec's :data:`TASKS` -- the generator on a 5x5 maze, the planner
+on a fixed 3x3 maze widened as the command widens, the path figures on a
+two-cell path, a 30-step simulation ... -- with the command's own argument
+types, through :func:`robomaze._compile.warm`: on two cores when the cache
+lacks their kernels, in milliseconds when it holds them.
 
-A task is an optimisation only: one that fails (a footprint that fits
-nowhere in the little maze, a planner that finds no path there) has compiled
-what it reached, and the command compiles anything left itself. Results do
-not depend on it (the tests run commands both ways).
-
-``ROBOMAZE_WARM_PROCESSES=1`` compiles in the command's own process only.
+A task that fails (a footprint that fits nowhere in the little maze) has
+compiled what it reached, and the command compiles anything left itself;
+results never depend on it (the tests run commands both ways).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
 from typing import Callable
 
-from .. import _claims, _jit_notice
+from .. import _compile
 
-#: The spec, as JSON, in a helper's environment.
-SPEC_ENV = "ROBOMAZE_STAGES_SPEC"
-#: The claims folder, in a helper's environment.
-CLAIMS_ENV = "ROBOMAZE_STAGES_CLAIMS"
-#: Two cores is what the issue's targets name; more would only split hairs.
+#: Two cores is what the first-run targets name; more would only split hairs.
 MAX_PROCESSES = 2
-#: Seconds the command waits for a helper before compiling what is left itself.
-TIMEOUT = 120.0
 
-#: What :func:`prepare` did last in this process (tests and benchmarks read it);
-#: ``errors`` lists ``(process, task, "Type: message")`` of the tasks that raised.
+#: What :func:`prepare` did last in this process (tests and benchmarks read it):
+#: :func:`robomaze._compile.warm`'s figures.
 STATS: dict = {}
-#: The errors of this process's tasks since :func:`prepare` (or a helper) began.
-_ERRORS: list = []
+
+
+def warm_maze():
+    """The fixed 3x3 perfect maze (turns both ways, openings west and east) the
+    tasks run on: building it runs no generator.
+
+    >>> warm_maze().is_perfect()
+    True
+    """
+    from ..maze import Maze
+
+    return Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
+                           openings=[(0, 0, "W"), (2, 2, "E")])
 
 
 def _tiny_grid(spec: dict):
-    """The warm-up's 3x3 maze (:func:`robomaze._claims.warm_maze`), widened as the
-    command widens."""
+    """:func:`warm_maze`, widened as the command widens."""
     from ..grid import widen
 
-    return widen(_claims.warm_maze(), corridor=spec.get("corridor", 3),
+    return widen(warm_maze(), corridor=spec.get("corridor", 3),
                  wall=spec.get("wall", 1), resolution=spec.get("resolution", 1.0))
 
 
@@ -198,16 +185,10 @@ TASKS: dict[str, Callable[[dict], None]] = {
 }
 
 
-def _needs(spec: dict) -> Callable[[str], list]:
-    needs = spec.get("needs", {})
-    return lambda task: needs.get(task, [])
-
-
 def _ordered(tasks: list[str]) -> list[str]:
     """``tasks`` with the generator second: it shares no kernel with the other
     tasks (they run on a fixed maze) and is among the longest, so the helper
-    starts on it beside the command's first task, and whoever is free first
-    takes the tasks that share kernels with that one once it is done.
+    starts on it beside the command's first task.
 
     >>> _ordered(["env", "agent", "metrics", "generate", "simulate"])
     ['env', 'generate', 'agent', 'metrics', 'simulate']
@@ -218,137 +199,24 @@ def _ordered(tasks: list[str]) -> list[str]:
     return rest[:1] + ["generate"] + rest[1:]
 
 
-def _own(task: str, spec: dict, folder: str, log: list) -> None:
-    """Run a task this process claimed beforehand and mark it done."""
-    t = time.time()
-    _run(task, spec)
-    _claims.mark_done(folder, task)
-    log.append((task, t, time.time()))
-
-
-def _run(task: str, spec: dict) -> None:
-    """Run one task. A task that raises has compiled what it reached and the
-    command compiles the rest itself; its error is kept for ``STATS["errors"]``
-    rather than stop the command (warming is an optimisation only)."""
-    try:
-        TASKS[task](spec)
-    except Exception as exc:
-        _ERRORS.append((task, f"{type(exc).__name__}: {exc}"))
-
-
-def _spawn(n: int, folder: str, spec: dict) -> list[subprocess.Popen]:
-    env = dict(os.environ, **{CLAIMS_ENV: folder, SPEC_ENV: json.dumps(spec)})
-    out = []
-    for _ in range(n):
-        try:
-            out.append(subprocess.Popen(
-                [sys.executable, "-c", "from robomaze.cli import _stages; _stages.helper_main()"],
-                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL))
-        except OSError:
-            break  # the command compiles their share
-    return out
-
-
-#: Kernel files each task always compiles: with none of a spec's in the cache
-#: the command is a first run (:func:`robomaze._claims.cold`) and its helper
-#: is a fork of the command, started before anything compiles.
-PROBES = {"generate": ("generate/_kernels.py",), "plan": ("plan/path.py",),
+#: Kernel files each task always caches: while all of a spec's are cached no
+#: helper is forked (a warm start costs milliseconds). None for the generator:
+#: which files hold its kernels depends on the generator and the size.
+PROBES = {"plan": ("plan/path.py",),
           "measure": ("geometry/_kernels.py",), "env": ("sim/_kernels.py",),
           "agent": ("sense/_kernels.py",), "simulate": ("sim/_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}
 
 
 def prepare(spec: dict) -> None:
-    """Compile (or load from the cache) the kernels of ``spec["tasks"]``.
-
-    Never raises; returns when every task is done. See the module docstring.
-    """
-    tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS])
+    """Compile (or load from the cache) the kernels of ``spec["tasks"]``, on
+    two cores when the cache lacks them. Never raises; see the module docstring."""
     STATS.clear()
-    _ERRORS.clear()
-    if not tasks or _jit_notice.current() is None:
+    tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS])
+    if not tasks:
         return
-    spec = dict(spec, tasks=tasks)  # the helper walks the same order
-    t0 = time.perf_counter()
-    folder = tempfile.mkdtemp(prefix="robomaze-stages-")
-    helpers: list = []
-    log: list = []
-    try:
-        nproc = _claims.processes(len(tasks), MAX_PROCESSES)
-        first = None
-        if nproc > 1 and _claims.cold(f for t in tasks for f in PROBES.get(t, ())):
-            # the command's first task is its own (a fork starting at the
-            # same moment could take it), the helper starts on the next
-            first = tasks[0]
-            _claims.claim(folder, first)
-            _claims.prime()
-            helpers.extend(_claims.fork(nproc - 1, lambda: _helper_work(folder, spec)))
-        if nproc > 1 and not helpers:
-            _jit_notice.on_next_compile(lambda: helpers.extend(_spawn(nproc - 1, folder, spec)))
-        if first is not None:
-            _own(first, spec, folder, log)
-
-        def alive() -> bool:
-            return any(h.poll() is None for h in helpers)
-
-        _claims.work(tasks, lambda task: _run(task, spec), folder, alive, True, TIMEOUT,
-                     needs=_needs(spec), log=log)
-        _jit_notice.on_next_compile(None)
-        _claims.wait_done(folder, tasks, alive, TIMEOUT)
-        _claims.wait_reports(folder, helpers, 5.0)
-    finally:
-        _jit_notice.on_next_compile(None)
-        for h in helpers:  # reported (its kernels are in the cache): only its teardown is left
-            if h.poll() is None:
-                h.kill()
-            h.wait()
-        reports = _claims.reports(folder)
-        shutil.rmtree(folder, ignore_errors=True)
-    others = sum(r.get("compiled", 0) for r in reports)
-    STATS.update(processes=1 + len(helpers), tasks=tasks, compiled_helpers=others,
-                 seconds=time.perf_counter() - t0,
-                 log=[(0, *row) for row in log]
-                 + [(i + 1, *row) for i, r in enumerate(reports) for row in r.get("log", [])],
-                 errors=[(0, *e) for e in _ERRORS]
-                 + [(i + 1, *e) for i, r in enumerate(reports) for e in r.get("errors", [])])
-    if helpers:
-        _jit_notice.add_others(others, 1 + len(helpers), time.perf_counter())
-
-
-def _helper_work(folder: str, spec: dict) -> None:
-    """A helper's loop: claim and run the spec's tasks until none is left, then
-    report the kernels it compiled (silently: the command speaks)."""
-    notice = _jit_notice.install(silent=True)  # counts compiles
-    _jit_notice.on_next_compile(None)
-    if notice is not None:
-        notice.silent = True  # a fork inherits the command's notice, and its count
-    base = notice.count if notice is not None else 0
-    parent = os.getppid()
-    log: list = []
-    _ERRORS.clear()  # a fork inherits the command's list
-    try:
-        tasks = [t for t in spec.get("tasks", ()) if t in TASKS]
-        # the command's death (its pid's parent changes) leaves nobody to compile for
-        _claims.work(tasks, lambda task: _run(task, spec), folder,
-                     lambda: os.getppid() == parent, False, TIMEOUT, needs=_needs(spec), log=log)
-    except Exception as exc:  # the claims themselves failed: the command compiles what is left
-        _ERRORS.append(("(claims)", f"{type(exc).__name__}: {exc}"))
-    finally:
-        _claims.write_report(folder, (notice.count - base) if notice is not None else 0, log,
-                             _ERRORS)
-
-
-def helper_main() -> None:
-    """A helper interpreter (:func:`_spawn`): :func:`_helper_work` on the spec."""
-    from .. import _jit_cache
-
-    _jit_notice.install(silent=True)
-    _jit_cache.install()
-    folder = os.environ[CLAIMS_ENV]
-    try:
-        spec = json.loads(os.environ[SPEC_ENV])
-    except ValueError:
-        _claims.write_report(folder, 0, [])
-        return  # the command compiles what is left
-    _helper_work(folder, spec)
+    needs = spec.get("needs", {})
+    STATS.update(_compile.warm(tasks, lambda task: TASKS[task](spec),
+                               needs=lambda task: needs.get(task, ()),
+                               probes=[f for t in tasks for f in PROBES.get(t, ())],
+                               cap=MAX_PROCESSES))

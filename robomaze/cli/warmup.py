@@ -4,7 +4,7 @@ A fresh install compiles its kernels on first use (minutes on a loaded
 machine). Run this once where a cache can be kept -- a CI image, a cached
 CI folder (``docs/ci.md``), a shared workstation -- and later commands load
 their kernels instead. The cache is keyed by the content of robomaze's
-sources (:mod:`robomaze._jit_cache`), so reinstalling the same version
+sources (:mod:`robomaze._compile.cache`), so reinstalling the same version
 reuses it; ``NUMBA_CACHE_DIR`` moves it.
 """
 
@@ -78,13 +78,12 @@ def _extras() -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import _jit_notice
+    from .. import _compile
     from ..bench import warm_up
 
     stats = warm_up(everything(), processes=args.processes)
     _extras()
-    notice = _jit_notice.current()
-    compiled = (notice.count if notice is not None else 0) + stats.get("compiled_helpers", 0)
+    compiled = _compile.compiled() + stats.get("compiled_helpers", 0)
     if args.json:
         print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
                           "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2)}))

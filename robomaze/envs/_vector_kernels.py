@@ -15,7 +15,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 from ..sense.raycast import scan_into
 from ..sim.collision import motion_hits
 from ._obs_kernels import finite_scan, goal_vector, scale_command

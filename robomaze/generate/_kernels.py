@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
+from .._compile.kernels import filled
 from ._common import closed_walls, kernel_state
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)

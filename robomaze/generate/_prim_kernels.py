@@ -3,11 +3,6 @@
 Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out. The
 cell bytes share the 8x8 cache-line layout of :mod:`._tree_kernels`.
-
-Numba's on-disk cache only watches the file a kernel is defined in: after
-editing a helper in ``_kernels.py``, ``_tree_kernels.py`` or ``_prefetch.py``,
-delete ``__pycache__/*.nbi`` and ``*.nbc`` here so ``prim`` is recompiled
-against it.
 """
 
 from __future__ import annotations
@@ -15,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._alloc import filled
+from .._compile.kernels import filled
 from .._search import heap_pop, heap_push
 from ._kernels import below, new_state, next_u64
-from ._prefetch import prefetch
+from .._compile.kernels import prefetch
 from ._tree_kernels import _bidx, _unpack_walls
 
 

@@ -2,11 +2,6 @@
 
 Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
-
-robomaze's kernel cache (:mod:`robomaze._jit_cache`) is keyed by this file
-and the package files it imports (``_kernels.py``, ``_mst_kernels.py``), so
-an edit there recompiles these kernels; numba's own locators
-(``NUMBA_CACHE_LOCATOR_CLASSES``) watch this file only.
 """
 
 from __future__ import annotations

@@ -4,11 +4,7 @@ Coordinates are continuous *cell units*: ``u`` grows east with column ``c``
 spanning ``[c, c + 1]``, ``v`` grows south with row ``r`` spanning
 ``[r, r + 1]``. Cells outside the grid count as occupied.
 
-A helper compiled as a kernel of its own is compiled, then linked into
-each caller and optimised again there: :func:`_one` and :func:`_touches`,
-each with one caller, are inlined (``inline="always"``) to save that. The
-others are INNER kernels (:mod:`robomaze._inner`): inlined, the segment
-tests made :func:`_shape_box` dearer to compile than the helpers apart.
+Helpers follow the kernel style of :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -18,13 +14,12 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 
 @njit(cache=True, inline="always")
 def _max(a, b):
-    """``max(a, b)`` as numba computes it (``b`` only if greater), without its overload:
-    overloads compile per calling kernel's flags, and these kernels are INNER."""
+    """``max(a, b)`` as numba computes it (``b`` only if greater)."""
     return b if b > a else a
 
 
@@ -134,8 +129,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
 
 @inner
 def _range(a):
-    """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop (numba's
-    ``min``/``max`` compile a general reduction and ``np.take``: ~0.7 s)."""
+    """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop."""
     lo = a[0]
     hi = a[0]
     for i in range(1, a.shape[0]):
@@ -154,7 +148,6 @@ def _one(occ, us, vs, closed, radius):
     vmin, vmax = _range(vs)
     w = _max(1.0, math.ceil(radius) + 1.0)
     while True:
-        # math.floor is already an int64 in numba (int() would compile an overload)
         c0 = math.floor(umin - w) - 1
         c1 = math.floor(umax + w) + 1
         r0 = math.floor(vmin - w) - 1
@@ -198,7 +191,7 @@ def shapes_clearance(occ, us, vs, closed, radius):
     return out
 
 
-#: a bool constant, not a literal True: _shape_box compiles once for _one and _touches
+#: a typed constant, not a literal (kernel style, rule 4)
 _CLOSED = np.bool_(True)
 
 
@@ -342,9 +335,7 @@ def dilate_bits(bits, m, rows, cols, runs, out, win, tmp):
     one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
     and ``tmp`` (a row of it) are scratch.
 
-    The caller allocates: ``np.empty`` here compiled numba's implementation
-    for two dtypes only this kernel used (and ``min``/``max`` their
-    overloads: hence the conditional expressions).
+    The caller allocates (kernel style, rule 3).
     """
     R, wd = bits.shape
     wo = out.shape[1]

@@ -248,8 +248,6 @@ def pack_rows(occ: np.ndarray, m: int) -> np.ndarray:
     Bit ``x % 64`` of word ``x // 64`` of row ``y`` is padded cell ``(y, x)``
     = grid cell ``(y - m, x - m)``, set when occupied or outside the grid.
     Rows carry ``2 + 2m/64`` spare zero words so shifted reads stay inside.
-    numpy's ``packbits`` (a kernel compiled for this, and its 2-D ``np.empty``,
-    cost a cold start about 0.15 s, and ran no faster).
 
     >>> pack_rows(np.array([[False, True, False]]), 1)[:, 0].tolist()
     [31, 21, 31]

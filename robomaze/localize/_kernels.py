@@ -4,7 +4,7 @@ Random numbers are drawn by the callers (numpy Generators) and passed in,
 so the kernels hold no random state. On a cold start each kernel, each
 numba overload (``min``, ``int``, ``np.zeros`` ...) and each entry point
 compiles (issue 22): helpers have no Python entry point
-(:mod:`robomaze._inner`), buffers come from the callers, and conditionals
+(:mod:`robomaze._compile.kernels`), buffers come from the callers, and conditionals
 stand in for ``min``. Map lookups go through a *field*: a
 2-D float64 array over the map frame at ``sres`` metres per sample, row 0
 north, indexed by the map-frame position ``(lx, ly)`` of a world point
@@ -18,7 +18,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 
 @inner

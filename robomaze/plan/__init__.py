@@ -110,7 +110,7 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     ...
     robomaze.errors.ParameterError: planner 'astar' takes no option 'max_check'; its options are: none
     """
-    from .._clock import method_clock
+    from .._compile import method_clock
 
     fn = PLANNERS.lookup(method)
     check_connectivity(connectivity)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 
 @inner

@@ -31,17 +31,12 @@ import math
 import numpy as np
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-# The casters' helpers are kernels without entry points (robomaze._inner), not
-# numba's inline="always": numba inlines at its own IR level, typing the
-# helper again at each call site -- cast_free's seven calls of this one
-# cost 0.17 s more on a cold start (issue 22). LLVM inlines them anyway
-# once they are linked into their caller.
 @inner
 def _cell_blocked(occ, rows, cols, r, c):
     if r < 0 or r >= rows or c < 0 or c >= cols:
@@ -64,7 +59,7 @@ def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
         return True
-    c = math.floor(a0)          # int64 in numba, int in Python: no int() to compile here
+    c = math.floor(a0)
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
@@ -97,7 +92,7 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
         da = 0.0
     if abs(db) < _TINY_DIR:
         db = 0.0
-    c = math.floor(a0)          # int64 in numba, int in Python: no int() to compile here
+    c = math.floor(a0)
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
@@ -133,7 +128,7 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
                 hit = _cell_blocked(occ, rows, cols, r, c - 1)
         else:
             # Through a vertex: the two side squares touch the ray there too.
-            t = tmb if tmb < tma else tma    # min(): the same select, no overload to compile
+            t = tmb if tmb < tma else tma
             if t > tmax:
                 return tmax
             hit = (_cell_blocked(occ, rows, cols, r, c + sc)
@@ -201,8 +196,7 @@ def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, ra
     inside an obstacle. ``finish`` True: readings as
     :class:`robomaze.sense.RangeSensor` finishes them (REP 117): ``+inf``
     when nothing is hit within ``range_max``, at least ``range_min``
-    otherwise. One kernel for both, and for one pose as for many: each
-    kernel that casts compiles the caster again on a cold start (issue 22).
+    otherwise. One kernel for both, and for one pose as for many.
     """
     for i in range(poses.shape[0]):
         _scan_pose(occ, rows, cols, res, ox, oy, oyaw, poses[i, 0], poses[i, 1], poses[i, 2],
@@ -217,7 +211,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
     Readings follow REP 117 as :class:`robomaze.sense.RangeSensor` finishes
     them: ``+inf`` when nothing is hit within ``range_max``, at least
     ``range_min`` otherwise (:func:`scan_rows` with ``finish``; Python
-    callers use that one, so a simulation compiles one caster).
+    callers use that one).
     """
     _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b, range_min,
                range_max, True, out)
@@ -234,9 +228,7 @@ def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, rang
     half a cell; otherwise the cell holding the reading's end point). An
     exact reading ends on the wall's face, so the wall cell is marked; small
     range noise snaps back to the same face instead of marking the free cell
-    in front of it. Used by mapping agents on their own belief grids. (One
-    kernel, the march written into it: a kernel of its own compiled for
-    0.15 s more on a cold start, issue 22.)
+    in front of it. Used by mapping agents on their own belief grids.
     """
     cy = math.cos(oyaw)
     sy = math.sin(oyaw)

@@ -6,14 +6,8 @@ south along the rows; cell ``(r, c)`` is the closed square ``[c, c+1] x
 *touching counts as a collision* (closed sets), as everywhere in robomaze.
 
 One kernel, :func:`motion_hits`, serves Python (a single pose is the
-motion from it to itself) and the batched simulator: on a cold start each
-kernel with a Python entry point compiles its wrappers, and every kernel a
-helper is linked into optimises the helper again (issue 22: a pose kernel
-beside the motion kernel cost 0.2 s). The one-pose test is inlined into it
-(numba's ``inline="always"``); the disc and polygon tests are kernels
-without entry points (:mod:`robomaze._inner`), which compiled cheaper than
-inlining them too. They use conditionals, not ``min``/``max``/``int``
-(numba compiles each overload once per type on a cold start).
+motion from it to itself) and the batched simulator; helpers follow the
+kernel style of :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ import math
 
 from numba import njit
 
-from .._inner import inner
+from .._compile.kernels import inner
 
 
 @njit(cache=True, inline="always")
@@ -160,7 +154,7 @@ def _pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, r_in, 
     a, b = _to_cells(res, rows, ox, oy, cyaw, syaw, x, y)
     if not (0.0 < a < cols and 0.0 < b < rows):
         return 1
-    # a, b > 0: floor is int()'s truncation, without numba's int() overload to compile
+    # a, b > 0: floor is int()'s truncation
     c = clear[math.floor(b) * cols + math.floor(a)]
     if c - 0.7071067811865476 > r_out:
         return 0

@@ -217,7 +217,7 @@ def test_import_robomaze_does_not_import_gymnasium():
 
 def test_method_clock_takes_compilation_out():
     numba = pytest.importorskip("numba")
-    from robomaze._clock import method_clock
+    from robomaze._compile import method_clock
 
     src = textwrap.dedent("""
         def f(n):

@@ -14,8 +14,8 @@ reaches such a cell walks straight to the goal.
 
 Walk buffers grow by doubling so a kernel never allocates more than about
 twice what its walk needs; kernels return the whole buffer and its length
-``n`` and the wrappers take ``walk[:n]`` (a slice at each of a kernel's
-returns cost its compile about 8%). Kernels return a status code; the Python wrappers
+``n`` and the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
+Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
 """
 
@@ -24,13 +24,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._inner import inner
+from ..._compile.kernels import inner
 
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 
-# Move tables as module constants (numba embeds them): an ``np.array([...])`` in a kernel
-# compiles numba's list-to-array implementation and an ``np.empty`` of its own.
+# Move tables as module constants (numba embeds them).
 #: turns tried by the wall followers, hand side, straight, other side, back:
 #: ``hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]``
 _TURN_BY_HAND = np.array([1, 0, -1, 0], np.int64)
@@ -65,9 +64,7 @@ def _step(free, rows, cols, p, d):
 def _push(buf, n, v):
     if n == buf.shape[0]:
         grown = np.empty(2 * buf.shape[0], np.int64)      # every buffer is int64
-        # a loop, not ``grown[:n] = buf``: numba's array-to-slice copy brings its
-        # shape-mismatch error path and the string formatting of that message
-        # (~1 s of compiling) into every classic solver
+        # a loop, not ``grown[:n] = buf`` (kernel style, rule 4)
         for i in range(n):
             grown[i] = buf[i]
         buf = grown
@@ -161,7 +158,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
     Returns ``(walk, n, status)``.
     """
     walk = np.empty(1024, np.int64)
-    n = np.int64(0)  # not a literal 0: one compile of _push, not two
+    n = np.int64(0)  # typed, not a literal (kernel style, rule 4)
     p = start
     walk, n = _push(walk, n, p)
     if vis[p] >= 0:

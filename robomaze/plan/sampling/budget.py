@@ -16,7 +16,7 @@ every evaluation of the termination condition (the bindings cannot pass
 a Python intermediate-solution callback), or when the first solution
 ends the search.
 The time column is the solving thread's CPU time since the budget
-started (:func:`robomaze._clock.cpu_now`, numba compiles taken out): the
+started (:func:`robomaze._compile.cpu_now`, numba compiles taken out): the
 clock of the run's own ``compute_s``, so no sample and no first solution
 lies past the run's time. It is measured (it varies a little from run to
 run); the check column and the cost are reproducible. Only the safety net
@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 import time as _time
 
-from ..._clock import cpu_now
+from ..._compile import cpu_now
 from ...errors import ParameterError, RobomazeError
 
 __all__ = ["WorkBudget", "Progress", "WallClockLimitError", "PROGRESS_PROPERTIES",
@@ -163,7 +163,7 @@ class WorkBudget:
 class Progress:
     """Best cost over the run: samples ``[time_s, best_cost, checks]``, cost strictly falling.
 
-    ``time_s`` is thread CPU time since ``t0`` (a :func:`~robomaze._clock.cpu_now`
+    ``time_s`` is thread CPU time since ``t0`` (a :func:`~robomaze._compile.cpu_now`
     reading, the budget's start).
 
     >>> p = Progress(type("Look", (), {"checks": 5})(), t0=0.0)

@@ -11,7 +11,7 @@ import math
 import time as _time
 import numpy as np
 
-from ..._clock import cpu_now
+from ..._compile import cpu_now
 from ...errors import NoPathError, OptionalDependencyError, ParameterError
 from ...geometry import Footprint
 from ...grid import OccupancyGrid

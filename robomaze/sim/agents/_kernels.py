@@ -10,8 +10,7 @@ def descend(dist, blocked, rows, cols, start, steps, out):
     """Follow the field downhill from ``start`` for up to ``steps`` cells into ``out``.
 
     ``out`` (int64, at least ``steps + 1`` long) receives the cells, ``start``
-    first; returns how many. The caller allocates it: an array made in a
-    kernel compiles numba's ``np.empty`` on a cold start (issue 22).
+    first; returns how many. The caller allocates it.
     """
     out[0] = start
     u = start

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import robomaze
-from robomaze import _jit_cache
+from robomaze._compile import cache as _jit_cache
 
 PROBE = """
 import json, sys
@@ -151,7 +151,7 @@ def test_the_folder_changes_with_any_file_the_kernels_import(monkeypatch):
     tree = str(pkg / "generate" / "_tree_kernels.py")
     deps = {os.path.relpath(p, pkg) for p in _jit_cache.dependencies(tree)}
     # its direct imports and theirs (_mst_kernels imports _kernels too)
-    assert {"generate/_kernels.py", "generate/_mst_kernels.py", "_alloc.py"} <= deps
+    assert {"generate/_kernels.py", "generate/_mst_kernels.py", "_compile/kernels.py"} <= deps
     assert "cli/plan.py" not in deps and "generate/_tree_kernels.py" not in deps
     before = _jit_cache.cache_folder(tree)
     real = _jit_cache._content_hash

@@ -1,46 +1,34 @@
-"""Make numba's on-disk cache safe for several processes compiling at once.
+"""Where numba keeps robomaze's compiled kernels, and keeping it safe to share.
 
-numba writes every cache file atomically (a temporary file, then
-``os.replace``), but it updates a function's index file (``.nbi``: which
-data file ``.N.nbc`` holds which specialisation) by read, modify, write,
-without a lock. Two processes saving specialisations of one function at the
-same moment can therefore lose an index entry (recompiled next time) or, if
-both pick the same free data-file number, leave the index naming the other
-process's machine code for a signature. robomaze compiles in several
-processes at once on a cold start (the bench warm-up's helpers, bench
-workers), so :func:`install` holds an exclusive ``fcntl.flock`` on one lock
-file per cache folder around each save. Loading needs no lock: it reads
-whole files that are only ever replaced atomically.
+:func:`install_locator` keys the cache by *content*: robomaze's kernels are
+cached in the user's cache directory (``~/.cache/robomaze``;
+``$NUMBA_CACHE_DIR/robomaze`` when that is set), one folder per numba and
+Python version and per source file and hash (:func:`cache_folder`), so a
+reinstall of the same sources (a new virtualenv, a CI runner) finds the
+kernels an earlier install compiled, where numba's default (``__pycache__``
+or a hash of the file's *path*) starts cold. The hash covers the file and
+every package file it imports (:func:`dependencies`): numba links a
+callee's machine code into its caller, and its own cache watches one file.
+A folder that cannot be written falls back to numba's own locations.
 
-Where the cache lives (:func:`install_locator`): numba's default keeps it in
-``__pycache__`` beside each source file, or under a hash of the file's
-*path* in the user's cache directory, so a reinstall of the same version
-(a new virtualenv, a CI runner, ``pip install --force-reinstall``) starts
-cold and compiles every kernel again. robomaze's kernels are cached by the
-*content* of their source file instead, in the user's cache directory
-(``~/.cache/robomaze`` on Linux; ``$NUMBA_CACHE_DIR/robomaze`` when that is
-set), one folder per numba and Python version and per source file and
-content hash (:func:`cache_folder`): any install of the same sources finds
-the same kernels, and two checkouts with different sources never overwrite
-each other's index. The hash covers the file and every package file it
-imports (:func:`dependencies`), because numba links a callee's machine code
-into its caller: a release that changes only a helper in another module
-recompiles its callers too (numba's own cache watches one file only). A folder that cannot be written falls back to numba's
-own locations.
+:func:`install` serialises saves: numba replaces each cache file atomically
+but updates a function's index (``.nbi``) by read, modify, write, so two
+processes compiling at once (the parallel warm-up, bench workers) could
+lose an entry or name the other's machine code. Each save holds an
+exclusive ``fcntl.flock`` on one lock file per folder; loads need none.
 
 Examples
 --------
->>> from robomaze import _jit_cache
->>> _jit_cache.install() in (True, False)   # False where fcntl or the hook is missing
+>>> from robomaze._compile import cache
+>>> cache.install() in (True, False)   # False where fcntl or the hook is missing
 True
->>> _jit_cache.install() == _jit_cache.install()   # idempotent
+>>> cache.install() == cache.install()   # idempotent
 True
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import os
 import re
@@ -50,7 +38,7 @@ __all__ = ["install", "install_locator", "cache_folder", "cache_root", "dependen
            "LOCK_NAME"]
 
 #: The robomaze package folder: kernels defined below it use the content-keyed cache.
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 #: The lock file numba's cache folders get (empty; only locked).
 LOCK_NAME = "robomaze-cache.lock"
@@ -177,10 +165,10 @@ def dependencies(py_file: str) -> list[str]:
     of them does: :func:`cache_folder` hashes them all.
 
     >>> import os
-    >>> from robomaze import _jit_cache
-    >>> deps = _jit_cache.dependencies(os.path.join(_jit_cache.PACKAGE_DIR, "generate",
-    ...                                             "_tree_kernels.py"))
-    >>> rel = {os.path.relpath(p, _jit_cache.PACKAGE_DIR) for p in deps}
+    >>> from robomaze._compile import cache
+    >>> deps = cache.dependencies(os.path.join(cache.PACKAGE_DIR, "generate",
+    ...                                    "_tree_kernels.py"))
+    >>> rel = {os.path.relpath(p, cache.PACKAGE_DIR) for p in deps}
     >>> {"generate/_kernels.py", "generate/_mst_kernels.py"} <= rel   # its callees' modules
     True
     >>> "cli/plan.py" in rel
@@ -216,11 +204,11 @@ def cache_folder(py_file: str) -> str | None:
     on where the package is installed.
 
     >>> import os
-    >>> from robomaze import _jit_cache
-    >>> folder = _jit_cache.cache_folder(os.path.join(_jit_cache.PACKAGE_DIR, "plan", "_kernels.py"))
+    >>> from robomaze._compile import cache
+    >>> folder = cache.cache_folder(os.path.join(cache.PACKAGE_DIR, "plan", "_kernels.py"))
     >>> os.path.basename(folder).startswith("plan._kernels-")
     True
-    >>> _jit_cache.cache_folder(os.__file__) is None
+    >>> cache.cache_folder(os.__file__) is None
     True
     """
     path = os.path.abspath(py_file)
@@ -280,7 +268,9 @@ def _add_locator() -> None:
         classes.insert(0, _locator_class())  # before numba's: ours only answers for robomaze
     _complete_loaded_environments()
     _plain_error_text()
-    _pause_gc_while_compiling()
+    from .events import listen
+
+    listen()  # the GC hold while compiling, for library users too
     _LOCATOR_INSTALLED = True
 
 
@@ -361,41 +351,6 @@ def _plain_markup(msg, color=None, style=None):
     return msg
 
 
-_GC = {"depth": 0, "paused": False}
-
-
-def _pause_gc_while_compiling() -> None:
-    """Hold Python's cyclic garbage collector while numba compiles.
-
-    A compile allocates millions of small objects (IR, types, LLVM wrappers),
-    so the collector runs its full passes over a large heap again and again:
-    10% of a cold ``plan`` command's compile CPU and 13-21% of the bench
-    warm-up's (benchmarks/README.md). The collector is held from the start of
-    the outermost compile to its end and runs normally in between (what the
-    compile left is collected at the next threshold); a collector the
-    program had switched off stays off.
-    """
-    try:
-        from numba.core import event as ev
-    except ImportError:  # pragma: no cover - numba without the event API (< 0.55)
-        return
-
-    class _HoldGC(ev.Listener):
-        def on_start(self, event):
-            if _GC["depth"] == 0 and gc.isenabled():
-                gc.disable()
-                _GC["paused"] = True
-            _GC["depth"] += 1
-
-        def on_end(self, event):
-            _GC["depth"] = max(0, _GC["depth"] - 1)
-            if _GC["depth"] == 0 and _GC["paused"]:
-                _GC["paused"] = False
-                gc.enable()
-
-    ev.register("numba:compile", _HoldGC())
-
-
 def install_locator() -> None:
     """Cache robomaze's kernels by content (now if numba is imported, else when it is).
 
@@ -405,7 +360,7 @@ def install_locator() -> None:
     """
     if os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES"):
         return  # the user chose numba's locators explicitly
-    from ._import_hook import after_import
+    from .._import_hook import after_import
 
     # a numba that moved its caching classes keeps its own cache (errors are ignored)
     after_import("numba", lambda module: _add_locator())

@@ -1,4 +1,5 @@
-"""A command's first run compiles its stages on every core (robomaze.cli._stages).
+"""A command's first run compiles its stages on two cores (robomaze.cli._stages,
+robomaze._compile.parallel).
 
 Each case runs a command in a fresh process with an empty numba cache and
 records numba's ``numba:compile`` events in the command's own process. The
@@ -6,8 +7,8 @@ stage tasks must compile every kernel the command then calls (nothing is
 compiled after :func:`robomaze.cli._stages.prepare` returns), a helper
 process must take a share when there are two cores, and the output must be
 that of a run whose kernels all come from the cache. Counts only, no timing.
-On a first run the helper is a fork of the command (:func:`robomaze._claims.fork`);
-with a partly warm cache an interpreter started at the first cache miss.
+The helper is a fork of the command (:func:`robomaze._compile.parallel.fork`),
+started only while the cache lacks kernels of the tasks' probe files.
 """
 
 import json
@@ -19,7 +20,7 @@ import sys
 import pytest
 
 import robomaze
-from robomaze import _claims
+from robomaze._compile import parallel
 from robomaze.cli import _stages
 
 PROBE = r"""
@@ -100,29 +101,45 @@ def test_a_helper_takes_a_share_and_the_output_is_unchanged(tmp_path):
     assert three["names"] == [] and three["stats"]["processes"] == 1
 
 
+def test_warm_runs_each_task_once_and_records_errors(monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
+    ran = []
+
+    def run(task):
+        ran.append(task)
+        if task == "b":
+            raise ValueError("no such maze")
+
+    stats = parallel.warm(["a", "b", "c"], run, cap=4)
+    assert ran == ["a", "b", "c"] and stats["processes"] == 1
+    assert stats["errors"] == [[0, "b", "ValueError: no such maze"]]
+    assert [row[1] for row in stats["timeline"]] == ["a", "b", "c"]
+
+
 def test_claims_share_a_task_list_once(tmp_path):
     folder = str(tmp_path)
     ran = []
-    _claims.work(["a", "b", "c"], ran.append, folder, lambda: False, True, 10.0)
+    parallel._Worker(folder, ran.append, lambda t: (), 0).work(["a", "b", "c"], lambda: False,
+                                                              True)
     assert ran == ["a", "b", "c"]
-    assert all(_claims.done(folder, t) for t in "abc")
+    assert all(parallel._done(folder, t) for t in "abc")
     # a second process finds every task taken and runs none
     ran2 = []
-    _claims.work(["a", "b", "c"], ran2.append, folder, lambda: True, False, 10.0)
+    parallel._Worker(folder, ran2.append, lambda t: (), 1).work(["a", "b", "c"], lambda: True,
+                                                               False)
     assert ran2 == []
 
 
 def test_a_helper_waits_for_what_a_task_needs(tmp_path):
     folder = str(tmp_path)
-    _claims.claim(folder, "common")       # running elsewhere
+    parallel.claim(folder, "common")       # running elsewhere
     ran = []
+    needs = lambda t: ("common",) if t == "plan" else ()  # noqa: E731
     # a helper (server=False) whose others died stops rather than wait forever
-    _claims.work(["common", "plan"], ran.append, folder, lambda: False, False, 10.0,
-                 needs=lambda t: ("common",) if t == "plan" else ())
+    parallel._Worker(folder, ran.append, needs, 1).work(["common", "plan"], lambda: False, False)
     assert ran == []
     # the server takes what is left once nobody else can
-    _claims.work(["common", "plan"], ran.append, folder, lambda: False, True, 10.0,
-                 needs=lambda t: ("common",) if t == "plan" else ())
+    parallel._Worker(folder, ran.append, needs, 0).work(["common", "plan"], lambda: False, True)
     assert ran == ["plan"]
 
 
@@ -131,81 +148,67 @@ def _fake_cached(cache_dir, *files):
     kernel of theirs is named after: numba never opens it)."""
     from numba.core import config
 
-    from robomaze import _jit_cache
+    from robomaze._compile import cache
 
     saved = config.CACHE_DIR
     config.CACHE_DIR = str(cache_dir)
     try:
         for rel in files:
-            folder = _jit_cache.cache_folder(os.path.join(_jit_cache.PACKAGE_DIR, rel))
+            folder = cache.cache_folder(os.path.join(cache.PACKAGE_DIR, rel))
             os.makedirs(folder, exist_ok=True)
             open(os.path.join(folder, "probe-0.py0.nbi"), "w").close()
     finally:
         config.CACHE_DIR = saved
 
 
-def test_cold_means_no_kernel_of_any_probe_file(tmp_path, monkeypatch):
+def test_all_cached_means_a_kernel_of_every_probe_file(tmp_path, monkeypatch):
     from numba.core import config
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
     files = ["sim/_kernels.py", "sense/_kernels.py"]
-    assert _claims.cold(files)
+    assert not parallel.all_cached(files)
     _fake_cached(tmp_path, "sense/_kernels.py")
-    assert not _claims.cold(files)              # one of them cached: not a first run
-    assert _claims.cold(["sim/_kernels.py"])
-    assert not _claims.cold([])
+    assert not parallel.all_cached(files)          # one of them lacks kernels: fork
+    assert parallel.all_cached(["sense/_kernels.py"])
+    assert parallel.all_cached([])
     monkeypatch.setenv("NUMBA_CACHE_LOCATOR_CLASSES", "x")
-    assert not _claims.cold(["sim/_kernels.py"])   # numba's own folders: cannot tell
+    assert parallel.all_cached(["sim/_kernels.py"])   # numba's own folders: cannot tell
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
                     reason="helpers are forked on Linux only")
 def test_a_forked_helper_runs_then_exits_and_can_be_killed(tmp_path):
+    import signal
     import time
 
     mark = tmp_path / "ran"
-    done = _claims.fork(1, lambda: mark.write_text(str(os.getpid())))
-    assert len(done) == 1 and done[0].wait() == 0
-    assert int(mark.read_text()) == done[0].pid != os.getpid()
-    assert done[0].poll() == 0
-    slow = _claims.fork(1, lambda: time.sleep(60))[0]
-    assert slow.poll() is None
-    slow.kill()
-    assert slow.wait() == -9
-    failing = _claims.fork(1, lambda: 1 / 0)[0]
-    assert failing.wait() == 1                  # an error ends the helper, not the caller
+    (pid,) = parallel.fork(1, lambda i: mark.write_text(f"{os.getpid()} {i}"))
+    assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
+    assert mark.read_text() == f"{pid} 1" and pid != os.getpid()
+    (slow,) = parallel.fork(1, lambda i: time.sleep(60))
+    assert not parallel._reap(slow, os.WNOHANG)
+    os.kill(slow, signal.SIGKILL)
+    assert os.waitstatus_to_exitcode(os.waitpid(slow, 0)[1]) == -9
+    (failing,) = parallel.fork(1, lambda i: 1 / 0)
+    assert os.waitstatus_to_exitcode(os.waitpid(failing, 0)[1]) == 1  # the helper's, not ours
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
-def test_a_partly_warm_cache_starts_a_helper_interpreter_at_the_first_miss(tmp_path):
-    # a cache holding kernels of the probe files is not a first run: no fork up
-    # front; the first cache miss starts a helper interpreter, which still
-    # takes a share
-    from robomaze.cli._stages import PROBES
+def test_a_helper_reports_its_compiles_and_errors_through_warm(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROBOMAZE_WARM_PROCESSES", raising=False)
+    monkeypatch.setattr(parallel, "all_cached", lambda files: False)
+    import time
 
-    _fake_cached(tmp_path / "cache", *{f for files in PROBES.values() for f in files})
-    argv = ["plan", "kruskal", "4x4", "--seed", "1", "--method", "dijkstra"]
-    one = _run(tmp_path, "one", 1, *argv)
-    two = _run(tmp_path, "cache", 2, *argv)
-    assert two["stats"]["processes"] == 2 and two["stats"]["compiled_helpers"] > 0
-    assert two["after_prepare"] == [len(two["names"])]
-    assert two["stdout"] == one["stdout"]
+    def run(task):
+        if task == "slow":
+            time.sleep(0.5)  # the caller is busy: the helper takes the rest
+        elif task == "bad":
+            raise KeyError("x")
 
-
-def test_a_task_that_raises_is_recorded_not_raised(monkeypatch):
-    def boom(spec):
-        raise ValueError("no such maze")
-
-    monkeypatch.setitem(_stages.TASKS, "boom", boom)
-    monkeypatch.setattr(_stages, "_ERRORS", [])
-    _stages._run("boom", {})
-    assert _stages._ERRORS == [("boom", "ValueError: no such maze")]
-
-
-def test_a_helpers_report_carries_its_errors(tmp_path):
-    _claims.write_report(str(tmp_path), 3, [["env", 1.0, 2.0]], [("agent", "KeyError: 'x'")])
-    (rep,) = _claims.reports(str(tmp_path))
-    assert rep == {"compiled": 3, "log": [["env", 1.0, 2.0]], "errors": [["agent", "KeyError: 'x'"]]}
-    (tmp_path / "count.99").write_text("{half")   # a helper killed mid-write is left out
-    assert len(_claims.reports(str(tmp_path))) == 1
+    stats = parallel.warm(["slow", "bad", "ok"], run, cap=2)
+    assert stats["processes"] == 2
+    by = {task: proc for proc, task, _, _ in stats["timeline"]}
+    assert by["slow"] == 0 and by["bad"] == 1
+    assert stats["errors"] == [[1, "bad", "KeyError: 'x'"]]
+    assert sorted(by) == ["bad", "ok", "slow"]

@@ -1,0 +1,141 @@
+"""What kernels use to compile less: :func:`inner`, :func:`filled`, :func:`counting`, :func:`prefetch`.
+
+* :func:`inner`: numba compiles every kernel with a CPython wrapper
+  (unboxing arguments, boxing the result) and a C wrapper beside its body,
+  each lowered, optimised and cached. A kernel only other kernels call needs
+  neither; ``@inner`` drops them. Two rules keep that a saving
+  (``tests/test_inner_kernels.py`` checks both): nothing calls an inner
+  kernel from Python (it has no entry point: such a call raises a
+  ``TypeError`` here, where a bare ``njit(**INNER)`` would jump to a null
+  address), and an inner kernel calls none of numba's overloads (``np.empty``,
+  ``min``, ``int`` ...), which numba compiles once per calling kernel's
+  *flags*, so once more for inner kernels.
+* :func:`filled` and :func:`counting`: ``np.full`` and ``np.arange`` as
+  ``np.empty`` and a loop inlined into the caller. numba's own versions
+  compile an implementation (and its helpers) per dtype.
+* :func:`prefetch`: LLVM's ``llvm.prefetch`` (read, keep in all cache
+  levels) for the address of ``array[index]``, which numba lacks; it never
+  faults, so the index need not be valid. A kernel issues it for look-ups it
+  makes a little later, so that independent cache misses overlap.
+
+The kernel style these serve (the reason for code that looks odd in the
+kernel modules; each figure is in benchmarks/README.md, issue 22):
+
+1. A helper with one caller is ``inline="always"``; one with several is
+   :func:`inner` (numba's inlining types the helper again at each call site:
+   seven calls of a ray caster's helper cost 0.17 s more).
+2. No overloads where a select does: ``b if b > a else a`` for ``max``,
+   ``math.floor`` (already an int64) for ``int``, loops for ``a.min()``
+   (a general reduction and ``np.take``: ~0.7 s).
+3. Callers allocate: an array made in a kernel compiles ``np.empty`` (and
+   ``np.array([...])`` a list-to-array conversion) for that kernel; tables
+   are module constants, and :func:`filled` / :func:`counting` fill.
+4. One specialisation per helper: a typed constant (``np.int64(0)``,
+   ``np.bool_(True)``), not a literal, where a variable is passed elsewhere;
+   one kernel where a pose and a batch of poses share a test; loops, not
+   slice assignments (their error paths format strings: ~1 s).
+
+Examples
+--------
+>>> import numpy as np
+>>> from numba import njit
+>>> @inner(cache=False)                 # a doctest has no file to cache in
+... def _twice(a, i):
+...     return 2 * a[i]
+>>> @njit
+... def demo(a):
+...     prefetch(a, 0)
+...     return _twice(a, 1), filled(2, -1, np.int32), counting(3, np.int64)
+>>> t, f, c = demo(np.arange(3))
+>>> int(t), f.tolist(), f.dtype.name, c.tolist()
+(2, [-1, -1], 'int32', [0, 1, 2])
+>>> _twice(np.arange(3), 1)
+Traceback (most recent call last):
+...
+TypeError: _twice is compiled for other kernels only (no Python entry point): call a kernel that calls it
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from llvmlite import ir
+from llvmlite.binding import llvm_version_info
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = ["INNER", "inner", "filled", "counting", "prefetch"]
+
+#: njit options of a kernel only other kernels call: cached, no wrappers
+INNER = {"cache": True, "no_cfunc_wrapper": True, "no_cpython_wrapper": True}
+
+
+def inner(fn: Callable | None = None, **options):
+    """``njit(**INNER)`` whose calls from Python raise a ``TypeError``.
+
+    numba's dispatcher calls a compiled entry point it looks up in a table
+    filled by ``_insert``; without a CPython wrapper that entry is null. Here
+    the table stays empty, so every call from Python takes numba's slow path
+    (``_compile_for_args``), which refuses; kernels call the body directly.
+    Use as ``@inner`` or ``@inner(cache=False)``.
+    """
+
+    def wrap(f):
+        disp = njit(**dict(INNER, **options))(f)
+        name = f.__name__
+
+        def no_python_entry(*args, **kwargs):
+            raise TypeError(f"{name} is compiled for other kernels only (no Python entry "
+                            "point): call a kernel that calls it")
+
+        disp._insert = lambda *args, **kwargs: None
+        disp._compile_for_args = no_python_entry
+        return disp
+
+    return wrap if fn is None else wrap(fn)
+
+
+@njit(cache=True, inline="always")
+def filled(n, value, dtype):
+    """``np.full(n, value, dtype)`` for a 1-D array of ``n`` items."""
+    a = np.empty(n, dtype)
+    for i in range(n):
+        a[i] = value
+    return a
+
+
+@njit(cache=True, inline="always")
+def counting(n, dtype):
+    """``np.arange(n).astype(dtype)``: 0, 1, ..., n - 1."""
+    a = np.empty(n, dtype)
+    for i in range(n):
+        a[i] = i
+    return a
+
+
+# overloaded on the pointer type: ``p0`` for LLVM's opaque pointers (from LLVM 17),
+# ``p0i8`` for the typed ``i8*`` of older ones
+_PREFETCH = "llvm.prefetch.p0" if llvm_version_info[0] >= 17 else "llvm.prefetch.p0i8"
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Start loading the cache line of ``arr[idx]`` (1-D array, integer index)."""
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and isinstance(idx, types.Integer)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1]],
+                                       wraparound=False)
+        i32, i8p = ir.IntType(32), ir.IntType(8).as_pointer()
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), (i8p, i32, i32, i32)), _PREFETCH)
+        # read (0), locality 3 (keep in every level), data cache (1)
+        builder.call(fn, (builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)))
+        return context.get_dummy_value()
+
+    return types.void(arr, idx), codegen

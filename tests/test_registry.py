@@ -237,3 +237,17 @@ def test_sweep_checker_reads_the_specs(tmp_path):
         parse_sweep({"maze": base["maze"],
                      "run": {"mapf": ["prioritized"], "agents": [4],
                              "options": {"prioritized": {"orderr": 1}}}})
+
+
+def test_giving_back_the_loaded_entry_keeps_its_spec(monkeypatch):
+    # monkeypatch.setitem's undo assigns the function it read: the declared
+    # options and warm-up must survive it (a bare callable would lose them)
+    before = registry.PLANNERS.spec("max_clearance")
+    fn = registry.PLANNERS["max_clearance"]
+    registry.PLANNERS["max_clearance"] = fn
+    after = registry.PLANNERS.spec("max_clearance")
+    assert after is before and after.warmup == Warmup(cost=1.7, needs=("common", "heap"))
+    registry.PLANNERS["max_clearance"] = lambda grid, start, goal: None
+    assert registry.PLANNERS.spec("max_clearance").warmup is None
+    registry.PLANNERS["max_clearance"] = before
+    assert registry.PLANNERS.spec("max_clearance").options == before.options

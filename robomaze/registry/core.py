@@ -115,8 +115,12 @@ class Registry(MutableMapping):
             raise ParameterError(f"{self.kind} name must be a non-empty string, got {name!r}")
         if not isinstance(obj, Spec) and not callable(obj) and not self._objects_ok(obj):
             raise ParameterError(f"{self.kind} {name!r} must be callable, got {type(obj).__name__}")
-        spec = self._as_spec(name, obj)
         old = self._specs.get(name)
+        if old is not None and not isinstance(obj, Spec) and old.loaded and old.load() is obj:
+            # the entry it already holds, given back (a monkeypatch undone,
+            # ``PLANNERS.update(saved)``): keep its declared options and flags
+            return old
+        spec = self._as_spec(name, obj)
         if old is not None and not replace and not _same(old, spec):
             raise ParameterError(f"{self.kind} {name!r} is already registered "
                                  f"({old.entry!r}); pass replace=True")

@@ -10,7 +10,9 @@ def _restore_registries():
     from robomaze.bench import plugins
     from robomaze.plan import PLANNERS
 
-    before, loaded = dict(PLANNERS), dict(plugins._loaded)
+    # the specs, not the functions: a bare function would lose its options,
+    # flags and warm-up declaration
+    before, loaded = {n: PLANNERS.spec(n) for n in PLANNERS}, dict(plugins._loaded)
     yield
     PLANNERS.clear()
     PLANNERS.update(before)

@@ -91,6 +91,10 @@ DETERMINISTIC_METRICS = (
     "arc_clearance_median", "arc_clearance_max", "optimal_reference",
     # agents with a localizer (robomaze.localize)
     "ate_rmse", "rpe_per_m", "lost_time", "map_iou_occupied", "map_iou_free",
+    # many agents planned together (robomaze.bench.mapf.MAPF_METRICS): a MAPF
+    # regression (a longer plan, a lost optimality bound) is gated like a path's
+    "agents", "soc", "makespan", "lower_bound", "sum_of_distances", "suboptimality", "bound",
+    "expansions", "nodes", "body",
 )
 _MAX_PATH_POINTS = 2000
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -248,6 +247,17 @@ def _report(directory: Path, *, examples: bool = True, timed: bool = False) -> i
 def _list_rows(directory: str) -> int:
     from ..bench.compare import load_rows
 
+    if _is_traffic_dir(directory):
+        from ..bench import traffic as T
+
+        print(f"{'id':12}  {'robots':>6}  {'corridor':>8}  {'obstacles':>9}  {'assignment':10}  "
+              f"{'seed':>5}  outcome")
+        for r in T.read_rows(directory):
+            a = r["axes"]
+            print(f"{r['id']:12}  {a['robots.count']:>6}  {a['corridor']:>8}  "
+                  f"{a['obstacles.count']:>9}  {a['run.assignment']:10}  {a['seed']:>5}  "
+                  f"{r.get('outcome')}")
+        return 0
     rows = load_rows(directory, "results")
     print(f"{'id':12}  {'kind':8}  {'method':18}  {'corridor':>8}  {'footprint':18}  "
           f"{'seed':>5}  outcome")
@@ -289,8 +299,9 @@ def _show(directory: str, row_id: str) -> int:
 
     if _is_traffic_dir(directory):
         from ..bench import traffic as T
+        from ..bench.recreate_traffic import show_traffic_row
 
-        print(json.dumps(T.find_row(directory, row_id), indent=1, default=float))
+        print(show_traffic_row(T.find_row(directory, row_id)))
         return 0
 
     print(show_row(find_row(directory, row_id)))

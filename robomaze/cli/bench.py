@@ -34,9 +34,12 @@ forms:
       re-run one row here (kernels warmed first); exit 0 when every
       deterministic field equals the stored row, 1 with a field-by-field
       diff otherwise, 3 when the machine starved the re-run (inconclusive)
-  robomaze bench export DIR -o FILE.parquet|FILE.csv
+  robomaze bench export DIR -o FILE.parquet|FILE.csv|FILE.tar.gz|FILE.zip
       one row per run (the results schema: docs/results.md), for pandas,
-      R, SQL or a spreadsheet (robomaze.bench.load; needs robomaze[data])
+      R, SQL or a spreadsheet (robomaze.bench.load; needs robomaze[data]);
+      .tar.gz/.zip: a self-describing archive a reader opens without
+      robomaze -- rows (JSON lines and Parquet), the column schema, the
+      sweep file and sweep.json, versions, MANIFEST.json with checksums
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -107,7 +110,8 @@ def main(args: argparse.Namespace) -> int:
         return _report(Path(pos[1]), examples=not args.no_examples)
     if pos and pos[0] == "export":
         if len(pos) != 2 or not args.output:
-            raise ParameterError("usage: robomaze bench export DIR -o FILE.parquet|FILE.csv")
+            raise ParameterError("usage: robomaze bench export DIR -o "
+                                 "FILE.parquet|FILE.csv|FILE.tar.gz|FILE.zip")
         return _export(Path(pos[1]), args.output)
     if pos and pos[0] == "compare":
         if len(pos) != 3:
@@ -364,8 +368,12 @@ def _compare(baseline: str, current: str, args) -> int:
 
 
 def _export(directory: Path, output: str) -> int:
+    from ..bench.archive import archive_kind, write_archive
     from ..bench.load import export
 
-    out = export(directory, output)
+    if archive_kind(output):   # results, sweep, versions and a manifest in one file
+        out = write_archive(directory, output)
+    else:
+        out = export(directory, output)
     print(f"export: {out}")
     return 0

@@ -13,13 +13,16 @@ from robomaze.plan.path import Path
 
 
 def test_every_row_metric_is_documented_in_the_one_table():
-    from robomaze.bench import micromouse
+    from robomaze.bench import mapf, micromouse
 
     doc = M.__doc__.split("Metric names")[1]
     mouse_doc = micromouse.__doc__.split("Metrics of a mouse row")[1]
+    mapf_doc = mapf.__doc__.split("Metrics of a mapf row")[1]
     for name in DETERMINISTIC_METRICS:
         if name in micromouse.MOUSE_METRICS:
             assert f"``{name}``" in mouse_doc, name
+        elif name in mapf.MAPF_METRICS:
+            assert f"``{name}``" in mapf_doc, name
         else:
             assert f"``{name}``" in doc, name
 

@@ -41,7 +41,7 @@ import numpy as np
 
 from .scenario import Scenario
 
-__all__ = ["run_mapf", "MAPF_METRICS", "DEFAULT_WORK", "mapf_section"]
+__all__ = ["run_mapf", "method_seed", "MAPF_METRICS", "DEFAULT_WORK", "mapf_section"]
 
 #: Work budget of a run without ``run.max_work``.
 DEFAULT_WORK = 200_000
@@ -60,11 +60,22 @@ def _body(spec) -> int:
     return body_size(float(f.inscribed_radius), float(spec["widen"]["resolution"]))
 
 
+def method_seed(seed: int) -> int:
+    """The solver's seed of a row of world seed ``seed`` (its ``method`` stage).
+
+    >>> method_seed(1) == method_seed(1)
+    True
+    """
+    from ..world import stage_rng
+
+    return int(stage_rng(seed, "method").integers(1 << 31))
+
+
 def run_mapf(scenario: Scenario, row: dict) -> dict:
     """Fill ``row`` with the run of one MAPF solver (see the module docstring)."""
     from .._compile import method_clock
     from ..mapf import SOLVERS, find_problems, random_instance
-    from ..world import WorldSpec, stage_rng
+    from ..world import WorldSpec
 
     spec = scenario.spec
     run = spec["run"]
@@ -77,7 +88,7 @@ def run_mapf(scenario: Scenario, row: dict) -> dict:
                            bucket=run.get("bucket") or "random", size=body)
     t1 = time.perf_counter()
     fn = SOLVERS.lookup(run["mapf"])
-    seed = int(stage_rng(spec["seed"], "method").integers(1 << 31))
+    seed = method_seed(spec["seed"])
     opts = dict(run.get("options") or {})
     # a solver's own budget ([run.options.lacam_star] max_work) wins over the sweep's
     work = int(opts.pop("max_work", None) or run.get("max_work") or DEFAULT_WORK)

@@ -74,6 +74,20 @@ CLI_KEYS: dict[str, dict[tuple[str, str], object]] = {
               ("run", "connectivity"): _ignored("grid planners only"),
               ("run", "max_steps"): _ignored("agents only"), ("run", "dt"): _ignored("agents only"),
               ("run", "time_limit"): _SAFETY, ("run", "options"): "--option"},
+    # many agents on one map: the widened maze as a MovingAI .map, the
+    # instance as a .scen (same seed rule), then the solver (robomaze.bench.mapf)
+    "mapf": {**_WORLD_KEYS,
+             ("maze", "start"): _ignored("the instance draws every agent's start and goal"),
+             ("maze", "goal"): _ignored("the instance draws every agent's start and goal"),
+             ("robot", "footprint"): "--size",
+             ("robot", "sensor"): _ignored("MAPF agents sense nothing"),
+             ("run", "mapf"): "--solver", ("run", "agents"): "--agents",
+             ("run", "bucket"): "--bucket", ("run", "max_work"): "--max-work",
+             ("run", "options"): "--w",
+             ("run", "planner"): _ignored("planners only"), ("run", "agent"): _ignored("agents only"),
+             ("run", "connectivity"): _ignored("MAPF moves on the 4-connected grid"),
+             ("run", "max_steps"): _ignored("agents only"), ("run", "dt"): _ignored("agents only"),
+             ("run", "time_limit"): _SAFETY},
 }
 
 #: A mouse's options as ``robomaze mouse solve`` flags: option -> value -> flag.
@@ -129,6 +143,8 @@ def row_command(row: dict) -> list[list[str]]:
     table = CLI_KEYS[kind]
     if kind == "mouse":
         return _mouse_commands(row, sc, world)
+    if kind == "mapf":
+        return _mapf_commands(row, sc, world)
     cmd = ["robomaze", kind, *world.cli_source()]
     if world.grid or world.start or world.goal:
         w = world.build()
@@ -183,6 +199,47 @@ def _mouse_commands(row, sc, world) -> list[list[str]]:
     return cmds + [cmd]
 
 
+def _mapf_commands(row, sc, world) -> list[list[str]]:
+    """The map, the instance and the solver of a MAPF row (three commands)."""
+    from .mapf import DEFAULT_WORK, _body, method_seed
+
+    spec, run = sc.spec, sc.spec["run"]
+    if world.grid:
+        map_file = str(world.resolve(world.grid))
+        cmds = []
+    elif world.generator:
+        map_file = f"mapf-{row['id']}.map"
+        gen = ["robomaze", "generate", world.generator, f"{world.rows}x{world.cols}",
+               "--seed", str(world.seed), "--corridor", str(world.corridor),
+               "--wall", str(world.wall), "--resolution", repr(float(world.resolution))]
+        if world.braid:
+            gen += ["--braid", repr(float(world.braid))]
+        if world.placement != "corners":
+            gen += ["--placement", str(world.placement)]
+        for k, v in sorted((world.options or {}).items()):
+            gen += ["--option", f"{k}={_value_word(v)}"]
+        cmds = [[shlex.quote(w) for w in gen] + ["-o", shlex.quote(map_file)]]
+    else:
+        raise ParameterError("maze.file of a mapf row has no command form (robomaze mapf "
+                             "reads MovingAI .map files; give the sweep maze.grid)")
+    scen = f"mapf-{row['id']}.scen"
+    agents, body = str(int(run.get("agents") or 10)), str(_body(spec))
+    cmds.append(["robomaze", "mapf", shlex.quote(map_file), shlex.quote(scen), "--new-scen",
+                 "--agents", agents, "--bucket", shlex.quote(run.get("bucket") or "random"),
+                 "--seed", str(spec["seed"]), "--size", body])
+    opts = dict(run.get("options") or {})
+    work = int(opts.pop("max_work", None) or run.get("max_work") or DEFAULT_WORK)
+    cmd = ["robomaze", "mapf", shlex.quote(map_file), shlex.quote(scen), "--solver",
+           shlex.quote(run["mapf"]), "--agents", agents, "--max-work", str(work),
+           "--seed", str(method_seed(spec["seed"])), "--size", body]
+    for k, v in sorted(opts.items()):
+        if k != "w" or run["mapf"] != "ecbs":
+            raise ParameterError(f"run.options.{k} = {v!r} of a mapf row has no command form "
+                                 "(robomaze mapf takes --w for ecbs)")
+        cmd += ["--w", repr(float(v))]
+    return cmds + [cmd + ["--json", shlex.quote(f"mapf-{row['id']}.json")]]
+
+
 def _profile_path(name: str, base_dir: str) -> str:
     import os
 
@@ -204,9 +261,10 @@ def row_python(row: dict) -> list[str]:
     lines = ["from robomaze.bench.run import run_scenario"]
     if sc.spec.get("plugins"):
         lines.append("# run_scenario imports the row's plugins: run this only if you trust them")
+    shown = ("'soc'", "'makespan'") if sc.kind == "mapf" else ("'length_m'", "'min_clearance'")
     lines += [f"row = run_scenario({d!r})",
-              "print(row['outcome'], row['metrics'].get('length_m'), "
-              "row['metrics'].get('min_clearance'))"]
+              "print(row['outcome'], " + ", ".join(f"row['metrics'].get({k})" for k in shown)
+              + ")"]
     return lines
 
 
@@ -251,6 +309,21 @@ def _world_python(row: dict) -> list[str]:
         lines += ["from robomaze.micromouse import get_profile, solve",
                   f"run = solve(world.maze, method={run['mouse']!r}{opts})",
                   "print(run.success, run.route_length)"]
+    elif sc.kind == "mapf":
+        from .mapf import DEFAULT_WORK, _body, method_seed
+
+        # the agents plan on the bare widened grid (a body is cells, not a footprint)
+        lines[1] = f"world = WorldSpec.from_dict({dict(wd, footprint=None)!r}).build()"
+        opts = dict(run.get("options") or {})
+        work = int(opts.pop("max_work", None) or run.get("max_work") or DEFAULT_WORK)
+        kw = "".join(f", {k}={v!r}" for k, v in sorted(opts.items()))
+        lines += ["from robomaze.mapf import SOLVERS, random_instance",
+                  f"inst = random_instance(world.grid.occupied, {int(run.get('agents') or 10)}, "
+                  f"seed={spec['seed']}, bucket={run.get('bucket') or 'random'!r}, "
+                  f"size={_body(spec)})",
+                  f"res = SOLVERS.lookup({run['mapf']!r})(inst, max_work={work}, "
+                  f"seed={method_seed(spec['seed'])}{kw})",
+                  "print(res.outcome, res.soc, res.makespan)"]
     return lines
 
 
@@ -276,7 +349,7 @@ def show_row(row: dict) -> str:
               f"# robomaze bench rerun DIR {row['id']}"
               + "".join(f" --plugins {shlex.quote(p)}" for p in plugins)]
     m = row.get("metrics") or {}
-    stored = {k: m.get(k) for k in ("length_m", "min_clearance", "route_length")
+    stored = {k: m.get(k) for k in ("length_m", "min_clearance", "route_length", "soc", "makespan")
               if m.get(k) is not None}
     if stored:
         lines += ["", "# stored: " + ", ".join(f"{k} {v!r}" for k, v in stored.items())]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -35,9 +34,12 @@ forms:
       re-run one row here (kernels warmed first); exit 0 when every
       deterministic field equals the stored row, 1 with a field-by-field
       diff otherwise, 3 when the machine starved the re-run (inconclusive)
-  robomaze bench export DIR -o FILE.parquet|FILE.csv
+  robomaze bench export DIR -o FILE.parquet|FILE.csv|FILE.tar.gz|FILE.zip
       one row per run (the results schema: docs/results.md), for pandas,
-      R, SQL or a spreadsheet (robomaze.bench.load; needs robomaze[data])
+      R, SQL or a spreadsheet (robomaze.bench.load; needs robomaze[data]);
+      .tar.gz/.zip: a self-describing archive a reader opens without
+      robomaze -- rows (JSON lines and Parquet), the column schema, the
+      sweep file and sweep.json, versions, MANIFEST.json with checksums
 
 plugins run arbitrary Python: a sweep's `plugins = [...]` (modules or .py files
 beside the sweep) and $ROBOMAZE_PLUGINS are imported, with your rights, by this
@@ -108,7 +110,8 @@ def main(args: argparse.Namespace) -> int:
         return _report(Path(pos[1]), examples=not args.no_examples)
     if pos and pos[0] == "export":
         if len(pos) != 2 or not args.output:
-            raise ParameterError("usage: robomaze bench export DIR -o FILE.parquet|FILE.csv")
+            raise ParameterError("usage: robomaze bench export DIR -o "
+                                 "FILE.parquet|FILE.csv|FILE.tar.gz|FILE.zip")
         return _export(Path(pos[1]), args.output)
     if pos and pos[0] == "compare":
         if len(pos) != 3:
@@ -248,6 +251,17 @@ def _report(directory: Path, *, examples: bool = True, timed: bool = False) -> i
 def _list_rows(directory: str) -> int:
     from ..bench.compare import load_rows
 
+    if _is_traffic_dir(directory):
+        from ..bench import traffic as T
+
+        print(f"{'id':12}  {'robots':>6}  {'corridor':>8}  {'obstacles':>9}  {'assignment':10}  "
+              f"{'seed':>5}  outcome")
+        for r in T.read_rows(directory):
+            a = r["axes"]
+            print(f"{r['id']:12}  {a['robots.count']:>6}  {a['corridor']:>8}  "
+                  f"{a['obstacles.count']:>9}  {a['run.assignment']:10}  {a['seed']:>5}  "
+                  f"{r.get('outcome')}")
+        return 0
     rows = load_rows(directory, "results")
     print(f"{'id':12}  {'kind':8}  {'method':18}  {'corridor':>8}  {'footprint':18}  "
           f"{'seed':>5}  outcome")
@@ -289,8 +303,9 @@ def _show(directory: str, row_id: str) -> int:
 
     if _is_traffic_dir(directory):
         from ..bench import traffic as T
+        from ..bench.recreate_traffic import show_traffic_row
 
-        print(json.dumps(T.find_row(directory, row_id), indent=1, default=float))
+        print(show_traffic_row(T.find_row(directory, row_id)))
         return 0
 
     print(show_row(find_row(directory, row_id)))
@@ -353,8 +368,12 @@ def _compare(baseline: str, current: str, args) -> int:
 
 
 def _export(directory: Path, output: str) -> int:
+    from ..bench.archive import archive_kind, write_archive
     from ..bench.load import export
 
-    out = export(directory, output)
+    if archive_kind(output):   # results, sweep, versions and a manifest in one file
+        out = write_archive(directory, output)
+    else:
+        out = export(directory, output)
     print(f"export: {out}")
     return 0

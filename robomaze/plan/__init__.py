@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..errors import NoPathError
 from ..registry import PLANNERS
 from ..geometry import Footprint
 from ..grid import OccupancyGrid
@@ -118,8 +119,15 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     check_planner_options(method, options)
     # the reported time is the planner's CPU time without compiling: a
     # verdict never depends on load, and a first run is not a slow planner
-    with method_clock() as clock:
-        path = fn(grid, start, goal, footprint=footprint, connectivity=connectivity, **options)
+    clock = method_clock()
+    try:
+        with clock:
+            path = fn(grid, start, goal, footprint=footprint, connectivity=connectivity,
+                      **options)
+    except NoPathError as exc:
+        # "no path" is a result too: its time is the planner's alone, like a path's
+        exc.method_time = (clock.cpu_s, clock.compile_s)
+        raise
     if not isinstance(path, Path):
         return path
     return retimed(path, time=clock.cpu_s, compile_time=clock.compile_s)

@@ -15,17 +15,22 @@ from robomaze.bench.recreate import CLI_KEYS, check_keys, row_command
 from robomaze.bench.rerun import show_row
 from robomaze.bench.run import run_scenario
 from robomaze.bench.scenario import load_sweep
+from robomaze.bench.traffic import is_traffic_sweep
 from robomaze.data import SAMPLES_DIR
 from robomaze.errors import ParameterError
 
-# traffic sweeps are a file format of their own (robomaze.bench.traffic: their rows
-# re-run through `bench rerun`); `bench show` does not print MAPF or traffic rows yet
-SWEEPS = sorted(p for p in (SAMPLES_DIR / "scenarios").glob("*.toml")
-                if p.stem not in ("traffic", "mapf"))
+ALL_SWEEPS = sorted((SAMPLES_DIR / "scenarios").glob("*.toml"))
+# traffic sweeps are a file format of their own (robomaze.bench.traffic): their
+# rows are re-created by robomaze.bench.recreate_traffic, tested below
+SWEEPS = [p for p in ALL_SWEEPS if not is_traffic_sweep(p)]
+TRAFFIC_SWEEPS = [p for p in ALL_SWEEPS if is_traffic_sweep(p)]
 
 
 def _kind(sc) -> tuple:
     spec = sc.spec
+    if sc.kind == "mapf":   # the solver's options are flags of their own (ecbs --w)
+        return (sc.kind, False, False, bool(spec["run"]["options"]), bool(spec["maze"]["grid"]),
+                bool(spec["robot"].get("footprint")))
     return (sc.kind, sc.method.startswith("ompl:"), bool(spec["robot"].get("localize")),
             bool(spec["run"].get("bags")), bool(spec["maze"]["grid"]), bool(spec["maze"]["file"]))
 
@@ -35,6 +40,8 @@ def _size(sc) -> float:
     cells = (spec["maze"]["rows"] or 16) * (spec["maze"]["cols"] or 16)
     k = spec["widen"]["corridor"] + spec["widen"]["wall"]
     slow = {"slam": 4, "mcl": 2}.get(spec["robot"].get("localize"), 1)
+    if sc.kind == "mapf":
+        slow *= spec["run"]["agents"] * {"cbs": 4, "ecbs": 2}.get(sc.method, 1)
     return cells * k * k * slow
 
 
@@ -59,10 +66,11 @@ def test_every_shipped_sweep_is_covered_and_every_spec_key_has_a_command_form():
             check_keys(sc.kind, sc.spec)       # raises on a key without a command form
             kinds.add(_kind(sc)[:3])
     assert {("plan", False, False), ("plan", True, False), ("simulate", False, False),
-            ("simulate", False, True), ("mouse", False, False)} <= kinds
+            ("simulate", False, True), ("mouse", False, False), ("mapf", False, False)} <= kinds
+    assert TRAFFIC_SWEEPS, "a shipped traffic sweep"
     with pytest.raises(ParameterError, match="spec key run.new_option of a plan row"):
         check_keys("plan", {"seed": 1, "run": {"new_option": 3}})
-    assert set(CLI_KEYS) == {"plan", "simulate", "mouse"}
+    assert set(CLI_KEYS) == {"plan", "simulate", "mouse", "mapf"}
 
 
 def _run_words(words, cwd):
@@ -128,6 +136,15 @@ def _check_command(sc, tmp_path):
         assert _close(got["metrics"]["length"], m["length_m"])
         assert _close(got["metrics"]["min_clearance"], m["min_clearance"])
         assert _close(got["metrics"]["mean_clearance"], m["mean_clearance"])
+    elif sc.kind == "mapf":
+        assert out.returncode == (0 if row["success"] else 1), out.stderr
+        got = json.loads((tmp_path / f"mapf-{row['id']}.json").read_text())
+        assert got["outcome"] == row["outcome"] and got["success"] == row["success"]
+        assert got["agents"] == m["agents"]
+        for key in ("soc", "makespan", "expansions", "nodes", "bound"):
+            assert got[key] == m.get(key), key
+        assert max(got["lower_bound"] or 0, got["lower_bound_sum_of_paths"]) == m["lower_bound"]
+        assert got["lower_bound_sum_of_paths"] == m["sum_of_distances"]
     else:
         assert out.returncode == (0 if row["success"] else 1), out.stderr
         got = dict(p for p in (line.split(None, 1) for line in out.stdout.splitlines())
@@ -138,14 +155,16 @@ def _check_command(sc, tmp_path):
         assert int(got["search_moves"]) == m["search_moves"]
 
 
-@pytest.mark.parametrize("sc", [p for p in _picks() if "ompl" not in p.id][:6])
+@pytest.mark.parametrize("sc", [p for p in _picks() if "ompl" not in p.id][:6]
+                         + [p for p in _picks() if "-mapf-" in p.id][:1])
 def test_the_printed_python_recreates_the_row(sc):
     row = run_scenario(sc)
     text = show_row(row)
     steps = text.split("# Python: the world and the method, step by step\n", 1)[1]
     code = steps.split("# or the whole row", 1)[0]
     buf = io.StringIO()
-    if row["outcome"] == "no_path" or (sc.kind == "plan" and row["outcome"] == "budget"):
+    if sc.kind != "mapf" and (row["outcome"] == "no_path"
+                              or (sc.kind == "plan" and row["outcome"] == "budget")):
         from robomaze.errors import NoPathError
 
         with pytest.raises(NoPathError), contextlib.redirect_stdout(buf):
@@ -157,6 +176,9 @@ def test_the_printed_python_recreates_the_row(sc):
         printed = buf.getvalue().split()
     if printed is None:
         pass
+    elif sc.kind == "mapf":
+        assert printed == [row["outcome"], str(row["metrics"].get("soc")),
+                           str(row["metrics"].get("makespan"))]
     elif sc.kind == "plan":
         assert _close(float(printed[-1]), row["metrics"]["length_m"])
     elif sc.kind == "simulate":
@@ -177,3 +199,90 @@ def test_a_mouse_row_has_a_command_and_no_stale_world(tmp_path):
     text = show_row(run_scenario(sc))
     assert "robomaze mouse solve" in text and "robomaze generate kruskal 5x5 --seed 7" in text
     assert "'rows': 8" not in text
+
+
+# ------------------------------------------------------------------ traffic rows
+def _traffic_picks():
+    """One small row of every kind (one robot or many, with or without moving
+    obstacles) of every shipped traffic sweep."""
+    from robomaze.bench.traffic import load_traffic_sweep
+
+    out = []
+    for path in TRAFFIC_SWEEPS:
+        best = {}
+        for r in load_traffic_sweep(path):
+            a = r["axes"]
+            k = (a["robots.count"] > 1, a["obstacles.count"] > 0)
+            size = a["robots.count"] * a["corridor"] ** 2 * (1 + a["obstacles.count"])
+            if k not in best or size < best[k][0]:
+                best[k] = (size, r)
+        out += [pytest.param(r, id=f"{path.stem}-{'many' if k[0] else 'one'}"
+                             f"{'-obstacles' if k[1] else ''}")
+                for k, (_, r) in sorted(best.items())]
+    return out
+
+
+def _nan_eq(a, b) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return a == b
+
+
+@pytest.mark.parametrize("sweep_row", _traffic_picks())
+def test_the_printed_command_recreates_a_traffic_row(sweep_row, tmp_path):
+    from robomaze.bench.recreate_traffic import show_traffic_row
+    from robomaze.bench.traffic import run_row
+
+    row = json.loads(json.dumps(run_row(sweep_row), default=float))
+    text = show_traffic_row(row)
+    shell = text.split("# shell\n", 1)[1].split("\n\n", 1)[0]
+    assert shell.startswith("robomaze traffic ") and shell.count("\n") == 0, shell
+    out = _run_words(shell.split(), tmp_path)
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["outcome"] == row["outcome"]
+    assert [r["success"] for r in got["robots_detail"]] == [r["success"] for r in row["robots"]]
+    for key in ("collisions", "arrived", "steps", "makespan", "clearance_robot",
+                "clearance_wall", "sum_of_costs"):
+        assert _nan_eq(got[key], row["metrics"][key]), key
+    # the printed Python: the row through the sweep's runner, and the run itself
+    for part in ("# Python: the row itself, through the sweep's runner\n",
+                 "# Python: the run, step by step\n"):
+        code = text.split(part, 1)[1].split("\n\n", 1)[0].split("# or the whole row")[0]
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(compile(code, "<show>", "exec"), {})
+        outcome, makespan, collisions = buf.getvalue().split()
+        assert outcome == row["outcome"] and int(collisions) == row["metrics"]["collisions"]
+        assert _nan_eq(float(makespan), row["metrics"]["makespan"])
+
+
+def test_a_traffic_spec_no_flag_sets_is_printed_as_a_spec_file(tmp_path):
+    """An ORCA horizon and a lookahead have no flag: the spec file carries them,
+    and running it gives the row; a field neither form carries is refused."""
+    from robomaze.bench.recreate_traffic import traffic_commands
+    from robomaze.bench.traffic import parse_traffic_sweep, run_row
+
+    table = {"kind": "traffic", "seed": 1, "maze": {"generator": "kruskal", "rows": 1, "cols": 3},
+             "widen": {"corridor": 14, "resolution": 0.1},
+             "robots": {"count": 2, "footprint": "disc:0.2"}, "run": {"max_steps": 400}}
+    plain = parse_traffic_sweep(table)[0]
+    assert traffic_commands(plain)[0].startswith("robomaze traffic kruskal 1x3 --seed 1 ")
+    table["run"]["orca"] = {"time_horizon": 3.0}
+    row = parse_traffic_sweep(table)[0]
+    row["spec"]["lookahead"] = 0.8
+    lines = traffic_commands(row)
+    name = f"traffic-{row['id']}.toml"
+    assert lines[0] == f"cat > {name} <<'EOF'" and lines[-2] == "EOF"
+    assert lines[-1] == f"robomaze traffic --spec {name} --json"
+    assert "time_horizon = 3.0" in lines and "lookahead = 0.8" in lines
+    (tmp_path / name).write_text("\n".join(lines[1:-2]) + "\n")
+    out = _run_words(lines[-1].split(), tmp_path)
+    assert out.returncode == 0, out.stderr
+    got, want = json.loads(out.stdout), run_row(row)
+    assert got["outcome"] == want["outcome"] and _nan_eq(got["makespan"],
+                                                         want["metrics"]["makespan"])
+    assert got["steps"] == want["metrics"]["steps"]
+    row["spec"]["robots"][0]["beams"] = None      # TOML has no null: the file would read 64
+    with pytest.raises(ParameterError, match="robot_list of row .* no command form"):
+        traffic_commands(row)

@@ -110,7 +110,8 @@ def run(args) -> int:
               f"expansions, {res.nodes} nodes, {cpu:.3f} s CPU")
         if args.output:
             write_plan(plan, args.output, map_file=inst.name, solver=args.solver,
-                       starts=inst.starts, goals=inst.goals)
+                       starts=inst.starts, goals=inst.goals,
+                       extra={"size": inst.size} if inst.size > 1 else None)
             print(f"wrote {args.output}")
         if args.json_out:
             _dump(args.json_out, s)

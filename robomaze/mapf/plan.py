@@ -106,7 +106,8 @@ class PlanFile:
         """A header list of cells (``starts``, ``goals``) as an int array
         ``(n, 2)`` of (row, col), or None if absent or empty.
 
-        >>> parse_plan("goals=(2,0),(1,1),\nsolution=\n0:(0,0),(1,1),\n").stated_cells("goals")
+        >>> pf = parse_plan(chr(10).join(["goals=(2,0),(1,1),", "solution=", "0:(0,0),(1,1),"]))
+        >>> pf.stated_cells("goals")
         array([[0, 2],
                [1, 1]])
         """

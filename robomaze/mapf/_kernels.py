@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from .._search import heap_grow, heap_pop, heap_push
+from ._bodies import body_step
 
 INF = np.int32(1 << 30)
 
@@ -481,10 +482,12 @@ def _candidates(nbr, deg, dist, v, i, state, cand, ncand, depth, keys, occ_now):
 
 
 @njit(cache=True)
-def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
+def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed, size=1, cols=1):
     """PIBT from ``starts`` until every agent stands on its goal or ``max_steps``
     steps; returns ``(configs[T + 1, n], solved)``. Priorities grow while an
-    agent is away from its goal and drop to their fraction on it."""
+    agent is away from its goal and drop to their fraction on it. Bodies of
+    ``size > 1`` cells a side (on a grid ``cols`` wide) step by
+    :func:`._bodies.body_step`."""
     n = starts.shape[0]
     nv = nbr.shape[0]
     state = np.empty(1, np.uint64)
@@ -502,6 +505,7 @@ def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
     ncand = np.empty(n, np.int32)
     pin = np.empty(0, np.int32)
     q_to = np.empty(n, np.int32)
+    chain = np.zeros(n, np.bool_)
     for t in range(max_steps):
         q = configs[t]
         done = True
@@ -512,8 +516,13 @@ def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
         if done:
             return configs[: t + 1].copy(), True
         order = np.argsort(-prio, kind="mergesort").astype(np.int32)
-        if not pibt_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
-                         occ_now, occ_next, stack, kidx, cand, ncand):
+        if size == 1:
+            moved = pibt_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
+                              occ_now, occ_next, stack, kidx, cand, ncand)
+        else:
+            moved = body_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
+                              occ_now, occ_next, chain, cand, size, cols)
+        if not moved:
             return configs[: t + 1].copy(), False
         configs[t + 1] = q_to
         for i in range(n):

@@ -1,4 +1,4 @@
-"""``robomaze render``: draw a saved maze or grid to PNG/SVG/PDF."""
+"""``robomaze render``: draw a saved maze or grid to PNG/SVG/PDF, or animate a MAPF plan on it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from ._common import add_command, load, out_extension, parse_pixel_size, positiv
 
 EPILOG = """\
 input: .json maze, .npy grid, .txt 0/1 matrix (or any format robomaze.io reads)
-output: .png, .svg or .pdf; with --bitmap a .png with one pixel per grid cell
+output: .png, .svg or .pdf; with --bitmap a .png with one pixel per grid cell;
+with --mapf-plan a .gif
+
+--mapf-plan animates a multi-agent plan file (robomaze mapf -o, or any plan
+in the mapf-visualizer / LaCAM layout) on the map: one colour per agent, its
+goal outlined in the same colour (the GIF writer of robomaze mapf --gif).
+Agents are bodies of --mapf-size cells (default: the plan's size= header, else
+1). A plan that breaks the MAPF rules is still drawn, with a note naming the
+first problem.
 
 --graph draws the maze's cell graph over it (cells as nodes, junctions and
 dead ends larger, passages as edges). Grids with a resolution or origin of
@@ -28,6 +36,7 @@ examples:
   robomaze render maze.json -o graph.pdf --graph --start-color red
   robomaze render room.yaml -o room.png --metres
   robomaze render room.yaml -o room-ros1.png --ros-rules ros1
+  robomaze render maze.map --mapf-plan plan.txt -o plan.gif --fps 6
 """
 
 
@@ -47,7 +56,8 @@ def register(subparsers) -> None:
                                 "image) with start and goal marked.",
                     epilog=EPILOG)
     p.add_argument("input", metavar="IN", help="maze or grid file")
-    p.add_argument("-o", "--output", metavar="OUT", required=True, help=".png, .svg or .pdf file")
+    p.add_argument("-o", "--output", metavar="OUT", required=True,
+                   help=".png, .svg or .pdf file (.gif with --mapf-plan)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                       help="pixels per cell (default: fit the longer side to ~1000 px)")
@@ -70,6 +80,14 @@ def register(subparsers) -> None:
     p.add_argument("--ros-rules", choices=("nav2", "ros1"), default=None,
                    help="read a ROS map YAML by Nav2's map_io pixel rules (the default) or "
                         "ROS 1 map_server's")
+    p.add_argument("--mapf-plan", default=None, metavar="PLAN",
+                   help="animate this multi-agent plan file on the map (GIF, one colour per "
+                        "agent)")
+    p.add_argument("--mapf-size", type=positive_int, default=None, metavar="K",
+                   help="agent body side in cells for --mapf-plan (default: the plan's "
+                        "size= header, else 1)")
+    p.add_argument("--fps", type=positive_int, default=8,
+                   help="frames per second of the --mapf-plan GIF (default 8)")
     units = p.add_mutually_exclusive_group()
     units.add_argument("--metres", dest="metres", action="store_true", default=None,
                        help="axes in metres in the ROS map frame (grids; the default for "
@@ -112,6 +130,12 @@ def wants_metres(obj, choice: bool | None) -> bool:
 def run(args: argparse.Namespace) -> int:
     from ..viz import export_bitmap, render
 
+    if args.mapf_plan is not None:
+        return _animate_plan(args)
+    if args.mapf_size is not None:
+        from ..errors import ParameterError
+
+        raise ParameterError("--mapf-size applies to --mapf-plan; no plan given")
     if args.bitmap:
         out_extension(args.output, (".png",), "-o/--output (with --bitmap)")
     else:
@@ -167,3 +191,31 @@ def _solution(obj, name):
     if isinstance(obj, Maze):
         return np.array(route)
     return np.array([obj.maze_centre(c) for c in route])
+
+
+def _animate_plan(args) -> int:
+    """``--mapf-plan``: the plan drawn over the map as a GIF (robomaze mapf's --gif)."""
+    from ..errors import ParameterError
+    from ..mapf import read_plan
+    from ..viz.mapf import plan_on_grid
+
+    out_extension(args.output, (".gif",), "-o/--output (with --mapf-plan)")
+    for flag, used in (("--solution", args.solution), ("--graph", args.graph),
+                       ("--bitmap", args.bitmap), ("--size", args.size is not None),
+                       ("--title", args.title is not None)):
+        if used:
+            raise ParameterError(f"{flag} does not apply to --mapf-plan (a GIF of the agents)")
+    obj = _load(args.input, args.ros_rules)
+    if isinstance(obj, Maze):
+        obj = widen(obj, corridor=args.corridor or 1, wall=args.wall or 1)
+    pf = read_plan(args.mapf_plan)
+    frames, problems = plan_on_grid(obj.occupied, pf, args.output, size=args.mapf_size,
+                                    cell_px=args.cell_px or 0, fps=args.fps,
+                                    path=args.mapf_plan)
+    if problems:
+        print(f"robomaze render: note: the plan breaks the MAPF rules ({len(problems)} "
+              f"problems; first: {problems[0]})", file=sys.stderr)
+    n, steps = pf.plan.n_agents, pf.plan.steps
+    print(f"{args.mapf_plan}: {n} agents, {steps} steps on the {obj.rows}x{obj.cols} grid "
+          f"{args.input} -> {args.output} ({frames} frames)")
+    return 0

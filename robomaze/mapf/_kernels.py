@@ -11,6 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._search import heap_grow, heap_pop, heap_push
+from ._bodies import body_step
+
 INF = np.int32(1 << 30)
 
 
@@ -70,50 +73,15 @@ def goal_distances(nbr, deg, goals):
 
 
 # ---------------------------------------------------------------- heap
-@njit(cache=True)
-def _push(keys, nodes, size, key, node):
-    if size == keys.shape[0]:
-        k2 = np.empty(2 * size + 16, np.int64)
-        n2 = np.empty(2 * size + 16, np.int32)
-        k2[:size] = keys[:size]
-        n2[:size] = nodes[:size]
-        keys = k2
-        nodes = n2
-    i = size
-    while i > 0:
-        p = (i - 1) >> 1
-        if keys[p] <= key:
-            break
-        keys[i] = keys[p]
-        nodes[i] = nodes[p]
-        i = p
-    keys[i] = key
-    nodes[i] = node
-    return keys, nodes, size + 1
-
-
-@njit(cache=True)
-def _pop(keys, nodes, size):
-    node = nodes[0]
-    size -= 1
-    key = keys[size]
-    nd = nodes[size]
-    i = 0
-    while True:
-        ch = 2 * i + 1
-        if ch >= size:
-            break
-        if ch + 1 < size and keys[ch + 1] < keys[ch]:
-            ch += 1
-        if keys[ch] >= key:
-            break
-        keys[i] = keys[ch]
-        nodes[i] = nodes[ch]
-        i = ch
-    if size > 0:
-        keys[i] = key
-        nodes[i] = nd
-    return node, size
+# The core's heap (robomaze._search._heap): keys ordered, equal keys larger g
+# first. Open list: key f, g the arrival time (deeper first, as before);
+# focal list: key conflicts * G + f, g the arrival time. Both are exact
+# integers in float64 (conflicts and f stay far below 2**32 and G = 2**20).
+@njit(cache=True, inline="always")
+def _room(hk, hg, hn, size):
+    if size == hk.shape[0]:
+        return heap_grow(hk, hg, hn)
+    return hk, hg, hn
 
 
 # ---------------------------------------------------------------- space-time search
@@ -181,11 +149,13 @@ def st_astar(nbr, deg, h, start, goal, blk, econs, goal_from, cat, cat_final,
     npar = np.empty(cap, np.int32)
     nconf = np.empty(cap, np.int64)
     nf = np.empty(cap, np.int64)
-    okeys = np.empty(256, np.int64)
-    onodes = np.empty(256, np.int32)
+    okeys = np.empty(256, np.float64)
+    ogs = np.empty(256, np.float64)
+    onodes = np.empty(256, np.int64)
     osize = 0
-    fkeys = np.empty(256, np.int64)
-    fnodes = np.empty(256, np.int32)
+    fkeys = np.empty(256, np.float64)
+    fgs = np.empty(256, np.float64)
+    fnodes = np.empty(256, np.int64)
     fsize = 0
     G = np.int64(1 << 20)
     nn = 0
@@ -197,12 +167,12 @@ def st_astar(nbr, deg, h, start, goal, blk, econs, goal_from, cat, cat_final,
     nf[0] = f0
     nn = 1
     best[start] = 0
-    okeys, onodes, osize = _push(okeys, onodes, osize, f0 * G + (G - 1), 0)
-    fkeys, fnodes, fsize = _push(fkeys, fnodes, fsize, nconf[0] * G * G + f0 * G + (G - 1), 0)
+    osize = heap_push(okeys, ogs, onodes, osize, np.float64(f0), 0.0, 0)
+    fsize = heap_push(fkeys, fgs, fnodes, fsize, np.float64(nconf[0] * G + f0), 0.0, 0)
     fmin = f0
     expanded = 0
     while fsize > 0:
-        node, fsize = _pop(fkeys, fnodes, fsize)
+        node, _, _, fsize = heap_pop(fkeys, fgs, fnodes, fsize)
         v = nvert[node]
         t = ntime[node]
         ts = min(t, tc)
@@ -216,7 +186,7 @@ def st_astar(nbr, deg, h, start, goal, blk, econs, goal_from, cat, cat_final,
                 o = onodes[0]
                 so = min(ntime[o], tc) * nv + nvert[o]
                 if closed[so] or best[so] != o or o == node:
-                    o, osize = _pop(okeys, onodes, osize)
+                    o, _, _, osize = heap_pop(okeys, ogs, onodes, osize)
                     continue
                 break
             if osize > 0 and nf[onodes[0]] < lb:
@@ -269,17 +239,19 @@ def st_astar(nbr, deg, h, start, goal, blk, econs, goal_from, cat, cat_final,
             f1 = np.int64(t1 + h[u])
             nf[nn] = f1
             best[s1] = nn
-            tie = G - 1 - t1
-            okeys, onodes, osize = _push(okeys, onodes, osize, f1 * G + tie, nn)
+            okeys, ogs, onodes = _room(okeys, ogs, onodes, osize)
+            osize = heap_push(okeys, ogs, onodes, osize, np.float64(f1), np.float64(t1), nn)
             if f1 <= w * fmin:
-                fkeys, fnodes, fsize = _push(fkeys, fnodes, fsize, c1 * G * G + f1 * G + tie, nn)
+                fkeys, fgs, fnodes = _room(fkeys, fgs, fnodes, fsize)
+                fsize = heap_push(fkeys, fgs, fnodes, fsize, np.float64(c1 * G + f1),
+                                  np.float64(t1), nn)
             nn += 1
         # the least open f may have grown: admit the nodes it now lets into focal
         while osize > 0:
             o = onodes[0]
             so = min(ntime[o], tc) * nv + nvert[o]
             if closed[so] or best[so] != o:
-                o, osize = _pop(okeys, onodes, osize)
+                o, _, _, osize = heap_pop(okeys, ogs, onodes, osize)
                 continue
             break
         if osize == 0:
@@ -294,13 +266,15 @@ def st_astar(nbr, deg, h, start, goal, blk, econs, goal_from, cat, cat_final,
                 if closed[so] or best[so] != o:
                     continue
                 if old_bound < nf[o] <= w * fmin:
-                    tie = G - 1 - ntime[o]
-                    fkeys, fnodes, fsize = _push(fkeys, fnodes, fsize,
-                                                 nconf[o] * G * G + nf[o] * G + tie, o)
+                    fkeys, fgs, fnodes = _room(fkeys, fgs, fnodes, fsize)
+                    fsize = heap_push(fkeys, fgs, fnodes, fsize,
+                                      np.float64(nconf[o] * G + nf[o]),
+                                      np.float64(ntime[o]), o)
         if fsize == 0 and osize > 0:
             o = onodes[0]
-            fkeys, fnodes, fsize = _push(fkeys, fnodes, fsize,
-                                         nconf[o] * G * G + nf[o] * G + G - 1 - ntime[o], o)
+            fkeys, fgs, fnodes = _room(fkeys, fgs, fnodes, fsize)
+            fsize = heap_push(fkeys, fgs, fnodes, fsize, np.float64(nconf[o] * G + nf[o]),
+                              np.float64(ntime[o]), o)
     return empty, -1, -1, expanded
 
 
@@ -508,10 +482,12 @@ def _candidates(nbr, deg, dist, v, i, state, cand, ncand, depth, keys, occ_now):
 
 
 @njit(cache=True)
-def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
+def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed, size=1, cols=1):
     """PIBT from ``starts`` until every agent stands on its goal or ``max_steps``
     steps; returns ``(configs[T + 1, n], solved)``. Priorities grow while an
-    agent is away from its goal and drop to their fraction on it."""
+    agent is away from its goal and drop to their fraction on it. Bodies of
+    ``size > 1`` cells a side (on a grid ``cols`` wide) step by
+    :func:`._bodies.body_step`."""
     n = starts.shape[0]
     nv = nbr.shape[0]
     state = np.empty(1, np.uint64)
@@ -529,6 +505,7 @@ def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
     ncand = np.empty(n, np.int32)
     pin = np.empty(0, np.int32)
     q_to = np.empty(n, np.int32)
+    chain = np.zeros(n, np.bool_)
     for t in range(max_steps):
         q = configs[t]
         done = True
@@ -539,8 +516,13 @@ def pibt_run(nbr, deg, dist, starts, goals, max_steps, seed):
         if done:
             return configs[: t + 1].copy(), True
         order = np.argsort(-prio, kind="mergesort").astype(np.int32)
-        if not pibt_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
-                         occ_now, occ_next, stack, kidx, cand, ncand):
+        if size == 1:
+            moved = pibt_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
+                              occ_now, occ_next, stack, kidx, cand, ncand)
+        else:
+            moved = body_step(nbr, deg, dist, q, order, pin, pin, 0, state, q_to,
+                              occ_now, occ_next, chain, cand, size, cols)
+        if not moved:
             return configs[: t + 1].copy(), False
         configs[t + 1] = q_to
         for i in range(n):

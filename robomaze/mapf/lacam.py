@@ -14,6 +14,8 @@ plan's own sum of costs.
 
 Work: one PIBT call is one unit (``expansions``); ``nodes`` counts the
 configurations stored. ``anytime=False`` stops at the first plan (LaCAM).
+Agents with bodies (``size > 1``) conflict by overlap; their successors
+come from :func:`._bodies.body_step`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections import deque
 
 import numpy as np
 
-from ..errors import ParameterError
+from ._bodies import body_step
 from ._kernels import pibt_step
 from .instance import Instance
 from .result import MapfResult, configs_to_plan
@@ -51,9 +53,6 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
                 seed: int | None = 0, anytime: bool = True,
                 restart: float = 0.001) -> MapfResult:
     """LaCAM* (``anytime=True``) or LaCAM (first plan) within ``max_work`` PIBT calls."""
-    if inst.size != 1:
-        raise ParameterError(f"lacam plans point agents (size 1); got bodies of size "
-                             f"{inst.size}; use cbs, ecbs or prioritized for bodies")
     name = "lacam_star" if anytime else "lacam"
     nbr, deg = inst.graph()
     dist = inst.distances()
@@ -78,6 +77,8 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
     pin_who = np.empty(n, np.int32)
     pin_where = np.empty(n, np.int32)
     q_to = np.empty(n, np.int32)
+    chain = np.zeros(n, np.bool_)
+    size, cols = inst.size, inst.shape[1]
     goal_key = goals.tobytes()
 
     def h_of(q):
@@ -127,8 +128,13 @@ def solve_lacam(inst: Instance, *, max_work: int = 20_000, max_nodes: int = 1_00
             pin_who[k] = who[k]
             pin_where[k] = where[k]
         work += 1
-        if not pibt_step(nbr, deg, dist, node.q, node.order, pin_who, pin_where, depth, state,
-                         q_to, occ_now, occ_next, stack, kidx, cand, ncand):
+        if size == 1:
+            found = pibt_step(nbr, deg, dist, node.q, node.order, pin_who, pin_where, depth,
+                              state, q_to, occ_now, occ_next, stack, kidx, cand, ncand)
+        else:
+            found = body_step(nbr, deg, dist, node.q, node.order, pin_who, pin_where, depth,
+                              state, q_to, occ_now, occ_next, chain, cand, size, cols)
+        if not found:
             continue
         key = q_to.tobytes()
         known = explored.get(key)

@@ -102,6 +102,20 @@ class PlanFile:
         v = self.header.get(key)
         return None if v is None else int(v)
 
+    def stated_cells(self, key: str):
+        """A header list of cells (``starts``, ``goals``) as an int array
+        ``(n, 2)`` of (row, col), or None if absent or empty.
+
+        >>> pf = parse_plan(chr(10).join(["goals=(2,0),(1,1),", "solution=", "0:(0,0),(1,1),"]))
+        >>> pf.stated_cells("goals")
+        array([[0, 2],
+               [1, 1]])
+        """
+        v = self.header.get(key)
+        if not v:
+            return None
+        return np.array(_parse_cells(v, None, 1, len(key) + 2), np.int64)
+
 
 def _cells_text(cells) -> str:
     return "".join(f"({int(c)},{int(r)})," for r, c in cells)

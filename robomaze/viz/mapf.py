@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import ParameterError
 
-__all__ = ["agent_colors", "plan_frames", "save_plan_gif"]
+__all__ = ["agent_colors", "plan_frames", "save_plan_gif", "plan_on_grid"]
 
 
 def agent_colors(n: int) -> list[tuple[int, int, int]]:
@@ -82,6 +82,48 @@ def save_plan_gif(occupied: np.ndarray, cells: np.ndarray, out, *, size: int = 1
     frames[0].save(os.fspath(out), save_all=True, append_images=frames[1:],
                    duration=int(1000 / max(1, fps)), loop=0, optimize=False)
     return len(frames)
+
+
+def plan_on_grid(occupied: np.ndarray, plan_file, out, *, size: int | None = None,
+                 cell_px: int = 0, fps: int = 8, path=None):
+    """Animate a read plan file (:class:`robomaze.mapf.PlanFile`) on a grid.
+
+    ``size`` defaults to the file's ``size=`` header (else 1), the goals
+    to its ``goals=`` header (else the last step). A cell outside the grid
+    is an error naming ``path``; breaches of the MAPF rules are returned
+    (:func:`robomaze.mapf.find_problems`) and drawn anyway, so a broken
+    plan can be looked at. Returns ``(frames, problems)``.
+    """
+    from ..errors import MazeFormatError
+    from ..mapf import Instance, Problem, find_problems
+
+    occ = np.asarray(occupied, bool)
+    cells = plan_file.plan.cells
+    h, w = occ.shape
+    if size is None:
+        text = plan_file.header.get("size", "1")
+        if not text.isdigit() or int(text) < 1:
+            raise MazeFormatError(f"header size={text!r} is not an integer >= 1", path=path)
+        size = int(text)
+    bad = (cells[..., 0] < 0) | (cells[..., 1] < 0) | (cells[..., 0] > h - size) \
+        | (cells[..., 1] > w - size)
+    if bad.any():
+        t, i = (int(x) for x in np.argwhere(bad)[0])
+        r, c = cells[t, i]
+        raise MazeFormatError(f"agent {i} at (x={c}, y={r}) at step {t} lies outside the "
+                              f"{w}x{h} map (bodies of {size}x{size} cells); expected a "
+                              "plan made on this map", path=path)
+    goals = plan_file.stated_cells("goals")
+    if goals is None or goals.shape != cells[-1].shape:
+        goals = cells[-1]
+    try:
+        inst = Instance(occ, cells[0], goals, size=size)
+        problems = find_problems(inst, plan_file.plan, soc=plan_file.stated("soc"),
+                                 makespan=plan_file.stated("makespan"))
+    except ParameterError as exc:           # a start or goal on a blocked cell
+        problems = [Problem("blocked", 0, (), str(exc))]
+    n = save_plan_gif(occ, cells, out, size=size, cell_px=cell_px, fps=fps, goals=goals)
+    return n, problems
 
 
 def plot_success(table: dict, xlabel: str, out):

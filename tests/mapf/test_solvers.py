@@ -7,7 +7,6 @@ import itertools
 import numpy as np
 import pytest
 
-from robomaze.errors import ParameterError
 from robomaze.mapf import SOLVERS, Instance, find_problems, maze_instance, random_instance, solve
 
 
@@ -199,12 +198,10 @@ def test_work_budget_is_counted():
 
 def test_bodies_on_widened_grid():
     inst = maze_instance(4, rows=4, cols=4, corridor=4, wall=1, seed=5, size=2, braid=1.0)
-    for name in ("cbs", "ecbs", "prioritized"):
+    for name in ("cbs", "ecbs", "prioritized", "lacam", "lacam_star"):
         r = solve(inst, name, validate=False)
         assert r.success, (name, r.reason)
         assert find_problems(inst, r.plan) == []
-    with pytest.raises(ParameterError, match="lacam plans point agents"):
-        solve(inst, "lacam_star")
 
 
 def test_conflicts_of_matches_pairwise_search():

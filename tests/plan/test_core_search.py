@@ -247,6 +247,22 @@ def test_heap_of_bare_keys():
     assert popped == sorted(int(k) for k in keys)
 
 
+#: kernels that still sift a heap of their own: Prim's small-maze kernel keeps
+#: a bare-key heap inline (generator code of another round, not yet moved)
+_OWN_SIFT = ("generate/_prim_small.py",)
+
+
+def _sifts(tree: ast.Module) -> bool:
+    """Whether the module computes a heap parent ``(i - 1) >> 1``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.RShift) and \
+                isinstance(node.right, ast.Constant) and node.right.value == 1 and \
+                isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Sub) and \
+                isinstance(node.left.right, ast.Constant) and node.left.right.value == 1:
+            return True
+    return False
+
+
 def _search_names(tree: ast.Module) -> set[str]:
     """Names of the module's numba kernels (public planners may share a name)."""
     def jitted(fn):
@@ -267,12 +283,17 @@ def test_one_search_engine():
         src = path.read_text()
         tree = ast.parse(src)
         assert not (_search_names(tree) & banned_defs), f"{path}: search code outside the core"
-        # MAPF's high-level searches order Python objects (CBS's constraint tree,
-        # ECBS's focal list, LaCAM*'s configurations), not grid cells: a heap of
-        # objects the core's numba heap cannot hold; their grid searches are kernels
-        if path.relative_to(PKG).as_posix() not in ("mapf/cbs.py", "mapf/ecbs.py",
-                                                    "mapf/lacam.py"):
+        rel = path.relative_to(PKG).as_posix()
+        # MAPF's high-level searches order Python objects (CBS's constraint-tree
+        # nodes, ECBS's open/focal lists of them, LaCAM*'s rewiring over
+        # configuration nodes), not grid states: the core's numba heap holds
+        # numbers only. Their grid searches (space-time A*) are kernels on the
+        # core's heap (checked below).
+        if rel not in ("mapf/cbs.py", "mapf/ecbs.py", "mapf/lacam.py"):
             assert "import heapq" not in src, f"{path}: a second heap"
+        # a binary heap's sift ((i - 1) >> 1) in a kernel is a heap of its own
+        if rel not in _OWN_SIFT:
+            assert not _sifts(tree), f"{path}: a binary heap outside the core"
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.level >= 2:
                 # from ..pkg._private import ...  /  from ..pkg import _private

@@ -184,12 +184,14 @@ class MCL:
     global_start : bool
         Start globally (as after a relocalisation) instead of around
         ``start`` (global localisation).
-    mode_weight, mode_drop, max_modes
+    mode_weight, mode_drop, mode_memory, max_modes
         The look-alike tracker (see the module docstring): a cluster of the
         cloud holding at least ``mode_weight`` of the weight away from the
-        estimate becomes a hypothesis; one whose recent likelihood falls
-        below ``mode_drop`` times the estimate's is dropped; at most
-        ``max_modes`` are kept.
+        estimate becomes a hypothesis; its log likelihood ratio to the
+        estimate is summed over the updates with discount ``mode_memory``
+        (about ``1 / (1 - mode_memory)`` updates of memory, so an exact
+        copy's random walk stays bounded) and it is dropped when the ratio
+        falls below ``mode_drop``; at most ``max_modes`` are kept.
     """
 
     def __init__(self, grid: OccupancyGrid, sensor, start, *, rng=None,
@@ -207,7 +209,8 @@ class MCL:
                  relocalize_updates: int = 10, relocalize_rest: int = 30,
                  global_particles: int = 5000, global_candidates: int = 50_000,
                  global_start: bool = False, mode_weight: float = 0.05,
-                 mode_drop: float = 0.25, max_modes: int = 8) -> None:
+                 mode_drop: float = 0.25, mode_memory: float = 0.98,
+                 max_modes: int = 8) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
         self.grid = grid
@@ -259,6 +262,8 @@ class MCL:
                                        max_value=1.0, strict_min=True)
         self.mode_drop = check_float("mode_drop", mode_drop, min_value=0.0, max_value=1.0)
         self.max_modes = check_int("max_modes", max_modes, min_value=0)
+        self.mode_memory = check_float("mode_memory", mode_memory, min_value=0.0,
+                                       max_value=0.9999)
         self.hypotheses: list[list[float]] = []   # [x, y, theta, log ratio to the estimate]
         self.modes = 1
         self.mode_history: list[int] = []
@@ -394,7 +399,7 @@ class MCL:
         self.ambiguity = max(cloud, self._mode_ambiguity())
         self.ambiguity_history.append(self.ambiguity)
         self.mode_history.append(self.modes)
-        if self._global and self.ambiguity < 0.5:
+        if self._global and cloud < 0.5:
             self._global = False            # one mode holds most of the weight: tracking again
             self._fit = None
         lost = self._watch(ranges)
@@ -438,7 +443,8 @@ class MCL:
             w = self._likelihood(np.vstack([est, hyp]), ranges)
             ratio = np.log(w[1:] / w[0])
             for h, old, lr in zip(hyp, self.hypotheses, ratio):
-                d = old[3] + self.alpha_fast * 2.0 * (float(lr) - old[3])
+                # discounted sum of log likelihood ratios: a look-alike stays near 0
+                d = self.mode_memory * old[3] + float(lr)
                 if d < math.log(max(self.mode_drop, 1e-300)):
                     continue                        # the scans say it is not there
                 if math.hypot(h[0] - ex, h[1] - ey) <= sep:

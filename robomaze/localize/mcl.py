@@ -41,15 +41,33 @@ particle is replaced by
 that high until one cluster holds most of the weight, and the detection
 rests for ``relocalize_rest`` updates. ``relocalizations`` counts them.
 
-Ambiguity is measured, not hidden: after every update ``ambiguity`` is the
-weight outside the estimate's cluster (particles farther than
-``2 * cluster_radius`` from the estimate): 0 when the cloud is one mode, up
-to 1 when the estimate holds almost none of it. It is a measure of the
-cloud as it is: once resampling has let all but one of a symmetric room's
-look-alike copies die out (the likelihood is sharply peaked, so the copy
-with the best-placed particle takes the weight within a few updates), it
-reads 0 although the answer may be a rotated copy; ``loc_ambiguity_max``
-keeps the largest value after the first 10 updates. ``ambiguity_history`` keeps one value per update.
+Going global is a *sensor reset*: ``global_candidates`` (50,000) uniform
+free poses are scored against the current scan and the best
+``global_particles`` become the cloud (Lenser and Veloso's sensor resetting
+localisation; the dual proposal of mixture MCL), so a robot carried 2 m
+is found in about 20 updates instead of 100-150.
+
+Ambiguity is measured, not hidden. The cloud alone cannot keep it: once
+resampling has let all but one of a symmetric room's look-alike copies
+die out (the likelihood is sharply peaked, so the copy with the
+best-placed particle takes the weight within a few updates) it is one
+mode, although the answer may be a rotated copy. So every cluster of the
+cloud that holds at least ``mode_weight`` of the weight away from the
+estimate becomes a *hypothesis*, which outlives its particles: each update
+it is moved by the odometry, refined by scan matching on the map (5 cm,
+0.06 rad) and scored by the log of its beam likelihood over the
+estimate's (the same beam model, the estimate refined alike), summed with
+discount ``mode_memory``. A place that fits a little worse on every scan
+falls below ``mode_drop`` and is dropped within tens of updates; an exact
+copy stays near 0. ``ambiguity`` after every update is the larger of the
+cloud's weight outside the estimate's cluster (particles farther than
+``2 * cluster_radius``) and the hypotheses' share ``sum(r) / (1 +
+sum(r))`` with ``r`` their likelihood ratios: 0 for one mode, 0.75 for a
+square room's four copies. ``modes`` counts the estimate and its
+hypotheses; ``ambiguity_history`` and ``mode_history`` keep one value per
+update and ``loc_ambiguity_max`` the largest ambiguity after the first 10
+updates. The tracker draws no random numbers: it leaves the particles,
+and so the estimate, exactly as without it.
 
 As in Nav2, the filter updates only after the odometry moved
 ``update_min_d`` metres or turned ``update_min_a`` radians; in between the

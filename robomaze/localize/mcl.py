@@ -41,15 +41,33 @@ particle is replaced by
 that high until one cluster holds most of the weight, and the detection
 rests for ``relocalize_rest`` updates. ``relocalizations`` counts them.
 
-Ambiguity is measured, not hidden: after every update ``ambiguity`` is the
-weight outside the estimate's cluster (particles farther than
-``2 * cluster_radius`` from the estimate): 0 when the cloud is one mode, up
-to 1 when the estimate holds almost none of it. It is a measure of the
-cloud as it is: once resampling has let all but one of a symmetric room's
-look-alike copies die out (the likelihood is sharply peaked, so the copy
-with the best-placed particle takes the weight within a few updates), it
-reads 0 although the answer may be a rotated copy; ``loc_ambiguity_max``
-keeps the largest value after the first 10 updates. ``ambiguity_history`` keeps one value per update.
+Going global is a *sensor reset*: ``global_candidates`` (50,000) uniform
+free poses are scored against the current scan and the best
+``global_particles`` become the cloud (Lenser and Veloso's sensor resetting
+localisation; the dual proposal of mixture MCL), so a robot carried 2 m
+is found in about 20 updates instead of 100-150.
+
+Ambiguity is measured, not hidden. The cloud alone cannot keep it: once
+resampling has let all but one of a symmetric room's look-alike copies
+die out (the likelihood is sharply peaked, so the copy with the
+best-placed particle takes the weight within a few updates) it is one
+mode, although the answer may be a rotated copy. So every cluster of the
+cloud that holds at least ``mode_weight`` of the weight away from the
+estimate becomes a *hypothesis*, which outlives its particles: each update
+it is moved by the odometry, refined by scan matching on the map (5 cm,
+0.06 rad) and scored by the log of its beam likelihood over the
+estimate's (the same beam model, the estimate refined alike), summed with
+discount ``mode_memory``. A place that fits a little worse on every scan
+falls below ``mode_drop`` and is dropped within tens of updates; an exact
+copy stays near 0. ``ambiguity`` after every update is the larger of the
+cloud's weight outside the estimate's cluster (particles farther than
+``2 * cluster_radius``) and the hypotheses' share ``sum(r) / (1 +
+sum(r))`` with ``r`` their likelihood ratios: 0 for one mode, 0.75 for a
+square room's four copies. ``modes`` counts the estimate and its
+hypotheses; ``ambiguity_history`` and ``mode_history`` keep one value per
+update and ``loc_ambiguity_max`` the largest ambiguity after the first 10
+updates. The tracker draws no random numbers: it leaves the particles,
+and so the estimate, exactly as without it.
 
 As in Nav2, the filter updates only after the odometry moved
 ``update_min_d`` metres or turned ``update_min_a`` radians; in between the
@@ -177,9 +195,21 @@ class MCL:
         ``relocalize_mismatch`` for ``relocalize_updates`` updates in a row.
     relocalize_rest, global_particles
         Updates the trigger rests after a relocalisation; its particle count.
+    global_candidates : int
+        Uniform free poses scored against the scan when the filter goes
+        global; the ``global_particles`` best become the particles (0: the
+        particles are the uniform poses themselves).
     global_start : bool
-        Start with ``global_particles`` poses uniform over the free space
-        instead of around ``start`` (global localisation).
+        Start globally (as after a relocalisation) instead of around
+        ``start`` (global localisation).
+    mode_weight, mode_drop, mode_memory, max_modes
+        The look-alike tracker (see the module docstring): a cluster of the
+        cloud holding at least ``mode_weight`` of the weight away from the
+        estimate becomes a hypothesis; its log likelihood ratio to the
+        estimate is summed over the updates with discount ``mode_memory``
+        (about ``1 / (1 - mode_memory)`` updates of memory, so an exact
+        copy's random walk stays bounded) and it is dropped when the ratio
+        falls below ``mode_drop``; at most ``max_modes`` are kept.
     """
 
     def __init__(self, grid: OccupancyGrid, sensor, start, *, rng=None,
@@ -195,7 +225,10 @@ class MCL:
                  relocalize: bool = True, relocalize_mismatch: float = 0.35,
                  relocalize_tolerance: float = 0.15,
                  relocalize_updates: int = 10, relocalize_rest: int = 30,
-                 global_particles: int = 5000, global_start: bool = False) -> None:
+                 global_particles: int = 5000, global_candidates: int = 50_000,
+                 global_start: bool = False, mode_weight: float = 0.05,
+                 mode_drop: float = 0.25, mode_memory: float = 0.98,
+                 max_modes: int = 8) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
         self.grid = grid
@@ -242,6 +275,17 @@ class MCL:
         self.relocalize_updates = check_int("relocalize_updates", relocalize_updates, min_value=1)
         self.relocalize_rest = check_int("relocalize_rest", relocalize_rest, min_value=0)
         self.global_particles = check_int("global_particles", global_particles, min_value=1)
+        self.global_candidates = check_int("global_candidates", global_candidates, min_value=0)
+        self.mode_weight = check_float("mode_weight", mode_weight, min_value=0.0,
+                                       max_value=1.0, strict_min=True)
+        self.mode_drop = check_float("mode_drop", mode_drop, min_value=0.0, max_value=1.0)
+        self.max_modes = check_int("max_modes", max_modes, min_value=0)
+        self.mode_memory = check_float("mode_memory", mode_memory, min_value=0.0,
+                                       max_value=0.9999)
+        self.hypotheses: list[list[float]] = []   # [x, y, theta, log ratio to the estimate]
+        self.modes = 1
+        self.mode_history: list[int] = []
+        self._global_pending = False
         self.relocalizations = 0
         self.ambiguity = 0.0
         self.ambiguity_history: list[float] = []
@@ -252,6 +296,7 @@ class MCL:
         self._global = False
         if global_start:
             self._go_global()
+            self._global_pending = self.global_candidates > 0   # scored at the first scan
         self.w_slow = self.w_fast = 0.0
         self.updates = 0
         self.injected = 0
@@ -271,11 +316,38 @@ class MCL:
         th = self.rng.uniform(-math.pi, math.pi, n)
         return np.column_stack([xy, th])
 
-    def _go_global(self) -> None:
-        """Every particle a uniform free pose; the count may stay high until one mode wins."""
-        self.particles = self.random_poses(self.global_particles)
+    def _go_global(self, ranges=None) -> None:
+        """Particles spread over the free space; the count may stay high until one mode wins.
+
+        With a scan and ``global_candidates``, ``global_candidates`` uniform
+        free poses are scored against it and the ``global_particles`` best
+        become the particles (a sensor reset in the spirit of Lenser and
+        Veloso's sensor resetting localisation and the dual proposal of
+        mixture MCL: a uniform cloud of 5,000 rarely has a particle near the
+        true pose *and* heading in a maze, the best of 50,000 almost always
+        does); otherwise ``global_particles`` uniform poses.
+        """
+        if ranges is not None and self.global_candidates > self.global_particles:
+            cand = self.random_poses(self.global_candidates)
+            w = self._likelihood(cand, ranges)
+            # a stable sort: ties keep the order the generator drew them in
+            keep = np.argsort(-w, kind="stable")[:self.global_particles]
+            self.particles = np.ascontiguousarray(cand[keep])
+        else:
+            self.particles = self.random_poses(self.global_particles)
         self.weights = np.full(len(self.particles), 1.0 / len(self.particles))
         self._global = True
+
+    def _likelihood(self, poses: np.ndarray, ranges) -> np.ndarray:
+        """The beam model's weight of each pose for this scan (``1 + sum pz^3``)."""
+        idx, mount, cos_b, sin_b = self._beams
+        r = np.ascontiguousarray(np.asarray(ranges, float)[idx])
+        w = np.empty(len(poses))
+        table, far = self._table
+        _kernels.likelihood_weights(np.ascontiguousarray(poses, dtype=float), table,
+                                    *self.field.kernel_args[1:5], far, mount, cos_b, sin_b, r,
+                                    self.sensor.range_min, self.sensor.range_max, w)
+        return w
 
     def _mismatch(self, ranges) -> float:
         """Share of the scan's beams that miss the map at the estimate by more than 0.15 m."""
@@ -321,6 +393,9 @@ class MCL:
         return self.estimate
 
     def _filter(self, odom0, odom1, ranges) -> None:
+        if self._global_pending:
+            self._global_pending = False
+            self._go_global(ranges)
         p = self.particles
         normals = self.rng.standard_normal((len(p), 3))
         _kernels.sample_odometry(p, *odom0, *odom1, *self.alphas, normals)
@@ -337,9 +412,12 @@ class MCL:
         self.weights = wn
         self._pose = best_cluster_mean(p, wn, self.cluster_radius)
         far = np.hypot(p[:, 0] - self._pose[0], p[:, 1] - self._pose[1]) > 2 * self.cluster_radius
-        self.ambiguity = float(wn[far].sum())
+        cloud = float(wn[far].sum())
+        self._track_modes(p, wn, far, cloud, relative(odom0, odom1), ranges)
+        self.ambiguity = max(cloud, self._mode_ambiguity())
         self.ambiguity_history.append(self.ambiguity)
-        if self._global and self.ambiguity < 0.5:
+        self.mode_history.append(self.modes)
+        if self._global and cloud < 0.5:
             self._global = False            # one mode holds most of the weight: tracking again
             self._fit = None
         lost = self._watch(ranges)
@@ -352,7 +430,8 @@ class MCL:
         if lost:
             self.relocalizations += 1
             self._low, self._rest = 0, self.relocalize_rest
-            self._go_global()
+            self.hypotheses = []
+            self._go_global(ranges)
             self.w_slow = self.w_fast = 0.0
             self.updates += 1
             return
@@ -367,3 +446,74 @@ class MCL:
             if self.recovery_reset:
                 self.w_slow = self.w_fast = 0.0
         self.updates += 1
+
+    # -- look-alike tracking (ambiguity that survives resampling) ----------------------
+
+    def _track_modes(self, p, wn, far, cloud, step, ranges) -> None:
+        """Move, refine and score the look-alike hypotheses; add the cloud's other modes."""
+        keep = []
+        sep = 2 * self.cluster_radius
+        ex, ey = self._pose[0], self._pose[1]
+        if self.hypotheses:
+            hyp = np.array([compose(h[:3], step) for h in self.hypotheses], float)
+            hyp = np.array([self._refine(h, ranges) for h in hyp], float)
+            est = np.array([self._refine(self._pose, ranges)], float)
+            w = self._likelihood(np.vstack([est, hyp]), ranges)
+            ratio = np.log(w[1:] / w[0])
+            for h, old, lr in zip(hyp, self.hypotheses, ratio):
+                # discounted sum of log likelihood ratios: a look-alike stays near 0
+                d = self.mode_memory * old[3] + float(lr)
+                if d < math.log(max(self.mode_drop, 1e-300)):
+                    continue                        # the scans say it is not there
+                if math.hypot(h[0] - ex, h[1] - ey) <= sep:
+                    continue                        # the estimate is on it
+                if any(math.hypot(h[0] - k[0], h[1] - k[1]) <= sep for k in keep):
+                    continue
+                keep.append([float(h[0]), float(h[1]), float(h[2]), d])
+        if cloud >= self.mode_weight and len(keep) < self.max_modes:
+            own = max(1.0 - cloud, 1e-12)        # the estimate's share of the weight
+            for m in self._cloud_modes(p[far], wn[far]):
+                if len(keep) >= self.max_modes:
+                    break
+                if any(math.hypot(m[0] - k[0], m[1] - k[1]) <= sep for k in keep):
+                    continue
+                # it starts with the posterior's odds; the scans take over from there
+                keep.append([m[0], m[1], m[2], math.log(m[3] / own)])
+        self.hypotheses = keep
+        self.modes = 1 + len(keep)
+
+    def _cloud_modes(self, q: np.ndarray, w: np.ndarray) -> list:
+        """Weighted means of the cloud's clusters (bins of ``2 * cluster_radius``) above ``mode_weight``."""
+        if not len(q):
+            return []
+        size = 2 * self.cluster_radius
+        keys = np.floor(q[:, :2] / size).astype(np.int64)
+        _, inv = np.unique(flat_keys(keys - keys.min(axis=0)), return_inverse=True)
+        inv = inv.reshape(-1)
+        mass = np.bincount(inv, weights=w)
+        out = []
+        for b in np.argsort(-mass, kind="stable"):
+            if mass[b] < self.mode_weight:
+                break
+            sel = inv == b
+            m = best_cluster_mean(q[sel], w[sel], self.cluster_radius)
+            out.append([m[0], m[1], m[2], float(mass[b])])
+        return out
+
+    def _refine(self, pose, ranges):
+        """``pose`` moved to the best fit of the scan within 5 cm and 0.06 rad (scan matching)."""
+        idx, mount, cos_b, sin_b = self._beams
+        r = np.ascontiguousarray(np.asarray(ranges, float)[idx])
+        table, far = self._table
+        x, y, th, _, _ = _kernels.match_scan(
+            table, *self.field.kernel_args[1:5], far, float(pose[0]), float(pose[1]),
+            float(pose[2]), mount, cos_b, sin_b, r, self.sensor.range_min,
+            self.sensor.range_max, 0.05, 0.0125, 0.06, 0.02, 0.0)
+        return (float(x), float(y), float(th))
+
+    def _mode_ambiguity(self) -> float:
+        """Weight outside the estimate among it and its look-alikes (likelihood ratios)."""
+        if not self.hypotheses:
+            return 0.0
+        r = sum(math.exp(h[3]) for h in self.hypotheses)
+        return r / (1.0 + r)

@@ -24,6 +24,26 @@ belief leaves no way to the goal even with ``margin = 0``, it retries with
 stricter evidence (a cell counts as a wall only with clearly more hits than
 free passes) before it stops -- noisy readings can mark free cells as
 walls; with exact sensors this never triggers.
+
+Two guards keep a robot whose pose is only believed (odometry noise, a
+localizer) from wedging itself on its own map (issue 34):
+
+* *clearance on the believed map* -- pure pursuit towards a cell two
+  ahead cuts corners; before a command is sent, the arc it drives over
+  the next ``guard_s`` seconds is checked against the believed walls
+  (every cell with more hits than free passes, whatever evidence level
+  the plan fell back to): it must keep the footprint's radius plus half
+  the ``margin`` of clearance, or not lose clearance where the robot
+  already stands closer. When the arc would come closer, the robot
+  aims at the next cell of the descent instead and turns in place
+  towards it first; a robot that has drifted into inflated space heads
+  for the centre of the nearest free cell of the descent before it looks
+  further ahead;
+* *recovery when no progress is made* -- when the believed position
+  moves less than a quarter cell in ``stall_s`` seconds, or the bump
+  sensor (``obs["collision"]``) reports a refused step, the robot backs
+  up for half a second along its heading (when that arc is clear on the
+  belief), then replans; ``recoveries`` counts them.
 """
 
 from __future__ import annotations
@@ -47,7 +67,8 @@ class Explorer:
     """State of one exploring run (see the module docstring)."""
 
     def __init__(self, ctx: AgentContext, *, margin: float | None = None,
-                 speed: float | None = None, lookahead: int = 2) -> None:
+                 speed: float | None = None, lookahead: int = 2, guard_s: float = 0.25,
+                 stall_s: float = 3.0) -> None:
         if ctx.sensor is None:
             raise ParameterError("explore needs a range sensor")
         self.ctx = ctx
@@ -62,6 +83,12 @@ class Explorer:
         kin = ctx.kinematics
         self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res)) if speed is None else speed
         self.lookahead = int(lookahead)
+        self.guard_s = check_float("guard_s", guard_s, min_value=0.0)
+        self.stall_s = check_float("stall_s", stall_s, min_value=0.0, strict_min=True)
+        self._stall_n = max(2, int(round(self.stall_s / ctx.dt)))
+        self._trail: list[tuple[float, float]] = []     # believed positions, last stall_s
+        self._backing = 0                                # steps of a recovery left
+        self.recoveries = 0
         self._cells = np.empty(max(self.lookahead, 0) + 1, np.int64)  # descend()'s output
         self.replans = 0
         self._n_walls = -1
@@ -101,6 +128,8 @@ class Explorer:
             occ = (self.hit_counts > (2 ** strict) * self.free_counts + (4 ** strict - 1)
                    ).reshape(self.rows, self.cols)
             clear = clearance_field(occ) * self.ctx.resolution
+            if strict == 0:
+                self._clear0 = clear.ravel()     # the motion guard's walls: all the evidence
             for margin in (self.margin, 0.0):
                 blocked = (clear <= self.radius + margin).ravel().astype(np.uint8)
                 dist = core.distance_field((blocked == 0).reshape(self.rows, self.cols),
@@ -143,6 +172,14 @@ class Explorer:
             self.stuck = True
             return (0.0, 0.0)
         self.stuck = False
+        back = self._recovery(obs, x, y, th)
+        if back is not None:
+            return back
+        if self._blocked_at(x, y):
+            # drifted into inflated space: back to the nearest free cell of the descent first
+            return pursue((x, y, th), self._cell_world(u), speed=self.speed,
+                          omega_max=self.ctx.kinematics.omega_max,
+                          turn_in_place=math.radians(35))
         cells = self._cells
         cells = cells[:descend(self._dist, self._blocked, self.rows, self.cols, u,
                                self.lookahead, cells)]
@@ -156,13 +193,93 @@ class Explorer:
                 target = self._cell_world(target_cell)
         else:
             target = self._cell_world(int(cells[-1]))
-        return pursue((x, y, th), target, speed=self.speed,
-                      omega_max=self.ctx.kinematics.omega_max, turn_in_place=math.radians(35))
+        omega_max = self.ctx.kinematics.omega_max
+        v, w = pursue((x, y, th), target, speed=self.speed, omega_max=omega_max,
+                      turn_in_place=math.radians(35))
+        if len(cells) > 1 and not self._arc_clear(x, y, th, v, w):
+            # the arc cuts into inflated space: aim at the adjacent cell, turning first
+            target = self._cell_world(int(cells[1]))
+            v, w = pursue((x, y, th), target, speed=self.speed, omega_max=omega_max,
+                          turn_in_place=math.radians(10))
+            if not self._arc_clear(x, y, th, v, w):
+                err = math.atan2(target[1] - y, target[0] - x) - th
+                err = (err + math.pi) % (2 * math.pi) - math.pi
+                # turn towards it; aligned and still too close: wait (a stall recovers)
+                v, w = 0.0, (math.copysign(min(omega_max, max(0.3, 2.0 * abs(err))), err)
+                             if abs(err) > math.radians(3) else 0.0)
+        return v, w
+
+    def _blocked_at(self, x: float, y: float) -> bool:
+        a, b = world_to_cell_units(self.ctx, x, y)
+        if not (0 <= a < self.cols and 0 <= b < self.rows):
+            return True
+        return bool(self._blocked[int(b) * self.cols + int(a)])
+
+    def _clearance_at(self, x: float, y: float) -> float:
+        """The point's distance (m) to the believed walls (any evidence), interpolated.
+
+        Bilinear between the exact clearances of the four nearest cell
+        centres (clearance is 1-Lipschitz, so this is within a few
+        millimetres of the point's own); 0 outside the map.
+        """
+        a, b = world_to_cell_units(self.ctx, x, y)
+        if not (0 <= a < self.cols and 0 <= b < self.rows):
+            return 0.0
+        fa = min(max(a - 0.5, 0.0), self.cols - 1.0)
+        fb = min(max(b - 0.5, 0.0), self.rows - 1.0)
+        c0, r0 = min(int(fa), self.cols - 2), min(int(fb), self.rows - 2)
+        ta, tb = fa - c0, fb - r0
+        f = self._clear0
+        i = r0 * self.cols + c0
+        top = (1 - ta) * f[i] + ta * f[i + 1]
+        bot = (1 - ta) * f[i + self.cols] + ta * f[i + self.cols + 1]
+        return float((1 - tb) * top + tb * bot)
+
+    def _arc_clear(self, x: float, y: float, th: float, v: float, w: float) -> bool:
+        """Whether the unicycle arc of ``(v, w)`` for ``guard_s`` keeps its clearance.
+
+        Clearance (:meth:`_clearance_at`) must stay above the footprint's
+        radius plus half the margin, or at least not shrink below where the
+        robot stands (leaving a tight spot is allowed); a turn in place
+        always passes.
+        """
+        if v == 0.0 or self.guard_s == 0.0:
+            return True
+        dt = self.ctx.dt
+        need = min(self.radius + 0.5 * self.margin, self._clearance_at(x, y))
+        for _ in range(max(1, int(round(self.guard_s / dt)))):
+            x += v * dt * math.cos(th + 0.5 * w * dt)
+            y += v * dt * math.sin(th + 0.5 * w * dt)
+            th += w * dt
+            if self._clearance_at(x, y) < need - 1e-9:
+                return False
+        return True
+
+    def _recovery(self, obs, x: float, y: float, th: float):
+        """The back-up command while a recovery runs, else None (see the module docstring)."""
+        if self._backing > 0:
+            self._backing -= 1
+            if self._backing == 0:
+                self._trail.clear()
+                self._dist = None            # replan on the next step
+            v = -0.5 * self.speed
+            return (v, 0.0) if self._arc_clear(x, y, th, v, 0.0) else (0.0, 0.0)
+        self._trail.append((x, y))
+        if len(self._trail) > self._stall_n:
+            del self._trail[0]
+        bumped = bool(obs.get("collision", False))
+        stalled = len(self._trail) == self._stall_n and math.hypot(
+            x - self._trail[0][0], y - self._trail[0][1]) < 0.25 * self.ctx.resolution
+        if not (bumped or stalled):
+            return None
+        self.recoveries += 1
+        self._backing = max(1, int(round(0.5 / self.ctx.dt)))
+        return self._recovery(obs, x, y, th)
 
     def _cell_world(self, u: int) -> tuple[float, float]:
         return self.frame.cell_to_world(divmod(u, self.cols))
 
 
 def explore(ctx: AgentContext, **options) -> Explorer:
-    """Build an :class:`Explorer` (options: margin, speed, lookahead)."""
+    """Build an :class:`Explorer` (options: margin, speed, lookahead, guard_s, stall_s)."""
     return Explorer(ctx, **options)

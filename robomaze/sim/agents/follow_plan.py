@@ -13,7 +13,11 @@ more than 10 degrees (regulated pure pursuit): the robot drives to such a
 corner, turns there and goes on, so it never cuts a corner the planner
 kept clear of the walls. If the robot is blocked (the simulator refused
 ``replan_after`` steps in a row) it plans again from where it stands, at
-most ``max_replans`` times, then gives up (stands still).
+most ``max_replans`` times, then gives up (stands still). It also plans
+again, at most ``max_replans`` times more, when it finds itself more than
+``off_path`` metres from the path ahead: its believed pose jumped (a
+localizer found it elsewhere, e.g. after a kidnapping), and pursuing the
+old path from there would drive it into walls.
 
 The path's headings, if the planner chose any, are ignored: a unicycle faces
 where it drives and turns in place at corners. That is safe for discs and
@@ -48,7 +52,7 @@ class PlanFollower:
     def __init__(self, ctx: AgentContext, *, method: str = "max_clearance",
                  lookahead: float | None = None, speed: float | None = None,
                  replan_after: int = 3, max_replans: int = 20, margin: float | None = None,
-                 **planner_options) -> None:
+                 off_path: float = 0.5, **planner_options) -> None:
         if ctx.grid is None:
             raise ParameterError("follow_plan needs the map")
         self.ctx = ctx
@@ -63,7 +67,10 @@ class PlanFollower:
         self.margin = 0.25 * res if margin is None else check_float("margin", margin,
                                                                      min_value=0.0)
         self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res) * 2) if speed is None else speed
+        self.off_path = check_float("off_path", off_path, min_value=0.0, strict_min=True)
         self.replans = 0
+        self.jump_replans = 0
+        self._dev = 0.0
         self._blocked_steps = 0
         self._plan(ctx.start)
 
@@ -133,6 +140,7 @@ class PlanFollower:
             dist = math.hypot(x - cx, y - cy)
             if dist < best - 1e-12:
                 best, best_s, bi = dist, self.s[i] + t * math.sqrt(L2), i
+        self._dev = best
         if best < math.inf:
             self._i = bi
         best_s = max(best_s, self._progress)
@@ -170,6 +178,13 @@ class PlanFollower:
         else:
             self._blocked_steps = 0
         target = self._target(x, y)
+        if self._dev > self.off_path and self.jump_replans < self.max_replans:
+            self.jump_replans += 1
+            try:
+                self._plan((x, y, th))
+                target = self._target(x, y)
+            except (NoPathError, ParameterError):
+                return (0.0, 0.0)
         kin = self.ctx.kinematics
         v, w = pursue((x, y, th), target, speed=self.speed, omega_max=kin.omega_max,
                       turn_in_place=math.radians(15))
@@ -181,5 +196,5 @@ class PlanFollower:
 
 def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
     """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
-    max_replans, margin, and planner options)."""
+    max_replans, margin, off_path, and planner options)."""
     return PlanFollower(ctx, **options)

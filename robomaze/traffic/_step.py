@@ -402,8 +402,8 @@ def obstacle_twists(pose, twist, n_robots, behaviour, speed, wp, wp_start, wp_co
 def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, field_id, rows,
                  cols, res, ox, oy, lookahead, goal, goal_radius, kin, orca_on, orca_radius,
                  reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst,
-                 oex, oey, onext, oprev, odx, ody, oconv, dt, heading_gain, bias, progress,
-                 pref, new_vel):
+                 oex, oey, onext, oprev, odx, ody, oconv, otree, dt, heading_gain, bias,
+                 progress, pref, new_vel):
     """Next twist of every robot: controller -> ORCA -> tracking -> kinematic limits.
 
     ``kin`` rows: ``(model, v_max, v_min, omega_max, a_max, alpha_max,
@@ -467,7 +467,7 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
             speeds[i] = kin[i, 1]
     orca_step(pose[:, :2].copy(), vel, pref, orca_radius, speeds, reactive, active,
               neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, dt, oex, oey,
-              onext, oprev, odx, ody, oconv, new_vel)
+              onext, oprev, odx, ody, oconv, otree, new_vel)
     for i in range(n_robots):
         model = int(kin[i, 0])
         if mode[i] == COMMAND:
@@ -673,7 +673,7 @@ def disc_ttc(x1, y1, vx1, vy1, x2, y2, vx2, vy2, r):
 def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, field_id, lookahead,
             goal, goal_radius, kin, orca_on, orca_radius, reactive, neighbor_dist,
             max_neighbors, time_horizon, time_horizon_obst, oex, oey, onext, oprev, odx, ody,
-            oconv, bias, progress, pref, new_vel, behaviour, speed, wp, wp_start, wp_count,
+            oconv, otree, bias, progress, pref, new_vel, behaviour, speed, wp, wp_start, wp_count,
             wp_next, noise, ped, occ, clear, rows, cols, res, ox, oy, rc, kind, radius, pstart,
             pcount, vstart, vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx,
             wpy, wps, wpc, wpr, wstart, wcount, pa, pb, step_len, contact, hits, frac, length,
@@ -691,7 +691,8 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
     robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, field_id, rows,
                  cols, res, ox, oy, lookahead, goal, goal_radius, kin, orca_on, orca_radius,
                  reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, oex,
-                 oey, onext, oprev, odx, ody, oconv, dt, 2.0 * dt, bias, progress, pref, new_vel)
+                 oey, onext, oprev, odx, ody, oconv, otree, dt, 2.0 * dt, bias, progress, pref,
+                 new_vel)
     moving = np.ones(n, np.bool_)
     move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pcount, vstart,
                 vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx, wpy, wps,

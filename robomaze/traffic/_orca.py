@@ -402,10 +402,36 @@ def _obstacle_lines(px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext, o
 
 
 @njit(cache=True)
-def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
-              max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev, odx,
-              ody, oconv, otree, out):
-    """New ORCA velocities ``out (n, 2)`` of the ``active`` agents (others copy ``vel``).
+def _worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, sp):
+    """The largest violation ``det(d, p - sp h)`` of the half-planes by ``sp`` along ``h``."""
+    worst = -math.inf
+    for q in range(n_lines):
+        v = _det(ldx[q], ldy[q], lpx[q] - sp * hx, lpy[q] - sp * hy)
+        if v > worst:
+            worst = v
+    return worst
+
+
+@njit(cache=True)
+def orca_step_heading(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+                      max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext,
+                      oprev, odx, ody, oconv, otree, heading, along, lo, hi, out):
+    """:func:`orca_step`, and for agents with ``along[k]`` the speeds they may drive on their heading.
+
+    A differential or car robot cannot take ORCA's velocity at once: it
+    drives along its ``heading`` while it turns towards it. Given in
+    ``lo[k], hi[k]`` the speeds it can reach this step, they return the
+    sub-interval of speeds ``s`` for which ``s * (cos, sin)(heading[k])``
+    keeps every one of agent ``k``'s ORCA half-planes (walls' and agents');
+    when there is none, ``lo`` is the speed in ``[0, hi]`` that violates
+    them least (the largest violation the smallest, as RVO2's
+    ``linearProgram3`` does for velocities) and ``hi`` is set to -1: an
+    emergency, where braking harder than the robot's acceleration is the
+    collision-free fallback (slower is never worse for a disc whose
+    neighbours keep their half-planes). So the
+    robot's real motion stays in the set ORCA's reciprocity assumes of it
+    (the non-holonomic repair of Alonso-Mora et al.'s NH-ORCA, with the
+    heading fixed over the step instead of an enlarged radius).
 
     ``pos, vel, pref`` are ``(n, 2)`` world positions, current and preferred
     velocities; ``radius, max_speed`` per agent; ``reactive[j]`` whether
@@ -534,3 +560,63 @@ def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist
                  pdy)
         out[k, 0] = res[0]
         out[k, 1] = res[1]
+        if along[k]:
+            hx = math.cos(heading[k])
+            hy = math.sin(heading[k])
+            r_lo = lo[k]
+            r_hi = hi[k]
+            s_lo = r_lo
+            s_hi = r_hi
+            for q in range(n_lines):
+                # det(d, p - s h) <= 0  <=>  det(d, p) <= s det(d, h)
+                a_ = _det(ldx[q], ldy[q], lpx[q], lpy[q])
+                b_ = _det(ldx[q], ldy[q], hx, hy)
+                if b_ > 1e-12:
+                    s_lo = max(s_lo, a_ / b_)
+                elif b_ < -1e-12:
+                    s_hi = min(s_hi, a_ / b_)
+                elif a_ > 0.0:
+                    s_lo = math.inf
+            if s_lo <= s_hi:
+                lo[k] = s_lo
+                hi[k] = s_hi
+            else:
+                # no reachable speed keeps every half-plane: the speed in
+                # [0, r_hi] that enters them least (the largest violation is
+                # convex in s: ternary search), flagged by hi < lo -- below r_lo
+                # it is an emergency stop, harder than the robot's acceleration
+                a_s = 0.0
+                b_s = r_hi
+                for _ in range(60):
+                    m1 = a_s + (b_s - a_s) / 3.0
+                    m2 = b_s - (b_s - a_s) / 3.0
+                    if (_worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, m1)
+                            <= _worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, m2)):
+                        b_s = m2
+                    else:
+                        a_s = m1
+                lo[k] = 0.5 * (a_s + b_s)
+                hi[k] = -1.0
+
+
+@njit(cache=True)
+def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+              max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev, odx,
+              ody, oconv, otree, out):
+    """New ORCA velocities ``out (n, 2)`` of the ``active`` agents (others copy ``vel``).
+
+    ``pos, vel, pref`` are ``(n, 2)`` world positions, current and preferred
+    velocities; ``radius, max_speed`` per agent; ``reactive[j]`` whether
+    agent ``j`` avoids back (half the responsibility) or not (all of it).
+    Obstacle edges run from vertex ``e`` to ``onext[e]`` (RVO2's obstacle
+    list: ``odx, ody`` the unit direction, ``oconv`` convexity; ``otree``
+    its k-d tree), as :func:`robomaze.traffic.walls.obstacle_arrays` gives
+    them. Every float array and scalar of one call shares one type (float64,
+    or float32 for RVO2's own arithmetic).
+    """
+    n = pos.shape[0]
+    no = np.zeros(n, np.bool_)
+    spare = np.empty(n, pos.dtype)
+    orca_step_heading(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+                      max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev,
+                      odx, ody, oconv, otree, spare, no, spare, spare, out)

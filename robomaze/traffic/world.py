@@ -400,8 +400,8 @@ class TrafficWorld:
         out = self._exact
         sa, sb, _, _ = self._scratch
         _step.sense_world(self.pose, self.n_robots, self.sensor_id, self._mounts, self._cos_b,
-                          self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(), rows,
-                          cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
+                          self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(),
+                          self.grid.flat_clearance(), rows, cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
                           sa, sb, out)
         self._exact_fresh = True
         return out.copy()

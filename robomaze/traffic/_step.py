@@ -498,15 +498,13 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
             else:
                 c0, c1, c2 = _track(model, pose[i, 2], ux, uy, kin[i, 3], dt, heading_gain)
                 if along[i]:
-                    # drive on the heading only as fast as keeps ORCA's half-planes
-                    # (orca_step_heading: within the reachable speeds, else the least
-                    # bad speed, braking harder than a_max if need be)
+                    # drive on the heading no faster than keeps ORCA's half-planes
+                    # (orca_step_heading), or when no reachable speed does, than
+                    # the least violating one: an emergency stop past a_max
                     if s_hi[i] < s_lo[i]:
-                        c0 = s_lo[i]
+                        c0 = min(c0, s_lo[i])
                     elif c0 > s_hi[i]:
                         c0 = s_hi[i]
-                    elif c0 < s_lo[i]:
-                        c0 = s_lo[i]
         v0, v1, v2 = _limit(model, c0, c1, c2, twist[i, 0], twist[i, 1], twist[i, 2], kin[i, 1],
                             kin[i, 2], kin[i, 3], kin[i, 4], kin[i, 5], kin[i, 6], dt)
         if along[i] and s_hi[i] < s_lo[i] and c0 < v0:

@@ -3,8 +3,9 @@
 ORCA plans holonomic velocities; a differential robot drives along its
 heading at speeds its acceleration allows. Its forward speed is therefore
 chosen inside ORCA's half-planes along the heading
-(``robomaze.traffic._orca.orca_step_heading``), the least violating one
-when none fits. These are the sweep's own settings
+(``robomaze.traffic._orca.orca_step_heading``): never faster than the
+half-planes allow, and when no reachable speed fits, no faster than the
+least violating one (an emergency stop may brake harder than ``a_max``). These are the sweep's own settings
 (``pkg:scenarios/traffic.toml``): 0.4 m discs at 0.5 m/s swapping ends
 of a 3 x 3 Kruskal maze, corridors 0.6 to 1.6 m.
 """
@@ -45,15 +46,14 @@ def test_four_robots_never_touch_at_any_sweep_width():
     assert all(arrived[c, s] == 4 for c in (20, 24, 32) for s in (0, 1, 2)), arrived
 
 
-def test_eight_robots_never_touch_each_other_where_they_succeed():
+def test_eight_robots_never_touch_from_two_and_a_half_robot_widths():
     wins = 0
     for corridor in (20, 24, 32):
         for seed in (0, 1, 2):
             r = run_traffic(_spec(8, corridor, seed))
-            if r.outcome == "success":
-                wins += 1
-                assert r.metrics["collisions_robot"] == 0, (corridor, seed)
-    assert wins >= 4
+            assert r.metrics["collisions"] == 0, (corridor, seed, r.outcome)
+            wins += r.outcome == "success"
+    assert wins >= 3
 
 
 def test_heading_speed_interval_keeps_every_half_plane():
@@ -73,6 +73,10 @@ def test_heading_speed_interval_keeps_every_half_plane():
         yes = np.ones(3, np.bool_)
         orca_step_heading(pos, vel, pref, np.full(3, 0.2), np.ones(3), yes, yes, 3.0, 10, 2.0,
                           1.0, 0.1, *obst, heading, along, lo, hi, out)
+        if hi[0] < lo[0]:
+            # no speed keeps every half-plane: the least violating one, flagged
+            assert hi[0] == -1.0 and 0.0 <= lo[0] <= 1.0
+            continue
         assert 0.0 <= lo[0] <= hi[0] <= 1.0
         h = np.array([np.cos(heading[0]), np.sin(heading[0])])
         # every speed of the interval gives a velocity ORCA's own check accepts:

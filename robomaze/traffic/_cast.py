@@ -1,6 +1,6 @@
 """The grid cast of every robot's scan, jumping through open space on the clearance field.
 
-:func:`scan_rows_jump` gives what :func:`robomaze.sense._kernels.scan_rows`
+:func:`scan_rows_jump` gives what :func:`robomaze.sense.raycast.scan_rows`
 gives (``finish`` False: exact metres, ``range_max`` for no return, 0 from
 inside a wall) but skips most of Amanatides & Woo's cell steps: a point
 inside cell ``(r, c)`` is at least ``clear[r, c] - sqrt(1/2)`` cells from
@@ -21,7 +21,7 @@ import math
 
 from numba import njit
 
-from ..sense._kernels import _TINY_DIR, cast_free, origin_blocked
+from ..sense.raycast import TINY_DIR, cast_free, origin_blocked
 
 #: sqrt(1/2) (the farthest a point of a cell is from its centre) and a hair more
 _HALF_DIAG = 0.7071067811865476 + 1e-9
@@ -59,9 +59,9 @@ def scan_rows_jump(occ, clear, rows, cols, res, ox, oy, oyaw, poses, mount, cos_
             da = cb * ca - sb * sa
             db = -(sb * ca + cb * sa)
             # cast_free's own rule: a tiny component runs along the axis
-            if abs(da) < _TINY_DIR:
+            if abs(da) < TINY_DIR:
                 da = 0.0
-            if abs(db) < _TINY_DIR:
+            if abs(db) < TINY_DIR:
                 db = 0.0
             t0 = 0.0
             while True:

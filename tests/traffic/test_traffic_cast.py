@@ -3,7 +3,7 @@
 import numpy as np
 
 from robomaze.grid import OccupancyGrid
-from robomaze.sense._kernels import scan_rows
+from robomaze.sense.raycast import scan_rows
 from robomaze.traffic._cast import scan_rows_jump
 from robomaze.world import WorldSpec
 

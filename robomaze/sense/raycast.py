@@ -40,6 +40,15 @@ scan_into = _kernels.scan_into
 #: for :func:`scan_into`).
 scan_rows = _kernels.scan_rows
 
+#: ``cast_free(occ, rows, cols, a0, b0, da, db, tmax)`` and ``origin_blocked(occ,
+#: rows, cols, a0, b0)``: the exact one-ray traversal (grid cell units, the
+#: origin known free) and its origin test, for other packages' numba kernels
+#: only (compiled without a Python entry point, robomaze._inner);
+#: ``TINY_DIR``: the direction component below which a ray runs along the axis.
+cast_free = _kernels.cast_free
+origin_blocked = _kernels.origin_blocked
+TINY_DIR = _kernels._TINY_DIR
+
 
 def mark_scan(frame: Frame, sensor, pose, ranges, free_counts: np.ndarray,
               hit_counts: np.ndarray) -> None:

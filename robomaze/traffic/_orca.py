@@ -2,21 +2,25 @@
 
 The port follows RVO2 2.0 (the library ``pyrvo`` binds) line by line --
 the obstacle half-planes with their convexity and "foreign leg" rules, the
-agent half-planes, ``linearProgram1/2/3`` -- in float64 instead of float32,
-with two differences of shape, not of result:
+agent half-planes, ``linearProgram1/2/3`` -- with RVO2's order of floating
+point operations (a vector over a scalar is a product with its inverse, as
+``Vector2::operator/``). The kernels are generic in the float type: given
+float64 arrays they run in float64 (what the robots use); given float32
+arrays and scalars they compute exactly what RVO2's float build computes,
+which is how ``tests/traffic/test_traffic_orca_pyrvo.py`` checks them
+against ``pyrvo`` to 1e-6 at every step. Two differences of shape:
 
-* neighbours are found by brute force, sorted by squared distance with the
-  same insertion rule as RVO2's kd-tree queries (the ``max_neighbors``
-  nearest agents within ``neighbor_dist``; obstacle edges facing the agent
-  within ``time_horizon_obst * max_speed + radius``), so only exact ties
-  may order differently;
+* obstacle edges come from RVO2's own obstacle k-d tree (split edges and
+  all, :func:`robomaze.traffic.walls.obstacle_arrays`), queried in RVO2's
+  order; agent neighbours are found by brute force with the same insertion
+  rule as RVO2's agent tree query (the ``max_neighbors`` nearest within
+  ``neighbor_dist``), so only agents at exactly equal distances may order
+  differently;
 * a neighbour may be *non-reactive* (``reactive[j]`` False: a moving
   obstacle that will not avoid back): its half-plane takes the whole
   velocity change (``u``) instead of half, the "responsibility 1" case of
   the paper's section 5.2.
 
-``tests/traffic/test_orca_pyrvo.py`` checks every step's velocities against
-pyrvo on seeded scenes.
 """
 
 from __future__ import annotations
@@ -36,8 +40,11 @@ def _det(ax, ay, bx, by):
 
 @njit(cache=True)
 def _lp1(lpx, lpy, ldx, ldy, line_no, radius, optx, opty, direction_opt, res):
-    dot = lpx[line_no] * ldx[line_no] + lpy[line_no] * ldy[line_no]
-    disc = dot * dot + radius * radius - (lpx[line_no] ** 2 + lpy[line_no] ** 2)
+    eps = lpx.dtype.type(RVO_EPSILON)
+    px = lpx[line_no]
+    py = lpy[line_no]
+    dot = px * ldx[line_no] + py * ldy[line_no]
+    disc = dot * dot + radius * radius - (px * px + py * py)
     if disc < 0.0:
         return False
     sq = math.sqrt(disc)
@@ -45,8 +52,8 @@ def _lp1(lpx, lpy, ldx, ldy, line_no, radius, optx, opty, direction_opt, res):
     t_right = -dot + sq
     for i in range(line_no):
         denom = _det(ldx[line_no], ldy[line_no], ldx[i], ldy[i])
-        numer = _det(ldx[i], ldy[i], lpx[line_no] - lpx[i], lpy[line_no] - lpy[i])
-        if abs(denom) <= RVO_EPSILON:
+        numer = _det(ldx[i], ldy[i], px - lpx[i], py - lpy[i])
+        if abs(denom) <= eps:
             if numer < 0.0:
                 return False
             continue
@@ -63,13 +70,13 @@ def _lp1(lpx, lpy, ldx, ldy, line_no, radius, optx, opty, direction_opt, res):
         else:
             t = t_left
     else:
-        t = ldx[line_no] * (optx - lpx[line_no]) + ldy[line_no] * (opty - lpy[line_no])
+        t = ldx[line_no] * (optx - px) + ldy[line_no] * (opty - py)
         if t < t_left:
             t = t_left
         elif t > t_right:
             t = t_right
-    res[0] = lpx[line_no] + t * ldx[line_no]
-    res[1] = lpy[line_no] + t * ldy[line_no]
+    res[0] = px + t * ldx[line_no]
+    res[1] = py + t * ldy[line_no]
     return True
 
 
@@ -79,9 +86,9 @@ def _lp2(lpx, lpy, ldx, ldy, n_lines, radius, optx, opty, direction_opt, res):
         res[0] = optx * radius
         res[1] = opty * radius
     elif optx * optx + opty * opty > radius * radius:
-        norm = math.sqrt(optx * optx + opty * opty)
-        res[0] = optx / norm * radius
-        res[1] = opty / norm * radius
+        inv = lpx.dtype.type(1.0) / math.sqrt(optx * optx + opty * opty)
+        res[0] = optx * inv * radius
+        res[1] = opty * inv * radius
     else:
         res[0] = optx
         res[1] = opty
@@ -98,7 +105,10 @@ def _lp2(lpx, lpy, ldx, ldy, n_lines, radius, optx, opty, direction_opt, res):
 
 @njit(cache=True)
 def _lp3(lpx, lpy, ldx, ldy, n_lines, n_obst, begin, radius, res, ppx, ppy, pdx, pdy):
-    distance = 0.0
+    one = lpx.dtype.type(1.0)
+    half = lpx.dtype.type(0.5)
+    eps = lpx.dtype.type(RVO_EPSILON)
+    distance = lpx.dtype.type(0.0)
     for i in range(begin, n_lines):
         if _det(ldx[i], ldy[i], lpx[i] - res[0], lpy[i] - res[1]) > distance:
             n_proj = 0
@@ -110,22 +120,22 @@ def _lp3(lpx, lpy, ldx, ldy, n_lines, n_obst, begin, radius, res, ppx, ppy, pdx,
                 n_proj += 1
             for j in range(n_obst, i):
                 determinant = _det(ldx[i], ldy[i], ldx[j], ldy[j])
-                if abs(determinant) <= RVO_EPSILON:
+                if abs(determinant) <= eps:
                     if ldx[i] * ldx[j] + ldy[i] * ldy[j] > 0.0:
                         continue
-                    px = 0.5 * (lpx[i] + lpx[j])
-                    py = 0.5 * (lpy[i] + lpy[j])
+                    px = half * (lpx[i] + lpx[j])
+                    py = half * (lpy[i] + lpy[j])
                 else:
                     f = _det(ldx[j], ldy[j], lpx[i] - lpx[j], lpy[i] - lpy[j]) / determinant
                     px = lpx[i] + f * ldx[i]
                     py = lpy[i] + f * ldy[i]
                 dx = ldx[j] - ldx[i]
                 dy = ldy[j] - ldy[i]
-                norm = math.sqrt(dx * dx + dy * dy)
+                inv = one / math.sqrt(dx * dx + dy * dy)
                 ppx[n_proj] = px
                 ppy[n_proj] = py
-                pdx[n_proj] = dx / norm
-                pdy[n_proj] = dy / norm
+                pdx[n_proj] = dx * inv
+                pdy[n_proj] = dy * inv
                 n_proj += 1
             tx = res[0]
             ty = res[1]
@@ -136,38 +146,78 @@ def _lp3(lpx, lpy, ldx, ldy, n_lines, n_obst, begin, radius, res, ppx, ppy, pdx,
 
 
 @njit(cache=True)
-def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext, oprev,
-                    odx, ody, oconv, nb_idx, nb_d, lpx, lpy, ldx, ldy):
-    """Append agent ``k``'s obstacle half-planes; returns how many lines there are."""
-    n_edges = ox.shape[0]
-    rng = th_obst * max_speed + radius
-    range_sq = rng * rng
+def _query_obstacles(px, py, range_sq, ox, oy, onext, otree, nb_idx, nb_d, st_node, st_phase):
+    """RVO2's ``queryObstacleTreeRecursive`` + ``insertObstacleNeighbor``; returns the count.
+
+    The recursion (near side, this node, far side if the line is in range)
+    runs on an explicit stack so edges at equal distances keep RVO2's order.
+    """
+    if otree.shape[0] == 0:
+        return 0
     n_nb = 0
-    for e in range(n_edges):
+    top = 0
+    st_node[0] = 0
+    st_phase[0] = 0
+    while top >= 0:
+        node = st_node[top]
+        e = otree[node, 0]
         e2 = onext[e]
-        # queryObstacleTreeRecursive: the agent right of the edge's line, the line in range
         ax = ox[e2] - ox[e]
         ay = oy[e2] - oy[e]
-        left = ax * (py - oy[e]) - ay * (px - ox[e])
-        if not (left * left / (ax * ax + ay * ay) < range_sq and left < 0.0):
+        # leftOf(o1, o2, agent) = det(o1 - agent, o2 - o1)
+        left = (ox[e] - px) * ay - (oy[e] - py) * ax
+        if st_phase[top] == 0:
+            st_phase[top] = 1
+            child = otree[node, 1] if left >= 0.0 else otree[node, 2]
+            if child >= 0:
+                top += 1
+                st_node[top] = child
+                st_phase[top] = 0
             continue
-        r = ((px - ox[e]) * ax + (py - oy[e]) * ay) / (ax * ax + ay * ay)
-        if r < 0.0:
-            d = (px - ox[e]) ** 2 + (py - oy[e]) ** 2
-        elif r > 1.0:
-            d = (px - ox[e2]) ** 2 + (py - oy[e2]) ** 2
-        else:
-            d = (px - (ox[e] + r * ax)) ** 2 + (py - (oy[e] + r * ay)) ** 2
-        if d < range_sq:
-            i = n_nb
-            n_nb += 1
-            while i != 0 and d < nb_d[i - 1]:
-                nb_d[i] = nb_d[i - 1]
-                nb_idx[i] = nb_idx[i - 1]
-                i -= 1
-            nb_d[i] = d
-            nb_idx[i] = e
-    inv = 1.0 / th_obst
+        top -= 1
+        if left * left / (ax * ax + ay * ay) < range_sq:
+            if left < 0.0:
+                r = ((px - ox[e]) * ax + (py - oy[e]) * ay) / (ax * ax + ay * ay)
+                if r < 0.0:
+                    qx = px - ox[e]
+                    qy = py - oy[e]
+                elif r > 1.0:
+                    qx = px - ox[e2]
+                    qy = py - oy[e2]
+                else:
+                    qx = px - (ox[e] + r * ax)
+                    qy = py - (oy[e] + r * ay)
+                d = qx * qx + qy * qy
+                if d < range_sq:
+                    i = n_nb
+                    n_nb += 1
+                    while i != 0 and d < nb_d[i - 1]:
+                        nb_d[i] = nb_d[i - 1]
+                        nb_idx[i] = nb_idx[i - 1]
+                        i -= 1
+                    nb_d[i] = d
+                    nb_idx[i] = e
+            child = otree[node, 2] if left >= 0.0 else otree[node, 1]
+            if child >= 0:
+                top += 1
+                st_node[top] = child
+                st_phase[top] = 0
+    return n_nb
+
+
+@njit(cache=True)
+def _obstacle_lines(px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext, oprev,
+                    odx, ody, oconv, otree, nb_idx, nb_d, st_node, st_phase, lpx, lpy, ldx,
+                    ldy):
+    """Append an agent's obstacle half-planes; returns how many lines there are."""
+    one = lpx.dtype.type(1.0)
+    zero = lpx.dtype.type(0.0)
+    eps = lpx.dtype.type(RVO_EPSILON)
+    big = lpx.dtype.type(math.inf)
+    rng = th_obst * max_speed + radius
+    n_nb = _query_obstacles(px, py, rng * rng, ox, oy, onext, otree, nb_idx, nb_d, st_node,
+                            st_phase)
+    inv = one / th_obst
     n_lines = 0
     for q in range(n_nb):
         o1 = nb_idx[q]
@@ -179,9 +229,9 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         covered = False
         for j in range(n_lines):
             if (_det(inv * r1x - lpx[j], inv * r1y - lpy[j], ldx[j], ldy[j]) - inv * radius
-                    >= -RVO_EPSILON
+                    >= -eps
                     and _det(inv * r2x - lpx[j], inv * r2y - lpy[j], ldx[j], ldy[j])
-                    - inv * radius >= -RVO_EPSILON):
+                    - inv * radius >= -eps):
                 covered = True
                 break
         if covered:
@@ -191,29 +241,31 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         rsq = radius * radius
         obx = ox[o2] - ox[o1]
         oby = oy[o2] - oy[o1]
-        s = (-r1x * obx - r1y * oby) / (obx * obx + oby * oby)
-        dline = (-r1x - s * obx) ** 2 + (-r1y - s * oby) ** 2
+        s = (-r1x * obx + -r1y * oby) / (obx * obx + oby * oby)
+        wx = -r1x - s * obx
+        wy = -r1y - s * oby
+        dline = wx * wx + wy * wy
         if s < 0.0 and d1 <= rsq:
             if oconv[o1]:
-                n = math.sqrt(r1x * r1x + r1y * r1y)
-                lpx[n_lines] = 0.0
-                lpy[n_lines] = 0.0
-                ldx[n_lines] = -r1y / n
-                ldy[n_lines] = r1x / n
+                n = one / math.sqrt(r1y * r1y + r1x * r1x)
+                lpx[n_lines] = zero
+                lpy[n_lines] = zero
+                ldx[n_lines] = -r1y * n
+                ldy[n_lines] = r1x * n
                 n_lines += 1
             continue
         if s > 1.0 and d2 <= rsq:
             if oconv[o2] and _det(r2x, r2y, odx[o2], ody[o2]) >= 0.0:
-                n = math.sqrt(r2x * r2x + r2y * r2y)
-                lpx[n_lines] = 0.0
-                lpy[n_lines] = 0.0
-                ldx[n_lines] = -r2y / n
-                ldy[n_lines] = r2x / n
+                n = one / math.sqrt(r2y * r2y + r2x * r2x)
+                lpx[n_lines] = zero
+                lpy[n_lines] = zero
+                ldx[n_lines] = -r2y * n
+                ldy[n_lines] = r2x * n
                 n_lines += 1
             continue
         if s >= 0.0 and s <= 1.0 and dline <= rsq:
-            lpx[n_lines] = 0.0
-            lpy[n_lines] = 0.0
+            lpx[n_lines] = zero
+            lpy[n_lines] = zero
             ldx[n_lines] = -odx[o1]
             ldy[n_lines] = -ody[o1]
             n_lines += 1
@@ -223,31 +275,35 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
                 continue
             o2 = o1
             leg1 = math.sqrt(d1 - rsq)
-            llx = (r1x * leg1 - r1y * radius) / d1
-            lly = (r1x * radius + r1y * leg1) / d1
-            rlx = (r1x * leg1 + r1y * radius) / d1
-            rly = (-r1x * radius + r1y * leg1) / d1
+            iv = one / d1
+            llx = (r1x * leg1 - r1y * radius) * iv
+            lly = (r1x * radius + r1y * leg1) * iv
+            rlx = (r1x * leg1 + r1y * radius) * iv
+            rly = (-r1x * radius + r1y * leg1) * iv
         elif s > 1.0 and dline <= rsq:
             if not oconv[o2]:
                 continue
             o1 = o2
             leg2 = math.sqrt(d2 - rsq)
-            llx = (r2x * leg2 - r2y * radius) / d2
-            lly = (r2x * radius + r2y * leg2) / d2
-            rlx = (r2x * leg2 + r2y * radius) / d2
-            rly = (-r2x * radius + r2y * leg2) / d2
+            iv = one / d2
+            llx = (r2x * leg2 - r2y * radius) * iv
+            lly = (r2x * radius + r2y * leg2) * iv
+            rlx = (r2x * leg2 + r2y * radius) * iv
+            rly = (-r2x * radius + r2y * leg2) * iv
         else:
             if oconv[o1]:
                 leg1 = math.sqrt(d1 - rsq)
-                llx = (r1x * leg1 - r1y * radius) / d1
-                lly = (r1x * radius + r1y * leg1) / d1
+                iv = one / d1
+                llx = (r1x * leg1 - r1y * radius) * iv
+                lly = (r1x * radius + r1y * leg1) * iv
             else:
                 llx = -odx[o1]
                 lly = -ody[o1]
             if oconv[o2]:
                 leg2 = math.sqrt(d2 - rsq)
-                rlx = (r2x * leg2 + r2y * radius) / d2
-                rly = (-r2x * radius + r2y * leg2) / d2
+                iv = one / d2
+                rlx = (r2x * leg2 + r2y * radius) * iv
+                rly = (-r2x * radius + r2y * leg2) * iv
             else:
                 rlx = odx[o1]
                 rly = ody[o1]
@@ -270,7 +326,7 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         cvy = rcy - lcy
         same = o1 == o2
         if same:
-            t = 0.5
+            t = lpx.dtype.type(0.5)
         else:
             t = ((vx - lcx) * cvx + (vy - lcy) * cvy) / (cvx * cvx + cvy * cvy)
         t_left = (vx - lcx) * llx + (vy - lcy) * lly
@@ -278,9 +334,9 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         if (t < 0.0 and t_left < 0.0) or (same and t_left < 0.0 and t_right < 0.0):
             wx = vx - lcx
             wy = vy - lcy
-            wn = math.sqrt(wx * wx + wy * wy)
-            ux = wx / wn
-            uy = wy / wn
+            wn = one / math.sqrt(wx * wx + wy * wy)
+            ux = wx * wn
+            uy = wy * wn
             ldx[n_lines] = uy
             ldy[n_lines] = -ux
             lpx[n_lines] = lcx + radius * inv * ux
@@ -290,9 +346,9 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         if t > 1.0 and t_right < 0.0:
             wx = vx - rcx
             wy = vy - rcy
-            wn = math.sqrt(wx * wx + wy * wy)
-            ux = wx / wn
-            uy = wy / wn
+            wn = one / math.sqrt(wx * wx + wy * wy)
+            ux = wx * wn
+            uy = wy * wn
             ldx[n_lines] = uy
             ldy[n_lines] = -ux
             lpx[n_lines] = rcx + radius * inv * ux
@@ -300,23 +356,29 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
             n_lines += 1
             continue
         if t < 0.0 or t > 1.0 or same:
-            dcut = math.inf
+            dcut = big
         else:
-            dcut = (vx - (lcx + t * cvx)) ** 2 + (vy - (lcy + t * cvy)) ** 2
+            wx = vx - (lcx + t * cvx)
+            wy = vy - (lcy + t * cvy)
+            dcut = wx * wx + wy * wy
         if t_left < 0.0:
-            dleft = math.inf
+            dleft = big
         else:
-            dleft = (vx - (lcx + t_left * llx)) ** 2 + (vy - (lcy + t_left * lly)) ** 2
+            wx = vx - (lcx + t_left * llx)
+            wy = vy - (lcy + t_left * lly)
+            dleft = wx * wx + wy * wy
         if t_right < 0.0:
-            dright = math.inf
+            dright = big
         else:
-            dright = (vx - (rcx + t_right * rlx)) ** 2 + (vy - (rcy + t_right * rly)) ** 2
+            wx = vx - (rcx + t_right * rlx)
+            wy = vy - (rcy + t_right * rly)
+            dright = wx * wx + wy * wy
         if dcut <= dleft and dcut <= dright:
             dx = -odx[o1]
             dy = -ody[o1]
             ldx[n_lines] = dx
             ldy[n_lines] = dy
-            lpx[n_lines] = lcx + radius * inv * (-dy)
+            lpx[n_lines] = lcx + radius * inv * -dy
             lpy[n_lines] = lcy + radius * inv * dx
             n_lines += 1
             continue
@@ -325,7 +387,7 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
                 continue
             ldx[n_lines] = llx
             ldy[n_lines] = lly
-            lpx[n_lines] = lcx + radius * inv * (-lly)
+            lpx[n_lines] = lcx + radius * inv * -lly
             lpy[n_lines] = lcy + radius * inv * llx
             n_lines += 1
             continue
@@ -334,38 +396,73 @@ def _obstacle_lines(k, px, py, vx, vy, radius, max_speed, th_obst, ox, oy, onext
         ldx[n_lines] = -rlx
         ldy[n_lines] = -rly
         lpx[n_lines] = rcx + radius * inv * rly
-        lpy[n_lines] = rcy + radius * inv * (-rlx)
+        lpy[n_lines] = rcy + radius * inv * -rlx
         n_lines += 1
     return n_lines
 
 
 @njit(cache=True)
-def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
-              max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev, odx,
-              ody, oconv, out):
-    """New ORCA velocities ``out (n, 2)`` of the ``active`` agents (others copy ``vel``).
+def _worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, sp):
+    """The largest violation ``det(d, p - sp h)`` of the half-planes by ``sp`` along ``h``."""
+    worst = -math.inf
+    for q in range(n_lines):
+        v = _det(ldx[q], ldy[q], lpx[q] - sp * hx, lpy[q] - sp * hy)
+        if v > worst:
+            worst = v
+    return worst
+
+
+@njit(cache=True)
+def orca_step_heading(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+                      max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext,
+                      oprev, odx, ody, oconv, otree, heading, along, lo, hi, out):
+    """:func:`orca_step`, and for agents with ``along[k]`` the speeds they may drive on their heading.
+
+    A differential or car robot cannot take ORCA's velocity at once: it
+    drives along its ``heading`` while it turns towards it. Given in
+    ``lo[k], hi[k]`` the speeds it can reach this step, they return the
+    sub-interval of speeds ``s`` for which ``s * (cos, sin)(heading[k])``
+    keeps every one of agent ``k``'s ORCA half-planes (walls' and agents');
+    when there is none, ``lo`` is the speed in ``[0, hi]`` that violates
+    them least (the largest violation the smallest, as RVO2's
+    ``linearProgram3`` does for velocities) and ``hi`` is set to -1: an
+    emergency, where braking harder than the robot's acceleration is the
+    collision-free fallback (slower is never worse for a disc whose
+    neighbours keep their half-planes). So the
+    robot's real motion stays in the set ORCA's reciprocity assumes of it
+    (the non-holonomic repair of Alonso-Mora et al.'s NH-ORCA, with the
+    heading fixed over the step instead of an enlarged radius).
 
     ``pos, vel, pref`` are ``(n, 2)`` world positions, current and preferred
     velocities; ``radius, max_speed`` per agent; ``reactive[j]`` whether
     agent ``j`` avoids back (half the responsibility) or not (all of it).
     Obstacle edges run from vertex ``e`` to ``onext[e]`` (RVO2's obstacle
-    list: ``odx, ody`` the unit direction, ``oconv`` convexity).
+    list: ``odx, ody`` the unit direction, ``oconv`` convexity; ``otree``
+    its k-d tree), as :func:`robomaze.traffic.walls.obstacle_arrays` gives
+    them. Every float array and scalar of one call shares one type (float64,
+    or float32 for RVO2's own arithmetic).
     """
+    F = pos.dtype
+    one = pos.dtype.type(1.0)
+    half = pos.dtype.type(0.5)
     n = pos.shape[0]
     n_edges = ox.shape[0]
     cap = n_edges + max_neighbors + 1
-    lpx = np.empty(cap)
-    lpy = np.empty(cap)
-    ldx = np.empty(cap)
-    ldy = np.empty(cap)
-    ppx = np.empty(cap)
-    ppy = np.empty(cap)
-    pdx = np.empty(cap)
-    pdy = np.empty(cap)
+    lpx = np.empty(cap, F)
+    lpy = np.empty(cap, F)
+    ldx = np.empty(cap, F)
+    ldy = np.empty(cap, F)
+    ppx = np.empty(cap, F)
+    ppy = np.empty(cap, F)
+    pdx = np.empty(cap, F)
+    pdy = np.empty(cap, F)
     nb_idx = np.empty(max(n_edges, max_neighbors) + 1, np.int64)
-    nb_d = np.empty(max(n_edges, max_neighbors) + 1)
-    res = np.empty(2)
-    inv = 1.0 / time_horizon
+    nb_d = np.empty(max(n_edges, max_neighbors) + 1, F)
+    st_node = np.empty(otree.shape[0] + 1, np.int64)
+    st_phase = np.empty(otree.shape[0] + 1, np.int64)
+    res = np.empty(2, F)
+    inv = one / time_horizon
+    inv_dt = one / dt
     for k in range(n):
         if not active[k]:
             out[k, 0] = vel[k, 0]
@@ -378,9 +475,9 @@ def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist
         rad = radius[k]
         n_lines = 0
         if n_edges > 0:
-            n_lines = _obstacle_lines(k, px, py, vx, vy, rad, max_speed[k], time_horizon_obst,
-                                      ox, oy, onext, oprev, odx, ody, oconv, nb_idx, nb_d,
-                                      lpx, lpy, ldx, ldy)
+            n_lines = _obstacle_lines(px, py, vx, vy, rad, max_speed[k], time_horizon_obst,
+                                      ox, oy, onext, oprev, odx, ody, oconv, otree, nb_idx,
+                                      nb_d, st_node, st_phase, lpx, lpy, ldx, ldy)
         n_obst = n_lines
         # the max_neighbors nearest agents within neighbor_dist (insertAgentNeighbor)
         range_sq = neighbor_dist * neighbor_dist
@@ -389,7 +486,9 @@ def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist
             for j in range(n):
                 if j == k:
                     continue
-                d = (px - pos[j, 0]) ** 2 + (py - pos[j, 1]) ** 2
+                qx = px - pos[j, 0]
+                qy = py - pos[j, 1]
+                d = qx * qx + qy * qy
                 if d < range_sq:
                     if n_nb < max_neighbors:
                         n_nb += 1
@@ -418,35 +517,37 @@ def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist
                 dot = wx * rpx + wy * rpy
                 if dot < 0.0 and dot * dot > cr_sq * w_len_sq:
                     w_len = math.sqrt(w_len_sq)
-                    ux_ = wx / w_len
-                    uy_ = wy / w_len
+                    iw = one / w_len
+                    ux_ = wx * iw
+                    uy_ = wy * iw
                     dx = uy_
                     dy = -ux_
                     ux = (cr * inv - w_len) * ux_
                     uy = (cr * inv - w_len) * uy_
                 else:
                     leg = math.sqrt(dist_sq - cr_sq)
+                    iv = one / dist_sq
                     if _det(rpx, rpy, wx, wy) > 0.0:
-                        dx = (rpx * leg - rpy * cr) / dist_sq
-                        dy = (rpx * cr + rpy * leg) / dist_sq
+                        dx = (rpx * leg - rpy * cr) * iv
+                        dy = (rpx * cr + rpy * leg) * iv
                     else:
-                        dx = -(rpx * leg + rpy * cr) / dist_sq
-                        dy = -(-rpx * cr + rpy * leg) / dist_sq
+                        dx = -((rpx * leg + rpy * cr) * iv)
+                        dy = -((-rpx * cr + rpy * leg) * iv)
                     f = rvx * dx + rvy * dy
                     ux = f * dx - rvx
                     uy = f * dy - rvy
             else:
-                inv_dt = 1.0 / dt
                 wx = rvx - inv_dt * rpx
                 wy = rvy - inv_dt * rpy
                 w_len = math.sqrt(wx * wx + wy * wy)
-                ux_ = wx / w_len
-                uy_ = wy / w_len
+                iw = one / w_len
+                ux_ = wx * iw
+                uy_ = wy * iw
                 dx = uy_
                 dy = -ux_
                 ux = (cr * inv_dt - w_len) * ux_
                 uy = (cr * inv_dt - w_len) * uy_
-            share = 0.5 if reactive[j] else 1.0
+            share = half if reactive[j] else one
             lpx[n_lines] = vx + share * ux
             lpy[n_lines] = vy + share * uy
             ldx[n_lines] = dx
@@ -459,3 +560,63 @@ def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist
                  pdy)
         out[k, 0] = res[0]
         out[k, 1] = res[1]
+        if along[k]:
+            hx = math.cos(heading[k])
+            hy = math.sin(heading[k])
+            r_lo = lo[k]
+            r_hi = hi[k]
+            s_lo = r_lo
+            s_hi = r_hi
+            for q in range(n_lines):
+                # det(d, p - s h) <= 0  <=>  det(d, p) <= s det(d, h)
+                a_ = _det(ldx[q], ldy[q], lpx[q], lpy[q])
+                b_ = _det(ldx[q], ldy[q], hx, hy)
+                if b_ > 1e-12:
+                    s_lo = max(s_lo, a_ / b_)
+                elif b_ < -1e-12:
+                    s_hi = min(s_hi, a_ / b_)
+                elif a_ > 0.0:
+                    s_lo = math.inf
+            if s_lo <= s_hi:
+                lo[k] = s_lo
+                hi[k] = s_hi
+            else:
+                # no reachable speed keeps every half-plane: the speed in
+                # [0, r_hi] that enters them least (the largest violation is
+                # convex in s: ternary search), flagged by hi < lo -- below r_lo
+                # it is an emergency stop, harder than the robot's acceleration
+                a_s = 0.0
+                b_s = r_hi
+                for _ in range(60):
+                    m1 = a_s + (b_s - a_s) / 3.0
+                    m2 = b_s - (b_s - a_s) / 3.0
+                    if (_worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, m1)
+                            <= _worst(ldx, ldy, lpx, lpy, n_lines, hx, hy, m2)):
+                        b_s = m2
+                    else:
+                        a_s = m1
+                lo[k] = 0.5 * (a_s + b_s)
+                hi[k] = -1.0
+
+
+@njit(cache=True)
+def orca_step(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+              max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev, odx,
+              ody, oconv, otree, out):
+    """New ORCA velocities ``out (n, 2)`` of the ``active`` agents (others copy ``vel``).
+
+    ``pos, vel, pref`` are ``(n, 2)`` world positions, current and preferred
+    velocities; ``radius, max_speed`` per agent; ``reactive[j]`` whether
+    agent ``j`` avoids back (half the responsibility) or not (all of it).
+    Obstacle edges run from vertex ``e`` to ``onext[e]`` (RVO2's obstacle
+    list: ``odx, ody`` the unit direction, ``oconv`` convexity; ``otree``
+    its k-d tree), as :func:`robomaze.traffic.walls.obstacle_arrays` gives
+    them. Every float array and scalar of one call shares one type (float64,
+    or float32 for RVO2's own arithmetic).
+    """
+    n = pos.shape[0]
+    no = np.zeros(n, np.bool_)
+    spare = np.empty(n, pos.dtype)
+    orca_step_heading(pos, vel, pref, radius, max_speed, reactive, active, neighbor_dist,
+                      max_neighbors, time_horizon, time_horizon_obst, dt, ox, oy, onext, oprev,
+                      odx, ody, oconv, otree, spare, no, spare, spare, out)

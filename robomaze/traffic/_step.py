@@ -15,7 +15,8 @@ from numba import njit
 
 from ..sim.collision import motion_hits
 from ._geom import (CONTACT, body_distance, box_body, integrate, ray_body, time_of_contact)
-from ._orca import orca_step
+from ._cast import scan_rows_jump
+from ._orca import orca_step_heading
 
 # kinematics models
 DIFF, CAR, OMNI = 0, 1, 2
@@ -402,8 +403,8 @@ def obstacle_twists(pose, twist, n_robots, behaviour, speed, wp, wp_start, wp_co
 def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, field_id, rows,
                  cols, res, ox, oy, lookahead, goal, goal_radius, kin, orca_on, orca_radius,
                  reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst,
-                 oex, oey, onext, oprev, odx, ody, oconv, dt, heading_gain, bias, progress,
-                 pref, new_vel):
+                 oex, oey, onext, oprev, odx, ody, oconv, otree, dt, heading_gain, bias,
+                 progress, pref, new_vel):
     """Next twist of every robot: controller -> ORCA -> tracking -> kinematic limits.
 
     ``kin`` rows: ``(model, v_max, v_min, omega_max, a_max, alpha_max,
@@ -465,9 +466,20 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
         if i < n_robots:
             active[i] = orca_on[i] and mode[i] != COMMAND
             speeds[i] = kin[i, 1]
-    orca_step(pose[:, :2].copy(), vel, pref, orca_radius, speeds, reactive, active,
-              neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, dt, oex, oey,
-              onext, oprev, odx, ody, oconv, new_vel)
+    along = np.zeros(n, np.bool_)
+    for i in range(n_robots):
+        along[i] = active[i] and int(kin[i, 0]) != OMNI
+    s_lo = np.zeros(n)
+    s_hi = np.zeros(n)
+    for i in range(n_robots):
+        if along[i]:
+            # the forward speeds reachable this step (kinematic limits; no reversing)
+            s_lo[i] = max(0.0, max(kin[i, 2], twist[i, 0] - kin[i, 4] * dt))
+            s_hi[i] = max(s_lo[i], min(kin[i, 1], twist[i, 0] + kin[i, 4] * dt))
+    orca_step_heading(pose[:, :2].copy(), vel, pref, orca_radius, speeds, reactive, active,
+                      neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, dt, oex,
+                      oey, onext, oprev, odx, ody, oconv, otree, pose[:, 2].copy(), along, s_lo,
+                      s_hi, new_vel)
     for i in range(n_robots):
         model = int(kin[i, 0])
         if mode[i] == COMMAND:
@@ -485,8 +497,18 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
                 c2 = command[i, 2]
             else:
                 c0, c1, c2 = _track(model, pose[i, 2], ux, uy, kin[i, 3], dt, heading_gain)
+                if along[i]:
+                    # drive on the heading no faster than keeps ORCA's half-planes
+                    # (orca_step_heading), or when no reachable speed does, than
+                    # the least violating one: an emergency stop past a_max
+                    if s_hi[i] < s_lo[i]:
+                        c0 = min(c0, s_lo[i])
+                    elif c0 > s_hi[i]:
+                        c0 = s_hi[i]
         v0, v1, v2 = _limit(model, c0, c1, c2, twist[i, 0], twist[i, 1], twist[i, 2], kin[i, 1],
                             kin[i, 2], kin[i, 3], kin[i, 4], kin[i, 5], kin[i, 6], dt)
+        if along[i] and s_hi[i] < s_lo[i] and c0 < v0:
+            v0 = c0         # the emergency stop of orca_step_heading
         twist[i, 0] = v0
         twist[i, 1] = v1
         twist[i, 2] = v2
@@ -494,11 +516,11 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
 
 @njit(cache=True)
 def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, range_max,
-                occ, rows, cols, res, ox, oy, oyaw, scan_rows, rc, kind, radius, pstart,
+                occ, clear, rows, cols, res, ox, oy, oyaw, scan_rows, rc, kind, radius, pstart,
                 pcount, vstart, vcount, vx, vy, sa, sb, out):
     """Exact ranges (no noise, unclipped: ``range_max`` = no return) of every robot's sensor.
 
-    The grid cast of :func:`robomaze.sense.raycast.scan_rows` first, then
+    The grid cast (:func:`robomaze.traffic._cast.scan_rows_jump`) first, then
     each other body within reach, intersected exactly, only on the beams
     its bounding circle can cover. ``sensor_id[i]`` indexes the sensor rows
     ``mounts, cos_b, sin_b, range_min, range_max`` (beams of one sensor
@@ -518,13 +540,13 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
     if shared and n_robots > 0:
         # one sensor model for all: one call of the grid caster for every robot
         s = sensor_id[0]
-        scan_rows(occ, rows, cols, res, ox, oy, oyaw, rows_, mounts[s], cos_b[s], sin_b[s],
-                  range_min[s], range_max[s], False, out)
+        scan_rows_jump(occ, clear, rows, cols, res, ox, oy, oyaw, rows_, mounts[s], cos_b[s],
+                       sin_b[s], range_max[s], out)
     else:
         for i in range(n_robots):
             s = sensor_id[i]
-            scan_rows(occ, rows, cols, res, ox, oy, oyaw, rows_[i:i + 1], mounts[s], cos_b[s],
-                      sin_b[s], range_min[s], range_max[s], False, out[i:i + 1])
+            scan_rows_jump(occ, clear, rows, cols, res, ox, oy, oyaw, rows_[i:i + 1], mounts[s],
+                           cos_b[s], sin_b[s], range_max[s], out[i:i + 1])
     for i in range(n_robots):
         s = sensor_id[i]
         ct = math.cos(pose[i, 2])
@@ -541,13 +563,20 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
         a_min = math.atan2(sin_b[s, 0], cos_b[s, 0])
         full = nb > 1 and abs(nb * inc - 2.0 * math.pi) < 1e-9
         rmax = range_max[s]
+        cb = math.cos(base)
+        sb_ = math.sin(base)
+        # no body beyond the farthest grid return can show on any beam
+        far = 0.0
+        for b in range(nb):
+            if out[i, b] > far:
+                far = out[i, b]
         for j in range(n):
             if j == i:
                 continue
             dx = pose[j, 0] - sx
             dy = pose[j, 1] - sy
             d = math.sqrt(dx * dx + dy * dy)
-            if d - rc[j] >= rmax:
+            if d - rc[j] >= rmax or d - rc[j] >= far:
                 continue
             lo = 0
             hi = nb - 1
@@ -572,8 +601,6 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
                     continue
                 ca = cos_b[s, b]
                 sa_ = sin_b[s, b]
-                cb = math.cos(base)
-                sb_ = math.sin(base)
                 rx = cb * ca - sb_ * sa_
                 ry = sb_ * ca + cb * sa_
                 t = ray_body(j, sx, sy, rx, ry, pose[j, 0], pose[j, 1], pose[j, 2], kind,
@@ -673,7 +700,7 @@ def disc_ttc(x1, y1, vx1, vy1, x2, y2, vx2, vy2, r):
 def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, field_id, lookahead,
             goal, goal_radius, kin, orca_on, orca_radius, reactive, neighbor_dist,
             max_neighbors, time_horizon, time_horizon_obst, oex, oey, onext, oprev, odx, ody,
-            oconv, bias, progress, pref, new_vel, behaviour, speed, wp, wp_start, wp_count,
+            oconv, otree, bias, progress, pref, new_vel, behaviour, speed, wp, wp_start, wp_count,
             wp_next, noise, ped, occ, clear, rows, cols, res, ox, oy, rc, kind, radius, pstart,
             pcount, vstart, vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx,
             wpy, wps, wpc, wpr, wstart, wcount, pa, pb, step_len, contact, hits, frac, length,
@@ -691,7 +718,8 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
     robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, field_id, rows,
                  cols, res, ox, oy, lookahead, goal, goal_radius, kin, orca_on, orca_radius,
                  reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, oex,
-                 oey, onext, oprev, odx, ody, oconv, dt, 2.0 * dt, bias, progress, pref, new_vel)
+                 oey, onext, oprev, odx, ody, oconv, otree, dt, 2.0 * dt, bias, progress, pref,
+                 new_vel)
     moving = np.ones(n, np.bool_)
     move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pcount, vstart,
                 vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx, wpy, wps,
@@ -710,6 +738,7 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
                       clear_wall, clear_robot, clear_obst, ttc)
     if sense:
         sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, range_max, occ,
+                    clear,
                     rows, cols, res, ox, oy, 0.0, scan_rows, rc, kind, radius, pstart, pcount,
                     vstart, vcount, vx, vy, sa, sb, scan_out)
 

@@ -119,6 +119,7 @@ class _Pref:
 
     def __call__(self, pos: np.ndarray) -> np.ndarray:
         s = self.scene
+        pos = np.asarray(pos, float)    # float64 arithmetic whatever the state's type
         out = np.zeros_like(pos)
         for i, p in enumerate(pos):
             gd = float(np.hypot(*(s.goals[i] - p)))
@@ -137,8 +138,11 @@ class _Pref:
 
 
 def run_orca(scene: OrcaScene, *, backend: str = "robomaze", max_steps: int = 1500,
-             goal_tol: float = 0.1, trace: bool = False) -> dict:
+             goal_tol: float = 0.1, trace: bool = False, float32: bool = False) -> dict:
     """Run ``scene`` with one ORCA ``backend``; counts, makespan and (``trace``) velocities.
+
+    ``float32`` runs robomaze's kernel in float32 on float32 states, RVO2's
+    own arithmetic: the run is then pyrvo's, step for step.
 
     Returns ``arrived`` (agents within ``goal_tol`` at the end), ``makespan``
     (first step after which every agent stays within ``goal_tol``, seconds;
@@ -150,8 +154,9 @@ def run_orca(scene: OrcaScene, *, backend: str = "robomaze", max_steps: int = 15
     p = orca_params()
     rings = wall_rings(scene.grid) if scene.kind == "maze" else []
     pref_of = _Pref(scene)
-    pos = scene.starts.astype(float).copy()
-    vel = np.zeros((n, 2))
+    F = np.float32 if float32 else np.float64
+    pos = scene.starts.astype(F)
+    vel = np.zeros((n, 2), F)
     if backend == "pyrvo":
         try:
             import pyrvo
@@ -170,10 +175,12 @@ def run_orca(scene: OrcaScene, *, backend: str = "robomaze", max_steps: int = 15
             sim.process_obstacles()
     elif backend != "robomaze":
         raise ParameterError(f"backend must be robomaze or pyrvo, got {backend!r}")
-    obst = obstacle_arrays(rings) if rings else tuple(
-        np.zeros(0, dt_) for dt_ in (float, float, np.int64, np.int64, float, float, np.bool_))
-    radius = np.full(n, scene.orca_radius)
-    speed = np.full(n, scene.max_speed)
+    obst = obstacle_arrays(rings, F)
+    radius = np.full(n, scene.orca_radius, F)
+    speed = np.full(n, scene.max_speed, F)
+    orca_args = tuple(F(p[k]) if k != "max_neighbors" else p[k] for k in
+                      ("neighbor_dist", "max_neighbors", "time_horizon", "time_horizon_obst"))
+    dt = F(scene.dt)
     yes = np.ones(n, np.bool_)
     occ = scene.grid.flat_occupancy()
     clear_w = _wall_gap_fn(scene)
@@ -193,11 +200,10 @@ def run_orca(scene: OrcaScene, *, backend: str = "robomaze", max_steps: int = 15
             new = np.array([sim.get_agent_velocity(i).to_tuple() for i in range(n)])
             npos = np.array([sim.get_agent_position(i).to_tuple() for i in range(n)])
         else:
-            new = np.empty((n, 2))
-            orca_step(pos, vel, pref, radius, speed, yes, yes, p["neighbor_dist"],
-                      p["max_neighbors"], p["time_horizon"], p["time_horizon_obst"], scene.dt,
-                      *obst, new)
-            npos = pos + new * scene.dt
+            new = np.empty((n, 2), F)
+            pref = pref.astype(F)
+            orca_step(pos, vel, pref, radius, speed, yes, yes, *orca_args, dt, *obst, new)
+            npos = pos + new * dt
         if trace:
             ps.append(pos.copy())
             vs.append(new.copy())

@@ -45,6 +45,9 @@ PREF, COMMAND = _step.PREF, _step.COMMAND
 #: Remaining path distance of every robot to its goal (the envs' rewards).
 distances_to_go = _step.distances_to_go
 
+#: extra ORCA radius (m) of moving obstacles: they do not avoid back, so robots keep
+#: this much more room from them than from each other
+_OBSTACLE_BERTH = 0.05
 _MODEL = {"differential": _step.DIFF, "car": _step.CAR, "omni": _step.OMNI}
 _BEHAVIOUR = {"waypoints": _step.WAYPOINTS, "wander": _step.WANDER,
               "pedestrian": _step.PEDESTRIAN}
@@ -144,7 +147,9 @@ class TrafficWorld:
                               0.0 if r.kinematics == "car" else -r.v_max / 2, r.omega_max,
                               r.a_max, r.alpha_max, r.turning_radius] for r in self.robots],
                             float).reshape(nr, 7)
-        self.orca_radius = np.concatenate([rc[:nr] + spec.orca.margin, rc[nr:]])
+        # moving obstacles (pedestrians) do not avoid back: a wider berth
+        self.orca_radius = np.concatenate([rc[:nr] + spec.orca.margin,
+                                           rc[nr:] + _OBSTACLE_BERTH])
         self.reactive = np.array([True] * nr + [False] * no, np.bool_)
         self.orca_on = np.full(nr, spec.orca.enabled, np.bool_)
         rings = wall_rings(grid)
@@ -400,8 +405,8 @@ class TrafficWorld:
         out = self._exact
         sa, sb, _, _ = self._scratch
         _step.sense_world(self.pose, self.n_robots, self.sensor_id, self._mounts, self._cos_b,
-                          self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(), rows,
-                          cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
+                          self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(),
+                          self.grid.flat_clearance(), rows, cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
                           sa, sb, out)
         self._exact_fresh = True
         return out.copy()

@@ -48,7 +48,7 @@ import numpy as np
 from .errors import ParameterError
 
 __all__ = ["WorldSpec", "World", "stage_rng", "STAGES", "seed_of", "parse_footprint",
-           "load_file", "PLACEMENTS"]
+           "load_file", "widen_maze", "PLACEMENTS"]
 
 #: Where a generated maze puts its start and goal.
 PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")
@@ -157,6 +157,23 @@ def load_file(path):
         if np.array_equal(maze.to_matrix().astype(bool), occ):
             return maze
     return obj
+
+
+def widen_maze(maze, *, corridor: int = 1, wall: int = 1, resolution: float = 1.0,
+               origin=(0.0, 0.0, 0.0)):
+    """A given maze (inline walls of a record, a page's maze) widened as a world widens it.
+
+    The one door to :func:`robomaze.grid.widen` above the grid module: a
+    :class:`WorldSpec` builds its grid here, and so does every front end that
+    holds a maze already rather than a spec of one.
+
+    >>> from robomaze.maze import Maze
+    >>> widen_maze(Maze.empty(1, 2), corridor=3, wall=1).shape
+    (5, 9)
+    """
+    from .grid import widen
+
+    return widen(maze, corridor=corridor, wall=wall, resolution=resolution, origin=origin)
 
 
 def _cell(name: str, v) -> tuple[int, int] | None:
@@ -331,13 +348,12 @@ class WorldSpec:
         them gives a world whose ``start``/``goal`` are None (the caller's
         end points decide, as on the command line).
         """
-        from .grid import widen
         from .maze import Maze
 
         obj = self.build_source() if source is None else source
         if isinstance(obj, Maze):
             maze = obj
-            grid = widen(maze, corridor=self.corridor, wall=self.wall,
+            grid = widen_maze(maze, corridor=self.corridor, wall=self.wall,
                          resolution=self.resolution)
             s, g = grid.start_goal()
             start, goal = (int(s[0]), int(s[1])), (int(g[0]), int(g[1]))

@@ -33,10 +33,13 @@ option        default                                   commands that override i
 from __future__ import annotations
 
 import argparse
-import math
 
 from ..errors import ParameterError
 from ..world import PLACEMENTS, World, WorldSpec, seed_of
+from ._common import fraction as _fraction
+from ._common import nonneg_int as _nonneg_int
+from ._common import positive_float as _positive_float
+from ._common import positive_int as _positive_int
 
 __all__ = ["WORLD_OPTIONS", "add_world_args", "world_spec", "build_world", "robot_of", "widened",
            "parse_placement"]
@@ -44,47 +47,6 @@ __all__ = ["WORLD_OPTIONS", "add_world_args", "world_spec", "build_world", "robo
 #: The world's options and their one default each (see the module table).
 WORLD_OPTIONS = {"seed": None, "braid": 0.0, "placement": "corners", "corridor": 1, "wall": 1,
                  "resolution": 1.0, "footprint": None, "sensor": "lidar"}
-
-
-# ------------------------------------------------------------------ argparse types
-def _nonneg_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value}")
-    return value
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {text!r}") from None
-    if not (0.0 <= value <= 1.0):
-        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {text!r}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
-    return value
 
 
 def parse_placement(text: str) -> str:

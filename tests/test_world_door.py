@@ -63,7 +63,7 @@ def test_world_flags_are_declared_once_in_the_source():
     for flag in ("--corridor", "--wall", "--resolution", "--seed", "--footprint", "--braid",
                  "--placement"):
         sites = []
-        for name in world_commands + ["_common", "_world"]:
+        for name in world_commands + ["_args", "_world"]:
             text = (PKG / "cli" / f"{name}.py").read_text()
             if f'add_argument("{flag}"' in text:
                 sites.append(name)

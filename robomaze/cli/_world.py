@@ -33,16 +33,22 @@ option        default                                   commands that override i
 from __future__ import annotations
 
 import argparse
+import os
 
+from .._validate import check_fraction
 from ..errors import ParameterError
-from ..world import PLACEMENTS, World, WorldSpec, seed_of
-from ._common import fraction as _fraction
-from ._common import nonneg_int as _nonneg_int
-from ._common import positive_float as _positive_float
-from ._common import positive_int as _positive_int
+from ..grid import OccupancyGrid
+from ..maze import Maze
+from ..world import PLACEMENTS, World, WorldSpec, load_file, seed_of, widen_maze
+from ._args import fraction as _fraction
+from ._args import nonneg_int as _nonneg_int
+from ._args import parse_size
+from ._args import positive_float as _positive_float
+from ._args import positive_int as _positive_int
 
 __all__ = ["WORLD_OPTIONS", "add_world_args", "world_spec", "build_world", "robot_of", "widened",
-           "parse_placement"]
+           "parse_placement", "parse_seed", "check_maze_args", "build_maze", "load", "load_maze",
+           "load_grid", "PLACEMENTS"]
 
 #: The world's options and their one default each (see the module table).
 WORLD_OPTIONS = {"seed": None, "braid": 0.0, "placement": "corners", "corridor": 1, "wall": 1,
@@ -199,8 +205,6 @@ def world_spec(args: argparse.Namespace, *, seed: int | None = None, walk: int =
     generator's own. Unset widening (``None``) builds with 1 (the cell
     maze's own matrix); a grid file keeps its resolution.
     """
-    from ._common import parse_size
-
     generator, size = _source(args)
     kw = {}
     omit = getattr(args, "world_omit", ())
@@ -251,3 +255,60 @@ def build_world(args: argparse.Namespace, spec: WorldSpec | None = None, source=
 
         world = replace(world, grid=world.grid.replace(resolution=args.resolution))
     return world
+
+
+# ------------------------------------------------------------------ seeds and generated mazes
+def parse_seed(value) -> int:
+    """A seed given on the command line, or a fresh one when None
+    (:func:`robomaze.world.seed_of`, the one seed rule)."""
+    return seed_of(value, "--seed")
+
+
+def check_maze_args(algorithm: str, braid: float = 0.0, placement: str = "corners") -> None:
+    """Refuse an unknown generator, braid or placement in one line, before
+    anything is built or compiled (a command's stage tasks compile first)."""
+    from .._names import check_name
+
+    check_fraction("--braid", braid)
+    parse_placement(placement)
+    check_name("generator", algorithm)
+
+
+def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0,
+               placement: str = "corners", **options) -> Maze:
+    """Generate a maze through :class:`robomaze.world.WorldSpec` (the one seed
+    rule: the maze of ``--seed S`` is the maze of a sweep row with seed S)."""
+    braid = check_fraction("--braid", braid)
+    placement = parse_placement(placement)
+    try:
+        return WorldSpec(generator=algorithm, rows=rows, cols=cols, seed=seed, braid=braid,
+                         placement=placement, options=options).build_maze()
+    except TypeError as exc:  # an --option the generator does not take
+        raise ParameterError(f"generator {algorithm!r} rejected the options "
+                             f"{sorted(options)}: {exc}") from None
+
+
+# ------------------------------------------------------------------ loading (the world module's rules)
+def load(path) -> Maze | OccupancyGrid:
+    """Load a maze or a grid, recognised from the content
+    (:func:`robomaze.world.load_file`, the world's one reading rule)."""
+    return load_file(path)
+
+
+def load_maze(path) -> Maze:
+    """Like :func:`load` but the file must hold a maze (not a bare grid)."""
+    obj = load(path)
+    if isinstance(obj, OccupancyGrid):
+        if obj.maze is not None:
+            return obj.maze
+        raise ParameterError(f"{os.fspath(path)!r} holds an occupancy grid, not a maze; "
+                             "expected a maze file (.json, .txt 2r+1 matrix, ...)")
+    return obj
+
+
+def load_grid(path, *, corridor: int = 1, wall: int = 1) -> OccupancyGrid:
+    """Like :func:`load`; a maze is widened with ``corridor``/``wall``."""
+    obj = load(path)
+    if isinstance(obj, Maze):
+        return widen_maze(obj, corridor=corridor, wall=wall)
+    return obj

@@ -9,7 +9,7 @@ import numpy as np
 from .. import __version__
 from ..io import extensions, spec_for_extension
 from ..io.maze_json import write_maze_json
-from ._common import add_command, out_extension, parse_options
+from ._args import add_command, out_extension, parse_options
 from ._world import add_world_args, world_spec
 
 #: Pictures, then every maze format of the registry, then the grid formats

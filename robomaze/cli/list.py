@@ -7,7 +7,7 @@ import importlib
 import inspect
 
 from ..errors import ParameterError
-from ._common import add_command
+from ._args import add_command
 
 #: What ``robomaze list`` can show: kind -> (module, registry attribute).
 REGISTRIES = {

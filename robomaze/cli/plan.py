@@ -10,8 +10,8 @@ from ..errors import ParameterError
 from ..maze import Maze
 from ..world import WorldSpec
 from ._parse import MAX_COORD, _parse_point, parse_footprint  # noqa: F401 -- public here too
-from ._common import add_command, check_maze_args, nonneg_int, out_extension, parse_options
-from ._world import add_world_args, build_world, robot_of, world_spec
+from ._args import add_command, nonneg_int, out_extension, parse_options
+from ._world import add_world_args, build_world, check_maze_args, robot_of, world_spec
 
 EPILOG = """\
 input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import add_command, nonneg_int, out_extension, parse_seed, positive_int
-from ._world import add_world_args, build_world, widened, world_spec
+from ._args import add_command, nonneg_int, out_extension, positive_int
+from ._world import add_world_args, build_world, parse_seed, widened, world_spec
 
 EPILOG = """\
 source: a generator name with a SIZE (see `robomaze list generators`), a maze

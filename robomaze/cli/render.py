@@ -10,7 +10,7 @@ import numpy as np
 from ..grid import OccupancyGrid
 from ..maze import Maze
 from ..world import load_file
-from ._common import add_command, out_extension, parse_pixel_size, positive_int
+from ._args import add_command, out_extension, parse_pixel_size, positive_int
 from ._world import add_world_args, build_world, widened
 
 EPILOG = """\

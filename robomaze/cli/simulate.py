@@ -11,8 +11,8 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..sim.env import MAX_DT
-from ._common import (add_command, nonneg_int, out_extension, parse_options, positive_float,
-                      positive_int)
+from ._args import (add_command, nonneg_int, out_extension, parse_options, positive_float,
+                    positive_int)
 from ._world import add_world_args, build_world, robot_of, world_spec
 from .render import color_arg
 
@@ -309,7 +309,7 @@ def json_summary(result, outputs=(), seed: int | None = None) -> str:
 def _prepare(args, options: dict, generator: str | None) -> None:
     """The generator's, simulator's, agent's and metrics' kernels on two cores
     (:mod:`robomaze.cli._stages`), for a maze widened as the command widens."""
-    from ._common import check_maze_args
+    from ._world import check_maze_args
     from ._stages import prepare
 
     if generator is not None:

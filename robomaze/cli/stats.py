@@ -6,7 +6,8 @@ import argparse
 import json
 
 from ..grid import OccupancyGrid
-from ._common import add_command, load
+from ._args import add_command
+from ._world import load
 from ._world import add_world_args, world_spec
 
 EPILOG = """\

@@ -1,9 +1,9 @@
-"""Helpers shared by the ``robomaze`` sub-commands.
+"""The command line's arguments: sub-command parsers and the small textual forms users type.
 
-Parsing of the small textual forms users type (``20x30`` sizes, placements,
-seeds), building a maze from generator options, and loading mazes and grids.
-Every file format is read and written through :mod:`robomaze.io`'s format
-registry (:data:`robomaze.io.FORMATS`); this module keeps no format code.
+One-line usage errors (:func:`add_command`), sizes (``20x30``), pixel sizes,
+``KEY=VALUE`` options, output extensions and the argparse ``type`` functions
+of counts, fractions and lengths. The world's options (source, seed,
+widening, footprint) are declared and built in :mod:`robomaze.cli._world`.
 """
 
 from __future__ import annotations
@@ -17,17 +17,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_fraction, check_int
 from ..errors import ParameterError
-from ..grid import OccupancyGrid
-from ..io.maze_json import write_maze_json
-from ..maze import Maze, check_shape
-from ..world import PLACEMENTS
+from ..maze import check_shape
 
 __all__ = [
-    "add_command", "parse_size", "parse_pixel_size", "parse_seed",
-    "build_maze", "parse_options", "load", "load_maze", "load_grid", "write_maze_json",
-    "positive_int", "positive_float", "nonneg_int", "fraction", "out_extension", "PLACEMENTS",
+    "add_command", "parse_size", "parse_pixel_size", "parse_options", "positive_int",
+    "positive_float", "nonneg_int", "fraction", "out_extension", "MAX_PIXELS", "MAX_PIXELS_SIDE",
 ]
 
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
@@ -113,14 +108,6 @@ def parse_pixel_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def parse_seed(value) -> int:
-    """A seed given on the command line, or a fresh one when None
-    (:func:`robomaze.world.seed_of`, the one seed rule)."""
-    from ..world import seed_of
-
-    return seed_of(value, "--seed")
-
-
 def parse_options(items: Sequence[str]) -> dict:
     """``["selection=random", "mix=0.5"]`` -> ``{"selection": "random", "mix": 0.5}``.
 
@@ -144,67 +131,6 @@ def parse_options(items: Sequence[str]) -> dict:
         else:
             out[key] = value
     return out
-
-
-def check_maze_args(algorithm: str, braid: float = 0.0, placement: str = "corners") -> None:
-    """Refuse an unknown generator, braid or placement in one line, before
-    anything is built or compiled (a command's stage tasks compile first)."""
-    from .._names import check_name
-    from ._world import parse_placement
-
-    check_fraction("--braid", braid)
-    parse_placement(placement)
-    check_name("generator", algorithm)
-
-
-def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0,
-               placement: str = "corners", **options) -> Maze:
-    """Generate a maze through :class:`robomaze.world.WorldSpec` (the one seed
-    rule: the maze of ``--seed S`` is the maze of a sweep row with seed S)."""
-    from ._world import parse_placement
-
-    braid = check_fraction("--braid", braid)
-    placement = parse_placement(placement)
-    try:
-        from ..world import WorldSpec
-    except ImportError as exc:  # the generators package is optional at import time
-        raise ParameterError(f"maze generators are not available: {exc}") from None
-    try:
-        return WorldSpec(generator=algorithm, rows=rows, cols=cols, seed=seed, braid=braid,
-                         placement=placement, options=options).build_maze()
-    except TypeError as exc:  # an --option the generator does not take
-        raise ParameterError(f"generator {algorithm!r} rejected the options "
-                             f"{sorted(options)}: {exc}") from None
-
-
-# ------------------------------------------------------------------ loading
-def load(path) -> Maze | OccupancyGrid:
-    """Load a maze or a grid, recognised from the content
-    (:func:`robomaze.world.load_file`, the world's one reading rule)."""
-    from ..world import load_file
-
-    return load_file(path)
-
-
-def load_maze(path) -> Maze:
-    """Like :func:`load` but the file must hold a maze (not a bare grid)."""
-    obj = load(path)
-    if isinstance(obj, OccupancyGrid):
-        if obj.maze is not None:
-            return obj.maze
-        raise ParameterError(f"{os.fspath(path)!r} holds an occupancy grid, not a maze; "
-                             "expected a maze file (.json, .txt 2r+1 matrix, ...)")
-    return obj
-
-
-def load_grid(path, *, corridor: int = 1, wall: int = 1) -> OccupancyGrid:
-    """Like :func:`load`; a maze is widened with ``corridor``/``wall``."""
-    from ..world import widen_maze
-
-    obj = load(path)
-    if isinstance(obj, Maze):
-        return widen_maze(obj, corridor=corridor, wall=wall)
-    return obj
 
 
 def positive_int(text: str) -> int:

@@ -97,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
         options["fewest_bends"] = bool(options["fewest_bends"])
     _checked(args.method, options)         # before the maze is built or anything compiles
     if args.method.startswith("ompl:"):
-        from ..plan.sampling import check_options
+        from ..plan.sampling import typed_options
 
-        options = check_options(args.method, options)   # typed values (simplify=0 -> False)
+        options = typed_options(args.method, options)   # typed values (simplify=0 -> False)
     seed = spec.seed
     world = _world(args, spec, before=lambda generator: _prepare(args, options, generator))
     grid = world.grid

@@ -85,7 +85,7 @@ def check_planner_options(method: str, options: dict, *, keep: tuple = ()) -> No
 
     The planner's keyword parameters are its options (a planner taking
     ``**options`` checks them itself); an OMPL planner's are checked by
-    :func:`robomaze.plan.sampling.check_options` (names and values).
+    :func:`robomaze.plan.sampling.typed_options` (names and values).
     ``keep``: runner arguments the caller lets the user set (the CLI's
     ``rng``).
 
@@ -99,9 +99,9 @@ def check_planner_options(method: str, options: dict, *, keep: tuple = ()) -> No
         return
     fn = PLANNERS.lookup(method)
     if method.startswith("ompl:"):
-        from .sampling import check_options
+        from .sampling import typed_options
 
-        check_options(method, {k: v for k, v in options.items() if k not in keep})
+        typed_options(method, {k: v for k, v in options.items() if k not in keep})
         return
     valid, anything = keywords(fn, keep)
     if anything:

@@ -39,7 +39,7 @@ returning a load-dependent path; with ``max_checks=None`` the clock is the
 budget and the result says so (``stats["stopped_by"] == "time"``).
 ``stats["progress"]`` holds the anytime curve (time, best cost, checks at
 every improvement) that the benchmark's Planner Arena logs carry.
-:func:`check_options` checks an ``ompl:`` planner's options before any
+:func:`typed_options` checks an ``ompl:`` planner's options before any
 maze is built.
 
 Examples
@@ -64,12 +64,12 @@ from ...geometry import Footprint
 from ...grid import OccupancyGrid
 from ..path import Path
 from .budget import PROGRESS_PROPERTIES, Progress, WallClockLimitError, WorkBudget
-from .options import check_options, option_names
+from .options import typed_options, option_names
 from .solve import CAR_SPACES, OMPL_PLANNERS, OPTIMIZING, STATUS, ompl_plan, require_ompl
 from .validity import ClearanceLookup
 
 __all__ = ["ompl_plan", "OMPL_PLANNERS", "CAR_SPACES", "OPTIMIZING", "ompl_planner",
-           "require_ompl", "check_options", "option_names", "ClearanceLookup", "STATUS",
+           "require_ompl", "typed_options", "option_names", "ClearanceLookup", "STATUS",
            "WallClockLimitError", "WorkBudget", "Progress", "PROGRESS_PROPERTIES"]
 
 

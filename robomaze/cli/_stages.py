@@ -254,8 +254,8 @@ def _spawn(n: int, folder: str, spec: dict) -> list[subprocess.Popen]:
 #: the command is a first run (:func:`robomaze._claims.cold`) and its helper
 #: is a fork of the command, started before anything compiles.
 PROBES = {"generate": ("generate/_kernels.py",), "plan": ("plan/path.py",),
-          "measure": ("geometry/_kernels.py",), "env": ("sim/_kernels.py",),
-          "agent": ("sense/_kernels.py",), "simulate": ("sim/_kernels.py",),
+          "measure": ("geometry/_kernels.py",), "env": ("geometry/_collide_kernels.py",),
+          "agent": ("sense/_kernels.py",), "simulate": ("geometry/_collide_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}
 
 

@@ -52,7 +52,7 @@ from .._validate import as_rng, check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
 from ..sense import scan_rows
-from .collision import Collider
+from ..geometry.validity import Collider
 from .odometry import as_odometry_noise
 from .robot import Robot
 from .trajectory import Trajectory

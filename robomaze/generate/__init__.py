@@ -41,7 +41,9 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
-from .._validate import as_rng, check_choice, check_fraction
+from .._seed import as_rng
+
+from .._validate import check_choice, check_fraction
 from .._registry import Registry
 from ..errors import ParameterError, unknown_name
 from ..maze import Maze, check_shape

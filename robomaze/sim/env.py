@@ -48,7 +48,9 @@ import numbers
 
 import numpy as np
 
-from .._validate import as_rng, check_choice, check_float, check_int
+from .._seed import as_rng
+
+from .._validate import check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
 from ..sense import scan_rows

@@ -14,7 +14,7 @@ import itertools
 
 import numpy as np
 
-from ..._validate import as_rng
+from ..._seed import as_rng
 from ...grid import OccupancyGrid
 from . import _kernels
 from .problem import Problem, check_hand, refuse_options, check_route

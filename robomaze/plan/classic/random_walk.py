@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validate import as_rng, check_int
+from ..._seed import as_rng
+
+from ..._validate import check_int
 from ...grid import OccupancyGrid
 from . import _kernels
 from .problem import Problem, refuse_options, check_route

@@ -123,7 +123,7 @@ def cmd_clients(a) -> None:
 
 def cmd_bytes(a) -> None:
     sys.path.insert(0, str(ROOT))
-    from robomaze.cli._common import build_maze
+    from robomaze.cli._world import build_maze
 
     with tempfile.TemporaryDirectory() as tmp:
         proc, url = serve(Path(a.code), ["backtracker", f"{a.size}x{a.size}", "--seed", "4",

@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["check_int", "check_float", "check_fraction", "as_rng", "check_choice",
+__all__ = ["check_int", "check_float", "check_fraction", "check_choice",
            "MAX_CELLS", "cell_limit", "limit_cells", "check_cells"]
 
 #: Largest number of cells (maze cells or grid cells) the library agrees to
@@ -124,24 +124,6 @@ def check_choice(name: str, value, choices) -> str:
         raise ParameterError(
             f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
-
-
-def as_rng(rng) -> np.random.Generator:
-    """Turn a Generator, an int seed or None into a ``numpy.random.Generator``.
-
-    >>> int(as_rng(3).integers(10)) == int(as_rng(3).integers(10))
-    True
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
-        if rng is not None and rng < 0:
-            raise ParameterError(f"rng seed must be >= 0, got {rng}")
-        return np.random.default_rng(rng)
-    if isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    raise ParameterError(
-        f"rng must be a numpy.random.Generator, an int seed or None, got {rng!r}")
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")

@@ -47,7 +47,11 @@ import numpy as np
 
 from .errors import ParameterError
 
-__all__ = ["WorldSpec", "World", "stage_rng", "STAGES"]
+__all__ = ["WorldSpec", "World", "stage_rng", "STAGES", "seed_of", "parse_footprint",
+           "load_file", "widen_maze", "PLACEMENTS"]
+
+#: Where a generated maze puts its start and goal.
+PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")
 
 #: The random stages of a world, in the order of their spawn keys.
 STAGES = ("maze", "method")
@@ -68,6 +72,110 @@ def stage_rng(seed: int | None, stage: str) -> np.random.Generator:
     raise ParameterError(f"stage must be one of {', '.join(STAGES)}, got {stage!r}")
 
 
+def seed_of(value, name: str = "seed") -> int:
+    """The seed rule at the door: ``value`` checked, or a fresh seed when None.
+
+    A fresh seed is drawn from the OS entropy (never global random state) and
+    returned, so a front end can print it and the world can be re-created.
+    Every front end normalises its seed here, once; below, a seed is an int.
+
+    >>> seed_of(3)
+    3
+    >>> 0 <= seed_of(None) < 2 ** 32
+    True
+    >>> seed_of(-1, "--seed")
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: --seed must be an integer >= 0, got -1
+    """
+    if value is None:
+        return int(np.random.SeedSequence().entropy % (2 ** 32))
+    from ._validate import check_int
+
+    return check_int(name, value, min_value=0)
+
+
+def parse_footprint(text, name: str = "footprint"):
+    """A robot's shape from its spec string: the one place a footprint string is read.
+
+    ``disc:R``, ``rect:LxW[@RX,RY]`` or ``poly:X,Y;X,Y;...`` (metres) give a
+    :class:`robomaze.geometry.Footprint` (through
+    :meth:`~robomaze.geometry.Footprint.from_spec`); None, ``""``, ``none``
+    and ``point`` give None (a point robot). Errors name ``name``.
+
+    >>> [round(v, 3) for v in parse_footprint("rect:0.6x0.4@0.1,0").geometry.bounds]
+    [-0.4, -0.2, 0.2, 0.2]
+    >>> parse_footprint("disc:0.3").radius
+    0.3
+    >>> parse_footprint("point") is None
+    True
+    >>> parse_footprint("disc:-1", "--footprint")
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: --footprint ...
+    """
+    from .geometry import Footprint
+
+    if text is None or (isinstance(text, str) and text.strip().lower() in ("", "none", "point")):
+        return None
+    try:
+        return Footprint.from_spec(text)
+    except ParameterError as exc:  # "footprint must be ..." -> "--footprint must be ..."
+        msg = str(exc)
+        if name == "footprint":
+            raise
+        raise ParameterError(name + msg[len("footprint"):] if msg.startswith("footprint")
+                             else f"{name}: {msg}") from None
+
+
+def load_file(path):
+    """A maze or a grid from a file, its format recognised from the content.
+
+    A maze format that recognises the file gives a Maze (what
+    :func:`robomaze.io.read_maze` reads); otherwise a grid. A 0/1 text matrix
+    that is exactly the ``2r+1`` wall matrix of a maze (what ``--corridor 1
+    --wall 1`` widening gives) is that Maze; any other matrix is a grid.
+    """
+    import os
+
+    from .io import sniff
+    from .maze import Maze
+
+    p = Path(os.fspath(path))
+    if not p.is_file():
+        raise ParameterError(f"input file {str(p)!r} does not exist or is not a file")
+    spec = sniff(p)
+    obj = spec.read_file(p)
+    if spec.name == "matrix":
+        occ = obj.occupied
+        try:
+            maze = Maze.from_matrix(occ.astype(np.uint8))
+        except ParameterError:
+            return obj
+        # a widened grid (k > 1) can pass as a matrix of a finer maze but its
+        # free posts would turn into walls; only an exact 2r+1 matrix is a maze
+        if np.array_equal(maze.to_matrix().astype(bool), occ):
+            return maze
+    return obj
+
+
+def widen_maze(maze, *, corridor: int = 1, wall: int = 1, resolution: float = 1.0,
+               origin=(0.0, 0.0, 0.0)):
+    """A given maze (inline walls of a record, a page's maze) widened as a world widens it.
+
+    The one door to :func:`robomaze.grid.widen` above the grid module: a
+    :class:`WorldSpec` builds its grid here, and so does every front end that
+    holds a maze already rather than a spec of one.
+
+    >>> from robomaze.maze import Maze
+    >>> widen_maze(Maze.empty(1, 2), corridor=3, wall=1).shape
+    (5, 9)
+    """
+    from .grid import widen
+
+    return widen(maze, corridor=corridor, wall=wall, resolution=resolution, origin=origin)
+
+
 def _cell(name: str, v) -> tuple[int, int] | None:
     if v is None:
         return None
@@ -86,7 +194,8 @@ class WorldSpec:
     """Everything that decides a world: maze source, widening, end points, robot, seed.
 
     Exactly one source: ``generator`` (with ``rows`` and ``cols``), ``file``
-    (a maze file: micromouse, JSON, text...) or ``grid`` (an occupancy grid
+    (a maze file: micromouse, JSON, text...; or any grid file, recognised by
+    content, as the command line takes it) or ``grid`` (an occupancy grid
     file: ROS map, MovingAI map, image, ``.npy``). Files may be ``pkg:``
     samples or paths relative to ``base_dir``. ``start``/``goal`` are maze
     cells for mazes and grid cells for grids. ``footprint`` is a spec string
@@ -166,7 +275,9 @@ class WorldSpec:
                    options=dict(mz.get("options") or {}), start=mz.get("start"),
                    goal=mz.get("goal"), corridor=int(wd["corridor"]), wall=int(wd["wall"]),
                    resolution=float(wd["resolution"]), footprint=fp, seed=spec["seed"],
-                   base_dir=scenario.base_dir)
+                   # a generated world reads no file: its dict names no folder, so a
+                   # row's world equals the same world built by the CLI or a record
+                   base_dir="." if mz.get("generator") else scenario.base_dir)
 
     # ------------------------------------------------------------ build
     def resolve(self, name: str) -> Path:
@@ -181,45 +292,77 @@ class WorldSpec:
             base = str(SAMPLES_DIR / base[len(PREFIX):])
         return p if p.is_absolute() else Path(base) / p
 
-    def build_maze(self):
-        """The cell-level maze (None for a grid source), end points applied."""
+    def build_source(self):
+        """The world's source object: the cell-level maze (end points applied),
+        or the occupancy grid of a grid source (a ``grid`` file, or a ``file``
+        that holds a grid rather than a maze)."""
         if self.grid:
-            return None
-        if self.file:
-            from .io import read_maze
+            from .io import read_grid
 
-            maze = read_maze(self.resolve(self.file))
+            return read_grid(self.resolve(self.grid))
+        if self.file:
+            obj = load_file(self.resolve(self.file))
+            from .maze import Maze
+
+            if not isinstance(obj, Maze):
+                return obj
+            maze = obj
         else:
             from .generate import generate
 
-            maze = generate(self.generator, self.rows, self.cols,
-                            rng=stage_rng(self.seed, "maze"), braid=self.braid,
-                            placement=self.placement, **self.options)
+            try:
+                maze = generate(self.generator, self.rows, self.cols,
+                                rng=stage_rng(self.seed, "maze"), braid=self.braid,
+                                placement=self.placement, **self.options)
+            except TypeError as exc:  # an option the generator does not take
+                raise ParameterError(f"generator {self.generator!r} rejected the options "
+                                     f"{sorted(self.options)}: {exc}") from None
         if self.start is not None or self.goal is not None:
             maze = maze.replace(start=self.start or maze.start,
                                 goals=(self.goal,) if self.goal else maze.goals)
         return maze
 
-    def build(self) -> "World":
-        """The world: maze, widened grid, start and goal grid cells, footprint."""
-        from .geometry import Footprint
-        from .grid import widen
+    def build_maze(self):
+        """The cell-level maze (None for a grid source), end points applied."""
+        from .maze import Maze
 
-        maze = self.build_maze()
-        if maze is None:
-            from .io import read_grid
+        obj = self.build_source()
+        return obj if isinstance(obj, Maze) else None
 
-            grid = read_grid(self.resolve(self.grid))
-            if self.start is None or self.goal is None:
-                raise ParameterError("a world on a grid file needs start and goal grid cells")
-            start, goal = self.start, self.goal
-        else:
-            grid = widen(maze, corridor=self.corridor, wall=self.wall,
+    @property
+    def robot(self):
+        """The footprint (None for a point robot), parsed once per spec."""
+        try:
+            return self.__dict__["_robot"]
+        except KeyError:
+            fp = parse_footprint(self.footprint)
+            self.__dict__["_robot"] = fp   # a cache, not a field: equality ignores it
+            return fp
+
+    def build(self, source=None) -> "World":
+        """The world: maze, widened grid, start and goal grid cells, footprint.
+
+        ``source`` is this spec's :meth:`build_source`, when the caller has it
+        already (a front end that shows the cell maze too). A ``grid`` source
+        needs ``start`` and ``goal``; a ``file`` that holds a grid without
+        them gives a world whose ``start``/``goal`` are None (the caller's
+        end points decide, as on the command line).
+        """
+        from .maze import Maze
+
+        obj = self.build_source() if source is None else source
+        if isinstance(obj, Maze):
+            maze = obj
+            grid = widen_maze(maze, corridor=self.corridor, wall=self.wall,
                          resolution=self.resolution)
             s, g = grid.start_goal()
             start, goal = (int(s[0]), int(s[1])), (int(g[0]), int(g[1]))
-        footprint = Footprint.from_spec(self.footprint) if self.footprint else None
-        return World(self, maze, grid, start, goal, footprint)
+        else:
+            maze, grid = None, obj
+            if self.grid and (self.start is None or self.goal is None):
+                raise ParameterError("a world on a grid file needs start and goal grid cells")
+            start, goal = self.start, self.goal
+        return World(self, maze, grid, start, goal, self.robot)
 
     # ------------------------------------------------------------ CLI
     def cli_source(self) -> list[str]:

@@ -31,7 +31,7 @@ KERNEL_MODULES = [
     "robomaze._search._dijkstra", "robomaze._search._engine", "robomaze._search._heap",
     "robomaze._search._jps", "robomaze._search._tree", "robomaze.geometry._kernels",
     "robomaze.plan._kernels", "robomaze.plan.classic._kernels", "robomaze.plan.path",
-    "robomaze.sense._kernels", "robomaze.sim._kernels", "robomaze.envs._obs_kernels",
+    "robomaze.sense._kernels", "robomaze.geometry._collide_kernels", "robomaze.envs._obs_kernels",
     "robomaze.envs._vector_kernels", "robomaze.sim.agents._kernels",
 ]
 

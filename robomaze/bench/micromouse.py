@@ -279,12 +279,12 @@ def run_mouse(scenario: Scenario, row: dict) -> dict:
     m["length_ratio"] = (length / (len(best) - 1) if run.success and length is not None
                          and best is not None and len(best) > 1 else None)
     m["success"] = bool(run.success)
-    from .run import _num
+    from .run import _json_number
 
     row["success"] = bool(run.success)
     row["outcome"] = mouse_outcome(run, reachable=best is not None)
     row["reason"] = None if run.success else (run.reason or "did not reach the goal")
-    row["metrics"] = {k: _num(v) for k, v in m.items()}
+    row["metrics"] = {k: _json_number(v) for k, v in m.items()}
     row["path"] = _route_cells(run.route)
     row["route"] = None if run.route is None else [[int(r), int(c)] for r, c in run.route]
     from .run import encode_poses

@@ -169,7 +169,7 @@ def _accepts(fn, name: str) -> bool:
 
 
 # ---------------------------------------------------------------- metrics
-def _num(v) -> Any:
+def _json_number(v) -> Any:
     """JSON-safe number: numpy scalars to Python, non-finite floats to None."""
     if v is None:
         return None
@@ -376,7 +376,7 @@ def run_scenario(scenario: Scenario | dict) -> dict:
         metrics.update(M.lower_bound_metrics(grid, footprint, *ends, length, reference=optimal,
                                              reference_name_=metrics.get("optimal_reference")))
     metrics["success"] = row["success"]
-    row["metrics"] = {k: _num(v) for k, v in metrics.items()}
+    row["metrics"] = {k: _json_number(v) for k, v in metrics.items()}
     row["timings"] = {"setup_s": t1 - t0, "optimal_s": t2 - t1, "method_s": t3 - t2,
                       "compute_s": float(compute),
                       "compile_s": float(compile_s or 0.0), "total_s": t3 - t0,
@@ -448,7 +448,7 @@ def _run_agent(scenario, grid, start, goal, footprint, rng):
     m["success"] = bool(result.success)
     # normalise by the shortest path between the trajectory's own ends (it
     # stops on entering the goal block, not at its centre), as robomaze.metrics does
-    ref = _num(result.metrics.get("optimal_length"))
+    ref = _json_number(result.metrics.get("optimal_length"))
     if result.success and ref:
         m["optimal_length_m"] = ref
     poses = np.asarray(result.trajectory.poses, dtype=float)

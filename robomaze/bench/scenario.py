@@ -158,7 +158,7 @@ def _int(lo: int | None = None) -> Callable[[Any], int]:
     return check
 
 
-def _num(lo: float | None = None, hi: float | None = None, strict: bool = False):
+def _number_in(lo: float | None = None, hi: float | None = None, strict: bool = False):
     def check(v):
         what = "a number"
         if lo is not None:
@@ -298,19 +298,19 @@ def _footprint(v) -> dict:
 _SPEC: dict[str, dict[str, tuple[Callable, bool]]] = {
     "": {"seed": (_int(0), False)},
     "maze": {"generator": (_str, False), "rows": (_int(1), False), "cols": (_int(1), False),
-             "braid": (_num(0.0, 1.0), False), "placement": (_choice(*_PLACEMENTS), False),
+             "braid": (_number_in(0.0, 1.0), False), "placement": (_choice(*_PLACEMENTS), False),
              "file": (_str, False), "grid": (_str, False),
              "start": (_cell, True), "goal": (_cell, True)},
     "widen": {"corridor": (_int(1), False), "wall": (_int(1), False),
-              "resolution": (_num(0.0, strict=True), False)},
+              "resolution": (_number_in(0.0, strict=True), False)},
     "robot": {"footprint": (_footprint, False), "sensor": (_str, False),
               "noise": (_noise, False), "odometry_noise": (_odometry_noise, False),
               "localize": (_localize, False), "kidnap": (_kidnap, False)},
     "run": {"planner": (_str, False), "agent": (_str, False), "mouse": (_str, False),
             "profile": (_str, False),
             "connectivity": (_choice(4, 8), False), "max_steps": (_int(1), False),
-            "dt": (_num(0.0, MAX_DT, strict=True), False),
-            "time_limit": (_num(0.0, MAX_TIME_LIMIT, strict=True), False),
+            "dt": (_number_in(0.0, MAX_DT, strict=True), False),
+            "time_limit": (_number_in(0.0, MAX_TIME_LIMIT, strict=True), False),
             "bags": (_bag_flag, False),
             # the mapf run kind (robomaze.bench.mapf)
             "mapf": (_str, False), "agents": (_int(1), False),

@@ -2,35 +2,23 @@
 
 Parsed here once for every command (``plan``, ``simulate`` and the first-run
 stage tasks of :mod:`robomaze.cli._stages`), so each spelling has one rule
-and one error message.
+and one error message; a footprint through :func:`robomaze.world.parse_footprint`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ..errors import ParameterError
-from ..geometry import Footprint
+from ..world import parse_footprint as _world_footprint
 
 __all__ = ["parse_footprint", "MAX_COORD"]
 
 
-def parse_footprint(text: str | None) -> Footprint | None:
-    """``disc:0.3``, ``rect:0.6x0.4[@rx,ry]`` or ``poly:x,y;x,y;...`` -> Footprint.
-
-    >>> [round(v, 3) for v in parse_footprint("rect:0.6x0.4@0.1,0").geometry.bounds]
-    [-0.4, -0.2, 0.2, 0.2]
-    >>> parse_footprint("disc:0.3").radius
-    0.3
-    """
-    if text is None or text.strip().lower() in ("", "none", "point"):
-        return None
-    try:
-        return Footprint.from_spec(text)
-    except ParameterError as exc:  # "footprint must be ..." -> "--footprint must be ..."
-        msg = str(exc)
-        raise ParameterError("--" + msg if msg.startswith("footprint")
-                             else f"--footprint: {msg}") from None
+#: ``--footprint``'s reading: :func:`robomaze.world.parse_footprint`, the one place a
+#: footprint string is read, its errors naming the flag.
+parse_footprint = functools.partial(_world_footprint, name="--footprint")
 
 
 #: Largest world coordinate accepted on the command line (m).

@@ -203,8 +203,8 @@ def _ordered(tasks: list[str]) -> list[str]:
 #: helper is forked (a warm start costs milliseconds). None for the generator:
 #: which files hold its kernels depends on the generator and the size.
 PROBES = {"plan": ("plan/path.py",),
-          "measure": ("geometry/_kernels.py",), "env": ("sim/_kernels.py",),
-          "agent": ("sense/_kernels.py",), "simulate": ("sim/_kernels.py",),
+          "measure": ("geometry/_kernels.py",), "env": ("geometry/_collide_kernels.py",),
+          "agent": ("sense/_kernels.py",), "simulate": ("geometry/_collide_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}
 
 

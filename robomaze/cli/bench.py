@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ParameterError
-from ._common import add_command
+from ._args import add_command
 
 EPILOG = """\
 forms:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ._common import add_command
+from ._args import add_command
 
 SHELLS = ("bash", "zsh")
 

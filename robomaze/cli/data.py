@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..data import describe, list_samples, sample_path
 from ..errors import ParameterError
-from ._common import add_command
+from ._args import add_command
 
 EPILOG = """\
 Any command that takes a file also takes pkg:NAME for a sample, e.g.

@@ -7,12 +7,10 @@ import argparse
 import numpy as np
 
 from .. import __version__
-from ..grid import widen
 from ..io import extensions, spec_for_extension
 from ..io.maze_json import write_maze_json
-from ._common import (PLACEMENTS, add_command, build_maze, fraction, nonneg_int, out_extension,
-                      parse_options, parse_placement, parse_seed, parse_size, positive_float,
-                      positive_int)
+from ._args import add_command, out_extension, parse_options
+from ._world import add_world_args, world_spec
 
 #: Pictures, then every maze format of the registry, then the grid formats
 #: whose extension no picture or maze format already takes.
@@ -45,20 +43,7 @@ def register(subparsers) -> None:
                     description="Generate a maze with a named algorithm (see `robomaze list "
                                 "generators`) and save it; prints a one-line summary.",
                     epilog=EPILOG)
-    p.add_argument("algorithm", metavar="ALGO", help="generator name, e.g. backtracker")
-    p.add_argument("size", metavar="SIZE", help="ROWSxCOLS in maze cells, e.g. 20x30")
-    p.add_argument("--seed", type=nonneg_int, default=None,
-                   help="random seed (default: a fresh one, printed in the summary)")
-    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
-                   help="fraction of dead ends to remove, 0..1 (default 0: perfect maze)")
-    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
-                   help="where start and goal go (default corners)")
-    p.add_argument("--corridor", type=positive_int, default=1, metavar="K",
-                   help="free grid cells across a corridor when widening (default 1)")
-    p.add_argument("--wall", type=positive_int, default=1, metavar="T",
-                   help="grid cells across a wall when widening (default 1)")
-    p.add_argument("--resolution", type=positive_float, default=1.0, metavar="R",
-                   help="metres per grid cell, recorded in the .json provenance (default 1)")
+    add_world_args(p, source="algo_size", omit=("footprint", "sensor"))
     p.add_argument("--solution", action="store_true",
                    help="draw the shortest start-goal route on .png/.svg/.pdf output")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -70,15 +55,13 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows, cols = parse_size(args.size, "SIZE")
-    placement = parse_placement(args.placement)
-    ext = out_extension(args.output, OUTPUTS) if args.output else None
-    seed = parse_seed(args.seed)
     options = parse_options(args.option)
-    maze = build_maze(args.algorithm, rows, cols, seed=seed, braid=args.braid,
-                      placement=placement, **options)
+    spec = world_spec(args, options=options)   # size, placement and seed checked here, once
+    ext = out_extension(args.output, OUTPUTS) if args.output else None
+    maze = spec.build_maze()
+    rows, cols, seed, placement = spec.rows, spec.cols, spec.seed, spec.placement
     if ext is not None:
-        _save(maze, args, ext, seed, placement, options)
+        _save(maze, args, ext, spec)
     deg = maze.degrees()
     dead = int((deg == 1).sum())
     sol = maze.solution_length()
@@ -89,13 +72,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _save(maze, args, ext: str, seed: int, placement: str, options: dict) -> None:
+def _save(maze, args, ext: str, spec) -> None:
     if ext == ".json":
         provenance = {
-            "algorithm": args.algorithm, "rows": maze.rows, "cols": maze.cols, "seed": seed,
-            "braid": args.braid, "placement": placement, "options": options,
-            "widening": {"corridor": args.corridor, "wall": args.wall,
-                         "resolution": args.resolution},
+            "algorithm": spec.generator, "rows": maze.rows, "cols": maze.cols,
+            "seed": spec.seed, "braid": spec.braid, "placement": spec.placement,
+            "options": spec.options,
+            "widening": {"corridor": spec.corridor, "wall": spec.wall,
+                         "resolution": spec.resolution},
             "robomaze": __version__,
         }
         write_maze_json(maze, args.output, provenance)
@@ -103,7 +87,7 @@ def _save(maze, args, ext: str, seed: int, placement: str, options: dict) -> Non
     if ext in MAZE_OUTPUTS:
         spec_for_extension("maze", args.output).write(maze, args.output)
         return
-    grid = widen(maze, corridor=args.corridor, wall=args.wall, resolution=args.resolution)
+    grid = spec.build(maze).grid
     if ext in GRID_OUTPUTS:
         spec_for_extension("grid", args.output).write(grid, args.output)
         return

@@ -8,7 +8,7 @@ import json
 
 from .. import registry as _registry
 from ..errors import ParameterError
-from ._common import add_command
+from ._args import add_command
 
 #: What ``robomaze list`` can show: KIND -> the registry's kind in
 #: :data:`robomaze.registry.REGISTRIES`.

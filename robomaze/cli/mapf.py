@@ -6,7 +6,7 @@ import json
 import sys
 import time
 
-from ._common import add_command, nonneg_int, positive_float, positive_int
+from ._args import add_command, nonneg_int, positive_float, positive_int
 
 EPILOG = """\
 MAP is a MovingAI .map file, SCEN a MovingAI .scen file (one agent per line;

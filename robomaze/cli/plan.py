@@ -6,13 +6,12 @@ import argparse
 import math
 import sys
 
-from ..errors import ParameterError
-from ..grid import OccupancyGrid, widen
+from ..errors import ParameterError, RobomazeError
 from ..maze import Maze
+from ..world import WorldSpec
 from ._parse import MAX_COORD, _parse_point, parse_footprint  # noqa: F401 -- public here too
-from ._common import (add_command, add_world_args, build_maze, check_maze_args, load, nonneg_int,
-                      out_extension, parse_options,
-                      parse_seed, parse_size, positive_int)
+from ._args import add_command, nonneg_int, out_extension, parse_options
+from ._world import add_world_args, build_world, check_maze_args, robot_of, world_spec
 
 EPILOG = """\
 input: a maze or grid file (.json .maze .num .txt .npy .map .yaml .png ...),
@@ -34,22 +33,11 @@ def register(subparsers) -> None:
                     description="Plan a path with one of the registered planners and print "
                                 "one summary line (length, clearance, safety, effort).",
                     epilog=EPILOG)
-    p.add_argument("source", nargs="+", metavar="SOURCE",
-                   help="a maze/grid file, or ALGO ROWSxCOLS to generate a maze")
-    p.add_argument("--seed", type=int, default=None, help="generator seed (default: fresh)")
-    p.add_argument("--corridor", type=positive_int, default=3, metavar="K",
-                   help="corridor width in grid cells when widening a maze (default 3)")
-    p.add_argument("--wall", type=positive_int, default=1, metavar="T",
-                   help="wall thickness in grid cells when widening a maze (default 1)")
-    p.add_argument("--resolution", type=float, default=None, metavar="M",
-                   help="metres per grid cell (default 1 for mazes; a grid file keeps its own)")
+    add_world_args(p, omit=("sensor",), corridor=3, resolution=None, maze_resolution=1.0)
     p.add_argument("--method", default="astar", help="planner name (default astar)")
-    add_world_args(p)
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (full-precision length, metrics, times) "
                         "instead of the summary line")
-    p.add_argument("--footprint", default=None, metavar="SPEC",
-                   help="robot shape: disc:R, rect:LxW[@RX,RY], poly:X,Y;X,Y;... (default point)")
     p.add_argument("--connectivity", type=int, default=4, choices=(4, 8))
     p.add_argument("--start", default=None, metavar="R,C|X,Y", help="default: the maze's start")
     p.add_argument("--goal", default=None, metavar="R,C|X,Y", help="default: the maze's goal")
@@ -66,31 +54,13 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _grid(args, seed: int | None = None, before=None) -> OccupancyGrid:
-    """The command's grid; ``before(generator)`` runs once the source is known,
+def _world(args, spec: WorldSpec, before=None):
+    """The command's world; ``before(generator)`` runs once the source is known,
     before a maze is generated or widened (generator None for a file)."""
-    src = args.source
-    if len(src) == 1:
-        obj = load(src[0])
-        if before is not None and isinstance(obj, Maze):
-            before(None)
-    elif len(src) == 2:
-        rows, cols = parse_size(src[1])
-        seed = parse_seed(args.seed) if seed is None else seed
-        if before is not None:
-            before(src[0])
-        obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
-                         placement=args.placement)
-        if args.seed is None:
-            print(f"robomaze plan: seed {seed}", file=sys.stderr)
-    else:
-        raise ParameterError(f"SOURCE must be one file or ALGO ROWSxCOLS, got {' '.join(src)!r}")
-    if isinstance(obj, Maze):
-        return widen(obj, corridor=args.corridor, wall=args.wall,
-                     resolution=1.0 if args.resolution is None else args.resolution)
-    if args.resolution is not None:
-        obj = obj.replace(resolution=args.resolution)
-    return obj
+    source = spec.build_source() if spec.generator is None else None
+    if before is not None and (spec.generator is not None or isinstance(source, Maze)):
+        before(spec.generator)
+    return build_world(args, spec, source)
 
 
 def _prepare(args, options: dict, generator: str | None) -> None:
@@ -111,16 +81,30 @@ def _prepare(args, options: dict, generator: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..plan import plan, smooth
-
     if args.output is not None:
         out_extension(args.output, (".png", ".svg", ".pdf"))
+    spec = world_spec(args)                # the world's options, checked and the seed drawn
+    fresh = spec.generator is not None and args.seed is None
+    try:
+        code = _run(args, spec)
+    except RobomazeError as exc:
+        if fresh:   # an error is one line: the drawn seed goes in it, not on a line before
+            exc.args = (f"{exc} (seed {spec.seed})",)
+        raise
+    return code
+
+
+def _run(args: argparse.Namespace, spec: WorldSpec) -> int:
+    from ..plan import plan, smooth
     from ..world import stage_rng
 
-    footprint = parse_footprint(args.footprint)
-    options = _checked(args.method, parse_options(args.option))  # before anything compiles
-    seed = parse_seed(args.seed)
-    grid = _grid(args, seed, before=lambda generator: _prepare(args, options, generator))
+    fresh = spec.generator is not None and args.seed is None
+    footprint = robot_of(spec)
+    # typed by the planner's spec, before the maze is built or anything compiles
+    options = _checked(args.method, parse_options(args.option))
+    seed = spec.seed
+    world = _world(args, spec, before=lambda generator: _prepare(args, options, generator))
+    grid = world.grid
     if "rng" not in options and _takes_rng(args.method):
         options["rng"] = stage_rng(seed, "method")  # the seed rule of robomaze.world
     path = plan(grid, _parse_point(args.start, "--start"), _parse_point(args.goal, "--goal"),
@@ -141,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         from ..viz.render import save_figure
 
         save_figure(fig, args.output)
+    if fresh:   # said once the plan and its outputs worked
+        print(f"robomaze plan: seed {spec.seed}", file=sys.stderr)
     if args.json:
         import json
 

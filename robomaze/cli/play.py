@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..grid import OccupancyGrid, widen
+from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import (PLACEMENTS, add_command, build_maze, fraction, load, nonneg_int,
-                      out_extension, parse_placement, parse_seed, parse_size, positive_int)
+from ._args import add_command, nonneg_int, out_extension, positive_int
+from ._world import add_world_args, build_world, parse_seed, widened, world_spec
 
 EPILOG = """\
 source: a generator name with a SIZE (see `robomaze list generators`), a maze
@@ -131,19 +131,10 @@ def serve(server, page: str, args) -> int:
 
 
 def add_source_arguments(p: argparse.ArgumentParser) -> None:
-    """SOURCE [SIZE] and the generator/widening options (shared with other commands)."""
-    p.add_argument("source", metavar="SOURCE", help="generator name, maze/grid file or record")
-    p.add_argument("size", metavar="SIZE", nargs="?", default=None,
-                   help="ROWSxCOLS in maze cells when SOURCE is a generator")
-    p.add_argument("--seed", type=nonneg_int, default=None, help="random seed of the generator")
-    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
-                   help="fraction of dead ends to remove (default 0)")
-    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
-                   help="where start and goal go (default corners)")
-    p.add_argument("--corridor", type=positive_int, default=None, metavar="K",
-                   help="widen the maze: free grid cells across a corridor")
-    p.add_argument("--wall", type=positive_int, default=None, metavar="T",
-                   help="widen the maze: grid cells across a wall")
+    """SOURCE [SIZE] and the world's options: the words ``bench show`` prints for a
+    world (``kruskal 8x8 --seed 3 --braid 0.5 --corridor 3 --wall 1 ...``) are
+    accepted as they are; ``--footprint`` and ``--resolution`` are recorded."""
+    add_world_args(p, source="source_size", corridor=None, wall=None, omit=("sensor",))
 
 
 def _cell_arg(text: str) -> tuple[int, int]:
@@ -165,35 +156,29 @@ def world_from_args(args, *, walk: int = 0) -> tuple[Maze | OccupancyGrid, dict 
 
     source = None
     path = Path(args.source)
-    if path.is_file():
+    if path.is_file() and path.suffix.lower() == ".jsonl":
         if args.size is not None:
             raise ParameterError(f"SIZE {args.size!r} given with the file {args.source!r}; "
                                  f"SIZE is only for generator names")
-        if path.suffix.lower() == ".jsonl":
-            from ..traverse.record import read_record
+        from ..traverse.record import read_record
 
-            rec = read_record(path)
-            world, source = (rec.maze if rec.maze is not None else rec.grid), rec.source
-        else:
-            world = load(path)
+        rec = read_record(path)
+        world, source = (rec.maze if rec.maze is not None else rec.grid), rec.source
+        spec = None
     else:
-        if args.size is None:
-            raise ParameterError(f"SOURCE {args.source!r} is not a file, so it must be a "
-                                 f"generator name followed by SIZE (e.g. backtracker 10x10)")
-        rows, cols = parse_size(args.size, "SIZE")
-        seed = parse_seed(args.seed) + walk
-        placement = parse_placement(args.placement)
-        world = build_maze(args.source, rows, cols, seed=seed, braid=args.braid,
-                           placement=placement)
-        source = {"generator": args.source, "size": [rows, cols], "seed": seed,
-                  "braid": args.braid, "placement": placement}
-    if args.corridor is not None or args.wall is not None:
+        spec = world_spec(args, walk=walk)
+        world = spec.build_source()
+        if spec.generator is not None:
+            source = {"generator": spec.generator, "size": [spec.rows, spec.cols],
+                      "seed": spec.seed, "braid": spec.braid, "placement": spec.placement}
+    if widened(args):
         if not isinstance(world, Maze):
             raise ParameterError("--corridor/--wall widen a maze, but the source is a grid")
-        k, t = args.corridor or 1, args.wall or 1
-        world = widen(world, corridor=k, wall=t)
+        if spec is None:  # a record's maze: widened as its world would be
+            spec = world_spec(args, seed=0)
+        world = build_world(args, spec, world).grid
         if source is not None:
-            source = {**source, "corridor": k, "wall": t}
+            source = {**source, "corridor": spec.corridor, "wall": spec.wall}
     return world, source
 
 

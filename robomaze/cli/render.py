@@ -7,9 +7,11 @@ import sys
 
 import numpy as np
 
-from ..grid import OccupancyGrid, widen
+from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import add_command, load, out_extension, parse_pixel_size, positive_int
+from ..world import load_file
+from ._args import add_command, out_extension, parse_pixel_size, positive_int
+from ._world import add_world_args, build_world, widened
 
 EPILOG = """\
 input: .json maze, .npy grid, .txt 0/1 matrix (or any format robomaze.io reads)
@@ -55,9 +57,9 @@ def register(subparsers) -> None:
                     description="Draw a maze (as wall lines) or an occupancy grid (as an "
                                 "image) with start and goal marked.",
                     epilog=EPILOG)
-    p.add_argument("input", metavar="IN", help="maze or grid file")
-    p.add_argument("-o", "--output", metavar="OUT", required=True,
-                   help=".png, .svg or .pdf file (.gif with --mapf-plan)")
+    add_world_args(p, source="file", corridor=None, wall=None,
+                   omit=("seed", "braid", "placement", "resolution", "footprint", "sensor"))
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help=".png, .svg or .pdf file (.gif with --mapf-plan)")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--cell-px", type=positive_int, default=None, metavar="N",
                       help="pixels per cell (default: fit the longer side to ~1000 px)")
@@ -65,10 +67,6 @@ def register(subparsers) -> None:
                       help="image size in pixels, drawing fitted inside, e.g. 800x600")
     p.add_argument("--solution", action="store_true",
                    help="overlay the shortest route from start to goal (mazes only)")
-    p.add_argument("--corridor", type=positive_int, default=None, metavar="K",
-                   help="widen a maze input with this corridor width before drawing")
-    p.add_argument("--wall", type=positive_int, default=None, metavar="T",
-                   help="widen a maze input with this wall thickness before drawing")
     p.add_argument("--title", default=None, type=_plain_text,
                    help="title above the picture (plain text: $ is printed as is)")
     p.add_argument("--bitmap", action="store_true",
@@ -142,9 +140,9 @@ def run(args: argparse.Namespace) -> int:
         out_extension(args.output, (".png", ".svg", ".pdf"))
     size = parse_pixel_size(args.size) if args.size is not None else None
     obj = _load(args.input, args.ros_rules)
-    widening = args.corridor is not None or args.wall is not None
+    widening = widened(args)
     if isinstance(obj, Maze) and (widening or args.bitmap):
-        obj = widen(obj, corridor=args.corridor or 1, wall=args.wall or 1)
+        obj = build_world(args, source=obj).grid    # --corridor/--wall, 1 when not given
     elif widening:
         print("robomaze render: note: --corridor/--wall ignored, the input is already a grid",
               file=sys.stderr)
@@ -166,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
 def _load(path, rules: str | None):
     """The input, a ROS map read by ``rules`` when given."""
     if rules is None:
-        return load(path)
+        return load_file(path)
     from ..errors import ParameterError
     from ..io import read_rosmap_grid, sniff
 
@@ -207,7 +205,7 @@ def _animate_plan(args) -> int:
             raise ParameterError(f"{flag} does not apply to --mapf-plan (a GIF of the agents)")
     obj = _load(args.input, args.ros_rules)
     if isinstance(obj, Maze):
-        obj = widen(obj, corridor=args.corridor or 1, wall=args.wall or 1)
+        obj = build_world(args, source=obj).grid    # --corridor/--wall, 1 when not given
     pf = read_plan(args.mapf_plan)
     frames, problems = plan_on_grid(obj.occupied, pf, args.output, size=args.mapf_size,
                                     cell_px=args.cell_px or 0, fps=args.fps,

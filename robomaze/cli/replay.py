@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 
-from ._common import add_command, out_extension, positive_float, positive_int
+from ._args import add_command, out_extension, positive_float, positive_int
 from .play import (add_palette_argument, add_web_arguments, interactive_backend, no_display,
                    serve)
 

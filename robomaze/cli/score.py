@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._common import add_command, out_extension, parse_size
+from ._args import add_command, out_extension, parse_size
 
 EPILOG = """\
 prints the summary (moves vs optimal, error, revisits, wrong turns, dead ends

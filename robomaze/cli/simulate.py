@@ -11,8 +11,9 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..sim.env import MAX_DT
-from ._common import (add_command, add_world_args, nonneg_int, out_extension, parse_options, positive_float,
-                      positive_int)
+from ._args import (add_command, nonneg_int, out_extension, parse_options, positive_float,
+                    positive_int)
+from ._world import add_world_args, build_world, robot_of, world_spec
 from .render import color_arg
 
 EPILOG = """\
@@ -69,21 +70,8 @@ def register(subparsers) -> None:
                     description="Simulate a robot with a footprint and a range sensor driven "
                                 "by a registered agent; print one summary line of metrics.",
                     epilog=EPILOG)
-    p.add_argument("source", nargs="+", metavar="SOURCE",
-                   help="a maze/grid file, or ALGO ROWSxCOLS to generate a maze")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the generator and of the run (default: fresh)")
-    p.add_argument("--corridor", type=positive_int, default=5, metavar="K",
-                   help="corridor width in grid cells when widening a maze (default 5)")
-    p.add_argument("--wall", type=positive_int, default=1, metavar="T",
-                   help="wall thickness in grid cells when widening a maze (default 1)")
-    p.add_argument("--resolution", type=float, default=None, metavar="M",
-                   help="metres per grid cell (default 0.1 for mazes; a grid file keeps its own)")
-    p.add_argument("--footprint", default="disc:0.15", metavar="SPEC",
-                   help="robot shape (default disc:0.15)")
-    p.add_argument("--sensor", default="lidar",
-                   help="sensor preset: lidar (0.12-3.5 m), lidar_long (0.15-12 m) or "
-                        "ir (0.02-0.3 m); default lidar")
+    add_world_args(p, corridor=5, resolution=None, maze_resolution=0.1,
+                   footprint="disc:0.15")
     p.add_argument("--noise", default="none", metavar="SPEC",
                    help="sensor range noise, e.g. gaussian:0.01 (default none)")
     p.add_argument("--odometry-noise", default="none", metavar="SPEC",
@@ -104,7 +92,6 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the run's summary and metrics as one JSON object")
     p.add_argument("--agent", default="explore", help="agent name (default explore)")
-    add_world_args(p)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="agent option (repeatable)")
     p.add_argument("--start", default=None, metavar="R,C|X,Y", help="default: the maze's start")
@@ -181,12 +168,10 @@ def _checked(args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..grid import widen
     from ..maze import Maze
     from ..sim import simulate
-    from ._common import build_maze, load, parse_seed, parse_size
     from ..world import stage_rng
-    from ._parse import _parse_point, parse_footprint
+    from ._parse import _parse_point
 
     if args.output is not None:
         out_extension(args.output, (".npz",), "-o/--output")
@@ -206,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
             raise ParameterError("--localize-image needs a localizer: use --localize mcl or slam")
         out_extension(args.localize_image, (".png", ".svg", ".pdf"), "--localize-image")
     noise, odometry_noise = _noise_args(args)
-    footprint = parse_footprint(args.footprint)
+    spec = world_spec(args)                # the world's options, checked and the seed drawn
+    footprint = robot_of(spec)
     if footprint is None:
         raise ParameterError("--footprint must describe a robot shape, e.g. disc:0.15")
     options = parse_options(args.option)
@@ -217,24 +203,15 @@ def run(args: argparse.Namespace) -> int:
     except ParameterError as exc:
         raise ParameterError(f"--kidnap: {exc}") from None
     _checked(args)                         # before the maze is built or anything compiles
-    seed = parse_seed(args.seed)
-    src = args.source
-    if len(src) == 1:
-        obj = load(src[0])
-        if isinstance(obj, Maze):
+    seed = spec.seed
+    source = None
+    if spec.generator is None:
+        source = spec.build_source()
+        if isinstance(source, Maze):
             _prepare(args, options, None)
-    elif len(src) == 2:
-        _prepare(args, options, src[0])
-        rows, cols = parse_size(src[1])
-        obj = build_maze(src[0], rows, cols, seed=seed, braid=args.braid,
-                         placement=args.placement)
     else:
-        raise ParameterError(f"SOURCE must be one file or ALGO ROWSxCOLS, got {' '.join(src)!r}")
-    if isinstance(obj, Maze):
-        grid = widen(obj, corridor=args.corridor, wall=args.wall,
-                     resolution=0.1 if args.resolution is None else args.resolution)
-    else:
-        grid = obj if args.resolution is None else obj.replace(resolution=args.resolution)
+        _prepare(args, options, spec.generator)
+    grid = build_world(args, spec, source).grid
     observed: list = []
     result = simulate(grid, footprint=footprint, agent=args.agent, sensor=args.sensor,
                       start=_parse_point(args.start, "--start"),
@@ -332,7 +309,7 @@ def json_summary(result, outputs=(), seed: int | None = None) -> str:
 def _prepare(args, options: dict, generator: str | None) -> None:
     """The generator's, simulator's, agent's and metrics' kernels on two cores
     (:mod:`robomaze.cli._stages`), for a maze widened as the command widens."""
-    from ._common import check_maze_args
+    from ._world import check_maze_args
     from ._stages import prepare
 
     if generator is not None:

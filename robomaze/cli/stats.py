@@ -6,8 +6,9 @@ import argparse
 import json
 
 from ..grid import OccupancyGrid
-from ._common import (PLACEMENTS, add_command, build_maze, fraction, load, nonneg_int,
-                      parse_placement, parse_seed, parse_size)
+from ._args import add_command
+from ._world import load
+from ._world import add_world_args, world_spec
 
 EPILOG = """\
 examples:
@@ -23,14 +24,8 @@ def register(subparsers) -> None:
                                 "length, ...) of a maze file (IN) or of a maze generated "
                                 "on the spot (ALGO SIZE).",
                     epilog=EPILOG)
-    p.add_argument("source", metavar="IN|ALGO", help="maze/grid file, or a generator name")
-    p.add_argument("size", metavar="SIZE", nargs="?", default=None,
-                   help="ROWSxCOLS when generating (then the first argument is ALGO)")
-    p.add_argument("--seed", type=nonneg_int, default=None, help="seed when generating")
-    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
-                   help="braid fraction when generating (default 0)")
-    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
-                   help="start/goal placement when generating (default corners)")
+    add_world_args(p, source="source_size",
+                   omit=("corridor", "wall", "resolution", "footprint", "sensor"))
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 
@@ -46,11 +41,10 @@ def grid_stats(grid: OccupancyGrid) -> dict:
 
 def collect(args: argparse.Namespace) -> dict:
     if args.size is not None:
-        rows, cols = parse_size(args.size, "SIZE")
-        seed = parse_seed(args.seed)
-        maze = build_maze(args.source, rows, cols, seed=seed, braid=args.braid,
-                          placement=parse_placement(args.placement))
-        return {"algorithm": args.source, "seed": seed, "braid": args.braid, **maze.stats()}
+        spec = world_spec(args)
+        maze = spec.build_maze()
+        return {"algorithm": args.source, "seed": spec.seed, "braid": args.braid,
+                **maze.stats()}
     obj = load(args.source)
     if isinstance(obj, OccupancyGrid):
         if obj.maze is not None:

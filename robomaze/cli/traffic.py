@@ -7,7 +7,8 @@ import json
 import math
 
 from ..errors import ParameterError
-from ._common import add_command, fraction, nonneg_int, parse_seed, parse_size
+from ._args import add_command, fraction, nonneg_int, parse_size
+from ._world import parse_seed
 
 EPILOG = """\
 examples:

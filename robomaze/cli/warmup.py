@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ._common import add_command, positive_int
+from ._args import add_command, positive_int
 
 EPILOG = """\
 examples:

@@ -17,7 +17,7 @@ from numba import njit
 
 from .._compile.kernels import inner
 from ..sense.raycast import scan_into
-from ..sim.collision import motion_hits
+from ..geometry.validity import motion_hits
 from ._obs_kernels import finite_scan, goal_vector, scale_command
 
 _TWO_PI = 2.0 * math.pi

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._validate import as_rng, check_choice, check_fraction
+from .._seed import as_rng
+from .._validate import check_choice, check_fraction
 from ..registry import GENERATORS
 from ..errors import ParameterError, unknown_name
 from ..maze import Maze, check_shape

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_rng
+from .._seed import as_rng
 from ..maze import Maze, check_shape
 
 #: Kernel seeds are drawn in [0, 2**63 - 1) so they fit a signed int64.

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_rng, check_fraction
+from .._seed import as_rng
+
+from .._validate import check_fraction
 from ..errors import ParameterError
 from ..maze import Maze
 from . import _kernels

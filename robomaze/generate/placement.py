@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_rng, check_choice
+from .._seed import as_rng
+
+from .._validate import check_choice
 from ..errors import NoPathError, ParameterError
 from ..maze import DIRECTIONS, SIDES, Maze
 

@@ -4,7 +4,8 @@
 rasterizes itself; :func:`cspace` gives the blocked reference-point
 positions on a grid (one grid for a disc, one per heading bin otherwise);
 :func:`footprint_clearance` measures the exact distance from the robot's
-body to the walls.
+body to the walls; :mod:`robomaze.geometry.validity` answers "is this pose
+free, is this motion free" for the simulator, OMPL and the metrics.
 """
 
 from .clearance import cell_clearance, footprint_clearance, footprint_touches, segment_clearance

@@ -47,8 +47,8 @@ from __future__ import annotations
 
 from ..grid import OccupancyGrid
 from ..maze import Maze
-from ._common import (PathLike, check_memory, decode_text, describe, limit_memory, memory_budget,
-                      parse_bytes, read_bytes)
+from ._reading import PathLike, decode_text, describe, read_bytes
+from ._limits import check_memory, limit_memory, memory_budget, parse_bytes
 from .formats import (FORMATS, FormatSpec, _check_kind, extensions, formats, get_format,
                       register_format, sniff, spec_for_extension, unregister_format)
 from .image import read_image, read_raster, write_image

@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Iterator
 
 from .._readfile import stat_problem
-from ._common import check_memory, fail, format_bytes, memory_budget
+from ._reading import fail
+from ._limits import check_memory, format_bytes, memory_budget
 
 __all__ = ["decode_budget", "check_bag_files", "BYTES_PER_DECODED_BYTE", "install"]
 

@@ -28,7 +28,8 @@ from ..errors import ParameterError, unknown_name
 from ..grid import OccupancyGrid
 from ..registry import FORMATS, Option, Spec
 from ..maze import Maze
-from ._common import PathLike, check_memory, check_regular_file, fail
+from ._reading import PathLike, check_regular_file, fail
+from ._limits import check_memory
 from .image import is_image, read_image, write_image
 from .maze_json import read_maze_json, write_maze_json
 from .matrix import looks_like_matrix, read_matrix, write_matrix

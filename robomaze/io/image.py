@@ -42,7 +42,8 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_memory, check_size, fail, line_col, read_bytes
+from ._reading import PathLike, fail, line_col, read_bytes
+from ._limits import check_memory, check_size
 
 __all__ = ["Raster", "decode_raster", "read_raster", "write_pixels", "read_image",
            "write_image", "is_png", "is_pgm", "is_image"]

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_size, decode_text, fail, read_bytes
+from ._reading import PathLike, decode_text, fail, read_bytes
+from ._limits import check_size
 
 __all__ = ["read_matrix", "write_matrix", "format_matrix", "parse_matrix", "looks_like_matrix"]
 

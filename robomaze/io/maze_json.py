@@ -36,7 +36,8 @@ import numpy as np
 
 from ..errors import ParameterError
 from ..maze import Maze
-from ._common import PathLike, check_size, decode_text, fail, read_bytes
+from ._reading import PathLike, decode_text, fail, read_bytes
+from ._limits import check_size
 
 __all__ = ["maze_to_dict", "maze_to_matrix_dict", "maze_from_dict", "maze_to_json",
            "maze_from_json", "read_maze_json", "write_maze_json", "loads_strict", "FORMAT"]

@@ -42,7 +42,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
+from ._reading import PathLike, fail, read_text, text_lines
+from ._limits import check_memory, check_size
 
 __all__ = ["read_micromouse", "parse_micromouse", "format_micromouse",
            "write_micromouse", "mm_to_cell", "cell_to_mm", "centre_goals",

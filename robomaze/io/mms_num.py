@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from ..maze import Maze
-from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
+from ._reading import PathLike, fail, read_text, text_lines
+from ._limits import check_memory, check_size
 from .micromouse import cell_to_mm, centre_goals
 
 __all__ = ["read_num", "parse_num", "format_num", "write_num", "looks_like_num"]

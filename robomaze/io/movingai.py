@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_memory, check_size, fail, read_text, text_lines
+from ._reading import PathLike, fail, read_text, text_lines
+from ._limits import check_memory, check_size
 
 __all__ = ["read_movingai", "parse_movingai", "format_movingai", "write_movingai",
            "read_scen", "parse_scen", "write_scen", "ScenProblem", "looks_like_movingai"]

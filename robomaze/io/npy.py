@@ -24,7 +24,8 @@ import numpy as np
 
 from ..errors import MazeFormatError
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_size, fail, max_file_bytes, read_bytes
+from ._reading import PathLike, fail, max_file_bytes, read_bytes
+from ._limits import check_size
 
 __all__ = ["read_npy", "write_npy", "is_npy", "decode_npy", "read_npz", "write_npz",
            "is_npz"]

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import MazeFormatError, OptionalDependencyError, ParameterError
 from ..grid import OccupancyGrid
-from ._common import check_memory, check_size
+from ._limits import check_memory, check_size
 
 __all__ = ["TOPICS", "MCAP_MAGIC", "write_run_bag", "write_map_bag", "read_bag_grid",
            "looks_like_mcap", "is_bag_folder"]

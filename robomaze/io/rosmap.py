@@ -72,7 +72,7 @@ import yaml
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
-from ._common import PathLike, check_regular_file, decode_text, fail, file_problem, read_bytes
+from ._reading import PathLike, check_regular_file, decode_text, fail, file_problem, read_bytes
 from .image import read_raster, write_pixels
 
 __all__ = ["parse_map_yaml", "read_rosmap", "read_rosmap_grid", "write_rosmap",

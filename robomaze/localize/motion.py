@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validate import as_rng, check_float
+from .._seed import as_rng
+
+from .._validate import check_float
 from ..errors import ParameterError
 from . import _kernels
 

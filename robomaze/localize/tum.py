@@ -22,7 +22,7 @@ from ..errors import ParameterError
 __all__ = ["write_tum", "read_tum"]
 
 
-def _num(v: float) -> str:
+def _tum_number(v: float) -> str:
     text = f"{float(v):.17g}"
     return text
 
@@ -33,7 +33,7 @@ def write_tum(out, t, poses) -> None:
     p = np.asarray(poses, float)
     if p.ndim != 2 or p.shape[1] != 3 or len(p) != len(t):
         raise ParameterError(f"poses must be (n, 3) with n = len(t) = {len(t)}, got {p.shape}")
-    lines = [" ".join(_num(v) for v in (ti, x, y, 0.0, 0.0, 0.0, np.sin(th / 2), np.cos(th / 2)))
+    lines = [" ".join(_tum_number(v) for v in (ti, x, y, 0.0, 0.0, 0.0, np.sin(th / 2), np.cos(th / 2)))
              for ti, (x, y, th) in zip(t, p)]
     text = "\n".join(lines) + "\n"
     if hasattr(out, "write"):

@@ -42,7 +42,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_rng, check_float, check_int
+from .._seed import as_rng
+
+from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from . import _kernels

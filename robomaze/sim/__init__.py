@@ -6,7 +6,7 @@ its ``.npz`` file format), :data:`AGENTS` the registry of controllers and
 :func:`simulate` the one-call front-end.
 """
 
-from .collision import Collider, collides
+from ..geometry.validity import Collider, collides
 from .env import GoalRegion, SimEnv
 from .kinematics import Kinematics, wrap_angle
 from .robot import Robot

@@ -49,11 +49,13 @@ import numbers
 
 import numpy as np
 
-from .._validate import as_rng, check_choice, check_float, check_int
+from .._seed import as_rng
+
+from .._validate import check_choice, check_float, check_int
 from ..errors import CollisionError, ParameterError
 from ..grid import OccupancyGrid
+from ..geometry.validity import Collider
 from ..sense import LaserScan, RangeSensor, scan_rows
-from .collision import Collider
 from .odometry import as_odometry_noise
 from .robot import Robot
 from .trajectory import Trajectory

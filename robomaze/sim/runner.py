@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validate import as_rng, check_choice, check_float, check_int
+from .._seed import as_rng
+from .._validate import check_choice, check_float, check_int
 from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from ..localize import LOCALIZE_CHOICES, make_localizer

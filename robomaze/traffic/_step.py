@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ..sim.collision import motion_hits
+from ..geometry.validity import motion_hits
 from ._geom import (CONTACT, body_distance, box_body, integrate, ray_body, time_of_contact)
 from ._cast import scan_rows_jump
 from ._orca import orca_step_heading

@@ -30,7 +30,7 @@ from ..geometry import Footprint
 from ..sense.noise import parse_noise
 from ..sense.raycast import scan_rows
 from ..sense.sensor import make_sensor
-from ..sim.collision import Collider
+from ..geometry.validity import Collider
 from . import _step
 from ._geom import scratch
 from .assign import random_slots, route_waypoints, slots_near

@@ -76,7 +76,8 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from ..errors import MazeFormatError, ParameterError, RecordFormatError
-from ..grid import OccupancyGrid, widen
+from ..grid import OccupancyGrid
+from ..world import widen_maze
 from ..io import decode_text, describe, read_bytes
 from ..io.maze_json import loads_strict, maze_from_dict, maze_to_matrix_dict
 from ..maze import Maze
@@ -122,7 +123,10 @@ class Event(NamedTuple):
     index: int
 
 
-def _resolve_source(src: dict) -> Maze:
+def source_spec(src: dict, grid: OccupancyGrid | None = None):
+    """The :class:`robomaze.world.WorldSpec` a record's ``source`` names (widening,
+    and the resolution of its widened ``grid``, included): the world of the
+    ``robomaze play`` words and of the page URL that made the walk."""
     try:
         from ..world import WorldSpec
     except ImportError as exc:  # the generator package is optional at read time
@@ -130,10 +134,17 @@ def _resolve_source(src: dict) -> Maze:
     size = src.get("size")
     if not (isinstance(size, list) and len(size) == 2):
         raise ValueError(f"'source.size' must be [rows, cols], got {describe(size)}")
+    res = grid.resolution if grid is not None and grid.widening is not None else 1.0
     # the one seed rule (robomaze.world): a record's seed names the CLI's maze
     return WorldSpec(generator=src["generator"], rows=int(size[0]), cols=int(size[1]),
                      seed=src.get("seed"), braid=float(src.get("braid", 0.0)),
-                     placement=src.get("placement", "corners")).build_maze()
+                     placement=src.get("placement", "corners"),
+                     corridor=int(src.get("corridor") or 1), wall=int(src.get("wall") or 1),
+                     resolution=float(res))
+
+
+def _resolve_source(src: dict) -> Maze:
+    return source_spec(src).build_maze()
 
 
 @dataclass(frozen=True, eq=False)
@@ -248,6 +259,15 @@ class TraversalRecord:
         return rec
 
     # ------------------------------------------------------------ views
+    @property
+    def world_spec(self):
+        """The :class:`robomaze.world.WorldSpec` of a walk on a generated maze
+        (None for inline walls without a generator reference): equal to the
+        spec of the play URL and of a bench row of the same world."""
+        if not (isinstance(self.source, dict) and self.source.get("generator")):
+            return None
+        return source_spec(self.source, self.grid)
+
     @property
     def world(self) -> Maze | OccupancyGrid:
         """What was walked: the Maze (cell level) or the OccupancyGrid (grid level)."""
@@ -642,7 +662,7 @@ def _parse_header(h: dict) -> dict:
             if not (_is_int(k) and _is_int(t)):
                 raise ValueError(f"'grid.corridor' and 'grid.wall' must be integers, "
                                  f"got {describe(k)}, {describe(t)}")
-            grid = widen(maze, corridor=k, wall=t, resolution=res, origin=origin)
+            grid = widen_maze(maze, corridor=k, wall=t, resolution=res, origin=origin)
     elif maze is None:
         raise ValueError("a cell-level record needs 'maze' (inline walls) or 'source'")
     goals = h.get("goals")

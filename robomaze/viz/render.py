@@ -18,7 +18,8 @@ from matplotlib.figure import Figure
 
 from .._validate import check_float, check_int
 from ..errors import ParameterError
-from ..grid import OccupancyGrid, widen
+from ..grid import OccupancyGrid
+from ..world import widen_maze
 from ..io import check_memory
 from ..maze import Maze
 from .draw import (GOAL_COLOR, START_COLOR, draw_grid, draw_maze, draw_points, overlay,
@@ -291,7 +292,7 @@ def bitmap(obj: Maze | OccupancyGrid) -> np.ndarray:
            [  0,   0,   0]], dtype=uint8)
     """
     if isinstance(obj, Maze):
-        obj = widen(obj, corridor=1, wall=1)
+        obj = widen_maze(obj, corridor=1, wall=1)
     if not isinstance(obj, OccupancyGrid):
         raise ParameterError(
             f"grid must be a robomaze OccupancyGrid or Maze, got {type(obj).__name__}")

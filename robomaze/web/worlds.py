@@ -136,8 +136,6 @@ def build_page_world(page: dict):
     """``(world, source)``: the Maze (or widened grid) of a checked page spec and
     its generator reference for the record -- the maze of ``robomaze generate
     GEN RxC --seed S --braid B --placement P``."""
-    from ..grid import widen
-
     spec = world_spec(page)
     try:
         maze = spec.build_maze()
@@ -147,5 +145,5 @@ def build_page_world(page: dict):
               "braid": page["braid"], "placement": page["placement"]}
     if page["corridor"]:
         source.update(corridor=page["corridor"], wall=page["wall"])
-        return widen(maze, corridor=page["corridor"], wall=page["wall"]), source
+        return spec.build(maze).grid, source
     return maze, source

@@ -14,7 +14,8 @@ from matplotlib.colors import to_rgb
 from robomaze import Maze
 from robomaze.cli import COMMANDS, main
 from robomaze.cli import list as list_cmd
-from robomaze.cli._common import load, write_maze_json
+from robomaze.cli._world import load
+from robomaze.io.maze_json import write_maze_json
 from robomaze.viz import PATH_COLOR
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -15,7 +15,7 @@ from robomaze.cli import main
 from robomaze.errors import MazeFormatError, ParameterError
 from robomaze.io import (limit_memory, memory_budget, read_grid, read_maze, read_num,
                          read_rosmap, write_grid, write_maze)
-from robomaze.io._common import MEMORY_ENV, check_memory, parse_bytes, physical_memory
+from robomaze.io._limits import MEMORY_ENV, check_memory, parse_bytes, physical_memory
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -52,7 +52,7 @@ def test_a_registered_format_is_used_by_every_front_end(tmp_path, rows_format):
     assert sniff(tmp_path / "g.rows") is rows_format
     assert ".rows" in extensions("grid")
     assert read_grid(tmp_path / "g.rows", resolution=0.5).resolution == 0.5
-    from robomaze.cli._common import load
+    from robomaze.cli._world import load
     assert load(tmp_path / "g.rows") == g
 
 

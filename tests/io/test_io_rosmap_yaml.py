@@ -199,7 +199,7 @@ def test_written_map_reads_back_with_pyyaml_too(tmp_path):
 
 
 def test_flow_mapping_yaml_is_sniffed_as_a_ros_map_not_json(room):
-    from robomaze.cli._common import load
+    from robomaze.cli._world import load
     (room / "m.yaml").write_text("{image: room.pgm, resolution: 0.05, origin: [-0.3, -0.25, 0.0],"
                                  " negate: 0, occupied_thresh: 0.65, free_thresh: 0.25}\n")
     grid = load(room / "m.yaml")

@@ -9,7 +9,7 @@ from robomaze.errors import ParameterError
 
 
 def _maze_file(tmp_path):
-    from robomaze.cli._common import write_maze_json
+    from robomaze.io.maze_json import write_maze_json
     # the route (0,0) (0,1) (0,2) (1,2) (1,1) (1,0): 5 moves, one junction-free snake
     m = Maze.from_edges(2, 3, [0, 1, 2, 4, 3], [1, 2, 5, 5, 4], goals=[(1, 0)])
     out = tmp_path / "m.json"

@@ -91,7 +91,7 @@ def test_normal_runs_are_still_stopped_by_checks_or_solution():
 
 @pytest.mark.parametrize("key", ["planner_range", "step", "goal_heading", "time_limit"])
 def test_an_integer_too_large_for_a_float_is_a_bad_value(key):
-    from robomaze.plan.sampling.options import check_options
+    from robomaze.plan.sampling.options import typed_options
 
     with pytest.raises(ParameterError, match=f"option {key}="):
-        check_options("ompl:rrtstar", {key: 10 ** 400})
+        typed_options("ompl:rrtstar", {key: 10 ** 400})

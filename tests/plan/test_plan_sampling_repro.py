@@ -13,7 +13,7 @@ from robomaze.errors import NoPathError, ParameterError, UnknownNameError
 from robomaze.geometry import Footprint
 from robomaze.plan import PLANNERS
 from robomaze.plan.sampling import (CAR_SPACES, OMPL_PLANNERS, OPTIMIZING, WallClockLimitError,
-                                    check_options, ompl_plan)
+                                    typed_options, ompl_plan)
 
 pytest.importorskip("ompl")
 
@@ -202,25 +202,25 @@ def test_prmstar_route_is_the_shortest_in_its_roadmap():
 ])
 def test_option_typos_are_one_clear_error(options, match):
     with pytest.raises(ParameterError, match=match):
-        check_options("ompl:rrtstar", options)
+        typed_options("ompl:rrtstar", options)
 
 
-def test_check_options_normalises_and_knows_the_car_planners():
-    assert check_options("ompl:dubins", {"planner": "rrtstar", "turning_radius": "0.3",
+def test_typed_options_normalises_and_knows_the_car_planners():
+    assert typed_options("ompl:dubins", {"planner": "rrtstar", "turning_radius": "0.3",
                                          "time_limit": "none", "simplify": "false"}) == \
         {"planner": "rrtstar", "turning_radius": 0.3, "time_limit": None, "simplify": False}
     with pytest.raises(ParameterError, match="option planner='rrt' for ompl:dubins"):
-        check_options("ompl:dubins", {"planner": "rrt"})
+        typed_options("ompl:dubins", {"planner": "rrt"})
     with pytest.raises(UnknownNameError, match="ompl:rrtstr"):
-        check_options("ompl:rrtstr", {})
+        typed_options("ompl:rrtstr", {})
 
 
 def test_cli_option_typo_is_one_line_and_exit_2_before_the_maze_is_built(capsys, monkeypatch):
-    import robomaze.cli.plan as cli_plan
+    from robomaze.world import WorldSpec
 
     def no_maze(*a, **k):
         raise AssertionError("the maze was built before the options were checked")
-    monkeypatch.setattr(cli_plan, "build_maze", no_maze)
+    monkeypatch.setattr(WorldSpec, "build_source", no_maze)   # every world is built here
     rc = main(["plan", "kruskal", "4x4", "--seed", "1", "--method", "ompl:rrtstar",
                "--option", "max_check=10"])
     err = capsys.readouterr().err

@@ -1,6 +1,6 @@
 """The collision kernel against a plain-Python port of the simulator's collision rules.
 
-:func:`robomaze.sim._kernels.motion_hits` is the one collision kernel (a
+:func:`robomaze.geometry._collide_kernels.motion_hits` is the one collision kernel (a
 single pose is the motion from it to itself, issue 22). This port is
 written from the module's rules -- the clearance-field fast accept/reject,
 the exact disc and separating-axis tests, sub-poses at most ``step_length``

@@ -108,7 +108,7 @@ def test_pdf_wherever_png_is_written(tmp_path, capsys):
 def test_start_color_option(tmp_path, capsys):
     m = Maze.empty(3, 3, start=(0, 0), goals=[(2, 2)])
     path = tmp_path / "m.json"
-    from robomaze.cli._common import write_maze_json
+    from robomaze.io.maze_json import write_maze_json
 
     write_maze_json(m, path)
     red, green = tmp_path / "red.png", tmp_path / "green.png"

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from robomaze.cli import main
-from robomaze.cli._common import build_maze, load
+from robomaze.cli._world import build_maze, load
 from robomaze.traverse import MODES, read_record, score
 
 pytestmark = pytest.mark.browser

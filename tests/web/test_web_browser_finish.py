@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from robomaze.cli._common import build_maze
+from robomaze.cli._world import build_maze
 from robomaze.traverse import read_record
 
 pytestmark = pytest.mark.browser

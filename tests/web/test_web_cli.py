@@ -104,7 +104,7 @@ def test_play_web_off_loopback_prints_a_token_url_and_names_mazes_like_generate(
         assert status == 200 and st["spec"]["gen"] == "wilson" and st["spec"]["seed"] == 8
         assert main(["generate", "wilson", "5x6", "--seed", "8", "-o",
                      str(tmp_path / "m.json")]) == 0
-        from robomaze.cli._common import load
+        from robomaze.cli._world import load
 
         assert st["picture"]["walls"] == ["".join("#" if v else "." for v in row) for row in
                                           load(tmp_path / "m.json").to_matrix()]

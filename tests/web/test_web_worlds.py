@@ -120,7 +120,7 @@ def test_page_spec_round_trips_through_world_spec_and_builds_generate_s_maze():
     assert (ws.generator, ws.rows, ws.cols, ws.seed, ws.braid, ws.placement, ws.corridor,
             ws.wall) == ("wilson", 6, 7, 4, 0.5, "centre", 3, 2)
     grid, source = build_page_world(spec)
-    from robomaze.cli._common import build_maze
+    from robomaze.cli._world import build_maze
     from robomaze.grid import widen
 
     ref = widen(build_maze("wilson", 6, 7, seed=4, braid=0.5, placement="centre"),

@@ -14,10 +14,10 @@ import itertools
 
 import numpy as np
 
-from ..._validate import as_rng
+from ..._seed import as_rng
 from ...grid import OccupancyGrid
 from . import _kernels
-from ._common import Problem, check_hand, check_options, check_route
+from .problem import Problem, check_hand, refuse_options, check_route
 
 __all__ = ["tremaux", "dfs_backtracking"]
 
@@ -80,7 +80,7 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     >>> p.cells.tolist()
     [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3]]
     """
-    check_options("tremaux", options)
+    refuse_options("tremaux", options)
     side = check_hand(hand)
     route = check_route(route, ("thread", "shortest_known"))
     pb = Problem("tremaux", grid, start, goal, footprint, connectivity, sight)
@@ -141,7 +141,7 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
     >>> np.array_equal(a.walk, b.walk), a.cells[-1].tolist()
     (True, [3, 3])
     """
-    check_options("dfs_backtracking", options)
+    refuse_options("dfs_backtracking", options)
     route = check_route(route)
     gen = as_rng(rng)
     pb = Problem("dfs_backtracking", grid, start, goal, footprint, connectivity, sight)

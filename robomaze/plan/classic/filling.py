@@ -23,7 +23,7 @@ import numpy as np
 from ...grid import OccupancyGrid
 from ... import _search as core
 from . import _kernels
-from ._common import Problem, check_options
+from .problem import Problem, refuse_options
 
 __all__ = ["dead_end_filling", "fill_dead_ends", "REMOVABLE"]
 
@@ -136,7 +136,7 @@ def dead_end_filling(grid: OccupancyGrid, start, goal, *, footprint=None,
     >>> dead_end_filling(widen(m), (1, 1), (3, 3)).cells.tolist()
     [[1, 1], [1, 2], [1, 3], [2, 3], [3, 3]]
     """
-    check_options("dead_end_filling", options)
+    refuse_options("dead_end_filling", options)
     pb = Problem("dead_end_filling", grid, start, goal, footprint, connectivity, sight=False)
     left, _ = _fill(pb)
     route = core.bfs_path(left, pb.rows, pb.cols, pb.start, pb.goal)

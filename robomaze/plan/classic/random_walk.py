@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._validate import as_rng, check_int
+from ..._seed import as_rng
+
+from ..._validate import check_int
 from ...grid import OccupancyGrid
 from . import _kernels
-from ._common import Problem, check_options, check_route
+from .problem import Problem, refuse_options, check_route
 
 __all__ = ["random_mouse"]
 
@@ -68,7 +70,7 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     >>> p.cells[0].tolist(), p.cells[-1].tolist()
     ([1, 1], [5, 5])
     """
-    check_options("random_mouse", options)
+    refuse_options("random_mouse", options)
     route = check_route(route)
     gen = as_rng(rng)
     pb = Problem("random_mouse", grid, start, goal, footprint, connectivity, sight)

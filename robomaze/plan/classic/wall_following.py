@@ -15,7 +15,7 @@ import numpy as np
 
 from ...grid import OccupancyGrid
 from . import _kernels
-from ._common import HEADINGS, Problem, check_hand, check_heading, check_options, \
+from .problem import HEADINGS, Problem, check_hand, check_heading, refuse_options, \
     check_route, nearest_wall_heading
 
 __all__ = ["wall_follower", "pledge"]
@@ -88,7 +88,7 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
     >>> p.cells.tolist()
     [[1, 1], [1, 2], [1, 3], [1, 4], [1, 5]]
     """
-    check_options("wall_follower", options)
+    refuse_options("wall_follower", options)
     side = check_hand(hand)
     route = check_route(route)
     run = check_heading("heading", heading)
@@ -185,7 +185,7 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
     >>> p.cells[-1].tolist(), p.walk_length >= p.length
     ([3, 6], True)
     """
-    check_options("pledge", options)
+    refuse_options("pledge", options)
     side = check_hand(hand)
     route = check_route(route)
     main = check_heading("direction", direction)

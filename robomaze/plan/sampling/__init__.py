@@ -10,7 +10,7 @@ to install it if it is missing.
 State spaces: R² for a point or a disc (heading does not change
 clearance), SE(2) for any other footprint, the Dubins / Reeds-Shepp
 spaces of a minimum turning radius for cars. Validity comes from
-:class:`~robomaze.plan.sampling.validity.ClearanceLookup`, a table of
+:class:`~robomaze.geometry.validity.ClearanceLookup`, a table of
 exact footprint clearances at every cell centre and sample heading with
 Lipschitz bounds between them; OMPL checks it at every sampled state and
 every quarter cell (default ``step``) along each motion, and the
@@ -39,7 +39,7 @@ returning a load-dependent path; with ``max_checks=None`` the clock is the
 budget and the result says so (``stats["stopped_by"] == "time"``).
 ``stats["progress"]`` holds the anytime curve (time, best cost, checks at
 every improvement) that the benchmark's Planner Arena logs carry.
-:func:`check_options` checks an ``ompl:`` planner's options before any
+:func:`typed_options` checks an ``ompl:`` planner's options before any
 maze is built.
 
 Examples
@@ -64,12 +64,12 @@ from ...geometry import Footprint
 from ...grid import OccupancyGrid
 from ..path import Path
 from .budget import PROGRESS_PROPERTIES, Progress, WallClockLimitError, WorkBudget
-from .options import check_options, option_names
+from .options import typed_options, option_names
 from .solve import CAR_SPACES, OMPL_PLANNERS, OPTIMIZING, STATUS, ompl_plan, require_ompl
-from .validity import ClearanceLookup
+from ...geometry.validity import ClearanceLookup
 
 __all__ = ["ompl_plan", "OMPL_PLANNERS", "CAR_SPACES", "OPTIMIZING", "ompl_planner",
-           "require_ompl", "check_options", "option_names", "ClearanceLookup", "STATUS",
+           "require_ompl", "typed_options", "option_names", "ClearanceLookup", "STATUS",
            "WallClockLimitError", "WorkBudget", "Progress", "PROGRESS_PROPERTIES"]
 
 

@@ -1,18 +1,18 @@
 """The options an ``ompl:`` planner takes, checked before any maze is built.
 
-:func:`check_options` is what the CLI (``--option KEY=VALUE``) and a
+:func:`typed_options` is what the CLI (``--option KEY=VALUE``) and a
 sweep's validation call: one :class:`~robomaze.errors.ParameterError`
 naming the planner, the option, the value and what is accepted, and the
 options normalised (``simplify=0`` -> ``False``, ``"none"`` -> ``None``).
 
->>> check_options("ompl:rrtstar", {"max_checks": 40000, "rng": 1, "simplify": 0})
+>>> typed_options("ompl:rrtstar", {"max_checks": 40000, "rng": 1, "simplify": 0})
 {'max_checks': 40000, 'rng': 1, 'simplify': False}
->>> check_options("ompl:rrtstar", {"max_check": 10})
+>>> typed_options("ompl:rrtstar", {"max_check": 10})
 Traceback (most recent call last):
 ...
 robomaze.errors.ParameterError: unknown option 'max_check' for ompl:rrtstar (did you mean
 'max_checks'?); accepted: goal_heading, max_checks, planner_range, rng, simplify, ...
->>> check_options("ompl:kpiece", {"max_checks": -3})
+>>> typed_options("ompl:kpiece", {"max_checks": -3})
 Traceback (most recent call last):
 ...
 robomaze.errors.ParameterError: option max_checks=-3 for ompl:kpiece: expected an integer
@@ -30,7 +30,7 @@ import numpy as np
 from ...errors import ParameterError, unknown_name
 from .solve import CAR_SPACES, OMPL_PLANNERS
 
-__all__ = ["check_options", "option_names", "OPTION_RULES"]
+__all__ = ["typed_options", "option_names", "OPTION_RULES"]
 
 
 def _number(v: Any, *, integer: bool) -> float | int | None:
@@ -147,7 +147,7 @@ def option_names(method: str) -> list[str]:
     return sorted(names)
 
 
-def check_options(method: str, options: dict) -> dict:
+def typed_options(method: str, options: dict) -> dict:
     """Check and normalise the options of an ``ompl:`` planner.
 
     Parameters

@@ -22,7 +22,7 @@ from .budget import Progress, WorkBudget
 from .lengths import check_lengths
 from .params import planner_params
 from .prm import solve_prm
-from .validity import ClearanceLookup
+from ...geometry.validity import ClearanceLookup
 
 __all__ = ["ompl_plan", "OMPL_PLANNERS", "CAR_SPACES", "require_ompl", "STATUS", "OPTIMIZING"]
 

@@ -1,4 +1,4 @@
-"""Numba kernels of the simulator: exact footprint collision tests.
+"""Numba kernels of geometry's motion validity: exact footprint collision tests.
 
 Coordinates are cell units ``(a, b)`` (``a`` east along the columns, ``b``
 south along the rows; cell ``(r, c)`` is the closed square ``[c, c+1] x

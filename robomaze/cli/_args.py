@@ -1,9 +1,9 @@
-"""Helpers shared by the ``robomaze`` sub-commands.
+"""The command line's arguments: sub-command parsers and the small textual forms users type.
 
-Parsing of the small textual forms users type (``20x30`` sizes, placements,
-seeds), building a maze from generator options, and loading mazes and grids.
-Every file format is read and written through :mod:`robomaze.io`'s format
-registry (:data:`robomaze.io.FORMATS`); this module keeps no format code.
+One-line usage errors (:func:`add_command`), sizes (``20x30``), pixel sizes,
+``KEY=VALUE`` options, output extensions and the argparse ``type`` functions
+of counts, fractions and lengths. The world's options (source, seed,
+widening, footprint) are declared and built in :mod:`robomaze.cli._world`.
 """
 
 from __future__ import annotations
@@ -17,20 +17,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .._validate import check_fraction, check_int
 from ..errors import ParameterError
-from ..grid import OccupancyGrid, widen
-from ..io import sniff
-from ..io.maze_json import write_maze_json
-from ..maze import Maze, check_shape
+from ..maze import check_shape
 
 __all__ = [
-    "add_command", "parse_size", "parse_pixel_size", "parse_placement", "parse_seed",
-    "build_maze", "parse_options", "load", "load_maze", "load_grid", "write_maze_json",
-    "positive_int", "positive_float", "nonneg_int", "fraction", "out_extension", "PLACEMENTS",
+    "add_command", "parse_size", "parse_pixel_size", "parse_options", "positive_int",
+    "positive_float", "nonneg_int", "fraction", "out_extension", "MAX_PIXELS", "MAX_PIXELS_SIDE",
 ]
 
-PLACEMENTS = ("corners", "sides", "centre", "contest", "delphi")
 _SIZE_RE = re.compile(r"^\s*(\d+)\s*[xX\u00d7]\s*(\d+)\s*$")
 
 
@@ -114,31 +108,6 @@ def parse_pixel_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def parse_placement(text: str) -> str:
-    """One of corners, sides, centre, contest, delphi (``center`` accepted).
-
-    >>> parse_placement("center")
-    'centre'
-    """
-    value = str(text).strip().lower()
-    value = {"center": "centre", "corner": "corners", "side": "sides"}.get(value, value)
-    if value not in PLACEMENTS:
-        raise ParameterError(
-            f"--placement must be one of {', '.join(PLACEMENTS)}, got {text!r}")
-    return value
-
-
-def parse_seed(value) -> int:
-    """A seed given on the command line, or a fresh one when None.
-
-    A fresh seed is drawn from the OS entropy (never global random state) and
-    returned so the command can print it and the run can be reproduced.
-    """
-    if value is None:
-        return int(np.random.SeedSequence().entropy % (2 ** 32))
-    return check_int("--seed", value, min_value=0)
-
-
 def parse_options(items: Sequence[str]) -> dict:
     """``["selection=random", "mix=0.5"]`` -> ``{"selection": "random", "mix": 0.5}``.
 
@@ -162,85 +131,6 @@ def parse_options(items: Sequence[str]) -> dict:
         else:
             out[key] = value
     return out
-
-
-def check_maze_args(algorithm: str, braid: float = 0.0, placement: str = "corners") -> None:
-    """Refuse an unknown generator, braid or placement in one line, before
-    anything is built or compiled (a command's stage tasks compile first)."""
-    from ..registry import check_name
-
-    check_fraction("--braid", braid)
-    parse_placement(placement)
-    check_name("generator", algorithm)
-
-
-def build_maze(algorithm: str, rows: int, cols: int, *, seed: int, braid: float = 0.0,
-               placement: str = "corners", **options) -> Maze:
-    """Generate a maze through :class:`robomaze.world.WorldSpec` (the one seed
-    rule: the maze of ``--seed S`` is the maze of a sweep row with seed S)."""
-    braid = check_fraction("--braid", braid)
-    placement = parse_placement(placement)
-    try:
-        from ..world import WorldSpec
-    except ImportError as exc:  # the generators package is optional at import time
-        raise ParameterError(f"maze generators are not available: {exc}") from None
-    try:
-        return WorldSpec(generator=algorithm, rows=rows, cols=cols, seed=seed, braid=braid,
-                         placement=placement, options=options).build_maze()
-    except TypeError as exc:  # an --option the generator does not take
-        raise ParameterError(f"generator {algorithm!r} rejected the options "
-                             f"{sorted(options)}: {exc}") from None
-
-
-# ------------------------------------------------------------------ loading
-def _check_exists(path) -> Path:
-    p = Path(os.fspath(path))
-    if not p.is_file():
-        raise ParameterError(f"input file {str(p)!r} does not exist or is not a file")
-    return p
-
-
-def load(path) -> Maze | OccupancyGrid:
-    """Load a maze or a grid; the format is recognised from the content
-    through :func:`robomaze.io.sniff` (the extension does not matter).
-
-    A 0/1 text matrix that is exactly the ``2r+1`` wall matrix of a maze
-    (what ``--corridor 1 --wall 1`` widening gives) is that Maze; any other
-    matrix is a grid.
-    """
-    p = _check_exists(path)
-    spec = sniff(p)
-    obj = spec.read_file(p)
-    if spec.name == "matrix":
-        occ = obj.occupied
-        try:
-            maze = Maze.from_matrix(occ.astype(np.uint8))
-        except ParameterError:
-            return obj
-        # a widened grid (k > 1) can pass as a matrix of a finer maze but its
-        # free posts would turn into walls; only an exact 2r+1 matrix is a maze
-        if np.array_equal(maze.to_matrix().astype(bool), occ):
-            return maze
-    return obj
-
-
-def load_maze(path) -> Maze:
-    """Like :func:`load` but the file must hold a maze (not a bare grid)."""
-    obj = load(path)
-    if isinstance(obj, OccupancyGrid):
-        if obj.maze is not None:
-            return obj.maze
-        raise ParameterError(f"{os.fspath(path)!r} holds an occupancy grid, not a maze; "
-                             "expected a maze file (.json, .txt 2r+1 matrix, ...)")
-    return obj
-
-
-def load_grid(path, *, corridor: int = 1, wall: int = 1) -> OccupancyGrid:
-    """Like :func:`load`; a maze is widened with ``corridor``/``wall``."""
-    obj = load(path)
-    if isinstance(obj, Maze):
-        return widen(obj, corridor=corridor, wall=wall)
-    return obj
 
 
 def positive_int(text: str) -> int:
@@ -294,12 +184,3 @@ def out_extension(out, allowed: Sequence[str], name: str = "-o/--output") -> str
         raise ParameterError(
             f"{name} must end in one of {', '.join(allowed)}, got {os.fspath(out)!r}")
     return ext
-
-
-def add_world_args(p) -> None:
-    """``--braid`` and ``--placement``: the world-spec flags a generated maze takes
-    (the same meaning in generate, plan and simulate)."""
-    p.add_argument("--braid", type=fraction, default=0.0, metavar="F",
-                   help="with ALGO ROWSxCOLS: fraction of dead ends to remove (default 0)")
-    p.add_argument("--placement", default="corners", metavar="|".join(PLACEMENTS),
-                   help="with ALGO ROWSxCOLS: where start and goal go (default corners)")

@@ -1,5 +1,9 @@
-"""What every classic solver shares: the free space for a footprint, the
-endpoints, option checking, line of sight to the goal and the result Path."""
+"""A maze-solving problem: what every classic solver starts from and ends with.
+
+:class:`Problem` is the free space for a footprint, the flat start and goal,
+the line of sight to the goal and the result Path; the ``check_*`` functions
+refuse what a classic solver cannot do (options it does not take, a
+connectivity other than 4, a bad hand, heading or route)."""
 
 from __future__ import annotations
 
@@ -21,14 +25,15 @@ HEADINGS = ("N", "E", "S", "W")
 HANDS = {"right": 1, "left": -1}
 
 
-def check_options(method: str, options: dict[str, Any]) -> None:
+def refuse_options(method: str, options: dict[str, Any]) -> None:
     """Reject option names a solver does not know (they would be silently ignored)."""
     if options:
         raise ParameterError(
             f"{method} got unknown option(s) {', '.join(sorted(options))}")
 
 
-def check_connectivity(method: str, connectivity) -> None:
+def require_four_neighbours(method: str, connectivity) -> None:
+    """Classic solvers walk between the 4 neighbours of a cell; anything else is refused."""
     if isinstance(connectivity, bool) or connectivity != 4:
         raise ParameterError(
             f"connectivity must be 4 for {method} (classic solvers move between the "
@@ -73,7 +78,7 @@ class Problem:
         self.method = method
         self.grid = grid
         self.footprint = footprint
-        check_connectivity(method, connectivity)
+        require_four_neighbours(method, connectivity)
         check_grid(grid)
         free2d = free_space(grid, footprint)
         s, g = endpoints(grid, start, goal, free=free2d, footprint=footprint)

@@ -1,0 +1,216 @@
+"""The world at the door (issue 32 item 1): every command declares the world's
+options through one function, builds its world through one spec, and a walk
+record, a play URL and a bench row of the same world name one WorldSpec."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import robomaze
+from robomaze.cli._world import WORLD_OPTIONS
+from robomaze.errors import ParameterError
+from robomaze.world import WorldSpec, parse_footprint, seed_of
+
+ROOT = Path(robomaze.__file__).parents[1]
+PKG = ROOT / "robomaze"
+
+# the world's options each command takes, and its defaults where they differ
+DEFAULTS = {
+    "generate": {"corridor": 1, "wall": 1, "resolution": 1.0, "seed": None},
+    "plan": {"corridor": 3, "wall": 1, "resolution": None, "footprint": None},
+    "simulate": {"corridor": 5, "wall": 1, "resolution": None, "footprint": "disc:0.15",
+                 "sensor": "lidar"},
+    "render": {"corridor": None, "wall": None},
+    "play": {"corridor": None, "wall": None, "resolution": 1.0, "footprint": None},
+    "stats": {"seed": None, "braid": 0.0, "placement": "corners"},
+}
+
+
+def parser_for(command: str):
+    """The sub-command's own parser (its module's ``register``)."""
+    import argparse
+    import importlib
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    importlib.import_module(f"robomaze.cli.{command}").register(sub)
+    return sub.choices[command]
+
+
+def _option(parser, flag):
+    return [a for a in parser._actions if flag in a.option_strings]
+
+
+@pytest.mark.parametrize("command", sorted(DEFAULTS))
+def test_each_command_keeps_its_world_defaults(command):
+    p = parser_for(command)
+    for key, want in DEFAULTS[command].items():
+        (action,) = _option(p, "--" + key)
+        assert action.default == want, (command, key)
+
+
+def test_world_flags_are_declared_once_in_the_source():
+    """``--corridor``, ``--wall``, ``--resolution``, ``--seed`` and ``--footprint``
+    appear in one add_argument call among the world's commands: add_world_args."""
+    world_commands = ["generate", "plan", "simulate", "render", "play", "stats"]
+    for flag in ("--corridor", "--wall", "--resolution", "--seed", "--footprint", "--braid",
+                 "--placement"):
+        sites = []
+        for name in world_commands + ["_args", "_world"]:
+            text = (PKG / "cli" / f"{name}.py").read_text()
+            if f'add_argument("{flag}"' in text:
+                sites.append(name)
+        assert sites == ["_world"], (flag, sites)
+
+
+def _calls(path: Path, name: str) -> list[int]:
+    tree = ast.parse(path.read_text())
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+            and ((isinstance(n.func, ast.Name) and n.func.id == name)
+                 or (isinstance(n.func, ast.Attribute) and n.func.attr == name))]
+
+
+# warm-up kernels compile on a fixed tiny maze (the jit helpers' files), and the
+# check_planner/check_agent kits are tests shipped in the package
+_WIDEN_ALLOWED = {"world.py", "grid.py", "cli/_stages.py", "cli/warmup.py", "bench/_warmup.py",
+                  "plan/contract.py", "sim/agents/contract.py"}
+
+
+def test_only_the_world_module_widens():
+    found = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG).as_posix()
+        if rel not in _WIDEN_ALLOWED and _calls(path, "widen"):
+            found.append(rel)
+    assert found == []
+
+
+def test_footprint_strings_are_parsed_by_one_function():
+    """Outside geometry, only the world's parse_footprint turns a footprint
+    string into a shape (tables are converted, not parsed)."""
+    callers = []
+    for path in PKG.rglob("*.py"):
+        rel = path.relative_to(PKG).as_posix()
+        if rel.startswith("geometry/"):
+            continue
+        if "parse_footprint" in path.read_text() and rel not in ("world.py",):
+            tree = ast.parse(path.read_text())
+            defs = [n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+            if "parse_footprint" in defs:
+                callers.append(rel)
+    assert callers == []
+    assert parse_footprint("disc:0.2").radius == 0.2
+    with pytest.raises(ParameterError, match=r"^--footprint .*radius"):
+        parse_footprint("disc:-1", "--footprint")
+
+
+def test_the_seed_rule_is_one_function():
+    assert seed_of(7) == 7
+    with pytest.raises(ParameterError, match="--seed must be an integer >= 0, got -1"):
+        seed_of(-1, "--seed")
+    fresh = {seed_of(None) for _ in range(20)}
+    assert len(fresh) > 1 and all(0 <= s < 2 ** 32 for s in fresh)
+
+
+def test_world_spec_of_the_words_bench_show_prints():
+    """The CLI words of a spec (what ``bench show`` prints) parsed by any
+    world command give back the spec."""
+    spec = WorldSpec(generator="wilson", rows=6, cols=7, seed=5, braid=0.5,
+                     placement="centre", corridor=3, wall=2, resolution=0.25,
+                     footprint="disc:0.2")
+    from robomaze.cli._world import world_spec
+
+    words = [w.strip("'") for w in spec.cli_source()]
+    for command in ("plan", "simulate", "play"):
+        args = parser_for(command).parse_args(words)
+        assert world_spec(args) == spec, command
+
+
+def test_a_record_a_play_url_and_a_bench_row_name_one_world(tmp_path):
+    from robomaze.traverse.record import read_record
+    from robomaze.web import PlaySession
+    from robomaze.web.worlds import check_page_spec
+
+    want = WorldSpec(generator="kruskal", rows=5, cols=6, seed=3, braid=0.5,
+                     placement="centre", corridor=3, wall=1)
+    # the play URL's spec, checked as the server checks a page's query
+    page = check_page_spec({"gen": "kruskal", "size": "5x6", "seed": 3, "braid": 0.5,
+                            "placement": "centre", "corridor": 3, "wall": 1}, None, ["kruskal"])
+    session = PlaySession(lambda i: None, tmp_path / "walks", spec=page)
+    url_world = session.state()["world"]
+    # a walk on that maze: record written by the session, read back
+    grid = session.world
+    session.act("E", 0.5)
+    session.new_walk(advance=False)
+    rec = read_record(sorted((tmp_path / "walks").glob("*.jsonl"))[0])
+    # a bench row of the same world (a row always has a robot; a walker has none)
+    from dataclasses import replace
+
+    from robomaze.bench.scenario import parse_sweep
+
+    sweep = parse_sweep({"seed": 3, "maze": {"generator": "kruskal", "rows": 5, "cols": 6,
+                                             "braid": 0.5, "placement": "centre"},
+                         "widen": {"corridor": 3, "wall": 1, "resolution": 1.0},
+                         "robot": {"footprint": "disc:0.1"}, "run": {"planner": ["astar"]}})
+    (sc,) = list(sweep.scenarios)
+    row_spec = WorldSpec.from_scenario(sc)
+    assert row_spec.footprint == "disc:0.1"
+    row_world = replace(row_spec, footprint=None).to_dict()
+    assert url_world == rec.world_spec.to_dict() == row_world == want.to_dict()
+    # and each builds the maze the play server showed
+    assert np.array_equal(WorldSpec.from_dict(row_world).build().grid.occupied, grid.occupied)
+
+
+def _serve(walks: Path, *args: str):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robomaze", "play", *args, "--web", "--port", "0",
+         "--record-dir", str(walks)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    for line in proc.stdout:
+        if line.startswith("serving "):
+            return proc, line.split()[1]
+    proc.kill()
+    pytest.fail("play --web did not print its URL: " + proc.stderr.read())
+
+
+def test_a_braided_play_url_recreates_its_maze_in_a_fresh_server(tmp_path):
+    """``robomaze play --braid 0.5 ...``: the page spec the server hands out
+    (what the page puts in its URL) re-creates the same maze in a server
+    started on another maze, and names the same WorldSpec."""
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
+    from web_helpers import get_json
+
+    a, url_a = _serve(tmp_path / "a", "wilson", "9x8", "--seed", "4", "--braid", "0.5",
+                      "--placement", "centre", "--corridor", "2", "--wall", "1")
+    try:
+        _, state_a = get_json(url_a + "api/state")
+    finally:
+        a.terminate()
+        a.wait(10)
+    spec = state_a["spec"]
+    assert spec["braid"] == 0.5 and spec["placement"] == "centre" and spec["corridor"] == 2
+    b, url_b = _serve(tmp_path / "b", "backtracker", "5x5", "--seed", "1")
+    try:
+        _, state_b = get_json(url_b + "api/state")
+        assert state_b["picture"]["walls"] != state_a["picture"]["walls"]
+        status, state_b = get_json(url_b + "api/new", {"next": True, **spec})
+        assert status == 200, state_b
+    finally:
+        b.terminate()
+        b.wait(10)
+    assert state_b["picture"]["walls"] == state_a["picture"]["walls"]
+    assert state_b["world"] == state_a["world"]
+    # the CLI's own maze of those words, built independently of the server
+    ws = WorldSpec(generator="wilson", rows=9, cols=8, seed=4, braid=0.5, placement="centre",
+                   corridor=2, wall=1)
+    assert state_a["world"] == ws.to_dict()
+    walls = np.array([[ch == "#" for ch in row] for row in state_a["picture"]["walls"]])
+    assert np.array_equal(walls, ws.build().grid.occupied)

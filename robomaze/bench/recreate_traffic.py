@@ -78,17 +78,6 @@ def _flag_words(spec) -> list[str] | None:
     return words
 
 
-def _parse(words: list[str]):
-    """The spec ``robomaze traffic WORDS`` builds (its own parser and builder)."""
-    import argparse
-
-    from ..cli import traffic as cli
-
-    parser = argparse.ArgumentParser(prog="robomaze")
-    cli.register(parser.add_subparsers())
-    return cli.build_spec(parser.parse_args(["traffic", *words]))
-
-
 def _toml_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -143,11 +132,15 @@ def spec_toml(d: dict) -> str:
     return "\n".join(["\n".join(head) + "\n", *tables])
 
 
-def traffic_commands(row: dict) -> list[str]:
+def traffic_commands(row: dict, parse=None) -> list[str]:
     """Shell lines that re-create a traffic ``row`` (its ``--json`` line is last).
 
-    Raises :class:`ParameterError` when neither the flags nor a spec file
-    give back the row's spec.
+    ``parse(words)`` is the spec ``robomaze traffic WORDS`` builds
+    (:func:`robomaze.cli.traffic.spec_of_words`, passed in by the command
+    line: the bench layer imports no command): the flags are printed only
+    when it gives back the row's spec, else (or without ``parse``) the spec
+    goes in a file. Raises :class:`ParameterError` when neither form gives
+    back the row's spec.
     """
     import tomllib
 
@@ -156,9 +149,9 @@ def traffic_commands(row: dict) -> list[str]:
     spec = TrafficSpec.from_dict(row["spec"])
     want = _canonical(spec)
     words = _flag_words(spec)
-    if words is not None:
+    if words is not None and parse is not None:
         try:
-            got = _canonical(_parse(words))
+            got = _canonical(parse(words))
         except (ParameterError, SystemExit):
             got = None
         if got == want:
@@ -174,12 +167,13 @@ def traffic_commands(row: dict) -> list[str]:
             f"robomaze traffic --spec {name} --json"]
 
 
-def show_traffic_row(row: dict) -> str:
-    """The command and the Python lines that re-create a traffic row."""
+def show_traffic_row(row: dict, parse=None) -> str:
+    """The command and the Python lines that re-create a traffic row
+    (``parse``: see :func:`traffic_commands`)."""
     lines = [f"# row {row['id']}: traffic {row['spec'].get('count')} robots, corridor "
              f"{row['spec']['world']['corridor']} (outcome {row.get('outcome')})"]
     try:
-        cmds = traffic_commands(row)
+        cmds = traffic_commands(row, parse)
     except ParameterError as exc:
         lines += ["", f"# no command re-creates this row: {exc}"]
     else:

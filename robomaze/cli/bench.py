@@ -304,8 +304,9 @@ def _show(directory: str, row_id: str) -> int:
     if _is_traffic_dir(directory):
         from ..bench import traffic as T
         from ..bench.recreate_traffic import show_traffic_row
+        from .traffic import spec_of_words
 
-        print(show_traffic_row(T.find_row(directory, row_id)))
+        print(show_traffic_row(T.find_row(directory, row_id), spec_of_words))
         return 0
 
     print(show_row(find_row(directory, row_id)))

@@ -37,6 +37,14 @@ def _count(text: str) -> int:
     return v
 
 
+def spec_of_words(words: list[str]):
+    """The spec ``robomaze traffic WORDS`` builds (its own parser and builder):
+    ``bench show`` prints flags only when they give back a row's spec."""
+    parser = argparse.ArgumentParser(prog="robomaze")
+    register(parser.add_subparsers())
+    return build_spec(parser.parse_args(["traffic", *words]))
+
+
 def register(subparsers) -> None:
     from ..traffic.spec import AGENT_CHOICES, ASSIGNMENTS, BEHAVIOURS, KINEMATICS
 

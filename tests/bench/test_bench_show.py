@@ -231,10 +231,11 @@ def _nan_eq(a, b) -> bool:
 @pytest.mark.parametrize("sweep_row", _traffic_picks())
 def test_the_printed_command_recreates_a_traffic_row(sweep_row, tmp_path):
     from robomaze.bench.recreate_traffic import show_traffic_row
+    from robomaze.cli.traffic import spec_of_words
     from robomaze.bench.traffic import run_row
 
     row = json.loads(json.dumps(run_row(sweep_row), default=float))
-    text = show_traffic_row(row)
+    text = show_traffic_row(row, spec_of_words)
     shell = text.split("# shell\n", 1)[1].split("\n\n", 1)[0]
     assert shell.startswith("robomaze traffic ") and shell.count("\n") == 0, shell
     out = _run_words(shell.split(), tmp_path)
@@ -261,17 +262,19 @@ def test_a_traffic_spec_no_flag_sets_is_printed_as_a_spec_file(tmp_path):
     """An ORCA horizon and a lookahead have no flag: the spec file carries them,
     and running it gives the row; a field neither form carries is refused."""
     from robomaze.bench.recreate_traffic import traffic_commands
+    from robomaze.cli.traffic import spec_of_words
     from robomaze.bench.traffic import parse_traffic_sweep, run_row
 
     table = {"kind": "traffic", "seed": 1, "maze": {"generator": "kruskal", "rows": 1, "cols": 3},
              "widen": {"corridor": 14, "resolution": 0.1},
              "robots": {"count": 2, "footprint": "disc:0.2"}, "run": {"max_steps": 400}}
     plain = parse_traffic_sweep(table)[0]
-    assert traffic_commands(plain)[0].startswith("robomaze traffic kruskal 1x3 --seed 1 ")
+    first = traffic_commands(plain, spec_of_words)[0]
+    assert first.startswith("robomaze traffic kruskal 1x3 --seed 1 ")
     table["run"]["orca"] = {"time_horizon": 3.0}
     row = parse_traffic_sweep(table)[0]
     row["spec"]["lookahead"] = 0.8
-    lines = traffic_commands(row)
+    lines = traffic_commands(row, spec_of_words)
     name = f"traffic-{row['id']}.toml"
     assert lines[0] == f"cat > {name} <<'EOF'" and lines[-2] == "EOF"
     assert lines[-1] == f"robomaze traffic --spec {name} --json"
@@ -285,4 +288,4 @@ def test_a_traffic_spec_no_flag_sets_is_printed_as_a_spec_file(tmp_path):
     assert got["steps"] == want["metrics"]["steps"]
     row["spec"]["robots"][0]["beams"] = None      # TOML has no null: the file would read 64
     with pytest.raises(ParameterError, match="robot_list of row .* no command form"):
-        traffic_commands(row)
+        traffic_commands(row, spec_of_words)

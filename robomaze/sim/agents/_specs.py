@@ -41,7 +41,7 @@ SPECS = [
            Option("loop_check", bool, True, "give up when the robot circles an island"),
            needs=("sensor:range",)),
     _agent("follow_plan", "Build a :class:`PlanFollower` (options: method, lookahead, speed, "
-           "replan_after, max_replans, margin, and planner options).",
+           "replan_after, max_replans, margin, off_path, and planner options).",
            Option("method", str, "max_clearance", "the planner (its options pass through)"),
            Option("lookahead", float, None, "pure-pursuit lookahead (m)", low=0.0),
            _SPEED,
@@ -49,12 +49,21 @@ SPECS = [
            Option("max_replans", int, 20, "replans before it gives up", low=0),
            Option("margin", float, None, "growth (m) of the footprint it plans for; default a "
                   "quarter cell", low=0.0),
+           Option("off_path", float, 0.5, "metres its believed pose may lie off the path "
+                  "before it replans", low=0.0),
            flags=("uses_map",), hands_to="method"),
-    _agent("explore", "Build an :class:`Explorer` (options: margin, speed, lookahead).",
+    _agent("explore", "Build an :class:`Explorer` (options: margin, speed, lookahead, "
+           "guard_s, stall_s, max_futile).",
            Option("margin", float, None, "growth (m) of the footprint it plans for; default a "
                   "quarter cell", low=0.0),
            _SPEED,
            Option("lookahead", int, 2, "path cells ahead it steers to", low=0),
+           Option("guard_s", float, 0.25, "seconds of the next arc checked on the believed map",
+                  low=0.0),
+           Option("stall_s", float, 3.0, "seconds without a quarter cell of progress that "
+                  "start a recovery", low=0.0),
+           Option("max_futile", int, 5, "recoveries in a row without a cell of progress "
+                  "before it stands still", low=1),
            flags=("explorer",), needs=("sensor:range",)),
     _agent("tremaux", "Build a :class:`TremauxAgent` (option: speed).", _SPEED,
            flags=("explorer",), needs=("sensor:range", "widened")),

@@ -43,7 +43,11 @@ localizer) from wedging itself on its own map (issue 34):
   moves less than a quarter cell in ``stall_s`` seconds, or the bump
   sensor (``obs["collision"]``) reports a refused step, the robot backs
   up for half a second along its heading (when that arc is clear on the
-  belief), then replans; ``recoveries`` counts them.
+  belief), then replans; ``recoveries`` counts them. After
+  ``max_futile`` recoveries in a row that did not take the believed
+  position a cell from where the previous one started, the robot gives up
+  and stands still (``wedged``): driving into the same wall again and
+  again only adds contacts, and the run ends at its step budget as before.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ import math
 
 import numpy as np
 
-from ..._validate import check_float
+from ..._validate import check_float, check_int
 from ...errors import ParameterError
 from ...grid import clearance_field
 from ...sense import mark_scan
@@ -68,7 +72,7 @@ class Explorer:
 
     def __init__(self, ctx: AgentContext, *, margin: float | None = None,
                  speed: float | None = None, lookahead: int = 2, guard_s: float = 0.25,
-                 stall_s: float = 3.0) -> None:
+                 stall_s: float = 3.0, max_futile: int = 5) -> None:
         if ctx.sensor is None:
             raise ParameterError("explore needs a range sensor")
         self.ctx = ctx
@@ -89,6 +93,10 @@ class Explorer:
         self._trail: list[tuple[float, float]] = []     # believed positions, last stall_s
         self._backing = 0                                # steps of a recovery left
         self.recoveries = 0
+        self.max_futile = check_int("max_futile", max_futile, min_value=1)
+        self._futile = 0                                 # recoveries in a row without progress
+        self._last_recovery: tuple[float, float] | None = None
+        self.wedged = False
         self._cells = np.empty(max(self.lookahead, 0) + 1, np.int64)  # descend()'s output
         self.replans = 0
         self._n_walls = -1
@@ -257,6 +265,8 @@ class Explorer:
 
     def _recovery(self, obs, x: float, y: float, th: float):
         """The back-up command while a recovery runs, else None (see the module docstring)."""
+        if self.wedged:
+            return (0.0, 0.0)
         if self._backing > 0:
             self._backing -= 1
             if self._backing == 0:
@@ -273,6 +283,13 @@ class Explorer:
         if not (bumped or stalled):
             return None
         self.recoveries += 1
+        last = self._last_recovery
+        near = last is not None and math.hypot(x - last[0], y - last[1]) < self.ctx.resolution
+        self._futile = self._futile + 1 if near else 1
+        self._last_recovery = (x, y)
+        if self._futile > self.max_futile:
+            self.wedged = True
+            return (0.0, 0.0)
         self._backing = max(1, int(round(0.5 / self.ctx.dt)))
         return self._recovery(obs, x, y, th)
 
@@ -281,5 +298,6 @@ class Explorer:
 
 
 def explore(ctx: AgentContext, **options) -> Explorer:
-    """Build an :class:`Explorer` (options: margin, speed, lookahead, guard_s, stall_s)."""
+    """Build an :class:`Explorer` (options: margin, speed, lookahead, guard_s, stall_s,
+    max_futile)."""
     return Explorer(ctx, **options)

@@ -166,7 +166,7 @@ def test_all_cached_means_a_kernel_of_every_probe_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("NUMBA_CACHE_LOCATOR_CLASSES", raising=False)
-    files = ["sim/_kernels.py", "sense/_kernels.py"]
+    files = ["geometry/_collide_kernels.py", "sense/_kernels.py"]
     assert not parallel.all_cached(files)
     _fake_cached(tmp_path, "sense/_kernels.py")
     assert not parallel.all_cached(files)          # one of them lacks kernels: fork

@@ -59,7 +59,7 @@ SUMMARIES = {
     "generate": "generate a maze and save it",
     "render": "draw a maze or grid file to PNG/SVG/PDF",
     "stats": "print maze statistics",
-    "list": "list generators, planners and agents",
+    "list": "list generators, planners, agents and the other registries",
     "bench": "benchmark planners and agents over a sweep",
     "play": "walk a maze interactively and record it",
     "replay": "animate or export a traversal record",

@@ -27,6 +27,9 @@ _SIGHT = Option("sight", bool, True, "walk straight to the goal once it is in li
 _ROUTE = Option("route", str, "shortest_known", "the path returned: the walk with its loops "
                 "erased, or the shortest route through the cells it saw",
                 choices=("loop_erased", "shortest_known"))
+_THREAD = Option("route", str, "shortest_known", "the path returned: Ariadne's thread (the "
+                 "walk with its dead ends cut), or the shortest route through the cells it "
+                 "saw", choices=("thread", "shortest_known"))
 _HAND = Option("hand", str, "right", "which hand stays on the wall", choices=("right", "left"))
 
 
@@ -81,7 +84,7 @@ SPECS = [
     _planner("tremaux", "robomaze.plan.classic:tremaux",
              "Solve with Trémaux's algorithm (Ariadne's thread and chalk marks).",
              Option("hand", str, "right", "which unmarked passage to prefer",
-                    choices=("right", "left")), _SIGHT, _ROUTE,
+                    choices=("right", "left")), _SIGHT, _THREAD,
              cost=0, task="classic", open_options=True),
     _planner("dfs_backtracking", "robomaze.plan.classic:dfs_backtracking",
              "Solve by depth-first search with backtracking in a random neighbour order.",
@@ -97,7 +100,7 @@ SPECS = [
 ]
 
 # OMPL's planners: no numba kernel to warm (they run for their budget), their
-# options checked by robomaze.plan.sampling.check_options (rules between them,
+# options checked by robomaze.plan.sampling.typed_options (rules between them,
 # its own messages); declared here for the listings and tables.
 _OMPL_OPTIONS = (
     Option("max_checks", int, 200_000, "budget in validity checks (machine-independent); none: "
@@ -117,7 +120,7 @@ for _name, _cls in OMPL_PLANNERS.items():
     SPECS.append(Spec("planner", "ompl:" + _name, f"robomaze.plan.sampling:ompl_{_name}",
                       f"OMPL's {_cls} (robomaze.plan.sampling.ompl_plan; needs robomaze[ompl]).",
                       options=_OMPL_OPTIONS, takes_rng=True, needs=("ompl",),
-                      validate="robomaze.plan.sampling:check_options"))
+                      validate="robomaze.plan.sampling:typed_options"))
 for _space, _cls in CAR_SPACES.items():
     SPECS.append(Spec("planner", "ompl:" + _space, f"robomaze.plan.sampling:ompl_{_space}",
                       f"OMPL's RRTConnect in the {_cls} (robomaze.plan.sampling.ompl_plan; needs "
@@ -126,6 +129,6 @@ for _space, _cls in CAR_SPACES.items():
                                                       "the OMPL planner run in the car's space",
                                                       choices=tuple(OMPL_PLANNERS)),),
                       takes_rng=True, needs=("ompl",),
-                      validate="robomaze.plan.sampling:check_options"))
+                      validate="robomaze.plan.sampling:typed_options"))
 
 PLANNERS.declare(*SPECS)

@@ -54,7 +54,7 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@inner
+@njit(cache=True)   # named by robomaze.sense.raycast for traffic's kernels: an entry point
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
@@ -85,7 +85,7 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@inner
+@njit(cache=True)   # named by robomaze.sense.raycast for traffic's kernels: an entry point
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:

@@ -42,8 +42,7 @@ scan_rows = _kernels.scan_rows
 
 #: ``cast_free(occ, rows, cols, a0, b0, da, db, tmax)`` and ``origin_blocked(occ,
 #: rows, cols, a0, b0)``: the exact one-ray traversal (grid cell units, the
-#: origin known free) and its origin test, for other packages' numba kernels
-#: only (compiled without a Python entry point, robomaze._inner);
+#: origin known free) and its origin test, for other packages' numba kernels;
 #: ``TINY_DIR``: the direction component below which a ray runs along the axis.
 cast_free = _kernels.cast_free
 origin_blocked = _kernels.origin_blocked

@@ -61,6 +61,11 @@ def check_agent(factory: Callable, *, name: str | None = None, require_goal: boo
 
     from ...registry import Spec
 
+    if not isinstance(factory, Spec):
+        # a registered agent's own function: run it with its spec's flags and needs
+        entry = f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
+        factory = next((s for s in AGENTS.specs() if s.entry == entry
+                        or (s.loaded and s.load() is factory)), factory)
     label = name or (factory.name if isinstance(factory, Spec)
                      else getattr(factory, "__name__", repr(factory)))
     tmp = f"__check_agent_{id(factory)}"

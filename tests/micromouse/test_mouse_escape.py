@@ -70,6 +70,14 @@ def not_a_subreaper():
     set_subreaper(bool(was))
 
 
+def _as_from_a_terminal() -> None:
+    # a host started under nohup or as a background job inherits SIGHUP or
+    # SIGINT ignored, and then rightly keeps ignoring them (its old handler
+    # decides): these tests model a host started from a terminal
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _start_host(tmp_path, kind, command_timeout=60):
     arg = f"{3000 + os.getpid() % 1000}.{time.monotonic_ns() % 10**6:06d}"
     env = dict(os.environ, PYTHONPATH=str(ROOT), ESCAPE_KIND=kind, SLEEP_ARG=arg,
@@ -78,7 +86,8 @@ def _start_host(tmp_path, kind, command_timeout=60):
         [sys.executable, "-m", "robomaze", "mouse", "run", str(MAZE16),
          "--command-timeout", str(command_timeout), "--total-timeout", "120", "--",
          sys.executable, str(MOUSE)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_as_from_a_terminal)
     return host, arg
 
 

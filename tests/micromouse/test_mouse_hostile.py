@@ -58,6 +58,14 @@ def test_setsid_children_do_not_survive_the_run(tmp_path, exit_code):
     assert _wait_dead(pids) == [], "a process of the mouse outlived the run"
 
 
+def _as_from_a_terminal() -> None:
+    # a host started under nohup or as a background job inherits SIGHUP or
+    # SIGINT ignored, and then rightly keeps ignoring them (its old handler
+    # decides): these tests model a host started from a terminal
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_signal_to_the_host_ends_the_mouse_and_its_descendants(tmp_path, sig):
     pidfile = tmp_path / "pids"
@@ -66,7 +74,8 @@ def test_signal_to_the_host_ends_the_mouse_and_its_descendants(tmp_path, sig):
         [sys.executable, "-m", "robomaze", "mouse", "run", str(MAZE16),
          "--command-timeout", "60", "--total-timeout", "60", "--",
          sys.executable, str(MICE / "setsid_mouse.py")],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_as_from_a_terminal)
     try:
         pids = _wait_file(pidfile)
         time.sleep(0.3)                        # the mouse is now waiting in sleep()

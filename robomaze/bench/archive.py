@@ -96,7 +96,7 @@ def _sweep_file(info: dict, directory: Path) -> tuple[bytes | None, str]:
     if source.startswith(PREFIX):
         try:
             candidates.append(resolve(source))
-        except Exception:   # a pkg: name this installation does not ship
+        except ParameterError:   # a pkg: name this installation does not ship
             pass
     else:
         p = Path(source)

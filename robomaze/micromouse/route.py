@@ -239,7 +239,7 @@ class RouteSearch:
     >>> s.route(wall_array(m), m.start, m.goals).route
     ['S2']
     >>> s.route(wall_array(m), (2, 2), [(0, 0)]).route
-    ['F45inR', 'D1', 'F45outL']
+    ['F45inL', 'D1', 'F45outL']
     """
 
     def __init__(self, rows: int, cols: int, *, diagonals: bool = False,
@@ -317,6 +317,29 @@ class RouteSearch:
         Maze or knowledge array as :func:`fastest_route` takes (unknown
         walls closed). Raises NoPathError when no goal is reachable.
         """
+        start, end, cost, parent, move = self._search(walls, start, goals)
+        chain = _chain(parent, end)
+        prof, width = self.profile, self.width
+        if self.model == "runs":
+            poses = [_half(p, width) for p in chain]
+            route, crossed, points = _runs_segments(poses)
+        else:
+            poses = [(*_half(s >> 3, width), s & 7) for s in chain]
+            route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
+        return FastRoute(cost_ms=float(cost) * prof.unit_ms, route=route,
+                         cells=_cells(start, crossed), diagonals=self.diagonals,
+                         model=self.model, profile=prof.name, poses=poses, points=points)
+
+    def cost(self, walls: np.ndarray, start, goals) -> float:
+        """The time (ms) of the route :meth:`route` finds, without building it.
+
+        >>> m = Maze.empty(3, 3, start=(2, 0), goals=[(0, 0)])
+        >>> RouteSearch(3, 3).cost(wall_array(m), m.start, m.goals)
+        440.0
+        """
+        return float(self._search(walls, start, goals)[2]) * self.profile.unit_ms
+
+    def _search(self, walls, start, goals):
         if not (isinstance(walls, np.ndarray) and walls.dtype == bool):
             walls = _walls_of(walls, False)
         rows, cols = self.shape
@@ -332,11 +355,10 @@ class RouteSearch:
                 raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")
         passable = passable_grid(walls)[0]
         width = self.width
-        pos = lambda r, c: (2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD  # noqa: E731
         goal = np.zeros(passable.shape[0], np.uint8)
         for r, c in goals:
-            goal[pos(r, c)] = 1
-        p0 = pos(*start)
+            goal[(2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD] = 1
+        p0 = (2 * start[0] + 1 + _PAD) * width + 2 * start[1] + 1 + _PAD
         if self.model == "runs":
             starts = [p0]
         else:
@@ -349,17 +371,7 @@ class RouteSearch:
             end, cost, parent, move = self._heap_search(passable, goal, starts)
         if end < 0:
             raise NoPathError(f"no goal cell is reachable from {start}")
-        chain = _chain(parent, end)
-        prof = self.profile
-        if self.model == "runs":
-            poses = [_half(p, width) for p in chain]
-            route, crossed, points = _runs_segments(poses)
-        else:
-            poses = [(*_half(s >> 3, width), s & 7) for s in chain]
-            route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
-        return FastRoute(cost_ms=float(cost) * prof.unit_ms, route=route,
-                         cells=_cells(start, crossed), diagonals=self.diagonals,
-                         model=self.model, profile=prof.name, poses=poses, points=points)
+        return start, end, cost, parent, move
 
     def _dial_search(self, passable, goal, starts):
         if self.jit:

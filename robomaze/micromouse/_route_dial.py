@@ -11,6 +11,7 @@ h``; the runs model: positions). Every edge cost is a non-negative integer
 below ``len(head)`` -- the number of buckets -- so bucket ``c % len(head)``
 holds exactly the entries of cost ``c`` while the search scans costs upwards
 from the cost last settled (Dial 1969); entries are FIFO within a bucket.
+The number of buckets is a power of two (a mask, not a division, per step).
 Scratch arrays belong to the caller and are reused across searches: a state
 is reached in this search when ``stamp[v] == gen`` (no clearing between
 searches); bucket entries are linked lists in a pool (``enode``, ``enext``)
@@ -31,11 +32,13 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
     """Dial's search on the slalom graph; returns the goal state, -1 or -2.
 
     ``along[n]`` / ``diag[n]`` / ``turns`` / ``pivot`` are integer costs
-    (``pivot`` < 0: no FS90); ``head``/``tail`` (one per bucket) must hold -1;
+    (``pivot`` < 0: no FS90), each below ``len(head)``, a power of two;
+    ``head``/``tail`` (one per bucket) must hold -1;
     they hold -1 again on return. ``cv``/``cc``/``cm`` hold at least
     ``len(along) + len(diag) + 16`` candidates.
     """
     nb = len(head)
+    mask = nb - 1
     n_along = len(along)
     n_diag = len(diag)
     cap = len(enode)
@@ -84,7 +87,7 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
                     break
                 enode[e] = v
                 enext[e] = -1
-                b = c % nb
+                b = c & mask
                 if tail[b] < 0:
                     head[b] = e
                 else:
@@ -94,10 +97,10 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
         nc = 0
         if end == -2 or live == 0:
             break
-        b = cur % nb
+        b = cur & mask
         while head[b] < 0:
             cur += 1
-            b = cur % nb
+            b = cur & mask
         e = head[b]
         head[b] = enext[e]
         if head[b] < 0:
@@ -222,12 +225,13 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
 def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, tail,
               enode, enext):
     """Dial's search over cell centres, one edge per straight run priced
-    ``runs[n]`` (integers, each < ``len(head)``); returns the goal position, -1 or -2.
+    ``runs[n]`` (integers, each < ``len(head)``, a power of two); returns the goal position, -1 or -2.
 
     ``off`` holds the four axis offsets N E S W; ``head``/``tail`` must hold
     -1 and hold -1 again on return.
     """
     nb = len(head)
+    mask = nb - 1
     n_runs = len(runs)
     cap = len(enode)
     if cap == 0:
@@ -245,10 +249,10 @@ def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, 
     cur = 0
     end = -1
     while live > 0 and end == -1:
-        b = cur % nb
+        b = cur & mask
         while head[b] < 0:
             cur += 1
-            b = cur % nb
+            b = cur & mask
         e = head[b]
         head[b] = enext[e]
         if head[b] < 0:
@@ -290,7 +294,7 @@ def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, 
                     break
                 enode[e] = q
                 enext[e] = -1
-                bq = c % nb
+                bq = c & mask
                 if tail[bq] < 0:
                     head[bq] = e
                 else:

@@ -277,7 +277,7 @@ class RouteSearch:
         ints = [np.asarray(t, np.int64) for t in (along, diag, turns, runs)]
         self._along, self._diag, self._turns, self._runs = ints
         self._pivot = int(pivot)
-        nb = int(top) + 1
+        nb = 1 << int(top).bit_length()          # > every edge cost, a power of two
         ncand = len(along) + len(diag) + 16
         if self.jit:
             a = np.empty

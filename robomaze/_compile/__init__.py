@@ -38,16 +38,18 @@ def install() -> None:
     import sys
 
     from .._import_hook import after_import
-    from . import cache, events
-
-    def now(_module=None) -> None:
-        events.listen(notice=True)
-        cache.install()
 
     # a command that never runs a kernel (``mouse route``) must not pay
     # numba's import (~0.4 s of CPU) for a listener: set up when numba is
     # imported, before anything can compile
     if "numba" in sys.modules:
-        now()
+        _install_now()
     else:
-        after_import("numba", now)
+        after_import("numba", _install_now)
+
+
+def _install_now(_module=None) -> None:
+    from . import cache, events
+
+    events.listen(notice=True)
+    cache.install()

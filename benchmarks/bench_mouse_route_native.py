@@ -90,12 +90,12 @@ def _cases(maze, diagonals):
         rs._gen += 1
         if runs_model:
             e = runs_dial(passable, goal, rs._off, p0, rs._runs, rs._dist, rs._stamp,
-                          rs._gen, rs._parent, rs._head, rs._tail, rs._enode, rs._enext)
+                          rs._gen, rs._parent, rs._head, rs._tail, rs._occ, rs._enode, rs._enext)
         else:
             cv, cc, cm = rs._cand
             e = slalom_dial(passable, rs._horiz, goal, rs._off, starts, rs._along, rs._diag,
                             rs._turns, True, -1, rs._dist, rs._stamp, rs._gen, rs._parent,
-                            rs._move, rs._head, rs._tail, rs._enode, rs._enext, cv, cc, cm)
+                            rs._move, rs._head, rs._tail, rs._occ, rs._enode, rs._enext, cv, cc, cm)
         return float(rs._dist[e]) * 2
     out["dial"] = dial
     out["cost"] = lambda: rs.cost(walls, maze.start, maze.goals)

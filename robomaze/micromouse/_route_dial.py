@@ -11,7 +11,9 @@ h``; the runs model: positions). Every edge cost is a non-negative integer
 below ``len(head)`` -- the number of buckets -- so bucket ``c % len(head)``
 holds exactly the entries of cost ``c`` while the search scans costs upwards
 from the cost last settled (Dial 1969); entries are FIFO within a bucket.
-The number of buckets is a power of two (a mask, not a division, per step).
+The number of buckets is a power of two (a mask, not a division, per step);
+``occ`` (``len(head) // 32`` int64 words of 32 bits) marks the non-empty
+ones, so a search steps over runs of empty costs 32 at a time.
 Scratch arrays belong to the caller and are reused across searches: a state
 is reached in this search when ``stamp[v] == gen`` (no clearing between
 searches); bucket entries are linked lists in a pool (``enode``, ``enext``)
@@ -26,14 +28,20 @@ from __future__ import annotations
 
 __all__ = ["slalom_dial", "runs_dial"]
 
+#: The position of a 32-bit word's only set bit, by de Bruijn's multiply
+#: (``(bit * 0x077CB531) mod 2**32 >> 27``): the search skips empty buckets
+#: 32 at a time through ``occ``, one bit per bucket
+_LOW_BIT = (0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+            31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9)
+
 
 def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag, pivot,
-                dist, stamp, gen, parent, move, head, tail, enode, enext, cv, cc, cm):
+                dist, stamp, gen, parent, move, head, tail, occ, enode, enext, cv, cc, cm):
     """Dial's search on the slalom graph; returns the goal state, -1 or -2.
 
     ``along[n]`` / ``diag[n]`` / ``turns`` / ``pivot`` are integer costs
     (``pivot`` < 0: no FS90), each below ``len(head)``, a power of two;
-    ``head``/``tail`` (one per bucket) must hold -1;
+    ``head``/``tail`` (one per bucket) must hold -1 and ``occ`` 0;
     they hold -1 again on return. ``cv``/``cc``/``cm`` hold at least
     ``len(along) + len(diag) + 16`` candidates.
     """
@@ -58,6 +66,7 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
         enext[e] = -1
         if tail[0] < 0:
             head[0] = e
+            occ[0] |= 1
         else:
             enext[tail[0]] = e
         tail[0] = e
@@ -90,6 +99,7 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
                 b = c & mask
                 if tail[b] < 0:
                     head[b] = e
+                    occ[b >> 5] |= 1 << (b & 31)
                 else:
                     enext[tail[b]] = e
                 tail[b] = e
@@ -97,14 +107,20 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
         nc = 0
         if end == -2 or live == 0:
             break
+        # the next non-empty bucket: 32 at a time, then the lowest set bit
         b = cur & mask
-        while head[b] < 0:
-            cur += 1
+        w = occ[b >> 5] >> (b & 31)
+        while w == 0:
+            cur += 32 - (b & 31)
             b = cur & mask
+            w = occ[b >> 5]
+        cur += _LOW_BIT[((w & -w) * 0x077CB531 & 0xFFFFFFFF) >> 27]
+        b = cur & mask
         e = head[b]
         head[b] = enext[e]
         if head[b] < 0:
             tail[b] = -1
+            occ[b >> 5] &= ~(1 << (b & 31))
         live -= 1
         u = enode[e]
         enext[e] = free
@@ -216,19 +232,25 @@ def slalom_dial(passable, horiz, goal, off, starts, along, diag, turns, use_diag
                 cm[nc] = 16 + right
                 nc += 1
     # leave the buckets empty for the next search
-    for b in range(nb):
-        head[b] = -1
-        tail[b] = -1
+    for i in range(len(occ)):
+        w = occ[i]
+        while w != 0:
+            low = w & -w
+            b = (i << 5) + _LOW_BIT[(low * 0x077CB531 & 0xFFFFFFFF) >> 27]
+            head[b] = -1
+            tail[b] = -1
+            w ^= low
+        occ[i] = 0
     return end
 
 
-def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, tail,
+def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, tail, occ,
               enode, enext):
     """Dial's search over cell centres, one edge per straight run priced
     ``runs[n]`` (integers, each < ``len(head)``, a power of two); returns the goal position, -1 or -2.
 
     ``off`` holds the four axis offsets N E S W; ``head``/``tail`` must hold
-    -1 and hold -1 again on return.
+    -1 and ``occ`` 0, as they do again on return.
     """
     nb = len(head)
     mask = nb - 1
@@ -243,20 +265,27 @@ def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, 
     enext[0] = -1
     head[0] = 0
     tail[0] = 0
+    occ[0] |= 1
     used = 1
     free = -1
     live = 1
     cur = 0
     end = -1
     while live > 0 and end == -1:
+        # the next non-empty bucket: 32 at a time, then the lowest set bit
         b = cur & mask
-        while head[b] < 0:
-            cur += 1
+        w = occ[b >> 5] >> (b & 31)
+        while w == 0:
+            cur += 32 - (b & 31)
             b = cur & mask
+            w = occ[b >> 5]
+        cur += _LOW_BIT[((w & -w) * 0x077CB531 & 0xFFFFFFFF) >> 27]
+        b = cur & mask
         e = head[b]
         head[b] = enext[e]
         if head[b] < 0:
             tail[b] = -1
+            occ[b >> 5] &= ~(1 << (b & 31))
         live -= 1
         p = enode[e]
         enext[e] = free
@@ -297,13 +326,20 @@ def runs_dial(passable, goal, off, start, runs, dist, stamp, gen, parent, head, 
                 bq = c & mask
                 if tail[bq] < 0:
                     head[bq] = e
+                    occ[bq >> 5] |= 1 << (bq & 31)
                 else:
                     enext[tail[bq]] = e
                 tail[bq] = e
                 live += 1
             if end == -2:
                 break
-    for b in range(nb):
-        head[b] = -1
-        tail[b] = -1
+    for i in range(len(occ)):
+        w = occ[i]
+        while w != 0:
+            low = w & -w
+            b = (i << 5) + _LOW_BIT[(low * 0x077CB531 & 0xFFFFFFFF) >> 27]
+            head[b] = -1
+            tail[b] = -1
+            w ^= low
+        occ[i] = 0
     return end

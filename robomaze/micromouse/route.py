@@ -277,7 +277,7 @@ class RouteSearch:
         ints = [np.asarray(t, np.int64) for t in (along, diag, turns, runs)]
         self._along, self._diag, self._turns, self._runs = ints
         self._pivot = int(pivot)
-        nb = 1 << int(top).bit_length()          # > every edge cost, a power of two
+        nb = max(64, 1 << int(top).bit_length())  # > every edge cost, a power of two
         ncand = len(along) + len(diag) + 16
         if self.jit:
             a = np.empty
@@ -288,6 +288,7 @@ class RouteSearch:
             self._move = a(n_states, np.int8)
             self._head = np.full(nb, -1, np.int32)
             self._tail = np.full(nb, -1, np.int32)
+            self._occ = np.zeros(nb >> 5, np.int64)
             self._cand = (a(ncand, np.int64), a(ncand, np.int64), a(ncand, np.int64))
         else:
             self._off = off
@@ -298,6 +299,7 @@ class RouteSearch:
             self._move = [0] * n_states
             self._head = [-1] * nb
             self._tail = [-1] * nb
+            self._occ = [0] * (nb >> 5)
             self._cand = ([0] * ncand, [0] * ncand, [0] * ncand)
         self._grow_pool(self._pool)
 
@@ -389,14 +391,14 @@ class RouteSearch:
             if self.model == "runs":
                 end = runs_dial(passable, goal, self._off, st[0], self._runs, self._dist,
                                 self._stamp, self._gen, self._parent, self._head,
-                                self._tail, self._enode, self._enext)
+                                self._tail, self._occ, self._enode, self._enext)
             else:
                 cv, cc, cm = self._cand
                 end = slalom_dial(passable, self._horiz_of(), goal, self._off, st,
                                   self._along, self._diag, self._turns, self.diagonals,
                                   self._pivot, self._dist, self._stamp, self._gen,
                                   self._parent, self._move, self._head, self._tail,
-                                  self._enode, self._enext, cv, cc, cm)
+                                  self._occ, self._enode, self._enext, cv, cc, cm)
             if end != -2:
                 break
             self._grow_pool(2 * self._pool)

@@ -7,7 +7,16 @@
 * correction -- the likelihood-field range model of Nav2 AMCL
   (:func:`robomaze.localize._kernels.likelihood_weights`) on
   ``max_beams`` evenly spaced beams of the scan, the map's distance field
-  from :func:`~robomaze.localize.field.likelihood_field`;
+  from :func:`~robomaze.localize.field.likelihood_field`, with two
+  departures from Nav2 that matter in narrow corridors (issue 34): an end
+  point inside a wall scores its depth below the surface, not 0
+  (``wall_depth``: Nav2's field let an estimate slide up to a wall's
+  thickness towards the wall its beams hit, which a corridor 5 cm wider
+  than the robot does not forgive), and a reading clipped at the sensor's
+  ``range_min`` is an end point at ``range_min`` that may lie in the wall
+  (``short_hits``: Nav2 drops it, although it is the beam that says which
+  wall is near). On kruskal 10x10, corridor 3, disc 0.1 the two took
+  ``follow_plan`` from 15/20 to 20/20 arrivals without contact;
 * resampling -- low variance, KLD-adaptive count between ``min_particles``
   and ``max_particles``, and random-particle injection of augmented MCL
   (Probabilistic Robotics table 8.3): ``w_slow``/``w_fast`` follow the mean

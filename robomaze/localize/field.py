@@ -8,6 +8,16 @@ before :func:`robomaze.grid.clearance_field` (the exact distance from a
 sample's centre to the nearest occupied square), so the error is at most
 half a sample. Distances are capped at ``max_dist`` (Nav2's
 ``laser_likelihood_max_dist``).
+
+Nav2's field is 0 everywhere inside a wall, so a beam whose end point
+went *through* the surface into the wall scores as well as one ending on
+it: in a maze, whose walls are a cell thick, an estimate may slide up to a
+wall's thickness towards the wall a beam hits at no cost. With
+``inside="depth"`` a sample inside a wall holds its distance to the
+nearest free sample instead -- the distance to the wall's surface from
+either side -- and :attr:`LikelihoodField.inside` marks those samples (a
+reading clipped at the sensor's minimum range ends in the wall on
+purpose: :meth:`LikelihoodField.beam_table` with ``inside_zero=True``).
 """
 
 from __future__ import annotations
@@ -40,6 +50,8 @@ class LikelihoodField:
     frame: Frame
     factor: int
     max_dist: float
+    #: Samples inside walls when the field holds their depth (``inside="depth"``), else None.
+    inside: np.ndarray | None = None
 
     @property
     def sres(self) -> float:
@@ -52,11 +64,12 @@ class LikelihoodField:
         return (self.values, self.sres, float(ox), float(oy), float(yaw), self.max_dist)
 
     def beam_table(self, *, z_hit: float, z_rand: float, sigma: float,
-                   range_max: float) -> tuple[np.ndarray, float]:
+                   range_max: float, inside_zero: bool = False) -> tuple[np.ndarray, float]:
         """``(table, far)``: each sample's ``pz^3`` for the likelihood-field model, and off the map.
 
         ``pz = z_hit exp(-z^2 / 2 sigma^2) + z_rand / range_max`` with ``z``
-        the sample's distance (``max_dist`` off the map).
+        the sample's distance (``max_dist`` off the map); with
+        ``inside_zero`` samples inside walls count as distance 0.
 
         >>> from robomaze import Maze, widen
         >>> g = widen(Maze.empty(1, 1), corridor=3, wall=1, resolution=0.1)
@@ -68,7 +81,10 @@ class LikelihoodField:
         def pz3(z):
             return (z_hit * np.exp(-(z * z) / (2.0 * sigma * sigma)) + z_rand / range_max) ** 3
 
-        table = np.ascontiguousarray(pz3(self.values))
+        z = self.values
+        if inside_zero and self.inside is not None:
+            z = np.where(self.inside, 0.0, z)
+        table = np.ascontiguousarray(pz3(z))
         table.setflags(write=False)
         return table, float(pz3(self.max_dist))
 
@@ -96,7 +112,7 @@ class LikelihoodField:
 
 
 def likelihood_field(occupied, frame: Frame, *, factor: int = 4,
-                     max_dist: float = 2.0) -> LikelihoodField:
+                     max_dist: float = 2.0, inside: str = "zero") -> LikelihoodField:
     """The :class:`LikelihoodField` of an occupancy array in ``frame``.
 
     Parameters
@@ -110,6 +126,9 @@ def likelihood_field(occupied, frame: Frame, *, factor: int = 4,
         16 million samples are stored).
     max_dist : float
         Cap of the distances, metres.
+    inside : {"zero", "depth"}
+        What a sample inside a wall holds: 0 (Nav2), or its distance to
+        the nearest free sample (see the module docstring).
 
     Raises
     ------
@@ -123,6 +142,8 @@ def likelihood_field(occupied, frame: Frame, *, factor: int = 4,
                              f"got {occ.shape}")
     factor = check_int("factor", factor, min_value=1)
     max_dist = check_float("max_dist", max_dist, min_value=0.0, strict_min=True)
+    if inside not in ("zero", "depth"):
+        raise ParameterError(f"inside must be 'zero' or 'depth', got {inside!r}")
     while factor > 1 and occ.size * factor * factor > MAX_SAMPLES:
         factor -= 1
     big = np.repeat(np.repeat(occ, factor, axis=0), factor, axis=1) if factor > 1 else occ
@@ -131,6 +152,12 @@ def likelihood_field(occupied, frame: Frame, *, factor: int = 4,
         d = np.minimum(d, max_dist)
     else:
         d = np.full(big.shape, max_dist)
+    mask = None
+    if inside == "depth" and big.any() and not big.all():
+        depth = clearance_field(~big, outside_occupied=False) * (frame.resolution / factor)
+        d = np.where(big, np.minimum(depth, max_dist), d)
+        mask = np.ascontiguousarray(big)
+        mask.setflags(write=False)
     d = np.ascontiguousarray(d, dtype=np.float64)
     d.setflags(write=False)
-    return LikelihoodField(d, frame, factor, float(max_dist))
+    return LikelihoodField(d, frame, factor, float(max_dist), mask)

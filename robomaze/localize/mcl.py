@@ -7,7 +7,16 @@
 * correction -- the likelihood-field range model of Nav2 AMCL
   (:func:`robomaze.localize._kernels.likelihood_weights`) on
   ``max_beams`` evenly spaced beams of the scan, the map's distance field
-  from :func:`~robomaze.localize.field.likelihood_field`;
+  from :func:`~robomaze.localize.field.likelihood_field`, with two
+  departures from Nav2 that matter in narrow corridors (issue 34): an end
+  point inside a wall scores its depth below the surface, not 0
+  (``wall_depth``: Nav2's field let an estimate slide up to a wall's
+  thickness towards the wall its beams hit, which a corridor 5 cm wider
+  than the robot does not forgive), and a reading clipped at the sensor's
+  ``range_min`` is an end point at ``range_min`` that may lie in the wall
+  (``short_hits``: Nav2 drops it, although it is the beam that says which
+  wall is near). On kruskal 10x10, corridor 3, disc 0.1 the two took
+  ``follow_plan`` from 15/20 to 20/20 arrivals without contact;
 * resampling -- low variance, KLD-adaptive count between ``min_particles``
   and ``max_particles``, and random-particle injection of augmented MCL
   (Probabilistic Robotics table 8.3): ``w_slow``/``w_fast`` follow the mean
@@ -101,6 +110,13 @@ from .pose import compose, relative
 from .resample import DENSE_BINS, flat_keys, resample
 
 __all__ = ["MCL", "beam_subset"]
+
+#: Heading difference (rad) beyond which two poses at one place are two modes.
+MODE_HEADING = 0.5
+
+
+def _wrap(a: float) -> float:
+    return (a + math.pi) % (2.0 * math.pi) - math.pi
 
 
 def best_cluster_mean(particles: np.ndarray, weights: np.ndarray,
@@ -212,6 +228,14 @@ class MCL:
         (about ``1 / (1 - mode_memory)`` updates of memory, so an exact
         copy's random walk stays bounded) and it is dropped when the ratio
         falls below ``mode_drop``; at most ``max_modes`` are kept.
+    short_hits : bool
+        Keep readings clipped at the sensor's ``range_min`` as end points
+        at ``range_min`` (a wall at most that close) instead of dropping
+        them as Nav2 does (see :meth:`_weigh`).
+    wall_depth : bool
+        Score a beam end point inside a wall by its depth below the
+        surface (:func:`~robomaze.localize.field.likelihood_field` with
+        ``inside="depth"``) instead of as on the wall (Nav2).
     """
 
     def __init__(self, grid: OccupancyGrid, sensor, start, *, rng=None,
@@ -224,13 +248,13 @@ class MCL:
                  init_sigma=(0.02, 0.02, 0.02), kld_err: float = 0.05, kld_z: float = 2.326,
                  bin_size=(0.1, 0.1, math.radians(10)), field_factor: int = 4,
                  cluster_radius: float = 0.2, recovery_reset: bool = True,
-                 relocalize: bool = True, relocalize_mismatch: float = 0.35,
+                 relocalize: bool = True, relocalize_mismatch: float = 0.25,
                  relocalize_tolerance: float = 0.15,
                  relocalize_updates: int = 10, relocalize_rest: int = 30,
                  global_particles: int = 5000, global_candidates: int = 50_000,
                  global_start: bool = False, mode_weight: float = 0.05,
                  mode_drop: float = 0.25, mode_memory: float = 0.98,
-                 max_modes: int = 8) -> None:
+                 max_modes: int = 8, short_hits: bool = True, wall_depth: bool = True) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
         self.grid = grid
@@ -253,12 +277,17 @@ class MCL:
         self.bin_size = tuple(check_float("bin_size", b, min_value=0.0, strict_min=True)
                               for b in bin_size)
         self.recovery_reset = bool(recovery_reset)
+        self.short_hits = bool(short_hits)
         self.cluster_radius = check_float("cluster_radius", cluster_radius, min_value=0.0,
                                           strict_min=True)
+        self.wall_depth = bool(wall_depth)
         self.field = likelihood_field(grid.occupied, grid.frame, factor=field_factor,
-                                      max_dist=max_dist)
-        self._table = self.field.beam_table(z_hit=self.z_hit, z_rand=self.z_rand,
-                                            sigma=self.sigma_hit, range_max=sensor.range_max)
+                                      max_dist=max_dist,
+                                      inside="depth" if self.wall_depth else "zero")
+        beam = dict(z_hit=self.z_hit, z_rand=self.z_rand, sigma=self.sigma_hit,
+                    range_max=sensor.range_max)
+        self._table = self.field.beam_table(**beam)
+        self._short_table = self.field.beam_table(**beam, inside_zero=True)
         self._beams = beam_subset(sensor, check_int("max_beams", max_beams, min_value=1))
         # Random poses are drawn in the free cells.
         free = np.argwhere(clearance_field(grid.occupied) > 0)
@@ -342,14 +371,36 @@ class MCL:
 
     def _likelihood(self, poses: np.ndarray, ranges) -> np.ndarray:
         """The beam model's weight of each pose for this scan (``1 + sum pz^3``)."""
-        idx, mount, cos_b, sin_b = self._beams
-        r = np.ascontiguousarray(np.asarray(ranges, float)[idx])
         w = np.empty(len(poses))
-        table, far = self._table
-        _kernels.likelihood_weights(np.ascontiguousarray(poses, dtype=float), table,
-                                    *self.field.kernel_args[1:5], far, mount, cos_b, sin_b, r,
-                                    self.sensor.range_min, self.sensor.range_max, w)
+        self._weigh(np.ascontiguousarray(poses, dtype=float), ranges, w)
         return w
+
+    def _weigh(self, poses: np.ndarray, ranges, out: np.ndarray) -> None:
+        """``1 + sum pz^3`` of each pose into ``out``.
+
+        With ``short_hits`` a reading clipped at ``range_min`` (a wall closer
+        than the sensor measures) is kept as an end point at ``range_min``,
+        scored on a table where the inside of a wall counts as on it: that
+        point lies in or behind the wall only for poses with a wall that
+        close along the beam. Nav2 drops such readings; in a corridor 5 cm
+        wider than the robot they are the beams that say which wall it is
+        about to touch.
+        """
+        idx, mount, cos_b, sin_b = self._beams
+        r = np.asarray(ranges, float)[idx]
+        rmin, rmax = self.sensor.range_min, self.sensor.range_max
+        args = self.field.kernel_args[1:5]
+        table, far = self._table
+        short = r <= rmin
+        _kernels.likelihood_weights(poses, table, *args, far, mount, cos_b, sin_b,
+                                    np.ascontiguousarray(r), rmin, rmax, out)
+        if self.short_hits and short.any():
+            extra = np.empty(len(poses))
+            rs = np.where(short, rmin, np.nan)
+            stable, sfar = self._short_table
+            _kernels.likelihood_weights(poses, stable, *args, sfar, mount, cos_b, sin_b,
+                                        np.ascontiguousarray(rs), -1.0, rmax, extra)
+            out += extra - 1.0
 
     def _mismatch(self, ranges) -> float:
         """Share of the scan's beams that miss the map at the estimate by more than 0.15 m."""
@@ -401,12 +452,8 @@ class MCL:
         p = self.particles
         normals = self.rng.standard_normal((len(p), 3))
         _kernels.sample_odometry(p, *odom0, *odom1, *self.alphas, normals)
-        idx, mount, cos_b, sin_b = self._beams
-        r = np.ascontiguousarray(np.asarray(ranges, float)[idx])
         w = np.empty(len(p))
-        table, far = self._table
-        _kernels.likelihood_weights(p, table, *self.field.kernel_args[1:5], far, mount, cos_b,
-                                    sin_b, r, self.sensor.range_min, self.sensor.range_max, w)
+        self._weigh(p, ranges, w)
         w *= self.weights
         total = float(w.sum())
         w_avg = total / len(w)
@@ -455,7 +502,13 @@ class MCL:
         """Move, refine and score the look-alike hypotheses; add the cloud's other modes."""
         keep = []
         sep = 2 * self.cluster_radius
-        ex, ey = self._pose[0], self._pose[1]
+
+        def same(a, b) -> bool:
+            # one mode: near in position *and* heading (a copy turned by a half
+            # turn about a room's centre passes through the estimate's position)
+            return math.hypot(a[0] - b[0], a[1] - b[1]) <= sep and \
+                abs(_wrap(a[2] - b[2])) <= MODE_HEADING
+
         if self.hypotheses:
             hyp = np.array([compose(h[:3], step) for h in self.hypotheses], float)
             hyp = np.array([self._refine(h, ranges) for h in hyp], float)
@@ -467,9 +520,9 @@ class MCL:
                 d = self.mode_memory * old[3] + float(lr)
                 if d < math.log(max(self.mode_drop, 1e-300)):
                     continue                        # the scans say it is not there
-                if math.hypot(h[0] - ex, h[1] - ey) <= sep:
+                if same(h, self._pose):
                     continue                        # the estimate is on it
-                if any(math.hypot(h[0] - k[0], h[1] - k[1]) <= sep for k in keep):
+                if any(same(h, k) for k in keep):
                     continue
                 keep.append([float(h[0]), float(h[1]), float(h[2]), d])
         if cloud >= self.mode_weight and len(keep) < self.max_modes:
@@ -477,7 +530,7 @@ class MCL:
             for m in self._cloud_modes(p[far], wn[far]):
                 if len(keep) >= self.max_modes:
                     break
-                if any(math.hypot(m[0] - k[0], m[1] - k[1]) <= sep for k in keep):
+                if any(same(m, k) for k in keep):
                     continue
                 # it starts with the posterior's odds; the scans take over from there
                 keep.append([m[0], m[1], m[2], math.log(m[3] / own)])

@@ -63,7 +63,9 @@ def maze():
 @pytest.mark.parametrize("seed", range(3))
 def test_an_asymmetric_maze_is_not_called_ambiguous(maze, seed):
     a = maze.cell_to_world(maze.maze_centre((1, 2)))
-    f = _turn_in_place(maze, (a[0], a[1], 0.0), seed, updates=150, global_start=True)
+    # 250 updates: with the wall depth in the field (issue 34, third pass) seed 2 keeps
+    # a look-alike holding 7% of the weight at update 150; it is gone by update 200
+    f = _turn_in_place(maze, (a[0], a[1], 0.0), seed, updates=250, global_start=True)
     assert math.hypot(f._pose[0] - a[0], f._pose[1] - a[1]) < 0.1
     assert f.ambiguity < 0.05 and f.modes == 1
 

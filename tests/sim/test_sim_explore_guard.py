@@ -75,9 +75,11 @@ def test_stall_triggers_a_back_up_then_a_replan(corridor):
     assert e2._recovery({"collision": True}, *pose)[0] < 0 and e2.recoveries == 1
 
 
-@pytest.mark.parametrize("seed", [9, 15])
+@pytest.mark.parametrize("seed", [9, 15, 21, 23])
 def test_slam_explore_no_longer_wedges_on_its_map(seed):
-    """kruskal 6x6 seeds that stopped at the step limit, touching a wall, before the guards."""
+    """kruskal 6x6 seeds that stopped at the step limit, touching a wall, before the guards
+    (9, 15), and with them, at a junction where only a plan without margin was left and
+    the guard still asked for the margin (21, 23)."""
     maze = WorldSpec(generator="kruskal", rows=6, cols=6, seed=seed,
                      placement="corners").build_maze()
     grid = widen(maze, corridor=5, wall=1, resolution=0.1)

@@ -41,7 +41,7 @@ SPECS = [
            Option("loop_check", bool, True, "give up when the robot circles an island"),
            needs=("sensor:range",)),
     _agent("follow_plan", "Build a :class:`PlanFollower` (options: method, lookahead, speed, "
-           "replan_after, max_replans, margin, off_path, and planner options).",
+           "replan_after, max_replans, margin, off_path, backup_s, and planner options).",
            Option("method", str, "max_clearance", "the planner (its options pass through)"),
            Option("lookahead", float, None, "pure-pursuit lookahead (m)", low=0.0),
            _SPEED,
@@ -51,6 +51,8 @@ SPECS = [
                   "quarter cell", low=0.0),
            Option("off_path", float, 0.5, "metres its believed pose may lie off the path "
                   "before it replans", low=0.0),
+           Option("backup_s", float, 0.5, "seconds it backs up after a refused step before "
+                  "it replans (0: push on, replan after replan_after refused steps)", low=0.0),
            flags=("uses_map",), hands_to="method"),
     _agent("explore", "Build an :class:`Explorer` (options: margin, speed, lookahead, "
            "guard_s, stall_s, max_futile).",

@@ -33,8 +33,10 @@ localizer) from wedging itself on its own map (issue 34):
   the next ``guard_s`` seconds is checked against the believed walls
   (every cell with more hits than free passes, whatever evidence level
   the plan fell back to): it must keep the footprint's radius plus half
-  the ``margin`` of clearance, or not lose clearance where the robot
-  already stands closer. When the arc would come closer, the robot
+  the margin the current plan keeps (``margin``, or 0 when the plan had
+  to drop it -- a plan the guard then refused would wedge the robot) of
+  clearance, or not lose clearance where the robot already stands
+  closer. When the arc would come closer, the robot
   aims at the next cell of the descent instead and turns in place
   towards it first; a robot that has drifted into inflated space heads
   for the centre of the nearest free cell of the descent before it looks
@@ -100,6 +102,7 @@ class Explorer:
         self._cells = np.empty(max(self.lookahead, 0) + 1, np.int64)  # descend()'s output
         self.replans = 0
         self._n_walls = -1
+        self._plan_margin = self.margin                  # the margin of the current plan
         self._dist = None
         self._blocked = None
         self.stuck = False
@@ -139,11 +142,14 @@ class Explorer:
             if strict == 0:
                 self._clear0 = clear.ravel()     # the motion guard's walls: all the evidence
             for margin in (self.margin, 0.0):
-                blocked = (clear <= self.radius + margin).ravel().astype(np.uint8)
+                # 1e-9: a clearance of exactly the radius (1.5 cells * 0.1 m reads
+                # 0.15000000000000002) is blocked, not a lane along the wall
+                blocked = (clear <= self.radius + margin + 1e-9).ravel().astype(np.uint8)
                 dist = core.distance_field((blocked == 0).reshape(self.rows, self.cols),
                                            self.goal_cells).ravel()
                 self._blocked, self._dist = blocked, dist
                 if self._current_cell(*self._ab) >= 0:
+                    self._plan_margin = margin
                     self.replans += 1
                     return
         self.replans += 1
@@ -247,14 +253,15 @@ class Explorer:
         """Whether the unicycle arc of ``(v, w)`` for ``guard_s`` keeps its clearance.
 
         Clearance (:meth:`_clearance_at`) must stay above the footprint's
-        radius plus half the margin, or at least not shrink below where the
+        radius plus half the plan's margin, or at least not shrink below where the
         robot stands (leaving a tight spot is allowed); a turn in place
         always passes.
         """
         if v == 0.0 or self.guard_s == 0.0:
             return True
         dt = self.ctx.dt
-        need = min(self.radius + 0.5 * self.margin, self._clearance_at(x, y))
+        # the plan's own margin: a plan that had to drop it must not be refused here
+        need = min(self.radius + 0.5 * self._plan_margin, self._clearance_at(x, y))
         for _ in range(max(1, int(round(self.guard_s / dt)))):
             x += v * dt * math.cos(th + 0.5 * w * dt)
             y += v * dt * math.sin(th + 0.5 * w * dt)

@@ -13,7 +13,13 @@ more than 10 degrees (regulated pure pursuit): the robot drives to such a
 corner, turns there and goes on, so it never cuts a corner the planner
 kept clear of the walls. If the robot is blocked (the simulator refused
 ``replan_after`` steps in a row) it plans again from where it stands, at
-most ``max_replans`` times, then gives up (stands still). It also plans
+most ``max_replans`` times, then gives up (stands still). With
+``backup_s > 0`` (the default 0.5 s) a refused step first makes it back
+up straight for that long at half its speed (a back-up that is refused
+itself ends there) and then plan again from where it believes it stands:
+pushing on against a wall only repeats the contact, and a robot whose
+believed pose is wrong (a localizer fooled by a look-alike place) sees
+new scans only while it moves. It also plans
 again, at most ``max_replans`` times more, when it finds itself more than
 ``off_path`` metres from the path ahead: its believed pose jumped (a
 localizer found it elsewhere, e.g. after a kidnapping), and pursuing the
@@ -52,7 +58,7 @@ class PlanFollower:
     def __init__(self, ctx: AgentContext, *, method: str = "max_clearance",
                  lookahead: float | None = None, speed: float | None = None,
                  replan_after: int = 3, max_replans: int = 20, margin: float | None = None,
-                 off_path: float = 0.5, **planner_options) -> None:
+                 off_path: float = 0.5, backup_s: float = 0.5, **planner_options) -> None:
         if ctx.grid is None:
             raise ParameterError("follow_plan needs the map")
         self.ctx = ctx
@@ -68,6 +74,10 @@ class PlanFollower:
                                                                      min_value=0.0)
         self.speed = min(kin.v_max, math.sqrt(0.6 * kin.a_max * res) * 2) if speed is None else speed
         self.off_path = check_float("off_path", off_path, min_value=0.0, strict_min=True)
+        self.backup_s = check_float("backup_s", backup_s, min_value=0.0)
+        self._backup_n = int(round(self.backup_s / ctx.dt))
+        self._backing = 0
+        self.backups = 0
         self.replans = 0
         self.jump_replans = 0
         self._dev = 0.0
@@ -163,6 +173,22 @@ class PlanFollower:
 
     def __call__(self, obs):
         x, y, th = (float(v) for v in obs["odom"][:3])
+        if self._backing > 0:
+            self._backing -= 1
+            if self._backing > 0 and not obs.get("collision"):
+                return (-0.5 * self.speed, 0.0)
+            self._backing = 0
+            if self.replans > self.max_replans:
+                return (0.0, 0.0)
+            try:
+                self._plan((x, y, th))
+            except (NoPathError, ParameterError):
+                return (0.0, 0.0)
+            self._blocked_steps = 0
+        elif obs.get("collision") and self._backup_n > 0:
+            self.backups += 1
+            self._backing = self._backup_n
+            return (-0.5 * self.speed, 0.0)
         if obs.get("collision"):
             self._blocked_steps += 1
             if self._blocked_steps >= self.replan_after:
@@ -196,5 +222,5 @@ class PlanFollower:
 
 def follow_plan(ctx: AgentContext, **options) -> PlanFollower:
     """Build a :class:`PlanFollower` (options: method, lookahead, speed, replan_after,
-    max_replans, margin, off_path, and planner options)."""
+    max_replans, margin, off_path, backup_s, and planner options)."""
     return PlanFollower(ctx, **options)

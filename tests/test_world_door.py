@@ -56,18 +56,70 @@ def test_each_command_keeps_its_world_defaults(command):
         assert action.default == want, (command, key)
 
 
-def test_world_flags_are_declared_once_in_the_source():
-    """``--corridor``, ``--wall``, ``--resolution``, ``--seed`` and ``--footprint``
-    appear in one add_argument call among the world's commands: add_world_args."""
-    world_commands = ["generate", "plan", "simulate", "render", "play", "stats"]
-    for flag in ("--corridor", "--wall", "--resolution", "--seed", "--footprint", "--braid",
-                 "--placement"):
-        sites = []
-        for name in world_commands + ["_args", "_world"]:
-            text = (PKG / "cli" / f"{name}.py").read_text()
-            if f'add_argument("{flag}"' in text:
-                sites.append(name)
-        assert sites == ["_world"], (flag, sites)
+WORLD_FLAGS = ("--corridor", "--wall", "--resolution", "--seed", "--footprint", "--braid",
+               "--placement")
+
+
+def _declarations(monkeypatch) -> dict[str, set[str]]:
+    """Every command's parser built, each world flag mapped to the functions
+    (``module:function``) whose ``add_argument`` call declared it."""
+    import argparse
+
+    import robomaze.cli as cli
+
+    seen: dict[str, set[str]] = {f: set() for f in WORLD_FLAGS}
+    real = argparse._ActionsContainer.add_argument
+
+    def add_argument(self, *names, **kw):
+        for flag in set(names) & set(WORLD_FLAGS):
+            code = sys._getframe(1).f_code
+            seen[flag].add(f"{Path(code.co_filename).stem}:{code.co_name}")
+        return real(self, *names, **kw)
+
+    monkeypatch.setattr(argparse._ActionsContainer, "add_argument", add_argument)
+    monkeypatch.setattr(cli, "_ONLY", None)   # every command's own parser, not a summary
+    cli.build_parser()
+    return seen
+
+
+def test_world_flags_are_declared_once(monkeypatch):
+    """Among every command's parser (traffic and mapf included), ``--corridor``,
+    ``--wall``, ``--resolution``, ``--seed``, ``--footprint``, ``--braid`` and
+    ``--placement`` are declared by one function: add_world_args."""
+    seen = _declarations(monkeypatch)
+    for flag in WORLD_FLAGS:
+        assert seen[flag] == {"_world:add_world_args"}, (flag, seen[flag])
+
+
+def test_the_scan_sees_a_command_that_declares_its_own(monkeypatch):
+    """The scan above can fail: a command declaring ``--seed`` itself is found."""
+    import robomaze.cli.mapf as mapf
+
+    real = mapf.register
+
+    def register(subparsers):
+        real(subparsers)
+        subparsers.choices["mapf"].add_argument("--corridor", type=int)
+
+    monkeypatch.setattr(mapf, "register", register)
+    seen = _declarations(monkeypatch)
+    assert seen["--corridor"] == {"_world:add_world_args", "test_world_door:register"}
+
+
+@pytest.mark.parametrize("command, flag, want", [
+    ("traffic", "--seed", 0), ("traffic", "--corridor", 10), ("traffic", "--wall", 1),
+    ("traffic", "--resolution", 0.1), ("traffic", "--footprint", "disc:0.2"),
+    ("traffic", "--braid", 0.0), ("mapf", "--seed", 0)])
+def test_traffic_and_mapf_keep_their_defaults(command, flag, want):
+    (action,) = _option(parser_for(command), flag)
+    assert action.default == want
+
+
+def test_traffic_and_mapf_take_only_their_world_options():
+    assert not _option(parser_for("traffic"), "--placement")
+    assert not _option(parser_for("traffic"), "--sensor")
+    for flag in ("--corridor", "--wall", "--resolution", "--footprint", "--braid", "--sensor"):
+        assert not _option(parser_for("mapf"), flag), flag
 
 
 def _calls(path: Path, name: str) -> list[int]:

@@ -246,6 +246,31 @@ class WorldSpec:
             d[k] = list(d[k]) if d[k] is not None else None
         return d
 
+    def portable(self) -> "WorldSpec":
+        """This spec as results store it: the same world, named the same on any machine.
+
+        A generated world reads no file, so it names no folder (``base_dir``
+        ``"."``: its dict equals the same world's in a walk record or a play
+        URL); a file world's folder inside the package becomes ``pkg:...``.
+
+        >>> spec = WorldSpec(generator="kruskal", rows=2, cols=3, seed=1, base_dir="/tmp/x")
+        >>> spec.portable().base_dir
+        '.'
+        """
+        from dataclasses import replace
+
+        from .data import PREFIX, SAMPLES_DIR
+
+        if self.generator:
+            return replace(self, base_dir=".")
+        if self.base_dir.startswith(PREFIX):
+            return self
+        try:
+            rel = Path(self.base_dir).resolve().relative_to(SAMPLES_DIR.resolve())
+        except (ValueError, OSError):
+            return self
+        return replace(self, base_dir=PREFIX + rel.as_posix())
+
     @classmethod
     def from_dict(cls, d: dict) -> "WorldSpec":
         """The spec of a :meth:`to_dict` dict (unknown keys are refused)."""

@@ -214,9 +214,12 @@ def test_a_record_a_play_url_and_a_bench_row_name_one_world(tmp_path):
                          "widen": {"corridor": 3, "wall": 1, "resolution": 1.0},
                          "robot": {"footprint": "disc:0.1"}, "run": {"planner": ["astar"]}})
     (sc,) = list(sweep.scenarios)
-    row_spec = WorldSpec.from_scenario(sc)
-    assert row_spec.footprint == "disc:0.1"
-    row_world = replace(row_spec, footprint=None).to_dict()
+    from robomaze.bench.run import run_scenario
+
+    row = run_scenario(sc)   # the row as a sweep stores it: its world is stored, not derived
+    assert row["status"] == "ok" and row["world"] == WorldSpec.from_scenario(sc).to_dict()
+    assert row["world"]["footprint"] == "disc:0.1"
+    row_world = replace(WorldSpec.from_dict(row["world"]), footprint=None).to_dict()
     assert url_world == rec.world_spec.to_dict() == row_world == want.to_dict()
     # and each builds the maze the play server showed
     assert np.array_equal(WorldSpec.from_dict(row_world).build().grid.occupied, grid.occupied)

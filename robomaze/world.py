@@ -128,13 +128,19 @@ def parse_footprint(text, name: str = "footprint"):
                              else f"{name}: {msg}") from None
 
 
-def load_file(path):
+def load_file(path, *, kind: str | None = None, **options):
     """A maze or a grid from a file, its format recognised from the content.
 
     A maze format that recognises the file gives a Maze (what
     :func:`robomaze.io.read_maze` reads); otherwise a grid. A 0/1 text matrix
     that is exactly the ``2r+1`` wall matrix of a maze (what ``--corridor 1
     --wall 1`` widening gives) is that Maze; any other matrix is a grid.
+
+    ``kind`` ``"maze"`` or ``"grid"`` recognises only that kind's formats (a
+    micromouse command reads mazes, the MovingAI runner grids; a file of the
+    other kind is refused naming the formats expected); ``options`` go to
+    the format's reader where it takes them (``unknown`` walls of a
+    micromouse text, ``strict``).
     """
     import os
 
@@ -144,9 +150,9 @@ def load_file(path):
     p = Path(os.fspath(path))
     if not p.is_file():
         raise ParameterError(f"input file {str(p)!r} does not exist or is not a file")
-    spec = sniff(p)
-    obj = spec.read_file(p)
-    if spec.name == "matrix":
+    spec = sniff(p, kind)
+    obj = spec.read_file(p, **options)
+    if spec.name == "matrix" and kind is None:
         occ = obj.occupied
         try:
             maze = Maze.from_matrix(occ.astype(np.uint8))

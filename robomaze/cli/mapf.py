@@ -75,11 +75,11 @@ def run(args) -> int:
     from ..mapf.generate import random_instance
 
     if args.new_scen:
-        from ..io.movingai import read_movingai
+        from ..world import load_file
 
         if args.agents is None:
             raise ParameterError("--new-scen needs --agents N")
-        grid = read_movingai(args.map)
+        grid = load_file(args.map, kind="grid")   # the world's one reading rule
         from pathlib import Path
 
         inst = random_instance(grid.occupied, args.agents, seed=args.seed, bucket=args.bucket,

@@ -310,6 +310,8 @@ def row_differences(stored: dict, new: dict) -> list[str]:
             out.append(f"metrics.{k}: {a!r} -> {b!r}")
     if not _same(stored.get("robots"), new.get("robots")):
         out.append("robots: per-robot metrics differ")
+    if stored.get("world") is not None and stored["world"] != new.get("world"):
+        out.append("world: the stored world is not the world re-created")
     return out
 
 

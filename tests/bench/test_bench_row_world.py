@@ -94,3 +94,21 @@ def test_traffic_rows_store_their_world_without_changing_their_id():
     assert row["spec"]["world"]["base_dir"] == "/some/folder"
     assert stored["world"] == WorldSpec(generator="kruskal", rows=1, cols=3, seed=2,
                                         corridor=14, resolution=0.1).to_dict()
+    again = T.rerun_row(stored)
+    assert T.row_differences(stored, again) == []
+    forged = dict(stored, world=dict(stored["world"], seed=3))
+    assert T.row_differences(forged, again) == ["world: the stored world is not the world "
+                                                "re-created"]
+
+
+def test_a_rerun_checks_the_world_it_recreated(rows):
+    """``bench rerun``'s differences name a stored world that is not the world
+    the row's scenario re-creates (and none for an honest row)."""
+    from robomaze.bench.rerun import row_differences
+
+    sc, row = next((sc, r) for sc, r in rows if sc.kind == "plan")
+    assert [d[0] for d in row_differences(row, run_scenario(sc))] == []
+    forged = dict(row, world=dict(row["world"], braid=0.0))
+    assert [d[0] for d in row_differences(forged, run_scenario(sc))] == ["world"]
+    old = {k: v for k, v in row.items() if k != "world"}   # a row from before: nothing to check
+    assert row_differences(old, run_scenario(sc)) == []

@@ -128,13 +128,19 @@ def parse_footprint(text, name: str = "footprint"):
                              else f"{name}: {msg}") from None
 
 
-def load_file(path):
+def load_file(path, *, kind: str | None = None, **options):
     """A maze or a grid from a file, its format recognised from the content.
 
     A maze format that recognises the file gives a Maze (what
     :func:`robomaze.io.read_maze` reads); otherwise a grid. A 0/1 text matrix
     that is exactly the ``2r+1`` wall matrix of a maze (what ``--corridor 1
     --wall 1`` widening gives) is that Maze; any other matrix is a grid.
+
+    ``kind`` ``"maze"`` or ``"grid"`` recognises only that kind's formats (a
+    micromouse command reads mazes, the MovingAI runner grids; a file of the
+    other kind is refused naming the formats expected); ``options`` go to
+    the format's reader where it takes them (``unknown`` walls of a
+    micromouse text, ``strict``).
     """
     import os
 
@@ -144,9 +150,9 @@ def load_file(path):
     p = Path(os.fspath(path))
     if not p.is_file():
         raise ParameterError(f"input file {str(p)!r} does not exist or is not a file")
-    spec = sniff(p)
-    obj = spec.read_file(p)
-    if spec.name == "matrix":
+    spec = sniff(p, kind)
+    obj = spec.read_file(p, **options)
+    if spec.name == "matrix" and kind is None:
         occ = obj.occupied
         try:
             maze = Maze.from_matrix(occ.astype(np.uint8))
@@ -245,6 +251,31 @@ class WorldSpec:
         for k in ("start", "goal"):
             d[k] = list(d[k]) if d[k] is not None else None
         return d
+
+    def portable(self) -> "WorldSpec":
+        """This spec as results store it: the same world, named the same on any machine.
+
+        A generated world reads no file, so it names no folder (``base_dir``
+        ``"."``: its dict equals the same world's in a walk record or a play
+        URL); a file world's folder inside the package becomes ``pkg:...``.
+
+        >>> spec = WorldSpec(generator="kruskal", rows=2, cols=3, seed=1, base_dir="/tmp/x")
+        >>> spec.portable().base_dir
+        '.'
+        """
+        from dataclasses import replace
+
+        from .data import PREFIX, SAMPLES_DIR
+
+        if self.generator:
+            return replace(self, base_dir=".")
+        if self.base_dir.startswith(PREFIX):
+            return self
+        try:
+            rel = Path(self.base_dir).resolve().relative_to(SAMPLES_DIR.resolve())
+        except (ValueError, OSError):
+            return self
+        return replace(self, base_dir=PREFIX + rel.as_posix())
 
     @classmethod
     def from_dict(cls, d: dict) -> "WorldSpec":

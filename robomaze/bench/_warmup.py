@@ -178,15 +178,15 @@ class _Context:
         # made on first use: a helper that starts with the generators does
         # not compile the maze's kernels while the server does
         if self._grid is None:
-            from ..grid import widen
             from ..maze import Maze
+            from ..world import widen_maze
 
             # no generator compiles for it, so the tasks that wait for
             # "common" do not wait for one
             # a fixed 3x3 perfect maze (turns both ways, openings west and east)
             maze = Maze.from_edges(3, 3, [0, 1, 2, 5, 4, 3, 4, 7], [1, 2, 5, 4, 3, 6, 7, 8],
                                    openings=[(0, 0, "W"), (2, 2, "E")])
-            self._grid = widen(maze, corridor=3, wall=1, resolution=0.1)
+            self._grid = widen_maze(maze, corridor=3, wall=1, resolution=0.1)
             self._ends = self._grid.start_goal()
         return self._grid
 

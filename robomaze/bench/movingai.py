@@ -45,7 +45,8 @@ import numpy as np
 from .._validate import check_float, check_int
 from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
-from ..io.movingai import ScenProblem, read_movingai, read_scen
+from ..io.movingai import ScenProblem, read_scen
+from ..world import load_file
 
 __all__ = ["ScenReport", "run_scenarios", "run_scen_file", "agreement_rule", "octile_counts",
            "fit_sqrt2", "SQRT2_FIT_BOUND"]
@@ -270,5 +271,5 @@ def run_scen_file(scen_path, *, map_path=None, limit: int | None = None, every: 
         if not map_path.exists():
             raise ParameterError(f"map {str(map_path)!r} named by {scen_path} does not exist; "
                                  "pass it with --map")
-    grid = read_movingai(map_path)
+    grid = load_file(map_path, kind="grid")   # the world's one reading rule
     return run_scenarios(grid, problems, method=method, rtol=rtol, progress=progress)

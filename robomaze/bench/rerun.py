@@ -57,6 +57,10 @@ def row_differences(stored: dict, new: dict, *, rel_tol: float = RERUN_REL_TOL) 
             out.append((f"metrics.{key}", ma.get(key), mb.get(key)))
     if stored.get("poses") is not None and stored.get("poses") != new.get("poses"):
         out.append(("poses", "(stored path)", "(a different path)"))
+    # the world the row names must be the world re-created (rows before the
+    # world was stored have none to check)
+    if stored.get("world") is not None and stored["world"] != new.get("world"):
+        out.append(("world", "(stored world)", "(a different world)"))
     return out
 
 

@@ -61,7 +61,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CollisionError, NoPathError, ScenarioError
+from ..errors import CollisionError, NoPathError, ParameterError, ScenarioError
 from .plugins import import_plugins
 from .scenario import Scenario
 
@@ -241,9 +241,25 @@ def _base_row(scenario: Scenario) -> dict:
         "status": "ok", "outcome": "success", "success": False, "reason": None, "error": None,
         "metrics": {}, "timings": {}, "path": None, "poses": None,
         "provenance": provenance(spec["seed"]),
+        # the world the row ran in, stored (WorldSpec.to_dict(): a walk record and
+        # a play URL of the same world hold an equal dict); never compared or hashed
+        "world": row_world(scenario),
         # only with a localizer: rows without one keep their bytes
         **({"localize": spec["robot"]["localize"]} if spec["robot"].get("localize") else {}),
     }
+
+
+def row_world(scenario: Scenario) -> dict | None:
+    """The stored ``world`` of a row: the scenario's
+    :class:`~robomaze.world.WorldSpec` dict, portable
+    (:meth:`~robomaze.world.WorldSpec.portable`); None when the scenario names
+    no valid world (its row is an error row)."""
+    from ..world import WorldSpec
+
+    try:
+        return WorldSpec.from_scenario(scenario).portable().to_dict()
+    except (ParameterError, KeyError, TypeError, ValueError):
+        return None
 
 
 def failed_row(scenario: Scenario, status: str, error: str, *, elapsed: float = 0.0,

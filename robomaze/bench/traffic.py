@@ -193,14 +193,28 @@ def run_row(row: dict) -> dict:
     try:
         res = run_traffic(row["spec"])
     except ParameterError as e:
-        return {**row, "kind": "traffic", "status": "error", "outcome": "error",
+        return {**row, "kind": "traffic", "world": _world(row), "status": "error",
+                "outcome": "error",
                 "error": str(e), "metrics": {}, "robots": [],
                 "compute_s": time.thread_time() - t0}
-    return {**row, "kind": "traffic", "status": "ok", "outcome": res.outcome,
+    return {**row, "kind": "traffic", "world": _world(row), "status": "ok",
+            "outcome": res.outcome,
             "metrics": res.metrics, "robots": res.robots,
             "width_m": row["spec"]["world"]["corridor"] * row["spec"]["world"]["resolution"],
             "robot_width_m": 2.0 * float(res.world.bodies.rc[: res.world.n_robots].max()),
             "compute_s": time.thread_time() - t0}
+
+
+def _world(row: dict) -> dict | None:
+    """The row's world, stored as every row kind stores it
+    (:meth:`robomaze.world.WorldSpec.portable`); the spec keeps its own
+    (the row id hashes the spec)."""
+    from ..world import WorldSpec
+
+    try:
+        return WorldSpec.from_dict(row["spec"]["world"]).portable().to_dict()
+    except (ParameterError, KeyError, TypeError, ValueError):
+        return None
 
 
 def _json(row: dict) -> str:
@@ -296,6 +310,8 @@ def row_differences(stored: dict, new: dict) -> list[str]:
             out.append(f"metrics.{k}: {a!r} -> {b!r}")
     if not _same(stored.get("robots"), new.get("robots")):
         out.append("robots: per-robot metrics differ")
+    if stored.get("world") is not None and stored["world"] != new.get("world"):
+        out.append("world: the stored world is not the world re-created")
     return out
 
 

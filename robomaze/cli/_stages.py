@@ -44,10 +44,10 @@ def warm_maze():
 
 def _tiny_grid(spec: dict):
     """:func:`warm_maze`, widened as the command widens."""
-    from ..grid import widen
+    from ..world import widen_maze
 
-    return widen(warm_maze(), corridor=spec.get("corridor", 3),
-                 wall=spec.get("wall", 1), resolution=spec.get("resolution", 1.0))
+    return widen_maze(warm_maze(), corridor=spec.get("corridor", 3),
+                      wall=spec.get("wall", 1), resolution=spec.get("resolution", 1.0))
 
 
 def _footprint(spec: dict):

@@ -28,6 +28,9 @@ option        default                                   commands that override i
 --footprint   None (a point robot)                      simulate disc:0.15
 --sensor      lidar
 ============  =======================================  ============================
+
+``traffic`` (seed 0, corridor 10, resolution 0.1, footprint disc:0.2; no
+--placement, --sensor) and ``mapf`` (--seed 0 only) declare theirs here too.
 """
 
 from __future__ import annotations
@@ -87,8 +90,11 @@ def add_world_args(p: argparse.ArgumentParser, *, source: str = "words",
 
     Parameters
     ----------
-    source : {"words", "algo_size", "source_size", "file"}
-        The shape of the source positionals (``None`` declares none).
+    source : {"words", "algo_size", "source_size", "file"} or None
+        The shape of the source positionals; ``None`` declares none (a command
+        with positionals of its own: ``traffic``'s optional ``ALGO [SIZE]``,
+        ``mapf``'s map files), its ``--braid``/``--placement`` declared
+        unless omitted.
     omit : tuple of str
         World options this command does not take (keys of :data:`WORLD_OPTIONS`).
     maze_resolution : float
@@ -122,7 +128,7 @@ def add_world_args(p: argparse.ArgumentParser, *, source: str = "words",
         p.add_argument("input", metavar="IN", help="maze or grid file")
     p.set_defaults(world_source=source, world_maze_resolution=maze_resolution,
                    world_omit=tuple(omit))
-    generated = source in ("words", "algo_size", "source_size")
+    generated = source != "file"
     if "seed" not in omit:
         p.add_argument("--seed", type=_nonneg_int, default=d["seed"],
                        help="seed of the maze (and of the run's own draws); default "

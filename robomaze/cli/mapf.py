@@ -6,7 +6,8 @@ import json
 import sys
 import time
 
-from ._args import add_command, nonneg_int, positive_float, positive_int
+from ._args import add_command, positive_float, positive_int
+from ._world import WORLD_OPTIONS, add_world_args
 
 EPILOG = """\
 MAP is a MovingAI .map file, SCEN a MovingAI .scen file (one agent per line;
@@ -45,7 +46,8 @@ def register(subparsers) -> None:
     p.add_argument("--max-work", type=positive_int, default=None, metavar="N",
                    help="work budget (low-level expansions / PIBT calls)")
     p.add_argument("--w", type=float, default=None, help="suboptimality bound of ecbs")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="solver / generator seed")
+    # --seed (the solver's and --new-scen's draws) is the world's option, declared once
+    add_world_args(p, source=None, seed=0, omit=tuple(k for k in WORLD_OPTIONS if k != "seed"))
     p.add_argument("--size", type=positive_int, default=1,
                    help="agent body side in grid cells (bodies conflict by overlap)")
     p.add_argument("--new-scen", action="store_true",
@@ -73,11 +75,11 @@ def run(args) -> int:
     from ..mapf.generate import random_instance
 
     if args.new_scen:
-        from ..io.movingai import read_movingai
+        from ..world import load_file
 
         if args.agents is None:
             raise ParameterError("--new-scen needs --agents N")
-        grid = read_movingai(args.map)
+        grid = load_file(args.map, kind="grid")   # the world's one reading rule
         from pathlib import Path
 
         inst = random_instance(grid.occupied, args.agents, seed=args.seed, bucket=args.bucket,

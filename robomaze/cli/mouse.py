@@ -111,6 +111,14 @@ def register(subparsers) -> None:
     p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
 
 
+def _maze(args):
+    """MAZE through the world's one reading rule (:func:`robomaze.world.load_file`):
+    maze formats only, ``--unknown`` walls as asked."""
+    from ..world import load_file
+
+    return load_file(args.maze, kind="maze", unknown=args.unknown)
+
+
 def _profile(args):
     from ..micromouse import MotionProfile
     return MotionProfile(cell_size=args.cell_size, max_speed=args.max_speed,
@@ -151,10 +159,9 @@ def _report(maze, run, args) -> int:
 
 
 def solve_cmd(args) -> int:
-    from ..io import read_maze
     from ..micromouse import floodfill, get_profile, solve
     get_profile(args.profile)             # a bad profile fails before the run
-    maze = read_maze(args.maze, unknown=args.unknown)
+    maze = _maze(args)
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
@@ -172,9 +179,8 @@ def solve_cmd(args) -> int:
 
 
 def route_cmd(args) -> int:
-    from ..io import read_maze
     from ..micromouse import fastest_route
-    maze = read_maze(args.maze, unknown=args.unknown)
+    maze = _maze(args)
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
@@ -191,7 +197,6 @@ def route_cmd(args) -> int:
 
 
 def run_cmd(args) -> int:
-    from ..io import read_maze
     from ..micromouse.host import host_mouse
     program = list(args.program)
     if "--" in program:
@@ -206,7 +211,7 @@ def run_cmd(args) -> int:
                              "COMMAND [ARGS...]")
     from ..micromouse import get_profile
     get_profile(args.profile)             # a bad profile fails before the mouse runs
-    maze = read_maze(args.maze, unknown=args.unknown)
+    maze = _maze(args)
     run = host_mouse(maze, program, command_timeout=args.command_timeout,
                      total_timeout=args.total_timeout, lenient=args.lenient,
                      stop_after=args.stop_after, goal=args.goal,

@@ -7,8 +7,8 @@ import json
 import math
 
 from ..errors import ParameterError
-from ._args import add_command, fraction, nonneg_int, parse_size
-from ._world import parse_seed
+from ._args import add_command, nonneg_int, parse_size
+from ._world import add_world_args, parse_seed
 
 EPILOG = """\
 examples:
@@ -60,15 +60,11 @@ def register(subparsers) -> None:
     p.add_argument("--spec", metavar="TOML", default=None,
                    help="a TOML file holding one traffic spec (the [traffic] table of a sweep "
                         "row); replaces the options below")
-    p.add_argument("--seed", type=nonneg_int, default=0, help="world seed (default 0)")
-    p.add_argument("--braid", type=fraction, default=0.0, metavar="F")
-    p.add_argument("--corridor", type=_count, default=10, metavar="K",
-                   help="corridor width in grid cells (default 10)")
-    p.add_argument("--wall", type=_count, default=1, metavar="T")
-    p.add_argument("--resolution", type=_positive, default=0.1, metavar="M",
-                   help="metres per grid cell (default 0.1)")
+    # the world's options (--seed, --braid, --corridor, --wall, --resolution,
+    # --footprint: every robot's shape), declared once for every command
+    add_world_args(p, source=None, omit=("placement", "sensor"), seed=0, corridor=10,
+                   resolution=0.1, footprint="disc:0.2")
     p.add_argument("--robots", type=_count, default=2, metavar="N")
-    p.add_argument("--footprint", default="disc:0.2", metavar="SPEC")
     p.add_argument("--kinematics", default="differential", metavar="|".join(KINEMATICS))
     p.add_argument("--v-max", type=_positive, default=0.5, metavar="M/S")
     p.add_argument("--beams", type=_count, default=64, metavar="N")

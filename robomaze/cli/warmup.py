@@ -64,16 +64,16 @@ def _extras() -> None:
     """
     from .._search import maze_field
     from ..generate import generate
-    from ..grid import widen
     from ..maze import Maze
     from ..plan import astar, dijkstra, wavefront
+    from ..world import widen_maze
 
-    grid = widen(Maze.empty(2, 2), corridor=3, wall=1)
+    grid = widen_maze(Maze.empty(2, 2), corridor=3, wall=1)
     start, goal = grid.start_goal()
     for planner in (astar, dijkstra, wavefront):
         planner(grid, start, goal, connectivity=8).collision_free  # noqa: B018 -- measured on read
     maze_field(grid, goal)  # a loop: the minimum-of-forms variant
-    tree = widen(generate("backtracker", 3, 3, rng=0), corridor=3, wall=1)
+    tree = widen_maze(generate("backtracker", 3, 3, rng=0), corridor=3, wall=1)
     maze_field(tree, tree.start_goal()[1])
 
 

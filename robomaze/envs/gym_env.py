@@ -93,13 +93,9 @@ def build_grid(*, generator: str = "backtracker", size=8, corridor: int = 3, wal
 
 def build_robot(footprint, sensor, kinematics, sensor_options: dict | None = None) -> Robot:
     """A :class:`Robot` from the env's kwargs (footprint: Footprint or disc radius)."""
-    from ..geometry import Footprint
+    from ..geometry import check_footprint
 
-    if isinstance(footprint, numbers.Real) and not isinstance(footprint, bool):
-        footprint = Footprint.disc(float(footprint))
-    elif not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint or a disc radius in metres, "
-                             f"got {footprint!r}")
+    footprint = check_footprint(footprint, optional=False, radius=True)
     if kinematics is None:
         kinematics = Kinematics()
     elif isinstance(kinematics, dict):

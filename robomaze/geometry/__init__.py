@@ -12,9 +12,9 @@ from .clearance import cell_clearance, footprint_clearance, footprint_touches, s
 from .cspace import (MOTIONS, bin_geometry, cspace, cspace_bits, free_space, heading_bin, heading_bins,
                      motion_cspace, swept_kernel)
 from .cspace import free_space_padded
-from .footprint import CONTACT_TOL, Footprint
+from .footprint import CONTACT_TOL, Footprint, check_footprint
 
-__all__ = ["Footprint", "CONTACT_TOL", "cspace", "cspace_bits", "free_space", "footprint_clearance", "segment_clearance",
+__all__ = ["Footprint", "CONTACT_TOL", "check_footprint", "cspace", "cspace_bits", "free_space", "footprint_clearance", "segment_clearance",
            "cell_clearance", "footprint_touches",
            "heading_bins", "heading_bin", "swept_kernel", "bin_geometry", "motion_cspace",
            "MOTIONS", "free_space_padded"]

@@ -76,8 +76,6 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
         d = shapes_clearance(occ, np.ascontiguousarray(u[:, None]),
                              np.ascontiguousarray(v[:, None]), False, radius)
         return d * grid.resolution
-    if not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     u, v = _placed_units(grid, footprint, p)
     d = shapes_clearance(occ, u, v, True, 0.0)
     return d * grid.resolution
@@ -112,8 +110,6 @@ def footprint_touches(grid: OccupancyGrid, footprint: Footprint | None, poses) -
     if footprint is None or footprint.kind == "disc":
         hit = np.flatnonzero(footprint_clearance(grid, footprint, p) <= CONTACT_TOL)
         return int(hit[0]) if hit.size else -1
-    if not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     if p.shape[0] == 0:
         return -1
     vx, vy = np.ascontiguousarray(footprint.vertices.T)

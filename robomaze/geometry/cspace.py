@@ -339,8 +339,6 @@ def cspace(grid: OccupancyGrid, footprint: Footprint, *, headings: int = 16,
     """
     if not isinstance(grid, OccupancyGrid):
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
-    if not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint, got {type(footprint).__name__}")
     if footprint.kind == "disc":
         return grid.clearance() <= footprint.radius + CONTACT_TOL
     packed = cspace_bits(grid, footprint, headings=headings, sweep=sweep)
@@ -409,6 +407,4 @@ def free_space_padded(grid: OccupancyGrid, footprint: Footprint | None) -> np.nd
 
 
 def _free_radius(footprint) -> float:
-    if not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     return footprint.radius if footprint.kind == "disc" else footprint.circumscribed_radius

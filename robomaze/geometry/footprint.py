@@ -44,7 +44,7 @@ from shapely.geometry import Point, Polygon, box
 from .._validate import check_float
 from ..errors import ParameterError
 
-__all__ = ["Footprint", "CONTACT_TOL", "SPEC_FORMS", "MAX_FOOTPRINT_M"]
+__all__ = ["Footprint", "CONTACT_TOL", "SPEC_FORMS", "MAX_FOOTPRINT_M", "check_footprint"]
 
 #: The accepted spellings, for error messages and help texts.
 SPEC_FORMS = "disc:R, rect:LxW, rect:LxW@RX,RY or poly:X1,Y1;X2,Y2;X3,Y3..."
@@ -287,6 +287,44 @@ class Footprint:
             return np.hypot(d[:, None], d[None, :]) <= self.radius + CONTACT_TOL
         g = affinity.rotate(self.geometry, float(theta), origin=(0.0, 0.0), use_radians=True)
         return _raster_geometry(g, res, self.circumscribed_radius)
+
+
+def check_footprint(footprint, name: str = "footprint", *, optional: bool = True,
+                    radius: bool = False) -> "Footprint | None":
+    """A footprint argument checked at a front end's door: the one check.
+
+    The doors -- :func:`robomaze.plan.plan`, :func:`robomaze.plan.make_path`,
+    the simulator's :class:`~robomaze.sim.Robot`, the Gymnasium env -- call
+    this once; the planners, geometry and metrics below them take what it
+    let through and check nothing again. A footprint *string* is read by
+    :func:`robomaze.world.parse_footprint` (the world's door), never here.
+
+    Parameters
+    ----------
+    footprint : Footprint, None or float
+    name : str
+        The argument's name in the message.
+    optional : bool
+        None (a point robot) is allowed.
+    radius : bool
+        A number is a disc radius in metres.
+
+    >>> check_footprint(None) is None
+    True
+    >>> check_footprint(0.2, radius=True).radius
+    0.2
+    >>> check_footprint("disc:0.1")
+    Traceback (most recent call last):
+    ...
+    robomaze.errors.ParameterError: footprint must be a Footprint or None, got str
+    """
+    if radius and isinstance(footprint, numbers.Real) and not isinstance(footprint, bool):
+        return Footprint.disc(float(footprint))
+    if isinstance(footprint, Footprint) or (optional and footprint is None):
+        return footprint
+    want = " or ".join(["a Footprint"] + (["a disc radius in metres"] if radius else [])
+                       + (["None"] if optional else []))
+    raise ParameterError(f"{name} must be {want}, got {type(footprint).__name__}")
 
 
 def _raster_geometry(geom, res: float, reach: float) -> np.ndarray:

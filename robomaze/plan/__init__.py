@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..errors import NoPathError
 from ..registry import PLANNERS
-from ..geometry import Footprint
+from ..geometry import Footprint, check_footprint
 from ..grid import OccupancyGrid
 from ._endpoints import check_connectivity
 from .path import Path, make_path, retimed
@@ -117,6 +117,7 @@ def plan(grid: OccupancyGrid, start, goal, *, method: str, footprint: Footprint 
     check_connectivity(connectivity)
     # checked before any kernel compiles or OMPL object exists, as the CLI does
     check_planner_options(method, options)
+    footprint = check_footprint(footprint)   # the planners' door: none checks it again
     # the reported time is the planner's CPU time without compiling: a
     # verdict never depends on load, and a first run is not a slow planner
     clock = method_clock()

@@ -28,7 +28,7 @@ import time as _time
 
 import numpy as np
 
-from ..errors import NoPathError, ParameterError
+from ..errors import NoPathError
 from ..geometry import Footprint, cspace_bits, heading_bin, heading_bins
 from ..grid import OccupancyGrid
 from .._validate import check_float, check_int
@@ -118,8 +118,6 @@ def collision_free(grid: OccupancyGrid, start, goal, *, footprint: Footprint | N
     t0 = _time.perf_counter()
     check_grid(grid)
     conn = check_connectivity(connectivity)
-    if footprint is not None and not isinstance(footprint, Footprint):
-        raise ParameterError(f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     if footprint is None or footprint.kind == "disc":
         try:
             p = grid_search(grid, start, goal, footprint=footprint, connectivity=conn,

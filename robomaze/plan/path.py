@@ -29,8 +29,8 @@ import numpy as np
 from numba import njit
 
 from ..errors import ParameterError
-from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, footprint_clearance,
-                        footprint_touches, segment_clearance)
+from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, check_footprint,
+                        footprint_clearance, footprint_touches, segment_clearance)
 from ..grid import OccupancyGrid
 
 __all__ = ["Path", "make_path"]
@@ -387,6 +387,9 @@ def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
     >>> p.length, p.length_cells, p.turns, p.min_clearance_key_poses, p.collision_free
     (4.0, 1.0, 0, 1.5, True)
     """
+    # checked now (the door of a plugin's path): the figures that use it are
+    # measured later, on first read; the built-in planners come through plan()
+    footprint = check_footprint(footprint)
     return _make_path(grid, cells, own=False, footprint=footprint, method=method,
                       expanded=expanded, time=time, walk=walk, points=points,
                       headings=headings, stats=stats)
@@ -438,10 +441,6 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
     """:func:`make_path`; ``own``: ``cells`` is a fresh int64 ``(n, 2)`` array nobody else holds."""
     if not isinstance(grid, OccupancyGrid):
         raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
-    if footprint is not None and not isinstance(footprint, Footprint):
-        # checked now: the figures that use it are measured later, on first read
-        raise ParameterError(
-            f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     c = np.asarray(cells)
     if c.ndim != 2 or c.shape[1] != 2 or c.shape[0] < 1:
         raise ParameterError(f"cells must be an (n, 2) array with n >= 1, got shape {c.shape}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ParameterError
+from ..geometry import check_footprint
 from ..sense.protocol import is_sensor
 from .kinematics import Kinematics
 
@@ -38,8 +39,7 @@ class Robot:
     sensors: tuple = ()
 
     def __post_init__(self) -> None:
-        if getattr(self.footprint, "kind", None) not in ("disc", "rectangle", "polygon"):
-            raise ParameterError(f"footprint must be a robomaze Footprint, got {self.footprint!r}")
+        check_footprint(self.footprint, optional=False)   # the simulator's door
         if not isinstance(self.kinematics, Kinematics):
             raise ParameterError(f"kinematics must be a Kinematics, got {self.kinematics!r}")
         sensors = (self.sensors,) if is_sensor(self.sensors) else tuple(self.sensors)

@@ -182,9 +182,6 @@ def ompl_plan(grid: OccupancyGrid, start, goal, *, planner: str = "rrt_connect",
     if planner not in OMPL_PLANNERS:
         from ...errors import unknown_name
         raise unknown_name("OMPL planner", planner, OMPL_PLANNERS)
-    if footprint is not None and not isinstance(footprint, Footprint):
-        raise ParameterError(
-            f"footprint must be a Footprint or None, got {type(footprint).__name__}")
     tl = None if time_limit is None else check_float("time_limit", time_limit, min_value=0.0,
                                                      strict_min=True)
     mc = None if max_checks is None else check_int("max_checks", max_checks, min_value=1)

@@ -69,7 +69,7 @@ _SWEEP = ("import json, resource, time; t = time.perf_counter(); import robomaze
 #: (label, the stage spec :func:`robomaze.cli._stages.prepare` gets) for ``--tasks``
 TASK_SPECS = [
     ("tasks explore", {"tasks": ["env", "agent", "metrics", "simulate"], "agent": "explore",
-                       "sensor": "lidar", "footprint": None, "dt": 0.05, "corridor": 3,
+                       "sensor": "lidar", "footprint": "disc:0.15", "dt": 0.05, "corridor": 5,
                        "wall": 1, "resolution": 0.1, "options": {}}),
     ("tasks collision_free rect", {"tasks": ["plan", "measure"], "method": "collision_free",
                                    "footprint": "rect:0.3x0.2", "corridor": 3, "wall": 1,
@@ -222,7 +222,7 @@ def main(argv=None) -> int:
                        else command_once(spec, root, procs))
                 res["rows"].setdefault(label, {}).setdefault(name, []).append(row)
                 own = "" if row["self"] is None else f"  self {row['self']:6.2f} s"
-                print(f"#{i + 1} {label:26s} {name:10s} CPU {row['cpu']:6.2f} s{own}  wall "
+                print(f"#{i + 1} {label:26s} {name:10s} CPU {row['cpu'] or 0:6.2f} s{own}  wall "
                       f"{row['wall']:6.2f} s  kernels {row['kernels']}  load {row['load']:.1f}"
                       + (f"  rc={row['rc']}" if row.get("rc") not in (0, None) else ""),
                       flush=True)

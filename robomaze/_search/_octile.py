@@ -30,6 +30,8 @@ import math
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import inner
+
 __all__ = ["octile_field"]
 
 SQRT2 = 2.0 ** 0.5
@@ -44,8 +46,7 @@ def _grow(q, counts):
     return bigger
 
 
-# called, not inline="always": eight call sites (kernel style 1, robomaze._compile.kernels)
-@njit(cache=True)
+@inner  # eight call sites (kernel style 1, robomaze._compile.kernels)
 def _relax(g, q, counts, v, nv):
     old = g[v]
     if nv < old:

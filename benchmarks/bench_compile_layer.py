@@ -14,6 +14,15 @@ idle machine would wait: in one process about the whole CPU, with a helper
 on a second core about the larger of the two shares (``self`` and
 ``tree - self``), plus the cached run's fixed cost (about a second).
 
+``--tasks`` measures the compile work alone, with less noise: the stage
+tasks of a command (:mod:`robomaze.cli._stages`: its simulator, agent,
+metrics, planner ...) run one after another in one fresh process with an
+empty cache, and the thread CPU of the outermost ``numba:compile`` events
+is summed (no interpreter start-up, no imports, no helper). This is how a
+piece that changes how kernels compile (``inner`` kernels, a rewritten
+kernel) is weighed: its difference is tenths of a second, below the noise
+of a whole command at load 20.
+
 Variants are ``NAME=DIR`` or ``NAME=DIR:PROCESSES`` (``ROBOMAZE_WARM_PROCESSES``,
 1 = compile in the command's own process). Writes
 ``benchmarks/results/compile_layer.json`` and prints medians.
@@ -57,6 +66,42 @@ _SWEEP = ("import json, resource, time; t = time.perf_counter(); import robomaze
           "print(json.dumps(dict(getattr(w, 'STATS', {}), wall=time.perf_counter() - t, "
           "self=ru.ru_utime + ru.ru_stime)))")
 
+#: (label, the stage spec :func:`robomaze.cli._stages.prepare` gets) for ``--tasks``
+TASK_SPECS = [
+    ("tasks explore", {"tasks": ["env", "agent", "metrics", "simulate"], "agent": "explore",
+                       "sensor": "lidar", "footprint": "disc:0.15", "dt": 0.05, "corridor": 5,
+                       "wall": 1, "resolution": 0.1, "options": {}}),
+    ("tasks collision_free rect", {"tasks": ["plan", "measure"], "method": "collision_free",
+                                   "footprint": "rect:0.3x0.2", "corridor": 3, "wall": 1,
+                                   "resolution": 0.1, "options": {}}),
+]
+
+_TASKS = r"""
+import json, sys, time
+from numba.core import event as ev
+rec = {"kernels": 0, "compile_cpu": 0.0}
+depth = [0, 0.0]
+class L(ev.Listener):
+    def on_start(self, event):
+        rec["kernels"] += 1
+        depth[0] += 1
+        if depth[0] == 1:
+            depth[1] = time.thread_time()
+    def on_end(self, event):
+        depth[0] -= 1
+        if depth[0] == 0:
+            rec["compile_cpu"] += time.thread_time() - depth[1]
+ev.register("numba:compile", L())
+from robomaze.cli import _stages
+spec = json.loads(sys.argv[2])
+t = time.thread_time()
+for task in spec["tasks"]:
+    _stages.TASKS[task](spec)
+rec["task_cpu"] = time.thread_time() - t
+with open(sys.argv[1], "w") as f:
+    json.dump(rec, f)
+"""
+
 _CMD = r"""
 import json, resource, sys
 from robomaze.cli import main
@@ -92,6 +137,27 @@ def command_once(spec: str, root: Path, processes: int | None) -> dict:
     return {"cpu": cpu, "self": rec["self"], "wall": wall, "load": load, "rc": rec["rc"],
             "kernels": int(m.group(1)) if m else 0,
             **({"stderr": proc.stderr[-400:]} if rec["rc"] not in (0, None) else {})}
+
+
+def tasks_once(spec: dict, root: Path) -> dict:
+    """A command's stage tasks in one fresh process, cold: compile CPU, kernels."""
+    tmp = tempfile.mkdtemp(prefix="rm-layer-")
+    env = bench_compile._env(root, NUMBA_CACHE_DIR=os.path.join(tmp, "cache"))
+    out = os.path.join(tmp, "rec.json")
+    load = os.getloadavg()[0]
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _TASKS, out, json.dumps(spec)], cwd=tmp,
+                          env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    try:
+        rec = json.loads(Path(out).read_text())
+    except (OSError, ValueError):
+        rec = {"kernels": 0, "compile_cpu": None, "task_cpu": None, "rc": proc.returncode,
+               "stderr": proc.stderr[-400:]}
+    shutil.rmtree(tmp, ignore_errors=True)
+    return {"cpu": rec["task_cpu"], "self": rec["compile_cpu"], "wall": wall, "load": load,
+            "kernels": rec["kernels"], **({"rc": rec["rc"], "stderr": rec["stderr"]}
+                                          if "rc" in rec else {})}
 
 
 def _variant(text: str) -> tuple[str, Path, int | None]:
@@ -133,11 +199,17 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="only commands whose label matches this regular expression")
     ap.add_argument("--sweep", action="store_true", help="also the default sweep's warm-up")
     ap.add_argument("--no-commands", action="store_true")
+    ap.add_argument("--tasks", action="store_true",
+                    help="also the stage tasks of explore and collision_free in one process "
+                         "(CPU = the tasks' thread CPU; self = their compile CPU)")
     ap.add_argument("--out", default=str(HERE / "results" / "compile_layer.json"))
     args = ap.parse_args(argv)
     variants = [_variant(v) for v in args.variant]
     cmds = [] if args.no_commands else [c for c in COMMANDS
                                         if not args.only or re.search(args.only, c[0])]
+    if args.tasks:
+        cmds += [(label, spec) for label, spec in TASK_SPECS
+                 if not args.only or re.search(args.only, label)]
     if args.sweep:
         cmds.append(("sweep warm-up", None))
     res: dict = {"cores": len(os.sched_getaffinity(0)),
@@ -145,10 +217,12 @@ def main(argv=None) -> int:
     for i in range(args.repeat):
         for label, spec in cmds:
             for name, root, procs in variants:
-                row = sweep_once(root, procs) if spec is None else command_once(spec, root, procs)
+                row = (sweep_once(root, procs) if spec is None
+                       else tasks_once(spec, root) if isinstance(spec, dict)
+                       else command_once(spec, root, procs))
                 res["rows"].setdefault(label, {}).setdefault(name, []).append(row)
                 own = "" if row["self"] is None else f"  self {row['self']:6.2f} s"
-                print(f"#{i + 1} {label:26s} {name:10s} CPU {row['cpu']:6.2f} s{own}  wall "
+                print(f"#{i + 1} {label:26s} {name:10s} CPU {row['cpu'] or 0:6.2f} s{own}  wall "
                       f"{row['wall']:6.2f} s  kernels {row['kernels']}  load {row['load']:.1f}"
                       + (f"  rc={row['rc']}" if row.get("rc") not in (0, None) else ""),
                       flush=True)

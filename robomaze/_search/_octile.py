@@ -25,8 +25,12 @@ exact field's.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
+
+from .._compile.kernels import inner
 
 __all__ = ["octile_field"]
 
@@ -35,19 +39,20 @@ SQRT2 = 2.0 ** 0.5
 
 @njit(cache=True)
 def _grow(q, counts):
-    bigger = np.empty((3, 2 * q.shape[1]), q.dtype)
+    bigger = np.empty((3, 2 * q.shape[1]), np.int64)
     for b in range(3):
-        bigger[b, :counts[b]] = q[b, :counts[b]]
+        for i in range(counts[b]):
+            bigger[b, i] = q[b, i]
     return bigger
 
 
-@njit(cache=True, inline="always")
+@inner  # eight call sites (kernel style 1, robomaze._compile.kernels)
 def _relax(g, q, counts, v, nv):
     old = g[v]
     if nv < old:
         g[v] = nv
-        nb = int(nv)
-        if old == np.inf or int(old) != nb:
+        nb = math.floor(nv)
+        if old == np.inf or math.floor(old) != nb:
             t = nb % 3
             q[t, counts[t]] = v
             counts[t] += 1
@@ -65,9 +70,13 @@ def octile_field(fp, cols, sources):
     """
     n = fp.shape[0]
     pc = cols + 2
-    g = np.full(n, np.inf)
+    g = np.empty(n)
+    for i in range(n):
+        g[i] = np.inf
     q = np.empty((3, 1024), np.int64)
-    counts = np.zeros(3, np.int64)
+    counts = np.empty(3, np.int64)
+    for i in range(3):
+        counts[i] = 0
     for s in sources:
         if fp[s] and g[s] != 0.0:
             g[s] = 0.0
@@ -86,7 +95,9 @@ def octile_field(fp, cols, sources):
             continue
         empty = 0
         # room for every move of this bucket, so the loop below never grows q
-        while max(counts[(k + 1) % 3], counts[(k + 2) % 3]) + 8 * m > q.shape[1]:
+        c1 = counts[(k + 1) % 3]
+        c2 = counts[(k + 2) % 3]
+        while (c1 if c1 > c2 else c2) + 8 * m > q.shape[1]:
             q = _grow(q, counts)
         i = 0
         # the bucket is read while it is not written: moves land in k+1, k+2
@@ -94,7 +105,7 @@ def octile_field(fp, cols, sources):
             u = q[b, i]
             i += 1
             gu = g[u]
-            if int(gu) != k:
+            if math.floor(gu) != k:
                 continue                      # queued again in a lower bucket
             g1 = gu + 1.0
             g2 = gu + SQRT2

@@ -13,6 +13,8 @@ kernel-local stream keeps the kernels independent of numba's own global
 ``np.random`` state (which would be shared, hidden state) while still making
 every maze a pure function of the caller's Generator. Walks draw an unbounded
 number of variates, so pre-drawing arrays in numpy is not an option for them.
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -153,9 +155,8 @@ def _walk(u, r, c, d, rows, cols, dr, dc, off):
 def backtracker(rows, cols, seed):
     """Recursive backtracker (depth-first search with an explicit stack).
 
-    The arrays are allocated here, in numpy, and :func:`_backtrack` carves:
-    array constructors inside a kernel each compile numba's own
-    implementation on a cold start.
+    The arrays are allocated here, in numpy, and :func:`_backtrack` carves
+    (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -299,7 +300,7 @@ def hunt_and_kill(rows, cols, seed):
     frontier instead of rescanning rows: linear time overall.
 
     The arrays are allocated here, in numpy, and :func:`_hunt_and_kill`
-    carves (array constructors in a kernel each compile on a cold start).
+    carves (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -411,7 +412,7 @@ def growing_tree(rows, cols, seed, selection, mix):
     keeps the rejection sampling of a random live entry at <= 2 tries.
 
     The arrays are allocated here, in numpy, and :func:`_growing_tree`
-    carves (array constructors in a kernel each compile on a cold start).
+    carves (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -429,7 +430,7 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
     visited[u] = 1
     active[0] = u
     alive[0] = 1
-    alen = np.int64(1)  # not literals: below() would compile for Literal[int](1)
+    alen = np.int64(1)  # typed, not literals (kernel style 4)
     nlive = 1
     while nlive > 0:
         if selection == 0 or (selection == 2 and uniform(st) < mix):
@@ -440,7 +441,7 @@ def _growing_tree(rows, cols, st, selection, mix, east, south, visited, active, 
                 if alive[i]:
                     break
         u = active[i]
-        r = u // cols  # neighbours() written out: a compile fewer
+        r = u // cols  # neighbours() written out (kernel style 1)
         c = u - r * cols
         m = np.int64(0)
         if r > 0 and visited[u - cols] == 0:  # N, E, S, W
@@ -516,7 +517,7 @@ def braid(east, south, rows, cols, order, target, seed):
         if deg[u] != 1:
             continue
         k = neighbours(u, rows, cols, nb)
-        nd = np.int64(0)  # not literals: below() would compile for Literal[int](0)
+        nd = np.int64(0)  # typed, not literals (kernel style 4)
         no = np.int64(0)
         for j in range(k):
             v = nb[j]

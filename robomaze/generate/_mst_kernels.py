@@ -31,6 +31,8 @@ a 4000x4000 grid) -- goes through one global Kruskal
 (:func:`kruskal`) or, from :func:`reduce`, to scipy (the ``mst``
 generator). Either way the result is exactly the MST of all the keys, which
 the tests check against scipy on the whole graph.
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -173,7 +175,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
     # edge id 2 * i + (0 east | 1 south); local ids are ordered like the
     # global ones, so ties break the same way in the tile and globally
     rmask = ~((_U1 << np.uint64(idbits)) - _U1)
-    k = np.int64(0)  # not a literal 0: it is passed on (one compile of _sort_keys)
+    k = np.int64(0)  # typed, not a literal (kernel style 4)
     for lr in range(h):
         u = (r0 + lr) * cols + c0
         i = lr * w
@@ -188,8 +190,7 @@ def _tile(r0, c0, h, w, rows, cols, seed, idbits, east, south, keys, tkeys,
             i += 1
     _sort_keys(keys, k, tkeys, counts)
     lmask = (_U1 << np.uint64(id_bits(nloc))) - _U1
-    # loops, not slice assignments: each ``a[i:j] = x`` lowers numba's general
-    # broadcasting setitem (about 0.1 s of compiling apiece)
+    # loops, not slice assignments (kernel style 4)
     for i in range(nloc):
         uf[i] = -1
         mask[i] = 0
@@ -357,7 +358,7 @@ def _reduce(rows, cols, seed, idbits, th, tw, east, south, keys, tkeys, counts, 
     returns the number ``m`` of reduced edges."""
     ntr = (rows + th - 1) // th
     ntc = (cols + tw - 1) // tw
-    m = np.int64(0)  # not a literal 0: numba would compile _tile twice
+    m = np.int64(0)  # typed, not a literal (kernel style 4)
     for tr in range(ntr):
         r0 = tr * th
         h = min(th, rows - r0)
@@ -393,7 +394,7 @@ def kruskal(rows, cols, seed, tile):
     """
     east, south, ga, gb, gkey, nv, idbits = reduce(rows, cols, seed, tile)
     order = np.argsort(gkey)
-    # int32 parents, as in the tiles: one compile of _find and _union serves both
+    # int32 parents, as in the tiles: one _find and _union serve both
     _global_kruskal(east, south, ga[order], gb[order], gkey[order], np.full(nv, -1, np.int32),
                     idbits)
     return east, south

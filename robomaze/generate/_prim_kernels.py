@@ -3,6 +3,8 @@
 Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out. The
 cell bytes share the 8x8 cache-line layout of :mod:`._tree_kernels`.
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def _drain(b, split, fbase, fshift, fmask, pool, cnext, head, tail, fill, free, 
     so the cache misses overlap instead of coming one by one.
     """
     ch = head[b]
-    k = np.int64(0)  # not a literal 0: _chunk_targets would compile twice
+    k = np.int64(0)  # typed, not a literal (kernel style 4)
     if ch >= 0:
         _chunk_targets(pool, ch, _CHUNK if cnext[ch] >= 0 else fill[b], cell, cols, tcols,
                        tgt, k)
@@ -217,14 +219,13 @@ def prim(rows, cols, seed, cbits=-1, fbits=-1):
     tail = filled(ncoarse + nfine, -1, np.int32)
     fill = filled(ncoarse + nfine, 0, np.int32)
     tgt = np.empty((2, _CHUNK), np.int64)
-    # np.int64, not literals: _bucket_put and _drain would compile once more
-    # for Literal[int](-1) / Literal[int](0) arguments
+    # np.int64, not literals (kernel style 4)
     free = np.int64(-1)
     nalloc = np.int64(0)
     cur = -1  # the current coarse bucket, and fine bucket in it
     curf = nfine - 1
     size = np.int64(0)
-    no_split = np.bool_(False)  # a literal False would compile _drain once more
+    no_split = np.bool_(False)  # typed, not a literal (kernel style 4)
     u = below(st, n)
     r = u // cols
     c = u - r * cols

@@ -2,6 +2,8 @@
 
 Directions are numbered in the Scheme program's list order: 0 izq (west),
 1 der (east), 2 arr (north), 3 aba (south).
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ def scheme_dfs(rows, cols, seed):
     """The Scheme program's depth-first search from cell 0.
 
     The arrays are allocated here, in numpy, and :func:`_scheme_dfs` carves
-    (array constructors in a kernel each compile on a cold start).
+    (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)

@@ -2,6 +2,8 @@
 
 Same conventions as :mod:`robomaze.generate._kernels`: flat arrays, a
 SplitMix64 stream from one seed, ``uint8`` east/south wall arrays out.
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ def prim_frontier(rows, cols, seed):
     line: a cell and its neighbours are mostly one memory access.
 
     The arrays are allocated here, in numpy, and :func:`_prim_frontier`
-    carves (array constructors in a kernel each compile on a cold start).
+    carves (kernel style 3).
     """
     n = rows * cols
     tcols = (cols + 7) >> 3
@@ -147,7 +149,7 @@ def eller(rows, cols, seed):
     only the set structure, never a label's value, drives a random draw.
 
     The arrays are allocated here, in numpy, and :func:`_eller` carves
-    (array constructors in a kernel each compile on a cold start).
+    (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -166,7 +168,7 @@ def _eller(rows, cols, st, east, south, parent, label, remap, down, has, seen, c
         base = r * cols
         last = r == rows - 1
         for c in range(cols - 1):
-            # int64 like the MST tiles' cell indices: one compile of _find serves both
+            # int64 like the MST tiles' cell indices: one _find serves both
             a = _find(parent, np.int64(label[c]))
             b = _find(parent, np.int64(label[c + 1]))
             if a != b and (last or uniform(st) < 0.5):
@@ -206,7 +208,7 @@ def _eller(rows, cols, st, east, south, parent, label, remap, down, has, seen, c
             else:
                 label[c] = nxt  # a fresh set for the next row
                 nxt += 1
-        for c in range(cols):  # loops: a slice assignment compiles numba's setitem
+        for c in range(cols):  # loops, not a slice assignment (kernel style 4)
             remap[c] = -1
             parent[c] = -1
 
@@ -215,7 +217,7 @@ def sidewinder(rows, cols, seed):
     """Runs along each row, each closed by one passage north from a random cell.
 
     The arrays are allocated here, in numpy, and :func:`_sidewinder` carves
-    (array constructors in a kernel each compile on a cold start).
+    (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -264,7 +266,7 @@ def binary_tree(rows, cols, seed):
     """Each cell opens north or west (whichever exist), at random.
 
     The arrays are allocated here, in numpy, and :func:`_binary_tree` carves
-    (array constructors in a kernel each compile on a cold start).
+    (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -305,7 +307,7 @@ def division(rows, cols, seed):
     below rows + cols.
 
     The arrays are allocated here, in numpy, and :func:`_division` carves
-    (array constructors in a kernel each compile on a cold start).
+    (kernel style 3).
     """
     n = rows * cols
     east = np.zeros(n, np.uint8)
@@ -391,7 +393,7 @@ def wall_adder(rows, cols, seed):
     = rows*cols - 1`` passages, and no cell region is cut off.
 
     The arrays are allocated here, in numpy, and :func:`_wall_adder` grows
-    the walls (array constructors in a kernel each compile on a cold start).
+    the walls (kernel style 3).
     """
     n = rows * cols
     pc = cols + 1
@@ -414,7 +416,7 @@ def _wall_adder(rows, cols, st, tcols, east, south, post, front, cand, nbi):
     """The walls of :func:`wall_adder` grown on its arrays (``post``: the
     posts' bytes in 8x8 blocks; ``front``: the frontier posts)."""
     pc = cols + 1
-    flen = np.int64(0)  # not a literal 0: below() would compile for Literal[int](0)
+    flen = np.int64(0)  # typed, not a literal (kernel style 4)
     for i in range(rows + 1):
         for j in range(pc):
             if i == 0 or i == rows or j == 0 or j == cols:

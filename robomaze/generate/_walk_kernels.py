@@ -7,6 +7,8 @@ their number of walk moves, for the scaling benchmark.
 Numba's on-disk cache only watches the file a kernel is defined in: after
 editing a helper in ``_kernels.py``, delete ``__pycache__/*.nbi`` and
 ``*.nbc`` here so these kernels are recompiled against it.
+
+"Kernel style N" notes refer to :mod:`robomaze._compile.kernels`.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def srw_jump(st, k):
     four steps are the four sign pairs), so after ``k`` steps both are
     ``2 Binomial(k, 1/2) - k``, independent: two popcounts of ``k`` random
     bits -- the same two bits per step the step-by-step walk draws.
-    Aldous-Broder's kernel writes this out (one compile fewer); its walk is
+    Aldous-Broder's kernel writes this out (kernel style 1); its walk is
     checked draw for draw against a reference that jumps this way.
     """
     su = 0
@@ -89,7 +91,7 @@ def _calm_around(br, bc, nbr, nbc, unvisited, calm):
     counted), so the next ``2**lb`` steps are simple-random-walk steps of
     Z^2 that enter no new cell.
     """
-    # conditionals, not max() / min(): numba compiles those apart
+    # conditionals, not max() / min() (kernel style 2)
     for i in range(br - 1 if br > 1 else 1, br + 2 if br + 2 < nbr - 1 else nbr - 1):
         for j in range(bc - 1 if bc > 1 else 1, bc + 2 if bc + 2 < nbc - 1 else nbc - 1):
             ok = 1
@@ -120,8 +122,7 @@ def aldous_broder(rows, cols, seed, fine=AB_FINE, coarse=AB_COARSE):
     with the size. Mazes narrower than three fine blocks never jump.
 
     The arrays are allocated here, in numpy, and :func:`_aldous_broder_walk`
-    runs the walk (array constructors inside a kernel each compile numba's
-    own implementation on a cold start).
+    runs the walk (kernel style 3).
     """
     n = rows * cols
     east, south = closed_walls(n)
@@ -302,8 +303,7 @@ def wilson(rows, cols, seed, lb=WILSON_BLOCK):
     blocks never jump and draw the same bits as the step-by-step walk.
 
     The arrays are allocated here, in numpy, and :func:`_wilson_walks` runs
-    the walks: array constructors inside a kernel each compile numba's own
-    implementation on a cold start.
+    the walks (kernel style 3).
     """
     n = rows * cols
     nbr = rows >> lb

@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..maze import Maze
 from .floodfill import WallMap, floodfill, floodfill_time, known_route
 from .followers import left_wall, right_wall, tremaux, wall_follower
-from .metrics import (MotionProfile, contest_score, mms_stats, route_commands,
-                      route_straights, route_turns, run_time)
+from ..metrics.micromouse import (MotionProfile, contest_score, mms_stats, route_commands,
+                                  route_straights, route_turns, run_time)
 from .profile import PROFILES, MouseProfile, get_profile, load_profile
 from .result import MouseRun
 from .route import FastRoute, fastest_route

@@ -96,10 +96,6 @@ def reading_space(sensor, grid, pose) -> ReadingSpace:
             raise ParameterError(f"{type(sensor).__name__}.reading_space() must return a "
                                  f"ReadingSpace, got {type(space).__name__}")
         return space
-    from .sensor import RangeSensor
-
-    if isinstance(sensor, RangeSensor):
-        return ReadingSpace((int(sensor.n_beams),), "float32", 0.0, float(sensor.range_max))
     reading = np.asarray(sensor.observe(grid, pose))
     if reading.dtype == bool:
         return ReadingSpace(reading.shape, "bool", 0.0, 1.0)

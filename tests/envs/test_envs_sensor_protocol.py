@@ -7,6 +7,7 @@ observation; a sensor that declares nothing is read off one observation.
 gymnasium's own ``check_env`` is the client.
 """
 
+import sys
 import warnings
 
 import numpy as np
@@ -23,15 +24,23 @@ from robomaze.envs.gym_env import MazeEnv
 
 @pytest.fixture
 def whisker_plugin():
+    had = {"whiskers": "whiskers" in SENSORS, "bumper": "bumper" in AGENTS}
     from tests.plugins import whisker_agent
 
     # registered by the spec, as an entry point would (and again after another test unregistered it)
     SENSORS.register(whisker_agent.SENSOR_SPEC, replace=True)
     AGENTS.register(whisker_agent.AGENT_SPEC, replace=True)
     yield whisker_agent
+    # leave the registries as found; the module goes too, so that a later
+    # import registers the plugin again
     for reg, name in ((SENSORS, "whiskers"), (AGENTS, "bumper")):
-        if name in reg:
+        if not had[name] and name in reg:
             reg.unregister(name)
+    if not (had["whiskers"] and had["bumper"]):
+        sys.modules.pop("tests.plugins.whisker_agent", None)
+        parent = sys.modules.get("tests.plugins")
+        if parent is not None and hasattr(parent, "whisker_agent"):
+            delattr(parent, "whisker_agent")
 
 
 class Compass:

@@ -133,8 +133,8 @@ def motion_poses(points, headings, resolution: float, *, keys: bool = True,
     line at heading ``headings[i]`` (a pose every quarter cell), then turns
     in place at ``points[i + 1]`` to ``headings[i + 1]`` along the shorter
     way (a pose every 5 degrees, finer for a wide footprint: :func:`turn_step`)
-    -- the motion model of the heading-aware planners, shared with
-    :mod:`robomaze.metrics`.
+    -- the motion model of the heading-aware planners, which
+    :func:`robomaze.metrics.motion` and :func:`key_pose_figures` measure.
 
     Parameters
     ----------

@@ -30,8 +30,6 @@ import math
 import numpy as np
 from numba import njit
 
-from ..geometry import (CONTACT_TOL, cell_clearance, footprint_clearance, footprint_touches,
-                        segment_clearance)
 
 __all__ = ["TURN_SWEEP", "turn_step", "turn_radius", "motion_poses", "polyline_length",
            "turn_count", "key_headings", "centre_points", "key_pose_figures"]
@@ -279,6 +277,11 @@ def key_pose_figures(grid, footprint, c, p, h, at_centres: bool) -> tuple[int, f
     >>> key_pose_figures(g, None, c, g.cells_to_world(c), None, True)
     (0, 1.5, 1.5, True)
     """
+    # imported here: the metrics package stays light for what imports it
+    # without measuring a path (the micromouse and its mms host: no shapely)
+    from ..geometry import (CONTACT_TOL, cell_clearance, footprint_clearance, footprint_touches,
+                            segment_clearance)
+
     round_robot = footprint is None or footprint.kind == "disc"
     if h is None:
         # a round robot's clearance does not depend on its heading

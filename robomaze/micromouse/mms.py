@@ -49,8 +49,6 @@ with a distance below 1 (``wallFront 0``) look at the wall right ahead, as
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..maze import Maze
 # the statistics panel's rules are a metric: robomaze.metrics.micromouse
 from ..metrics.micromouse import STAT_NAMES, MmsStats, effective_half_steps

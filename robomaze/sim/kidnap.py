@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..errors import ParameterError
 # the recovery metric (robomaze.metrics: the one place that measures)
 from ..metrics.localisation import RECOVERED_HOLD_S, RECOVERED_M, RECOVERED_RAD, recovery_time

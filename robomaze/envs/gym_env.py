@@ -230,8 +230,9 @@ class MazeEnv(gym.Env):
         self.localize = check_choice("localize", localize, LOCALIZE_CHOICES)
         if self.localize != "none" and not self.robot.sensors:
             raise ParameterError(f"localize={localize!r} needs a range sensor, got sensor=None")
-        self._range = bool(self.robot.sensors) and isinstance(self.robot.sensors[0], RangeSensor)
-        if self.localize != "none" and not self._range:
+        self._range_sensor = (bool(self.robot.sensors)
+                              and isinstance(self.robot.sensors[0], RangeSensor))
+        if self.localize != "none" and not self._range_sensor:
             raise ParameterError(f"localize={localize!r} needs a range sensor, got sensor="
                                  f"{type(self.robot.sensors[0]).__name__}")
         self._localize_options = dict(localize_options or {})
@@ -314,8 +315,8 @@ class MazeEnv(gym.Env):
         out = {}
         scan = obs["scan"]
         # what render draws: a range sensor's beams
-        self._last_scan = scan if self._range else None
-        if scan is not None and self._range:
+        self._last_scan = scan if self._range_sensor else None
+        if scan is not None and self._range_sensor:
             r = np.empty(len(scan.ranges), np.float32)
             _obs_kernels.finite_scan(scan.ranges, scan.range_max, r)
             out["scan"] = r

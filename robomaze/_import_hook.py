@@ -22,7 +22,7 @@ __all__ = ["after_import"]
 class _After(importlib.abc.MetaPathFinder):
     def __init__(self, name: str, callback: Callable[[object], None]) -> None:
         self.name = name
-        self.callback = callback
+        self.callbacks = [callback]
 
     def find_spec(self, fullname, path, target=None):
         if fullname != self.name:
@@ -32,13 +32,14 @@ class _After(importlib.abc.MetaPathFinder):
         spec = importlib.util.find_spec(fullname)
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
-        run, callback = spec.loader.exec_module, self.callback
+        run, callbacks = spec.loader.exec_module, self.callbacks
 
         def exec_module(module):
             run(module)
-            # the library's import must not fail because of robomaze
-            with contextlib.suppress(Exception):
-                callback(module)
+            for callback in callbacks:  # in the order they were asked for
+                # the library's import must not fail because of robomaze
+                with contextlib.suppress(Exception):
+                    callback(module)
 
         spec.loader.exec_module = exec_module
         return spec
@@ -61,5 +62,9 @@ def after_import(name: str, callback: Callable[[object], None]) -> None:
             with contextlib.suppress(Exception):  # as after a later import: never fail it
                 callback(module)
         return
-    if not any(isinstance(f, _After) and f.name == name for f in sys.meta_path):
-        sys.meta_path.insert(0, _After(name, callback))
+    for f in sys.meta_path:
+        if isinstance(f, _After) and f.name == name:
+            if callback not in f.callbacks:
+                f.callbacks.append(callback)
+            return
+    sys.meta_path.insert(0, _After(name, callback))

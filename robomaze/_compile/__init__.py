@@ -35,6 +35,20 @@ __all__ = ["install_locator", "install", "warm", "method_clock", "MethodClock", 
 def install() -> None:
     """A command's set-up: say so while compiling, and lock the cache's saves
     (several robomaze processes may compile into one cache at once)."""
+    import sys
+
+    from .._import_hook import after_import
+
+    # a command that never runs a kernel (``mouse route``) must not pay
+    # numba's import (~0.4 s of CPU) for a listener: set up when numba is
+    # imported, before anything can compile
+    if "numba" in sys.modules:
+        _install_now()
+    else:
+        after_import("numba", _install_now)
+
+
+def _install_now(_module=None) -> None:
     from . import cache, events
 
     events.listen(notice=True)

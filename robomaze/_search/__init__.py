@@ -274,19 +274,22 @@ def jump_point_path(free, start: int, goal: int):
     [0, 1, 2, 5, 8, 7, 6]
     """
     from ._jps import jps, jump_cells
+    from ._jps_scratch import give, take
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
     n = fp.shape[0]
-    g = _lazy_zeros(n, np.float64)
-    parent = _lazy_zeros(n, _index_dtype(n))
-    mark = _lazy_zeros(n, np.uint8)
-    cap = 1024 + n // 64
-    heap = (np.empty(cap), np.empty(cap), np.empty(cap, _index_dtype(n)))
-    reached, expanded, *_ = jps(_readonly(fp), cols, ps, pg, g, parent, mark, *heap)
-    if reached < 0:
-        return np.empty(0, np.int64), expanded
-    return jump_cells(parent, pg, cols), expanded
+    # scratch kept between queries (marks carry a per-query base: no clearing)
+    s = take(n, _index_dtype(n), _lazy_zeros)
+    try:
+        reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,
+                                       s.next_base(), *s.heap)
+        s.heap = tuple(heap)
+        cells = (jump_cells(s.parent, pg, cols) if reached >= 0
+                 else np.empty(0, np.int64))
+    finally:
+        give(s)
+    return cells, expanded
 
 
 def any_angle_path(free, start: int, goal: int, *, conn8: bool):

@@ -82,25 +82,30 @@ def _jump_diag(fp, x, dr, dc, goal):
 
 
 @njit(cache=True)
-def jps(fp, cols, start, goal, g, parent, mark, hk, hg, hn):
+def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn):
     """Jump point search on a padded mask; returns ``(reached, expanded, hk, hg, hn)``.
 
-    ``g``, ``parent``, ``mark`` (zeroed uint8) have one entry per padded
-    cell; ``parent`` links jump points. ``reached`` is ``goal`` or -1.
+    ``g``, ``parent``, ``mark`` have one entry per padded cell; ``parent``
+    links jump points. ``mark[x]`` is ``base + 1`` on open cells and ``base
+    + 2`` on closed ones; anything below ``base + 1`` is unseen, so scratch
+    arrays are reused across queries without clearing (each query takes a
+    ``base`` 2 above the last). ``reached`` is ``goal`` or -1.
     """
     pc = cols + 2
     size = 0
+    opened = base + 1
+    closed = base + 2
     g[start] = 0.0
     parent[start] = -1
-    mark[start] = 1
+    mark[start] = opened
     size = heap_push(hk, hg, hn, size, _h(start, goal, pc), 0.0, start)
     expanded = 0
     dirs = np.empty(8, np.int64)
     while size > 0:
         x, gx, _, size = heap_pop(hk, hg, hn, size)
-        if mark[x] == 2 or gx > g[x]:
+        if mark[x] == closed or gx > g[x]:
             continue
-        mark[x] = 2
+        mark[x] = closed
         expanded += 1
         if x == goal:
             return goal, expanded, hk, hg, hn
@@ -150,16 +155,17 @@ def jps(fp, cols, start, goal, g, parent, mark, hk, hg, hn):
                 y = _jump_diag(fp, x, d - dc, dc, goal)
             if y < 0:
                 continue
-            if mark[y] == 2:
+            my = mark[y]
+            if my == closed:
                 continue
             yr = y // pc
             xr2 = x // pc
             steps = max(abs(yr - xr2), abs((y - yr * pc) - (x - xr2 * pc)))
             gy = gx + (steps * SQRT2 if (d != 1 and d != -1 and d != pc and d != -pc) else steps)
-            if mark[y] == 0 or gy < g[y]:
+            if my < opened or gy < g[y]:
                 g[y] = gy
                 parent[y] = x
-                mark[y] = 1
+                mark[y] = opened
                 if size == hk.shape[0]:
                     hk, hg, hn = heap_grow(hk, hg, hn)
                 size = heap_push(hk, hg, hn, size, gy + _h(y, goal, pc), gy, y)

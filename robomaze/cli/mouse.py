@@ -178,7 +178,8 @@ def route_cmd(args) -> int:
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
-    r = fastest_route(maze, diagonals=args.diagonals, profile=args.profile)
+    # one search: the plain-Python Dial search beats importing numba to run it
+    r = fastest_route(maze, diagonals=args.diagonals, profile=args.profile, jit=False)
     if args.json_out:
         print(json.dumps(r.to_json()))
         return 0

@@ -219,16 +219,25 @@ of the benchmark adds its own names (``cells_explored``, ``search_time``,
 
 from __future__ import annotations
 
-from .keyposes import TURN_SWEEP, motion_poses, turn_radius, turn_step
-from .path import (ARC_STEP, curvature_max, curvature_mean, curvatures, cusps, executed_length,
-                   lower_bound_length, lower_bound_metrics, lower_bound_name, motion,
-                   optimality_ratio, reference_name, resample, samples, shortest_length,
-                   smoothness, steps, success, time_to_goal)
-from .safety import (DANGER_RADIUS_FRACTION, arc_clearances, centre_clearance, clearance_stats,
-                     collision_count, collision_flags, danger_threshold, footprint_clearances,
-                     mean_clearance, min_clearance, shape_metrics, time_in_collision,
-                     unsafe_fraction)
-from .run import fraction_seen, path_metrics, trajectory_metrics
+import importlib
+
+# names -> the module that defines them, imported on first use: a mouse or a
+# localiser that imports robomaze.metrics.micromouse or .localisation loads
+# neither the path metrics nor their numba kernel (``robomaze mouse route``
+# runs without numba)
+_LAZY = {
+    **dict.fromkeys(("TURN_SWEEP", "motion_poses", "turn_radius", "turn_step"), "keyposes"),
+    **dict.fromkeys(("ARC_STEP", "curvature_max", "curvature_mean", "curvatures", "cusps",
+                     "executed_length", "lower_bound_length", "lower_bound_metrics",
+                     "lower_bound_name", "motion", "optimality_ratio", "reference_name",
+                     "resample", "samples", "shortest_length", "smoothness", "steps", "success",
+                     "time_to_goal"), "path"),
+    **dict.fromkeys(("DANGER_RADIUS_FRACTION", "arc_clearances", "centre_clearance",
+                     "clearance_stats", "collision_count", "collision_flags", "danger_threshold",
+                     "footprint_clearances", "mean_clearance", "min_clearance", "shape_metrics",
+                     "time_in_collision", "unsafe_fraction"), "safety"),
+    **dict.fromkeys(("fraction_seen", "path_metrics", "trajectory_metrics"), "run"),
+}
 
 __all__ = [
     'success', 'executed_length', 'shortest_length', 'optimality_ratio', 'footprint_clearances',
@@ -239,3 +248,16 @@ __all__ = [
     'shape_metrics', 'motion', 'reference_name', 'lower_bound_name', 'lower_bound_length',
     'lower_bound_metrics', 'TURN_SWEEP', 'motion_poses', 'turn_radius', 'turn_step'
 ]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

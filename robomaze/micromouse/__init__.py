@@ -10,22 +10,46 @@ for external mouse programs speaking the mms text protocol.
 from __future__ import annotations
 
 
+import importlib
+
 from ..maze import Maze
-from .floodfill import WallMap, floodfill, floodfill_time, known_route
-from .followers import left_wall, right_wall, tremaux, wall_follower
-from ..metrics.micromouse import (MotionProfile, contest_score, mms_stats, route_commands,
-                                  route_straights, route_turns, run_time)
-from .profile import PROFILES, MouseProfile, get_profile, load_profile
-from .result import MouseRun
-from .route import FastRoute, fastest_route
-from .world import MouseWorld, wall_array
+
+# names -> the module that defines them, imported on first use: ``robomaze
+# mouse route`` needs the route search only, not the flood fill's numba
+# kernels (numba's import alone costs ~0.4 s of CPU)
+_LAZY = {
+    **dict.fromkeys(("WallMap", "floodfill", "floodfill_time", "known_route"), "floodfill"),
+    **dict.fromkeys(("left_wall", "right_wall", "tremaux", "wall_follower"), "followers"),
+    **dict.fromkeys(("MotionProfile", "contest_score", "mms_stats", "route_commands",
+                     "route_straights", "route_turns", "run_time"), "robomaze.metrics.micromouse"),
+    **dict.fromkeys(("PROFILES", "MouseProfile", "get_profile", "load_profile"), "profile"),
+    "MouseRun": "result",
+    **dict.fromkeys(("FastRoute", "RouteSearch", "fastest_route"), "route"),
+    **dict.fromkeys(("MouseWorld", "wall_array"), "world"),
+}
 
 __all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "right_wall", "tremaux",
            "wall_follower", "MouseWorld", "MouseRun", "MotionProfile", "run_time",
            "route_turns", "route_straights", "contest_score", "mms_stats", "route_commands",
            "WallMap", "known_route",
            "wall_array", "MouseProfile", "PROFILES", "get_profile", "load_profile",
-           "FastRoute", "fastest_route"]
+           "FastRoute", "RouteSearch", "fastest_route"]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # a module of this package by its name, another (the metrics) by its full name
+    full = module if module.startswith("robomaze.") else f"{__name__}.{module}"
+    value = getattr(importlib.import_module(full), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 #: Mouse solvers: name -> ``fn(maze, **options) -> MouseRun``:
 #: :data:`robomaze.registry.SOLVERS`, specs in ``micromouse/_specs.py``.

@@ -10,6 +10,9 @@ state beyond them, so the padding is never crossed. The heap is the core's
 (:func:`robomaze._search.heap_push`); Dijkstra stops at the first goal state
 it settles, which is optimal (all costs are > 0).
 
+The heap kernels below serve profiles whose costs are not integers; integer
+costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`).
+
 Move codes (``move[state]``): ``2 * kind + (side == right)``, kinds
 :data:`KINDS`.
 """
@@ -20,9 +23,15 @@ import numpy as np
 from numba import njit
 
 from .._search import heap_grow, heap_pop, heap_push
+from . import _route_dial
 
 #: Move kinds in code order.
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
+
+#: Dial's bucket-queue searches (integer costs, scratch reused): the plain
+#: Python functions of :mod:`._route_dial`, compiled.
+slalom_dial = njit(cache=True)(_route_dial.slalom_dial)
+runs_dial = njit(cache=True)(_route_dial.runs_dial)
 
 
 @njit(cache=True, inline="always")

@@ -214,7 +214,7 @@ def floodfill(maze: Maze, *, prove: "bool | str" = True, return_to_start: bool =
         from ..errors import ParameterError
         raise ParameterError(f"prove must be True, False or 'time', got {prove!r}")
     from .profile import get_profile
-    from .route import fastest_route
+    from .route import RouteSearch, fastest_route
     mouse = get_profile(profile)
     rows, cols = maze.shape
     limit = 50 * rows * cols if max_moves is None else check_int("max_moves", max_moves,
@@ -231,12 +231,15 @@ def floodfill(maze: Maze, *, prove: "bool | str" = True, return_to_start: bool =
     returned = False
     if reached and prove == "time":
 
+        # one search object for the whole exploration: its tables and scratch
+        # are built once, and it runs twice after every cell
+        search = RouteSearch(rows, cols, diagonals=diagonals, profile=mouse)
+
         def targets():
-            lo = fastest_route(wm.k.reshape(rows, cols, 4), start=start, goals=goals,
-                               diagonals=diagonals, profile=mouse, unknown_open=True)
+            k = wm.k.reshape(rows, cols, 4)
+            lo = search.route(k == WALL, start, goals)          # unknown walls open
             try:
-                hi = fastest_route(wm.k.reshape(rows, cols, 4), start=start, goals=goals,
-                                   diagonals=diagonals, profile=mouse).cost_ms
+                hi = search.route(k != OPEN, start, goals).cost_ms
             except NoPathError:
                 hi = np.inf
             if hi == lo.cost_ms:

@@ -55,11 +55,13 @@ import numpy as np
 
 from ..errors import NoPathError, ParameterError
 from ..maze import Maze
-from ._route_kernels import KINDS, runs_search, slalom_search
 from .profile import MouseProfile, get_profile
 from .world import wall_array
 
-__all__ = ["FastRoute", "fastest_route", "passable_grid"]
+__all__ = ["FastRoute", "RouteSearch", "fastest_route", "passable_grid"]
+
+#: Move kinds in code order (the kernels' move codes are ``2 * kind + side``).
+KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
 # (dR, dC) per heading in half cells, N NE E SE S SW W NW (row 0 is north)
 _DR = (-1, -1, 0, 1, 1, 1, 0, -1)
@@ -156,8 +158,11 @@ def _walls_of(source, unknown_open: bool) -> np.ndarray:
 
 def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
                   profile: "str | MouseProfile | None" = None,
-                  unknown_open: bool = False) -> FastRoute:
+                  unknown_open: bool = False, jit: bool = True) -> FastRoute:
     """The time-optimal route of a maze (or of a wall map) under a mouse profile.
+
+    One search; for many searches on one maze size (a mouse exploring) keep
+    a :class:`RouteSearch`, which builds its tables and scratch arrays once.
 
     Parameters
     ----------
@@ -172,6 +177,10 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
         Preset name, TOML file or profile (default ``kerikun``).
     unknown_open : bool
         With a knowledge array: treat unknown walls as open (else closed).
+    jit : bool
+        Search with the numba kernel (True) or run the same search in plain
+        Python (False: no numba import, for a process that searches once;
+        profiles whose tables are not integers always take the kernel).
 
     Returns
     -------
@@ -200,47 +209,222 @@ def fastest_route(source, *, start=None, goals=None, diagonals: bool = False,
             raise ParameterError("start and goals are required with a wall array")
         start = source.start if start is None else start
         goals = source.goals if goals is None else goals
-    start = (int(start[0]), int(start[1]))
-    goals = sorted({(int(r), int(c)) for r, c in goals})
-    if not goals:
-        raise ParameterError("goals must hold at least one (row, col) cell, got none")
-    for cell in [start, *goals]:
-        if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
-            raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")
-    passable, horiz, width = passable_grid(walls)
-    pos = lambda r, c: (2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD  # noqa: E731
-    goal = np.zeros(passable.shape[0], np.uint8)
-    for r, c in goals:
-        goal[pos(r, c)] = 1
-    n_max = 2 * max(rows, cols) + 2
-    p0 = pos(*start)
-    use_runs = not diagonals and prof.orthogonal == "runs"
-    if use_runs:
-        end, dist, parent = runs_search(passable, width, p0, goal, _tables(prof, n_max)[3])
+    search = RouteSearch(rows, cols, diagonals=diagonals, profile=prof, jit=jit)
+    return search.route(walls, start, goals)
+
+
+class RouteSearch:
+    """Time-optimal route searches on one maze size under one profile, repeated.
+
+    The half-cell graph's layout, the profile's cost tables (integers where
+    the profile allows: Dial's bucket queue, else the binary heap) and every
+    scratch array are built once; each :meth:`route` call writes the walls
+    it is given into the graph and searches, clearing nothing (states carry
+    the number of the search that reached them). The search a mouse runs
+    after every cell it explores.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Maze size in cells.
+    diagonals, profile
+        As in :func:`fastest_route`.
+    jit : bool
+        numba kernel (True) or the same search in plain Python (False).
+
+    Examples
+    --------
+    >>> s = RouteSearch(3, 3, diagonals=True)
+    >>> m = Maze.empty(3, 3, start=(2, 0), goals=[(0, 0)])
+    >>> s.route(wall_array(m), m.start, m.goals).route
+    ['S2']
+    >>> s.route(wall_array(m), (2, 2), [(0, 0)]).route
+    ['F45inL', 'D1', 'F45outL']
+    """
+
+    def __init__(self, rows: int, cols: int, *, diagonals: bool = False,
+                 profile: "str | MouseProfile | None" = None, jit: bool = True) -> None:
+        self.profile = prof = get_profile(profile)
+        self.shape = (int(rows), int(cols))
+        self.diagonals = bool(diagonals)
+        self.model = "runs" if not diagonals and prof.orthogonal == "runs" else "slalom"
+        rows, cols = self.shape
+        self.width = width = 2 * cols + 1 + 2 * _PAD
+        height = 2 * rows + 1 + 2 * _PAD
+        n_max = 2 * max(rows, cols) + 2
+        along, diag, turns, runs = _tables(prof, n_max)
+        pivot = prof.pivot_cost()
+        used = (runs[1:],) if self.model == "runs" else (along, diag, turns, [max(pivot, 0)])
+        top = max(float(np.max(t)) for t in used)
+        # Dial's buckets need integer costs; a route's cost must fit the int32 dist
+        self.dial = all(float(x) == int(x) for t in used for x in t) and \
+            top * 8 * (rows + 2) * (cols + 2) < 2 ** 31
+        self.jit = bool(jit) or not self.dial
+        n_pos = height * width
+        n_states = n_pos if self.model == "runs" else 8 * n_pos
+        horiz = np.zeros((height, width), np.uint8)
+        horiz[_PAD::2, :] = 1
+        self._horiz = horiz.ravel()
+        if self.model == "runs":
+            off = [-width, 1, width, -1]
+        else:
+            off = [-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1]
+        self._gen = 0
+        self._pool = 1 << 10
+        if not self.dial:
+            self._tables = (along, diag, turns, runs, pivot)
+            return
+        ints = [np.asarray(t, np.int64) for t in (along, diag, turns, runs)]
+        self._along, self._diag, self._turns, self._runs = ints
+        self._pivot = int(pivot)
+        nb = max(64, 1 << int(top).bit_length())  # > every edge cost, a power of two
+        ncand = len(along) + len(diag) + 16
+        if self.jit:
+            a = np.empty
+            self._off = np.array(off, np.int64)
+            self._dist = a(n_states, np.int32)
+            self._stamp = np.zeros(n_states, np.int32)
+            self._parent = a(n_states, np.int32)
+            self._move = a(n_states, np.int8)
+            self._head = np.full(nb, -1, np.int32)
+            self._tail = np.full(nb, -1, np.int32)
+            self._occ = np.zeros(nb >> 5, np.int64)
+            self._cand = (a(ncand, np.int64), a(ncand, np.int64), a(ncand, np.int64))
+        else:
+            self._off = off
+            self._along, self._diag, self._turns, self._runs = (t.tolist() for t in ints)
+            self._dist = [0] * n_states
+            self._stamp = [0] * n_states
+            self._parent = [0] * n_states
+            self._move = [0] * n_states
+            self._head = [-1] * nb
+            self._tail = [-1] * nb
+            self._occ = [0] * (nb >> 5)
+            self._cand = ([0] * ncand, [0] * ncand, [0] * ncand)
+        self._grow_pool(self._pool)
+
+    def _grow_pool(self, cap: int) -> None:
+        self._pool = cap
+        if self.jit:
+            self._enode = np.empty(cap, np.int32)
+            self._enext = np.empty(cap, np.int32)
+        else:
+            self._enode = [0] * cap
+            self._enext = [0] * cap
+
+    def route(self, walls: np.ndarray, start, goals) -> FastRoute:
+        """The time-optimal route from ``start`` to a cell of ``goals``.
+
+        ``walls``: a ``(rows, cols, 4)`` bool array (sides N E S W), or a
+        Maze or knowledge array as :func:`fastest_route` takes (unknown
+        walls closed). Raises NoPathError when no goal is reachable.
+        """
+        start, end, cost, parent, move = self._search(walls, start, goals)
+        chain = _chain(parent, end)
+        prof, width = self.profile, self.width
+        if self.model == "runs":
+            poses = [_half(p, width) for p in chain]
+            route, crossed, points = _runs_segments(poses)
+        else:
+            poses = [(*_half(s >> 3, width), s & 7) for s in chain]
+            route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
+        return FastRoute(cost_ms=float(cost) * prof.unit_ms, route=route,
+                         cells=_cells(start, crossed), diagonals=self.diagonals,
+                         model=self.model, profile=prof.name, poses=poses, points=points)
+
+    def cost(self, walls: np.ndarray, start, goals) -> float:
+        """The time (ms) of the route :meth:`route` finds, without building it.
+
+        >>> m = Maze.empty(3, 3, start=(2, 0), goals=[(0, 0)])
+        >>> RouteSearch(3, 3).cost(wall_array(m), m.start, m.goals)
+        440.0
+        """
+        return float(self._search(walls, start, goals)[2]) * self.profile.unit_ms
+
+    def _search(self, walls, start, goals):
+        if not (isinstance(walls, np.ndarray) and walls.dtype == bool):
+            walls = _walls_of(walls, False)
+        rows, cols = self.shape
+        if walls.shape[:2] != self.shape:
+            raise ParameterError(f"walls must have shape ({rows}, {cols}, 4) for this "
+                                 f"search, got {walls.shape}")
+        start = (int(start[0]), int(start[1]))
+        goals = sorted({(int(r), int(c)) for r, c in goals})
+        if not goals:
+            raise ParameterError("goals must hold at least one (row, col) cell, got none")
+        for cell in [start, *goals]:
+            if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+                raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")
+        passable = passable_grid(walls)[0]
+        width = self.width
+        goal = np.zeros(passable.shape[0], np.uint8)
+        for r, c in goals:
+            goal[(2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD] = 1
+        p0 = (2 * start[0] + 1 + _PAD) * width + 2 * start[1] + 1 + _PAD
+        if self.model == "runs":
+            starts = [p0]
+        else:
+            heads = [0] if not walls[start[0], start[1], 0] else \
+                [2 * s for s in range(4) if not walls[start[0], start[1], s]] or [0]
+            starts = [p0 * 8 + h for h in heads]
+        if self.dial:
+            end, cost, parent, move = self._dial_search(passable, goal, starts)
+        else:
+            end, cost, parent, move = self._heap_search(passable, goal, starts)
         if end < 0:
             raise NoPathError(f"no goal cell is reachable from {start}")
-        chain = _chain(parent, end)
-        poses = [_half(p, width) for p in chain]
-        route, crossed, points = _runs_segments(poses)
-        cost = float(dist[end]) * prof.unit_ms
-    else:
-        heads = [0] if not walls[start[0], start[1], 0] else \
-            [2 * s for s in range(4) if not walls[start[0], start[1], s]] or [0]
-        starts = np.array([p0 * 8 + h for h in heads], np.int64)
-        along, diag, turns, _ = _tables(prof, n_max)
-        end, dist, parent, move = slalom_search(
-            passable, horiz, width, starts, goal, along, diag, turns, bool(diagonals),
-            prof.pivot_cost())
+        return start, end, cost, parent, move
+
+    def _dial_search(self, passable, goal, starts):
+        if self.jit:
+            from ._route_kernels import runs_dial, slalom_dial
+            st = np.array(starts, np.int64)
+        else:
+            from ._route_dial import runs_dial, slalom_dial
+            passable, goal, st = passable.tolist(), goal.tolist(), starts
+        while True:
+            self._gen += 1
+            if self._gen >= 2 ** 31 - 1:         # stamps wrap: clear them once
+                self._gen = 1
+                self._stamp[:] = np.zeros(len(self._stamp), np.int32) if self.jit \
+                    else [0] * len(self._stamp)
+            if self.model == "runs":
+                end = runs_dial(passable, goal, self._off, st[0], self._runs, self._dist,
+                                self._stamp, self._gen, self._parent, self._head,
+                                self._tail, self._occ, self._enode, self._enext)
+            else:
+                cv, cc, cm = self._cand
+                end = slalom_dial(passable, self._horiz_of(), goal, self._off, st,
+                                  self._along, self._diag, self._turns, self.diagonals,
+                                  self._pivot, self._dist, self._stamp, self._gen,
+                                  self._parent, self._move, self._head, self._tail,
+                                  self._occ, self._enode, self._enext, cv, cc, cm)
+            if end != -2:
+                break
+            self._grow_pool(2 * self._pool)
         if end < 0:
-            raise NoPathError(f"no goal cell is reachable from {start}")
-        chain = _chain(parent, end)
-        poses = [(*_half(s >> 3, width), s & 7) for s in chain]
-        route, crossed, points = _slalom_segments(poses, [int(move[s]) for s in chain])
-        cost = float(dist[end]) * prof.unit_ms
-    cells = _cells(start, crossed)
-    return FastRoute(cost_ms=cost, route=route, cells=cells, diagonals=bool(diagonals),
-                     model="runs" if use_runs else "slalom", profile=prof.name, poses=poses,
-                     points=points)
+            return -1, 0, None, None
+        # every state on the chain was reached in this search, so its parent is current
+        return int(end), self._dist[end], self._parent, self._move
+
+    def _horiz_of(self):
+        if self.jit:
+            return self._horiz
+        if not isinstance(self._horiz, list):
+            self._horiz = self._horiz.tolist()
+        return self._horiz
+
+    def _heap_search(self, passable, goal, starts):
+        from ._route_kernels import runs_search, slalom_search
+        along, diag, turns, runs, pivot = self._tables
+        if self.model == "runs":
+            end, dist, parent = runs_search(passable, self.width, starts[0], goal, runs)
+            move = None
+        else:
+            end, dist, parent, move = slalom_search(
+                passable, self._horiz, self.width, np.array(starts, np.int64), goal, along,
+                diag, turns, self.diagonals, pivot)
+        return int(end), (dist[end] if end >= 0 else 0.0), parent, move
 
 
 @lru_cache(maxsize=64)

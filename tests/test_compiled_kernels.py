@@ -27,7 +27,7 @@ PLAN_PRIM_5X5 = {
     # a 5x5 prim takes the small path: one self-contained kernel (was 15)
     "robomaze.generate._prim_small._prim_heap": 1,
     "robomaze.geometry._kernels.cell_clearance": 1,
-    "robomaze.plan.path._centre_points": 1,
+    "robomaze.metrics.keyposes._centre_points": 1,
 }
 
 PROBE = r"""

@@ -30,7 +30,8 @@ KERNEL_MODULES = [
     "robomaze._grid_kernels", "robomaze._search", "robomaze._search._bins",
     "robomaze._search._dijkstra", "robomaze._search._engine", "robomaze._search._heap",
     "robomaze._search._jps", "robomaze._search._octile", "robomaze._search._tree",
-    "robomaze.geometry._kernels", "robomaze.plan._kernels", "robomaze.plan.classic._kernels", "robomaze.plan.path",
+    "robomaze.geometry._kernels", "robomaze.plan._kernels", "robomaze.plan.classic._kernels",
+    "robomaze.metrics.keyposes",
     "robomaze.sense._kernels", "robomaze.geometry._collide_kernels", "robomaze.envs._obs_kernels",
     "robomaze.envs._vector_kernels", "robomaze.sim.agents._kernels",
 ]

@@ -48,6 +48,9 @@ def test_the_package_keeps_every_contract():
     ("sim/robot.py", "from ..viz import render as _render", "the simulator neither generates mazes nor draws"),
     ("grid.py", "from .cli import plan as _cli_plan", "nothing imports the command line"),
     ("maze.py", "from . import grid as _grid", "layers, from the command line down to the maze model"),
+    # metrics measures below the planners it measures (Path asks it): never the other way
+    ("metrics/path.py", "from ..plan import search as _search",
+     "layers, from the command line down to the maze model"),
     ("sim/env.py", "from . import replay as _replay", "no import cycles"),
 ])
 def test_a_forbidden_import_breaks_its_contract(copy, module, line, contract):

@@ -8,7 +8,7 @@ from robomaze.generate import generate
 from robomaze.geometry import Footprint
 from robomaze.grid import widen
 from robomaze.plan import plan
-from robomaze.plan.path import motion_poses
+from robomaze.metrics.keyposes import motion_poses
 
 
 def test_rectangle_plans_are_measured_with_their_own_headings():

@@ -133,7 +133,7 @@ def fastest_route(maze, profile=None) -> tuple[list, float] | None:
     (4, 0.9271)
     """
     from ..micromouse import MotionProfile, wall_array
-    from ..micromouse.metrics import segment_time
+    from ..metrics.micromouse import segment_time
     from ..micromouse.world import DC, DR
 
     from scipy.sparse import csr_matrix

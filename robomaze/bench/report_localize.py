@@ -5,7 +5,7 @@ per widening level, footprint, agent, noise level (``sensor / odometry``)
 and localizer -- dead reckoning (``none``) included, so the rows compare
 side by side: success rate, the smallest footprint clearance of any
 completed run, mean collision events, and the mean localisation errors of
-:mod:`robomaze.localize.errors` (``ate_rmse`` m, ``rpe_per_m``,
+:mod:`robomaze.metrics.localisation` (``ate_rmse`` m, ``rpe_per_m``,
 ``lost_time`` s, map IoU of occupied and free cells for ``slam``).
 Dead-reckoning rows carry no estimate, so their error columns read ``-``.
 """

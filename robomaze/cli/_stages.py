@@ -202,7 +202,7 @@ def _ordered(tasks: list[str]) -> list[str]:
 #: Kernel files each task always caches: while all of a spec's are cached no
 #: helper is forked (a warm start costs milliseconds). None for the generator:
 #: which files hold its kernels depends on the generator and the size.
-PROBES = {"plan": ("plan/path.py",),
+PROBES = {"plan": ("metrics/keyposes.py",),
           "measure": ("geometry/_kernels.py",), "env": ("geometry/_collide_kernels.py",),
           "agent": ("sense/_kernels.py",), "simulate": ("geometry/_collide_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}

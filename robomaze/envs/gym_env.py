@@ -18,11 +18,15 @@ Spaces (all plain arrays, every bound finite):
   :class:`~robomaze.sim.Kinematics` then apply as in ``SimEnv``.
 * observation ``Dict``:
 
-  - ``"scan"`` ``Box(0, range_max, (n_beams,), float32)``: the readings;
-    a beam with no return (``+inf`` in the REP 117
-    :class:`~robomaze.sense.LaserScan`) or an invalid one (NaN) reads
-    ``range_max``, since learning code needs finite inputs. Absent without
-    a sensor (``sensor=None``).
+  - ``"scan"``: the reading of the robot's (first) sensor. A range sensor's
+    is ``Box(0, range_max, (n_beams,), float32)``: a beam with no return
+    (``+inf`` in the REP 117 :class:`~robomaze.sense.LaserScan`) or an
+    invalid one (NaN) reads ``range_max``, since learning code needs finite
+    inputs. Any other registered sensor (the sensor protocol,
+    :mod:`robomaze.sense.protocol`) gives the space of its
+    :func:`~robomaze.sense.reading_space`: ``MultiBinary`` for switches
+    (a contact sensor), else a ``Box`` of its shape and type. Absent
+    without a sensor (``sensor=None``).
   - ``"odom"`` ``Box(float64)`` ``[x, y, theta, v, omega]``: pose in the
     world frame and the velocity reached (with ``odometry_noise``, the
     dead-reckoned pose; with ``localize="mcl"`` or ``"slam"``, the
@@ -56,13 +60,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 from .._validate import check_choice, check_float, check_int
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
+from ..sense.protocol import is_sensor, reading_space
 from ..sense.sensor import RangeSensor, make_sensor
-from ..sim.env import SimEnv
+from ..sim.env import SimEnv, default_start
 from ..sim.kinematics import Kinematics
 from ..sim.robot import Robot
 from . import _obs_kernels
 
-__all__ = ["MazeEnv", "register_envs", "ENV_ID", "build_robot", "build_grid"]
+__all__ = ["MazeEnv", "register_envs", "ENV_ID", "build_robot", "build_grid", "sensor_space"]
 
 #: The registered id.
 ENV_ID = "robomaze/Maze-v0"
@@ -105,7 +110,7 @@ def build_robot(footprint, sensor, kinematics, sensor_options: dict | None = Non
                              "supported by the Gymnasium env")
     if sensor is None or sensor == "none":
         sensors = ()
-    elif isinstance(sensor, RangeSensor):
+    elif not isinstance(sensor, str) and is_sensor(sensor):
         if sensor_options:
             raise ParameterError("sensor_options only apply to preset names")
         sensors = (sensor,)
@@ -125,12 +130,29 @@ def observation_space(grid: OccupancyGrid, robot: Robot) -> spaces.Dict:
     diag = math.hypot(grid.width, grid.height)
     out = {}
     if robot.sensors:
-        s = robot.sensors[0]
-        out["scan"] = spaces.Box(0.0, s.range_max, (s.n_beams,), np.float32)
+        out["scan"] = sensor_space(grid, robot.sensors[0])
     out["odom"] = spaces.Box(lo, hi, (5,), np.float64)
     out["goal"] = spaces.Box(-diag, diag, (2,), np.float64)
     out["collision"] = spaces.Box(0.0, 1.0, (1,), np.float32)
     return spaces.Dict(out)
+
+
+def sensor_space(grid: OccupancyGrid, sensor) -> spaces.Space:
+    """The observation space of one sensor's reading (its
+    :func:`~robomaze.sense.reading_space`; a sensor that does not declare
+    one is observed once from the grid's default start).
+
+    >>> from robomaze.sense import lidar
+    >>> sensor_space(build_grid(size=2), lidar(n_beams=8))
+    Box(0.0, 3.5, (8,), float32)
+    """
+    if isinstance(sensor, RangeSensor):
+        # the fast path's space, as before the protocol (byte for byte)
+        return spaces.Box(0.0, sensor.range_max, (sensor.n_beams,), np.float32)
+    rs = reading_space(sensor, grid, default_start(grid))
+    if rs.dtype == "bool":
+        return spaces.MultiBinary(rs.shape[0] if len(rs.shape) == 1 else list(rs.shape))
+    return spaces.Box(rs.low, rs.high, rs.shape, np.dtype(rs.dtype))
 
 
 def action_space() -> spaces.Box:
@@ -150,9 +172,11 @@ class MazeEnv(gym.Env):
         :attr:`np_random`).
     footprint : Footprint or float
         The robot's footprint, a number being a disc radius in metres.
-    sensor : str, RangeSensor or None
-        A preset of :data:`robomaze.sense.SENSORS` (with ``sensor_options``,
-        e.g. ``{"n_beams": 36}``), a sensor, or None / ``"none"``.
+    sensor : str, sensor or None
+        A name in :data:`robomaze.registry.SENSORS` (with ``sensor_options``,
+        e.g. ``{"n_beams": 36}``): a range preset or any registered sensor;
+        a sensor object (a :class:`~robomaze.sense.RangeSensor` or anything
+        meeting the sensor protocol); or None / ``"none"``.
     kinematics : Kinematics or dict, optional
     dt : float
         Seconds per step.
@@ -202,6 +226,11 @@ class MazeEnv(gym.Env):
         self.localize = check_choice("localize", localize, LOCALIZE_CHOICES)
         if self.localize != "none" and not self.robot.sensors:
             raise ParameterError(f"localize={localize!r} needs a range sensor, got sensor=None")
+        self._range_sensor = (bool(self.robot.sensors)
+                              and isinstance(self.robot.sensors[0], RangeSensor))
+        if self.localize != "none" and not self._range_sensor:
+            raise ParameterError(f"localize={localize!r} needs a range sensor, got sensor="
+                                 f"{type(self.robot.sensors[0]).__name__}")
         self._localize_options = dict(localize_options or {})
         self.localizer = None
         self._maze_kw = dict(generator=generator, size=size, corridor=corridor, wall=wall,
@@ -281,11 +310,15 @@ class MazeEnv(gym.Env):
     def _observation(self, obs: dict) -> dict:
         out = {}
         scan = obs["scan"]
-        self._last_scan = scan
-        if scan is not None:
+        # what render draws: a range sensor's beams
+        self._last_scan = scan if self._range_sensor else None
+        if scan is not None and self._range_sensor:
             r = np.empty(len(scan.ranges), np.float32)
             _obs_kernels.finite_scan(scan.ranges, scan.range_max, r)
             out["scan"] = r
+        elif scan is not None:   # any other sensor: its reading, in its space's type
+            space = self.observation_space["scan"]
+            out["scan"] = np.asarray(scan).astype(space.dtype).reshape(space.shape)
         odom = np.array(obs["odom"], dtype=np.float64)
         if self.localizer is not None:
             odom[:3] = self.localizer.update(odom[:3], scan.ranges)

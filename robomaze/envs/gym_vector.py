@@ -31,6 +31,7 @@ from gymnasium.vector.utils import batch_space
 
 from .._validate import check_int
 from ..errors import ParameterError
+from ..sense.sensor import RangeSensor
 from . import _vector_kernels
 from .gym_env import MazeEnv
 
@@ -60,6 +61,10 @@ class MazeVectorEnv(VectorEnv):
                                  "an int (or pass grid)")
         env = MazeEnv(**kwargs)
         sensors = env.robot.sensors
+        if sensors and not isinstance(sensors[0], RangeSensor):
+            raise ParameterError(f"MazeVectorEnv casts range sensors in one numba call, got a "
+                                 f"{type(sensors[0]).__name__}; use SyncVectorEnv over MazeEnv "
+                                 f"for other sensors")
         if sensors and sensors[0].noise is not None:
             raise ParameterError("MazeVectorEnv needs a noise-free sensor (noise models run in "
                                  "Python); use SyncVectorEnv over MazeEnv for noisy sensors")

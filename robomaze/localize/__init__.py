@@ -13,7 +13,7 @@ and the scan) and ``estimate``:
 
 ``none`` (dead reckoning: the odometry is the estimate) is not an entry:
 :func:`robomaze.sim.simulate` then runs exactly as without this package.
-Errors of a run are measured by :mod:`robomaze.localize.errors` and
+Errors of a run are measured by :mod:`robomaze.metrics.localisation` and
 written for ``evo`` by :mod:`robomaze.localize.tum`.
 """
 
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from ..registry import Registry
 from ..errors import unknown_name
-from .errors import ate_rmse, lost_time, map_iou, rpe_per_metre
+# the errors are metrics (robomaze.metrics.localisation); kept here as before
+from ..metrics.localisation import ate_rmse, lost_time, map_iou, rpe_per_metre
 from .mcl import MCL
 from .slam import ScanMatchingSLAM
 from .tum import read_tum, write_tum

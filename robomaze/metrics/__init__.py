@@ -1,6 +1,19 @@
-"""Run and path metrics: one module, one documented definition each.
+"""Run and path metrics: one package, one documented definition each.
 
-Every function takes a :class:`robomaze.sim.Trajectory`, a
+The one place robomaze measures: a path (:mod:`~robomaze.metrics.path`,
+its key poses and the motion between them in
+:mod:`~robomaze.metrics.keyposes`, which :class:`robomaze.plan.Path` asks),
+its safety (:mod:`~robomaze.metrics.safety`), a run's tables
+(:mod:`~robomaze.metrics.run`), a micromouse's route, run time and scores
+(:mod:`~robomaze.metrics.micromouse`) and a localiser's errors
+(:mod:`~robomaze.metrics.localisation`). The package sits below the
+planners, the simulator, the mice and the localisers (the layers in
+``docs/design.md``): it measures geometry and imports none of them; the
+one planner a metric needs (``theta_star``, the reference length of
+footprints that are not round) is named in :data:`robomaze.registry.PLANNERS`,
+not imported.
+
+Every function of the path, safety and run modules takes a :class:`robomaze.sim.Trajectory`, a
 :class:`robomaze.plan.Path` or an ``(n, 2|3)`` array of world points/poses
 ("a route").
 
@@ -13,7 +26,7 @@ Motion model
     then turns -- along each segment at a constant heading (its own key
     heading for heading-aware planners, the segment's direction for paths
     without headings), then a turn in place at the vertex
-    (:func:`robomaze.plan.path.motion_poses`). Turns in place have no arc
+    (:func:`robomaze.metrics.keyposes.motion_poses`). Turns in place have no arc
     length but are measured: a rectangle sweeps its corners through them.
 
 *Samples* of a route: a trajectory's recorded rows (equal time steps, so
@@ -181,7 +194,7 @@ metrics dict               bench row                       meaning (see Definiti
                                                            (m) of estimated vs true
                                                            positions, no alignment (runs
                                                            with a localizer,
-                                                           :mod:`robomaze.localize.errors`)
+                                                           :mod:`robomaze.metrics.localisation`)
 ``rpe_per_m``              ``rpe_per_m``                   relative pose error per metre:
                                                            translation RMSE over 1 m of
                                                            true path, divided by 1 m
@@ -206,15 +219,25 @@ of the benchmark adds its own names (``cells_explored``, ``search_time``,
 
 from __future__ import annotations
 
-from .path import (ARC_STEP, curvature_max, curvature_mean, curvatures, cusps, executed_length,
-                   lower_bound_length, lower_bound_metrics, lower_bound_name, motion,
-                   optimality_ratio, reference_name, resample, samples, shortest_length,
-                   smoothness, steps, success, time_to_goal)
-from .safety import (DANGER_RADIUS_FRACTION, arc_clearances, centre_clearance, clearance_stats,
-                     collision_count, collision_flags, danger_threshold, footprint_clearances,
-                     mean_clearance, min_clearance, shape_metrics, time_in_collision,
-                     unsafe_fraction)
-from .run import fraction_seen, path_metrics, trajectory_metrics
+import importlib
+
+# names -> the module that defines them, imported on first use: a mouse or a
+# localiser that imports robomaze.metrics.micromouse or .localisation loads
+# neither the path metrics nor their numba kernel (``robomaze mouse route``
+# runs without numba)
+_LAZY = {
+    **dict.fromkeys(("TURN_SWEEP", "motion_poses", "turn_radius", "turn_step"), "keyposes"),
+    **dict.fromkeys(("ARC_STEP", "curvature_max", "curvature_mean", "curvatures", "cusps",
+                     "executed_length", "lower_bound_length", "lower_bound_metrics",
+                     "lower_bound_name", "motion", "optimality_ratio", "reference_name",
+                     "resample", "samples", "shortest_length", "smoothness", "steps", "success",
+                     "time_to_goal"), "path"),
+    **dict.fromkeys(("DANGER_RADIUS_FRACTION", "arc_clearances", "centre_clearance",
+                     "clearance_stats", "collision_count", "collision_flags", "danger_threshold",
+                     "footprint_clearances", "mean_clearance", "min_clearance", "shape_metrics",
+                     "time_in_collision", "unsafe_fraction"), "safety"),
+    **dict.fromkeys(("fraction_seen", "path_metrics", "trajectory_metrics"), "run"),
+}
 
 __all__ = [
     'success', 'executed_length', 'shortest_length', 'optimality_ratio', 'footprint_clearances',
@@ -223,5 +246,18 @@ __all__ = [
     'fraction_seen', 'trajectory_metrics', 'path_metrics', 'ARC_STEP', 'resample', 'curvatures',
     'curvature_max', 'curvature_mean', 'cusps', 'arc_clearances', 'clearance_stats',
     'shape_metrics', 'motion', 'reference_name', 'lower_bound_name', 'lower_bound_length',
-    'lower_bound_metrics'
+    'lower_bound_metrics', 'TURN_SWEEP', 'motion_poses', 'turn_radius', 'turn_step'
 ]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

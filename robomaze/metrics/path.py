@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
+from .keyposes import motion_poses, turn_radius
 
 __all__ = [
     'success', 'executed_length', 'shortest_length', 'optimality_ratio', 'smoothness',
@@ -65,11 +66,11 @@ def motion(obj, grid: OccupancyGrid | None = None, footprint=None) -> np.ndarray
     (position and heading change together between them, as OMPL's own
     ``interpolate`` does), and for every other path translate-then-turn --
     a heading-aware plan's own key headings
-    (:func:`robomaze.plan.path.motion_poses`), a path without headings at
+    (:func:`robomaze.metrics.keyposes.motion_poses`), a path without headings at
     its segments' headings -- with its turns in place as poses of zero
     length every 5 degrees, finer for a wide ``footprint`` (at most a
     fraction of a cell of sweep at its corners:
-    :func:`robomaze.plan.path.turn_step`).
+    :func:`robomaze.metrics.keyposes.turn_step`).
 
     >>> motion(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]), None)[:, 2].round(3).tolist()[:3]
     [0.0, 0.0, 0.0]
@@ -88,8 +89,6 @@ def motion(obj, grid: OccupancyGrid | None = None, footprint=None) -> np.ndarray
         if a.shape[1] == 3:   # an array of poses: its own headings, turning as it goes
             return a
     heads = getattr(obj, "headings", None)
-    from ..plan.path import motion_poses, turn_radius
-
     return motion_poses(p, _segment_headings(p) if heads is None else heads, res,
                         radius=turn_radius(footprint))
 
@@ -360,11 +359,16 @@ def shortest_length(grid: OccupancyGrid, footprint, start, goal) -> float:
         ends = [grid.frame.to_units(float(p[0]), float(p[1])) for p in (start, goal)]
         v = visibility_length(grid.occupied, radius / grid.resolution, ends[0], ends[1])
         return v * grid.resolution
-    from ..plan import plan
+    # named, not imported: metrics sits below the planners (the layers in
+    # docs/design.md), and the registry loads an entry on first use
+    from ..registry import PLANNERS
 
+    theta_star = PLANNERS.lookup("theta_star")
     try:
-        return float(plan(grid, (float(start[0]), float(start[1])), (float(goal[0]), float(goal[1])),
-                          method="theta_star", footprint=footprint).length)
+        # connectivity 4: what plan(..., method="theta_star") passes
+        return float(theta_star(grid, (float(start[0]), float(start[1])),
+                                (float(goal[0]), float(goal[1])), footprint=footprint,
+                                connectivity=4).length)
     except NoPathError:
         return math.nan
 

@@ -21,7 +21,7 @@ _LAZY = {
     **dict.fromkeys(("WallMap", "floodfill", "floodfill_time", "known_route"), "floodfill"),
     **dict.fromkeys(("left_wall", "right_wall", "tremaux", "wall_follower"), "followers"),
     **dict.fromkeys(("MotionProfile", "contest_score", "mms_stats", "route_commands",
-                     "route_straights", "route_turns", "run_time"), "metrics"),
+                     "route_straights", "route_turns", "run_time"), "robomaze.metrics.micromouse"),
     **dict.fromkeys(("PROFILES", "MouseProfile", "get_profile", "load_profile"), "profile"),
     "MouseRun": "result",
     **dict.fromkeys(("FastRoute", "RouteSearch", "fastest_route"), "route"),
@@ -40,7 +40,9 @@ def __getattr__(name: str):
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    # a module of this package by its name, another (the metrics) by its full name
+    full = module if module.startswith("robomaze.") else f"{__name__}.{module}"
+    value = getattr(importlib.import_module(full), name)
     globals()[name] = value
     return value
 

@@ -14,7 +14,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from .mms import DX, DY, STAT_NAMES
+from ..metrics.micromouse import STAT_NAMES
+from .mms import DX, DY
 
 __all__ = ["COMMANDS", "Command", "Display", "Invalid", "Pipe", "Stop", "COLORS"]
 

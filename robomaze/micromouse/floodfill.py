@@ -38,7 +38,7 @@ from ..errors import NoPathError
 from ..maze import Maze
 from .. import _search as core
 from ._kernels import OPEN, UNKNOWN, WALL
-from .metrics import route_commands
+from ..metrics.micromouse import route_commands
 from .result import MouseRun
 from .world import DC, DR, MouseWorld
 

@@ -25,8 +25,8 @@ edge it crosses the neighbouring cells' walls.
 nowhere; a move with a wall further on drives up to that wall, then answers
 ``crash``.
 
-Statistics (:class:`MmsStats`)
-------------------------------
+Statistics (:class:`~robomaze.metrics.micromouse.MmsStats`)
+-----------------------------------------------------------
 As mms's source computes them (``src/Stats.cpp`` and ``Window.cpp``; the
 README's cell units are out of date): every distance is in **half cells**
 -- ``moveForward n`` adds ``2n``, ``moveForwardHalf n`` adds ``n``, the
@@ -49,9 +49,9 @@ with a distance below 1 (``wallFront 0``) look at the wall right ahead, as
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..maze import Maze
+# the statistics panel's rules are a metric: robomaze.metrics.micromouse
+from ..metrics.micromouse import STAT_NAMES, MmsStats, effective_half_steps
 from .world import wall_array
 
 __all__ = ["MmsMouse", "MmsStats", "STAT_NAMES", "mms_centre", "effective_half_steps"]
@@ -59,19 +59,6 @@ __all__ = ["MmsMouse", "MmsStats", "STAT_NAMES", "mms_centre", "effective_half_s
 #: (dx, dy) per heading in half cells, N NE E SE S SW W NW.
 DX = (0, 1, 1, 1, 0, -1, -1, -1)
 DY = (1, 1, 0, -1, -1, -1, 0, 1)
-
-#: getStat names and whether mms reports them as integers.
-STAT_NAMES = {
-    "total-distance": True, "total-turns": True, "best-run-distance": True,
-    "best-run-turns": True, "current-run-distance": True, "current-run-turns": True,
-    "total-effective-distance": False, "best-run-effective-distance": False,
-    "current-run-effective-distance": False, "score": False,
-}
-
-RESET_PENALTY = 15.0
-_F = np.float32
-_FLT_MAX = np.finfo(np.float32).max
-
 
 def mms_centre(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
     """mms's goal: the centre cells ``(row, col)`` (4, 2 or 1 by the sizes' parity).
@@ -85,118 +72,6 @@ def mms_centre(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
     cc = (cols // 2 - 1, cols // 2) if cols % 2 == 0 else (cols // 2,)
     return tuple((r, c) for r in rr for c in cc)
 
-
-def effective_half_steps(half: int) -> float:
-    """mms's effective distance of one move of ``half`` half cells.
-
-    >>> effective_half_steps(1), effective_half_steps(2), effective_half_steps(4)
-    (1.0, 2.0, 3.0)
-    >>> effective_half_steps(10)          # moveForward 5
-    6.0
-    """
-    return float(half) if half <= 2 else half / 2.0 + 1.0
-
-
-def _text(v) -> str:
-    """``QString::number`` of a float stat: ``%.6g``."""
-    return "%.6g" % float(v)
-
-
-class MmsStats:
-    """mms's statistics panel (see the module notes): half cells, 32-bit floats.
-
-    >>> s = MmsStats()
-    >>> s.start_run(); s.add_distance(6); s.finish_run()     # moveForward 3
-    >>> s.get("total-distance"), s.get("best-run-effective-distance"), s.get("score")
-    ('6', '4', '4.4')
-    """
-
-    def __init__(self) -> None:
-        self.v = {name: _F(0) for name in STAT_NAMES if name != "score"}
-        self.v["best-run-turns"] = _F(_FLT_MAX)
-        self.shown = {name: True for name in self.v}
-        for name in ("best-run-turns", "best-run-distance", "best-run-effective-distance"):
-            self.shown[name] = False      # mms shows no value until a run is recorded
-        self.started = False
-        self.solved = False
-        self.penalty = _F(0)
-        self.runs_finished = 0
-
-    def _inc(self, name: str, x) -> None:
-        self.v[name] = _F(self.v[name] + _F(x))
-
-    def start_run(self) -> None:
-        for name in ("current-run-turns", "current-run-distance",
-                     "current-run-effective-distance"):
-            self.v[name] = _F(0)
-        self._inc("current-run-effective-distance", self.penalty)
-        self._inc("total-effective-distance", self.penalty)
-        self.penalty = _F(0)
-        self.started = True
-
-    def add_distance(self, half: int) -> None:
-        eff = _F(effective_half_steps(half))
-        self._inc("total-distance", half)
-        self._inc("total-effective-distance", eff)
-        if self.started:
-            self._inc("current-run-distance", half)
-            self._inc("current-run-effective-distance", eff)
-
-    def add_turn(self) -> None:
-        self._inc("total-turns", 1)
-        if self.started:
-            self._inc("current-run-turns", 1)
-
-    def finish_run(self) -> None:
-        # mms calls this after every movement that ends in the goal; the
-        # current run's figures stop growing once it is finished, so a second
-        # call finds nothing better.
-        if self.started:
-            self.runs_finished += 1
-        self.started = False
-        self.solved = True
-        v = self.v
-        current = _F(v["current-run-turns"] + v["current-run-effective-distance"])
-        best = _F(v["best-run-turns"] + v["best-run-effective-distance"])
-        if current < best:
-            for what in ("turns", "distance", "effective-distance"):
-                v[f"best-run-{what}"] = v[f"current-run-{what}"]
-                self.shown[f"best-run-{what}"] = True
-
-    def end_unfinished_run(self) -> None:
-        self.started = False
-
-    def penalize_for_reset(self) -> None:
-        self.penalty = _F(RESET_PENALTY)
-
-    @property
-    def score(self) -> float:
-        if not self.solved:
-            return 2000.0
-        v = self.v
-        best = _F(v["best-run-effective-distance"] + v["best-run-turns"])
-        total = _F(v["total-effective-distance"] + v["total-turns"])
-        return float(_F(float(best) + 0.1 * float(total)))
-
-    def values(self) -> dict:
-        """Every stat as a number (None where mms shows no value yet)."""
-        out = {name: (float(x) if self.shown[name] else None) for name, x in self.v.items()}
-        out["score"] = self.score
-        return out
-
-    def get(self, name: str) -> str:
-        """The answer to ``getStat name`` (``-1`` while there is no value)."""
-        if name == "score":
-            return _text(_F(self.score))
-        if not self.shown[name]:
-            return "-1"
-        text = _text(self.v[name])
-        if STAT_NAMES[name]:
-            try:
-                return str(int(text))         # QString::toInt of the shown text
-            except ValueError:
-                return "-1"
-        return text
 
 
 class MmsMouse:

@@ -298,7 +298,7 @@ class MouseProfile:
 
 def _simple() -> MouseProfile:
     """The earlier one-turn-speed model as slaloms (see the module notes)."""
-    from .metrics import MotionProfile
+    from ..metrics.micromouse import MotionProfile
     m = MotionProfile()
     cell, vt = m.cell_size * 1000, m.turn_speed * 1000
     h = cell / 2

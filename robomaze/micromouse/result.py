@@ -23,7 +23,7 @@ def search_time(trace, profile=None) -> float:
     >>> t == straight_time(360, 700, 6000, 3000) + 0.25 + straight_time(180, 700, 6000, 3000)
     True
     """
-    from .metrics import route_straights, route_turns
+    from ..metrics.micromouse import route_straights, route_turns
     from .profile import get_profile, straight_time
     p = get_profile(profile)
     if len(trace) < 2:
@@ -67,7 +67,7 @@ class MouseRun:
     log : list or None
         Command log (``("T",)``, ``("F", cells)``, ``("R",)``) of the search
         and, where the solver drives it, the fast run; scored by
-        :func:`~robomaze.micromouse.metrics.mms_stats`.
+        :func:`~robomaze.metrics.micromouse.mms_stats`.
     start, goals
         The start and goal cells the run used (for scoring the log).
     goal_rule : {"file", "mms"}
@@ -112,7 +112,7 @@ class MouseRun:
     @property
     def route_turns(self) -> int | None:
         """Direction changes along the fast-run route, or None."""
-        from .metrics import route_turns
+        from ..metrics.micromouse import route_turns
         return None if self.route is None else route_turns(self.route)
 
     def fast_route(self, *, diagonals: bool = False, profile=None):
@@ -154,9 +154,9 @@ class MouseRun:
         default ``kerikun``), without and with diagonals, in seconds.
         ``contest_score`` (seconds) and ``mms_score`` (mms's panel score,
         when the run has a command log) are defined in
-        :mod:`robomaze.micromouse.metrics`.
+        :mod:`robomaze.metrics.micromouse`.
         """
-        from .metrics import MotionProfile, contest_score, mms_stats, run_time
+        from ..metrics.micromouse import MotionProfile, contest_score, mms_stats, run_time
         from .profile import get_profile
         profile = profile or MotionProfile()
         mouse = get_profile(mouse_profile)

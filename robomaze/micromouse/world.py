@@ -8,7 +8,7 @@ to the right of its cell; it moves forward one or ``n`` cells or turns 90
 degrees. A move that would run into a wall is a *crash*: it is reported and
 counted, and the mouse does not move. Boundary openings count as walls (a
 micromouse maze is enclosed). ``log`` records the commands in the form
-:func:`robomaze.micromouse.metrics.mms_stats` scores.
+:func:`robomaze.metrics.micromouse.mms_stats` scores.
 
 Headings are ``0 = N, 1 = E, 2 = S, 3 = W`` (clockwise).
 """

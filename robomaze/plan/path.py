@@ -1,69 +1,25 @@
 """The result of every planner: a :class:`Path` with its length and safety.
 
 A path is a sequence of *key poses*: grid cells, their world points and
-optionally headings. The robot moves from pose ``i`` to pose ``i + 1`` by
-translating with heading ``headings[i]`` and then turning on the spot to
-``headings[i + 1]`` (so a planner over (cell, heading) states gives pure
-translations and pure rotations). Without explicit headings each pose
-faces along its outgoing segment (the last one along its incoming one).
-
-Safety is measured for the footprint, not just its centre:
-``min_clearance_key_poses`` / ``mean_clearance_key_poses`` are the exact
-distances from the footprint at each key pose to the nearest occupied cell
-(not the ``min_clearance`` of :func:`robomaze.metrics.path_metrics`, which
-samples the whole polyline every quarter cell; see "Metric names" in
-:mod:`robomaze.metrics`), and
-``collision_free`` also checks the motion between poses: exactly for
-discs and point robots (the disc swept along each segment), and for other
-shapes at interpolated poses at most a quarter cell apart and, during
-turns, 5 degrees apart or closer, so the footprint's corners move at most
-:data:`TURN_SWEEP` cells between poses (:func:`turn_step`).
+optionally headings, joined by translate-then-turn motions. A Path measures
+nothing itself: its length, turns, key-pose clearances and
+``collision_free`` are those of :mod:`robomaze.metrics.keyposes` (the motion
+model, the footprint's clearance at the key poses and along the motion
+between them), the one place that measures a path.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ..errors import ParameterError
-from ..geometry import (CONTACT_TOL, Footprint, cell_clearance, check_footprint,
-                        footprint_clearance, footprint_touches, segment_clearance)
+from ..geometry import Footprint, check_footprint
 from ..grid import OccupancyGrid
+from ..metrics.keyposes import (centre_points, key_headings, key_pose_figures, polyline_length)
 
 __all__ = ["Path", "make_path"]
-
-_TURN_STEP = math.radians(5.0)
-#: A turn in place of a non-round footprint is sampled so that its farthest
-#: point (the circumradius) moves at most this many grid cells between
-#: poses: the exact clearance of each pose then misses the turn's true
-#: minimum by at most half of it (a fortieth of a cell).
-TURN_SWEEP = 0.05
-
-
-def turn_step(resolution: float, radius: float | None = None) -> float:
-    """The heading step (radians) of a turn in place: 5 degrees, finer for a
-    footprint whose circumradius ``radius`` would sweep more than
-    :data:`TURN_SWEEP` cells at its corners per step.
-
-    >>> round(math.degrees(turn_step(0.1)), 6)
-    5.0
-    >>> round(math.degrees(turn_step(0.1, 0.206)), 3)   # a 0.36 x 0.2 m rectangle
-    1.391
-    """
-    if radius is None or not radius > 0:
-        return _TURN_STEP
-    return min(_TURN_STEP, TURN_SWEEP * float(resolution) / float(radius))
-
-
-def turn_radius(footprint) -> float | None:
-    """The radius a turn in place sweeps: the circumradius of a non-round
-    footprint (None for a disc or a point: turning moves none of it)."""
-    if footprint is None or getattr(footprint, "kind", "disc") == "disc":
-        return None
-    return float(footprint.circumscribed_radius)
 
 #: The figures a Path measures on first read (they cost a pass over the path
 #: and the grid around it that most callers of a planner never look at).
@@ -107,7 +63,7 @@ class _Figures:
 
     def value(self, name: str):
         if self._values is None:
-            turns, lo, mean, free = _measure(*self._args)
+            turns, lo, mean, free = key_pose_figures(*self._args)
             self._values = {"turns": turns, "min_clearance_key_poses": lo,
                             "mean_clearance_key_poses": mean, "collision_free": free}
             self._args = None
@@ -213,7 +169,7 @@ class Path:
         >>> p.poses.tolist()
         [[1.5, 1.5, 0.0], [2.5, 1.5, 0.0], [3.5, 1.5, 0.0]]
         """
-        h = self.headings if self.headings is not None else _derived_headings(self.points)
+        h = self.headings if self.headings is not None else key_headings(self.points)
         return np.column_stack([np.asarray(self.points, float), np.asarray(h, float)])
 
     def summary(self) -> str:
@@ -222,134 +178,6 @@ class Path:
                 f"({self.length_cells:.2f} cells), min clearance at key poses {self.min_clearance_key_poses:.3f} m, "
                 f"collision-free {'yes' if self.collision_free else 'NO'}, "
                 f"expanded {self.expanded}, time {self.time * 1e3:.1f} ms CPU")
-
-
-def _polyline_length(p: np.ndarray) -> float:
-    if p.shape[0] < 2:
-        return 0.0
-    # per column: 2-D diffs and hypot are several times slower on long paths
-    dx = np.diff(p[:, 0])
-    dy = np.diff(p[:, 1])
-    return float(np.sqrt(dx * dx + dy * dy).sum())
-
-
-def _turns(p: np.ndarray) -> int:
-    dx = np.diff(p[:, 0])
-    dy = np.diff(p[:, 1])
-    moving = dx * dx + dy * dy > 1e-24
-    if not moving.all():
-        dx, dy = dx[moving], dy[moving]
-    if dx.shape[0] < 2:
-        return 0
-    cross = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]
-    dot = dx[:-1] * dx[1:] + dy[:-1] * dy[1:]
-    # a turn of more than 1e-9 rad between consecutive moves, without the
-    # trigonometry (paths run to 10^5 cells): |atan2(cross, dot)| > 1e-9
-    return int(((dot <= 0.0) | (np.abs(cross) > 1e-9 * dot)).sum())
-
-
-def _derived_headings(p: np.ndarray) -> np.ndarray:
-    n = p.shape[0]
-    if n < 2:
-        return np.zeros(n)
-    d = np.diff(p, axis=0)
-    seg = np.arctan2(d[:, 1], d[:, 0])
-    moving = np.hypot(d[:, 0], d[:, 1]) > 1e-12
-    if not moving.any():
-        return np.zeros(n)
-    # zero-length segments take the next moving segment's direction (last: the previous)
-    idx = np.where(moving, np.arange(n - 1), n)
-    nxt = np.minimum.accumulate(idx[::-1])[::-1]
-    prev = np.maximum.accumulate(np.where(moving, np.arange(n - 1), -1))
-    pick = np.where(nxt < n, nxt, prev)
-    h = seg[pick]
-    return np.concatenate([h, h[-1:]])
-
-
-def motion_poses(points, headings, resolution: float, *, keys: bool = True,
-                 radius: float | None = None) -> np.ndarray:
-    """Poses of the translate-then-turn motions between key poses, in order.
-
-    Between key poses ``i`` and ``i + 1`` the robot first moves in a straight
-    line at heading ``headings[i]`` (a pose every quarter cell), then turns
-    in place at ``points[i + 1]`` to ``headings[i + 1]`` along the shorter
-    way (a pose every 5 degrees, finer for a wide footprint: :func:`turn_step`)
-    -- the motion model of the heading-aware planners, shared with
-    :mod:`robomaze.metrics`.
-
-    Parameters
-    ----------
-    points : array_like, shape (n, 2)
-        Key positions (world metres).
-    headings : array_like, shape (n,)
-        Key headings (radians).
-    resolution : float
-        Grid resolution (metres per cell) setting the sampling step.
-    keys : bool
-        Include the key poses themselves (in order) or only the poses
-        between them.
-    radius : float, optional
-        The footprint's circumradius (:func:`turn_radius`; None for a disc):
-        turns step by :func:`turn_step`.
-
-    Returns
-    -------
-    ndarray, shape (m, 3)
-        ``x, y, theta`` rows.
-
-    Examples
-    --------
-    Two keys one cell apart with a quarter turn at the end: the start key,
-    3 poses along the move, the end key at the old heading, 17 poses of the
-    turn (5 degree steps) and the final key.
-
-    >>> motion_poses([[0.0, 0.0], [1.0, 0.0]], [0.0, math.pi / 2], 1.0).shape
-    (23, 3)
-    """
-    p = np.asarray(points, float).reshape(-1, 2)
-    h = np.asarray(headings, float).reshape(-1)
-    n = p.shape[0]
-    if n == 0:
-        return np.zeros((0, 3))
-    seg = p[1:] - p[:-1]
-    L = np.hypot(seg[:, 0], seg[:, 1])
-    nt = np.maximum(np.ceil(L / (0.25 * resolution)).astype(np.int64), 1)   # m per move
-    # math.remainder (IEEE, exact), called only where the heading changes
-    dh = h[1:] - h[:-1]
-    turn = np.flatnonzero(dh)
-    dh[turn] = [math.remainder(d, 2 * math.pi) for d in dh[turn].tolist()]
-    nr = np.maximum(np.ceil(np.abs(dh) / turn_step(resolution, radius)).astype(np.int64), 1)
-    k = 1 if keys else 0
-    ends = (L > 0) & keys
-    # per move: [key i] [m - 1 translation poses] [pose at point i+1, heading i] [turn poses]
-    blk = k + (nt - 1) + ends + (nr - 1)
-    start = np.concatenate([[0], np.cumsum(blk)])
-    out = np.empty((int(start[-1]) + k, 3))
-    if keys:
-        out[start[:-1], 0:2] = p[:-1]
-        out[start[:-1], 2] = h[:-1]
-        out[-1] = (p[-1, 0], p[-1, 1], h[-1])
-    i, j = _groups(nt - 1)
-    pos = start[i] + k + j
-    s_ = (j + 1) / nt[i]
-    out[pos, 0:2] = p[i] + s_[:, None] * seg[i]
-    out[pos, 2] = h[i]
-    e = np.flatnonzero(ends)
-    out[start[e] + k + nt[e] - 1, 0:2] = p[e + 1]
-    out[start[e] + k + nt[e] - 1, 2] = h[e]
-    i, j = _groups(nr - 1)
-    pos = start[i] + k + (nt[i] - 1) + ends[i] + j
-    out[pos, 0:2] = p[i + 1]
-    out[pos, 2] = h[i] + dh[i] * (j + 1) / nr[i]
-    return out
-
-
-def _groups(sizes: np.ndarray):
-    """``(group, index within group)`` of every item when group ``g`` holds ``sizes[g]`` items."""
-    total = int(sizes.sum())
-    grp = np.repeat(np.arange(sizes.size), sizes)
-    first = np.cumsum(sizes) - sizes
-    return grp, np.arange(total) - first[grp]
 
 
 def make_path(grid: OccupancyGrid, cells, *, footprint: Footprint | None = None,
@@ -407,35 +235,6 @@ def retimed(path: Path, *, time: float, compile_time: float) -> Path:
     return new
 
 
-@njit(cache=True)
-def _centre_points(c, rows, cols, res, ox, oy):
-    """Cell centres and segment lengths of an unrotated grid: ``(points, steps, in_bounds)``.
-
-    The arithmetic of ``OccupancyGrid.cells_to_world`` and
-    ``_polyline_length`` operation for operation (no fused multiply-add), so
-    the values are bit-identical to theirs; one pass instead of ten numpy
-    ones.
-    """
-    n = c.shape[0]
-    # explicit float64: np.empty without a dtype is a specialisation of its own
-    p = np.empty((n, 2), np.float64)
-    steps = np.empty(max(n - 1, 0), np.float64)
-    ok = True
-    fr = float(rows)
-    for i in range(n):
-        r = c[i, 0]
-        q = c[i, 1]
-        if r < 0 or q < 0 or r >= rows or q >= cols:
-            ok = False
-        p[i, 0] = (float(q) + 0.5) * res + ox
-        p[i, 1] = (fr - float(r) - 0.5) * res + oy
-        if i > 0:
-            dx = p[i, 0] - p[i - 1, 0]
-            dy = p[i, 1] - p[i - 1, 1]
-            steps[i - 1] = math.sqrt(dx * dx + dy * dy)
-    return p, steps, ok
-
-
 def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, walk, points,
                headings, stats) -> Path:
     """:func:`make_path`; ``own``: ``cells`` is a fresh int64 ``(n, 2)`` array nobody else holds."""
@@ -448,14 +247,12 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
     c = np.ascontiguousarray(c, dtype=np.int64) if own else np.array(c, np.int64, order="C")
     c.setflags(write=False)
     bad = f"path cells must lie inside the {grid.rows}x{grid.cols} grid"
-    ox, oy, yaw = grid.origin
+    yaw = grid.origin[2]
     if points is None and yaw == 0.0:
-        p, steps, ok = _centre_points(c, grid.rows, grid.cols, float(grid.resolution), float(ox),
-                                      float(oy))
-        if not ok:
+        measured = centre_points(grid, c)
+        if measured is None:
             raise ParameterError(bad)
-        # numpy's own (pairwise) sum, as _polyline_length
-        length = float(steps.sum()) if steps.shape[0] else 0.0
+        p, length = measured
     else:
         # whole-array and per-column reductions: (n, 2) axis reductions are slow on long paths
         if c.min() < 0 or c[:, 0].max() >= grid.rows or c[:, 1].max() >= grid.cols:
@@ -464,7 +261,7 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
         if p.shape[0] != c.shape[0]:
             raise ParameterError(
                 f"points must have one row per cell ({c.shape[0]}), got {p.shape[0]}")
-        length = _polyline_length(p)
+        length = polyline_length(p)
     if headings is None:
         h = given = None
     else:
@@ -477,7 +274,7 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
     wl = None
     if walk is not None:
         w = np.asarray(walk).astype(np.int64).reshape(-1, 2)
-        wl = _polyline_length(grid.cells_to_world(w))
+        wl = polyline_length(grid.cells_to_world(w))
         walk = w
     p = _readonly(p) if points is None else _frozen(p)
     h = None if h is None else _frozen(h)
@@ -492,43 +289,3 @@ def _make_path(grid, cells, *, own: bool, footprint, method, expanded, time, wal
 def _readonly(a: np.ndarray) -> np.ndarray:
     a.setflags(write=False)
     return a
-
-
-def _measure(grid, footprint, c, p, h, at_centres):
-    """``(turns, min clearance, mean clearance, collision_free)`` of a path's key poses."""
-    round_robot = footprint is None or footprint.kind == "disc"
-    if h is None:
-        # a round robot's clearance does not depend on its heading
-        h = np.zeros(p.shape[0]) if round_robot else _derived_headings(p)
-    if round_robot and at_centres:
-        clear = cell_clearance(grid, footprint, c)
-    else:
-        clear = footprint_clearance(grid, footprint, np.column_stack([p, h]))
-    free = bool(clear.min() > CONTACT_TOL)
-    if free and p.shape[0] > 1:
-        if round_robot:
-            r = 0.0 if footprint is None else footprint.radius
-            seg = np.ones(p.shape[0] - 1, bool)   # segments still to check exactly
-            if at_centres:
-                dr = np.diff(c[:, 0])
-                dc = np.diff(c[:, 1])
-                dr *= dr
-                dc *= dc
-                # a disc clear at both ends of a unit axis move is clear along it;
-                # a diagonal one also needs the two cells beside it clear (the
-                # 2x2-block argument of plan._kernels.line_of_sight)
-                seg = (dr > 1) | (dc > 1)
-                diag = np.flatnonzero((dr == 1) & (dc == 1))
-                if diag.size:
-                    a, b = c[diag], c[diag + 1]
-                    side = np.concatenate([np.column_stack([a[:, 0], b[:, 1]]),
-                                           np.column_stack([b[:, 0], a[:, 1]])])
-                    ok = cell_clearance(grid, footprint, side) > CONTACT_TOL
-                    seg[diag] = ~(ok[:diag.size] & ok[diag.size:])
-            if seg.any():
-                idx = np.flatnonzero(seg)
-                free = bool((segment_clearance(grid, r, p[idx], p[idx + 1]) > CONTACT_TOL).all())
-        else:
-            mid = motion_poses(p, h, grid.resolution, keys=False, radius=turn_radius(footprint))
-            free = footprint_touches(grid, footprint, mid) < 0
-    return _turns(p), float(clear.min()), float(clear.mean()), free

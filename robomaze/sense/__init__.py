@@ -13,10 +13,10 @@ array([1.5, 1.5, 1.5, 1.5])
 from .noise import BeamModel, Compose, Dropout, Gaussian, Proportional, compose
 from .sensor import SENSORS, LaserScan, RangeSensor, ir, lidar, lidar_long, make_sensor
 from .raycast import cast_rays, mark_scan, scan_into, scan_rows
-from .protocol import Sensor, is_sensor
+from .protocol import ReadingSpace, Sensor, is_sensor, reading_space
 from . import _specs  # noqa: F401,E402  (declares the presets in SENSORS)
 
 __all__ = ["RangeSensor", "LaserScan", "ir", "lidar", "lidar_long", "SENSORS", "make_sensor",
-           "Sensor", "is_sensor",
+           "Sensor", "is_sensor", "ReadingSpace", "reading_space",
            "cast_rays", "mark_scan", "scan_into", "scan_rows",
            "Gaussian", "Proportional", "Dropout", "BeamModel", "Compose", "compose"]

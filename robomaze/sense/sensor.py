@@ -246,6 +246,18 @@ class RangeSensor:
         """Finished readings for a batch of poses: ``(n, 3)`` -> ``(n, n_beams)`` array."""
         return self.finish(self.cast_many(grid, poses), rng)
 
+    def reading_space(self):
+        """What one reading is for learning code (:func:`robomaze.sense.reading_space`):
+        ``n_beams`` float32 ranges in ``[0, range_max]`` (no return and invalid
+        beams read ``range_max``).
+
+        >>> lidar(n_beams=4).reading_space()
+        ReadingSpace(shape=(4,), dtype='float32', low=0.0, high=3.5)
+        """
+        from .protocol import ReadingSpace
+
+        return ReadingSpace((int(self.n_beams),), "float32", 0.0, float(self.range_max))
+
     def describe(self) -> dict:
         """JSON-friendly parameters (noise as its repr), for trajectory headers."""
         return {"n_beams": self.n_beams, "fov": self.fov, "range_min": self.range_min,

@@ -9,7 +9,8 @@ collides, the nearest collision-free pose (grid-cell centres, same heading,
 within 1 m of it) is taken instead, and when there is none (the target lies
 outside the maze) the carry turned by quarter turns
 (:meth:`robomaze.sim.env.SimEnv.kidnap`). The run's ``length`` leaves the carry
-out; ``kidnap_recovery_s`` (:func:`recovery_time`) is the simulated time
+out; ``kidnap_recovery_s``
+(:func:`robomaze.metrics.localisation.recovery_time`) is the simulated time
 from the kidnapping until the estimate is back within ``0.3 m`` and ``0.35
 rad`` of the truth and stays there for 2 s (NaN if it never is).
 
@@ -23,19 +24,12 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..errors import ParameterError
+# the recovery metric (robomaze.metrics: the one place that measures)
+from ..metrics.localisation import RECOVERED_HOLD_S, RECOVERED_M, RECOVERED_RAD, recovery_time
 
 __all__ = ["parse_kidnap", "kidnap_spec", "recovery_time", "RECOVERED_M", "RECOVERED_RAD",
            "RECOVERED_HOLD_S"]
-
-#: Position and heading error under which the estimate counts as found again.
-RECOVERED_M = 0.3
-RECOVERED_RAD = 0.35
-#: ... and for how long (simulated seconds) it must stay there.
-RECOVERED_HOLD_S = 2.0
-
 
 def parse_kidnap(v) -> tuple[float, float, float] | None:
     """``"T,DX,DY"`` (or a 3-sequence) as floats, None for ``None`` / ``"none"``."""
@@ -62,33 +56,3 @@ def kidnap_spec(k) -> str | None:
     if k is None:
         return None
     return ",".join(format(float(v), "g") for v in k)
-
-
-def recovery_time(truth: np.ndarray, estimate: np.ndarray, dt: float, t_kidnap: float) -> float:
-    """Seconds from ``t_kidnap`` until the estimate is within the recovery bounds for good.
-
-    "For good": within ``RECOVERED_M`` and ``RECOVERED_RAD`` of the truth at
-    every row of at least ``RECOVERED_HOLD_S`` seconds (or to the end of the
-    run, when less remains); NaN when that never happens.
-
-    >>> t = np.zeros((100, 3)); e = t.copy(); e[:50, 0] = 1.0
-    >>> recovery_time(t, e, 0.1, 2.0)
-    3.0
-    """
-    truth = np.asarray(truth, float)
-    est = np.asarray(estimate, float)
-    n = min(len(truth), len(est))
-    err = np.hypot(truth[:n, 0] - est[:n, 0], truth[:n, 1] - est[:n, 1])
-    dth = np.abs(np.remainder(truth[:n, 2] - est[:n, 2] + math.pi, 2 * math.pi) - math.pi)
-    ok = (err <= RECOVERED_M) & (dth <= RECOVERED_RAD)
-    first = int(math.ceil(t_kidnap / dt - 1e-9))
-    hold = max(1, int(round(RECOVERED_HOLD_S / dt)))
-    bad = np.flatnonzero(~ok[first:]) + first
-    # candidate starts: the kidnap row, and each row after a bad one
-    for start in np.r_[first, bad + 1]:
-        if start >= n:
-            break
-        end = min(n, start + hold)
-        if ok[start:end].all():
-            return float(start * dt - t_kidnap) if start * dt >= t_kidnap else 0.0
-    return math.nan

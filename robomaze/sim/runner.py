@@ -20,6 +20,7 @@ from .._validate import check_choice, check_float, check_int
 from ..errors import NoPathError, ParameterError
 from ..grid import OccupancyGrid
 from ..localize import LOCALIZE_CHOICES, make_localizer
+from ..metrics.localisation import localization_metrics, recovery_time
 from ..sense.noise import parse_noise
 from ..sense.sensor import RangeSensor, make_sensor
 from .agents import AGENTS, AgentContext
@@ -136,7 +137,7 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         estimate, ``SimResult.estimate`` holds it per row and ``metrics``
         gains ``ate_rmse``, ``rpe_per_m`` and ``lost_time`` (and for
         ``slam`` ``map_iou_occupied``/``map_iou_free``,
-        :mod:`robomaze.localize.errors`).
+        :mod:`robomaze.metrics.localisation`).
     localize_options : dict, optional
         Passed to the localizer (e.g. ``{"max_particles": 2000}``).
     kidnap : (T, DX, DY), "T,DX,DY" or None
@@ -270,8 +271,6 @@ def simulate(grid: OccupancyGrid, *, footprint, agent: str, sensor="lidar", star
         m["optimal_length"] = m["optimality_ratio"] = math.nan
         m["kidnap_time"], m["kidnap_distance"] = carried
         if localizer is not None:
-            from .kidnap import recovery_time
-
             m["kidnap_recovery_s"] = recovery_time(traj.poses, estimate, dt, carried[0])
     return SimResult(traj, success, m, reason, controller, info, estimate, localizer)
 
@@ -283,33 +282,3 @@ def _believed(obs: dict, localizer, estimates: list) -> dict:
     odom = obs["odom"].copy()
     odom[:3] = est
     return dict(obs, odom=odom)
-
-
-def localization_metrics(traj: Trajectory, estimate: np.ndarray, grid: OccupancyGrid,
-                         localizer) -> dict:
-    """``ate_rmse``, ``rpe_per_m``, ``lost_time``; for MCL its ambiguity and relocalisations;
-    for a mapping localizer the map IoUs.
-
-    ``loc_ambiguity``: the particle weight outside the estimate's cluster,
-    averaged over the last quarter of the filter's updates (0: one mode;
-    near 1: the estimate holds little of the cloud, e.g. a symmetric room's
-    rotated copies); ``loc_ambiguity_max`` its largest value after the
-    first 10 updates; ``relocalizations``: global relocalisations.
-    """
-    from ..localize import ate_rmse, lost_time, map_iou, rpe_per_metre
-
-    truth = traj.poses
-    dt = float(traj.meta.get("dt", 0.0))
-    out = {"ate_rmse": ate_rmse(truth, estimate), "rpe_per_m": rpe_per_metre(truth, estimate),
-           "lost_time": lost_time(truth, estimate, dt)}
-    hist = getattr(localizer, "ambiguity_history", None)
-    if hist is not None:
-        h = np.asarray(hist, float)
-        out["loc_ambiguity"] = float(h[-max(1, len(h) // 4):].mean()) if len(h) else 0.0
-        out["loc_ambiguity_max"] = float(h[10:].max()) if len(h) > 10 else (
-            float(h.max()) if len(h) else 0.0)
-        out["relocalizations"] = int(getattr(localizer, "relocalizations", 0))
-    if hasattr(localizer, "occupied") and hasattr(localizer, "free"):
-        occ, free = map_iou(localizer.occupied, localizer.free, grid.occupied)
-        out["map_iou_occupied"], out["map_iou_free"] = occ, free
-    return out

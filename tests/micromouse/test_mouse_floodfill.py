@@ -236,7 +236,7 @@ def test_world_senses_and_crashes():
 
 def test_floodfill_mms_score_counts_the_fast_run():
     from robomaze.micromouse import mms_stats, route_straights
-    from robomaze.micromouse.metrics import effective_distance
+    from robomaze.metrics.micromouse import effective_distance
     m = read_maze(DATA / "16MM2012CX.maze") if DATA.exists() else None
     if m is None:
         pytest.fail("sample data not present")

@@ -140,8 +140,8 @@ def test_point_figures_against_shapely_and_hand_counts(method, conn):
 
 def test_figures_wait_until_read(monkeypatch):
     calls = []
-    real = pathmod._measure
-    monkeypatch.setattr(pathmod, "_measure", lambda *a: calls.append(1) or real(*a))
+    real = pathmod.key_pose_figures   # what a Path asks robomaze.metrics for
+    monkeypatch.setattr(pathmod, "key_pose_figures", lambda *a: calls.append(1) or real(*a))
     g = _grid()
     s, t = g.start_goal()
     p = astar(g, s, t, connectivity=8)
@@ -161,8 +161,8 @@ def test_retimed_keeps_figures_unmeasured_and_equal(monkeypatch):
     s, t = g.start_goal()
     p = dijkstra(g, s, t)
     calls = []
-    real = pathmod._measure
-    monkeypatch.setattr(pathmod, "_measure", lambda *a: calls.append(1) or real(*a))
+    real = pathmod.key_pose_figures   # what a Path asks robomaze.metrics for
+    monkeypatch.setattr(pathmod, "key_pose_figures", lambda *a: calls.append(1) or real(*a))
     q = retimed(p, time=1.5, compile_time=0.25)
     assert calls == [] and (q.time, q.compile_time) == (1.5, 0.25) and p.time != 1.5
     assert q.turns == p.turns and q.collision_free == p.collision_free

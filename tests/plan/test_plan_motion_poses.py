@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from robomaze.plan.path import motion_poses
+from robomaze.metrics.keyposes import motion_poses
 
 
 def loop_reference(points, headings, resolution, keys=True):

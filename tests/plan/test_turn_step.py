@@ -11,7 +11,8 @@ from shapely import affinity
 from robomaze import metrics as M
 from robomaze.geometry import Footprint
 from robomaze.grid import OccupancyGrid
-from robomaze.plan.path import TURN_SWEEP, make_path, motion_poses, turn_radius, turn_step
+from robomaze.metrics.keyposes import TURN_SWEEP, motion_poses, turn_radius, turn_step
+from robomaze.plan.path import make_path
 
 
 def _reference_min(grid, footprint, x, y, h0, h1, n=20001):

@@ -1,5 +1,10 @@
 """The figures the micromouse community compares, with documented formulas.
 
+Part of :mod:`robomaze.metrics`: the route and run-time figures of
+:mod:`robomaze.micromouse` runs and the rules of mms's statistics panel
+(:class:`MmsStats`), which the hosted mms world
+(:mod:`robomaze.micromouse.mms`) and :func:`mms_stats` both keep.
+
 Route shape
 -----------
 A route is a list of cells. Its *length* is the number of moves (cells
@@ -38,7 +43,7 @@ Scores
 ------
 :func:`mms_stats` reproduces the statistics panel of the mms simulator from
 the mouse's command log, as mms's source computes it (the rules, computed by
-:class:`robomaze.micromouse.mms.MmsStats` as for hosted mice): distances
+:class:`MmsStats` as for hosted mice): distances
 are in half cells -- a command ``moveForward n`` counts ``2n`` and an
 *effective distance* of ``2n`` if ``n = 1`` else ``n + 1`` (long straights
 are cheap); every turn command counts one turn. A *run* starts when a move
@@ -61,11 +66,141 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from .._validate import check_float
-from .mms import STAT_NAMES, MmsStats, effective_half_steps
+from ..errors import ParameterError
 
 __all__ = ["MotionProfile", "route_turns", "route_straights", "run_time", "contest_score",
-           "route_moves", "mms_stats", "effective_distance", "route_commands", "segment_time"]
+           "route_moves", "mms_stats", "effective_distance", "route_commands", "segment_time",
+           "MmsStats", "STAT_NAMES", "RESET_PENALTY", "effective_half_steps"]
+
+
+#: getStat names and whether mms reports them as integers.
+STAT_NAMES = {
+    "total-distance": True, "total-turns": True, "best-run-distance": True,
+    "best-run-turns": True, "current-run-distance": True, "current-run-turns": True,
+    "total-effective-distance": False, "best-run-effective-distance": False,
+    "current-run-effective-distance": False, "score": False,
+}
+
+RESET_PENALTY = 15.0
+_F = np.float32
+_FLT_MAX = np.finfo(np.float32).max
+
+
+def effective_half_steps(half: int) -> float:
+    """mms's effective distance of one move of ``half`` half cells.
+
+    >>> effective_half_steps(1), effective_half_steps(2), effective_half_steps(4)
+    (1.0, 2.0, 3.0)
+    >>> effective_half_steps(10)          # moveForward 5
+    6.0
+    """
+    return float(half) if half <= 2 else half / 2.0 + 1.0
+
+
+def _text(v) -> str:
+    """``QString::number`` of a float stat: ``%.6g``."""
+    return "%.6g" % float(v)
+
+
+class MmsStats:
+    """mms's statistics panel (the rules in :mod:`robomaze.micromouse.mms`'s notes): half
+    cells, 32-bit floats.
+
+    >>> s = MmsStats()
+    >>> s.start_run(); s.add_distance(6); s.finish_run()     # moveForward 3
+    >>> s.get("total-distance"), s.get("best-run-effective-distance"), s.get("score")
+    ('6', '4', '4.4')
+    """
+
+    def __init__(self) -> None:
+        self.v = {name: _F(0) for name in STAT_NAMES if name != "score"}
+        self.v["best-run-turns"] = _F(_FLT_MAX)
+        self.shown = {name: True for name in self.v}
+        for name in ("best-run-turns", "best-run-distance", "best-run-effective-distance"):
+            self.shown[name] = False      # mms shows no value until a run is recorded
+        self.started = False
+        self.solved = False
+        self.penalty = _F(0)
+        self.runs_finished = 0
+
+    def _inc(self, name: str, x) -> None:
+        self.v[name] = _F(self.v[name] + _F(x))
+
+    def start_run(self) -> None:
+        for name in ("current-run-turns", "current-run-distance",
+                     "current-run-effective-distance"):
+            self.v[name] = _F(0)
+        self._inc("current-run-effective-distance", self.penalty)
+        self._inc("total-effective-distance", self.penalty)
+        self.penalty = _F(0)
+        self.started = True
+
+    def add_distance(self, half: int) -> None:
+        eff = _F(effective_half_steps(half))
+        self._inc("total-distance", half)
+        self._inc("total-effective-distance", eff)
+        if self.started:
+            self._inc("current-run-distance", half)
+            self._inc("current-run-effective-distance", eff)
+
+    def add_turn(self) -> None:
+        self._inc("total-turns", 1)
+        if self.started:
+            self._inc("current-run-turns", 1)
+
+    def finish_run(self) -> None:
+        # mms calls this after every movement that ends in the goal; the
+        # current run's figures stop growing once it is finished, so a second
+        # call finds nothing better.
+        if self.started:
+            self.runs_finished += 1
+        self.started = False
+        self.solved = True
+        v = self.v
+        current = _F(v["current-run-turns"] + v["current-run-effective-distance"])
+        best = _F(v["best-run-turns"] + v["best-run-effective-distance"])
+        if current < best:
+            for what in ("turns", "distance", "effective-distance"):
+                v[f"best-run-{what}"] = v[f"current-run-{what}"]
+                self.shown[f"best-run-{what}"] = True
+
+    def end_unfinished_run(self) -> None:
+        self.started = False
+
+    def penalize_for_reset(self) -> None:
+        self.penalty = _F(RESET_PENALTY)
+
+    @property
+    def score(self) -> float:
+        if not self.solved:
+            return 2000.0
+        v = self.v
+        best = _F(v["best-run-effective-distance"] + v["best-run-turns"])
+        total = _F(v["total-effective-distance"] + v["total-turns"])
+        return float(_F(float(best) + 0.1 * float(total)))
+
+    def values(self) -> dict:
+        """Every stat as a number (None where mms shows no value yet)."""
+        out = {name: (float(x) if self.shown[name] else None) for name, x in self.v.items()}
+        out["score"] = self.score
+        return out
+
+    def get(self, name: str) -> str:
+        """The answer to ``getStat name`` (``-1`` while there is no value)."""
+        if name == "score":
+            return _text(_F(self.score))
+        if not self.shown[name]:
+            return "-1"
+        text = _text(self.v[name])
+        if STAT_NAMES[name]:
+            try:
+                return str(int(text))         # QString::toInt of the shown text
+            except ValueError:
+                return "-1"
+        return text
 
 
 @dataclass(frozen=True)
@@ -90,7 +225,6 @@ class MotionProfile:
         for name in ("turn_time", "turn45_time"):
             check_float(name, getattr(self, name), min_value=0.0)
         if self.turn_speed > self.max_speed:
-            from ..errors import ParameterError
             raise ParameterError(f"turn_speed {self.turn_speed} must be <= max_speed "
                                  f"{self.max_speed}")
 
@@ -279,7 +413,7 @@ def mms_stats(log, start, goals) -> dict:
     ``log`` holds ``("T",)`` per turn, ``("F", cells)`` per successful
     ``moveForward`` (``cells``: the cells entered, in order) and ``("R",)``
     for a reset to the start. The rules are those of the hosted mms world
-    (:class:`~robomaze.micromouse.mms.MmsStats`): a run starts with a move
+    (:class:`MmsStats`): a run starts with a move
     from the start cell and finishes when a movement ends in a goal cell.
 
     >>> log = [("F", [(1, 0)]), ("T",), ("F", [(1, 1), (1, 2), (1, 3)])]

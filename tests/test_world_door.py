@@ -338,9 +338,7 @@ def test_must_be_a_footprint_is_said_in_one_function():
         text = path.read_text()
         if "must be a Footprint" in text or "must be a robomaze Footprint" in text:
             sites.append(path.relative_to(PKG).as_posix())
-    # geometry/validity.py's Collider keeps its own duck-typed check (flagged in the report)
-    assert sorted(sites) in (["geometry/footprint.py"],
-                             ["geometry/footprint.py", "geometry/validity.py"])
+    assert sorted(sites) == ["geometry/footprint.py"]
     from robomaze.geometry import Footprint, check_footprint
 
     fp = Footprint.disc(0.1)

@@ -80,6 +80,7 @@ from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from . import _collide_kernels as _kernels
 from .clearance import footprint_clearance
+from .footprint import check_footprint
 from .footprint import Footprint
 
 __all__ = ["Collider", "collides", "motion_hits", "ClearanceLookup"]
@@ -113,9 +114,8 @@ class Collider:
     def __init__(self, grid: OccupancyGrid, footprint) -> None:
         if not isinstance(grid, OccupancyGrid):
             raise ParameterError(f"grid must be an OccupancyGrid, got {type(grid).__name__}")
-        kind = getattr(footprint, "kind", None)
-        if kind not in ("disc", "rectangle", "polygon"):
-            raise ParameterError(f"footprint must be a robomaze Footprint, got {footprint!r}")
+        footprint = check_footprint(footprint)
+        kind = footprint.kind
         self.grid = grid
         self.footprint = footprint
         self._occ = grid.flat_occupancy()

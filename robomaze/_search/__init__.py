@@ -718,7 +718,10 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     is relaxed row by row in memory order, sweeping down and up until no
     row can improve (:mod:`robomaze._search._sweep`; the same field,
     2.3x / 1.6x the padded C BFS on open / rooms at 4001^2); the array is
-    then a plain ``(rows, cols)`` one.
+    then a plain ``(rows, cols)`` one, as it is when the goal's component
+    is small (at most 1/256 of the grid, 1024-65536 cells): a BFS marking
+    its cells in a small hash table finds it, and the grid is never
+    labelled (:func:`robomaze._search._sweep.small_component_field`).
 
     >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
     >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
@@ -726,12 +729,23 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     """
     mask = _readonly(np.ascontiguousarray(free).reshape(-1))
     if not conn8 and rows * cols > 4096:
-        from ._sweep import SWEEP_OPEN_SHARE, dirty_words, open_share, sweep_field
+        from ._sweep import (SWEEP_OPEN_SHARE, dirty_words, open_share, probe_limit,
+                             small_component_field, sweep_field)
 
+        dist = np.empty(rows * cols, np.int32)
         if open_share(mask, rows, cols, bool(occupied)) >= SWEEP_OPEN_SHARE:
-            dist = np.empty(rows * cols, np.int32)
             _, reached, _ = sweep_field(mask, rows, cols, int(goal), bool(occupied), dist,
                                         dirty_words(rows, cols))
+            return dist.reshape(rows, cols), reached
+        # a small component (random 45% obstacles: a few hundred cells) is
+        # found without labelling the grid; a large one costs the probe
+        # 1/256 of the grid's cells in table look-ups
+        lim = probe_limit(rows * cols)
+        cap = 1 << (2 * lim - 1).bit_length()
+        reached = small_component_field(mask, rows, cols, int(goal), bool(occupied), dist,
+                                        np.empty(cap, np.int64), np.empty(cap, np.int32),
+                                        np.empty(lim, np.int64))
+        if reached >= 0:
             return dist.reshape(rows, cols), reached
     dist, expanded = _bfs_field(_readonly(np.ascontiguousarray(free).reshape(-1)), rows, cols,
                                 goal, conn8, bool(occupied))

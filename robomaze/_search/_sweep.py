@@ -312,3 +312,88 @@ def open_share(mask, rows, cols, occupied):
             inner += (((mask[i - 1] != 0) != occupied) & ((mask[i + 1] != 0) != occupied)
                       & ((mask[i - cols] != 0) != occupied) & ((mask[i + cols] != 0) != occupied))
     return inner / (free if free > 0 else 1)
+
+
+@njit(cache=True)
+def small_component_field(mask, rows, cols, src, occupied, dist, keys, vals, queue):
+    """The 4-connected field of a small component without labelling the grid: reached or -1.
+
+    A FIFO BFS from ``src`` that marks the cells it reaches in a small
+    open-addressing table (``keys`` int64, a power of two long, at least
+    twice ``queue``; ``vals`` int32 beside it) instead of a label array, and
+    reads the free test off ``mask`` (bounds checked: no padded copy).
+    When the component has at most ``queue.shape[0]`` cells, ``dist``
+    (``rows * cols`` int32) is filled with -1 and the component's steps
+    written: one write pass where a labelled BFS makes three (labels, the
+    wave, the unreached cells' reset). Otherwise nothing is written and -1
+    returned (the caller runs the full field; the probe cost at most
+    ``queue.shape[0]`` table look-ups).
+    """
+    limit = queue.shape[0]
+    cap = keys.shape[0]
+    hm = cap - 1
+    for i in range(cap):
+        keys[i] = -1
+    if (mask[src] != 0) == occupied:
+        for i in range(dist.shape[0]):
+            dist[i] = -1
+        return 0
+    h = (src * 0x9E3779B1) & hm
+    keys[h] = src
+    vals[h] = 0
+    queue[0] = src
+    head = 0
+    tail = 1
+    while head < tail:
+        cur = queue[head]
+        head += 1
+        hc = (cur * 0x9E3779B1) & hm
+        while keys[hc] != cur:
+            hc = (hc + 1) & hm
+        d = vals[hc] + 1
+        r = cur // cols
+        c = cur - r * cols
+        for k in range(4):
+            if k == 0:
+                if r == 0:
+                    continue
+                nb = cur - cols
+            elif k == 1:
+                if c == cols - 1:
+                    continue
+                nb = cur + 1
+            elif k == 2:
+                if r == rows - 1:
+                    continue
+                nb = cur + cols
+            else:
+                if c == 0:
+                    continue
+                nb = cur - 1
+            if (mask[nb] != 0) == occupied:
+                continue
+            hn = (nb * 0x9E3779B1) & hm
+            while keys[hn] != -1 and keys[hn] != nb:
+                hn = (hn + 1) & hm
+            if keys[hn] == nb:
+                continue
+            if tail == limit:
+                return -1
+            keys[hn] = nb
+            vals[hn] = d
+            queue[tail] = nb
+            tail += 1
+    for i in range(dist.shape[0]):
+        dist[i] = -1
+    for j in range(tail):
+        cur = queue[j]
+        hc = (cur * 0x9E3779B1) & hm
+        while keys[hc] != cur:
+            hc = (hc + 1) & hm
+        dist[cur] = vals[hc]
+    return tail
+
+
+def probe_limit(n: int) -> int:
+    """Cells a small-component probe of a grid of ``n`` cells may reach (1/256 of it, 1024-65536)."""
+    return min(1 << 16, max(1 << 10, n >> 8))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from robomaze import _search as core
 from robomaze._search._sweep import (SWEEP_OPEN_SHARE, dirty_words, open_share,
-                                     sweep_field)
+                                     small_component_field, sweep_field)
 from robomaze.generate import generate
 from robomaze.grid import widen
 
@@ -151,3 +151,49 @@ def test_bfs_field_takes_the_sweeps_on_open_grids_only_and_agrees(kind):
     assert expanded == (ref >= 0).sum()
     # the sweeps return a plain array; the queue BFS a view into its padded labels
     assert dist.flags.c_contiguous == (kind in ("open", "rooms"))
+
+
+def probe(free: np.ndarray, src: int, limit: int):
+    rows, cols = free.shape
+    cap = 1 << (2 * limit - 1).bit_length()
+    dist = np.full(rows * cols, 7, np.int32)
+    got = small_component_field((~free).view(np.uint8).ravel(), rows, cols, src, True, dist,
+                                np.empty(cap, np.int64), np.empty(cap, np.int32),
+                                np.empty(limit, np.int64))
+    return got, dist.reshape(rows, cols)
+
+
+@pytest.mark.parametrize("density", [0.3, 0.45, 0.55, 0.7])
+def test_small_component_probe_is_scipys_bfs_or_gives_up_untouched(density):
+    free = np.random.default_rng(int(density * 100)).random((70, 90)) >= density
+    cells = np.flatnonzero(free)
+    rng = np.random.default_rng(5)
+    seen = {True: 0, False: 0}
+    for src in rng.choice(cells, 12):
+        ref = scipy_field(free, divmod(int(src), free.shape[1]))
+        size = int((ref >= 0).sum())
+        got, dist = probe(free, int(src), 64)
+        if size <= 64:
+            assert got == size
+            np.testing.assert_array_equal(dist, ref)
+        else:
+            assert got == -1 and (dist == 7).all()       # nothing written
+        seen[size <= 64] += 1
+    blocked = int(np.flatnonzero(~free)[0])
+    got, dist = probe(free, blocked, 64)
+    assert got == 0 and (dist == -1).all()
+    if density >= 0.55:
+        assert seen[True] > 0
+    if density <= 0.3:
+        assert seen[False] > 0
+
+
+def test_bfs_field_small_component_agrees():
+    free = np.random.default_rng(3).random((300, 400)) >= 0.45
+    rows, cols = free.shape
+    occ = (~free).view(np.uint8).ravel()
+    for src in np.flatnonzero(free)[::9000]:
+        dist, expanded = core.bfs_field(occ, rows, cols, int(src), False, occupied=True)
+        ref = scipy_field(free, divmod(int(src), cols))
+        np.testing.assert_array_equal(dist, ref)
+        assert expanded == (ref >= 0).sum()

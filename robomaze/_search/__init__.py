@@ -767,7 +767,11 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     # does not, and first-touch faults of 4 KiB pages were most of a large
     # field's time (random 45% at 4001^2: labelling 57 ms, 16M faults)
     dist = np.empty((rows + 2) * (cols + 2), np.int32)
-    queue = np.empty(rows * cols + 8, np.int32)
+    # the queue is written once, in order, and mostly not at all on a small
+    # component: plain 4 KiB pages (_lazy_zeros), not numpy's huge-page
+    # advice, whose faults compact memory in the faulting call on a busy
+    # machine (random 10% at 4001^2, load 44: 0.62x -> see benchmarks/README.md)
+    queue = _lazy_zeros(rows * cols + 8, np.int32)
     nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue)
     if expanded < 0:
         src = np.full(1, _to_pad_py(goal, cols), np.int32)

@@ -239,29 +239,32 @@ def sweep_field(mask, rows, cols, src, occupied, dist, dirty):
         dist[r0 * cols + x] = c
         c += 1
         x -= 1
-    _mark_rows(dist, dirty, nw, rows, cols, r0, x + 1, hi, st)
+    for nr in (r0 - 1, r0 + 1):       # the rows beside it: every chunk it spans
+        if 0 <= nr < rows:
+            for k in range((x + 1) >> CSHIFT, (hi >> CSHIFT) + 1):
+                _mark(dirty, nw, nr, k << CSHIFT, st)
     sweeps = 0
+    down = True
+    # one loop for both directions: the row relaxation is inlined once (its
+    # compile time is most of this module's)
     while st[0] <= st[1]:
         sweeps += 1
-        hi = st[1]
-        r = st[0]
-        st[0] = rows
-        st[1] = -1
-        while r <= (hi if hi > st[1] else st[1]):     # down; rows marked ahead join
-            if _row_dirty(dirty, nw, r):
-                _relax_row(dist, dirty, cur, nw, rows, cols, r, st)
-            r += 1
-        if st[0] > st[1]:
-            break
-        sweeps += 1
         lo = st[0]
-        r = st[1]
+        hi = st[1]
         st[0] = rows
         st[1] = -1
-        while r >= (lo if lo < st[0] else st[0]):     # up
+        r = lo if down else hi
+        step = 1 if down else -1
+        while True:
+            # rows marked ahead of the sweep during it join it
+            if down and r > (hi if hi > st[1] else st[1]):
+                break
+            if not down and r < (lo if lo < st[0] else st[0]):
+                break
             if _row_dirty(dirty, nw, r):
                 _relax_row(dist, dirty, cur, nw, rows, cols, r, st)
-            r -= 1
+            r += step
+        down = not down
     left = 0
     for i in range(n):
         left += dist[i] == BIG

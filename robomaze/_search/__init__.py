@@ -771,8 +771,10 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     # the queue is written once, in order, and mostly not at all on a small
     # component: plain 4 KiB pages (_lazy_zeros), not numpy's huge-page
     # advice, whose faults compact memory in the faulting call on a busy
-    # machine (random 10% at 4001^2, load 44: 0.62x -> see benchmarks/README.md)
-    queue = _lazy_zeros(rows * cols + 8, np.int32)
+    # machine (random 10% at 4001^2, load 44: 0.62x -> see benchmarks/README.md);
+    # a small one from numpy (an mmap per call costs more than it saves there)
+    n = rows * cols + 8
+    queue = _lazy_zeros(n, np.int32) if n >= 1 << 22 else np.empty(n, np.int32)
     nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue)
     if expanded < 0:
         src = np.full(1, _to_pad_py(goal, cols), np.int32)

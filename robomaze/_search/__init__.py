@@ -716,10 +716,41 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     rooms, 0.5-0.8x with it, keep the branches, which predict well there:
     ``benchmarks/bfs_branchless.py``).
 
+    4-connected waves over open grids and rooms (at least 85% of the free
+    cells sampled have four free neighbours) run no queue at all: the field
+    is relaxed row by row in memory order, sweeping down and up until no
+    row can improve (:mod:`robomaze._search._sweep`; the same field,
+    1.9-2.4x / 1.5-2.0x the padded C BFS on open grids / rooms at 4001^2
+    and 8001^2); the array is
+    then a plain ``(rows, cols)`` one, as it is when the goal's component
+    is small (at most 1/256 of the grid, 1024-65536 cells): a BFS marking
+    its cells in a small hash table finds it, and the grid is never
+    labelled (:func:`robomaze._search._sweep.small_component_field`).
+
     >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
     >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
     [[0, 1, -1], [-1, 2, 3]]
     """
+    mask = _readonly(np.ascontiguousarray(free).reshape(-1))
+    if not conn8 and rows * cols > 4096:
+        from ._sweep import (SWEEP_OPEN_SHARE, dirty_words, open_share, probe_limit,
+                             small_component_field, sweep_field)
+
+        dist = np.empty(rows * cols, np.int32)
+        if open_share(mask, rows, cols, bool(occupied)) >= SWEEP_OPEN_SHARE:
+            _, reached, _ = sweep_field(mask, rows, cols, int(goal), bool(occupied), dist,
+                                        dirty_words(rows, cols))
+            return dist.reshape(rows, cols), reached
+        # a small component (random 45% obstacles: a few hundred cells) is
+        # found without labelling the grid; a large one costs the probe
+        # 1/256 of the grid's cells in table look-ups
+        lim = probe_limit(rows * cols)
+        cap = 1 << (2 * lim - 1).bit_length()
+        reached = small_component_field(mask, rows, cols, int(goal), bool(occupied), dist,
+                                        np.empty(cap, np.int64), np.empty(cap, np.int32),
+                                        np.empty(lim, np.int64))
+        if reached >= 0:
+            return dist.reshape(rows, cols), reached
     dist, expanded = _bfs_field(_readonly(np.ascontiguousarray(free).reshape(-1)), rows, cols,
                                 goal, conn8, bool(occupied))
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded
@@ -740,7 +771,13 @@ def _bfs_field(mask, rows, cols, goal, conn8, occupied):
     # does not, and first-touch faults of 4 KiB pages were most of a large
     # field's time (random 45% at 4001^2: labelling 57 ms, 16M faults)
     dist = np.empty((rows + 2) * (cols + 2), np.int32)
-    queue = np.empty(rows * cols + 8, np.int32)
+    # the queue is written once, in order, and mostly not at all on a small
+    # component: plain 4 KiB pages (_lazy_zeros), not numpy's huge-page
+    # advice, whose faults compact memory in the faulting call on a busy
+    # machine (random 10% at 4001^2, load 44: 0.62x -> see benchmarks/README.md);
+    # a small one from numpy (an mmap per call costs more than it saves there)
+    n = rows * cols + 8
+    queue = _lazy_zeros(n, np.int32) if n >= 1 << 22 else np.empty(n, np.int32)
     nfree, expanded = _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue)
     if expanded < 0:
         src = np.full(1, _to_pad_py(goal, cols), np.int32)

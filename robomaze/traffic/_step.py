@@ -636,7 +636,7 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
                     hi = min(hi, nb - 1)
                     lo2 = max(lo2, 0)
                     hi2 = min(hi2, nb - 1)
-                    if lo2 <= hi and hi2 >= lo:
+                    if hi >= lo and hi2 >= lo2 and lo2 <= hi and hi2 >= lo:
                         # overlapping: one range
                         lo = min(lo, lo2)
                         hi = max(hi, hi2)
@@ -644,7 +644,7 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
             near = d - rc[j]
             disc = kind[j] == 0
             c_disc = dx * dx + dy * dy - radius[j] * radius[j]
-            m1 = hi - lo + 1
+            m1 = hi - lo + 1 if hi >= lo else 0
             m2 = hi2 - lo2 + 1 if hi2 >= lo2 else 0
             for q in range(m1 + m2):
                 if q < m1:

@@ -268,3 +268,47 @@ def test_car_and_python_agents_drive_too():
     r = run_traffic(spec)
     assert r.metrics["arrived"] >= 1
     assert r.metrics["collisions_robot"] == 0
+
+
+@pytest.mark.parametrize("corridor, seed", [(12, 1), (16, 0)])
+def test_eight_robot_jams_in_narrow_corridors_end_in_deadlock_without_contacts(corridor, seed):
+    # scenarios/traffic.toml's settings at 0.6 and 0.8 m (1.5 and 2 robot widths):
+    # these two runs touched (robot-robot contacts) before contact_caps; a jam
+    # must end as a deadlock with every gap open, checked independently of the
+    # contact counters by shapely distances between the recorded discs
+    spec = TrafficSpec(world=WorldSpec(generator="kruskal", rows=3, cols=3, corridor=corridor,
+                                       wall=2, resolution=0.05, seed=seed),
+                       robots=RobotSpec(footprint="disc:0.2", kinematics="differential",
+                                        v_max=0.5, beams=32),
+                       count=8, assignment="swap", dt=0.1, max_steps=1500, stall_time=8.0)
+    r = run_traffic(spec, record=True)
+    assert r.outcome == "deadlock"
+    assert r.metrics["collisions"] == 0
+    p = r.poses[:, :, :2]
+    d = np.linalg.norm(p[:, :, None, :] - p[:, None, :, :], axis=-1)
+    d[:, np.arange(8), np.arange(8)] = np.inf
+    assert d.min() > 0.4       # two 0.2 m discs never overlap nor touch
+    assert r.metrics["clearance_robot"] > 0.0
+
+
+def test_contact_caps_stop_a_robot_short_of_one_that_cannot_give_way():
+    # a differential robot driving at a robot commanded to stand still (it does
+    # not avoid): ORCA alone leaves the stander's half of the avoidance undone;
+    # the cap stops the driver before the gap closes, at any speed
+    spec = TrafficSpec(world=WorldSpec(generator="kruskal", rows=1, cols=3, corridor=20,
+                                       resolution=0.05, seed=0),
+                       robots=[RobotSpec(footprint="disc:0.2", kinematics="omni", v_max=1.0,
+                                         a_max=100.0, start=(0.6, 0.55), goal=(2.6, 0.55)),
+                               RobotSpec(footprint="disc:0.2", kinematics="omni",
+                                         start=(1.4, 0.55), goal=(0.6, 0.55))],
+                       assignment="explicit", dt=0.2)
+    w = build(spec)
+    mode = np.array([_step.FOLLOW, _step.COMMAND])
+    gaps = []
+    for _ in range(30):
+        w.step(mode=mode, command=np.zeros((2, 3)))
+        gaps.append(math.dist(w.pose[0, :2], w.pose[1, :2]) - 0.4)
+    assert w.hits.sum() == 0
+    assert min(gaps) > 0.0
+    # it got close (the cap, not ORCA's horizon, had the last word) or went round
+    assert min(gaps) < 0.3 or w.pose[0, 0] > 1.4

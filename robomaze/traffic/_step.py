@@ -309,89 +309,6 @@ def move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pco
         pose[i, 2] = a
 
 
-@njit(cache=True, inline="always")
-def _max_cos(alpha0, turn, phi):
-    """Largest ``cos(alpha - phi)`` for ``alpha`` between ``alpha0`` and ``alpha0 + turn``."""
-    d0 = _wrap(alpha0 - phi)
-    d1 = d0 + turn
-    lo = d0 if d0 < d1 else d1
-    hi = d1 if d0 < d1 else d0
-    two_pi = 2.0 * math.pi
-    if (lo <= 0.0 <= hi) or (lo <= two_pi <= hi) or (lo <= -two_pi <= hi):
-        return 1.0
-    c0 = math.cos(d0)
-    c1 = math.cos(d1)
-    return c0 if c0 > c1 else c1
-
-
-@njit(cache=True, inline="always")
-def _approach(pose, twist, k, phi, dt):
-    """Most body ``k``'s reference point can move along direction ``phi`` this step (>= 0)."""
-    s = math.sqrt(twist[k, 0] ** 2 + twist[k, 1] ** 2)
-    if s <= 0.0:
-        return 0.0
-    c = _max_cos(pose[k, 2] + math.atan2(twist[k, 1], twist[k, 0]), twist[k, 2] * dt, phi)
-    return s * dt * c if c > 0.0 else 0.0
-
-
-@njit(cache=True)
-def contact_caps(pose, twist, dt, n_robots, mode, orca_on, kin, rc):
-    """Slow ORCA robots so that no step can bring two bodies into contact.
-
-    ORCA keeps agents apart only while every agent keeps its half-plane; a
-    differential robot cannot (it drives along its heading, not sideways or
-    back), and in a jam a neighbour's half of the avoidance meets a robot
-    that cannot take its own: they touched (8 robots in 0.6-0.8 m
-    corridors). So, after ORCA, each ORCA robot ``i`` moves towards each
-    body ``j`` no more than its share of their gap (circumscribed discs):
-    half of it for another ORCA robot, all of it less ``j``'s own most
-    approach for a body that does not avoid (moving obstacles, commanded
-    robots). The approach bound is exact for any arc (``speed * dt`` times
-    the largest cosine between the direction of motion over the step and
-    the line to ``j``), and two approaches within the gap cannot close it:
-    the distance is at least its projection on the first line. A robot's
-    linear speed is scaled down (a car's turn rate with it, keeping its
-    curvature); this may brake harder than ``a_max``, as an emergency stop.
-    """
-    n = pose.shape[0]
-    slack = 1e-6
-    for i in range(n_robots):
-        if not orca_on[i] or mode[i] == COMMAND:
-            continue
-        s_i = math.sqrt(twist[i, 0] ** 2 + twist[i, 1] ** 2)
-        if s_i <= 0.0:
-            continue
-        f = 1.0
-        for j in range(n):
-            if j == i:
-                continue
-            dx = pose[j, 0] - pose[i, 0]
-            dy = pose[j, 1] - pose[i, 1]
-            dist = math.sqrt(dx * dx + dy * dy)
-            gap = dist - rc[i] - rc[j] - slack
-            s_j = math.sqrt(twist[j, 0] ** 2 + twist[j, 1] ** 2)
-            if gap > (s_i + s_j) * dt:
-                continue
-            phi = math.atan2(dy, dx)
-            a_i = _approach(pose, twist, i, phi, dt)
-            if a_i <= 0.0:
-                continue
-            if j < n_robots and orca_on[j] and mode[j] != COMMAND:
-                allowed = 0.5 * gap
-            else:
-                allowed = gap - _approach(pose, twist, j, phi + math.pi, dt)
-            if allowed <= 0.0:
-                f = 0.0
-                break
-            if a_i * f > allowed:
-                f = allowed / a_i
-        if f < 1.0:
-            twist[i, 0] *= f
-            twist[i, 1] *= f
-            if int(kin[i, 0]) == CAR:
-                twist[i, 2] *= f
-
-
 @njit(cache=True)
 def world_velocity(pose, twist, out):
     """World velocity of each body's reference point ``(n, 2)``."""
@@ -872,7 +789,6 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
                  reactive, neighbor_dist, max_neighbors, time_horizon, time_horizon_obst, oex,
                  oey, onext, oprev, odx, ody, oconv, otree, dt, 2.0 * dt, bias, progress, pref,
                  new_vel)
-    contact_caps(pose, twist, dt, n_robots, mode, orca_on, kin, rc)
     moving = np.ones(n, np.bool_)
     move_bodies(pose, twist, dt, n_robots, rc, moving, kind, radius, pstart, pcount, vstart,
                 vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx, wpy, wps,

@@ -9,7 +9,9 @@ same at other sizes with --robots/--beams):
   plus observation dicts, rewards);
 * ``orca``: the core step with the compiled plan follower and ORCA, safety
   metrics on, no scans;
-* ``orca+scan``: ``orca`` with every scan too (the robots crossing the maze).
+* ``orca+scan``: ``orca`` with every scan too (the robots crossing the maze);
+* ``noscan``: ``core`` without the scans (``sense=False``): ``core`` minus
+  ``noscan`` is what the 4096 beams cost.
 
 Every repetition of every variant starts from the same state: the world
 of seed 1 at its start poses (``reset_state``; the env's ``reset()``
@@ -78,7 +80,11 @@ def main() -> None:
     def orca_scan():
         w.step(mode=_step.FOLLOW, measure=True, sense=True)
 
-    variants = {"core": core, "env": env_step, "orca": orca, "orca+scan": orca_scan}
+    def noscan():
+        w.step(mode=_step.COMMAND, command=cmd, measure=False, sense=False)
+
+    variants = {"core": core, "env": env_step, "orca": orca, "orca+scan": orca_scan,
+                "noscan": noscan}
     for f in variants.values():        # compile and warm up
         f()
     times = {k_: [] for k_ in variants}

@@ -1,12 +1,24 @@
-"""robomaze.traffic side by side with IR-SIM (ir-sim 2.12, ORCA through pyrvo): an open room.
+"""robomaze.traffic side by side with IR-SIM (ir-sim 2.12, ORCA through pyrvo): a room and a maze.
 
-The same scene in both: a 20 m x 20 m walled room, 32 holonomic disc robots
+``--scene room``: a 20 m x 20 m walled room, 32 holonomic disc robots
 (radius 0.2 m, 1 m/s) on a circle of radius 8 m, each bound for the
 antipode, ORCA (neighbour distance 3 m, 10 neighbours, horizons 2 s / 1 s,
-safety margin 0.04 m), a 64-beam 5 m lidar on every robot, step 0.1 s;
-in both the ORCA preferred velocity is turned 0.05 rad clockwise
-(robomaze's ``OrcaParams.bias``, given to IR-SIM's pyrvo by
-:func:`_bias_irsim`), which breaks the circle's symmetry the same way.
+safety margin 0.04 m), a 64-beam lidar (robomaze's preset: 0.12-3.5 m) on
+every robot, goal tolerance 0.1 m, step 0.1 s. In both the ORCA preferred
+velocity is turned 0.05 rad clockwise (robomaze's ``OrcaParams.bias``,
+given to IR-SIM's pyrvo by :func:`_bias_irsim`), which breaks the
+circle's symmetry the same way; IR-SIM runs its own ORCA behaviour (one
+robot group).
+
+``--scene maze``: the same robots, ORCA and lidars in an 8 x 8 braid maze
+widened to 2 m corridors (0.1 m cells), random start/goal pairs
+(:func:`maze_spec`). IR-SIM gets the same grid as its obstacle map (an
+image) and the same starts and goals; its ORCA behaviour has no walls and
+no routes, so its robots are stepped with velocities from pyrvo given the
+maze's walls and robomaze's follower's preferred velocities on the same
+goal fields (:func:`run_irsim_maze`); IR-SIM moves them, checks
+collisions and casts the lidars.
+
 Each simulator runs ``--steps`` steps (or until every robot is done) per
 repetition; CPU time (``time.process_time``), the two interleaved, median
 of ``--reps``; arrivals and collisions are counted by each simulator's own
@@ -14,7 +26,8 @@ rules. ``/proc/loadavg`` is printed before and after.
 
 Run::
 
-    python benchmarks/bench_traffic_irsim.py --steps 400 --reps 5
+    python benchmarks/bench_traffic_irsim.py --scene room --steps 400 --reps 5
+    python benchmarks/bench_traffic_irsim.py --scene maze --steps 300 --reps 5
 """
 
 from __future__ import annotations

@@ -649,8 +649,11 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
             for q in range(m1 + m2):
                 if q < m1:
                     b = lo + q
-                    if wrap:
-                        b = b % nb
+                    # wrap: hi - lo < nb, so one turn at most either way (no modulo)
+                    if b < 0:
+                        b += nb
+                    elif b >= nb:
+                        b -= nb
                 else:
                     b = lo2 + q - m1
                 if out[i, b] <= near:

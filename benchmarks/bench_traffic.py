@@ -8,7 +8,19 @@ same at other sizes with --robots/--beams):
 * ``env``: ``MultiMazeEnv.step`` (the PettingZoo ParallelEnv: the core step
   plus observation dicts, rewards);
 * ``orca``: the core step with the compiled plan follower and ORCA, safety
-  metrics on, no scans.
+  metrics on, no scans;
+* ``orca+scan``: ``orca`` with every scan too (the robots crossing the maze);
+* ``noscan``: ``core`` without the scans (``sense=False``): ``core`` minus
+  ``noscan`` is what the 4096 beams cost.
+
+Every repetition of every variant starts from the same state: the world
+of seed 1 at its start poses (``reset_state``; the env's ``reset()``
+without a seed, which does the same). Before round six the variants
+stepped a world no repetition reset (``env.reset(seed=1)`` builds a new
+world, the one ``core`` held stayed behind), so ``core`` went on from
+wherever ``orca`` had left the robots -- jammed in corridors and pressed
+against each other, every step a round of contact times: that was the
+unexplained ``core`` figure slower than ``env``.
 
 CPU time (``time.process_time``), the variants interleaved, median of
 ``--reps`` repetitions of ``--steps`` steps each; ``/proc/loadavg`` is
@@ -48,7 +60,7 @@ def main() -> None:
                        count=args.robots, assignment="random", max_steps=10 ** 9)
     env = MultiMazeEnv(spec)
     env.reset(seed=1)
-    w = env.world
+    w = env.world       # reset() without a seed keeps this world (reset_state)
     rng = np.random.default_rng(0)
     turn = rng.uniform(-1, 1, args.robots)
     acts = {a: np.array([0.3, turn[i]], np.float32) for i, a in enumerate(env.agents)}
@@ -65,14 +77,22 @@ def main() -> None:
     def orca():
         w.step(mode=_step.FOLLOW, measure=True, sense=False)
 
-    variants = {"core": core, "env": env_step, "orca": orca}
+    def orca_scan():
+        w.step(mode=_step.FOLLOW, measure=True, sense=True)
+
+    def noscan():
+        w.step(mode=_step.COMMAND, command=cmd, measure=False, sense=False)
+
+    variants = {"core": core, "env": env_step, "orca": orca, "orca+scan": orca_scan,
+                "noscan": noscan}
     for f in variants.values():        # compile and warm up
         f()
     times = {k_: [] for k_ in variants}
     print(f"loadavg before: {open('/proc/loadavg').read().strip()}")
     for _ in range(args.reps):
         for name, f in variants.items():
-            env.reset(seed=1)
+            env.reset()
+            assert env.world is w
             t0 = time.process_time()
             for _ in range(args.steps):
                 f()
@@ -83,7 +103,7 @@ def main() -> None:
           f"pid {os.getpid()}")
     for name, ts in times.items():
         med = statistics.median(ts)
-        print(f"  {name:5s} {med / args.steps * 1e6:8.0f} us/step  "
+        print(f"  {name:9s} {med / args.steps * 1e6:8.0f} us/step  "
               f"{args.robots * args.steps / med:10,.0f} robot-steps/s")
 
 

@@ -35,6 +35,29 @@ def _clip(x, lo, hi):
     return lo if x < lo else hi if x > hi else x
 
 
+#: a bound of :func:`_fast_atan2`'s error (radians; the polynomial's is 1e-5) and more
+_ATAN_ERR = 1e-4
+
+
+@njit(cache=True, inline="always")
+def _fast_atan2(y, x):
+    """``atan2(y, x)`` within 1.2e-5 rad (a minimax polynomial on [0, 1] and the octants)."""
+    ax = abs(x)
+    ay = abs(y)
+    if ax == 0.0 and ay == 0.0:
+        return 0.0
+    swap = ay > ax
+    z = ax / ay if swap else ay / ax
+    z2 = z * z
+    r = z * (0.9998660 + z2 * (-0.3302995 + z2 * (0.1801410 + z2 * (-0.0851330
+                                                                      + z2 * 0.0208351))))
+    if swap:
+        r = 0.5 * math.pi - r
+    if x < 0.0:
+        r = math.pi - r
+    return -r if y < 0.0 else r
+
+
 @njit(cache=True)
 def _wrap(a):
     return (a + math.pi) % (2.0 * math.pi) - math.pi
@@ -516,7 +539,7 @@ def robot_twists(pose, twist, vel, n_robots, mode, command, pref_in, fields, fie
 
 @njit(cache=True)
 def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, range_max,
-                occ, clear, rows, cols, res, ox, oy, oyaw, scan_rows, rc, kind, radius, pstart,
+                occ, clear, rects, rows, cols, res, ox, oy, oyaw, rc, kind, radius, pstart,
                 pcount, vstart, vcount, vx, vy, sa, sb, out):
     """Exact ranges (no noise, unclipped: ``range_max`` = no return) of every robot's sensor.
 
@@ -540,12 +563,12 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
     if shared and n_robots > 0:
         # one sensor model for all: one call of the grid caster for every robot
         s = sensor_id[0]
-        scan_rows_jump(occ, clear, rows, cols, res, ox, oy, oyaw, rows_, mounts[s], cos_b[s],
+        scan_rows_jump(occ, clear, rects, rows, cols, res, ox, oy, oyaw, rows_, mounts[s], cos_b[s],
                        sin_b[s], range_max[s], out)
     else:
         for i in range(n_robots):
             s = sensor_id[i]
-            scan_rows_jump(occ, clear, rows, cols, res, ox, oy, oyaw, rows_[i:i + 1], mounts[s],
+            scan_rows_jump(occ, clear, rects, rows, cols, res, ox, oy, oyaw, rows_[i:i + 1], mounts[s],
                            cos_b[s], sin_b[s], range_max[s], out[i:i + 1])
     for i in range(n_robots):
         s = sensor_id[i]
@@ -560,11 +583,14 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
         if nb > 1:
             inc = math.atan2(sin_b[s, 1] * cos_b[s, 0] - cos_b[s, 1] * sin_b[s, 0],
                              cos_b[s, 1] * cos_b[s, 0] + sin_b[s, 1] * sin_b[s, 0])
-        a_min = math.atan2(sin_b[s, 0], cos_b[s, 0])
         full = nb > 1 and abs(nb * inc - 2.0 * math.pi) < 1e-9
+        inv_inc = 1.0 / inc if inc > 0.0 else 0.0
         rmax = range_max[s]
         cb = math.cos(base)
         sb_ = math.sin(base)
+        # the first beam's world direction: bodies' bearings are measured from it
+        c0 = cb * cos_b[s, 0] - sb_ * sin_b[s, 0]
+        s0 = sb_ * cos_b[s, 0] + cb * sin_b[s, 0]
         # no body beyond the farthest grid return can show on any beam
         far = 0.0
         for b in range(nb):
@@ -578,33 +604,79 @@ def sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, rang
             d = math.sqrt(dx * dx + dy * dy)
             if d - rc[j] >= rmax or d - rc[j] >= far:
                 continue
+            # beams lo..hi (modulo nb when wrap), and lo2..hi2 (a field of view
+            # short of a full turn: the bearing's other representative)
             lo = 0
             hi = nb - 1
+            lo2 = 0
+            hi2 = -1
             wrap = False
-            if d > rc[j] and inc > 0.0:
-                half = math.asin(rc[j] / d)
-                centre = _wrap(math.atan2(dy, dx) - base - a_min)
+            if d > rc[j] * (1.0 + 1e-6) and inc > 0.0:
+                # the beams the bounding circle can cover, by a bearing good to
+                # _ATAN_ERR and a half-angle tan(asin(x)) >= asin(x): a range of
+                # beams a little too wide at worst, each tested exactly below
+                u = dx * c0 + dy * s0
+                v = dy * c0 - dx * s0
+                centre = _fast_atan2(v, u)
+                if centre < 0.0:
+                    centre += 2.0 * math.pi
+                x = rc[j] / d
+                half = x / math.sqrt(1.0 - x * x) + _ATAN_ERR
+                lo = math.floor((centre - half) * inv_inc)
+                hi = math.ceil((centre + half) * inv_inc)
                 if full:
-                    centre = centre % (2.0 * math.pi)
-                lo = math.floor((centre - half) / inc)
-                hi = math.ceil((centre + half) / inc)
-                wrap = full
-                if not full:
+                    wrap = hi - lo < nb
+                    if not wrap:
+                        lo = 0
+                        hi = nb - 1
+                else:
+                    lo2 = math.floor((centre - 2.0 * math.pi - half) * inv_inc)
+                    hi2 = math.ceil((centre - 2.0 * math.pi + half) * inv_inc)
                     lo = max(lo, 0)
                     hi = min(hi, nb - 1)
+                    lo2 = max(lo2, 0)
+                    hi2 = min(hi2, nb - 1)
+                    if hi >= lo and hi2 >= lo2 and lo2 <= hi and hi2 >= lo:
+                        # overlapping: one range
+                        lo = min(lo, lo2)
+                        hi = max(hi, hi2)
+                        hi2 = -1
             near = d - rc[j]
-            for q in range(lo, hi + 1):
-                b = q % nb if wrap else q
-                if b < 0 or b >= nb:
-                    continue
+            disc = kind[j] == 0
+            c_disc = dx * dx + dy * dy - radius[j] * radius[j]
+            m1 = hi - lo + 1 if hi >= lo else 0
+            m2 = hi2 - lo2 + 1 if hi2 >= lo2 else 0
+            for q in range(m1 + m2):
+                if q < m1:
+                    b = lo + q
+                    # wrap: hi - lo < nb, so one turn at most either way (no modulo)
+                    if b < 0:
+                        b += nb
+                    elif b >= nb:
+                        b -= nb
+                else:
+                    b = lo2 + q - m1
                 if out[i, b] <= near:
                     continue
                 ca = cos_b[s, b]
                 sa_ = sin_b[s, b]
                 rx = cb * ca - sb_ * sa_
                 ry = sb_ * ca + cb * sa_
-                t = ray_body(j, sx, sy, rx, ry, pose[j, 0], pose[j, 1], pose[j, 2], kind,
-                             radius, pstart, pcount, vstart, vcount, vx, vy, sa, sb)
+                if disc:
+                    # ray_disc inline: most bodies are discs, and a call per beam
+                    # passing every body array costs more than the test itself
+                    t = 0.0
+                    if c_disc > 0.0:
+                        bb = dx * rx + dy * ry
+                        if bb <= 0.0:
+                            continue
+                        h = bb * bb - c_disc
+                        if h < 0.0:
+                            continue
+                        t = bb - math.sqrt(h)
+                else:
+                    t = ray_body(j, sx, sy, rx, ry, pose[j, 0], pose[j, 1], pose[j, 2], kind,
+                                 radius, pstart, pcount, vstart, vcount, vx, vy, sa, sb)
                 if t < out[i, b]:
                     out[i, b] = t if t < rmax else rmax
 
@@ -705,7 +777,7 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
             pcount, vstart, vcount, vx, vy, wall_args, wall_check, w_r_in, w_r_out, w_disc, wpx,
             wpy, wps, wpc, wpr, wstart, wcount, pa, pb, step_len, contact, hits, frac, length,
             clear_wall, clear_robot, clear_obst, ttc, measure, sense, sensor_id, mounts, cos_b,
-            sin_b, range_min, range_max, scan_rows, scan_out, sa, sb, sc, sd):
+            sin_b, range_min, range_max, rects, scan_out, sa, sb, sc, sd):
     """One whole step of every body in one compiled call (see the module docstring).
 
     Obstacle twists, robot twists (controller, ORCA, limits), the motion with
@@ -738,9 +810,8 @@ def advance(pose, twist, vel, dt, n_robots, mode, command, pref_in, fields, fiel
                       clear_wall, clear_robot, clear_obst, ttc)
     if sense:
         sense_world(pose, n_robots, sensor_id, mounts, cos_b, sin_b, range_min, range_max, occ,
-                    clear,
-                    rows, cols, res, ox, oy, 0.0, scan_rows, rc, kind, radius, pstart, pcount,
-                    vstart, vcount, vx, vy, sa, sb, scan_out)
+                    clear, rects, rows, cols, res, ox, oy, 0.0, rc, kind, radius, pstart,
+                    pcount, vstart, vcount, vx, vy, sa, sb, scan_out)
 
 
 @njit(cache=True)

@@ -28,10 +28,10 @@ from .._search import distance_field
 from ..errors import ParameterError
 from ..geometry import Footprint
 from ..sense.noise import parse_noise
-from ..sense.raycast import scan_rows
 from ..sense.sensor import make_sensor
 from ..geometry.validity import Collider
 from . import _step
+from ._cast import free_rects
 from ._geom import scratch
 from .assign import random_slots, route_waypoints, slots_near
 from .spec import TrafficSpec, child_rng
@@ -231,6 +231,7 @@ class TrafficWorld:
         self._rmax = np.array([k[4] for k in ka], float)
         self._noise_rng = child_rng(spec.world.seed, 1)
         self._scratch = scratch(self.bodies.max_piece)
+        self._rects = free_rects(grid.flat_occupancy(), rows, cols)
         self.reset_state()
 
     # ------------------------------------------------------------ placement
@@ -382,7 +383,7 @@ class TrafficWorld:
                       self._pa, self._pb, self.step_len, self.contact, self.hits, self.frac,
                       self.length, self.clear_wall, self.clear_robot, self.clear_obst, self.ttc,
                       measure, sense, self.sensor_id, self._mounts, self._cos_b, self._sin_b,
-                      self._rmin, self._rmax, scan_rows, self._exact, sa, sb_, sc, sd)
+                      self._rmin, self._rmax, self._rects, self._exact, sa, sb_, sc, sd)
         self._exact_fresh = bool(sense)
         self.time += sp.dt
         self.steps += 1
@@ -406,8 +407,8 @@ class TrafficWorld:
         sa, sb, _, _ = self._scratch
         _step.sense_world(self.pose, self.n_robots, self.sensor_id, self._mounts, self._cos_b,
                           self._sin_b, self._rmin, self._rmax, self.grid.flat_occupancy(),
-                          self.grid.flat_clearance(), rows, cols, res, ox, oy, 0.0, scan_rows, self.bodies.rc, *self.bodies.args,
-                          sa, sb, out)
+                          self.grid.flat_clearance(), self._rects, rows, cols, res, ox, oy, 0.0,
+                          self.bodies.rc, *self.bodies.args, sa, sb, out)
         self._exact_fresh = True
         return out.copy()
 

@@ -4,7 +4,7 @@ import numpy as np
 
 from robomaze.grid import OccupancyGrid
 from robomaze.sense.raycast import scan_rows
-from robomaze.traffic._cast import scan_rows_jump
+from robomaze.traffic._cast import free_rects, scan_rows_jump
 from robomaze.world import WorldSpec
 
 
@@ -17,7 +17,8 @@ def _compare(grid, poses, beams, range_max, mount=(0.0, 0.0, 0.0)):
     got = np.empty((len(poses), beams))
     scan_rows(occ, rows, cols, res, ox, oy, yaw, poses, mount, np.cos(ang), np.sin(ang), 0.0,
               range_max, False, want)
-    scan_rows_jump(occ, grid.flat_clearance(), rows, cols, res, ox, oy, yaw, poses, mount,
+    scan_rows_jump(occ, grid.flat_clearance(), free_rects(occ, rows, cols), rows, cols, res, ox,
+                   oy, yaw, poses, mount,
                    np.cos(ang), np.sin(ang), range_max, got)
     return want, got
 

@@ -9,6 +9,7 @@ from shapely import affinity
 from shapely.geometry import LineString, Point, box
 
 from robomaze.errors import ParameterError
+from robomaze.sense.raycast import scan_rows
 from robomaze.traffic import (ObstacleSpec, OrcaParams, RobotSpec, TrafficSpec, build,
                               run_traffic)
 from robomaze.traffic import _step
@@ -164,6 +165,46 @@ def test_range_sensors_see_other_robots_and_obstacles_exactly():
             assert exact[i, b] == pytest.approx(ref, abs=1e-4)
             seen_bodies += exact[i, b] < walls_only[b] - 1e-9
     assert seen_bodies > 0
+
+
+@pytest.mark.parametrize("fov, beams", [(2 * math.pi, 64), (math.radians(300), 41),
+                                         (math.radians(90), 7)])
+def test_crowded_scans_equal_shapely_rays_in_every_field_of_view(fov, beams):
+    # 24 robots and two obstacles, beams of a full circle and of fields of view
+    # past and short of a half turn (a bearing beyond 180 degrees must still be
+    # found): every beam's range against shapely's ray-vs-geometry intersection
+    spec = TrafficSpec(world=WorldSpec(generator="kruskal", rows=3, cols=3, braid=1.0,
+                                       corridor=20, resolution=0.1, seed=5),
+                       robots=RobotSpec(footprint="disc:0.15", beams=beams), count=20,
+                       assignment="random",
+                       obstacles=[ObstacleSpec(shape="rect:0.5x0.3", behaviour="wander"),
+                                  ObstacleSpec(shape="poly:0,0;0.4,0;0.4,0.4;0.2,0.1;0,0.4",
+                                               behaviour="pedestrian")])
+    w = build(spec)
+    full = fov >= 2 * math.pi
+    ang = (np.linspace(-math.pi, math.pi, beams, endpoint=False) if full
+           else np.linspace(-fov / 2, fov / 2, beams))
+    w._cos_b, w._sin_b = np.cos(ang)[None], np.sin(ang)[None]
+    w._exact = np.empty((w.n_robots, beams))
+    for _ in range(8):
+        w.step()
+    exact = w.exact_scan()
+    rmax = float(w._rmax[0])
+    for i in range(w.n_robots):
+        geom = _world_geometry(w, i)
+        x, y, th = w.pose[i]
+        for b, a in enumerate(ang):
+            dx, dy = math.cos(th + a), math.sin(th + a)
+            hit = LineString([(x, y), (x + rmax * dx, y + rmax * dy)]).intersection(geom)
+            ref = rmax if hit.is_empty else min(Point(x, y).distance(hit), rmax)
+            assert exact[i, b] == pytest.approx(ref, abs=1e-4), (i, b)
+    # bodies, not only walls, show on some beams (the walls-only cast is longer there)
+    res_, rows, cols, ox, oy, yaw = w.grid.frame.kernel_args
+    walls = np.empty_like(exact)
+    scan_rows(w.grid.flat_occupancy(), rows, cols, res_, ox, oy, yaw, w.pose[:w.n_robots],
+              w._mounts[0], np.cos(ang), np.sin(ang), 0.0, rmax, False, walls)
+    assert np.all(exact <= walls + 1e-9)
+    assert np.sum(exact < walls - 1e-6) >= 3
 
 
 def test_same_seed_same_bytes_and_seeds_differ():

@@ -11,7 +11,11 @@ state beyond them, so the padding is never crossed. The heap is the core's
 it settles, which is optimal (all costs are > 0).
 
 The heap kernels below serve profiles whose costs are not integers; integer
-costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`).
+costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`),
+through :func:`runs_entry` / :func:`slalom_entry`: one compiled call per
+search with three arguments (the walls and a search object's int32 and
+int64 scratch, which carries the tables, the start, the goals and the
+search number), so numba's dispatch reads three argument types, not 24.
 
 Move codes (``move[state]``): ``2 * kind + (side == right)``, kinds
 :data:`KINDS`.
@@ -32,6 +36,71 @@ KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out",
 #: Python functions of :mod:`._route_dial`, compiled.
 slalom_dial = njit(cache=True)(_route_dial.slalom_dial)
 runs_dial = njit(cache=True)(_route_dial.runs_dial)
+fill_grid = njit(cache=True)(_route_dial.fill_grid)
+_begin = njit(cache=True)(_route_dial.begin)
+_start_states = njit(cache=True)(_route_dial.start_states)
+
+_H32, _H64 = _route_dial.H_W32, _route_dial.H_W64
+(_GRID, _GOAL, _HORIZ, _DIST, _STAMP, _PARENT, _MOVE, _HEAD, _TAIL, _NXT,
+ _PRV) = range(len(_route_dial.W32))
+(_OCC, _OFF, _STARTS, _GOALS, _ALONG, _DIAG, _TURNS, _RUNS, _CV, _CC,
+ _CM) = range(len(_route_dial.W64))
+_GEN, _ROWS, _COLS, _WIDTH = (_route_dial.H_GEN, _route_dial.H_ROWS, _route_dial.H_COLS,
+                              _route_dial.H_WIDTH)
+_START, _NGOALS, _PRUNE = _route_dial.H_START, _route_dial.H_NGOALS, _route_dial.H_PRUNE
+_USE_DIAG, _PIVOT, _FILL = _route_dial.H_DIAG, _route_dial.H_PIVOT, _route_dial.H_FILL
+
+
+@njit(cache=True, inline="always")
+def _a(ws, wl, k):
+    """Section ``W32[k]`` of the int32 scratch."""
+    return ws[wl[_H32 + k]:wl[_H32 + k + 1]]
+
+
+@njit(cache=True, inline="always")
+def _b(wl, k):
+    """Section ``W64[k]`` of the int64 array."""
+    return wl[wl[_H64 + k]:wl[_H64 + k + 1]]
+
+
+@njit(cache=True, inline="always")
+def _start(walls, ws, wl):
+    """Write the walls (unless the header says the grid holds them), mark the
+    goals, count the search; returns its number."""
+    if wl[_FILL]:
+        fill_grid(walls, _a(ws, wl, _GRID), wl[_ROWS], wl[_COLS], wl[_WIDTH])
+    gen = _begin(_a(ws, wl, _GOAL), _a(ws, wl, _STAMP), _b(wl, _GOALS), wl[_NGOALS],
+                 wl[_GEN])
+    wl[_GEN] = gen
+    return gen
+
+
+@njit(cache=True)
+def runs_entry(walls, ws, wl):
+    """One search of the runs model on a search object's scratch (the layout
+    of :data:`._route_dial.W32` / ``W64``): walls in, goals marked, Dial's
+    search; returns the goal position or -1."""
+    gen = _start(walls, ws, wl)
+    n = _start_states(_a(ws, wl, _GRID), wl[_START], False, wl[_WIDTH], _b(wl, _STARTS))
+    return runs_dial(_a(ws, wl, _GRID), _a(ws, wl, _GOAL), gen, _b(wl, _OFF),
+                     _b(wl, _STARTS), n, _b(wl, _RUNS), wl[_PRUNE],
+                     _a(ws, wl, _DIST), _a(ws, wl, _STAMP), _a(ws, wl, _PARENT),
+                     _a(ws, wl, _HEAD), _a(ws, wl, _TAIL), _a(ws, wl, _NXT), _a(ws, wl, _PRV),
+                     _b(wl, _OCC))
+
+
+@njit(cache=True)
+def slalom_entry(walls, ws, wl):
+    """One search of the slalom graph, as :func:`runs_entry`; returns the goal
+    state or -1."""
+    gen = _start(walls, ws, wl)
+    n = _start_states(_a(ws, wl, _GRID), wl[_START], True, wl[_WIDTH], _b(wl, _STARTS))
+    return slalom_dial(_a(ws, wl, _GRID), _a(ws, wl, _HORIZ), _a(ws, wl, _GOAL), gen,
+                       _b(wl, _OFF), _b(wl, _STARTS), n, _b(wl, _ALONG),
+                       _b(wl, _DIAG), _b(wl, _TURNS), wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE],
+                       _a(ws, wl, _DIST), _a(ws, wl, _STAMP), _a(ws, wl, _PARENT),
+                       _a(ws, wl, _MOVE), _a(ws, wl, _HEAD), _a(ws, wl, _TAIL), _a(ws, wl, _NXT),
+                       _a(ws, wl, _PRV), _b(wl, _OCC), _b(wl, _CV), _b(wl, _CC), _b(wl, _CM))
 
 
 @njit(cache=True, inline="always")

@@ -32,11 +32,19 @@ from . import _route_dial
 #: Move kinds in code order.
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
+
+
+@njit(inline="always")
+def _unsigned(i):
+    return np.uint64(i)
+
+
 #: Dial's bucket-queue searches (integer costs, scratch reused): the plain
-#: Python functions of :mod:`._route_dial`, compiled.
-slalom_dial = njit(cache=True)(_route_dial.slalom_dial)
-runs_dial = njit(cache=True)(_route_dial.runs_dial)
-fill_grid = njit(cache=True)(_route_dial.fill_grid)
+#: Python functions of :mod:`._route_dial`, compiled, indexing unsigned
+#: (:func:`._route_dial.with_index_cast`: no negative-index wraparound)
+slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, _unsigned))
+runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, _unsigned))
+fill_grid = njit(cache=True)(_route_dial.with_index_cast(_route_dial.fill_grid, _unsigned))
 _begin = njit(cache=True)(_route_dial.begin)
 _start_states = njit(cache=True)(_route_dial.start_states)
 
@@ -282,3 +290,15 @@ def runs_search(passable, width, start, goal, runs):
                                           hk, hg, hn, size)
                 m += 1
     return -1, dist, parent
+
+
+def direct_entry(kernel):
+    """``kernel``'s compiled function itself, called without numba's dispatch
+    (which reads every argument's type to pick an overload on each call:
+    ~0.1 us of a ~1 us call), or ``kernel`` when it has other than its one
+    overload. A search object always passes the same three types (a flat
+    bool array, its int32 and its int64 scratch), and calls this only after
+    ``kernel`` ran once with them."""
+    overloads = list(getattr(kernel, "overloads", {}).values())
+    point = getattr(overloads[0], "entry_point", None) if len(overloads) == 1 else None
+    return point if callable(point) else kernel

@@ -271,12 +271,7 @@ class RouteSearch:
         self.dial = all(float(x) == int(x) for t in used for x in t) and \
             top * 8 * (rows + 2) * (cols + 2) < 2 ** 31
         self.jit = bool(jit) or not self.dial
-        longest = max(rows, cols) - 1            # cells in the longest straight
-        if runs_model:
-            self.prune = prunable(runs, longest, monotone=True)
-        else:
-            self.prune = prunable(along, longest) and \
-                (not self.diagonals or prunable(diag, 2 * max(rows, cols)))
+        self.prune = _prune_ok(prof, n_max, self.model, self.diagonals, max(rows, cols))
         n_pos = height * width
         n_states = n_pos if runs_model else 8 * n_pos
         horiz = np.zeros((height, width), np.uint8)
@@ -298,7 +293,7 @@ class RouteSearch:
         grid[_PAD + 1:_PAD + 2 * rows:2, _PAD + 1:_PAD + 2 * cols:2] = 1    # centres
         # the kernels run straights to the first closed wall: every table must
         # outlast the longest straight (the closed border ends each one)
-        assert len(runs) > longest + 1 and len(along) > longest + 1 and \
+        assert len(runs) > max(rows, cols) and len(along) > max(rows, cols) and \
             len(diag) > 2 * max(rows, cols) + 1
         # each section: its initial values, or its size (zeros)
         sec32 = {"grid": grid.ravel(), "goal": n_pos,
@@ -405,23 +400,26 @@ class RouteSearch:
         if self.jit:
             entry = self._entry
             if entry is None:
-                from ._route_kernels import runs_entry, slalom_entry
-                entry = self._entry = runs_entry if self.model == "runs" else slalom_entry
+                from ._route_kernels import direct_entry, runs_entry, slalom_entry
+                kernel = runs_entry if self.model == "runs" else slalom_entry
+                end = kernel(walls.ravel(), self._ws, self._wl)   # compiles or loads it
+                self._entry = direct_entry(kernel)
+                return int(end)
             return int(entry(walls.ravel(), self._ws, self._wl))
-        # the same steps as the compiled entries, on lists
+        # the same steps as the compiled entries, on lists (the grid the
+        # entries' fill_grid writes, built by numpy: faster in Python)
         h, sec = self._header, self._sec
-        _rd.fill_grid(walls.reshape(-1).tolist(), sec["grid"], h[_rd.H_ROWS],
-                      h[_rd.H_COLS], h[_rd.H_WIDTH])
+        sec["grid"] = grid = passable_grid(walls)[0].tolist()
         self._gen = _rd.begin(sec["goal"], sec["stamp"], gpos, len(gpos), self._gen)
         starts = sec["starts"]
         if self.model == "runs":
-            n = _rd.start_states(sec["grid"], p0, False, self.width, starts)
-            return _rd.runs_dial(sec["grid"], sec["goal"], self._gen, sec["off"], starts, n,
+            n = _rd.start_states(grid, p0, False, self.width, starts)
+            return _rd.runs_dial(grid, sec["goal"], self._gen, sec["off"], starts, n,
                                  sec["runs"], h[_rd.H_PRUNE], sec["dist"], sec["stamp"],
                                  sec["parent"], sec["head"], sec["tail"], sec["nxt"],
                                  sec["prv"], sec["occ"])
-        n = _rd.start_states(sec["grid"], p0, True, self.width, starts)
-        return _rd.slalom_dial(sec["grid"], sec["horiz"], sec["goal"], self._gen, sec["off"],
+        n = _rd.start_states(grid, p0, True, self.width, starts)
+        return _rd.slalom_dial(grid, sec["horiz"], sec["goal"], self._gen, sec["off"],
                                starts, n, sec["along"], sec["diag"], sec["turns"],
                                h[_rd.H_DIAG], h[_rd.H_PIVOT], h[_rd.H_PRUNE], sec["dist"],
                                sec["stamp"], sec["parent"], sec["move"], sec["head"],
@@ -470,6 +468,17 @@ def _pack(sec32: dict, sec64: dict, header: dict):
         if not isinstance(v, int):
             views[name][:] = v
     return ws, wl, views
+
+
+@lru_cache(maxsize=64)
+def _prune_ok(prof: MouseProfile, n_max: int, model: str, diagonals: bool, size: int) -> bool:
+    """Whether the pruning is exact for these tables on mazes of ``size``
+    cells a side (cached: a profile is immutable)."""
+    along, diag, _, runs = _tables(prof, n_max)
+    longest = size - 1                       # cells in the longest straight
+    if model == "runs":
+        return prunable(runs, longest, monotone=True)
+    return prunable(along, longest) and (not diagonals or prunable(diag, 2 * size))
 
 
 def prunable(table, longest: int, *, monotone: bool = False) -> bool:

@@ -228,3 +228,49 @@ def test_fastest_route_is_unchanged_for_float_profiles():
         pytest.approx(heap_cost(wall_array(m), m.start, m.goals, True, p))
     assert fastest_route(m, diagonals=True, profile=p).cost_ms == \
         s.cost(wall_array(m), m.start, m.goals)
+
+
+@pytest.mark.parametrize("shape", [(16, 16), (5, 9), (32, 32), (1, 4)])
+def test_fill_grid_writes_the_grid_passable_grid_builds(shape):
+    # the compiled entries write the walls with fill_grid; plain Python and
+    # the heap kernels use passable_grid (numpy): the same grid, also for
+    # walls closed on one side only
+    from robomaze.micromouse._route_kernels import fill_grid
+    rows, cols = shape
+    rng = np.random.default_rng(rows * 100 + cols)
+    s = RouteSearch(rows, cols)
+    for density in (0.0, 0.3, 0.7, 1.0):
+        walls = rng.random((rows, cols, 4)) < density
+        want = passable_grid(walls)[0]
+        grid = s._sec["grid"].copy()
+        fill_grid(walls.reshape(-1), grid, rows, cols, s.width)
+        assert np.array_equal(grid, want)
+        plain = grid.tolist()
+        rd.fill_grid(walls.reshape(-1).tolist(), plain, rows, cols, s.width)
+        assert plain == want.tolist()
+
+
+def test_index_cast_copy_reads_the_same_elements():
+    # the compiled kernels index through a cast (unsigned in numba); the copy
+    # with an identity cast is the same function as the original
+    seen = []
+
+    def cast(i):
+        seen.append(i)
+        return i
+
+    copy = rd.with_index_cast(rd.runs_dial, cast)
+    assert copy is not rd.runs_dial and copy.__qualname__ == "runs_dial"
+    m = braided([21])[0]
+    w = wall_array(m)
+    a = RouteSearch(16, 16, jit=False)
+    want = a.cost(w, m.start, m.goals)
+    import robomaze.micromouse.route as route_mod
+    original = route_mod._rd.runs_dial
+    try:
+        route_mod._rd.runs_dial = copy
+        b = RouteSearch(16, 16, jit=False)
+        assert b.cost(w, m.start, m.goals) == want
+    finally:
+        route_mod._rd.runs_dial = original
+    assert len(seen) > 1000 and min(seen) >= 0

@@ -295,7 +295,7 @@ class WorldSpec:
         spec = scenario.spec
         mz, wd = spec["maze"], spec["widen"]
         fp = spec["robot"].get("footprint")
-        if isinstance(fp, dict):
+        if isinstance(fp, dict):   # a table is converted, not parsed
             from .geometry import Footprint
 
             fp = Footprint.from_spec(fp).to_spec()

@@ -51,7 +51,7 @@ def _bfs_length(free: np.ndarray, s, g) -> float:
 
 
 def test_planner_plugin_passes_the_contract(plugins):
-    from robomaze.plan import check_planner
+    from robomaze.testing import check_planner
 
     spec = PLANNERS.spec("greedy")
     assert check_planner(spec) == "planner greedy: 4 checks passed"
@@ -95,7 +95,8 @@ def test_whiskers_read_contact_by_hand(plugins):
 
 
 def test_agent_plugin_with_a_contact_sensor_passes_the_contract(plugins):
-    from robomaze.sim import check_agent, simulate
+    from robomaze.sim import simulate
+    from robomaze.testing import check_agent
 
     assert check_agent(AGENTS.spec("bumper"), sensor="whiskers") == \
         "agent bumper: 4 checks passed"

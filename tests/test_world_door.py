@@ -129,12 +129,9 @@ def _calls(path: Path, name: str) -> list[int]:
                  or (isinstance(n.func, ast.Attribute) and n.func.attr == name))]
 
 
-# The check_planner/check_agent kits are tests shipped in the package, and they
-# cannot reach the world module: plan sits beside world in the layers (and sim
-# imports plan), and "the simulator neither generates mazes nor draws" forbids
-# sim -> world outright (pyproject.toml's import contracts). The warm-up code
-# (cli/_stages.py, cli/warmup.py, bench/_warmup.py) widens through world.widen_maze.
-_WIDEN_ALLOWED = {"world.py", "grid.py", "plan/contract.py", "sim/agents/contract.py"}
+# Everything else -- the warm-up code, the web game, records, the contract kits
+# of robomaze.testing -- widens through world.widen_maze or WorldSpec.build().
+_WIDEN_ALLOWED = {"world.py", "grid.py"}
 
 
 def test_only_the_world_module_widens():
@@ -377,3 +374,21 @@ def test_each_door_refuses_a_footprint_string_in_one_line(door):
     with pytest.raises(ParameterError) as info:
         call()
     assert str(info.value) == want
+
+
+def test_traffic_reads_shapes_through_the_world_door():
+    """Traffic robots and obstacles read their shape strings with the world's
+    parse_footprint (errors name the field), once: a point robot is refused."""
+    from robomaze.errors import ParameterError
+    from robomaze.traffic.spec import ObstacleSpec, RobotSpec
+
+    r = RobotSpec(footprint="rect:0.4x0.2")
+    assert r.footprint == "rect:0.4x0.2" and r.shape is r.shape
+    assert r.shape.geometry.bounds == pytest.approx((-0.2, -0.1, 0.2, 0.1))
+    assert ObstacleSpec(shape={"shape": "disc", "radius": 0.3}).body.radius == 0.3
+    with pytest.raises(ParameterError, match=r"^robot footprint .*disc:-1"):
+        RobotSpec(footprint="disc:-1")
+    with pytest.raises(ParameterError, match="robot footprint must be a shape.*'point'"):
+        RobotSpec(footprint="point")
+    with pytest.raises(ParameterError, match="^obstacle shape"):
+        ObstacleSpec(shape="blob:1")

@@ -28,7 +28,7 @@ from .footprint_planner import collision_free
 from .search import astar, dijkstra
 from .wavefront import wavefront, wavefront_field
 
-__all__ = ["PLANNERS", "plan", "check_planner_options", "register", "unregister", "check_planner", "Path", "make_path", "wavefront", "wavefront_field",
+__all__ = ["PLANNERS", "plan", "check_planner_options", "register", "unregister", "Path", "make_path", "wavefront", "wavefront_field",
            "dijkstra", "astar", "collision_free", "max_clearance", "inflation_cost",
            "theta_star", "smooth"]
 
@@ -39,13 +39,11 @@ from . import _specs  # noqa: E402,F401  (declares the built-in planners)
 from .classic import (dead_end_filling, dfs_backtracking, pledge,  # noqa: E402,F401
                       random_mouse, tremaux, wall_follower)
 
-from .contract import check_planner  # noqa: E402
-
 
 def register(name: str, fn: Callable[..., Path] | None = None, *, replace: bool = False):
     """Register a planner ``fn(grid, start, goal, *, footprint, connectivity, **options) -> Path``.
 
-    Usable as a decorator (``@register("mine")``); see :func:`check_planner`
+    Usable as a decorator (``@register("mine")``); see :func:`robomaze.testing.check_planner`
     for the contract a planner must meet.
     """
     return PLANNERS.register(name, fn, replace=replace)

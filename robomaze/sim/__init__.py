@@ -12,9 +12,8 @@ from .kinematics import Kinematics, wrap_angle
 from .robot import Robot
 from .replay import replay
 from .trajectory import Trajectory
-from .agents import AGENTS, AgentContext, check_agent, make_agent
+from .agents import AGENTS, AgentContext, make_agent
 from .runner import SimResult, simulate
 
 __all__ = ["SimEnv", "GoalRegion", "Robot", "Kinematics", "Trajectory", "replay", "Collider",
-           "collides", "wrap_angle", "AGENTS", "AgentContext", "make_agent", "simulate", "SimResult",
-           "check_agent"]
+           "collides", "wrap_angle", "AGENTS", "AgentContext", "make_agent", "simulate", "SimResult"]

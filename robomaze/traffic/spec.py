@@ -31,7 +31,7 @@ import numpy as np
 from .._validate import check_choice, check_float, check_int
 from ..errors import ParameterError
 from ..geometry import Footprint
-from ..world import WorldSpec
+from ..world import WorldSpec, parse_footprint
 
 __all__ = ["RobotSpec", "ObstacleSpec", "OrcaParams", "TrafficSpec", "KINEMATICS", "BEHAVIOURS",
            "ASSIGNMENTS", "AGENT_CHOICES", "child_rng"]
@@ -76,6 +76,16 @@ def _point(name, v):
     return (a, b)
 
 
+def _body(spec, name: str) -> Footprint:
+    """A robot's or an obstacle's shape: the world's footprint reading, a point refused."""
+    fp = parse_footprint(spec, name) if not isinstance(spec, (dict, Footprint)) \
+        else Footprint.from_spec(spec)
+    if fp is None:
+        raise ParameterError(f"{name} must be a shape (disc:R, rect:LxW[@RX,RY] or "
+                             f"poly:X,Y;...): traffic has no point robots, got {spec!r}")
+    return fp
+
+
 @dataclass(frozen=True)
 class RobotSpec:
     """One robot (or the template of ``count`` robots).
@@ -99,8 +109,9 @@ class RobotSpec:
     goal: tuple | None = None
 
     def __post_init__(self):
-        fp = Footprint.from_spec(self.footprint)
+        fp = _body(self.footprint, "robot footprint")
         object.__setattr__(self, "footprint", fp.to_spec())
+        object.__setattr__(self, "_shape", fp)   # read once, at the door
         check_choice("kinematics", self.kinematics, KINEMATICS)
         for k in ("v_max", "omega_max", "a_max", "alpha_max", "turning_radius"):
             object.__setattr__(self, k, check_float(k, getattr(self, k), min_value=0.0,
@@ -116,14 +127,15 @@ class RobotSpec:
 
     @property
     def shape(self) -> Footprint:
-        return Footprint.from_spec(self.footprint)
+        return self._shape
 
 
 @dataclass(frozen=True)
 class ObstacleSpec:
     """A moving obstacle: ``shape`` (a footprint spec: ``disc:R``, ``rect:LxW``,
     ``poly:...``), ``behaviour`` (:data:`BEHAVIOURS`), ``speed`` (m/s) and
-    ``waypoints`` (world points; None: a random route through the maze)."""
+    ``waypoints`` (world points; None: a random route through the maze).
+    ``body`` is the shape read once, as a :class:`~robomaze.geometry.Footprint`."""
 
     shape: str = "disc:0.25"
     behaviour: str = "pedestrian"
@@ -132,7 +144,9 @@ class ObstacleSpec:
     start: tuple | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "shape", Footprint.from_spec(self.shape).to_spec())
+        fp = _body(self.shape, "obstacle shape")
+        object.__setattr__(self, "shape", fp.to_spec())
+        object.__setattr__(self, "body", fp)   # read once, at the door
         check_choice("obstacle behaviour", self.behaviour, BEHAVIOURS)
         object.__setattr__(self, "speed", check_float("obstacle speed", self.speed,
                                                       min_value=0.0))

@@ -137,8 +137,7 @@ class TrafficWorld:
         self.obstacles = spec.obstacle_list()
         nr, no = len(self.robots), len(self.obstacles)
         self.n_robots, self.n_obstacles = nr, no
-        fps = [r.shape for r in self.robots] + [Footprint.from_spec(o.shape)
-                                                for o in self.obstacles]
+        fps = [r.shape for r in self.robots] + [o.body for o in self.obstacles]
         self.bodies = Bodies.of(fps)
         rc = self.bodies.rc
         self._place(spec, grid, rc)

@@ -14,8 +14,9 @@ from robomaze.errors import ContractError, ParameterError, UnknownNameError
 from robomaze.generate import GENERATORS, generate
 from robomaze.generate import register as register_generator
 from robomaze.generate import unregister as unregister_generator
-from robomaze.plan import PLANNERS, astar, check_planner, make_path, plan, register, unregister
-from robomaze.sim import AGENTS, check_agent
+from robomaze.plan import PLANNERS, astar, make_path, plan, register, unregister
+from robomaze.sim import AGENTS
+from robomaze.testing import check_agent, check_planner
 from robomaze.sim.agents import follow_plan
 from robomaze.sim.agents import register as register_agent
 from robomaze.sim.agents import unregister as unregister_agent
@@ -96,7 +97,8 @@ def test_entry_points_load_on_first_lookup(tmp_path):
         assert ok and "t_plugin" in sys.modules
         assert "t_gone" not in P.PLANNERS
         assert any("t_gone" in str(x.message) for x in w), [str(x.message) for x in w]
-        print(P.check_planner(P.PLANNERS["t_plug"]))
+        from robomaze.testing import check_planner
+        print(check_planner(P.PLANNERS["t_plug"]))
         """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,

@@ -13,7 +13,8 @@ from shapely.ops import unary_union
 from robomaze import Maze, widen
 from robomaze.errors import NoPathError, ParameterError, UnknownNameError
 from robomaze.geometry import Footprint, footprint_clearance
-from robomaze.plan import PLANNERS, check_planner, plan
+from robomaze.plan import PLANNERS, plan
+from robomaze.testing import check_planner
 from robomaze.plan.sampling import OMPL_PLANNERS, ClearanceLookup, ompl_plan
 
 pytest.importorskip("ompl")

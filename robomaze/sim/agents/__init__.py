@@ -23,7 +23,7 @@ from .follow_plan import follow_plan
 from .tremaux import tremaux
 from .wall_follow import wall_follow
 
-__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister", "check_agent"]
+__all__ = ["AGENTS", "AgentContext", "make_agent", "register", "unregister"]
 
 #: Agent name -> factory: :data:`robomaze.registry.AGENTS` (entry points in
 #: the group ``robomaze.agents`` join on the first lookup).
@@ -39,8 +39,6 @@ def unregister(name: str) -> Callable:
     """Remove the agent registered as ``name`` and return it."""
     return AGENTS.unregister(name)
 
-
-from .contract import check_agent  # noqa: E402
 
 
 def make_agent(name: str, ctx: AgentContext, **options):

@@ -7,14 +7,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 import numpy as np
 
-from ...errors import ContractError
-from ...geometry import Footprint
-from ...grid import widen
-from ...maze import Maze
+from ..errors import ContractError
+from ..geometry import Footprint
+from ..maze import Maze
+from ..registry import Spec
+from ..sim import simulate
+from ..sim.agents import AGENTS
+from ..world import widen_maze
 
 __all__ = ["check_agent"]
 
@@ -54,13 +58,6 @@ def check_agent(factory: Callable, *, name: str | None = None, require_goal: boo
     ContractError
         Listing every check that failed.
     """
-    from .. import simulate
-    from . import AGENTS
-
-    from dataclasses import replace
-
-    from ...registry import Spec
-
     if not isinstance(factory, Spec):
         # a registered agent's own function: run it with its spec's flags and needs
         entry = f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
@@ -73,7 +70,7 @@ def check_agent(factory: Callable, *, name: str | None = None, require_goal: boo
     AGENTS.register(replace(factory, name=tmp) if isinstance(factory, Spec) else tmp,
                     None if isinstance(factory, Spec) else factory, replace=True)
     failures: list[str] = []
-    g = widen(Maze.empty(2, 2), corridor=5, wall=1, resolution=0.1)
+    g = widen_maze(Maze.empty(2, 2), corridor=5, wall=1, resolution=0.1)
     fp = Footprint.disc(0.1)
     try:
         runs = []

@@ -14,9 +14,10 @@ import numpy as np
 
 from ..errors import ContractError, NoPathError
 from ..geometry import Footprint
-from ..grid import widen
 from ..maze import Maze
-from .path import Path
+from ..plan.path import Path
+from ..registry import Spec
+from ..world import widen_maze
 
 __all__ = ["check_planner"]
 
@@ -59,15 +60,13 @@ def check_planner(fn: Callable[..., Path], *, name: str | None = None, **options
     ContractError
         Listing every check that failed.
     """
-    from ..registry import Spec
-
     if isinstance(fn, Spec):   # a declaration: its options are checked, then it runs
         spec, fn = fn, fn.load()
         options = spec.check(options)
         name = name or spec.name
     label = name or getattr(fn, "__name__", repr(fn))
     failures: list[str] = []
-    g = widen(_maze(), corridor=3, wall=1, resolution=0.1)
+    g = widen_maze(_maze(), corridor=3, wall=1, resolution=0.1)
     s, goal = g.start_goal()
     for fp in (None, Footprint.disc(0.12)):
         what = "point" if fp is None else "disc r=0.12"
@@ -94,7 +93,7 @@ def check_planner(fn: Callable[..., Path], *, name: str | None = None, **options
     # the goal block walled off: (2, 3) has no open wall
     walled = Maze.from_edges(3, 4, [0, 1, 2, 3, 7, 6, 5, 4, 8, 9],
                              [1, 2, 3, 7, 6, 5, 4, 8, 9, 10])
-    gw = widen(walled, corridor=3, wall=1, resolution=0.1)
+    gw = widen_maze(walled, corridor=3, wall=1, resolution=0.1)
     try:
         p = fn(gw, s, goal, footprint=None, connectivity=4, **options)
         failures.append(f"no path: returned a path ({type(p).__name__}) to a walled-off goal")

@@ -284,6 +284,7 @@ class RouteSearch:
         self._gen = 0
         self._key = None
         self._entry = None
+        self._wshape = (rows, cols, 4)
         if not self.dial:
             self._tables = (along, diag, turns, runs, pivot)
             return
@@ -381,7 +382,7 @@ class RouteSearch:
     def _search(self, walls, start, goals):
         if not (isinstance(walls, np.ndarray) and walls.dtype == bool):
             walls = _walls_of(walls, False)
-        if walls.shape[:2] != self.shape or walls.ndim != 3 or walls.shape[2] != 4:
+        if walls.shape != self._wshape:
             rows, cols = self.shape
             raise ParameterError(f"walls must have shape ({rows}, {cols}, 4) for this "
                                  f"search, got {walls.shape}")

@@ -484,13 +484,18 @@ def with_index_cast(fn, cast):
     search), while this module's functions, which plain Python runs, stay
     as they are. Every index the kernels use is >= 0, so both read the same
     elements. The copy keeps ``fn``'s file and line numbers (numba's
-    messages and its cache point at this file, whose content keys the cache).
+    messages and its cache point at this file, whose content keys the
+    cache); without the source (an install that ships only bytecode)
+    ``fn`` itself is returned.
     """
     import ast
     import inspect
     import textwrap
 
-    tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError):     # no source shipped: compile fn as it is
+        return fn
     names = {a.arg for a in tree.body[0].args.args} | {"_LOW_BIT"}
 
     class _Cast(ast.NodeTransformer):

@@ -33,9 +33,9 @@ from . import _route_dial
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
 
-
 @njit(inline="always")
 def _unsigned(i):
+    """``i`` (>= 0) as an unsigned index: numba adds no wraparound for it."""
     return np.uint64(i)
 
 

@@ -7,7 +7,7 @@ importing numba (its import alone costs more CPU than the whole search in
 Python). One algorithm in both, so both give the same route bit for bit.
 
 The graph is the half-cell grid of :mod:`._route_kernels` (states ``p * 8 +
-h``; the runs model: positions). :func:`fill_grid` writes a maze's walls
+h``; the runs model: positions). :func:`prepare` writes a maze's walls
 into the grid, so a search reads the walls it is given, no array is built
 per search. Every edge cost is a non-negative integer below ``len(head)``
 -- the number of buckets -- so bucket ``c % len(head)`` holds exactly the
@@ -53,8 +53,7 @@ Move codes as in :mod:`._route_kernels`: ``2 * kind + (side == right)``.
 
 from __future__ import annotations
 
-__all__ = ["begin", "fill_grid", "start_states", "slalom_dial", "runs_dial", "GEN_MAX",
-           "with_index_cast"]
+__all__ = ["prepare", "slalom_dial", "runs_dial", "GEN_MAX", "with_index_cast"]
 
 #: The position of a 32-bit word's only set bit, by de Bruijn's multiply
 #: (``(bit * 0x077CB531) mod 2**32 >> 27``): the search skips empty buckets
@@ -82,42 +81,55 @@ HEADER = H_W64 + len(W64) + 1
 GEN_MAX = 2 ** 31 - 2
 
 
-def fill_grid(walls, grid, rows, cols, width):
-    """Write the wall midpoints of ``walls`` into the padded half-cell ``grid``.
+def prepare(walls, fill, grid, rows, cols, width, goal, stamp, goals, n_goals, gen, p0, slalom,
+            starts):
+    """Set up search number ``gen + 1``; returns ``(gen + 1, number of start states)``.
 
-    ``walls``: ``rows * cols * 4`` flags (a flat ``(rows, cols, 4)`` array,
-    sides N E S W, true = wall); a wall is open (1) only if neither of its
-    two cells says it is closed. Only the interior wall midpoints are
-    written: centres (1), corners and the border (0) are the caller's, once.
+    * ``fill``: write the wall midpoints of ``walls`` (``rows * cols * 4``
+      flags, a flat ``(rows, cols, 4)`` array, sides N E S W, true = wall)
+      into the padded half-cell ``grid``; a wall is open (1) only if neither
+      of its two cells says it is closed. Only interior wall midpoints are
+      written: centres (1), corners and the border (0) are the caller's,
+      once. (Plain Python passes 0 and a grid from ``passable_grid``.)
+    * mark the goal positions ``goals[:n_goals]`` with the search number;
+      stamps from earlier searches stay where they are; past
+      :data:`GEN_MAX` the stamps and goal marks are cleared once and the
+      count starts again at 1;
+    * write the start states from centre ``p0`` into ``starts``: the runs
+      model, the position; the slalom graph, heading north if the wall ahead
+      is open, else every open side (north if none is: a start walled in).
     """
-    row4 = 4 * cols
-    for r in range(rows):
-        p = (2 * r + 3) * width + 3               # centre of (r, 0): padding 2
-        i = r * row4
-        for c in range(cols - 1):                 # east walls
-            grid[p + 1] = 0 if walls[i + 1] or walls[i + 7] else 1
-            p += 2
-            i += 4
-    for r in range(rows - 1):
-        p = (2 * r + 4) * width + 3               # wall south of (r, 0)
-        i = r * row4
-        for c in range(cols):                     # south walls
-            grid[p] = 0 if walls[i + 2] or walls[i + row4] else 1
-            p += 2
-            i += 4
-
-
-def start_states(grid, p0, slalom, width, starts):
-    """Write the start states of the search from centre ``p0`` into
-    ``starts``; returns their number. The runs model: the position. The
-    slalom graph: heading north if the wall ahead is open, else every open
-    side (north if none is: a start walled in on all sides)."""
+    if fill:
+        row4 = 4 * cols
+        for r in range(rows):
+            p = (2 * r + 3) * width + 3           # centre of (r, 0): padding 2
+            i = r * row4
+            for c in range(cols - 1):             # east walls
+                grid[p + 1] = 0 if walls[i + 1] or walls[i + 7] else 1
+                p += 2
+                i += 4
+        for r in range(rows - 1):
+            p = (2 * r + 4) * width + 3           # wall south of (r, 0)
+            i = r * row4
+            for c in range(cols):                 # south walls
+                grid[p] = 0 if walls[i + 2] or walls[i + row4] else 1
+                p += 2
+                i += 4
+    gen += 1
+    if gen > GEN_MAX:
+        for i in range(len(stamp)):
+            stamp[i] = 0
+        for i in range(len(goal)):
+            goal[i] = 0
+        gen = 1
+    for i in range(n_goals):
+        goal[goals[i]] = gen
     if not slalom:
         starts[0] = p0
-        return 1
+        return gen, 1
     if grid[p0 - width]:
         starts[0] = p0 * 8
-        return 1
+        return gen, 1
     n = 0
     if grid[p0 + 1]:
         starts[n] = p0 * 8 + 2
@@ -131,26 +143,7 @@ def start_states(grid, p0, slalom, width, starts):
     if n == 0:
         starts[0] = p0 * 8
         n = 1
-    return n
-
-
-def begin(goal, stamp, goals, n_goals, gen):
-    """Start search number ``gen + 1`` and return that number: mark the
-    goal positions ``goals[:n_goals]``.
-
-    Stamps from earlier searches stay where they are; past :data:`GEN_MAX`
-    the stamps and goal marks are cleared once and the count starts at 1.
-    """
-    gen += 1
-    if gen > GEN_MAX:
-        for i in range(len(stamp)):
-            stamp[i] = 0
-        for i in range(len(goal)):
-            goal[i] = 0
-        gen = 1
-    for i in range(n_goals):
-        goal[goals[i]] = gen
-    return gen
+    return gen, n
 
 
 def slalom_dial(grid, horiz, goal, gen, off, starts, n_starts, along, diag, turns, use_diag,

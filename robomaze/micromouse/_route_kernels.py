@@ -33,54 +33,25 @@ from . import _route_dial
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
 
-@njit(inline="always")
-def _unsigned(i):
-    """``i`` (>= 0) as an unsigned index: numba adds no wraparound for it."""
-    return np.uint64(i)
-
-
 #: Dial's bucket-queue searches (integer costs, scratch reused): the plain
 #: Python functions of :mod:`._route_dial`, compiled, indexing unsigned
 #: (:func:`._route_dial.with_index_cast`: no negative-index wraparound)
-slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, _unsigned))
-runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, _unsigned))
-fill_grid = njit(cache=True)(_route_dial.with_index_cast(_route_dial.fill_grid, _unsigned))
-_begin = njit(cache=True)(_route_dial.begin)
-_start_states = njit(cache=True)(_route_dial.start_states)
+slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, np.uint64))
+runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, np.uint64))
+prepare = njit(cache=True)(_route_dial.with_index_cast(_route_dial.prepare, np.uint64))
 
+# section k of the int32 scratch is ws[wl[_H32 + k]:wl[_H32 + k + 1]], of the
+# int64 array wl[wl[_H64 + k]:wl[_H64 + k + 1]] (module constants: numba
+# folds them, where a helper taking k would be compiled once per k)
 _H32, _H64 = _route_dial.H_W32, _route_dial.H_W64
 (_GRID, _GOAL, _HORIZ, _DIST, _STAMP, _PARENT, _MOVE, _HEAD, _TAIL, _NXT,
- _PRV) = range(len(_route_dial.W32))
+ _PRV) = range(_H32, _H32 + len(_route_dial.W32))
 (_OCC, _OFF, _STARTS, _GOALS, _ALONG, _DIAG, _TURNS, _RUNS, _CV, _CC,
- _CM) = range(len(_route_dial.W64))
+ _CM) = range(_H64, _H64 + len(_route_dial.W64))
 _GEN, _ROWS, _COLS, _WIDTH = (_route_dial.H_GEN, _route_dial.H_ROWS, _route_dial.H_COLS,
                               _route_dial.H_WIDTH)
 _START, _NGOALS, _PRUNE = _route_dial.H_START, _route_dial.H_NGOALS, _route_dial.H_PRUNE
 _USE_DIAG, _PIVOT, _FILL = _route_dial.H_DIAG, _route_dial.H_PIVOT, _route_dial.H_FILL
-
-
-@njit(cache=True, inline="always")
-def _a(ws, wl, k):
-    """Section ``W32[k]`` of the int32 scratch."""
-    return ws[wl[_H32 + k]:wl[_H32 + k + 1]]
-
-
-@njit(cache=True, inline="always")
-def _b(wl, k):
-    """Section ``W64[k]`` of the int64 array."""
-    return wl[wl[_H64 + k]:wl[_H64 + k + 1]]
-
-
-@njit(cache=True, inline="always")
-def _start(walls, ws, wl):
-    """Write the walls (unless the header says the grid holds them), mark the
-    goals, count the search; returns its number."""
-    if wl[_FILL]:
-        fill_grid(walls, _a(ws, wl, _GRID), wl[_ROWS], wl[_COLS], wl[_WIDTH])
-    gen = _begin(_a(ws, wl, _GOAL), _a(ws, wl, _STAMP), _b(wl, _GOALS), wl[_NGOALS],
-                 wl[_GEN])
-    wl[_GEN] = gen
-    return gen
 
 
 @njit(cache=True)
@@ -88,27 +59,42 @@ def runs_entry(walls, ws, wl):
     """One search of the runs model on a search object's scratch (the layout
     of :data:`._route_dial.W32` / ``W64``): walls in, goals marked, Dial's
     search; returns the goal position or -1."""
-    gen = _start(walls, ws, wl)
-    n = _start_states(_a(ws, wl, _GRID), wl[_START], False, wl[_WIDTH], _b(wl, _STARTS))
-    return runs_dial(_a(ws, wl, _GRID), _a(ws, wl, _GOAL), gen, _b(wl, _OFF),
-                     _b(wl, _STARTS), n, _b(wl, _RUNS), wl[_PRUNE],
-                     _a(ws, wl, _DIST), _a(ws, wl, _STAMP), _a(ws, wl, _PARENT),
-                     _a(ws, wl, _HEAD), _a(ws, wl, _TAIL), _a(ws, wl, _NXT), _a(ws, wl, _PRV),
-                     _b(wl, _OCC))
+    grid = ws[wl[_GRID]:wl[_GRID + 1]]
+    goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
+    stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
+    starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
+    gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
+                     wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
+                     wl[_ALONG + 1] > wl[_ALONG], starts)   # slalom: an along table
+    wl[_GEN] = gen
+    return runs_dial(grid, goal, gen, wl[wl[_OFF]:wl[_OFF + 1]], starts, n,
+                     wl[wl[_RUNS]:wl[_RUNS + 1]], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
+                     stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_HEAD]:wl[_HEAD + 1]],
+                     ws[wl[_TAIL]:wl[_TAIL + 1]], ws[wl[_NXT]:wl[_NXT + 1]],
+                     ws[wl[_PRV]:wl[_PRV + 1]], wl[wl[_OCC]:wl[_OCC + 1]])
 
 
 @njit(cache=True)
 def slalom_entry(walls, ws, wl):
     """One search of the slalom graph, as :func:`runs_entry`; returns the goal
     state or -1."""
-    gen = _start(walls, ws, wl)
-    n = _start_states(_a(ws, wl, _GRID), wl[_START], True, wl[_WIDTH], _b(wl, _STARTS))
-    return slalom_dial(_a(ws, wl, _GRID), _a(ws, wl, _HORIZ), _a(ws, wl, _GOAL), gen,
-                       _b(wl, _OFF), _b(wl, _STARTS), n, _b(wl, _ALONG),
-                       _b(wl, _DIAG), _b(wl, _TURNS), wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE],
-                       _a(ws, wl, _DIST), _a(ws, wl, _STAMP), _a(ws, wl, _PARENT),
-                       _a(ws, wl, _MOVE), _a(ws, wl, _HEAD), _a(ws, wl, _TAIL), _a(ws, wl, _NXT),
-                       _a(ws, wl, _PRV), _b(wl, _OCC), _b(wl, _CV), _b(wl, _CC), _b(wl, _CM))
+    grid = ws[wl[_GRID]:wl[_GRID + 1]]
+    goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
+    stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
+    starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
+    gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
+                     wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
+                     wl[_ALONG + 1] > wl[_ALONG], starts)
+    wl[_GEN] = gen
+    return slalom_dial(grid, ws[wl[_HORIZ]:wl[_HORIZ + 1]], goal, gen,
+                       wl[wl[_OFF]:wl[_OFF + 1]], starts, n, wl[wl[_ALONG]:wl[_ALONG + 1]],
+                       wl[wl[_DIAG]:wl[_DIAG + 1]], wl[wl[_TURNS]:wl[_TURNS + 1]],
+                       wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
+                       stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_MOVE]:wl[_MOVE + 1]],
+                       ws[wl[_HEAD]:wl[_HEAD + 1]], ws[wl[_TAIL]:wl[_TAIL + 1]],
+                       ws[wl[_NXT]:wl[_NXT + 1]], ws[wl[_PRV]:wl[_PRV + 1]],
+                       wl[wl[_OCC]:wl[_OCC + 1]], wl[wl[_CV]:wl[_CV + 1]],
+                       wl[wl[_CC]:wl[_CC + 1]], wl[wl[_CM]:wl[_CM + 1]])
 
 
 @njit(cache=True, inline="always")

@@ -408,18 +408,19 @@ class RouteSearch:
                 return int(end)
             return int(entry(walls.ravel(), self._ws, self._wl))
         # the same steps as the compiled entries, on lists (the grid the
-        # entries' fill_grid writes, built by numpy: faster in Python)
+        # entries' prepare writes, built by numpy: faster in Python)
         h, sec = self._header, self._sec
         sec["grid"] = grid = passable_grid(walls)[0].tolist()
-        self._gen = _rd.begin(sec["goal"], sec["stamp"], gpos, len(gpos), self._gen)
         starts = sec["starts"]
-        if self.model == "runs":
-            n = _rd.start_states(grid, p0, False, self.width, starts)
+        runs_model = self.model == "runs"
+        self._gen, n = _rd.prepare(None, 0, grid, h[_rd.H_ROWS], h[_rd.H_COLS], self.width,
+                                   sec["goal"], sec["stamp"], gpos, len(gpos), self._gen, p0,
+                                   not runs_model, starts)
+        if runs_model:
             return _rd.runs_dial(grid, sec["goal"], self._gen, sec["off"], starts, n,
                                  sec["runs"], h[_rd.H_PRUNE], sec["dist"], sec["stamp"],
                                  sec["parent"], sec["head"], sec["tail"], sec["nxt"],
                                  sec["prv"], sec["occ"])
-        n = _rd.start_states(grid, p0, True, self.width, starts)
         return _rd.slalom_dial(grid, sec["horiz"], sec["goal"], self._gen, sec["off"],
                                starts, n, sec["along"], sec["diag"], sec["turns"],
                                h[_rd.H_DIAG], h[_rd.H_PIVOT], h[_rd.H_PRUNE], sec["dist"],
@@ -438,7 +439,10 @@ class RouteSearch:
             move = None
         else:
             starts = np.zeros(4, np.int64)
-            starts = starts[:_rd.start_states(passable, p0, True, self.width, starts)]
+            # the start states as the Dial search picks them (a scratch goal list)
+            n = _rd.prepare(None, 0, passable, *self.shape, self.width, [0], [0], [], 0, 0,
+                            p0, True, starts)[1]
+            starts = starts[:n]
             end, dist, parent, move = slalom_search(
                 passable, self._horiz, self.width, starts, goal, along,
                 diag, turns, self.diagonals, pivot)

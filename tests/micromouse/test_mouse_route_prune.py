@@ -231,23 +231,37 @@ def test_fastest_route_is_unchanged_for_float_profiles():
 
 
 @pytest.mark.parametrize("shape", [(16, 16), (5, 9), (32, 32), (1, 4)])
-def test_fill_grid_writes_the_grid_passable_grid_builds(shape):
-    # the compiled entries write the walls with fill_grid; plain Python and
+def test_prepare_writes_the_grid_passable_grid_builds(shape):
+    # the compiled entries write the walls with prepare; plain Python and
     # the heap kernels use passable_grid (numpy): the same grid, also for
     # walls closed on one side only
-    from robomaze.micromouse._route_kernels import fill_grid
+    from robomaze.micromouse._route_kernels import prepare
     rows, cols = shape
     rng = np.random.default_rng(rows * 100 + cols)
-    s = RouteSearch(rows, cols)
+    s = RouteSearch(rows, cols, diagonals=True)
+    goal, stamp = np.zeros_like(s._sec["goal"]), np.zeros_like(s._sec["stamp"])
     for density in (0.0, 0.3, 0.7, 1.0):
         walls = rng.random((rows, cols, 4)) < density
         want = passable_grid(walls)[0]
         grid = s._sec["grid"].copy()
-        fill_grid(walls.reshape(-1), grid, rows, cols, s.width)
+        starts = np.zeros(4, np.int64)
+        gen, n = prepare(walls.reshape(-1), 1, grid, rows, cols, s.width, goal, stamp,
+                         np.array([s.width * 3 + 3], np.int64), 1, 6, s.width * 3 + 3, True,
+                         starts)
         assert np.array_equal(grid, want)
-        plain = grid.tolist()
-        rd.fill_grid(walls.reshape(-1).tolist(), plain, rows, cols, s.width)
-        assert plain == want.tolist()
+        assert gen == 7 and goal[s.width * 3 + 3] == 7
+        plain = s._sec["grid"].tolist()
+        pstarts = [0] * 4
+        assert rd.prepare(walls.reshape(-1).tolist(), 1, plain, rows, cols, s.width,
+                          goal.tolist(), stamp.tolist(), [s.width * 3 + 3], 1, 6,
+                          s.width * 3 + 3, True, pstarts) == (gen, n)
+        assert plain == want.tolist() and pstarts[:n] == starts[:n].tolist()
+        # the start cell (0, 0): heading north unless that wall is closed
+        # (it always is: the border), then its open sides, else north
+        open_sides = [h for h, o in ((2, 1), (4, s.width), (6, -1))
+                      if want[s.width * 3 + 3 + o]]
+        p0 = s.width * 3 + 3
+        assert starts[:n].tolist() == [p0 * 8 + h for h in (open_sides or [0])]
 
 
 def test_index_cast_copy_reads_the_same_elements():

@@ -38,7 +38,8 @@ KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out",
 #: (:func:`._route_dial.with_index_cast`: no negative-index wraparound)
 slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, np.uint64))
 runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, np.uint64))
-prepare = njit(cache=True)(_route_dial.with_index_cast(_route_dial.prepare, np.uint64))
+prepare = njit(cache=True, inline="always")(
+    _route_dial.with_index_cast(_route_dial.prepare, np.uint64))
 
 # section k of the int32 scratch is ws[wl[_H32 + k]:wl[_H32 + k + 1]], of the
 # int64 array wl[wl[_H64 + k]:wl[_H64 + k + 1]] (module constants: numba

@@ -11,7 +11,11 @@ state beyond them, so the padding is never crossed. The heap is the core's
 it settles, which is optimal (all costs are > 0).
 
 The heap kernels below serve profiles whose costs are not integers; integer
-costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`).
+costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`),
+through :func:`runs_entry` / :func:`slalom_entry`: one compiled call per
+search with three arguments (the walls and a search object's int32 and
+int64 scratch, which carries the tables, the start, the goals and the
+search number), so numba's dispatch reads three argument types, not 24.
 
 Move codes (``move[state]``): ``2 * kind + (side == right)``, kinds
 :data:`KINDS`.
@@ -28,10 +32,70 @@ from . import _route_dial
 #: Move kinds in code order.
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
+
 #: Dial's bucket-queue searches (integer costs, scratch reused): the plain
-#: Python functions of :mod:`._route_dial`, compiled.
-slalom_dial = njit(cache=True)(_route_dial.slalom_dial)
-runs_dial = njit(cache=True)(_route_dial.runs_dial)
+#: Python functions of :mod:`._route_dial`, compiled, indexing unsigned
+#: (:func:`._route_dial.with_index_cast`: no negative-index wraparound)
+slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, np.uint64))
+runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, np.uint64))
+prepare = njit(cache=True, inline="always")(
+    _route_dial.with_index_cast(_route_dial.prepare, np.uint64))
+
+# section k of the int32 scratch is ws[wl[_H32 + k]:wl[_H32 + k + 1]], of the
+# int64 array wl[wl[_H64 + k]:wl[_H64 + k + 1]] (module constants: numba
+# folds them, where a helper taking k would be compiled once per k)
+_H32, _H64 = _route_dial.H_W32, _route_dial.H_W64
+(_GRID, _GOAL, _HORIZ, _DIST, _STAMP, _PARENT, _MOVE, _HEAD, _TAIL, _NXT,
+ _PRV) = range(_H32, _H32 + len(_route_dial.W32))
+(_OCC, _OFF, _STARTS, _GOALS, _ALONG, _DIAG, _TURNS, _RUNS, _CV, _CC,
+ _CM) = range(_H64, _H64 + len(_route_dial.W64))
+_GEN, _ROWS, _COLS, _WIDTH = (_route_dial.H_GEN, _route_dial.H_ROWS, _route_dial.H_COLS,
+                              _route_dial.H_WIDTH)
+_START, _NGOALS, _PRUNE = _route_dial.H_START, _route_dial.H_NGOALS, _route_dial.H_PRUNE
+_USE_DIAG, _PIVOT, _FILL = _route_dial.H_DIAG, _route_dial.H_PIVOT, _route_dial.H_FILL
+
+
+@njit(cache=True)
+def runs_entry(walls, ws, wl):
+    """One search of the runs model on a search object's scratch (the layout
+    of :data:`._route_dial.W32` / ``W64``): walls in, goals marked, Dial's
+    search; returns the goal position or -1."""
+    grid = ws[wl[_GRID]:wl[_GRID + 1]]
+    goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
+    stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
+    starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
+    gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
+                     wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
+                     wl[_ALONG + 1] > wl[_ALONG], starts)   # slalom: an along table
+    wl[_GEN] = gen
+    return runs_dial(grid, goal, gen, wl[wl[_OFF]:wl[_OFF + 1]], starts, n,
+                     wl[wl[_RUNS]:wl[_RUNS + 1]], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
+                     stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_HEAD]:wl[_HEAD + 1]],
+                     ws[wl[_TAIL]:wl[_TAIL + 1]], ws[wl[_NXT]:wl[_NXT + 1]],
+                     ws[wl[_PRV]:wl[_PRV + 1]], wl[wl[_OCC]:wl[_OCC + 1]])
+
+
+@njit(cache=True)
+def slalom_entry(walls, ws, wl):
+    """One search of the slalom graph, as :func:`runs_entry`; returns the goal
+    state or -1."""
+    grid = ws[wl[_GRID]:wl[_GRID + 1]]
+    goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
+    stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
+    starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
+    gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
+                     wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
+                     wl[_ALONG + 1] > wl[_ALONG], starts)
+    wl[_GEN] = gen
+    return slalom_dial(grid, ws[wl[_HORIZ]:wl[_HORIZ + 1]], goal, gen,
+                       wl[wl[_OFF]:wl[_OFF + 1]], starts, n, wl[wl[_ALONG]:wl[_ALONG + 1]],
+                       wl[wl[_DIAG]:wl[_DIAG + 1]], wl[wl[_TURNS]:wl[_TURNS + 1]],
+                       wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
+                       stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_MOVE]:wl[_MOVE + 1]],
+                       ws[wl[_HEAD]:wl[_HEAD + 1]], ws[wl[_TAIL]:wl[_TAIL + 1]],
+                       ws[wl[_NXT]:wl[_NXT + 1]], ws[wl[_PRV]:wl[_PRV + 1]],
+                       wl[wl[_OCC]:wl[_OCC + 1]], wl[wl[_CV]:wl[_CV + 1]],
+                       wl[wl[_CC]:wl[_CC + 1]], wl[wl[_CM]:wl[_CM + 1]])
 
 
 @njit(cache=True, inline="always")
@@ -213,3 +277,15 @@ def runs_search(passable, width, start, goal, runs):
                                           hk, hg, hn, size)
                 m += 1
     return -1, dist, parent
+
+
+def direct_entry(kernel):
+    """``kernel``'s compiled function itself, called without numba's dispatch
+    (which reads every argument's type to pick an overload on each call:
+    ~0.1 us of a ~1 us call), or ``kernel`` when it has other than its one
+    overload. A search object always passes the same three types (a flat
+    bool array, its int32 and its int64 scratch), and calls this only after
+    ``kernel`` ran once with them."""
+    overloads = list(getattr(kernel, "overloads", {}).values())
+    point = getattr(overloads[0], "entry_point", None) if len(overloads) == 1 else None
+    return point if callable(point) else kernel

@@ -34,9 +34,12 @@ move         from -> to                                 sweeps
 Sides: ``L``/``R``. The route starts at the centre of the start cell
 heading north (if north is walled, heading to any open side) and ends at
 the centre of a goal cell arriving along an axis. The search is exact: it
-settles every node in cost order with no pruning, so it never returns a
-slower route than the library's own search, which stops extending a
-straight at the first node already reached as cheaply.
+settles nodes in cost order, and the only moves it leaves out are straights
+that a node settled earlier provably drives at least as cheaply (a node
+reached by a straight does not extend it: its parent's longer straight
+does; see :mod:`._route_dial`), so it never returns a slower route than the
+library's own search, which stops extending a straight at the first node
+already reached as cheaply.
 
 Without diagonals the graph keeps the axis moves (``S n``, ``F90``,
 ``F180``, ``FS90``), so allowing diagonals never makes the optimum slower, unless the
@@ -55,10 +58,11 @@ import numpy as np
 
 from ..errors import NoPathError, ParameterError
 from ..maze import Maze
+from . import _route_dial as _rd
 from .profile import MouseProfile, get_profile
 from .world import wall_array
 
-__all__ = ["FastRoute", "RouteSearch", "fastest_route", "passable_grid"]
+__all__ = ["FastRoute", "RouteSearch", "fastest_route", "passable_grid", "prunable"]
 
 #: Move kinds in code order (the kernels' move codes are ``2 * kind + side``).
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
@@ -221,7 +225,11 @@ class RouteSearch:
     scratch array are built once; each :meth:`route` call writes the walls
     it is given into the graph and searches, clearing nothing (states carry
     the number of the search that reached them). The search a mouse runs
-    after every cell it explores.
+    after every cell it explores. With integer costs a compiled search is
+    one call with three arguments (the walls and the object's two scratch
+    arrays, :data:`._route_dial.W32` / ``W64``), and it skips the moves the
+    straight-run pruning of :mod:`._route_dial` proves redundant when the
+    tables allow it (:attr:`prune`, see :func:`prunable`).
 
     Parameters
     ----------
@@ -240,6 +248,8 @@ class RouteSearch:
     ['S2']
     >>> s.route(wall_array(m), (2, 2), [(0, 0)]).route
     ['F45inL', 'D1', 'F45outL']
+    >>> s.prune, RouteSearch(3, 3).prune          # the kerikun tables allow it
+    (True, True)
     """
 
     def __init__(self, rows: int, cols: int, *, diagonals: bool = False,
@@ -254,63 +264,64 @@ class RouteSearch:
         n_max = 2 * max(rows, cols) + 2
         along, diag, turns, runs = _tables(prof, n_max)
         pivot = prof.pivot_cost()
-        used = (runs[1:],) if self.model == "runs" else (along, diag, turns, [max(pivot, 0)])
+        runs_model = self.model == "runs"
+        used = (runs[1:],) if runs_model else (along, diag, turns, [max(pivot, 0)])
         top = max(float(np.max(t)) for t in used)
         # Dial's buckets need integer costs; a route's cost must fit the int32 dist
         self.dial = all(float(x) == int(x) for t in used for x in t) and \
             top * 8 * (rows + 2) * (cols + 2) < 2 ** 31
         self.jit = bool(jit) or not self.dial
+        self.prune = _prune_ok(prof, n_max, self.model, self.diagonals, max(rows, cols))
         n_pos = height * width
-        n_states = n_pos if self.model == "runs" else 8 * n_pos
+        n_states = n_pos if runs_model else 8 * n_pos
         horiz = np.zeros((height, width), np.uint8)
         horiz[_PAD::2, :] = 1
         self._horiz = horiz.ravel()
-        if self.model == "runs":
+        if runs_model:
             off = [-width, 1, width, -1]
         else:
             off = [-width, -width + 1, 1, width + 1, width, width - 1, -1, -width - 1]
         self._gen = 0
-        self._pool = 1 << 10
+        self._key = None
+        self._entry = None
+        self._wshape = (rows, cols, 4)
         if not self.dial:
             self._tables = (along, diag, turns, runs, pivot)
             return
-        ints = [np.asarray(t, np.int64) for t in (along, diag, turns, runs)]
-        self._along, self._diag, self._turns, self._runs = ints
-        self._pivot = int(pivot)
         nb = max(64, 1 << int(top).bit_length())  # > every edge cost, a power of two
-        ncand = len(along) + len(diag) + 16
+        ncand = 0 if runs_model else len(along) + len(diag) + 16
+        grid = np.zeros((height, width), np.int32)
+        grid[_PAD + 1:_PAD + 2 * rows:2, _PAD + 1:_PAD + 2 * cols:2] = 1    # centres
+        # the kernels run straights to the first closed wall: every table must
+        # outlast the longest straight (the closed border ends each one)
+        assert len(runs) > max(rows, cols) and len(along) > max(rows, cols) and \
+            len(diag) > 2 * max(rows, cols) + 1
+        # each section: its initial values, or its size (zeros)
+        sec32 = {"grid": grid.ravel(), "goal": n_pos,
+                 "horiz": self._horiz if not runs_model else [],
+                 "dist": n_states, "stamp": n_states,
+                 "parent": n_states, "move": 0 if runs_model else n_states,
+                 "head": np.full(nb, -1, np.int32), "tail": np.full(nb, -1, np.int32),
+                 "nxt": n_states, "prv": n_states}
+        sec64 = {"occ": nb >> 5, "off": off,
+                 "starts": 4, "goals": rows * cols,
+                 "along": [] if runs_model else along, "diag": [] if runs_model else diag,
+                 "turns": [] if runs_model else turns, "runs": runs if runs_model else [],
+                 "cv": ncand, "cc": ncand, "cm": ncand}
+        header = {_rd.H_ROWS: rows, _rd.H_COLS: cols, _rd.H_WIDTH: width,
+                  _rd.H_PRUNE: int(self.prune), _rd.H_DIAG: int(self.diagonals),
+                  _rd.H_PIVOT: int(pivot), _rd.H_FILL: 1}
         if self.jit:
-            a = np.empty
-            self._off = np.array(off, np.int64)
-            self._dist = a(n_states, np.int32)
-            self._stamp = np.zeros(n_states, np.int32)
-            self._parent = a(n_states, np.int32)
-            self._move = a(n_states, np.int8)
-            self._head = np.full(nb, -1, np.int32)
-            self._tail = np.full(nb, -1, np.int32)
-            self._occ = np.zeros(nb >> 5, np.int64)
-            self._cand = (a(ncand, np.int64), a(ncand, np.int64), a(ncand, np.int64))
+            self._ws, self._wl, self._sec = _pack(sec32, sec64, header)
+            for name in ("dist", "parent", "move"):
+                setattr(self, "_" + name, self._sec[name])
         else:
-            self._off = off
-            self._along, self._diag, self._turns, self._runs = (t.tolist() for t in ints)
-            self._dist = [0] * n_states
-            self._stamp = [0] * n_states
-            self._parent = [0] * n_states
-            self._move = [0] * n_states
-            self._head = [-1] * nb
-            self._tail = [-1] * nb
-            self._occ = [0] * (nb >> 5)
-            self._cand = ([0] * ncand, [0] * ncand, [0] * ncand)
-        self._grow_pool(self._pool)
-
-    def _grow_pool(self, cap: int) -> None:
-        self._pool = cap
-        if self.jit:
-            self._enode = np.empty(cap, np.int32)
-            self._enext = np.empty(cap, np.int32)
-        else:
-            self._enode = [0] * cap
-            self._enext = [0] * cap
+            self._sec = {k: [0] * v if isinstance(v, int) else
+                         np.asarray(v, np.float64).astype(np.int64).tolist()
+                         for k, v in {**sec32, **sec64}.items()}
+            self._dist, self._parent, self._move = (self._sec[k] for k in
+                                                    ("dist", "parent", "move"))
+            self._header = header
 
     def route(self, walls: np.ndarray, start, goals) -> FastRoute:
         """The time-optimal route from ``start`` to a cell of ``goals``.
@@ -341,13 +352,16 @@ class RouteSearch:
         """
         return float(self._search(walls, start, goals)[2]) * self.profile.unit_ms
 
-    def _search(self, walls, start, goals):
-        if not (isinstance(walls, np.ndarray) and walls.dtype == bool):
-            walls = _walls_of(walls, False)
+    def _cells_of(self, start, goals):
+        """``start`` and the sorted goal cells, checked; cached for the last call."""
+        try:
+            goals = tuple(map(tuple, goals))
+            key = (tuple(start), goals)
+        except TypeError:
+            key = None
+        if key is not None and key == self._key:
+            return self._cells
         rows, cols = self.shape
-        if walls.shape[:2] != self.shape:
-            raise ParameterError(f"walls must have shape ({rows}, {cols}, 4) for this "
-                                 f"search, got {walls.shape}")
         start = (int(start[0]), int(start[1]))
         goals = sorted({(int(r), int(c)) for r, c in goals})
         if not goals:
@@ -355,76 +369,142 @@ class RouteSearch:
         for cell in [start, *goals]:
             if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
                 raise ParameterError(f"cell {cell} is outside the {rows}x{cols} maze")
-        passable = passable_grid(walls)[0]
         width = self.width
-        goal = np.zeros(passable.shape[0], np.uint8)
-        for r, c in goals:
-            goal[(2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD] = 1
-        p0 = (2 * start[0] + 1 + _PAD) * width + 2 * start[1] + 1 + _PAD
-        if self.model == "runs":
-            starts = [p0]
-        else:
-            heads = [0] if not walls[start[0], start[1], 0] else \
-                [2 * s for s in range(4) if not walls[start[0], start[1], s]] or [0]
-            starts = [p0 * 8 + h for h in heads]
+        pos = [(2 * r + 1 + _PAD) * width + 2 * c + 1 + _PAD for r, c in [start, *goals]]
+        self._key, self._cells = key, (start, goals, pos[0], pos[1:])
+        if self.dial and self.jit:
+            wl, sec = self._wl, self._sec
+            wl[_rd.H_START] = pos[0]
+            wl[_rd.H_NGOALS] = len(goals)
+            sec["goals"][:len(goals)] = pos[1:]
+        return self._cells
+
+    def _search(self, walls, start, goals):
+        if not (isinstance(walls, np.ndarray) and walls.dtype == bool):
+            walls = _walls_of(walls, False)
+        if walls.shape != self._wshape:
+            rows, cols = self.shape
+            raise ParameterError(f"walls must have shape ({rows}, {cols}, 4) for this "
+                                 f"search, got {walls.shape}")
+        start, goals, p0, gpos = self._cells_of(start, goals)
         if self.dial:
-            end, cost, parent, move = self._dial_search(passable, goal, starts)
+            end = self._dial_search(walls, p0, gpos)
+            cost = 0 if end < 0 else int(self._dist[end])
+            parent, move = self._parent, self._move
         else:
-            end, cost, parent, move = self._heap_search(passable, goal, starts)
+            end, cost, parent, move = self._heap_search(walls, start, goals, p0, gpos)
         if end < 0:
             raise NoPathError(f"no goal cell is reachable from {start}")
         return start, end, cost, parent, move
 
-    def _dial_search(self, passable, goal, starts):
+    def _dial_search(self, walls, p0, gpos):
         if self.jit:
-            from ._route_kernels import runs_dial, slalom_dial
-            st = np.array(starts, np.int64)
-        else:
-            from ._route_dial import runs_dial, slalom_dial
-            passable, goal, st = passable.tolist(), goal.tolist(), starts
-        while True:
-            self._gen += 1
-            if self._gen >= 2 ** 31 - 1:         # stamps wrap: clear them once
-                self._gen = 1
-                self._stamp[:] = np.zeros(len(self._stamp), np.int32) if self.jit \
-                    else [0] * len(self._stamp)
-            if self.model == "runs":
-                end = runs_dial(passable, goal, self._off, st[0], self._runs, self._dist,
-                                self._stamp, self._gen, self._parent, self._head,
-                                self._tail, self._occ, self._enode, self._enext)
-            else:
-                cv, cc, cm = self._cand
-                end = slalom_dial(passable, self._horiz_of(), goal, self._off, st,
-                                  self._along, self._diag, self._turns, self.diagonals,
-                                  self._pivot, self._dist, self._stamp, self._gen,
-                                  self._parent, self._move, self._head, self._tail,
-                                  self._occ, self._enode, self._enext, cv, cc, cm)
-            if end != -2:
-                break
-            self._grow_pool(2 * self._pool)
-        if end < 0:
-            return -1, 0, None, None
-        # every state on the chain was reached in this search, so its parent is current
-        return int(end), self._dist[end], self._parent, self._move
+            entry = self._entry
+            if entry is None:
+                from ._route_kernels import direct_entry, runs_entry, slalom_entry
+                kernel = runs_entry if self.model == "runs" else slalom_entry
+                end = kernel(walls.ravel(), self._ws, self._wl)   # compiles or loads it
+                self._entry = direct_entry(kernel)
+                return int(end)
+            return int(entry(walls.ravel(), self._ws, self._wl))
+        # the same steps as the compiled entries, on lists (the grid the
+        # entries' prepare writes, built by numpy: faster in Python)
+        h, sec = self._header, self._sec
+        sec["grid"] = grid = passable_grid(walls)[0].tolist()
+        starts = sec["starts"]
+        runs_model = self.model == "runs"
+        self._gen, n = _rd.prepare(None, 0, grid, h[_rd.H_ROWS], h[_rd.H_COLS], self.width,
+                                   sec["goal"], sec["stamp"], gpos, len(gpos), self._gen, p0,
+                                   not runs_model, starts)
+        if runs_model:
+            return _rd.runs_dial(grid, sec["goal"], self._gen, sec["off"], starts, n,
+                                 sec["runs"], h[_rd.H_PRUNE], sec["dist"], sec["stamp"],
+                                 sec["parent"], sec["head"], sec["tail"], sec["nxt"],
+                                 sec["prv"], sec["occ"])
+        return _rd.slalom_dial(grid, sec["horiz"], sec["goal"], self._gen, sec["off"],
+                               starts, n, sec["along"], sec["diag"], sec["turns"],
+                               h[_rd.H_DIAG], h[_rd.H_PIVOT], h[_rd.H_PRUNE], sec["dist"],
+                               sec["stamp"], sec["parent"], sec["move"], sec["head"],
+                               sec["tail"], sec["nxt"], sec["prv"], sec["occ"], sec["cv"],
+                               sec["cc"], sec["cm"])
 
-    def _horiz_of(self):
-        if self.jit:
-            return self._horiz
-        if not isinstance(self._horiz, list):
-            self._horiz = self._horiz.tolist()
-        return self._horiz
-
-    def _heap_search(self, passable, goal, starts):
+    def _heap_search(self, walls, start, goals, p0, gpos):
         from ._route_kernels import runs_search, slalom_search
         along, diag, turns, runs, pivot = self._tables
+        passable = passable_grid(walls)[0]
+        goal = np.zeros(passable.shape[0], np.uint8)
+        goal[gpos] = 1
         if self.model == "runs":
-            end, dist, parent = runs_search(passable, self.width, starts[0], goal, runs)
+            end, dist, parent = runs_search(passable, self.width, p0, goal, runs)
             move = None
         else:
+            starts = np.zeros(4, np.int64)
+            # the start states as the Dial search picks them (a scratch goal list)
+            n = _rd.prepare(None, 0, passable, *self.shape, self.width, [0], [0], [], 0, 0,
+                            p0, True, starts)[1]
+            starts = starts[:n]
             end, dist, parent, move = slalom_search(
-                passable, self._horiz, self.width, np.array(starts, np.int64), goal, along,
+                passable, self._horiz, self.width, starts, goal, along,
                 diag, turns, self.diagonals, pivot)
         return int(end), (dist[end] if end >= 0 else 0.0), parent, move
+
+
+def _pack(sec32: dict, sec64: dict, header: dict):
+    """The int32 and int64 scratch arrays of the layout :data:`._route_dial.W32`
+    / ``W64`` (each section an int size or initial values), and a view per section."""
+    assert tuple(sec32) == _rd.W32 and tuple(sec64) == _rd.W64
+    sizes32 = [v if isinstance(v, int) else len(v) for v in sec32.values()]
+    sizes64 = [v if isinstance(v, int) else len(v) for v in sec64.values()]
+    b32 = np.concatenate([[0], np.cumsum(sizes32)]).astype(np.int64)
+    b64 = _rd.HEADER + np.concatenate([[0], np.cumsum(sizes64)]).astype(np.int64)
+    ws = np.zeros(int(b32[-1]), np.int32)
+    wl = np.zeros(int(b64[-1]), np.int64)
+    wl[_rd.H_W32:_rd.H_W32 + len(b32)] = b32
+    wl[_rd.H_W64:_rd.H_W64 + len(b64)] = b64
+    for k, v in header.items():
+        wl[k] = v
+    views = {}
+    for i, (name, v) in enumerate(sec32.items()):
+        views[name] = ws[b32[i]:b32[i + 1]]
+        if not isinstance(v, int):
+            views[name][:] = v
+    for i, (name, v) in enumerate(sec64.items()):
+        views[name] = wl[b64[i]:b64[i + 1]]
+        if not isinstance(v, int):
+            views[name][:] = v
+    return ws, wl, views
+
+
+@lru_cache(maxsize=64)
+def _prune_ok(prof: MouseProfile, n_max: int, model: str, diagonals: bool, size: int) -> bool:
+    """Whether the pruning is exact for these tables on mazes of ``size``
+    cells a side (cached: a profile is immutable)."""
+    along, diag, _, runs = _tables(prof, n_max)
+    longest = size - 1                       # cells in the longest straight
+    if model == "runs":
+        return prunable(runs, longest, monotone=True)
+    return prunable(along, longest) and (not diagonals or prunable(diag, 2 * size))
+
+
+def prunable(table, longest: int, *, monotone: bool = False) -> bool:
+    """Whether the straight-run pruning of :mod:`._route_dial` is exact for a
+    cost table: ``t[a + b] <= t[a] + t[b]`` for all ``a, b >= 1`` with ``a + b
+    <= longest`` (and, with ``monotone``, ``t`` non-decreasing from 1 to
+    ``longest``: the runs model also leaves out the run back).
+
+    >>> prunable([0, 143, 220, 281], 3, monotone=True)
+    True
+    >>> prunable([0, 1, 77, 129], 3)        # a turn cheaper than a cell: not so
+    False
+    """
+    t = np.asarray(table, np.float64)[:max(longest, 0) + 1]
+    if monotone and np.any(np.diff(t[1:]) < 0):
+        return False
+    for a in range(1, len(t) // 2 + 1):
+        b = np.arange(a, len(t) - a)
+        if np.any(t[a + b] > t[a] + t[b]):
+            return False
+    return True
 
 
 @lru_cache(maxsize=64)

@@ -80,17 +80,6 @@ def test_plain_python_and_numba_give_the_same_route():
     assert found >= 40
 
 
-@pytest.mark.parametrize("jit", [True, False])
-def test_a_pool_too_small_grows_and_searches_again(jit):
-    m = read_maze(SAMPLES / "32MM2019HX.maze")
-    along, diag, turns, _ = kerikun_tables(2 * 32 + 4)
-    s = RouteSearch(32, 32, diagonals=True, jit=jit)
-    s._grow_pool(2)                      # far fewer than the search keeps queued
-    assert s.route(wall_array(m), m.start, m.goals).cost_ms == \
-        2 * reference_slalom(m, along, diag, turns, diagonals=True)
-    assert s._pool > 2
-
-
 def test_non_integer_profile_takes_the_heap_and_agrees():
     m = read_maze(SAMPLES / "16MM2017CX.maze")
     p = get_profile("simple")

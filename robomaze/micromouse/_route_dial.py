@@ -53,7 +53,7 @@ Move codes as in :mod:`._route_kernels`: ``2 * kind + (side == right)``.
 
 from __future__ import annotations
 
-__all__ = ["prepare", "slalom_dial", "runs_dial", "GEN_MAX", "with_index_cast"]
+__all__ = ["prepare", "slalom_dial", "runs_dial", "GEN_MAX"]
 
 #: The position of a 32-bit word's only set bit, by de Bruijn's multiply
 #: (``(bit * 0x077CB531) mod 2**32 >> 27``): the search skips empty buckets
@@ -465,45 +465,3 @@ def runs_dial(grid, goal, gen, off, starts, n_starts, runs, prune, dist, stamp, 
             w ^= low
         occ[i] = 0
     return end
-
-
-def with_index_cast(fn, cast):
-    """A copy of the kernel ``fn`` in which every subscript of one of its
-    parameters (and of ``_LOW_BIT``), ``a[i]``, reads ``a[cast(i)]``.
-
-    :mod:`._route_kernels` compiles the kernels through this with ``cast``
-    an unsigned conversion: numba then indexes without its negative-index
-    wraparound (a compare and a select on every access; ~25% of a 16x16
-    search), while this module's functions, which plain Python runs, stay
-    as they are. Every index the kernels use is >= 0, so both read the same
-    elements. The copy keeps ``fn``'s file and line numbers (numba's
-    messages and its cache point at this file, whose content keys the
-    cache); without the source (an install that ships only bytecode)
-    ``fn`` itself is returned.
-    """
-    import ast
-    import inspect
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
-    except (OSError, TypeError):     # no source shipped: compile fn as it is
-        return fn
-    names = {a.arg for a in tree.body[0].args.args} | {"_LOW_BIT"}
-
-    class _Cast(ast.NodeTransformer):
-        def visit_Subscript(self, node):
-            self.generic_visit(node)
-            if isinstance(node.value, ast.Name) and node.value.id in names and \
-                    not isinstance(node.slice, ast.Slice):
-                node.slice = ast.Call(ast.Name("_index_cast", ast.Load()), [node.slice], [])
-            return node
-
-    tree = ast.fix_missing_locations(_Cast().visit(tree))
-    ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
-    space = dict(fn.__globals__)
-    space["_index_cast"] = cast
-    exec(compile(tree, inspect.getsourcefile(fn), "exec"), space)
-    out = space[fn.__name__]
-    out.__qualname__ = fn.__qualname__
-    return out

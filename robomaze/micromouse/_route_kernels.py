@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import direct_entry, with_index_cast
 from .._search import heap_grow, heap_pop, heap_push
 from . import _route_dial
 
@@ -33,13 +34,16 @@ from . import _route_dial
 KINDS = ("S", "D", "F45in", "F90", "F135in", "F180", "F45out", "V90", "F135out", "FS90", "R")
 
 
+# the bit table the bucket scan reads is indexed like the parameters
+_ALSO = ("_LOW_BIT",)
+
 #: Dial's bucket-queue searches (integer costs, scratch reused): the plain
 #: Python functions of :mod:`._route_dial`, compiled, indexing unsigned
-#: (:func:`._route_dial.with_index_cast`: no negative-index wraparound)
-slalom_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.slalom_dial, np.uint64))
-runs_dial = njit(cache=True)(_route_dial.with_index_cast(_route_dial.runs_dial, np.uint64))
+#: (:func:`robomaze._compile.kernels.with_index_cast`: no negative-index wraparound)
+slalom_dial = njit(cache=True)(with_index_cast(_route_dial.slalom_dial, np.uint64, also=_ALSO))
+runs_dial = njit(cache=True)(with_index_cast(_route_dial.runs_dial, np.uint64, also=_ALSO))
 prepare = njit(cache=True, inline="always")(
-    _route_dial.with_index_cast(_route_dial.prepare, np.uint64))
+    with_index_cast(_route_dial.prepare, np.uint64, also=_ALSO))
 
 # section k of the int32 scratch is ws[wl[_H32 + k]:wl[_H32 + k + 1]], of the
 # int64 array wl[wl[_H64 + k]:wl[_H64 + k + 1]] (module constants: numba
@@ -277,15 +281,3 @@ def runs_search(passable, width, start, goal, runs):
                                           hk, hg, hn, size)
                 m += 1
     return -1, dist, parent
-
-
-def direct_entry(kernel):
-    """``kernel``'s compiled function itself, called without numba's dispatch
-    (which reads every argument's type to pick an overload on each call:
-    ~0.1 us of a ~1 us call), or ``kernel`` when it has other than its one
-    overload. A search object always passes the same three types (a flat
-    bool array, its int32 and its int64 scratch), and calls this only after
-    ``kernel`` ran once with them."""
-    overloads = list(getattr(kernel, "overloads", {}).values())
-    point = getattr(overloads[0], "entry_point", None) if len(overloads) == 1 else None
-    return point if callable(point) else kernel

@@ -558,7 +558,7 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 
-def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
+def path_lengths(free, starts, goals, *, landmarks: int = 4) -> np.ndarray:
     """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
 
     The map is prepared once (:func:`robomaze._search._batch.prepare`), by

@@ -25,140 +25,11 @@ import numpy as np
 from numba import njit
 
 from ._blocks import mark_path
-from ._heap import heap_grow, heap_pop, heap_push
 
-__all__ = ["alt_lengths"]
+__all__ = ["bucket_lengths", "RING"]
 
 SQRT2 = 2.0 ** 0.5
 _Q = 2.0 ** 30
-
-
-@njit(cache=True, inline="always")
-def _h(v, pc, tr, tc, lm, lt, li, nl):
-    r = v // pc
-    dr = r - tr
-    dc = v - r * pc - tc
-    if dr < 0:
-        dr = -dr
-    if dc < 0:
-        dc = -dc
-    h = (dr - dc) + dc * SQRT2 if dr > dc else (dc - dr) + dr * SQRT2
-    for j in range(nl):
-        d = lm[v, li[j]] - lt[j]
-        if d < 0:
-            d = -d
-        if d > h:
-            h = d
-    return h
-
-
-@njit(cache=True)
-def alt_lengths(fp, cols, comp, lm, starts, goals, out, g, hv, seen, done, hk, hg, hn, lt, li,
-                stamp0, restrict, lab, node, bparent, bdepth, nb, mstart, members, allowed):
-    """A* lengths of padded ``starts[i] -> goals[i]`` into ``out``; returns the last stamp used.
-
-    ``comp``: int32 component labels of the padded cells (0 blocked);
-    ``lm``: ``(cells, k)`` landmark fields (inf where a landmark does not
-    reach); ``g``/``hv`` float64 and ``seen``/``done`` int32 scratch of the
-    padded cells, stamps below ``stamp0`` (the caller's previous return);
-    ``lt``/``li`` scratch of ``k``. The heap arrays may be replaced when
-    full (they grow; the caller's copies stay valid but small).
-
-    With ``restrict`` each search keeps to the stacks (``lab``: a padded
-    cell's stack) of the blocks on its block-cut tree path
-    (:mod:`._blocks`), stamped into ``allowed`` with the pair's stamp.
-    """
-    pc = cols + 2
-    nk = lm.shape[1]
-    q = stamp0
-    for i in range(starts.shape[0]):
-        out[i] = np.nan
-        s = starts[i]
-        t = goals[i]
-        if fp[s] == 0 or fp[t] == 0 or comp[s] != comp[t]:
-            continue
-        if s == t:
-            out[i] = 0.0
-            continue
-        q += 1
-        if restrict:
-            mark_path(node, bparent, bdepth, nb, mstart, members, lab[s], lab[t], allowed, q)
-        nl = 0
-        for j in range(nk):
-            a = lm[t, j]
-            if a < np.inf and lm[s, j] < np.inf:     # a landmark reaching this component
-                lt[nl] = a
-                li[nl] = j
-                nl += 1
-        tr = t // pc
-        tc = t - tr * pc
-        g[s] = 0.0
-        seen[s] = q
-        h0 = _h(s, pc, tr, tc, lm, lt, li, nl)
-        size = heap_push(hk, hg, hn, 0, math.floor(h0 * _Q + 0.5) / _Q, 0.0, s)
-        while size > 0:
-            if size + 8 > hk.shape[0]:
-                hk, hg, hn = heap_grow(hk, hg, hn)
-            v, gv, _, size = heap_pop(hk, hg, hn, size)
-            if done[v] == q or gv > g[v]:
-                continue
-            done[v] = q
-            if v == t:
-                out[i] = gv
-                break
-            up = fp[v - pc] != 0
-            dn = fp[v + pc] != 0
-            lf = fp[v - 1] != 0
-            rt = fp[v + 1] != 0
-            for k in range(8):
-                if k == 0:
-                    if not up:
-                        continue
-                    w = v - pc
-                elif k == 1:
-                    if not rt:
-                        continue
-                    w = v + 1
-                elif k == 2:
-                    if not dn:
-                        continue
-                    w = v + pc
-                elif k == 3:
-                    if not lf:
-                        continue
-                    w = v - 1
-                elif k == 4:
-                    if not (up and rt):
-                        continue
-                    w = v - pc + 1
-                elif k == 5:
-                    if not (dn and rt):
-                        continue
-                    w = v + pc + 1
-                elif k == 6:
-                    if not (dn and lf):
-                        continue
-                    w = v + pc - 1
-                else:
-                    if not (up and lf):
-                        continue
-                    w = v - pc - 1
-                if k >= 4 and fp[w] == 0:
-                    continue
-                if done[w] == q:
-                    continue
-                if restrict and allowed[lab[w]] != q:
-                    continue
-                ng = gv + (1.0 if k < 4 else SQRT2)
-                if seen[w] != q:
-                    seen[w] = q
-                    hv[w] = _h(w, pc, tr, tc, lm, lt, li, nl)
-                elif ng >= g[w]:
-                    continue
-                g[w] = ng
-                f = ng + hv[w]
-                size = heap_push(hk, hg, hn, size, math.floor(f * _Q + 0.5) / _Q, ng, w)
-    return q
 
 
 #: bucket width of :func:`bucket_lengths` (f values within 1/16 of a cell share a bucket)
@@ -172,16 +43,17 @@ _MASK = RING - 1
 
 
 @njit(cache=True, inline="always")
-def _hrc(v, dr, dc, lm, lt, li, nl):
+def _hrc(v, dr, dc, lm, lt, li, nl, margin):
     if dr < 0:
         dr = -dr
     if dc < 0:
         dc = -dc
     h = (dr - dc) + dc * SQRT2 if dr > dc else (dc - dr) + dr * SQRT2
     for j in range(nl):
-        d = lm[v, li[j]] - lt[j]
+        d = np.float64(lm[v, li[j]]) - lt[j]
         if d < 0:
             d = -d
+        d -= margin
         if d > h:
             h = d
     return h
@@ -197,20 +69,31 @@ def _grow_ring(ring, counts):
 
 
 @njit(cache=True)
-def bucket_lengths(fp, cols, comp, lm, starts, goals, out, g, hv, seen, qb, ring, counts, lt,
-                   li, stamp0, restrict, lab, node, bparent, bdepth, nb, mstart, members,
-                   allowed):
-    """:func:`alt_lengths` with a ring of f buckets instead of the heap; returns the last stamp.
+def bucket_lengths(fp, cols, comp, lm, margin, starts, goals, out, g, hv, seen, qb, ring,
+                   counts, lt, li, stamp0, restrict, lab, node, bparent, bdepth, nb, mstart,
+                   members, allowed):
+    """A* lengths of padded ``starts[i] -> goals[i]`` into ``out``; returns the last stamp used.
 
-    Buckets ``1 / _PER`` wide: a bucket's cells are expanded last in,
+    ``comp``: int32 component labels of the padded cells (0 blocked);
+    ``lm``: ``(cells, k)`` float32 landmark fields (inf where a landmark
+    does not reach), each bound lowered by ``margin`` (their rounding to
+    float32) so it stays a lower bound; ``g``/``hv`` float64 and
+    ``seen`` int32 scratch of the padded cells, stamps below ``stamp0``
+    (the caller's previous return); ``lt``/``li`` scratch of ``k``. With
+    ``restrict`` each search keeps to the stacks (``lab``: a padded cell's
+    stack) of the blocks on its block-cut tree path (:mod:`._blocks`),
+    stamped into ``allowed`` with the pair's stamp.
+
+    A ring of f buckets instead of a heap. Buckets ``1 / _PER`` wide: a bucket's cells are expanded last in,
     first out (deeper cells first on a plateau), so a cell may be expanded
     before a cell of the same bucket that would have given it a shorter
     ``g``; it is then queued and expanded again (a label-correcting
     search). Every cell whose ``f`` is below the goal's best ``g`` is
     expanded with its final ``g`` before the search stops -- when the next
     bucket starts at or above that ``g`` -- so the length is exact; ``h``
-    (octile, landmarks) admissible and consistent, every ``f`` pushed from
-    a bucket lands in it or a later one. ``qb``: int32 scratch, the
+    (octile, landmarks) admissible, and (consistent up to ``margin``)
+    every ``f`` pushed from a bucket lands in it or a later one -- one that
+    would not is queued in this one: expanded early, still exact. ``qb``: int32 scratch, the
     absolute bucket a cell is queued in (-1: expanded); ``ring``
     (``RING`` x any) int32 and ``counts`` (``RING``) int64 scratch.
     """
@@ -231,7 +114,7 @@ def bucket_lengths(fp, cols, comp, lm, starts, goals, out, g, hv, seen, qb, ring
             mark_path(node, bparent, bdepth, nb, mstart, members, lab[s], lab[t], allowed, q)
         nl = 0
         for j in range(nk):
-            a = lm[t, j]
+            a = np.float64(lm[t, j])
             if a < np.inf and lm[s, j] < np.inf:
                 lt[nl] = a
                 li[nl] = j
@@ -243,7 +126,7 @@ def bucket_lengths(fp, cols, comp, lm, starts, goals, out, g, hv, seen, qb, ring
         sr = s // pc
         g[s] = 0.0
         seen[s] = q
-        hv[s] = _hrc(s, sr - tr, s - sr * pc - tc, lm, lt, li, nl)
+        hv[s] = _hrc(s, sr - tr, s - sr * pc - tc, lm, lt, li, nl, margin)
         cur = math.floor(hv[s] * _PER)
         qb[s] = cur
         ring[cur & _MASK, 0] = s
@@ -328,7 +211,7 @@ def bucket_lengths(fp, cols, comp, lm, starts, goals, out, g, hv, seen, qb, ring
                 ng = gv + (1.0 if k < 4 else SQRT2)
                 if seen[w] != q:
                     seen[w] = q
-                    hv[w] = _hrc(w, vr + dr - tr, vc + dc - tc, lm, lt, li, nl)
+                    hv[w] = _hrc(w, vr + dr - tr, vc + dc - tc, lm, lt, li, nl, margin)
                     qb[w] = -1
                 elif ng >= g[w] - 1e-9:          # no better (rounding is no gain)
                     continue

@@ -55,7 +55,7 @@ class Batch:
             return self._state.lengths(ps, pg)
         from ._altbatch import bucket_lengths
 
-        comp, lm, scratch, blocks = self._state
+        comp, (lm, margin), scratch, blocks = self._state
         out = np.empty(ps.shape[0])
         k = lm.shape[1]
         if blocks is None:
@@ -64,7 +64,7 @@ class Batch:
         else:
             restrict = (True, blocks.lab, blocks.node, blocks.bparent, blocks.bdepth, blocks.nb,
                         blocks.mstart, blocks.members, blocks.allowed)
-        self._stamp = bucket_lengths(self.fp, self.cols, comp, lm, ps, pg, out, *scratch,
+        self._stamp = bucket_lengths(self.fp, self.cols, comp, lm, margin, ps, pg, out, *scratch,
                                      np.empty(max(k, 1)), np.empty(max(k, 1), np.int64),
                                      self._stamp, *restrict)
         return out
@@ -84,41 +84,48 @@ def _components(free: np.ndarray) -> np.ndarray:
     return lab.ravel()
 
 
-def _landmarks(fp, cols: int, comp: np.ndarray, k: int, where: int) -> np.ndarray:
-    """``(cells, k)`` octile fields from ``k`` cells of component ``where``, farthest first.
+def _landmarks(fp, cols: int, comp: np.ndarray, k: int, where: int):
+    """``((cells, k) float32 fields, margin)`` from ``k`` cells of component ``where``.
 
-    The first is the component's cell farthest (octile) from its mean
-    position -- a cell on its rim, without a field to find it; each next
-    one the cell farthest from all chosen so far.
+    Farthest first: the first is the component's cell farthest (octile)
+    from its mean position -- a cell on its rim, without a field to find
+    it; each next one the cell farthest from all chosen so far. float32
+    halves what a search reads per cell; ``margin`` bounds what rounding
+    to it can add to a bound (two roundings of distances up to the
+    largest), and the search takes it off.
     """
     from ._octile import octile_field
 
     n = fp.shape[0]
-    out = np.empty((n, k))
-    cells = np.flatnonzero(comp == where)
-    if cells.size == 0 or k == 0:
-        out[:] = np.inf
-        return out
+    cells = np.flatnonzero(comp == where) if k else np.empty(0, np.int64)
+    if cells.size == 0:
+        return np.full((n, k), np.inf, np.float32), 0.0
     pc = cols + 2
     r, c = np.divmod(cells, pc)
     dr, dc = np.abs(r - r.mean()), np.abs(c - c.mean())
     src = int(cells[np.argmax(np.maximum(dr, dc) + (2 ** 0.5 - 1) * np.minimum(dr, dc))])
-    near = np.full(cells.size, np.inf)
-    for j in range(k):
+    near = np.full(n, -1.0)
+    near[cells] = np.inf                      # outside the component: never the farthest
+    fields = []
+    for _ in range(k):
         g = octile_field(fp, cols, np.array([src], np.int64))
-        out[:, j] = g
-        near = np.minimum(near, g[cells])
-        src = int(cells[np.argmax(near)])
-    return out
+        fields.append(g)
+        np.minimum(near, g, out=near)
+        src = int(np.argmax(near))
+    top = max(float(g[cells].max()) for g in fields)
+    return np.stack(fields, axis=1).astype(np.float32), 4.0 * top * 2.0 ** -24 + 1e-9
 
 
 #: the restriction to block-cut tree paths is kept when no block holds more
 #: than this share of the stacks (past it each search would be confined to
 #: nearly the whole map anyway, and the marking costs)
 RESTRICT_SHARE = 0.5
+#: ... and only built when the largest component holds less than this share
+#: of the free cells (a web near the percolation threshold, not a room)
+WEB_SHARE = 0.9
 
 
-def prepare(free: np.ndarray, *, starts=None, landmarks: int = 8, nqueries: int = 0,
+def prepare(free: np.ndarray, *, starts=None, landmarks: int = 4, nqueries: int = 0,
             restrict: bool = True) -> Batch:
     """Everything about 2-D mask ``free`` that its pairs share; see the module docstring.
 
@@ -126,8 +133,9 @@ def prepare(free: np.ndarray, *, starts=None, landmarks: int = 8, nqueries: int 
     landmarks serve (the one most starts lie in; else the largest), and
     ``nqueries`` whether they pay: only for more than ``4 * landmarks``
     pairs. ``restrict``: confine each search to the blocks of its
-    block-cut tree path (:mod:`._blocks`) where no block holds more than
-    :data:`RESTRICT_SHARE` of the map.
+    block-cut tree path (:mod:`._blocks`) where the largest component
+    holds less than :data:`WEB_SHARE` of the free cells and no block more
+    than :data:`RESTRICT_SHARE` of the stacks.
 
     >>> b = prepare(np.ones((3, 4), bool))
     >>> b.route, b.lengths([0], [11]).round(6).tolist()
@@ -146,8 +154,13 @@ def prepare(free: np.ndarray, *, starts=None, landmarks: int = 8, nqueries: int 
         if stacks is not None:
             return Batch("stacks", fp, rows, cols, stacks)
     comp = _components(free)
+    sizes = np.bincount(comp)
+    sizes[0] = 0
     blocks = None
-    if restrict and fp.shape[0] < 2**31:
+    # a giant component holding nearly every free cell is one big block
+    # (rooms, random maps well above the percolation threshold): its block
+    # cut tree costs a pass and restricts nothing
+    if restrict and fp.shape[0] < 2**31 and sizes.max() < WEB_SHARE * sizes.sum():
         from ._blocks import build_blocks
 
         blocks = build_blocks(fp, cols)
@@ -158,8 +171,6 @@ def prepare(free: np.ndarray, *, starts=None, landmarks: int = 8, nqueries: int 
     k = landmarks if landmarks > 0 and nqueries > 4 * landmarks else 0
     where = 0
     if k:
-        sizes = np.bincount(comp)
-        sizes[0] = 0
         if starts is not None and len(starts):
             served = np.bincount(comp[_padidx(starts, rows, cols)], minlength=sizes.size)
             served[0] = 0

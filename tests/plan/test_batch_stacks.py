@@ -203,12 +203,12 @@ def alt_check(free, rng, npairs=80, restrict=True):
     on = np.flatnonzero(free.ravel())
     s = np.r_[rng.choice(on, npairs), rng.choice(free.size, 5)]
     t = np.r_[rng.choice(on, npairs), rng.choice(free.size, 5)]
-    old = _batch.RESTRICT_SHARE
-    _batch.RESTRICT_SHARE = 1.0 if restrict else -1.0
+    old = _batch.RESTRICT_SHARE, _batch.WEB_SHARE
+    _batch.RESTRICT_SHARE, _batch.WEB_SHARE = (1.0, 2.0) if restrict else (-1.0, -1.0)
     try:
         b = _batch.prepare(free, starts=s, nqueries=len(s), landmarks=2)
     finally:
-        _batch.RESTRICT_SHARE = old
+        _batch.RESTRICT_SHARE, _batch.WEB_SHARE = old
     if b.route != "alt":
         return
     assert (b._state[3] is not None) == restrict

@@ -43,6 +43,13 @@ __all__ = ["stack_tree", "stack_lengths", "StackTree", "build"]
 
 SQRT2 = 2.0 ** 0.5
 
+#: a pair's sweep costs the product of consecutive crossing widths, at most
+#: twice the sum of every crossing's width squared; a tree whose sum passes
+#: this many times the free cells (rectangles joined along hundreds of
+#: cells, again and again) is left to the search, whose pair costs at most
+#: the free cells -- maze512-W stand-ins sum to 0.6-1.2 times
+SWEEP_BUDGET = 16.0
+
 
 @njit(cache=True)
 def _find(uf, a):
@@ -340,6 +347,9 @@ def build(fp, cols: int):
     ns, ne = stack_tree(fp, cols, lab, top, bot, c0, c1, eu, ev, e0, e1, uf, runs, False)
     if ns < 0:
         return None
+    widths = (e1[:ne] - e0[:ne] + 1).astype(np.float64)
+    if 2.0 * float(widths @ widths) > SWEEP_BUDGET * nfree:
+        return None            # wide crossings everywhere: a search is cheaper
     m = max(ns, 1)
     parent, depth, root, rx, ry, o0, o1, queue = (np.empty(m, np.int32) for _ in range(8))
     deg = np.empty(m + 1, np.int32)

@@ -265,3 +265,14 @@ def test_block_cut_tree_of_a_ring_with_dead_ends():
               allowed, 2)
     # dead end to dead end through the cut stack [2-6]: not the ring
     assert set(np.flatnonzero(allowed == 2)) == {lab[0, 4], lab[1, 4], lab[0, 6]}
+
+
+def test_a_tree_of_wide_crossings_past_the_sweep_budget_is_searched(monkeypatch):
+    from robomaze._search import _stacks
+
+    rng = np.random.default_rng(9)
+    free = widen(generate("backtracker", 6, 6, rng=9), corridor=6, wall=1).free
+    assert accepted(free)
+    monkeypatch.setattr(_stacks, "SWEEP_BUDGET", 0.0)
+    assert not accepted(free)
+    check(free, rng, 60)

@@ -106,14 +106,15 @@ def _landmarks(fp, cols: int, comp: np.ndarray, k: int, where: int):
     src = int(cells[np.argmax(np.maximum(dr, dc) + (2 ** 0.5 - 1) * np.minimum(dr, dc))])
     near = np.full(n, -1.0)
     near[cells] = np.inf                      # outside the component: never the farthest
-    fields = []
-    for _ in range(k):
+    out = np.empty((n, k), np.float32)
+    top = 0.0
+    for j in range(k):
         g = octile_field(fp, cols, np.array([src], np.int64))
-        fields.append(g)
+        out[:, j] = g
+        top = max(top, float(g[cells].max()))
         np.minimum(near, g, out=near)
         src = int(np.argmax(near))
-    top = max(float(g[cells].max()) for g in fields)
-    return np.stack(fields, axis=1).astype(np.float32), 4.0 * top * 2.0 ** -24 + 1e-9
+    return out, 4.0 * top * 2.0 ** -24 + 1e-9
 
 
 #: the restriction to block-cut tree paths is kept when no block holds more

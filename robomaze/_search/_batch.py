@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ParameterError
+
 __all__ = ["Batch", "prepare"]
 
 
@@ -27,6 +29,20 @@ def _pad(free) -> np.ndarray:
     fp = np.pad(np.asarray(free).astype(np.uint8), 1).ravel()
     fp.setflags(write=False)
     return fp
+
+
+def _cells(name: str, idx, rows: int, cols: int) -> np.ndarray:
+    """``idx`` as a flat int64 array of cells of a ``rows x cols`` grid, or a ParameterError."""
+    a = np.asarray(idx)
+    if a.size and not np.issubdtype(a.dtype, np.integer):
+        raise ParameterError(f"path lengths: {name} has {a.dtype} entries; expected flat cell "
+                             "indices (integers)")
+    a = a.astype(np.int64).ravel()
+    bad = np.flatnonzero((a < 0) | (a >= rows * cols))
+    if bad.size:
+        raise ParameterError(f"path lengths: {name}[{bad[0]}] = {a[bad[0]]} is off the "
+                             f"{rows}x{cols} grid; expected 0 <= cell < {rows * cols}")
+    return a
 
 
 def _padidx(idx, rows: int, cols: int) -> np.ndarray:
@@ -44,6 +60,11 @@ class Batch:
 
     def lengths(self, starts, goals) -> np.ndarray:
         """Lengths (cells) of flat unpadded ``starts[i] -> goals[i]``; NaN when apart or blocked."""
+        starts, goals = _cells("starts", starts, self.rows, self.cols), _cells(
+            "goals", goals, self.rows, self.cols)
+        if starts.shape != goals.shape:
+            raise ParameterError(f"path lengths: {starts.size} starts but {goals.size} goals; "
+                                 "expected one goal per start")
         ps = _padidx(starts, self.rows, self.cols)
         pg = _padidx(goals, self.rows, self.cols)
         if self.route == "tree":
@@ -145,6 +166,9 @@ def prepare(free: np.ndarray, *, starts=None, landmarks: int = 4, nqueries: int 
     from ._stacks import build
     from ._tree import forest, table_levels
 
+    if np.ndim(free) != 2:
+        raise ParameterError(f"path lengths: free has shape {np.shape(free)}; expected a 2-D "
+                             "mask (rows, cols)")
     rows, cols = free.shape
     fp = _pad(free)
     if fp.shape[0] < 2**31:                   # the trees' arrays index with int32
@@ -173,7 +197,8 @@ def prepare(free: np.ndarray, *, starts=None, landmarks: int = 4, nqueries: int 
     where = 0
     if k:
         if starts is not None and len(starts):
-            served = np.bincount(comp[_padidx(starts, rows, cols)], minlength=sizes.size)
+            served = np.bincount(comp[_padidx(_cells("starts", starts, rows, cols), rows, cols)],
+                                 minlength=sizes.size)
             served[0] = 0
             if served.any():
                 sizes = served

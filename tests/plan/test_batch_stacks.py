@@ -276,3 +276,20 @@ def test_a_tree_of_wide_crossings_past_the_sweep_budget_is_searched(monkeypatch)
     monkeypatch.setattr(_stacks, "SWEEP_BUDGET", 0.0)
     assert not accepted(free)
     check(free, rng, 60)
+
+
+def test_bad_input_is_one_clear_error():
+    from robomaze.errors import ParameterError
+
+    free = np.ones((4, 5), bool)
+    with pytest.raises(ParameterError, match=r"starts\[1\] = 20 is off the 4x5 grid"):
+        core.path_lengths(free, [0, 20], [3, 4])
+    with pytest.raises(ParameterError, match=r"goals\[0\] = -1 is off"):
+        core.path_lengths(free, [0], [-1])
+    with pytest.raises(ParameterError, match="2 starts but 1 goals"):
+        core.path_lengths(free, [0, 1], [3])
+    with pytest.raises(ParameterError, match="float64 entries"):
+        core.path_lengths(free, [0.5], [3])
+    with pytest.raises(ParameterError, match="expected a 2-D mask"):
+        core.path_lengths(np.ones(5, bool), [0], [3])
+    assert core.path_lengths(free, [], []).shape == (0,)

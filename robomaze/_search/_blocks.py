@@ -236,14 +236,14 @@ def build_blocks(fp, cols: int) -> Blocks:
     >>> b.nstacks, b.nb          # a ring of 4 stacks and two dead ends: 3 blocks
     (6, 3)
     """
-    from ._stacks import stack_tree
+    from ._stacks import runs_in, stack_tree
 
     n = fp.shape[0]
     pc = cols + 2
-    nfree = int(np.count_nonzero(fp)) + 1
+    nruns = runs_in(fp) + 1                  # stacks: at most one per run; edges: two
     lab = np.empty(n, np.int32)
-    top, bot, c0, c1, uf = (np.empty(nfree, np.int32) for _ in range(5))
-    eu, ev, e0, e1 = (np.empty(2 * nfree + 2, np.int32) for _ in range(4))
+    top, bot, c0, c1, uf = (np.empty(nruns, np.int32) for _ in range(5))
+    eu, ev, e0, e1 = (np.empty(2 * nruns + 2, np.int32) for _ in range(4))
     ns, ne = stack_tree(fp, cols, lab, top, bot, c0, c1, eu, ev, e0, e1, uf,
                         np.empty((6, pc), np.int32), True)
     m = max(ns, 1)

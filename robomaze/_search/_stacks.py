@@ -293,6 +293,12 @@ def stack_lengths(fp, cols, lab, parent, depth, root, pe_rx, pe_ry, pe_o0, pe_o1
     return out
 
 
+def runs_in(fp) -> int:
+    """The free runs of padded flat mask ``fp`` (free cells whose left neighbour is blocked)."""
+    f = fp.view(np.uint8) if fp.dtype == np.uint8 else fp.astype(np.uint8)
+    return int(np.count_nonzero(f[1:] > f[:-1]))
+
+
 class StackTree:
     """A padded mask's tree of stacks, built once, queried in batches (:func:`build`)."""
 
@@ -340,9 +346,10 @@ def build(fp, cols: int):
     n = fp.shape[0]
     pc = cols + 2
     nfree = int(np.count_nonzero(fp)) + 1
+    nruns = runs_in(fp) + 1                  # stacks and tree edges: at most one per run
     lab = np.empty(n, np.int32)
-    top, bot, c0, c1, uf = (np.empty(nfree, np.int32) for _ in range(5))
-    eu, ev, e0, e1 = (np.empty(nfree, np.int32) for _ in range(4))
+    top, bot, c0, c1, uf = (np.empty(nruns, np.int32) for _ in range(5))
+    eu, ev, e0, e1 = (np.empty(nruns, np.int32) for _ in range(4))
     runs = np.empty((6, pc), np.int32)
     ns, ne = stack_tree(fp, cols, lab, top, bot, c0, c1, eu, ev, e0, e1, uf, runs, False)
     if ns < 0:

@@ -558,101 +558,38 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 
-def path_lengths(free, starts, goals, *, landmarks: int = 8) -> np.ndarray:
+def path_lengths(free, starts, goals, *, landmarks: int = 4) -> np.ndarray:
     """Shortest 8-connected lengths (cells; no corner cutting) of many pairs on a 2-D mask.
 
-    When the free graph is a forest (a perfect maze of corridor 1, such as
-    MovingAI's ``maze512-1-*``): each length is a tree distance, depths and
-    the lowest common ancestor (:mod:`robomaze._search._tree`), O(log n) a
-    pair after one O(n log n) pass. Otherwise A* whose heuristic is the
+    The map is prepared once (:func:`robomaze._search._batch.prepare`), by
+    the first route that fits it. When the free graph is a forest (a
+    perfect maze of corridor 1, such as MovingAI's ``maze512-1-*``): each
+    length is a tree distance, depths and the lowest common ancestor
+    (:mod:`robomaze._search._tree`), O(log n) a pair after one O(n log n)
+    pass. When the free space is a tree of rectangles (a widened perfect
+    maze of any corridor and wall width, such as ``maze512-W-*``, found
+    from the grid alone): a min-plus sweep along the tree path
+    (:mod:`robomaze._search._stacks`). Otherwise A* whose heuristic is the
     larger of the octile distance and the ALT bound of ``landmarks`` exact
-    distance fields (landmarks picked farthest first; one Dijkstra each,
-    paid once for the batch). NaN where the goal is unreachable or an
-    endpoint blocked.
+    distance fields (landmarks picked farthest first in the component most
+    starts lie in; one field each, paid once for the batch, and only for
+    more than ``4 * landmarks`` pairs); pairs in two components are NaN
+    without a search (:mod:`robomaze._search._altbatch`). NaN where the
+    goal is unreachable or an endpoint blocked.
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)   # a tree
     >>> path_lengths(free, [0, 0, 3], [6, 2, 6]).tolist()
     [6.0, 2.0, nan]
-    >>> path_lengths(np.ones((3, 3), bool), [0], [8]).round(6).tolist()   # loops: A*
+    >>> path_lengths(np.ones((3, 3), bool), [0], [8]).round(6).tolist()   # one rectangle
     [2.828427]
+    >>> ring = np.ones((3, 3), bool); ring[1, 1] = False               # a loop: A*
+    >>> path_lengths(ring, [0], [8]).tolist()
+    [4.0]
     """
-    from ._tree import forest, table_levels, tree_lengths
+    from ._batch import prepare
 
-    rows, cols = free.shape
-    fp = _padded(free, rows, cols)
-    ps, pg = _to_padded(starts, rows, cols), _to_padded(goals, rows, cols)
-    if fp.shape[0] < 2**31:                   # the tree's arrays index with int32
-        is_forest, up, depth, comp = forest(_readonly(fp), cols, table_levels(fp.shape[0]))
-        if is_forest:
-            return tree_lengths(_readonly(fp), up, depth, comp, ps, pg)
-    lm = None
-    if landmarks > 0 and len(starts) > 4 * landmarks:
-        lm = _landmarks(fp, cols, landmarks)
-    fp = _readonly(fp)
-    # the engine's absent parent: an empty array of its usual type
-    return _lengths(fp, cols, ps, pg, lm, _new_heap(fp.shape[0]),
-                    np.empty(0, _index_dtype(fp.shape[0])))
-
-
-def _landmarks(fp, cols: int, k: int) -> np.ndarray:
-    """``(Np, k)`` distance fields from ``k`` cells spread farthest-first."""
-    free_idx = np.flatnonzero(fp)
-    out = np.empty((fp.shape[0], k))
-    if free_idx.size == 0:
-        out[:] = np.inf
-        return out
-    near = np.full(fp.shape[0], np.inf)
-    src = int(free_idx[0])
-    for j in range(k):
-        g = _unit_field(fp, cols, src)
-        if j == 0:
-            # the first landmark is the cell farthest from an arbitrary one
-            g0 = np.where(np.isfinite(g), g, -1.0)
-            src = int(np.argmax(g0))
-            g = _unit_field(fp, cols, src)
-        out[:, j] = g
-        near = np.minimum(near, g)
-        src = int(np.argmax(np.where(np.isfinite(near), near, -1.0)))
-    return out
-
-
-@njit(cache=True)
-def _lengths(fp, cols, starts, goals, lm, heap, parent):
-    # one set of per-cell arrays for the whole batch, reset between problems
-    n = fp.shape[0]
-    g = np.empty(n)
-    mark = np.empty(n, np.uint8)
-    out = np.full(starts.shape[0], np.nan)
-    st = np.empty(1, np.int64)
-    no_starts = np.empty(0, np.int64)
-    cost = np.empty(0)                     # unit lengths
-    hk, hg, hn = heap
-    # typed values, not literals: _expand compiles once for this call site
-    conn8 = np.bool_(True)
-    octile = np.int64(2)
-    one = np.int64(1)
-    any_bin = np.int64(-1)
-    for k in range(starts.shape[0]):
-        s = starts[k]
-        t = goals[k]
-        if fp[s] == 0 or fp[t] == 0:
-            continue
-        mark[:] = 0
-        st[0] = s
-        todo = st
-        size = np.int64(0)
-        expanded = np.int64(0)
-        while True:                        # best_first's loop (best_first is Python)
-            reached, size, expanded = _expand(fp, cols, conn8, cost, octile, None, one, 0.0,
-                                              None, todo, t, any_bin, g, parent, mark, hk, hg,
-                                              hn, size, expanded, lm)
-            if reached != -2:
-                break
-            todo = no_starts
-            hk, hg, hn = heap_grow(hk, hg, hn)
-        if reached >= 0:
-            out[k] = g[t]
-    return out
+    batch = prepare(free, starts=starts, landmarks=landmarks, nqueries=len(starts))
+    return batch.lengths(starts, goals)
 
 
 def maze_field(grid, goal):

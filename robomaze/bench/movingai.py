@@ -6,7 +6,9 @@ Each problem is planned with :func:`robomaze.plan.plan` (by default
 instead runs the core engine's lengths-only 8-connected A* over the whole
 batch (:func:`robomaze._search.path_lengths`: buffers allocated once, no
 ``Path`` objects built; tree distances when the free graph is a forest, as
-on perfect mazes of corridor 1, else A* with a landmark heuristic): the
+on perfect mazes of corridor 1, a min-plus sweep along the tree path when
+the free space is a tree of rectangles, as on widened perfect mazes of any
+corridor and wall width, else A* with a landmark heuristic): the
 same answers, several times faster. ``"batch"`` is the default of :func:`run_scen_file` and
 ``robomaze movingai``.
 

@@ -235,7 +235,12 @@ def test_prepare_writes_the_grid_passable_grid_builds(shape):
     # the compiled entries write the walls with prepare; plain Python and
     # the heap kernels use passable_grid (numpy): the same grid, also for
     # walls closed on one side only
-    from robomaze.micromouse._route_kernels import prepare
+    from numba import njit
+
+    from robomaze.micromouse import _route_kernels
+    # the entries' prepare has no Python entry point (inner): the same
+    # unsigned-indexing copy compiled with one
+    prepare = njit(cache=False)(_route_kernels.prepare.py_func)
     rows, cols = shape
     rng = np.random.default_rng(rows * 100 + cols)
     s = RouteSearch(rows, cols, diagonals=True)

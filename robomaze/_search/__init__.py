@@ -282,7 +282,7 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     [0, 1, 2, 5, 8, 7, 6]
     """
     from ._jps import jps, jump_cells
-    from ._jps_scratch import give, take
+    from ._jps_scratch import give, huge_zeros, take
     from ._jps_tables import tables_for
 
     fp, rows, cols = _free_padded(free)
@@ -290,7 +290,7 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     table = tables_for(fp, rows, cols, tables)
     n = fp.shape[0]
     # scratch kept between queries (marks carry a per-query base: no clearing)
-    s = take(n, _index_dtype(n), _lazy_zeros)
+    s = take(n, _index_dtype(n), huge_zeros)
     try:
         if table is None:
             reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,

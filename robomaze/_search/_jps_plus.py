@@ -46,6 +46,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import prefetch
 from ._heap import heap_grow, heap_pop, heap_push
 
 SQRT2 = math.sqrt(2.0)
@@ -221,8 +222,15 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
     expanded = 0
     drs = np.empty(8, np.int64)
     dcs = np.empty(8, np.int64)
+    ys = np.empty(8, np.int64)
+    ks = np.empty(8, np.int64)
     while size > 0:
         x, gx, _, size = heap_pop(hk, hg, hn, size)
+        if size > 0:
+            # the next pop is most likely the new top: start loading its cells
+            nxt = np.int64(hn[0])
+            prefetch(t, 8 * nxt)
+            prefetch(g, nxt)
         if mark[x] == closed or gx > g[x]:
             continue
         mark[x] = closed
@@ -274,16 +282,24 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
                 drs[4] = -1
                 dcs[4] = b
                 nd = 5
+        # all jumps first (one table line), then the relaxations, their
+        # successors' scratch lines loading meanwhile
+        m = 0
         for i in range(nd):
-            sr = drs[i]
-            sc = dcs[i]
-            y, steps = _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc)
-            if y < 0:
-                continue
+            y, steps = _jump(t, x, xr, xc, drs[i], dcs[i], pc, goal, gr, gc)
+            if y >= 0:
+                prefetch(g, y)
+                prefetch(t, 8 * y)      # y is often the very next pop (equal f, larger g)
+                ys[m] = y
+                ks[m] = steps if (drs[i] == 0 or dcs[i] == 0) else -steps
+                m += 1
+        for i in range(m):
+            y = ys[i]
             my = mark[y]
             if my == closed:
                 continue
-            gy = gx + (steps * SQRT2 if (sr != 0 and sc != 0) else steps)
+            steps = ks[i]
+            gy = gx + (-steps * SQRT2 if steps < 0 else steps)
             if my < opened or gy < g[y]:
                 g[y] = gy
                 parent[y] = x

@@ -287,24 +287,29 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
-    table = tables_for(fp, rows, cols, tables)
+    tab = tables_for(fp, rows, cols, tables)
     n = fp.shape[0]
-    # scratch kept between queries (marks carry a per-query base: no clearing)
-    s = take(n, _index_dtype(n), huge_zeros)
+    own = tab is not None and tab.slots is not None and tab.lock.acquire(blocking=False)
+    # scratch kept between queries (marks carry a per-query base: no clearing):
+    # the tables' own slots, else the pool's
+    s = tab.slots if own else take(n, _index_dtype(n), huge_zeros)
     try:
-        if table is None:
+        if tab is None:
             reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,
                                            s.next_base(), *s.heap)
         else:
             from ._jps_plus import jps_plus
 
-            reached, expanded, *heap = jps_plus(_readonly(table), cols, ps, pg, s.g, s.parent,
-                                                s.mark, s.next_base(), *s.heap)
+            reached, expanded, *heap = jps_plus(_readonly(tab.t), tab.ws, cols, ps, pg, s.g,
+                                                s.parent, s.mark, s.next_base(), *s.heap)
         s.heap = tuple(heap)
         cells = (jump_cells(s.parent, pg, cols) if reached >= 0
                  else np.empty(0, np.int64))
     finally:
-        give(s)
+        if own:
+            tab.lock.release()
+        else:
+            give(s)
     return cells, expanded
 
 

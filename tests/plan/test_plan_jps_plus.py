@@ -83,8 +83,11 @@ def test_tables_match_the_scans_cell_by_cell(seed):
     for p in (0.0, 0.15, 0.35, 0.6):
         free = rng.random((13, 17)) >= p
         fp = np.pad(free, 1).view(np.uint8).ravel()
-        t = _jps_plus.build_tables(fp, 13, 17, np.empty(8 * fp.size, np.int16))
-        assert np.array_equal(t.astype(np.int64), scan_table(free))
+        want = scan_table(free)
+        t = _jps_plus.build_tables(fp, 13, 17, np.zeros(8 * fp.size, np.int16), 8)
+        assert np.array_equal(t.astype(np.int64), want)
+        wide = _jps_plus.build_tables(fp, 13, 17, np.zeros(16 * fp.size, np.int16), 16)
+        assert np.array_equal(wide.reshape(-1, 16)[:, :8].astype(np.int64).ravel(), want)
 
 
 def test_int32_tables_beyond_int16_distances():
@@ -211,8 +214,10 @@ def test_tables_built_at_the_third_query_and_reused():
     assert _jps_tables.kept_bytes() == 0                 # one-off queries pay nothing
     core.jump_point_path(pad, 0, 2499)
     assert _jps_tables.kept_bytes() == nbytes
-    t = _jps_tables.tables_for(pad.mask, 50, 50)
-    assert t is _jps_tables.tables_for(pad.mask, 50, 50) and not t.flags.writeable
+    tab = _jps_tables.tables_for(pad.mask, 50, 50)
+    assert tab is _jps_tables.tables_for(pad.mask, 50, 50) and tab.ws == 16
+    g, mark, parent = _jps_plus.slot_views(tab.t)        # the query ran in the tables' slots
+    assert mark.max() == tab.slots.base and mark[pad.mask == 0].max() == 0
 
 
 def test_after_and_budget_variables(monkeypatch):

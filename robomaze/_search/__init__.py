@@ -272,7 +272,7 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     ``tables``: JPS+ (:mod:`._jps_plus`, jumps precomputed per cell and
     direction; the same path and ``expanded``, each jump O(1)). None lets
     :mod:`._jps_tables` decide: a static grid (an OccupancyGrid, a
-    read-only ``Padded`` mask) builds its tables at its third query and keeps
+    read-only ``Padded`` mask) builds its tables at its eighth query and keeps
     them within ``ROBOMAZE_JPS_TABLES_MB``; True forces them, False plain JPS.
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
@@ -287,29 +287,24 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
-    tab = tables_for(fp, rows, cols, tables)
+    table = tables_for(fp, rows, cols, tables)
     n = fp.shape[0]
-    own = tab is not None and tab.slots is not None and tab.lock.acquire(blocking=False)
-    # scratch kept between queries (marks carry a per-query base: no clearing):
-    # the tables' own slots, else the pool's
-    s = tab.slots if own else take(n, _index_dtype(n), huge_zeros)
+    # scratch kept between queries (marks carry a per-query base: no clearing)
+    s = take(n, _index_dtype(n), huge_zeros)
     try:
-        if tab is None:
+        if table is None:
             reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,
                                            s.next_base(), *s.heap)
         else:
             from ._jps_plus import jps_plus
 
-            reached, expanded, *heap = jps_plus(_readonly(tab.t), tab.ws, cols, ps, pg, s.g,
-                                                s.parent, s.mark, s.next_base(), *s.heap)
+            reached, expanded, *heap = jps_plus(table, cols, ps, pg, s.g, s.parent, s.mark,
+                                                s.next_base(), *s.heap)
         s.heap = tuple(heap)
         cells = (jump_cells(s.parent, pg, cols) if reached >= 0
                  else np.empty(0, np.int64))
     finally:
-        if own:
-            tab.lock.release()
-        else:
-            give(s)
+        give(s)
     return cells, expanded
 
 

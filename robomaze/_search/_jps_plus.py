@@ -35,11 +35,11 @@ and returns the **same path** as :func:`robomaze._search._jps.jps` (tests
 compare them cell for cell), in O(1) per jump.
 
 Tables are ``int16`` while every distance fits (``max(rows, cols) + 2 <
-32767``), else ``int32``. An int16 cell's slot is 32 bytes: its 8
-distances, then a query's ``g``, ``mark`` and ``parent`` for that cell
-(:func:`slot_views`), so expanding a cell and relaxing it each load one
-cache line, not two (489 MB at 4001^2, table and scratch together). Who
-builds them when, and how many are kept, is :mod:`._jps_tables`.
+32767``: 16 bytes per padded cell, 245 MB at 4001^2), else ``int32``. (A
+32-byte slot holding a query's ``g``/``mark``/``parent`` beside each
+cell's distances was measured and dropped: 7% slower queries on the
+corridor-1 maze at 4001^2 and a 4.5x dearer build.) Who builds them when,
+and how many are kept, is :mod:`._jps_tables`.
 """
 
 from __future__ import annotations
@@ -72,33 +72,13 @@ def table_dtype(rows: int, cols: int):
     return np.int16 if max(rows, cols) + 2 < 32767 else np.int32
 
 
-def slot_width(rows: int, cols: int) -> int:
-    """Table entries per cell: 16 int16 (8 distances + a 16-byte scratch slot), else 8 int32.
-
-    >>> slot_width(4001, 4001), slot_width(3, 40000)
-    (16, 8)
-    """
-    return 16 if table_dtype(rows, cols) is np.int16 else 8
-
-
 def table_nbytes(rows: int, cols: int) -> int:
-    """Bytes of the tables of a ``rows x cols`` grid (with their scratch slots when int16).
+    """Bytes of the tables of a ``rows x cols`` grid (8 entries per padded cell).
 
     >>> table_nbytes(4001, 4001) // 2**20
-    489
+    244
     """
-    return (slot_width(rows, cols) * (rows + 2) * (cols + 2)
-            * np.dtype(table_dtype(rows, cols)).itemsize)
-
-
-def slot_views(t: np.ndarray):
-    """``(g, mark, parent)``: strided views of the scratch slots of int16 tables of width 16.
-
-    Each cell's 32 bytes hold its 8 distances, then ``g`` (float64), ``mark``
-    and ``parent`` (int32): a query on a large grid then loads one cache
-    line per cell for the table and its own state together.
-    """
-    return t.view(np.float64)[2::4], t.view(np.int32)[6::8], t.view(np.int32)[7::8]
+    return 8 * (rows + 2) * (cols + 2) * np.dtype(table_dtype(rows, cols)).itemsize
 
 
 @njit(cache=True, inline="always")
@@ -110,12 +90,11 @@ def _on(s, forced):
 
 
 @njit(cache=True)
-def build_tables(fp, rows, cols, t, ws):
-    """Write the jump distances of the padded mask ``fp`` into ``t`` (zeros, ``ws`` per cell).
+def build_tables(fp, rows, cols, t):
+    """Write the jump distances of the padded mask ``fp`` into ``t`` (``8 * len(fp)`` zeros).
 
-    Cell ``x``'s eight entries are ``t[ws * x : ws * x + 8]``; the rest of
-    its slot (a query's scratch, :func:`slot_views`) is left alone. Entries
-    of blocked cells and of illegal first moves stay 0.
+    Cell ``x``'s entries are ``t[8 * x : 8 * x + 8]``; those of blocked
+    cells and of illegal first moves stay 0.
     """
     pc = cols + 2
     # rows down: E, W (within the row), N, NE, NW (from the row above)
@@ -128,7 +107,7 @@ def build_tables(fp, rows, cols, t, ws):
                 if fp[nx]:
                     forced = ((fp[nx + pc] and not fp[x + pc])
                               or (fp[nx - pc] and not fp[x - pc]))
-                    t[ws * x] = _on(t[ws * nx], forced)
+                    t[8 * x] = _on(t[8 * nx], forced)
         for c in range(1, cols + 1):                      # W: from the left end
             x = row + c
             if fp[x]:
@@ -136,7 +115,7 @@ def build_tables(fp, rows, cols, t, ws):
                 if fp[nx]:
                     forced = ((fp[nx + pc] and not fp[x + pc])
                               or (fp[nx - pc] and not fp[x - pc]))
-                    t[ws * x + 1] = _on(t[ws * nx + 1], forced)
+                    t[8 * x + 1] = _on(t[8 * nx + 1], forced)
         for c in range(1, cols + 1):
             x = row + c
             if not fp[x]:
@@ -144,13 +123,13 @@ def build_tables(fp, rows, cols, t, ws):
             nx = x - pc                                   # N
             if fp[nx]:
                 forced = (fp[nx + 1] and not fp[x + 1]) or (fp[nx - 1] and not fp[x - 1])
-                t[ws * x + 3] = _on(t[ws * nx + 3], forced)
+                t[8 * x + 3] = _on(t[8 * nx + 3], forced)
             if fp[x - pc] and fp[x + 1] and fp[x - pc + 1]:   # NE: components N (3), E (0)
                 nx = x - pc + 1
-                t[ws * x + 6] = _on(t[ws * nx + 6], t[ws * nx] > 0 or t[ws * nx + 3] > 0)
+                t[8 * x + 6] = _on(t[8 * nx + 6], t[8 * nx] > 0 or t[8 * nx + 3] > 0)
             if fp[x - pc] and fp[x - 1] and fp[x - pc - 1]:   # NW: N (3), W (1)
                 nx = x - pc - 1
-                t[ws * x + 7] = _on(t[ws * nx + 7], t[ws * nx + 1] > 0 or t[ws * nx + 3] > 0)
+                t[8 * x + 7] = _on(t[8 * nx + 7], t[8 * nx + 1] > 0 or t[8 * nx + 3] > 0)
     # rows up: S, SE, SW (from the row below, whose E and W are done)
     for r in range(rows, 0, -1):
         row = r * pc
@@ -161,13 +140,13 @@ def build_tables(fp, rows, cols, t, ws):
             nx = x + pc                                   # S
             if fp[nx]:
                 forced = (fp[nx + 1] and not fp[x + 1]) or (fp[nx - 1] and not fp[x - 1])
-                t[ws * x + 2] = _on(t[ws * nx + 2], forced)
+                t[8 * x + 2] = _on(t[8 * nx + 2], forced)
             if fp[x + pc] and fp[x + 1] and fp[x + pc + 1]:   # SE: S (2), E (0)
                 nx = x + pc + 1
-                t[ws * x + 4] = _on(t[ws * nx + 4], t[ws * nx] > 0 or t[ws * nx + 2] > 0)
+                t[8 * x + 4] = _on(t[8 * nx + 4], t[8 * nx] > 0 or t[8 * nx + 2] > 0)
             if fp[x + pc] and fp[x - 1] and fp[x + pc - 1]:   # SW: S (2), W (1)
                 nx = x + pc - 1
-                t[ws * x + 5] = _on(t[ws * nx + 5], t[ws * nx + 1] > 0 or t[ws * nx + 2] > 0)
+                t[8 * x + 5] = _on(t[8 * nx + 5], t[8 * nx + 1] > 0 or t[8 * nx + 2] > 0)
     return t
 
 
@@ -193,10 +172,10 @@ def _h_rc(yr, yc, gr, gc):
 
 
 @njit(cache=True, inline="always")
-def _jump(t, ws, x, xr, xc, sr, sc, pc, goal, gr, gc):
+def _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc):
     """The scan's stop from ``x`` along ``(sr, sc)`` and its move count: ``(y, steps)``, y -1 if none."""
     k = _K[(sr + 1) * 3 + sc + 1]
-    v = np.int64(t[ws * x + k])
+    v = np.int64(t[8 * x + k])
     reach = v if v > 0 else -v
     if sr == 0 or sc == 0:
         if sr == 0:
@@ -218,7 +197,7 @@ def _jump(t, ws, x, xr, xc, sr, sc, pc, goal, gr, gc):
         if jj == 0:
             best = rd
         elif jj > 0:
-            w = np.int64(t[ws * (x + rd * step) + (0 if sc > 0 else 1)])
+            w = np.int64(t[8 * (x + rd * step) + (0 if sc > 0 else 1)])
             if jj <= (w if w > 0 else -w):
                 best = rd
     if cd >= 1 and cd < best:
@@ -226,7 +205,7 @@ def _jump(t, ws, x, xr, xc, sr, sc, pc, goal, gr, gc):
         if jj == 0:
             best = cd
         elif jj > 0:
-            w = np.int64(t[ws * (x + cd * step) + (2 if sr > 0 else 3)])
+            w = np.int64(t[8 * (x + cd * step) + (2 if sr > 0 else 3)])
             if jj <= (w if w > 0 else -w):
                 best = cd
     if best <= reach:
@@ -235,8 +214,8 @@ def _jump(t, ws, x, xr, xc, sr, sc, pc, goal, gr, gc):
 
 
 @njit(cache=True)
-def jps_plus(t, ws, cols, start, goal, g, parent, mark, base, hk, hg, hn):
-    """JPS on the tables ``t`` (``ws`` entries per cell) of a padded grid; ``(reached, expanded, hk, hg, hn)``.
+def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
+    """JPS on the tables ``t`` of a padded grid; returns ``(reached, expanded, hk, hg, hn)``.
 
     Scratch as :func:`robomaze._search._jps.jps` (``mark`` above ``base``:
     open ``base + 1``, closed ``base + 2``); the same expansions, parents
@@ -262,7 +241,7 @@ def jps_plus(t, ws, cols, start, goal, g, parent, mark, base, hk, hg, hn):
         if size > 0:
             # the next pop is most likely the new top: start loading its cells
             nxt = np.int64(hn[0])
-            prefetch(t, ws * nxt)
+            prefetch(t, 8 * nxt)
             prefetch(g, nxt)
         if mark[x] == closed or gx > g[x]:
             continue
@@ -319,10 +298,10 @@ def jps_plus(t, ws, cols, start, goal, g, parent, mark, base, hk, hg, hn):
         # successors' scratch lines loading meanwhile
         m = 0
         for i in range(nd):
-            y, steps = _jump(t, ws, x, xr, xc, drs[i], dcs[i], pc, goal, gr, gc)
+            y, steps = _jump(t, x, xr, xc, drs[i], dcs[i], pc, goal, gr, gc)
             if y >= 0:
                 prefetch(g, y)
-                prefetch(t, ws * y)      # y is often the very next pop (equal f, larger g)
+                prefetch(t, 8 * y)      # y is often the very next pop (equal f, larger g)
                 ys[m] = y
                 ks[m] = steps if (drs[i] == 0 or dcs[i] == 0) else -steps
                 hs[m] = _h_rc(xr + steps * drs[i], xc + steps * dcs[i], gr, gc)

@@ -2,7 +2,7 @@
 
 A JPS+ query (:mod:`._jps_plus`) is several times cheaper than a plain JPS
 query, but its tables cost a pass over the grid and 16 bytes per padded
-cell (int16; 256 MB at 4001^2). They pay off only on a static grid queried
+cell (int16; 245 MB at 4001^2). They pay off only on a static grid queried
 several times, so the policy is:
 
 * **static grids only**: tables are kept per padded mask *object* (the
@@ -10,10 +10,12 @@ several times, so the policy is:
   one a :class:`~robomaze._search.Padded` carries). A writable mask may
   change, so it is never counted or cached;
 * **lazily, after a few queries**: a mask's first queries run plain JPS;
-  the query that reaches ``ROBOMAZE_JPS_PLUS_AFTER`` (default 3: the
-  measured break-even is 2-4 queries at 4001^2, benchmarks/README.md) builds
-  the tables, and every later query uses them. One-off queries never pay
-  for preprocessing;
+  the query that reaches ``ROBOMAZE_JPS_PLUS_AFTER`` (default 8) builds the
+  tables, and every later query uses them. One-off queries never pay for
+  preprocessing. Measured at 4001^2 (benchmarks/README.md, round 7): a
+  build costs 3-7 plain queries and JPS+ saves 3-75% of a query, so the
+  build repays itself after 9-30 more queries; building at the 8th keeps
+  the loss on a grid queried only a little more than that under one build;
 * **a byte budget**: all kept tables together stay within
   ``ROBOMAZE_JPS_TABLES_MB`` (default 768); the least recently used are
   dropped to make room, and a grid whose tables alone exceed the budget runs
@@ -36,39 +38,14 @@ from collections import OrderedDict
 import numpy as np
 
 from ..errors import ParameterError
-from ._jps_plus import build_tables, slot_views, slot_width, table_dtype, table_nbytes
-from ._jps_scratch import Scratch
+from ._jps_plus import build_tables, table_dtype, table_nbytes
 
-__all__ = ["Tables", "tables_for", "free_tables", "tables_budget", "build_after", "kept_bytes"]
+__all__ = ["tables_for", "free_tables", "tables_budget", "build_after", "kept_bytes"]
 
 _LOCK = threading.Lock()
 #: id(mask) -> _Entry, least recently used first
 _ENTRIES: "OrderedDict[int, _Entry]" = OrderedDict()
 _MAX_COUNTERS = 256               # masks counted but without tables (a few bytes each)
-
-
-class Tables:
-    """One grid's JPS+ tables: ``t`` (``ws`` entries per cell) and, when int16, the scratch in its slots.
-
-    ``slots`` (a :class:`~._jps_scratch.Scratch` viewing ``t``) serves one
-    query at a time: a query takes ``lock`` without waiting, and runs on
-    pooled scratch if another thread holds it.
-    """
-
-    __slots__ = ("t", "ws", "slots", "lock", "nbytes")
-
-    def __init__(self, t: np.ndarray, ws: int, n: int):
-        self.t, self.ws, self.nbytes = t, ws, t.nbytes
-        self.lock = threading.Lock()
-        self.slots = None
-        if ws == 16:
-            s = Scratch.__new__(Scratch)
-            s.n, s._buf, s.base = n, None, 0
-            s.g, s.mark, s.parent = slot_views(t)
-            cap = 1024 + n // 64
-            s.heap = (np.empty(cap), np.empty(cap), np.empty(cap, np.int32))
-            self.slots = s
-            self.nbytes += sum(a.nbytes for a in s.heap)
 
 
 class _Entry:
@@ -100,14 +77,14 @@ def tables_budget() -> int:
 
 
 def build_after() -> int:
-    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``, default 3).
+    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``, default 8).
 
     1 builds them on the first query; 0 never builds them.
 
     >>> build_after() >= 0
     True
     """
-    return int(_env_number("ROBOMAZE_JPS_PLUS_AFTER", "3", integer=True))
+    return int(_env_number("ROBOMAZE_JPS_PLUS_AFTER", "8", integer=True))
 
 
 def kept_bytes() -> int:
@@ -117,7 +94,7 @@ def kept_bytes() -> int:
     True
     """
     with _LOCK:
-        return sum(e.table.t.nbytes for e in _ENTRIES.values() if e.table is not None)
+        return sum(e.table.nbytes for e in _ENTRIES.values() if e.table is not None)
 
 
 def free_tables() -> int:
@@ -127,7 +104,7 @@ def free_tables() -> int:
     True
     """
     with _LOCK:
-        out = sum(e.table.t.nbytes for e in _ENTRIES.values() if e.table is not None)
+        out = sum(e.table.nbytes for e in _ENTRIES.values() if e.table is not None)
         _ENTRIES.clear()
     return out
 
@@ -141,12 +118,11 @@ def _forget(key: int):
     return drop
 
 
-def _build(fp: np.ndarray, rows: int, cols: int) -> Tables:
-    n = fp.shape[0]
-    ws = slot_width(rows, cols)
-    # zeros: unmarked scratch slots; numpy backs large arrays with huge pages
-    t = build_tables(fp, rows, cols, np.zeros(ws * n, table_dtype(rows, cols)), ws)
-    return Tables(t, ws, n)
+def _build(fp: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    # numpy backs large arrays with huge pages: no TLB miss per jump on big grids
+    t = build_tables(fp, rows, cols, np.zeros(8 * fp.shape[0], table_dtype(rows, cols)))
+    t.setflags(write=False)          # shared by concurrent queries; kernels see one type
+    return t
 
 
 def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
@@ -157,8 +133,8 @@ def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
     they fit the budget), False forces plain JPS.
 
     >>> fp = np.zeros(16, np.uint8); fp[5] = fp[6] = 1; fp.setflags(write=False)
-    >>> tab = tables_for(fp, 2, 2, want=True)
-    >>> tab.t.reshape(-1, tab.ws)[5, :8].tolist()      # E: one free cell, then the wall
+    >>> t = tables_for(fp, 2, 2, want=True)
+    >>> t.reshape(-1, 8)[5].tolist()      # E: one free cell, then the wall
     [-1, 0, 0, 0, 0, 0, 0, 0]
     >>> tables_for(fp, 2, 2, want=False) is None
     True
@@ -211,12 +187,12 @@ def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
 
 def _evict(budget: int, keep: int) -> None:
     """Drop least recently used tables (not ``keep``'s) until the kept ones fit ``budget``."""
-    total = sum(v.table.t.nbytes for v in _ENTRIES.values() if v.table is not None)
+    total = sum(v.table.nbytes for v in _ENTRIES.values() if v.table is not None)
     for k in list(_ENTRIES):
         if total <= budget:
             break
         v = _ENTRIES[k]
         if k != keep and v.table is not None:
-            total -= v.table.t.nbytes
+            total -= v.table.nbytes
             v.table = None
             v.queries = 0

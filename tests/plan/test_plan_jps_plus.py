@@ -83,11 +83,8 @@ def test_tables_match_the_scans_cell_by_cell(seed):
     for p in (0.0, 0.15, 0.35, 0.6):
         free = rng.random((13, 17)) >= p
         fp = np.pad(free, 1).view(np.uint8).ravel()
-        want = scan_table(free)
-        t = _jps_plus.build_tables(fp, 13, 17, np.zeros(8 * fp.size, np.int16), 8)
-        assert np.array_equal(t.astype(np.int64), want)
-        wide = _jps_plus.build_tables(fp, 13, 17, np.zeros(16 * fp.size, np.int16), 16)
-        assert np.array_equal(wide.reshape(-1, 16)[:, :8].astype(np.int64).ravel(), want)
+        t = _jps_plus.build_tables(fp, 13, 17, np.zeros(8 * fp.size, np.int16))
+        assert np.array_equal(t.astype(np.int64), scan_table(free))
 
 
 def test_int32_tables_beyond_int16_distances():
@@ -205,19 +202,18 @@ def static_pad(free):
     return core.Padded(core._padded(free, *free.shape), *free.shape)
 
 
-def test_tables_built_at_the_third_query_and_reused():
+def test_tables_built_at_the_eighth_query_by_default_and_reused():
+    assert _jps_tables.build_after() == 8
     free = np.random.default_rng(2).random((50, 50)) >= 0.2
     pad = static_pad(free)
     nbytes = _jps_plus.table_nbytes(50, 50)
-    core.jump_point_path(pad, 0, 2499)
-    core.jump_point_path(pad, 0, 2499)
+    for _ in range(7):
+        core.jump_point_path(pad, 0, 2499)
     assert _jps_tables.kept_bytes() == 0                 # one-off queries pay nothing
     core.jump_point_path(pad, 0, 2499)
     assert _jps_tables.kept_bytes() == nbytes
-    tab = _jps_tables.tables_for(pad.mask, 50, 50)
-    assert tab is _jps_tables.tables_for(pad.mask, 50, 50) and tab.ws == 16
-    g, mark, parent = _jps_plus.slot_views(tab.t)        # the query ran in the tables' slots
-    assert mark.max() == tab.slots.base and mark[pad.mask == 0].max() == 0
+    t = _jps_tables.tables_for(pad.mask, 50, 50)
+    assert t is _jps_tables.tables_for(pad.mask, 50, 50) and not t.flags.writeable
 
 
 def test_after_and_budget_variables(monkeypatch):
@@ -279,7 +275,8 @@ def test_writable_masks_never_cached_and_dead_masks_forgotten(monkeypatch):
     assert _jps_tables.kept_bytes() == 0 and not _jps_tables._ENTRIES
 
 
-def test_public_astar_on_a_reused_grid_switches_to_tables_with_the_same_paths():
+def test_public_astar_on_a_reused_grid_switches_to_tables_with_the_same_paths(monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "3")
     grid = widen(generate("backtracker", 15, 15, rng=4), corridor=3, wall=1)
     assert isinstance(grid, OccupancyGrid)
     rng = np.random.default_rng(4)

@@ -30,7 +30,11 @@ queries >= 1.0x the C JPS-B (the issue's target peer).
 
 Usage::
 
-    python benchmarks/bench_jps_peer.py [--size 4001] [--queries 20] [--repeat 3]
+    python benchmarks/bench_jps_peer.py [--size 4001] [--queries 20] [--repeat 3] [--after 8]
+
+The auto column is the public policy on a grid met for the first time
+(``jump_point_path(free, s, t)``, tables built at the ``--after``-th query,
+the build timed in); with fewer queries than ``--after`` it is plain JPS.
 """
 
 from __future__ import annotations
@@ -205,8 +209,12 @@ def main(argv=None) -> int:
     ap.add_argument("--queries", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--kinds", nargs="+", default=list(KINDS))
+    ap.add_argument("--after", type=int, default=None,
+                    help="ROBOMAZE_JPS_PLUS_AFTER for the auto column (the query that builds)")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_jps_peer.json"))
     args = ap.parse_args(argv)
+    if args.after is not None:
+        os.environ["ROBOMAZE_JPS_PLUS_AFTER"] = str(args.after)
     rows = []
     print("| grid | size | queries | robomaze JPS (s) | robomaze JPS+ (s) | C JPS-B (s) | "
           "C JPS+ (s) | robomaze auto, build timed in (s) | **C JPS-B / JPS+** | C JPS+ / JPS+ | C JPS-B / JPS | "

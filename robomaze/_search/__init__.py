@@ -272,7 +272,7 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     ``tables``: JPS+ (:mod:`._jps_plus`, jumps precomputed per cell and
     direction; the same path and ``expanded``, each jump O(1)). None lets
     :mod:`._jps_tables` decide: a static grid (an OccupancyGrid, a
-    read-only ``Padded`` mask) builds its tables at its eighth query and keeps
+    read-only ``Padded`` mask) builds its tables at its 16th query and keeps
     them within ``ROBOMAZE_JPS_TABLES_MB``; True forces them, False plain JPS.
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)

@@ -1,7 +1,7 @@
 """When JPS+ tables are built, and how many are kept.
 
-A JPS+ query (:mod:`._jps_plus`) is several times cheaper than a plain JPS
-query, but its tables cost a pass over the grid and 16 bytes per padded
+A JPS+ query (:mod:`._jps_plus`) is up to 4x cheaper than a plain JPS
+query (1.1-1.3x on corridor-1 mazes and random grids), but its tables cost a pass over the grid and 16 bytes per padded
 cell (int16; 245 MB at 4001^2). They pay off only on a static grid queried
 several times, so the policy is:
 
@@ -10,12 +10,14 @@ several times, so the policy is:
   one a :class:`~robomaze._search.Padded` carries). A writable mask may
   change, so it is never counted or cached;
 * **lazily, after a few queries**: a mask's first queries run plain JPS;
-  the query that reaches ``ROBOMAZE_JPS_PLUS_AFTER`` (default 8) builds the
-  tables, and every later query uses them. One-off queries never pay for
-  preprocessing. Measured at 4001^2 (benchmarks/README.md, round 7): a
-  build costs 3-7 plain queries and JPS+ saves 3-75% of a query, so the
-  build repays itself after 9-30 more queries; building at the 8th keeps
-  the loss on a grid queried only a little more than that under one build;
+  the query that reaches ``ROBOMAZE_JPS_PLUS_AFTER`` (default 16) builds
+  the tables, and every later query uses them. One-off queries never pay
+  for preprocessing. Measured at 4001^2 (benchmarks/README.md, round 7): a
+  build costs 2.6-16 plain queries and JPS+ saves 11-74% of a query, so it
+  repays itself after 12-65 queries (12-25 on widened mazes). Building at
+  about the break-even is the ski-rental rule: whatever the number of
+  queries, the total stays within about twice the better of "never" and
+  "from the start";
 * **a byte budget**: all kept tables together stay within
   ``ROBOMAZE_JPS_TABLES_MB`` (default 768); the least recently used are
   dropped to make room, and a grid whose tables alone exceed the budget runs
@@ -77,14 +79,14 @@ def tables_budget() -> int:
 
 
 def build_after() -> int:
-    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``, default 8).
+    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``, default 16).
 
     1 builds them on the first query; 0 never builds them.
 
     >>> build_after() >= 0
     True
     """
-    return int(_env_number("ROBOMAZE_JPS_PLUS_AFTER", "8", integer=True))
+    return int(_env_number("ROBOMAZE_JPS_PLUS_AFTER", "16", integer=True))
 
 
 def kept_bytes() -> int:

@@ -202,12 +202,12 @@ def static_pad(free):
     return core.Padded(core._padded(free, *free.shape), *free.shape)
 
 
-def test_tables_built_at_the_eighth_query_by_default_and_reused():
-    assert _jps_tables.build_after() == 8
+def test_tables_built_at_the_16th_query_by_default_and_reused():
+    assert _jps_tables.build_after() == 16
     free = np.random.default_rng(2).random((50, 50)) >= 0.2
     pad = static_pad(free)
     nbytes = _jps_plus.table_nbytes(50, 50)
-    for _ in range(7):
+    for _ in range(15):
         core.jump_point_path(pad, 0, 2499)
     assert _jps_tables.kept_bytes() == 0                 # one-off queries pay nothing
     core.jump_point_path(pad, 0, 2499)

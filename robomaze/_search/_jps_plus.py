@@ -173,7 +173,7 @@ def _h_rc(yr, yc, gr, gc):
 
 @njit(cache=True, inline="always")
 def _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc):
-    """The scan's stop from ``x`` along ``(sr, sc)`` and its move count: ``(y, steps)``, y -1 if none."""
+    """The scan's stop from ``x`` along ``(sr, sc)`` and its moves: ``(y, steps)``, y -1 if none."""
     k = _K[(sr + 1) * 3 + sc + 1]
     v = np.int64(t[8 * x + k])
     reach = v if v > 0 else -v

@@ -1,9 +1,10 @@
 """When JPS+ tables are built, and how many are kept.
 
 A JPS+ query (:mod:`._jps_plus`) is up to 4x cheaper than a plain JPS
-query (1.1-1.3x on corridor-1 mazes and random grids), but its tables cost a pass over the grid and 16 bytes per padded
-cell (int16; 245 MB at 4001^2). They pay off only on a static grid queried
-several times, so the policy is:
+query (1.1-1.3x on corridor-1 mazes and random grids), but its tables cost
+a pass over the grid and 16 bytes per padded cell (int16; 245 MB at
+4001^2). They pay off only on a static grid queried several times, so the
+policy is:
 
 * **static grids only**: tables are kept per padded mask *object* (the
   read-only mask an :class:`~robomaze.grid.OccupancyGrid` caches, or the
@@ -79,7 +80,7 @@ def tables_budget() -> int:
 
 
 def build_after() -> int:
-    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``, default 16).
+    """The query on one static grid that builds its tables (``ROBOMAZE_JPS_PLUS_AFTER``: 16).
 
     1 builds them on the first query; 0 never builds them.
 

@@ -98,7 +98,7 @@ def test_int32_tables_beyond_int16_distances():
 
 # ------------------------------------------------------------ exact lengths
 def check_against_scipy(free, starts, goals, *, compare_plain=True):
-    """JPS+ lengths == scipy Dijkstra; JPS+ paths == plain JPS paths. Returns (reached, unreachable)."""
+    """JPS+ lengths == scipy Dijkstra, paths == plain JPS paths; ``(reached, unreachable)``."""
     cols = free.shape[1]
     full = dijkstra(csgraph_of(free), indices=np.asarray(starts))
     pad = core.Padded(core._padded(free, *free.shape), *free.shape)

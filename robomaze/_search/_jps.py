@@ -35,8 +35,7 @@ from numba import njit
 
 from .._compile.kernels import inner
 from ._engine import _from_pad
-from .._compile.kernels import prefetch
-from ._jps_heap import grow4, pop4, push4
+from ._heap import heap_grow, heap_pop, heap_push
 
 SQRT2 = math.sqrt(2.0)
 
@@ -83,34 +82,36 @@ def _jump_diag(fp, x, dr, dc, goal):
 
 
 @njit(cache=True)
-def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn, hp):
-    """Jump point search on a padded mask; returns ``(reached, expanded, hk, hg, hn, hp)``.
+def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn):
+    """Jump point search on a padded mask; returns ``(reached, expanded, hk, hg, hn)``.
 
     ``g``, ``parent``, ``mark`` have one entry per padded cell; ``parent``
-    links jump points. Relaxation is lazy (:mod:`._jps_heap`): a successor
-    goes on the heap with its parent, and a cell's ``g`` and ``parent`` are
-    written when it is first popped, which marks it ``base + 2`` (closed);
-    anything below is unseen, so scratch arrays are reused across queries
-    without clearing (each query takes a ``base`` 2 above the last).
-    ``reached`` is ``goal`` or -1.
+    links jump points. ``mark[x]`` is ``base + 1`` on open cells and ``base
+    + 2`` on closed ones; anything below ``base + 1`` is unseen, so scratch
+    arrays are reused across queries without clearing (each query takes a
+    ``base`` 2 above the last). ``reached`` is ``goal`` or -1.
     """
     pc = cols + 2
+    size = 0
+    opened = base + 1
     closed = base + 2
-    size = push4(hk, hg, hn, hp, 0, _h(start, goal, pc), 0.0, start, -1)
+    g[start] = 0.0
+    parent[start] = -1
+    mark[start] = opened
+    size = heap_push(hk, hg, hn, size, _h(start, goal, pc), 0.0, start)
     expanded = 0
     dirs = np.empty(8, np.int64)
     while size > 0:
-        x, gx, px, size = pop4(hk, hg, hn, hp, size)
-        if mark[x] == closed:
+        x, gx, _, size = heap_pop(hk, hg, hn, size)
+        if mark[x] == closed or gx > g[x]:
             continue
         mark[x] = closed
-        g[x] = gx
-        parent[x] = px
         expanded += 1
         if x == goal:
-            return goal, expanded, hk, hg, hn, hp
+            return goal, expanded, hk, hg, hn
         # direction of arrival as (row offset, column offset), 0 for the start
         nd = 0
+        px = parent[x]
         if px < 0:
             for dr in (-pc, pc):
                 dirs[nd] = dr
@@ -154,15 +155,21 @@ def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn, hp):
                 y = _jump_diag(fp, x, d - dc, dc, goal)
             if y < 0:
                 continue
-            prefetch(g, y)           # y's state is read when it is popped
+            my = mark[y]
+            if my == closed:
+                continue
             yr = y // pc
             xr2 = x // pc
             steps = max(abs(yr - xr2), abs((y - yr * pc) - (x - xr2 * pc)))
             gy = gx + (steps * SQRT2 if (d != 1 and d != -1 and d != pc and d != -pc) else steps)
-            if size == hk.shape[0]:
-                hk, hg, hn, hp = grow4(hk, hg, hn, hp)
-            size = push4(hk, hg, hn, hp, size, gy + _h(y, goal, pc), gy, y, x)
-    return -1, expanded, hk, hg, hn, hp
+            if my < opened or gy < g[y]:
+                g[y] = gy
+                parent[y] = x
+                mark[y] = opened
+                if size == hk.shape[0]:
+                    hk, hg, hn = heap_grow(hk, hg, hn)
+                size = heap_push(hk, hg, hn, size, gy + _h(y, goal, pc), gy, y)
+    return -1, expanded, hk, hg, hn
 
 
 @njit(cache=True)

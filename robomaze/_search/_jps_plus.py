@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 from .._compile.kernels import prefetch
-from ._jps_heap import grow4, pop4, push4
+from ._heap import heap_grow, heap_pop, heap_push
 
 SQRT2 = math.sqrt(2.0)
 
@@ -214,33 +214,44 @@ def _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc):
 
 
 @njit(cache=True)
-def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, hp):
-    """JPS on the tables ``t`` of a padded grid; ``(reached, expanded, hk, hg, hn, hp)``.
+def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
+    """JPS on the tables ``t`` of a padded grid; returns ``(reached, expanded, hk, hg, hn)``.
 
-    Scratch as :func:`robomaze._search._jps.jps` (closed cells marked ``base
-    + 2``; lazy relaxation, :mod:`._jps_heap`); the same expansions,
-    parents and result.
+    Scratch as :func:`robomaze._search._jps.jps` (``mark`` above ``base``:
+    open ``base + 1``, closed ``base + 2``); the same expansions, parents
+    and result.
     """
     pc = cols + 2
+    opened = base + 1
     closed = base + 2
     gr = goal // pc
     gc = goal - gr * pc
-    size = push4(hk, hg, hn, hp, 0, _h(start, goal, pc), 0.0, start, -1)
+    g[start] = 0.0
+    parent[start] = -1
+    mark[start] = opened
+    size = heap_push(hk, hg, hn, 0, _h(start, goal, pc), 0.0, start)
     expanded = 0
     drs = np.empty(8, np.int64)
     dcs = np.empty(8, np.int64)
+    ys = np.empty(8, np.int64)
+    ks = np.empty(8, np.int64)
+    hs = np.empty(8, np.float64)
     while size > 0:
-        x, gx, px, size = pop4(hk, hg, hn, hp, size)
-        if mark[x] == closed:
+        x, gx, _, size = heap_pop(hk, hg, hn, size)
+        if size > 0:
+            # the next pop is most likely the new top: start loading its cells
+            nxt = np.int64(hn[0])
+            prefetch(t, 8 * nxt)
+            prefetch(g, nxt)
+        if mark[x] == closed or gx > g[x]:
             continue
         mark[x] = closed
-        g[x] = gx
-        parent[x] = px
         expanded += 1
         if x == goal:
-            return goal, expanded, hk, hg, hn, hp
+            return goal, expanded, hk, hg, hn
         xr = x // pc
         xc = x - xr * pc
+        px = parent[x]
         if px < 0:
             for i in range(8):
                 drs[i] = _START_R[i]
@@ -283,18 +294,30 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, hp):
                 drs[4] = -1
                 dcs[4] = b
                 nd = 5
+        # all jumps first (one table line), then the relaxations, their
+        # successors' scratch lines loading meanwhile
+        m = 0
         for i in range(nd):
-            sr = drs[i]
-            sc = dcs[i]
-            y, steps = _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc)
-            if y < 0:
+            y, steps = _jump(t, x, xr, xc, drs[i], dcs[i], pc, goal, gr, gc)
+            if y >= 0:
+                prefetch(g, y)
+                prefetch(t, 8 * y)      # y is often the very next pop (equal f, larger g)
+                ys[m] = y
+                ks[m] = steps if (drs[i] == 0 or dcs[i] == 0) else -steps
+                hs[m] = _h_rc(xr + steps * drs[i], xc + steps * dcs[i], gr, gc)
+                m += 1
+        for i in range(m):
+            y = ys[i]
+            my = mark[y]
+            if my == closed:
                 continue
-            # y's state is read when it is popped, often next: start loading it
-            prefetch(g, y)
-            prefetch(t, 8 * y)
-            gy = gx + (steps * SQRT2 if (sr != 0 and sc != 0) else steps)
-            if size == hk.shape[0]:
-                hk, hg, hn, hp = grow4(hk, hg, hn, hp)
-            size = push4(hk, hg, hn, hp, size,
-                         gy + _h_rc(xr + steps * sr, xc + steps * sc, gr, gc), gy, y, x)
-    return -1, expanded, hk, hg, hn, hp
+            steps = ks[i]
+            gy = gx + (-steps * SQRT2 if steps < 0 else steps)
+            if my < opened or gy < g[y]:
+                g[y] = gy
+                parent[y] = x
+                mark[y] = opened
+                if size == hk.shape[0]:
+                    hk, hg, hn = heap_grow(hk, hg, hn)
+                size = heap_push(hk, hg, hn, size, gy + hs[i], gy, y)
+    return -1, expanded, hk, hg, hn

@@ -47,9 +47,7 @@ class Scratch:
             self.mark = zeros(n, np.int32)
             self._buf = None
         cap = 1024 + n // 64
-        # key, g, node, parent (the searches relax lazily: :mod:`._jps_heap`)
-        self.heap = (np.empty(cap), np.empty(cap), np.empty(cap, index_dtype),
-                     np.empty(cap, index_dtype))
+        self.heap = (np.empty(cap), np.empty(cap), np.empty(cap, index_dtype))
         self.base = 0
 
     def next_base(self) -> int:

@@ -15,7 +15,7 @@ policy is:
   the tables, and every later query uses them. One-off queries never pay
   for preprocessing. Measured at 4001^2 (benchmarks/README.md, round 7): a
   build costs 2.6-16 plain queries and JPS+ saves 11-74% of a query, so it
-  repays itself after 12-65 queries (12-25 on widened mazes). Building at
+  repays itself after 12-73 queries (12-25 on widened mazes). Building at
   about the break-even is the ski-rental rule: whatever the number of
   queries, the total stays within about twice the better of "never" and
   "from the start";

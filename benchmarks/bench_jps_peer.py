@@ -1,4 +1,4 @@
-"""Issue 40: robomaze's 8-connected jump point search against a native block-based JPS.
+"""Issue 40: robomaze's 8-connected jump point search (plain and JPS+) against native JPS-B and JPS+.
 
 warthog-jps cannot be fetched here (no network beyond package registries;
 no PyPI wheel packages it), so the peer is ``benchmarks/jps_peer.c``: the
@@ -7,21 +7,34 @@ a time from bit rows and a transposed copy (JPS-B, as warthog), built with
 ``gcc -O3 -march=native``. Its packing (``jps_prepare``) is preprocessing,
 timed apart; a query is ``jps8``.
 
-robomaze's contender is ``robomaze._search.jump_point_path(free, s, t)``
-(the core call ``plan(..., "jps")`` makes; the padded mask is its own
-preprocessing, cached per grid by the public planner, so here it is built
-once with ``Padded`` and timed apart too).
+robomaze's contenders are ``robomaze._search.jump_point_path(free, s, t)``
+(the core call ``plan(..., "astar", connectivity=8)`` makes; the padded
+mask is its own preprocessing, cached per grid by the public planner, so
+here it is built once with ``Padded`` and timed apart too) with
+``tables=False`` (plain JPS) and ``tables=True`` (JPS+, round 7: jump
+distances per cell and direction, :mod:`robomaze._search._jps_plus`). The
+C file carries a JPS+ too (``jpsp_prepare`` / ``jpsp8``: the same tables
+and goal-bounded query), so the JPS+ ratio is like for like. Both sides'
+table builds are preprocessing, timed apart (each repetition rebuilds
+them); the break-even is robomaze's build time over the query time JPS+
+saves per query against robomaze's plain JPS.
 
 Grids (``--size``, default 4001): backtracker mazes widened with corridor
 1, 3 and 9 (wall 1) and uniform random obstacles at 10% and 30%. Queries:
 ``--queries`` start/goal pairs from the goal's component (numpy seed 40).
-Every length must agree (1e-9 relative) before anything is timed; then the
-whole query list is timed for each side, interleaved, process CPU time,
-the median of ``--repeat``; ``os.getloadavg()`` on every row.
+Every length must agree (1e-9 relative) before anything is timed, and
+JPS+ must return plain JPS's path cell for cell; then the whole query list
+is timed for each contender, interleaved, process CPU time, the median of
+``--repeat``; ``os.getloadavg()`` on every row. ``met``: robomaze's JPS+
+queries >= 1.0x the C JPS-B (the issue's target peer).
 
 Usage::
 
-    python benchmarks/bench_jps_peer.py [--size 4001] [--queries 20] [--repeat 3]
+    python benchmarks/bench_jps_peer.py [--size 4001] [--queries 20] [--repeat 3] [--after 8]
+
+The auto column is the public policy on a grid met for the first time
+(``jump_point_path(free, s, t)``, tables built at the ``--after``-th query,
+the build timed in); with fewer queries than ``--after`` it is plain JPS.
 """
 
 from __future__ import annotations
@@ -45,6 +58,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_peers import _maze_grid  # noqa: E402
 from robomaze._search import Padded, _padded, jump_point_path  # noqa: E402
+from robomaze._search import _jps_tables  # noqa: E402
 
 KINDS = ("maze-c1", "maze-c3", "maze-c9", "random10", "random30")
 
@@ -64,6 +78,16 @@ def build(tmp: Path):
                          np.ctypeslib.ndpointer(np.uint8, flags="C_CONTIGUOUS"),
                          ctypes.POINTER(L)]
     lib.jps8.restype = ctypes.c_double
+    lib.jpsp_prepare.argtypes = lib.jps_prepare.argtypes
+    lib.jpsp_prepare.restype = ctypes.c_void_p
+    lib.jpsp_free.argtypes = [ctypes.c_void_p]
+    lib.jpsp_bytes.argtypes = [ctypes.c_void_p]
+    lib.jpsp_bytes.restype = L
+    lib.jpsp8.argtypes = [ctypes.c_void_p, L, L,
+                          np.ctypeslib.ndpointer(np.float64, flags="C_CONTIGUOUS"),
+                          np.ctypeslib.ndpointer(np.int64, flags="C_CONTIGUOUS"),
+                          ctypes.POINTER(L)]
+    lib.jpsp8.restype = ctypes.c_double
     return lib
 
 
@@ -100,31 +124,83 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
     N = (rows + 2) * (cols + 2)
     gv, par, mark = np.empty(N), np.empty(N, np.int64), np.empty(N, np.uint8)
     ex = ctypes.c_long()
+    J = [lib.jpsp_prepare(occ.view(np.uint8), rows, cols)]
 
-    def ours():
-        return [jump_point_path(pad, int(a), int(b))[0] for a, b in zip(s, t)]
+    def ours(tables):
+        return [jump_point_path(pad, int(a), int(b), tables=tables)[0] for a, b in zip(s, t)]
 
     def peer():
         return [lib.jps8(G, int(a), int(b), gv, par, mark, ctypes.byref(ex))
                 for a, b in zip(s, t)]
 
-    la = [length(p, cols) for p in ours()]
-    lb = peer()
-    if not np.allclose(la, lb, rtol=1e-9, atol=1e-9):
-        raise SystemExit(f"{kind}: lengths differ: {la[:4]} vs {lb[:4]}")
-    to, tp = [], []
+    def peer_plus():
+        return [lib.jpsp8(J[0], int(a), int(b), gv, par, ctypes.byref(ex))
+                for a, b in zip(s, t)]
+
+    def our_build():
+        _jps_tables.free_tables()
+        c0 = time.process_time()
+        _jps_tables.tables_for(pad.mask, rows, cols, True)
+        return time.process_time() - c0
+
+    def c_build():
+        lib.jpsp_free(J[0])
+        c0 = time.process_time()
+        J[0] = lib.jpsp_prepare(occ.view(np.uint8), rows, cols)
+        return time.process_time() - c0
+
+    our_build()
+    plain, plus = ours(False), ours(True)
+    for a, b in zip(plain, plus):
+        if not np.array_equal(a, b):
+            raise SystemExit(f"{kind}: JPS+ path differs from plain JPS")
+    la = [length(p, cols) for p in plain]
+    for name, lb in (("C JPS-B", peer()), ("C JPS+", peer_plus())):
+        if not np.allclose(la, lb, rtol=1e-9, atol=1e-9):
+            raise SystemExit(f"{kind}: lengths differ from {name}: {la[:4]} vs {lb[:4]}")
+    tj, tpl, tb, tbp, bo, bc, ta = [], [], [], [], [], [], []
     for _ in range(repeat):
         c0 = time.process_time()
         peer()
-        tp.append(time.process_time() - c0)
+        tb.append(time.process_time() - c0)
         c0 = time.process_time()
-        ours()
-        to.append(time.process_time() - c0)
+        ours(False)
+        tj.append(time.process_time() - c0)
+        c0 = time.process_time()
+        peer_plus()
+        tbp.append(time.process_time() - c0)
+        c0 = time.process_time()
+        ours(True)
+        tpl.append(time.process_time() - c0)
+        # the public policy on a grid met for the first time: plain JPS, then
+        # the tables built at the ROBOMAZE_JPS_PLUS_AFTER-th query (timed in)
+        fresh = Padded(_padded(~occ, rows, cols), rows, cols)
+        c0 = time.process_time()
+        for a, b in zip(s, t):
+            jump_point_path(fresh, int(a), int(b))
+        ta.append(time.process_time() - c0)
+        del fresh
+        bo.append(our_build())
+        bc.append(c_build())
+    table_mb = _jps_tables.kept_bytes() / 2**20
+    c_mb = lib.jpsp_bytes(J[0]) / 2**20
+    _jps_tables.free_tables()
     lib.jps_free(G)
-    o, p = float(np.median(to)), float(np.median(tp))
-    return {"kind": kind, "size": n, "queries": queries, "robomaze_cpu_s": o, "c_jps_cpu_s": p,
-            "ratio": p / o, "c_prepare_s": c_prep, "robomaze_prepare_s": our_prep,
-            "agree": queries, "load": round(os.getloadavg()[0], 2)}
+    lib.jpsp_free(J[0])
+    med = lambda v: float(np.median(v))  # noqa: E731
+    o, op, p, pp = med(tj), med(tpl), med(tb), med(tbp)
+    prep = med(bo)
+    saved = (o - op) / queries
+    return {"kind": kind, "size": n, "queries": queries,
+            "robomaze_jps_cpu_s": o, "robomaze_jps_plus_cpu_s": op,
+            "robomaze_jps_plus_prepare_s": prep, "robomaze_auto_cpu_s": med(ta),
+            "build_after": _jps_tables.build_after(), "robomaze_table_mb": table_mb,
+            "c_jps_cpu_s": p, "c_jps_plus_cpu_s": pp, "c_jps_plus_prepare_s": med(bc),
+            "c_jps_plus_mb": c_mb,
+            "ratio_jpsb": p / op, "ratio_jps_plus": pp / op, "ratio_plain": p / o,
+            "break_even_queries": (prep / saved) if saved > 0 else float("inf"),
+            "c_prepare_s": c_prep, "robomaze_prepare_s": our_prep,
+            "agree": queries, "met": p / op >= 1.0, "load": round(os.getloadavg()[0], 2)}
 
 
 def main(argv=None) -> int:
@@ -133,20 +209,32 @@ def main(argv=None) -> int:
     ap.add_argument("--queries", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--kinds", nargs="+", default=list(KINDS))
+    ap.add_argument("--after", type=int, default=None,
+                    help="ROBOMAZE_JPS_PLUS_AFTER for the auto column (the query that builds)")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_jps_peer.json"))
     args = ap.parse_args(argv)
+    if args.after is not None:
+        os.environ["ROBOMAZE_JPS_PLUS_AFTER"] = str(args.after)
     rows = []
-    print("| grid | size | queries | robomaze JPS CPU (s) | C JPS-B CPU (s) | C / robomaze | "
-          "C prepare (s) | lengths agree | load |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| grid | size | queries | robomaze JPS (s) | robomaze JPS+ (s) | C JPS-B (s) | "
+          "C JPS+ (s) | robomaze auto, build timed in (s) | **C JPS-B / JPS+** | C JPS+ / JPS+ | C JPS-B / JPS | "
+          "JPS+ prepare (s), MB | C JPS+ prepare (s), MB | break-even (queries) | "
+          "lengths agree | load | met |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         lib = build(Path(tmp))
         for kind in args.kinds:
             r = row(lib, kind, args.size, args.queries, args.repeat)
             rows.append(r)
-            print(f"| {kind} | {args.size}^2 | {args.queries} | {r['robomaze_cpu_s']:.3f} | "
-                  f"{r['c_jps_cpu_s']:.3f} | **{r['ratio']:.2f}x** | {r['c_prepare_s']:.3f} | "
-                  f"{r['agree']}/{args.queries} | {r['load']} |", flush=True)
+            print(f"| {kind} | {args.size}^2 | {args.queries} | {r['robomaze_jps_cpu_s']:.3f} | "
+                  f"{r['robomaze_jps_plus_cpu_s']:.3f} | {r['c_jps_cpu_s']:.3f} | "
+                  f"{r['c_jps_plus_cpu_s']:.3f} | {r['robomaze_auto_cpu_s']:.3f} | "
+                  f"**{r['ratio_jpsb']:.2f}x** | "
+                  f"{r['ratio_jps_plus']:.2f}x | {r['ratio_plain']:.2f}x | "
+                  f"{r['robomaze_jps_plus_prepare_s']:.3f}, {r['robomaze_table_mb']:.0f} | "
+                  f"{r['c_jps_plus_prepare_s']:.3f}, {r['c_jps_plus_mb']:.0f} | "
+                  f"{r['break_even_queries']:.1f} | {r['agree']}/{args.queries} | {r['load']} | "
+                  f"{'met' if r['met'] else 'not met'} |", flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
     return 0

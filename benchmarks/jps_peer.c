@@ -235,3 +235,213 @@ double jps8(grid *G, long start, long goal, double *gv, int64_t *parent, uint8_t
     free(h);
     return out;
 }
+
+/* ------------------------------------------------------------------ JPS+
+ * The like-for-like peer of robomaze._search._jps_plus: the same tables
+ * (int16, 8 per padded cell: > 0 a jump point that many moves away, <= 0
+ * that many free cells before the move is illegal; directions E W S N SE SW
+ * NE NW), built by jpsp_prepare (preprocessing, timed apart), and the same
+ * goal-bounded query: every jump returns the cell the scan would, so the
+ * search expands the same jump points as jps8. Its marks carry a per-query
+ * stamp (no clearing between queries), its heap is kept in the grid. */
+
+typedef struct {
+    long rows, cols, pc, pr, cap;
+    int16_t *t;
+    uint32_t *mark;   /* stamp + 1 open, stamp + 2 closed */
+    uint32_t stamp;
+    item *h;
+} jpsp;
+
+static inline int16_t on(int16_t s, int forced) {
+    return forced ? 1 : (s > 0 ? s + 1 : s - 1);
+}
+
+jpsp *jpsp_prepare(const uint8_t *occ, long rows, long cols) {
+    jpsp *J = malloc(sizeof(jpsp));
+    long pc = cols + 2, pr = rows + 2, n = pr * pc;
+    J->rows = rows; J->cols = cols; J->pc = pc; J->pr = pr;
+    uint8_t *fp = calloc(n, 1);
+    for (long r = 0; r < rows; r++)
+        for (long c = 0; c < cols; c++)
+            fp[(r + 1) * pc + c + 1] = !occ[r * cols + c];
+    int16_t *t = calloc(8 * n, sizeof(int16_t));
+    for (long r = 1; r <= rows; r++) {
+        long row = r * pc;
+        for (long c = cols; c >= 1; c--) {
+            long x = row + c, nx = x + 1;
+            if (fp[x] && fp[nx])
+                t[8 * x] = on(t[8 * nx], (fp[nx + pc] && !fp[x + pc]) || (fp[nx - pc] && !fp[x - pc]));
+        }
+        for (long c = 1; c <= cols; c++) {
+            long x = row + c, nx = x - 1;
+            if (fp[x] && fp[nx])
+                t[8 * x + 1] = on(t[8 * nx + 1], (fp[nx + pc] && !fp[x + pc]) || (fp[nx - pc] && !fp[x - pc]));
+        }
+        for (long c = 1; c <= cols; c++) {
+            long x = row + c;
+            if (!fp[x]) continue;
+            long nx = x - pc;
+            if (fp[nx])
+                t[8 * x + 3] = on(t[8 * nx + 3], (fp[nx + 1] && !fp[x + 1]) || (fp[nx - 1] && !fp[x - 1]));
+            if (fp[x - pc] && fp[x + 1] && fp[x - pc + 1]) {
+                nx = x - pc + 1;
+                t[8 * x + 6] = on(t[8 * nx + 6], t[8 * nx] > 0 || t[8 * nx + 3] > 0);
+            }
+            if (fp[x - pc] && fp[x - 1] && fp[x - pc - 1]) {
+                nx = x - pc - 1;
+                t[8 * x + 7] = on(t[8 * nx + 7], t[8 * nx + 1] > 0 || t[8 * nx + 3] > 0);
+            }
+        }
+    }
+    for (long r = rows; r >= 1; r--) {
+        long row = r * pc;
+        for (long c = 1; c <= cols; c++) {
+            long x = row + c;
+            if (!fp[x]) continue;
+            long nx = x + pc;
+            if (fp[nx])
+                t[8 * x + 2] = on(t[8 * nx + 2], (fp[nx + 1] && !fp[x + 1]) || (fp[nx - 1] && !fp[x - 1]));
+            if (fp[x + pc] && fp[x + 1] && fp[x + pc + 1]) {
+                nx = x + pc + 1;
+                t[8 * x + 4] = on(t[8 * nx + 4], t[8 * nx] > 0 || t[8 * nx + 2] > 0);
+            }
+            if (fp[x + pc] && fp[x - 1] && fp[x + pc - 1]) {
+                nx = x + pc - 1;
+                t[8 * x + 5] = on(t[8 * nx + 5], t[8 * nx + 1] > 0 || t[8 * nx + 2] > 0);
+            }
+        }
+    }
+    free(fp);
+    J->t = t;
+    J->mark = calloc(n, sizeof(uint32_t));
+    J->stamp = 0;
+    J->cap = 1024;
+    J->h = malloc(J->cap * sizeof(item));
+    return J;
+}
+
+void jpsp_free(jpsp *J) { free(J->t); free(J->mark); free(J->h); free(J); }
+
+/* Bytes of the tables (8 int16 per padded cell), for the memory column. */
+long jpsp_bytes(const jpsp *J) { return 8 * J->pc * J->pr * (long)sizeof(int16_t); }
+
+static const int KIDX[9] = {7, 3, 6, 1, -1, 0, 5, 2, 4};
+
+/* The scan's stop from x along (sr, sc); *steps its move count; -1 if none. */
+static inline long pjump(const int16_t *t, long x, long xr, long xc, int sr, int sc, long pc,
+                         long goal, long gr, long gc, long *steps) {
+    long v = t[8 * x + KIDX[(sr + 1) * 3 + sc + 1]];
+    long reach = v > 0 ? v : -v;
+    if (sr == 0 || sc == 0) {
+        long j = sr == 0 ? (gr == xr ? (gc - xc) * sc : 0) : (gc == xc ? (gr - xr) * sr : 0);
+        if (j >= 1 && j <= reach) { *steps = j; return goal; }
+        if (v > 0) { *steps = v; return x + v * (sr * pc + sc); }
+        return -1;
+    }
+    long step = sr * pc + sc;
+    long best = v > 0 ? v : reach + 1;
+    long rd = (gr - xr) * sr, cd = (gc - xc) * sc;
+    if (rd >= 1 && rd < best) {
+        long jj = cd - rd;
+        if (jj == 0) best = rd;
+        else if (jj > 0) {
+            long w = t[8 * (x + rd * step) + (sc > 0 ? 0 : 1)];
+            if (jj <= (w > 0 ? w : -w)) best = rd;
+        }
+    }
+    if (cd >= 1 && cd < best) {
+        long jj = rd - cd;
+        if (jj == 0) best = cd;
+        else if (jj > 0) {
+            long w = t[8 * (x + cd * step) + (sr > 0 ? 2 : 3)];
+            if (jj <= (w > 0 ? w : -w)) best = cd;
+        }
+    }
+    if (best <= reach) { *steps = best; return x + best * step; }
+    return -1;
+}
+
+static const int SR0[8] = {-1, 1, 0, 0, -1, -1, 1, 1};
+static const int SC0[8] = {0, 0, -1, 1, -1, 1, -1, 1};
+
+/* One JPS+ query, as jps8: the octile length (unpadded flat cells), -1 if none.
+ * g/parent scratch of (pr*pc) cells. */
+double jpsp8(jpsp *J, long start, long goal, double *gv, int64_t *parent, long *expanded) {
+    long pc = J->pc;
+    long s = (start / J->cols + 1) * pc + start % J->cols + 1;
+    long t = (goal / J->cols + 1) * pc + goal % J->cols + 1;
+    if (J->stamp > 0xFFFFFFF0u) { memset(J->mark, 0, J->pr * pc * sizeof(uint32_t)); J->stamp = 0; }
+    uint32_t opened = J->stamp + 1, closed = J->stamp + 2;
+    J->stamp += 2;
+    uint32_t *mark = J->mark;
+    const int16_t *T = J->t;
+    *expanded = 0;
+    long gr = t / pc, gc = t - gr * pc;
+    long n = 0;
+    item *h = J->h;
+    gv[s] = 0; parent[s] = -1; mark[s] = opened;
+    h[n++] = (item){octile(s, t, pc), 0.0, s};
+    double out = -1.0;
+    int drs[8], dcs[8];
+    while (n > 0) {
+        item top = h[0];
+        item last = h[--n];
+        long i = 0;
+        for (;;) {
+            long c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && less(&h[c + 1], &h[c])) c++;
+            if (!less(&h[c], &last)) break;
+            h[i] = h[c];
+            i = c;
+        }
+        if (n > 0) h[i] = last;
+        long x = top.node;
+        double gx = top.g;
+        if (mark[x] == closed || gx > gv[x]) continue;
+        mark[x] = closed;
+        (*expanded)++;
+        if (x == t) { out = gx; break; }
+        long xr = x / pc, xc = x - xr * pc;
+        int nd;
+        long px = parent[x];
+        if (px < 0) {
+            for (int k = 0; k < 8; k++) { drs[k] = SR0[k]; dcs[k] = SC0[k]; }
+            nd = 8;
+        } else {
+            long pr = px / pc, pcc = px - pr * pc;
+            int a = xr == pr ? 0 : (xr > pr ? 1 : -1);
+            int b = xc == pcc ? 0 : (xc > pcc ? 1 : -1);
+            if (a && b) {
+                drs[0] = a; dcs[0] = 0; drs[1] = 0; dcs[1] = b; drs[2] = a; dcs[2] = b; nd = 3;
+            } else if (a) {
+                drs[0] = a; dcs[0] = 0; drs[1] = 0; dcs[1] = 1; drs[2] = 0; dcs[2] = -1;
+                drs[3] = a; dcs[3] = 1; drs[4] = a; dcs[4] = -1; nd = 5;
+            } else {
+                drs[0] = 0; dcs[0] = b; drs[1] = 1; dcs[1] = 0; drs[2] = -1; dcs[2] = 0;
+                drs[3] = 1; dcs[3] = b; drs[4] = -1; dcs[4] = b; nd = 5;
+            }
+        }
+        for (int k = 0; k < nd; k++) {
+            long steps;
+            long y = pjump(T, x, xr, xc, drs[k], dcs[k], pc, t, gr, gc, &steps);
+            if (y < 0 || mark[y] == closed) continue;
+            double gy = gx + ((drs[k] && dcs[k]) ? steps * SQ2 : (double)steps);
+            if (mark[y] != opened || gy < gv[y]) {
+                gv[y] = gy; parent[y] = x; mark[y] = opened;
+                if (n == J->cap) { J->cap *= 2; J->h = h = realloc(h, J->cap * sizeof(item)); }
+                item it = {gy + octile(y, t, pc), gy, y};
+                long j = n++;
+                while (j > 0) {
+                    long p = (j - 1) >> 1;
+                    if (!less(&it, &h[p])) break;
+                    h[j] = h[p];
+                    j = p;
+                }
+                h[j] = it;
+            }
+        }
+    }
+    return out;
+}

@@ -261,7 +261,7 @@ def _unit_field(fp, cols: int, src: int) -> np.ndarray:
     return octile_field(_readonly(fp), cols, np.array([src], np.int64))
 
 
-def jump_point_path(free, start: int, goal: int):
+def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
 
     The same graph and the same length as ``shortest_path(..., conn8=True,
@@ -269,21 +269,37 @@ def jump_point_path(free, start: int, goal: int):
     equally short paths; ``expanded`` counts jump points, not cells
     (:mod:`robomaze._search._jps`). Empty cells if the goal is unreachable.
 
+    ``tables``: JPS+ (:mod:`._jps_plus`, jumps precomputed per cell and
+    direction; the same path and ``expanded``, each jump O(1)). None lets
+    :mod:`._jps_tables` decide: a static grid (an OccupancyGrid, a
+    read-only ``Padded`` mask) builds its tables at its 16th query and keeps
+    them within ``ROBOMAZE_JPS_TABLES_MB``; True forces them, False plain JPS.
+
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
     >>> jump_point_path(free, 0, 6)[0].tolist()
     [0, 1, 2, 5, 8, 7, 6]
+    >>> jump_point_path(free, 0, 6, tables=True)[0].tolist()
+    [0, 1, 2, 5, 8, 7, 6]
     """
     from ._jps import jps, jump_cells
-    from ._jps_scratch import give, take
+    from ._jps_scratch import give, huge_zeros, take
+    from ._jps_tables import tables_for
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
+    table = tables_for(fp, rows, cols, tables)
     n = fp.shape[0]
     # scratch kept between queries (marks carry a per-query base: no clearing)
-    s = take(n, _index_dtype(n), _lazy_zeros)
+    s = take(n, _index_dtype(n), huge_zeros)
     try:
-        reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,
-                                       s.next_base(), *s.heap)
+        if table is None:
+            reached, expanded, *heap = jps(_readonly(fp), cols, ps, pg, s.g, s.parent, s.mark,
+                                           s.next_base(), *s.heap)
+        else:
+            from ._jps_plus import jps_plus
+
+            reached, expanded, *heap = jps_plus(table, cols, ps, pg, s.g, s.parent, s.mark,
+                                                s.next_base(), *s.heap)
         s.heap = tuple(heap)
         cells = (jump_cells(s.parent, pg, cols) if reached >= 0
                  else np.empty(0, np.int64))

@@ -174,7 +174,11 @@ def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn):
 
 @njit(cache=True)
 def jump_cells(parent, goal, cols):
-    """Unpadded flat cells start -> goal, the segments between jump points filled in."""
+    """Unpadded flat cells start -> goal, the segments between jump points filled in.
+
+    One division per jump point, none per cell: a segment's cells step by
+    ``dr * cols + dc`` in unpadded space.
+    """
     pc = cols + 2
     n = 1
     y = goal
@@ -182,7 +186,10 @@ def jump_cells(parent, goal, cols):
         x = parent[y]
         yr = y // pc
         xr = x // pc
-        n += max(abs(yr - xr), abs((y - yr * pc) - (x - xr * pc)))
+        a = yr - xr if yr > xr else xr - yr
+        d = (y - yr * pc) - (x - xr * pc)
+        b = d if d > 0 else -d
+        n += a if a > b else b
         y = x
     out = np.empty(n, np.int64)
     i = n - 1
@@ -195,11 +202,13 @@ def jump_cells(parent, goal, cols):
         dr = 0 if yr == xr else (1 if xr > yr else -1)
         dcol = (x - xr * pc) - (y - yr * pc)
         dc = 0 if dcol == 0 else (1 if dcol > 0 else -1)
-        step = dr * pc + dc
-        c = y
-        while c != x:
+        step = dr * cols + dc
+        a = yr - xr if yr > xr else xr - yr
+        b = dcol if dcol > 0 else -dcol
+        c = out[i]
+        for _ in range(a if a > b else b):
             c += step
             i -= 1
-            out[i] = _from_pad(c, cols)
+            out[i] = c
         y = x
     return out

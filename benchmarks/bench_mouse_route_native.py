@@ -55,8 +55,7 @@ import numpy as np
 from robomaze.io import read_maze
 from robomaze.micromouse import _route_dial as rd
 from robomaze.micromouse import get_profile, wall_array
-from robomaze.micromouse._route_kernels import runs_entry, runs_search, slalom_entry, \
-    slalom_search
+from robomaze.micromouse._route_kernels import dial_entry, runs_search, slalom_search
 from robomaze.micromouse.route import RouteSearch, _tables, fastest_route, passable_grid
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,7 +113,7 @@ def _cases(maze, diagonals, base):
     if base is not None:
         out["base"] = _base_case(base, runs_model, passable, horiz, goal, width, p0, starts,
                                  along, diag, turns, runs, unit)
-    entry = slalom_entry if diagonals else runs_entry
+    entry = dial_entry
     objs = {}
     for name, fill, prune in (("kernel", 0, 1), ("search", 1, 1), ("unpruned", 1, 0)):
         rs = RouteSearch(rows, cols, diagonals=diagonals, profile=prof)

@@ -12,7 +12,7 @@ it settles, which is optimal (all costs are > 0).
 
 The heap kernels below serve profiles whose costs are not integers; integer
 costs (the library's units) take Dial's bucket queue (:mod:`._route_dial`),
-through :func:`runs_entry` / :func:`slalom_entry`: one compiled call per
+through :func:`dial_entry`: one compiled call per
 search with three arguments (the walls and a search object's int32 and
 int64 scratch, which carries the tables, the start, the goals and the
 search number), so numba's dispatch reads three argument types, not 24.
@@ -61,46 +61,41 @@ _USE_DIAG, _PIVOT, _FILL = _route_dial.H_DIAG, _route_dial.H_PIVOT, _route_dial.
 
 
 @njit(cache=True)
-def runs_entry(walls, ws, wl):
-    """One search of the runs model on a search object's scratch (the layout
-    of :data:`._route_dial.W32` / ``W64``): walls in, goals marked, Dial's
-    search; returns the goal position or -1."""
+def dial_entry(walls, ws, wl):
+    """One search on a search object's scratch (the layout of
+    :data:`._route_dial.W32` / ``W64``): walls in, goals marked, Dial's
+    search on the slalom graph (the header holds an ``along`` table) or the
+    runs model; returns the goal state (slalom) or position (runs), or -1.
+
+    One entry for both models: the scratch's sections are sliced once, where
+    two entries compiled the same 25 slices twice (0.75 s of a cold start
+    each)."""
     grid = ws[wl[_GRID]:wl[_GRID + 1]]
     goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
     stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
     starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
+    slalom = wl[_ALONG + 1] > wl[_ALONG]
     gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
                      wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
-                     wl[_ALONG + 1] > wl[_ALONG], starts)   # slalom: an along table
+                     slalom, starts)
     wl[_GEN] = gen
-    return runs_dial(grid, goal, gen, wl[wl[_OFF]:wl[_OFF + 1]], starts, n,
-                     wl[wl[_RUNS]:wl[_RUNS + 1]], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
-                     stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_HEAD]:wl[_HEAD + 1]],
-                     ws[wl[_TAIL]:wl[_TAIL + 1]], ws[wl[_NXT]:wl[_NXT + 1]],
-                     ws[wl[_PRV]:wl[_PRV + 1]], wl[wl[_OCC]:wl[_OCC + 1]])
-
-
-@njit(cache=True)
-def slalom_entry(walls, ws, wl):
-    """One search of the slalom graph, as :func:`runs_entry`; returns the goal
-    state or -1."""
-    grid = ws[wl[_GRID]:wl[_GRID + 1]]
-    goal = ws[wl[_GOAL]:wl[_GOAL + 1]]
-    stamp = ws[wl[_STAMP]:wl[_STAMP + 1]]
-    starts = wl[wl[_STARTS]:wl[_STARTS + 1]]
-    gen, n = prepare(walls, wl[_FILL], grid, wl[_ROWS], wl[_COLS], wl[_WIDTH], goal, stamp,
-                     wl[wl[_GOALS]:wl[_GOALS + 1]], wl[_NGOALS], wl[_GEN], wl[_START],
-                     wl[_ALONG + 1] > wl[_ALONG], starts)
-    wl[_GEN] = gen
-    return slalom_dial(grid, ws[wl[_HORIZ]:wl[_HORIZ + 1]], goal, gen,
-                       wl[wl[_OFF]:wl[_OFF + 1]], starts, n, wl[wl[_ALONG]:wl[_ALONG + 1]],
-                       wl[wl[_DIAG]:wl[_DIAG + 1]], wl[wl[_TURNS]:wl[_TURNS + 1]],
-                       wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE], ws[wl[_DIST]:wl[_DIST + 1]],
-                       stamp, ws[wl[_PARENT]:wl[_PARENT + 1]], ws[wl[_MOVE]:wl[_MOVE + 1]],
-                       ws[wl[_HEAD]:wl[_HEAD + 1]], ws[wl[_TAIL]:wl[_TAIL + 1]],
-                       ws[wl[_NXT]:wl[_NXT + 1]], ws[wl[_PRV]:wl[_PRV + 1]],
-                       wl[wl[_OCC]:wl[_OCC + 1]], wl[wl[_CV]:wl[_CV + 1]],
-                       wl[wl[_CC]:wl[_CC + 1]], wl[wl[_CM]:wl[_CM + 1]])
+    off = wl[wl[_OFF]:wl[_OFF + 1]]
+    dist = ws[wl[_DIST]:wl[_DIST + 1]]
+    parent = ws[wl[_PARENT]:wl[_PARENT + 1]]
+    head = ws[wl[_HEAD]:wl[_HEAD + 1]]
+    tail = ws[wl[_TAIL]:wl[_TAIL + 1]]
+    nxt = ws[wl[_NXT]:wl[_NXT + 1]]
+    prv = ws[wl[_PRV]:wl[_PRV + 1]]
+    occ = wl[wl[_OCC]:wl[_OCC + 1]]
+    if not slalom:
+        return runs_dial(grid, goal, gen, off, starts, n, wl[wl[_RUNS]:wl[_RUNS + 1]],
+                         wl[_PRUNE], dist, stamp, parent, head, tail, nxt, prv, occ)
+    return slalom_dial(grid, ws[wl[_HORIZ]:wl[_HORIZ + 1]], goal, gen, off, starts, n,
+                       wl[wl[_ALONG]:wl[_ALONG + 1]], wl[wl[_DIAG]:wl[_DIAG + 1]],
+                       wl[wl[_TURNS]:wl[_TURNS + 1]], wl[_USE_DIAG], wl[_PIVOT], wl[_PRUNE],
+                       dist, stamp, parent, ws[wl[_MOVE]:wl[_MOVE + 1]], head, tail, nxt, prv,
+                       occ, wl[wl[_CV]:wl[_CV + 1]], wl[wl[_CC]:wl[_CC + 1]],
+                       wl[wl[_CM]:wl[_CM + 1]])
 
 
 @njit(cache=True, inline="always")

@@ -401,8 +401,7 @@ class RouteSearch:
         if self.jit:
             entry = self._entry
             if entry is None:
-                from ._route_kernels import direct_entry, runs_entry, slalom_entry
-                kernel = runs_entry if self.model == "runs" else slalom_entry
+                from ._route_kernels import dial_entry as kernel, direct_entry
                 end = kernel(walls.ravel(), self._ws, self._wl)   # compiles or loads it
                 self._entry = direct_entry(kernel)
                 return int(end)

@@ -492,10 +492,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
 
 # mazes with loops: the most forms a cell may need before the BFS takes over,
 # and the least pitch k + t at which the Dijkstra over forms beats the BFS
-# (braided backtracker mazes at 4001^2, wall 1: 0.4x at pitch 2, 1.06x at 3,
-# 2.1x at 4, 3.0x at 5, 6.2x at 10)
+# (braided backtracker mazes at 4001^2, wall 1, against the label-array
+# queue BFS: 0.4x at pitch 2, 1.06x at 3, 2.1x at 4, 3.0x at 5, 6.2x at 10;
+# round 7: the bit-mask wave, robomaze/_search/_bitwave.py, beats the forms
+# at pitch 4 -- 4001^2 and 8001^2, benchmarks/README.md "Issue 40, round 7")
 _FORMS = 4
-_LOOPS_MIN_PITCH = 4
+_LOOPS_MIN_PITCH = 5
 
 
 @njit(cache=True)
@@ -772,6 +774,14 @@ def structure_field(occ, structure, goal):
 def _closed_form(occ, rows, cols, walls):
     """The closed form's two phases over flat uint8 ``occ``: ``(dist, reached, kind)`` or None."""
     n = walls[0].size
+    east, south = walls[0], walls[1]
+    if walls[2] + walls[3] < _LOOPS_MIN_PITCH and (
+            east[:, :-1].size - np.count_nonzero(east[:, :-1])
+            + south[:-1].size - np.count_nonzero(south[:-1]) >= n):
+        # more open passages than a tree of n cells has: loops, which the
+        # forms do not take at this pitch -- the walk would go round one
+        # until it passed n cells before saying so
+        return None
     form = np.empty(n, np.int64)
     kind = "tree"
     if _walk(*walls, form) >= 0:

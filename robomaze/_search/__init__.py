@@ -685,10 +685,16 @@ def detected_maze_field(occupied, goal, *, min_cells: int = 0, min_cells_pitch2:
     (True, 'tree')
     """
     from ._detect import detect_maze
+    from ._thinmaze import pitch2, thin_maze_field
 
     occupied = np.asarray(occupied)
     if occupied.size < min_cells:
         return None
+    if pitch2(occupied):
+        # corridor = wall = 1: the walk over the maze's cells, read off the
+        # occupancy (no walls to detect first: :mod:`._thinmaze`)
+        got = thin_maze_field(occupied, goal) if occupied.size >= min_cells_pitch2 else None
+        return None if got is None else (got[0], got[1], "tree")
     # pitch 2 only from min_cells_pitch2: below it not even its walls are read
     st = detect_maze(occupied, min_pitch=3 if occupied.size < min_cells_pitch2 else 0)
     if st is None:

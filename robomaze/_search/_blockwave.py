@@ -775,6 +775,14 @@ def _closed_form(occ, rows, cols, walls):
     """The closed form's two phases over flat uint8 ``occ``: ``(dist, reached, kind)`` or None."""
     n = walls[0].size
     east, south = walls[0], walls[1]
+    if walls[2] == 1 and walls[3] == 1:
+        # pitch 2: the grid is the maze matrix; a walk over its cells writes
+        # the field directly (:mod:`._thinmaze`), faster than forms and bands
+        from ._thinmaze import thin_maze_field
+
+        got = thin_maze_field(occ.reshape(rows, cols).view(np.bool_), (walls[6], walls[7]))
+        if got is not None:
+            return got[0], got[1], "tree"
     if walls[2] + walls[3] < _LOOPS_MIN_PITCH and (
             east[:, :-1].size - np.count_nonzero(east[:, :-1])
             + south[:-1].size - np.count_nonzero(south[:-1]) >= n):

@@ -232,3 +232,51 @@ def test_bit_field_on_mazes_matches_the_textbook_bfs(r, c, k, braid, seed):
     np.testing.assert_array_equal(d, plain_bfs(free, src))
     if k == 1 and braid == 0.0:
         assert how == "tree"
+
+
+@pytest.mark.parametrize("kind, how", [
+    ("open", "sweep"), ("rooms", "sweep"), ("random45", "small"), ("maze-c1", "tree"),
+    ("random30", "bits"), ("braid-c3", "bits"), ("spiral", "ring")])
+def test_field4_chooses_from_the_grid_and_agrees(kind, how):
+    from robomaze._search._field4 import field4
+
+    free = {"open": lambda: np.ones((90, 120), bool), "rooms": lambda: rooms(130, 40),
+            "random45": lambda: np.random.default_rng(3).random((300, 400)) >= 0.45,
+            "maze-c1": lambda: maze(60, 70, 1), "random30": GRIDS["random30"],
+            "braid-c3": lambda: maze(20, 25, 3, braid=0.5), "spiral": lambda: spiral(121)}[kind]()
+    rows, cols = free.shape
+    assert rows * cols > 4096
+    src = int(np.flatnonzero(free)[len(np.flatnonzero(free)) // 3])
+    ref = scipy_field(free, divmod(src, cols))
+    d, reached, got = field4((~free).view(np.uint8).ravel(), rows, cols, src, True)
+    assert got == how
+    np.testing.assert_array_equal(d, ref)
+    assert reached == (ref >= 0).sum()
+    # bfs_field is field4 above 4096 cells, whichever mask it is given
+    d2, n2 = core.bfs_field(free.view(np.uint8).ravel(), rows, cols, src, False)
+    np.testing.assert_array_equal(d2, ref)
+    assert n2 == reached
+
+
+def test_detect_maze_min_pitch_stops_before_the_walls():
+    from robomaze._search._detect import detect_maze
+
+    thin = widen(generate("backtracker", 9, 11, rng=1), corridor=1)
+    assert detect_maze(thin.occupied, min_pitch=3) is None
+    east, south, k, t, *_ = detect_maze(thin.occupied)
+    assert (k, t) == (1, 1) and (east == thin.maze.east).all()
+    wide = widen(generate("backtracker", 9, 11, rng=1), corridor=2)
+    assert detect_maze(wide.occupied, min_pitch=3)[2:4] == (2, 1)
+
+
+def test_braids_below_the_loops_pitch_give_up_from_the_passage_count():
+    from robomaze._search import maze_field
+
+    braided = widen(generate("backtracker", 30, 30, rng=2, braid=0.5), corridor=3)  # pitch 4
+    assert maze_field(braided, braided.start_goal()[1]) is None
+    wider = widen(generate("backtracker", 30, 30, rng=2, braid=0.5), corridor=4)   # pitch 5
+    d, n, kind = maze_field(wider, wider.start_goal()[1])
+    assert kind == "loops"
+    np.testing.assert_array_equal(d, scipy_field(~wider.occupied, wider.start_goal()[1]))
+    perfect = widen(generate("backtracker", 30, 30, rng=2), corridor=3)
+    assert maze_field(perfect, perfect.start_goal()[1])[2] == "tree"

@@ -734,7 +734,10 @@ def maze_field(grid, goal):
     minimum of several forms) equal to the BFS wave's, or None when the fast
     path does not apply: no ``widening``/``maze``, a grid whose cells differ
     from the maze's blocks, or loops with a pitch ``k + t`` below
-    ``_LOOPS_MIN_PITCH`` or a cell needing more than ``_FORMS`` forms.
+    ``_LOOPS_MIN_PITCH`` or a cell needing more than ``_FORMS`` forms. At
+    pitch 2 (corridor = wall = 1) the field is read off the occupancy alone
+    (:mod:`._thinmaze`; the walls are not used): a tree of that shape is
+    labelled exactly even where it differs from the maze.
 
     >>> from robomaze.grid import widen
     >>> from robomaze.maze import Maze
@@ -778,11 +781,13 @@ def _closed_form(occ, rows, cols, walls):
     if walls[2] == 1 and walls[3] == 1:
         # pitch 2: the grid is the maze matrix; a walk over its cells writes
         # the field directly (:mod:`._thinmaze`), faster than forms and bands
-        from ._thinmaze import thin_maze_field
+        from ._thinmaze import THIN_MAX_CELLS, thin_maze_field
 
         got = thin_maze_field(occ.reshape(rows, cols).view(np.bool_), (walls[6], walls[7]))
         if got is not None:
             return got[0], got[1], "tree"
+        if rows * cols > THIN_MAX_CELLS:
+            return None           # the BFS's tree walk: the forms cost more at this pitch
     if walls[2] + walls[3] < _LOOPS_MIN_PITCH and (
             east[:, :-1].size - np.count_nonzero(east[:, :-1])
             + south[:-1].size - np.count_nonzero(south[:-1]) >= n):

@@ -34,6 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._bitwave import _scratch
+
 
 @njit(cache=True)
 def maze_sides(occ, sides):
@@ -158,6 +160,13 @@ def write_field(occ, depth, out):
                 o[2 * c + 1] = (a if a < b else b) + 1 if q[2 * c + 1] == 0 else -1
 
 
+#: the largest grid the walk takes: at 8001^2 its typical call (~0.3 s) beat
+#: the grid-cell tree walk's (~0.4 s), but one call in four stalled ~1 s
+#: faulting in its fresh output (huge-page compaction on this shared machine),
+#: and the medians came out no better: benchmarks/README.md, "Issue 40, round 7"
+THIN_MAX_CELLS = 1 << 25
+
+
 def pitch2(occ) -> bool:
     """Whether a bool occupancy has the shape and corner of a pitch-2 widened maze (cheap)."""
     rows, cols = occ.shape
@@ -169,8 +178,8 @@ def thin_maze_field(occ: np.ndarray, goal):
     """The field of a pitch-2 widened perfect maze from its occupancy: ``(dist, reached)`` or None.
 
     ``occ``: ``(2R + 1, 2C + 1)`` bool occupancy; ``goal``: a free ``(row, col)``.
-    None when the grid is not such a maze, the maze is not a tree, or the
-    goal is blocked.
+    None when the grid is not such a maze, the maze is not a tree, the goal
+    is blocked, or the grid has more than ``THIN_MAX_CELLS`` cells.
 
     >>> from robomaze.grid import widen
     >>> from robomaze.generate import generate
@@ -187,7 +196,7 @@ def thin_maze_field(occ: np.ndarray, goal):
     """
     occ = np.ascontiguousarray(occ, dtype=bool)
     rows, cols = occ.shape
-    if not pitch2(occ):
+    if not pitch2(occ) or occ.size > THIN_MAX_CELLS:
         return None
     R, C = (rows - 1) // 2, (cols - 1) // 2
     if R * C >= 1 << 30:
@@ -196,6 +205,7 @@ def thin_maze_field(occ: np.ndarray, goal):
     if occ[gr, gc]:
         return None
     o8 = occ.view(np.uint8)
+    out = np.empty((rows, cols), np.int32)
     sides = np.empty(R * C, np.uint8)
     if maze_sides(o8, sides) != R * C - 1:
         return None                      # loops or a forest (or not a maze): the BFS
@@ -211,11 +221,11 @@ def thin_maze_field(occ: np.ndarray, goal):
         seeds = [(r * C + c, side, 1) for r, side in ((gr // 2 - 1, 4), (gr // 2, 1))
                  if 0 <= r < R]
     depth = np.empty(R * C, np.int32)
+    # the stack: pages faulted in only where it is pushed (a junction's ways)
     count = cell_depths(sides, C, np.array(seeds, np.int64).reshape(-1, 3), depth,
-                        np.empty(R * C + 8, np.int64))
+                        _scratch(R * C + 8, np.int64))
     if count != R * C:
         return None
-    out = np.empty((rows, cols), np.int32)
     write_field(o8, depth, out)
     out[gr, gc] = 0
     return out, rows * cols - int(np.count_nonzero(occ))

@@ -160,10 +160,11 @@ def write_field(occ, depth, out):
                 o[2 * c + 1] = (a if a < b else b) + 1 if q[2 * c + 1] == 0 else -1
 
 
-#: the largest grid the walk takes: at 8001^2 its typical call (~0.3 s) beat
-#: the grid-cell tree walk's (~0.4 s), but one call in four stalled ~1 s
-#: faulting in its fresh output (huge-page compaction on this shared machine),
-#: and the medians came out no better: benchmarks/README.md, "Issue 40, round 7"
+#: the largest grid the walk takes. At 8001^2 its call alone took 0.27-0.33 s
+#: against 0.39-0.41 s for bfs_field's grid-cell tree walk, but interleaved
+#: with the C peer in benchmarks/bench_peers.py its medians were 0.47-0.54 s
+#: (and 1.07-1.20 s before its output was numpy-filled) against the grid-cell
+#: walk's 0.39-0.45 s: benchmarks/README.md, "Issue 40, round 7"
 THIN_MAX_CELLS = 1 << 25
 
 
@@ -200,12 +201,16 @@ def thin_maze_field(occ: np.ndarray, goal):
         return None
     R, C = (rows - 1) // 2, (cols - 1) // 2
     if R * C >= 1 << 30:
-        return None
+        return None                      # the stack packs a cell in 30 bits
     gr, gc = int(goal[0]), int(goal[1])
     if occ[gr, gc]:
         return None
     o8 = occ.view(np.uint8)
-    out = np.empty((rows, cols), np.int32)
+    # filled, not empty, though every cell is written below: faulting the
+    # fresh output in by numpy's fill kept 8001^2 at 0.27-0.33 s a call,
+    # where write_field's own first touch stalled one call in three at
+    # 0.5-1.05 s (huge-page compaction on this shared machine)
+    out = np.full((rows, cols), -1, np.int32)
     sides = np.empty(R * C, np.uint8)
     if maze_sides(o8, sides) != R * C - 1:
         return None                      # loops or a forest (or not a maze): the BFS

@@ -14,7 +14,9 @@ with ``gcc -O3 -march=native -shared -fPIC`` and called through ctypes:
 
 robomaze's contenders are the public calls: ``wavefront_field(grid, goal)``
 (its *path* column: ``maze`` / ``maze-loops`` the closed forms of a widened
-maze, ``sweep`` the row sweeps of open grids and rooms, ``bfs`` the queue)
+maze, ``sweep`` the row sweeps of open grids and rooms, ``small`` the
+small-component probe, ``tree`` the depth-first walk of a tree of free
+cells, ``bits`` the level wave over a bit mask: robomaze/_search/_field4.py)
 (4-connected) and, with ``--dijkstra``, ``robomaze._search.distance_field``
 (8-connected octile). Every field is checked against the peer's cell for
 cell (int32 equality for the BFS; the octile field within 1e-9 relative,
@@ -66,7 +68,7 @@ sys.path.insert(0, str(ROOT))
 
 from robomaze import OccupancyGrid, widen  # noqa: E402
 from robomaze._search import distance_field  # noqa: E402
-from robomaze._search._sweep import SWEEP_OPEN_SHARE, open_share  # noqa: E402
+from robomaze._search._field4 import field4  # noqa: E402
 from robomaze.generate import generate  # noqa: E402
 from robomaze.io import read_grid  # noqa: E402
 from robomaze.plan.wavefront import _point_field, wavefront_field  # noqa: E402
@@ -189,8 +191,9 @@ def row_bfs(lib, kind: str, n: int, repeat: int) -> dict:
     occ = np.ascontiguousarray(g.occupied)
     ours = wavefront_field(g, goal)
     how = _point_field(g, goal, False)[2]
-    if how == "bfs" and open_share(occ.view(np.uint8).ravel(), *occ.shape, True) >= SWEEP_OPEN_SHARE:
-        how = "sweep"                     # bfs_field's row sweeps (robomaze/_search/_sweep.py)
+    if how == "bfs":                      # bfs_field's choice (robomaze/_search/_field4.py)
+        how = field4(occ.view(np.uint8).ravel(), *occ.shape, goal[0] * occ.shape[1] + goal[1],
+                     True)[2]
     ref = c_field(lib.bfs4_padded, occ, goal)
     if not np.array_equal(ours, ref):
         raise SystemExit(f"{kind} {n}: wavefront_field differs from the C BFS "

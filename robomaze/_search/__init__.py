@@ -638,12 +638,19 @@ def detected_maze_field(occupied, goal, *, min_cells: int = 0, min_cells_pitch2:
     (True, 'tree')
     """
     from ._detect import detect_maze
+    from ._thinmaze import pitch2, thin_maze_field
 
     occupied = np.asarray(occupied)
     if occupied.size < min_cells:
         return None
-    st = detect_maze(occupied)
-    if st is None or (st[2] + st[3] <= 2 and occupied.size < min_cells_pitch2):
+    if pitch2(occupied):
+        # corridor = wall = 1: the walk over the maze's cells, read off the
+        # occupancy (no walls to detect first: :mod:`._thinmaze`)
+        got = thin_maze_field(occupied, goal) if occupied.size >= min_cells_pitch2 else None
+        return None if got is None else (got[0], got[1], "tree")
+    # pitch 2 only from min_cells_pitch2: below it not even its walls are read
+    st = detect_maze(occupied, min_pitch=3 if occupied.size < min_cells_pitch2 else 0)
+    if st is None:
         return None
     from ._blockwave import structure_field
 
@@ -669,16 +676,15 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     rooms, 0.5-0.8x with it, keep the branches, which predict well there:
     ``benchmarks/bfs_branchless.py``).
 
-    4-connected waves over open grids and rooms (at least 85% of the free
-    cells sampled have four free neighbours) run no queue at all: the field
-    is relaxed row by row in memory order, sweeping down and up until no
-    row can improve (:mod:`robomaze._search._sweep`; the same field,
-    1.9-2.4x / 1.5-2.0x the padded C BFS on open grids / rooms at 4001^2
-    and 8001^2); the array is
-    then a plain ``(rows, cols)`` one, as it is when the goal's component
-    is small (at most 1/256 of the grid, 1024-65536 cells): a BFS marking
-    its cells in a small hash table finds it, and the grid is never
-    labelled (:func:`robomaze._search._sweep.small_component_field`).
+    4-connected waves over grids of more than 4096 cells choose their
+    method from the grid (:mod:`robomaze._search._field4`): open grids and
+    rooms run no queue at all (row sweeps, :mod:`robomaze._search._sweep`),
+    a small goal component is found by a hash-table probe without labelling
+    the grid (both return a plain ``(rows, cols)`` array), a component that
+    is a tree (corridor-1 mazes) is labelled by a depth-first walk, and
+    everything else by a BFS over a bit mask with a write-only field
+    (:mod:`robomaze._search._bitwave`; a view of a padded array). All give
+    the textbook BFS's field.
 
     >>> m = np.array([[1, 1, 0], [0, 1, 1]], np.uint8).ravel()
     >>> bfs_field(m, 2, 3, 0, False)[0].tolist()
@@ -686,24 +692,12 @@ def bfs_field(free, rows: int, cols: int, goal: int, conn8: bool, *, occupied: b
     """
     mask = _readonly(np.ascontiguousarray(free).reshape(-1))
     if not conn8 and rows * cols > 4096:
-        from ._sweep import (SWEEP_OPEN_SHARE, dirty_words, open_share, probe_limit,
-                             small_component_field, sweep_field)
+        # row sweeps, a small-component probe, a tree walk or the bit-mask
+        # wave, chosen from the grid (:mod:`._field4`)
+        from ._field4 import field4
 
-        dist = np.empty(rows * cols, np.int32)
-        if open_share(mask, rows, cols, bool(occupied)) >= SWEEP_OPEN_SHARE:
-            _, reached, _ = sweep_field(mask, rows, cols, int(goal), bool(occupied), dist,
-                                        dirty_words(rows, cols))
-            return dist.reshape(rows, cols), reached
-        # a small component (random 45% obstacles: a few hundred cells) is
-        # found without labelling the grid; a large one costs the probe
-        # 1/256 of the grid's cells in table look-ups
-        lim = probe_limit(rows * cols)
-        cap = 1 << (2 * lim - 1).bit_length()
-        reached = small_component_field(mask, rows, cols, int(goal), bool(occupied), dist,
-                                        np.empty(cap, np.int64), np.empty(cap, np.int32),
-                                        np.empty(lim, np.int64))
-        if reached >= 0:
-            return dist.reshape(rows, cols), reached
+        dist, reached, _ = field4(mask, rows, cols, int(goal), bool(occupied))
+        return dist, reached
     dist, expanded = _bfs_field(_readonly(np.ascontiguousarray(free).reshape(-1)), rows, cols,
                                 goal, conn8, bool(occupied))
     return dist.reshape(rows + 2, cols + 2)[1:-1, 1:-1], expanded

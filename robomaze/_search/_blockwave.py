@@ -492,10 +492,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
 
 # mazes with loops: the most forms a cell may need before the BFS takes over,
 # and the least pitch k + t at which the Dijkstra over forms beats the BFS
-# (braided backtracker mazes at 4001^2, wall 1: 0.4x at pitch 2, 1.06x at 3,
-# 2.1x at 4, 3.0x at 5, 6.2x at 10)
+# (braided backtracker mazes at 4001^2, wall 1, against the label-array
+# queue BFS: 0.4x at pitch 2, 1.06x at 3, 2.1x at 4, 3.0x at 5, 6.2x at 10;
+# round 7: the bit-mask wave, robomaze/_search/_bitwave.py, beats the forms
+# at pitch 4 -- 4001^2 and 8001^2, benchmarks/README.md "Issue 40, round 7")
 _FORMS = 4
-_LOOPS_MIN_PITCH = 4
+_LOOPS_MIN_PITCH = 5
 
 
 @njit(cache=True)
@@ -732,7 +734,10 @@ def maze_field(grid, goal):
     minimum of several forms) equal to the BFS wave's, or None when the fast
     path does not apply: no ``widening``/``maze``, a grid whose cells differ
     from the maze's blocks, or loops with a pitch ``k + t`` below
-    ``_LOOPS_MIN_PITCH`` or a cell needing more than ``_FORMS`` forms.
+    ``_LOOPS_MIN_PITCH`` or a cell needing more than ``_FORMS`` forms. At
+    pitch 2 (corridor = wall = 1) the field is read off the occupancy alone
+    (:mod:`._thinmaze`; the walls are not used): a tree of that shape is
+    labelled exactly even where it differs from the maze.
 
     >>> from robomaze.grid import widen
     >>> from robomaze.maze import Maze
@@ -772,6 +777,24 @@ def structure_field(occ, structure, goal):
 def _closed_form(occ, rows, cols, walls):
     """The closed form's two phases over flat uint8 ``occ``: ``(dist, reached, kind)`` or None."""
     n = walls[0].size
+    east, south = walls[0], walls[1]
+    if walls[2] == 1 and walls[3] == 1:
+        # pitch 2: the grid is the maze matrix; a walk over its cells writes
+        # the field directly (:mod:`._thinmaze`), faster than forms and bands
+        from ._thinmaze import THIN_MAX_CELLS, thin_maze_field
+
+        got = thin_maze_field(occ.reshape(rows, cols).view(np.bool_), (walls[6], walls[7]))
+        if got is not None:
+            return got[0], got[1], "tree"
+        if rows * cols > THIN_MAX_CELLS:
+            return None           # the BFS's tree walk: the forms cost more at this pitch
+    if walls[2] + walls[3] < _LOOPS_MIN_PITCH and (
+            east[:, :-1].size - np.count_nonzero(east[:, :-1])
+            + south[:-1].size - np.count_nonzero(south[:-1]) >= n):
+        # more open passages than a tree of n cells has: loops, which the
+        # forms do not take at this pitch -- the walk would go round one
+        # until it passed n cells before saying so
+        return None
     form = np.empty(n, np.int64)
     kind = "tree"
     if _walk(*walls, form) >= 0:

@@ -30,8 +30,11 @@ _MAX_WALL = 64
 _MAX_CORRIDOR = 4096
 
 
-def detect_maze(occ: np.ndarray):
+def detect_maze(occ: np.ndarray, *, min_pitch: int = 0):
     """``(east, south, k, t, op_w, op_e, op_n, op_s)`` of a widened maze's bool grid, or None.
+
+    None too when the pitch ``k + t`` is below ``min_pitch`` (found from the
+    diagonal alone, before any of the grid's bands is read).
 
     ``east``/``south``: C-contiguous bool ``(R, C)`` wall arrays (the last
     column/row the closed boundary, as in :class:`robomaze.maze.Maze`);
@@ -62,7 +65,7 @@ def detect_maze(occ: np.ndarray):
         return None
     k = int(stop[0])
     p = k + t
-    if (rows - t) % p or (cols - t) % p:
+    if p < min_pitch or (rows - t) % p or (cols - t) % p:
         return None
     R, C = (rows - t) // p, (cols - t) // p
     # the sample: posts' top-left corners blocked, blocks' corners free

@@ -35,11 +35,12 @@ __all__ = ["wavefront", "wavefront_field"]
 
 # Grid cells from which the closed form beats the BFS (benchmarks/README.md,
 # issue 22): below them both take microseconds and the wave's single call
-# wins. With corridor = wall = 1 the maze has a quarter as many cells as the
-# grid and the walk costs about what the wave does per cell until the wave
-# falls out of cache (0.93x at 1001^2, 1.34x at 2001^2).
+# wins. With corridor = wall = 1 (pitch 2) the "closed form" is a walk over
+# the maze's cells read off the occupancy (robomaze/_search/_thinmaze.py),
+# at parity with bfs_field's own tree walk at 1001^2 and about 1.5x it at
+# 4001^2 (benchmarks/README.md, "Issue 40, round 7").
 _MAZE_MIN_CELLS = 1 << 14
-_MAZE_MIN_CELLS_PITCH2 = 1 << 21
+_MAZE_MIN_CELLS_PITCH2 = 1 << 14
 
 
 def _maze_pays(grid: OccupancyGrid) -> bool:

@@ -88,7 +88,11 @@ def test_a_cycle_is_caught_not_walked_for_ever():
     east[r, c] = False  # one more passage in a spanning tree closes a cycle
     grid = widen(Maze(east, south), corridor=3, wall=1)
     assert walk(grid, (1, 1))[0] == -1
-    assert bw.maze_field(grid, (1, 1))[2] == "loops"
+    # pitch 4 is below the loops rule since round 7 (the bit-mask wave is
+    # faster there): refused from the passage count, without a walk
+    assert bw.maze_field(grid, (1, 1)) is None
+    wider = widen(Maze(east, south), corridor=4, wall=1)
+    assert bw.maze_field(wider, (1, 1))[2] == "loops"
 
 
 def test_disconnected_part_stays_unreached_and_forms_are_exact():
@@ -127,7 +131,8 @@ def test_wide_corridors_keep_their_offsets():
 
 @pytest.mark.parametrize("k,t", [(1, 1), (2, 2), (3, 1)])
 def test_any_single_cell_changed_is_caught(k, t):
-    """Every cell of the grid flipped in turn: the closed form must refuse each."""
+    """Every cell of the grid flipped in turn: the closed form must refuse each (at pitch 2,
+    refuse it or label the flipped grid exactly)."""
     maze = generate("backtracker", 3, 4, rng=6)
     maze = Maze(maze.east, maze.south, openings=[(0, 1, "N"), (2, 3, "E"), (1, 0, "W")])
     grid = widen(maze, corridor=k, wall=t)
@@ -140,7 +145,14 @@ def test_any_single_cell_changed_is_caught(k, t):
                 continue
             flipped = occ.copy()
             flipped[r, c] = not flipped[r, c]
-            assert bw.maze_field(grid.replace(occupied=flipped), goal) is None, (r, c)
+            got = bw.maze_field(grid.replace(occupied=flipped), goal)
+            if (k, t) == (1, 1) and got is not None:
+                # pitch 2 reads the field off the occupancy itself (_thinmaze:
+                # the maze's walls are not used), so a flip that leaves a tree
+                # (an extra opening, say) is labelled -- exactly
+                np.testing.assert_array_equal(got[0], scipy_field(~flipped, goal))
+                continue
+            assert got is None, (r, c)
 
 
 # ---------------------------------------------------------------- streamed rows

@@ -1,0 +1,236 @@
+"""The 4-connected field of a widened perfect maze of corridor 1 and wall 1 (pitch 2), walked.
+
+At pitch 2 the grid is the maze matrix itself: maze cell ``(r, c)`` is grid
+cell ``(2r + 1, 2c + 1)``, the passage east of it ``(2r + 1, 2c + 2)``, the
+one south of it ``(2r + 2, 2c + 1)``, posts at even-even cells, openings in
+the border. In a perfect maze every grid cell's BFS distance is its depth
+in the tree, so a depth-first walk over the *maze cells* (a quarter of the
+grid's cells) gives the field in three steps, all read from the occupancy
+alone (a grid with or without widening metadata):
+
+1. :func:`maze_sides`: one pass over the grid gives each maze cell's open
+   sides (one byte), checks that every post is blocked and every cell free,
+   and counts the open inner passages;
+2. :func:`cell_depths`: a depth-first walk writes each maze cell's depth
+   into a compact ``R x C`` int32 array (a quarter of the field, so the
+   walk's scattered stores stay nearer the caches); along a corridor the
+   next cell is a table look-up off its one open side, in registers;
+3. :func:`write_field`: one streaming pass writes the grid, row by row: a
+   cell its depth, an open passage one more than the smaller of its two
+   cells (a parent and its child differ by two), posts and closed passages
+   -1 -- no -1 fill before it and no reset after.
+
+Exactness: the goal's component is the whole maze and a tree when the maze
+has exactly ``R*C - 1`` open inner passages and the walk reaches all
+``R*C`` cells (a connected graph with one edge fewer than nodes); anything
+else (a braid, a post missing, a blocked cell) returns None and the caller
+runs the BFS. Measured against the bit-mask tree walk of every grid cell
+(:func:`._bitwave.tree_walk`) and the closed form's forms and bands
+(:mod:`._blockwave`): benchmarks/README.md, "Issue 40, round 7".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._bitwave import _scratch
+
+
+@njit(cache=True)
+def maze_sides(occ, sides):
+    """Open sides of each maze cell of a pitch-2 grid: the open inner passages, or -1 when
+    a post is free or a cell blocked.
+
+    ``occ``: ``(2R + 1, 2C + 1)`` uint8, nonzero = blocked; ``sides``: ``R*C``
+    uint8, written (N 1, E 2, S 4, W 8; the border's openings are not sides).
+    """
+    rows, cols = occ.shape
+    R = (rows - 1) // 2
+    C = (cols - 1) // 2
+    bad = 0
+    inner = 0
+    for r in range(0, rows, 2):
+        row = occ[r]
+        for c in range(0, cols, 2):
+            bad |= row[c] == 0                  # a post
+    for r in range(R):
+        up = occ[2 * r]
+        mid = occ[2 * r + 1]
+        dn = occ[2 * r + 2]
+        base = r * C
+        for c in range(C):
+            x = 2 * c + 1
+            bad |= mid[x] != 0                  # a cell
+            n = np.int64(up[x] == 0) & np.int64(r > 0)
+            s = np.int64(dn[x] == 0) & np.int64(r < R - 1)
+            e = np.int64(mid[x + 1] == 0) & np.int64(c < C - 1)
+            w = np.int64(mid[x - 1] == 0) & np.int64(c > 0)
+            sides[base + c] = np.uint8(n | (e << 1) | (s << 2) | (w << 3))
+            inner += s + e
+    return -1 if bad else inner
+
+
+@njit(cache=True)
+def cell_depths(sides, C, seeds, depth, stack):
+    """Depth-first depths of the maze cells from ``seeds``: cells entered, or -1 on a cycle.
+
+    ``seeds``: int64 rows ``(cell, came bit, depth)`` (``came`` the side the
+    seed is entered from: it is not walked back through); ``depth``: ``R*C``
+    int32, written; ``stack``: int64, at least ``R*C + 8`` long. -1 when
+    more cells are entered than the maze has (the walk never steps back
+    through the side it came in by, so only a cycle can do that).
+    """
+    n = sides.shape[0]
+    # per side N, E, S, W: the step to the next cell and the side it is entered from
+    du = np.array([-C, 1, C, -1], np.int64)
+    back = np.array([4, 8, 1, 2], np.int64)
+    # single open side (1, 2, 4, 8) -> its index
+    side = np.array([0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0], np.int64)
+    top = 0
+    for i in range(seeds.shape[0]):
+        stack[top] = (seeds[i, 2] << 34) | (seeds[i, 1] << 30) | seeds[i, 0]
+        top += 1
+    count = 0
+    while top > 0:
+        top -= 1
+        e = stack[top]
+        u = e & 0x3FFFFFFF
+        came = (e >> 30) & 15
+        d = e >> 34
+        while True:
+            count += 1
+            if count > n:
+                return -1
+            depth[u] = d
+            s = np.int64(sides[u]) & ~came
+            d += 2
+            if s != 0 and (s & (s - 1)) == 0:
+                k = side[s]
+                u += du[k]
+                came = back[k]
+                continue
+            if top + 4 > stack.shape[0]:
+                return -1
+            dd = d << 34
+            stack[top] = dd | (np.int64(4) << 30) | (u - C)
+            top += s & 1
+            stack[top] = dd | (np.int64(8) << 30) | (u + 1)
+            top += (s >> 1) & 1
+            stack[top] = dd | (np.int64(1) << 30) | (u + C)
+            top += (s >> 2) & 1
+            stack[top] = dd | (np.int64(2) << 30) | (u - 1)
+            top += (s >> 3) & 1
+            break
+    return count
+
+
+@njit(cache=True)
+def write_field(occ, depth, out):
+    """The grid's field from the maze cells' depths, row by row (``out``: ``occ``'s shape, int32).
+
+    A cell: its depth; an open passage or opening: one more than the
+    smaller depth beside it; posts and closed ones: -1.
+    """
+    rows, cols = occ.shape
+    R = (rows - 1) // 2
+    C = (cols - 1) // 2
+    big = np.int32(1 << 30)
+    for r in range(rows):
+        o = out[r]
+        q = occ[r]
+        if r % 2 == 1:
+            dm = depth[(r // 2) * C:(r // 2 + 1) * C]
+            o[0] = dm[0] + 1 if q[0] == 0 else -1
+            for c in range(C):
+                o[2 * c + 1] = dm[c]
+            for c in range(C - 1):
+                a = dm[c]
+                b = dm[c + 1]
+                o[2 * c + 2] = (a if a < b else b) + 1 if q[2 * c + 2] == 0 else -1
+            o[cols - 1] = dm[C - 1] + 1 if q[cols - 1] == 0 else -1
+        else:
+            hi = depth[(r // 2 - 1) * C:(r // 2) * C] if r > 0 else depth[:0]
+            lo = depth[(r // 2) * C:(r // 2 + 1) * C] if r < rows - 1 else depth[:0]
+            for c in range(0, cols, 2):
+                o[c] = -1
+            for c in range(C):
+                a = hi[c] if r > 0 else big
+                b = lo[c] if r < rows - 1 else big
+                o[2 * c + 1] = (a if a < b else b) + 1 if q[2 * c + 1] == 0 else -1
+
+
+#: the largest grid the walk takes. At 8001^2 its call alone took 0.27-0.33 s
+#: against 0.39-0.41 s for bfs_field's grid-cell tree walk, but interleaved
+#: with the C peer in benchmarks/bench_peers.py its medians were 0.47-0.54 s
+#: (and 1.07-1.20 s before its output was numpy-filled) against the grid-cell
+#: walk's 0.39-0.45 s: benchmarks/README.md, "Issue 40, round 7"
+THIN_MAX_CELLS = 1 << 25
+
+
+def pitch2(occ) -> bool:
+    """Whether a bool occupancy has the shape and corner of a pitch-2 widened maze (cheap)."""
+    rows, cols = occ.shape
+    return (rows % 2 == 1 and cols % 2 == 1 and rows >= 3 and cols >= 3
+            and bool(occ[0, 0]) and not occ[1, 1] and bool(occ[2, 2]))
+
+
+def thin_maze_field(occ: np.ndarray, goal):
+    """The field of a pitch-2 widened perfect maze from its occupancy: ``(dist, reached)`` or None.
+
+    ``occ``: ``(2R + 1, 2C + 1)`` bool occupancy; ``goal``: a free ``(row, col)``.
+    None when the grid is not such a maze, the maze is not a tree, the goal
+    is blocked, or the grid has more than ``THIN_MAX_CELLS`` cells.
+
+    >>> from robomaze.grid import widen
+    >>> from robomaze.generate import generate
+    >>> from robomaze._search import bfs_field
+    >>> g = widen(generate("backtracker", 5, 7, rng=3), corridor=1)
+    >>> d, n = thin_maze_field(g.occupied, (1, 2))
+    >>> ref = bfs_field(g.occupied.view(np.uint8).ravel(), g.rows, g.cols, g.cols + 2, False,
+    ...                 occupied=True)[0]
+    >>> bool((d == ref).all()), n == int((ref >= 0).sum())
+    (True, True)
+    >>> thin_maze_field(widen(generate("backtracker", 5, 7, rng=3, braid=1.0), corridor=1)
+    ...                 .occupied, (1, 1)) is None                     # loops
+    True
+    """
+    occ = np.ascontiguousarray(occ, dtype=bool)
+    rows, cols = occ.shape
+    if not pitch2(occ) or occ.size > THIN_MAX_CELLS:
+        return None
+    R, C = (rows - 1) // 2, (cols - 1) // 2
+    if R * C >= 1 << 30:
+        return None                      # the stack packs a cell in 30 bits
+    gr, gc = int(goal[0]), int(goal[1])
+    if occ[gr, gc]:
+        return None
+    o8 = occ.view(np.uint8)
+    # filled, not empty, though every cell is written below: faulting the
+    # fresh output in by numpy's fill kept 8001^2 at 0.27-0.33 s a call,
+    # where write_field's own first touch stalled one call in three at
+    # 0.5-1.05 s (huge-page compaction on this shared machine)
+    out = np.full((rows, cols), -1, np.int32)
+    sides = np.empty(R * C, np.uint8)
+    if maze_sides(o8, sides) != R * C - 1:
+        return None                      # loops or a forest (or not a maze): the BFS
+    # seeds: (maze cell, the side bit it is entered from, depth)
+    if gr % 2 and gc % 2:
+        seeds = [((gr // 2) * C + gc // 2, 0, 0)]
+    elif gr % 2:                          # a vertical wall position: W/E neighbours
+        r = gr // 2
+        seeds = [(r * C + c, side, 1) for c, side in ((gc // 2 - 1, 2), (gc // 2, 8))
+                 if 0 <= c < C]
+    else:                                 # a horizontal one: N/S neighbours
+        c = gc // 2
+        seeds = [(r * C + c, side, 1) for r, side in ((gr // 2 - 1, 4), (gr // 2, 1))
+                 if 0 <= r < R]
+    depth = np.empty(R * C, np.int32)
+    # the stack: pages faulted in only where it is pushed (a junction's ways)
+    count = cell_depths(sides, C, np.array(seeds, np.int64).reshape(-1, 3), depth,
+                        _scratch(R * C + 8, np.int64))
+    if count != R * C:
+        return None
+    write_field(o8, depth, out)
+    out[gr, gc] = 0
+    return out, rows * cols - int(np.count_nonzero(occ))

@@ -186,17 +186,16 @@ TASKS: dict[str, Callable[[dict], None]] = {
 
 
 def _ordered(tasks: list[str]) -> list[str]:
-    """``tasks`` with the generator second: it shares no kernel with the other
-    tasks (they run on a fixed maze) and is among the longest, so the helper
-    starts on it beside the command's first task.
+    """``tasks`` with the generator last: it shares no kernel with the other
+    tasks (they run on a fixed maze) and, with the small-grid kernels, is among
+    the shortest (0.2-0.9 s of compile), so whichever process is done first
+    takes it -- as second task it lengthened the helper's share, the longer
+    one of ``simulate --agent explore`` (round 7, benchmarks/README.md).
 
     >>> _ordered(["env", "agent", "metrics", "generate", "simulate"])
-    ['env', 'generate', 'agent', 'metrics', 'simulate']
+    ['env', 'agent', 'metrics', 'simulate', 'generate']
     """
-    if "generate" not in tasks[1:]:
-        return list(tasks)
-    rest = [t for t in tasks if t != "generate"]
-    return rest[:1] + ["generate"] + rest[1:]
+    return [t for t in tasks if t != "generate"] + [t for t in tasks if t == "generate"]
 
 
 #: Kernel files each task always caches: while all of a spec's are cached no

@@ -178,6 +178,11 @@ def report(recs: list, wall: float, top: int, specs: bool, detail: bool = False)
                 nested = sum(1 for x in evs if x["pid"] == e["pid"] and x["depth"] > 0
                              and e["t0"] <= x["t0"] <= e["t1"])
                 print(f"{'':30s}{e['cpu']:6.2f} s  {e['name']} (+{nested} nested)")
+    outside = [e for e in evs if e["depth"] == 0 and task_of(e) == "(outside tasks)"]
+    if outside:
+        print("outside the tasks (the command's own work after its stages):")
+        for e in outside:
+            print(f"  {tag[e['pid']]:8s} {e['t0'] - t0:6.1f}  {e['cpu']:6.2f} s  {e['name']}")
     by_key = collections.defaultdict(list)
     for e in evs:
         by_key[(e["name"], e["sig"])].append(e)

@@ -22,7 +22,9 @@ __all__ = ["SPECS"]
 _HEADING = "required world heading (radians) at the {} (non-disc shapes)"
 
 # The classic maze solvers share most kernels: one warm-up task compiles them all.
-_CLASSIC = Warmup(task="classic", cost=3.4, needs=("common",))
+# Costs: the task's compile CPU in the default sweep's warm-up on an idle
+# machine (round 7, benchmarks/README.md), the warm-up's order only.
+_CLASSIC = Warmup(task="classic", cost=8.1, needs=("common",))
 _SIGHT = Option("sight", bool, True, "walk straight to the goal once it is in line of sight")
 _ROUTE = Option("route", str, "shortest_known", "the path returned: the walk with its loops "
                 "erased, or the shortest route through the cells it saw",
@@ -43,9 +45,9 @@ SPECS = [
     _planner("wavefront", "robomaze.plan.wavefront:wavefront",
              "Shortest path (fewest moves) by the Lee/Moore wavefront.",
              Option("fewest_bends", bool, False, "Lee's rule: among the fewest-move paths, one "
-                    "with the fewest bends"), cost=0.2),
+                    "with the fewest bends"), cost=0.5),
     _planner("dijkstra", "robomaze.plan.search:dijkstra", "Shortest path by Dijkstra's algorithm.",
-             cost=0.6, needs=("common", "heap")),
+             cost=1.4, needs=("common", "heap")),
     _planner("astar", "robomaze.plan.search:astar",
              "Shortest path by A* (Manhattan / octile heuristic, both admissible).", cost=0.1),
     _planner("collision_free", "robomaze.plan.footprint_planner:collision_free",
@@ -57,7 +59,7 @@ SPECS = [
              Option("goal_heading", float, None, _HEADING.format("goal")),
              # shares two small kernels with "heap" (0.2 s): compiling them twice is
              # cheaper than waiting for it on the longest chain
-             cost=2.9),
+             cost=6.9),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),
@@ -65,11 +67,10 @@ SPECS = [
                     "cell", low=0.0),
              Option("inflation_radius", float, None, "distance (m) beyond which obstacles cost "
                     "nothing", low=0.0),
-             # measured alone; in the default sweep the tasks before it compile its kernels
-             cost=1.7, needs=("common", "heap")),
+             cost=2.8, needs=("common", "heap")),
     _planner("theta_star", "robomaze.plan.anyangle:theta_star",
              "Any-angle shortest path by Theta* (Nash et al. 2007, basic variant).",
-             cost=1.3, needs=("common", "heap")),
+             cost=2.8, needs=("common", "heap")),
     # the classic solvers take **options and refuse the ones they do not take
     _planner("wall_follower", "robomaze.plan.classic:wall_follower",
              "Solve by keeping one hand on the wall.", _HAND,

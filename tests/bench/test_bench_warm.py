@@ -31,8 +31,8 @@ def test_warm_module_reads_the_list_and_warms_only_those():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
     assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] ['tremaux'] ['mcl'] "
-                           "['plan:astar', 'simulate', 'common', 'heap', 'metrics', 'localize', "
-                           "'mouse', 'generate:wilson']")
+                           "['plan:astar', 'simulate', 'common', 'figures', 'heap', 'metrics', "
+                           "'localize', 'mouse', 'generate:wilson']")
 
 
 def test_warm_list_names_the_mice_and_localizers_a_sweep_uses():
@@ -89,6 +89,10 @@ def test_tasks_wait_for_the_tasks_that_compile_their_shared_kernels():
     assert w._needs("metrics", tasks) == ("common", "heap", "plan:theta_star")
     assert w._needs("generate:kruskal", tasks) == ()
     assert w._needs("plan:dijkstra", ["plan:dijkstra"]) == ()  # absent tasks are not awaited
+    # a task that waits for "common" measures what it plans: it waits for the figures too
+    with_figures = tasks + ["figures"]
+    assert w._needs("plan:dijkstra", with_figures) == ("common", "heap", "figures")
+    assert w._needs("figures", with_figures) == () and w._needs("common", with_figures) == ()
     # a task comes after every task it waits for
     for t in tasks:
         assert all(order.index(n) < order.index(t) for n in w._needs(t, tasks))

@@ -5,6 +5,7 @@ record, a play URL and a bench row of the same world name one WorldSpec."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import os
 import subprocess
@@ -392,3 +393,7 @@ def test_traffic_reads_shapes_through_the_world_door():
         RobotSpec(footprint="point")
     with pytest.raises(ParameterError, match="^obstacle shape"):
         ObstacleSpec(shape="blob:1")
+    # specs stay plain records: their fields are all they hold (rows and the
+    # printed commands serialise vars(spec))
+    assert set(vars(r)) == {f.name for f in dataclasses.fields(RobotSpec)}
+    json.dumps(vars(ObstacleSpec(shape="rect:0.3x0.2")))

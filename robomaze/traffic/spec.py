@@ -77,13 +77,23 @@ def _point(name, v):
 
 
 def _body(spec, name: str) -> Footprint:
-    """A robot's or an obstacle's shape: the world's footprint reading, a point refused."""
+    """A robot's or an obstacle's shape: the world's footprint reading, a point refused.
+
+    Shapes read are kept by their canonical spec string (specs store the
+    string: they are compared, hashed and serialised by their fields), so a
+    spec's ``shape`` is read once per process, not on every access."""
+    if isinstance(spec, str) and spec in _SHAPES:
+        return _SHAPES[spec]
     fp = parse_footprint(spec, name) if not isinstance(spec, (dict, Footprint)) \
         else Footprint.from_spec(spec)
     if fp is None:
         raise ParameterError(f"{name} must be a shape (disc:R, rect:LxW[@RX,RY] or "
                              f"poly:X,Y;...): traffic has no point robots, got {spec!r}")
-    return fp
+    return _SHAPES.setdefault(fp.to_spec(), fp)
+
+
+#: canonical spec string -> its Footprint (see :func:`_body`)
+_SHAPES: dict[str, Footprint] = {}
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,6 @@ class RobotSpec:
     def __post_init__(self):
         fp = _body(self.footprint, "robot footprint")
         object.__setattr__(self, "footprint", fp.to_spec())
-        object.__setattr__(self, "_shape", fp)   # read once, at the door
         check_choice("kinematics", self.kinematics, KINEMATICS)
         for k in ("v_max", "omega_max", "a_max", "alpha_max", "turning_radius"):
             object.__setattr__(self, k, check_float(k, getattr(self, k), min_value=0.0,
@@ -127,7 +136,7 @@ class RobotSpec:
 
     @property
     def shape(self) -> Footprint:
-        return self._shape
+        return _body(self.footprint, "robot footprint")
 
 
 @dataclass(frozen=True)
@@ -146,7 +155,6 @@ class ObstacleSpec:
     def __post_init__(self):
         fp = _body(self.shape, "obstacle shape")
         object.__setattr__(self, "shape", fp.to_spec())
-        object.__setattr__(self, "body", fp)   # read once, at the door
         check_choice("obstacle behaviour", self.behaviour, BEHAVIOURS)
         object.__setattr__(self, "speed", check_float("obstacle speed", self.speed,
                                                       min_value=0.0))
@@ -156,6 +164,10 @@ class ObstacleSpec:
                 raise ParameterError("obstacle waypoints must not be empty (use None)")
             object.__setattr__(self, "waypoints", wp)
         object.__setattr__(self, "start", _point("obstacle start", self.start))
+
+    @property
+    def body(self) -> Footprint:
+        return _body(self.shape, "obstacle shape")
 
 
 @dataclass(frozen=True)

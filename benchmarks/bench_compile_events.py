@@ -99,8 +99,8 @@ else:
     from robomaze.cli import main
     try:
         main(argv)
-    except SystemExit:
-        pass
+    except SystemExit as exc:   # the command's exit status goes in the record
+        stats["exit"] = exc.code
 stats.pop("timeline", None)
 _write({"k": "end", "t0": t_start, "t1": time.time(), "stats": stats, "main": True})
 """

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._csr import edge_csr
+
 __all__ = ["block_cut_tree", "mark_path", "Blocks", "build_blocks"]
 
 
@@ -33,21 +35,7 @@ def block_cut_tree(ns, ne, eu, ev, deg, adj, disc, low, it, pedge, st, estack, e
     ``bparent``/``bdepth``: the tree; block ``b``'s stacks are
     ``members[mstart[b]:mstart[b + 1]]``. All arrays are the caller's.
     """
-    for i in range(ns + 1):
-        deg[i] = 0
-    for j in range(ne):
-        deg[eu[j] + 1] += 1
-        deg[ev[j] + 1] += 1
-    for i in range(ns):
-        deg[i + 1] += deg[i]
-    for j in range(ne):
-        adj[deg[eu[j]]] = j
-        deg[eu[j]] += 1
-        adj[deg[ev[j]]] = j
-        deg[ev[j]] += 1
-    for i in range(ns - 1, -1, -1):
-        deg[i + 1] = deg[i]
-    deg[0] = 0
+    edge_csr(ns, ne, eu, ev, deg, adj)
     for i in range(ns):
         disc[i] = -1
         isart[i] = 0

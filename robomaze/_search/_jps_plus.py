@@ -51,6 +51,7 @@ from numba import njit
 
 from .._compile.kernels import prefetch
 from ._heap import heap_grow, heap_pop, heap_push
+from ._jps import _h   # the octile bound on padded indices, as plain JPS uses it
 
 SQRT2 = math.sqrt(2.0)
 
@@ -148,17 +149,6 @@ def build_tables(fp, rows, cols, t):
                 nx = x + pc - 1
                 t[8 * x + 5] = _on(t[8 * nx + 5], t[8 * nx + 1] > 0 or t[8 * nx + 2] > 0)
     return t
-
-
-@njit(cache=True, inline="always")
-def _h(a, b, pc):
-    ar = a // pc
-    br = b // pc
-    dr = abs(ar - br)
-    dc = abs((a - ar * pc) - (b - br * pc))
-    if dr < dc:
-        return (dc - dr) + SQRT2 * dr
-    return (dr - dc) + SQRT2 * dc
 
 
 @njit(cache=True, inline="always")

@@ -12,6 +12,7 @@ set out of the pool while it runs, so concurrent queries never share one.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import os
 import threading
@@ -78,10 +79,8 @@ def huge_zeros(n: int, dtype) -> np.ndarray:
     if not hasattr(mmap, "MADV_HUGEPAGE") or size < 2**22:
         return np.zeros(n, dt)
     buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)
-    try:
+    with contextlib.suppress(OSError):  # a kernel without transparent huge pages: 4 KiB pages
         buf.madvise(mmap.MADV_HUGEPAGE)
-    except OSError:                     # a kernel without transparent huge pages
-        pass
     return np.frombuffer(buf, dt, count=n)
 
 

@@ -39,6 +39,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._csr import edge_csr
+
 __all__ = ["stack_tree", "stack_lengths", "StackTree", "build"]
 
 SQRT2 = 2.0 ** 0.5
@@ -143,21 +145,7 @@ def stack_tree(fp, cols, lab, top, bot, c0, c1, eu, ev, e0, e1, uf, runs, cycles
 def _root_tree(ns, ne, top, bot, eu, ev, e0, e1, parent, depth, root, pe_rx, pe_ry, pe_o0,
                pe_o1, deg, adj, queue):
     """Parents, depths, roots and the crossing to the parent of every stack (BFS)."""
-    for i in range(ns + 1):
-        deg[i] = 0
-    for j in range(ne):
-        deg[eu[j] + 1] += 1
-        deg[ev[j] + 1] += 1
-    for i in range(ns):
-        deg[i + 1] += deg[i]
-    for j in range(ne):                 # adj holds edge ids; deg[i] ends as i's start
-        adj[deg[eu[j]]] = j
-        deg[eu[j]] += 1
-        adj[deg[ev[j]]] = j
-        deg[ev[j]] += 1
-    for i in range(ns - 1, -1, -1):
-        deg[i + 1] = deg[i]
-    deg[0] = 0
+    edge_csr(ns, ne, eu, ev, deg, adj)
     for i in range(ns):
         root[i] = -1
     for r0 in range(ns):

@@ -261,7 +261,8 @@ def _unit_field(fp, cols: int, src: int) -> np.ndarray:
     return octile_field(_readonly(fp), cols, np.array([src], np.int64))
 
 
-def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
+def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
+                    peel: bool | None = None):
     """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
 
     The same graph and the same length as ``shortest_path(..., conn8=True,
@@ -274,6 +275,11 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     :mod:`._jps_tables` decide: a static grid (an OccupancyGrid, a
     read-only ``Padded`` mask) builds its tables at its 16th query and keeps
     them within ``ROBOMAZE_JPS_TABLES_MB``; True forces them, False plain JPS.
+    ``peel``: dead-end subtrees peeled once per grid (:mod:`._jps_peel`), a
+    query with an end in one walks the tree and searches only between the
+    core cells (the same length; ``expanded`` counts the search's only).
+    None: what the policy keeps (with ``tables=None``), else False; True
+    forces it.
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
     >>> jump_point_path(free, 0, 6)[0].tolist()
@@ -281,13 +287,38 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None):
     >>> jump_point_path(free, 0, 6, tables=True)[0].tolist()
     [0, 1, 2, 5, 8, 7, 6]
     """
-    from ._jps import jps, jump_cells
-    from ._jps_scratch import give, huge_zeros, take
-    from ._jps_tables import tables_for
+    from ._jps_tables import prepared_for
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
-    table = tables_for(fp, rows, cols, tables)
+    if tables is not None and peel is None:
+        peel = False
+    table, pt = prepared_for(fp, rows, cols, tables, peel)
+    if pt is not None and fp[ps] and fp[pg]:
+        from ._jps_peel import tree_cells, tree_route
+
+        a, b, na, nb = tree_route(pt, ps, pg)
+        if a < 0:
+            return np.empty(0, np.int64), 0
+        if a == b:
+            mid, expanded = _to_unpadded(a, cols), 0
+        else:
+            mid, expanded = _jps_query(fp, table, cols, a, b)
+            if mid.shape[0] == 0:
+                return mid, expanded
+        return tree_cells(pt, ps, pg, na, nb, mid, cols), expanded
+    return _jps_query(fp, table, cols, ps, pg)
+
+
+def _to_unpadded(x: int, cols: int) -> np.ndarray:
+    return np.array([(x // (cols + 2) - 1) * cols + x % (cols + 2) - 1], np.int64)
+
+
+def _jps_query(fp, table, cols: int, ps: int, pg: int):
+    """One JPS (``table`` None) or JPS+ search between padded cells: ``(cells, expanded)``."""
+    from ._jps import jps, jump_cells
+    from ._jps_scratch import give, huge_zeros, take
+
     n = fp.shape[0]
     # scratch kept between queries (marks carry a per-query base: no clearing)
     s = take(n, _index_dtype(n), huge_zeros)

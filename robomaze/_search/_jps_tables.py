@@ -41,21 +41,33 @@ from collections import OrderedDict
 import numpy as np
 
 from ..errors import ParameterError
+from ._jps_peel import peel_nbytes
 from ._jps_plus import build_tables, table_dtype, table_nbytes
 
-__all__ = ["tables_for", "free_tables", "tables_budget", "build_after", "kept_bytes"]
+__all__ = ["tables_for", "prepared_for", "free_tables", "tables_budget", "build_after", "kept_bytes"]
 
 _LOCK = threading.Lock()
 #: id(mask) -> _Entry, least recently used first
 _ENTRIES: "OrderedDict[int, _Entry]" = OrderedDict()
+#: the peel is kept when its core (the cells a search still needs) is at
+#: most this share of the free cells: on a perfect maze of 1-wide corridors
+#: it is 0, on random maps and wider mazes 0.9-1
+PEEL_KEEP = 0.5
 _MAX_COUNTERS = 256               # masks counted but without tables (a few bytes each)
 
 
 class _Entry:
-    __slots__ = ("ref", "queries", "table")
+    __slots__ = ("ref", "queries", "table", "peel", "decided")
 
     def __init__(self, ref):
-        self.ref, self.queries, self.table = ref, 0, None
+        self.ref, self.queries, self.table, self.peel = ref, 0, None, None
+        self.decided = False            # the policy has built (and kept or dropped) its choice
+
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.table, self.peel) if a is not None)
+
+    def built(self) -> bool:
+        return self.table is not None or self.peel is not None
 
 
 def _env_number(name: str, default: str, *, integer: bool) -> float:
@@ -97,7 +109,7 @@ def kept_bytes() -> int:
     True
     """
     with _LOCK:
-        return sum(e.table.nbytes for e in _ENTRIES.values() if e.table is not None)
+        return sum(e.nbytes() for e in _ENTRIES.values())
 
 
 def free_tables() -> int:
@@ -107,7 +119,7 @@ def free_tables() -> int:
     True
     """
     with _LOCK:
-        out = sum(e.table.nbytes for e in _ENTRIES.values() if e.table is not None)
+        out = sum(e.nbytes() for e in _ENTRIES.values())
         _ENTRIES.clear()
     return out
 
@@ -128,12 +140,26 @@ def _build(fp: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return t
 
 
+def _build_peel(fp: np.ndarray, cols: int):
+    """The peel of ``fp`` (:mod:`._jps_peel`) and its core's share of the free cells."""
+    from ._jps_peel import peel
+
+    n = fp.shape[0]
+    pt = np.empty(2 * n, np.int32)
+    # scratch: 5 bytes per padded cell, freed on return
+    core = peel(fp, cols, pt, np.empty(n, np.uint8), np.empty(n, np.int32))
+    nfree = int(np.count_nonzero(fp))
+    pt.setflags(write=False)
+    return pt, (core / nfree if nfree else 1.0)
+
+
 def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
     """The JPS+ tables for this query on the padded mask ``fp``, or None for plain JPS.
 
     ``want``: None applies the policy above (counting the query), True
     forces tables (built now if not kept; kept if ``fp`` is read-only and
-    they fit the budget), False forces plain JPS.
+    they fit the budget), False forces plain JPS. (:func:`prepared_for`
+    also returns the peel.)
 
     >>> fp = np.zeros(16, np.uint8); fp[5] = fp[6] = 1; fp.setflags(write=False)
     >>> t = tables_for(fp, 2, 2, want=True)
@@ -142,24 +168,44 @@ def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
     >>> tables_for(fp, 2, 2, want=False) is None
     True
     """
-    if want is False:
-        return None
+    return prepared_for(fp, rows, cols, want)[0]
+
+
+def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
+                 peel: bool | None = None):
+    """``(tables, peel)`` for this query on the padded mask ``fp``; either may be None.
+
+    ``want`` as :func:`tables_for`. ``peel`` (:mod:`._jps_peel`): None
+    returns the peel the policy keeps -- built with the tables at the
+    ``ROBOMAZE_JPS_PLUS_AFTER``-th query and kept when its core is at most
+    ``PEEL_KEEP`` of the free cells (then the tables are built only if the
+    core is not empty); True forces it (built now if not kept); False
+    never. The budget counts both.
+
+    >>> fp = np.zeros(16, np.uint8); fp[5] = fp[6] = 1; fp.setflags(write=False)
+    >>> t, pt = prepared_for(fp, 2, 2, want=False, peel=True)
+    >>> t is None, pt.reshape(-1, 2)[5].tolist(), pt.reshape(-1, 2)[6].tolist()
+    (True, [6, 0], [-1, 1])
+    """
+    if want is False and not peel:
+        return None, None
     need = table_nbytes(rows, cols)
+    pneed = peel_nbytes(rows, cols)
     budget = tables_budget()
-    static = not fp.flags.writeable
-    if want is True:
-        if not static:
-            return _build(fp, rows, cols)          # may change: built for this query only
-        if need > budget:
-            raise ParameterError(
-                f"tables=True: JPS+ tables of a {rows}x{cols} grid take {need / 2**20:.0f} MB, "
-                f"over ROBOMAZE_JPS_TABLES_MB={budget / 2**20:g}; raise the budget or pass "
-                "tables=False")
-    elif not static or need > budget:
-        return None
-    after = build_after() if want is None else 1
+    if fp.flags.writeable:                         # may change: built for this query only
+        t = _build(fp, rows, cols) if want is True else None
+        return t, (_build_peel(fp, cols)[0] if peel else None)
+    if want is True and need > budget:
+        raise ParameterError(
+            f"tables=True: JPS+ tables of a {rows}x{cols} grid take {need / 2**20:.0f} MB, "
+            f"over ROBOMAZE_JPS_TABLES_MB={budget / 2**20:g}; raise the budget or pass "
+            "tables=False")
+    policy = want is None and peel is None
+    if policy and need > budget and pneed > budget:
+        return None, None
+    after = build_after() if policy else 1
     if after == 0:
-        return None
+        return None, None
     key = id(fp)
     with _LOCK:
         e = _ENTRIES.get(key)
@@ -169,33 +215,57 @@ def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
         if e is None:
             e = _Entry(weakref.ref(fp, _forget(key)))
             _ENTRIES[key] = e
-            counters = [k for k, v in _ENTRIES.items() if v.table is None]
+            counters = [k for k, v in _ENTRIES.items() if not v.decided]
             for k in counters[:max(0, len(counters) - _MAX_COUNTERS)]:
                 del _ENTRIES[k]
         _ENTRIES.move_to_end(key)
         e.queries += 1
-        if e.table is not None:
-            return e.table
-        if e.queries < after:
-            return None
-    t = _build(fp, rows, cols)                     # outside the lock: others keep searching
+        table, pt = e.table, e.peel
+        if policy:
+            if e.decided:
+                return table, pt
+            if e.queries < after:
+                return None, None
+    # build what is missing, outside the lock (others keep searching)
+    if policy:
+        if pneed <= budget:
+            pt, share = _build_peel(fp, cols)
+            if share > PEEL_KEEP:
+                pt = None                          # the core is most of the grid: no use
+            elif share == 0.0:
+                need = budget + 1                  # a forest: no query needs the search
+        if need + (pneed if pt is not None else 0) <= budget:
+            table = _build(fp, rows, cols)
+    else:
+        if peel and pt is None:
+            pt = _build_peel(fp, cols)[0]
+        if want and table is None:
+            table = _build(fp, rows, cols)
     with _LOCK:
         if _ENTRIES.get(key) is e:
-            if e.table is None:
-                e.table = t
+            if policy:
+                e.decided = True
+            if e.table is None and table is not None and table.nbytes <= budget:
+                e.table = table
+            if e.peel is None and pt is not None and pt.nbytes <= budget:
+                e.peel = pt
+            if e.built():
                 _evict(budget, keep=key)
-            t = e.table
-    return t
+            table = e.table if e.table is not None else table
+            pt = e.peel if e.peel is not None else pt
+    return (None if want is False else table), (None if peel is False else pt)
 
 
 def _evict(budget: int, keep: int) -> None:
-    """Drop least recently used tables (not ``keep``'s) until the kept ones fit ``budget``."""
-    total = sum(v.table.nbytes for v in _ENTRIES.values() if v.table is not None)
+    """Drop least recently used tables and peels (not ``keep``'s) until the kept ones fit ``budget``."""
+    total = sum(v.nbytes() for v in _ENTRIES.values())
     for k in list(_ENTRIES):
         if total <= budget:
             break
         v = _ENTRIES[k]
-        if k != keep and v.table is not None:
-            total -= v.table.nbytes
+        if k != keep and v.built():
+            total -= v.nbytes()
             v.table = None
+            v.peel = None
             v.queries = 0
+            v.decided = False

@@ -58,7 +58,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_peers import _maze_grid  # noqa: E402
 from robomaze._search import Padded, _padded, jump_point_path  # noqa: E402
-from robomaze._search import _jps_tables  # noqa: E402
+from robomaze._search import _jps_peel, _jps_plus, _jps_tables  # noqa: E402
 
 KINDS = ("maze-c1", "maze-c3", "maze-c9", "random10", "random30")
 
@@ -126,8 +126,9 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
     ex = ctypes.c_long()
     J = [lib.jpsp_prepare(occ.view(np.uint8), rows, cols)]
 
-    def ours(tables):
-        return [jump_point_path(pad, int(a), int(b), tables=tables)[0] for a, b in zip(s, t)]
+    def ours(tables, peel=None):
+        return [jump_point_path(pad, int(a), int(b), tables=tables, peel=peel)[0]
+                for a, b in zip(s, t)]
 
     def peer():
         return [lib.jps8(G, int(a), int(b), gv, par, mark, ctypes.byref(ex))
@@ -143,6 +144,14 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         _jps_tables.tables_for(pad.mask, rows, cols, True)
         return time.process_time() - c0
 
+    def peel_build():
+        e = _jps_tables._ENTRIES.get(id(pad.mask))
+        if e is not None:
+            e.peel = None
+        c0 = time.process_time()
+        _jps_tables.prepared_for(pad.mask, rows, cols, None, True)
+        return time.process_time() - c0
+
     def c_build():
         lib.jpsp_free(J[0])
         c0 = time.process_time()
@@ -150,15 +159,26 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         return time.process_time() - c0
 
     our_build()
-    plain, plus = ours(False), ours(True)
+    peel_build()
+    _, pt = _jps_tables.prepared_for(pad.mask, rows, cols, True, True)
+    times = pt[1::2]
+    core_share = float(np.count_nonzero(pad.mask.astype(bool) & (times == _jps_peel.CORE))
+                       / np.count_nonzero(pad.mask))
+    kept = core_share <= _jps_tables.PEEL_KEEP       # what the policy keeps
+    plain, plus, peeled = ours(False), ours(True), ours(True, True)
     for a, b in zip(plain, plus):
         if not np.array_equal(a, b):
             raise SystemExit(f"{kind}: JPS+ path differs from plain JPS")
     la = [length(p, cols) for p in plain]
+    for p, a, b in zip(peeled, s, t):
+        if p[0] != a or p[-1] != b or np.abs(np.diff(np.divmod(p, cols), axis=1)).max() > 1:
+            raise SystemExit(f"{kind}: peeled path is not a path from {a} to {b}")
+    if not np.allclose(la, [length(p, cols) for p in peeled], rtol=1e-9, atol=1e-9):
+        raise SystemExit(f"{kind}: peeled lengths differ")
     for name, lb in (("C JPS-B", peer()), ("C JPS+", peer_plus())):
         if not np.allclose(la, lb, rtol=1e-9, atol=1e-9):
             raise SystemExit(f"{kind}: lengths differ from {name}: {la[:4]} vs {lb[:4]}")
-    tj, tpl, tb, tbp, bo, bc, ta = [], [], [], [], [], [], []
+    tj, tpl, tb, tbp, bo, bc, ta, tpe, bpe = [], [], [], [], [], [], [], [], []
     for _ in range(repeat):
         c0 = time.process_time()
         peer()
@@ -172,6 +192,9 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         c0 = time.process_time()
         ours(True)
         tpl.append(time.process_time() - c0)
+        c0 = time.process_time()
+        ours(True, True)
+        tpe.append(time.process_time() - c0)
         # the public policy on a grid met for the first time: plain JPS, then
         # the tables built at the ROBOMAZE_JPS_PLUS_AFTER-th query (timed in)
         fresh = Padded(_padded(~occ, rows, cols), rows, cols)
@@ -181,16 +204,23 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         ta.append(time.process_time() - c0)
         del fresh
         bo.append(our_build())
+        bpe.append(peel_build())
         bc.append(c_build())
-    table_mb = _jps_tables.kept_bytes() / 2**20
+    table_mb = _jps_plus.table_nbytes(rows, cols) / 2**20
+    peel_mb = _jps_peel.peel_nbytes(rows, cols) / 2**20
     c_mb = lib.jpsp_bytes(J[0]) / 2**20
     _jps_tables.free_tables()
     lib.jps_free(G)
     lib.jpsp_free(J[0])
     med = lambda v: float(np.median(v))  # noqa: E731
     o, op, p, pp = med(tj), med(tpl), med(tb), med(tbp)
+    pe, prep_pe = med(tpe), med(bpe)
     prep = med(bo)
     saved = (o - op) / queries
+    # the policy's query: peeled where it keeps the peel, else JPS+
+    best = pe if kept else op
+    best_prep = (prep_pe + (prep if core_share > 0 else 0.0)) if kept else prep + prep_pe
+    best_saved = (o - best) / queries
     return {"kind": kind, "size": n, "queries": queries,
             "robomaze_jps_cpu_s": o, "robomaze_jps_plus_cpu_s": op,
             "robomaze_jps_plus_prepare_s": prep, "robomaze_auto_cpu_s": med(ta),
@@ -200,7 +230,11 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
             "ratio_jpsb": p / op, "ratio_jps_plus": pp / op, "ratio_plain": p / o,
             "break_even_queries": (prep / saved) if saved > 0 else float("inf"),
             "c_prepare_s": c_prep, "robomaze_prepare_s": our_prep,
-            "agree": queries, "met": p / op >= 1.0, "load": round(os.getloadavg()[0], 2)}
+            "robomaze_peeled_cpu_s": pe, "peel_prepare_s": prep_pe, "peel_mb": peel_mb, "core_share": core_share,
+            "peel_kept": kept, "robomaze_policy_cpu_s": best, "policy_prepare_s": best_prep,
+            "policy_break_even": (best_prep / best_saved) if best_saved > 0 else float("inf"),
+            "ratio_policy_jpsb": p / best, "ratio_policy_jps_plus": pp / best,
+            "agree": queries, "met": p / best >= 1.0 and pp / best >= 1.0, "load": round(os.getloadavg()[0], 2)}
 
 
 def main(argv=None) -> int:
@@ -216,24 +250,29 @@ def main(argv=None) -> int:
     if args.after is not None:
         os.environ["ROBOMAZE_JPS_PLUS_AFTER"] = str(args.after)
     rows = []
-    print("| grid | size | queries | robomaze JPS (s) | robomaze JPS+ (s) | C JPS-B (s) | "
-          "C JPS+ (s) | robomaze auto, build timed in (s) | **C JPS-B / JPS+** | C JPS+ / JPS+ | C JPS-B / JPS | "
-          "JPS+ prepare (s), MB | C JPS+ prepare (s), MB | break-even (queries) | "
-          "lengths agree | load | met |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("| grid | size | queries | robomaze JPS (s) | robomaze JPS+ (s) | robomaze peeled (s) | "
+          "core share | C JPS-B (s) | C JPS+ (s) | robomaze auto, build timed in (s) | "
+          "**C JPS-B / robomaze** | **C JPS+ / robomaze** | C JPS-B / JPS+ | C JPS-B / JPS | "
+          "JPS+ prepare (s), MB | peel prepare (s), MB | C JPS+ prepare (s), MB | "
+          "break-even (queries) | lengths agree | load | met |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+          "---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         lib = build(Path(tmp))
         for kind in args.kinds:
             r = row(lib, kind, args.size, args.queries, args.repeat)
             rows.append(r)
             print(f"| {kind} | {args.size}^2 | {args.queries} | {r['robomaze_jps_cpu_s']:.3f} | "
-                  f"{r['robomaze_jps_plus_cpu_s']:.3f} | {r['c_jps_cpu_s']:.3f} | "
+                  f"{r['robomaze_jps_plus_cpu_s']:.3f} | {r['robomaze_peeled_cpu_s']:.3f} | "
+                  f"{r['core_share']:.3f}{' (kept)' if r['peel_kept'] else ''} | "
+                  f"{r['c_jps_cpu_s']:.3f} | "
                   f"{r['c_jps_plus_cpu_s']:.3f} | {r['robomaze_auto_cpu_s']:.3f} | "
-                  f"**{r['ratio_jpsb']:.2f}x** | "
-                  f"{r['ratio_jps_plus']:.2f}x | {r['ratio_plain']:.2f}x | "
+                  f"**{r['ratio_policy_jpsb']:.2f}x** | **{r['ratio_policy_jps_plus']:.2f}x** | "
+                  f"{r['ratio_jpsb']:.2f}x | {r['ratio_plain']:.2f}x | "
                   f"{r['robomaze_jps_plus_prepare_s']:.3f}, {r['robomaze_table_mb']:.0f} | "
+                  f"{r['peel_prepare_s']:.3f}, {r['peel_mb']:.0f} | "
                   f"{r['c_jps_plus_prepare_s']:.3f}, {r['c_jps_plus_mb']:.0f} | "
-                  f"{r['break_even_queries']:.1f} | {r['agree']}/{args.queries} | {r['load']} | "
+                  f"{r['policy_break_even']:.1f} | {r['agree']}/{args.queries} | {r['load']} | "
                   f"{'met' if r['met'] else 'not met'} |", flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")

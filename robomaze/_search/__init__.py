@@ -262,7 +262,7 @@ def _unit_field(fp, cols: int, src: int) -> np.ndarray:
 
 
 def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
-                    peel: bool | None = None):
+                    peel: bool | None = None, route: bool | None = None):
     """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
 
     The same graph and the same length as ``shortest_path(..., conn8=True,
@@ -279,7 +279,9 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
     query with an end in one walks the tree and searches only between the
     core cells (the same length; ``expanded`` counts the search's only).
     None: what the policy keeps (with ``tables=None``), else False; True
-    forces it.
+    forces it. ``route``: JPS+ confined to the stacks of the query's route
+    where the grid's stacks form a tree (:mod:`._jps_stacks`; the same
+    length), chosen the same way (True needs ``tables=True``).
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
     >>> jump_point_path(free, 0, 6)[0].tolist()
@@ -291,9 +293,14 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
 
     fp, rows, cols = _free_padded(free)
     ps, pg = (int(v) for v in _to_padded([start, goal], rows, cols))
-    if tables is not None and peel is None:
-        peel = False
-    table, pt = prepared_for(fp, rows, cols, tables, peel)
+    if tables is not None:
+        peel = False if peel is None else peel
+        route = False if route is None else route
+    table, pt, rt = prepared_for(fp, rows, cols, tables, peel, route)
+    if rt is not None:
+        from ._jps_stacks import routed_query
+
+        return routed_query(fp, table, rt, pt, cols, ps, pg, _jps_query)
     if pt is not None and fp[ps] and fp[pg]:
         from ._jps_peel import tree_cells, tree_route
 
@@ -314,8 +321,11 @@ def _to_unpadded(x: int, cols: int) -> np.ndarray:
     return np.array([(x // (cols + 2) - 1) * cols + x % (cols + 2) - 1], np.int64)
 
 
-def _jps_query(fp, table, cols: int, ps: int, pg: int):
-    """One JPS (``table`` None) or JPS+ search between padded cells: ``(cells, expanded)``."""
+def _jps_query(fp, table, cols: int, ps: int, pg: int, route=(None, None, 0)):
+    """One JPS (``table`` None) or JPS+ search between padded cells: ``(cells, expanded)``.
+
+    ``route``: JPS+'s restriction to stacks, ``(lab, allowed, q)`` (:mod:`._jps_stacks`).
+    """
     from ._jps import jps, jump_cells
     from ._jps_scratch import give, huge_zeros, take
 
@@ -330,7 +340,7 @@ def _jps_query(fp, table, cols: int, ps: int, pg: int):
             from ._jps_plus import jps_plus
 
             reached, expanded, *heap = jps_plus(table, cols, ps, pg, s.g, s.parent, s.mark,
-                                                s.next_base(), *s.heap)
+                                                s.next_base(), *s.heap, *route)
         s.heap = tuple(heap)
         cells = (jump_cells(s.parent, pg, cols) if reached >= 0
                  else np.empty(0, np.int64))

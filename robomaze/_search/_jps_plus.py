@@ -204,12 +204,14 @@ def _jump(t, x, xr, xc, sr, sc, pc, goal, gr, gc):
 
 
 @njit(cache=True)
-def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
+def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, lab, allowed, q):
     """JPS on the tables ``t`` of a padded grid; returns ``(reached, expanded, hk, hg, hn)``.
 
     Scratch as :func:`robomaze._search._jps.jps` (``mark`` above ``base``:
     open ``base + 1``, closed ``base + 2``); the same expansions, parents
-    and result.
+    and result. ``lab``/``allowed``/``q``: None, or a jump point ``y`` is
+    a successor only when ``allowed[lab[y]] == q`` (the stacks on the
+    route, :mod:`._jps_stacks`; numba compiles that case apart).
     """
     pc = cols + 2
     opened = base + 1
@@ -289,6 +291,8 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn):
         m = 0
         for i in range(nd):
             y, steps = _jump(t, x, xr, xc, drs[i], dcs[i], pc, goal, gr, gc)
+            if lab is not None and y >= 0 and allowed[lab[y]] != q:
+                continue                         # off the route's stacks
             if y >= 0:
                 prefetch(g, y)
                 prefetch(t, 8 * y)      # y is often the very next pop (equal f, larger g)

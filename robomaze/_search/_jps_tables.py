@@ -43,6 +43,7 @@ import numpy as np
 from ..errors import ParameterError
 from ._jps_peel import peel_nbytes
 from ._jps_plus import build_tables, table_dtype, table_nbytes
+from ._jps_stacks import build_route
 
 __all__ = ["tables_for", "prepared_for", "free_tables", "tables_budget", "build_after", "kept_bytes"]
 
@@ -57,17 +58,17 @@ _MAX_COUNTERS = 256               # masks counted but without tables (a few byte
 
 
 class _Entry:
-    __slots__ = ("ref", "queries", "table", "peel", "decided")
+    __slots__ = ("ref", "queries", "table", "peel", "route", "decided")
 
     def __init__(self, ref):
-        self.ref, self.queries, self.table, self.peel = ref, 0, None, None
+        self.ref, self.queries, self.table, self.peel, self.route = ref, 0, None, None, None
         self.decided = False            # the policy has built (and kept or dropped) its choice
 
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.table, self.peel) if a is not None)
+        return sum(a.nbytes for a in (self.table, self.peel, self.route) if a is not None)
 
     def built(self) -> bool:
-        return self.table is not None or self.peel is not None
+        return self.table is not None or self.peel is not None or self.route is not None
 
 
 def _env_number(name: str, default: str, *, integer: bool) -> float:
@@ -172,40 +173,44 @@ def tables_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None):
 
 
 def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
-                 peel: bool | None = None):
-    """``(tables, peel)`` for this query on the padded mask ``fp``; either may be None.
+                 peel: bool | None = None, route: bool | None = None):
+    """``(tables, peel, route)`` for this query on the padded mask ``fp``; any may be None.
 
     ``want`` as :func:`tables_for`. ``peel`` (:mod:`._jps_peel`): None
     returns the peel the policy keeps -- built with the tables at the
     ``ROBOMAZE_JPS_PLUS_AFTER``-th query and kept when its core is at most
     ``PEEL_KEEP`` of the free cells (then the tables are built only if the
     core is not empty); True forces it (built now if not kept); False
-    never. The budget counts both.
+    never. ``route`` (:mod:`._jps_stacks`, JPS+ confined to the stacks of
+    the query's route), likewise: the policy keeps it where the peel is not
+    kept and the grid's stacks form a tree (a widened perfect maze); it
+    needs the tables. The budget counts all three.
 
     >>> fp = np.zeros(16, np.uint8); fp[5] = fp[6] = 1; fp.setflags(write=False)
-    >>> t, pt = prepared_for(fp, 2, 2, want=False, peel=True)
-    >>> t is None, pt.reshape(-1, 2)[5].tolist(), pt.reshape(-1, 2)[6].tolist()
-    (True, [6, 0], [-1, 1])
+    >>> t, pt, r = prepared_for(fp, 2, 2, want=False, peel=True)
+    >>> t is None, r is None, pt.reshape(-1, 2)[5].tolist(), pt.reshape(-1, 2)[6].tolist()
+    (True, True, [6, 0], [-1, 1])
     """
     if want is False and not peel:
-        return None, None
+        return None, None, None
     need = table_nbytes(rows, cols)
     pneed = peel_nbytes(rows, cols)
     budget = tables_budget()
     if fp.flags.writeable:                         # may change: built for this query only
         t = _build(fp, rows, cols) if want is True else None
-        return t, (_build_peel(fp, cols)[0] if peel else None)
+        return (t, (_build_peel(fp, cols)[0] if peel else None),
+                (build_route(fp, cols) if route and t is not None else None))
     if want is True and need > budget:
         raise ParameterError(
             f"tables=True: JPS+ tables of a {rows}x{cols} grid take {need / 2**20:.0f} MB, "
             f"over ROBOMAZE_JPS_TABLES_MB={budget / 2**20:g}; raise the budget or pass "
             "tables=False")
-    policy = want is None and peel is None
+    policy = want is None and peel is None and route is None
     if policy and need > budget and pneed > budget:
-        return None, None
+        return None, None, None
     after = build_after() if policy else 1
     if after == 0:
-        return None, None
+        return None, None, None
     key = id(fp)
     with _LOCK:
         e = _ENTRIES.get(key)
@@ -220,12 +225,12 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
                 del _ENTRIES[k]
         _ENTRIES.move_to_end(key)
         e.queries += 1
-        table, pt = e.table, e.peel
+        table, pt, rt = e.table, e.peel, e.route
         if policy:
             if e.decided:
-                return table, pt
+                return table, pt, rt
             if e.queries < after:
-                return None, None
+                return None, None, None
     # build what is missing, outside the lock (others keep searching)
     if policy:
         if pneed <= budget:
@@ -236,11 +241,17 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
                 need = budget + 1                  # a forest: no query needs the search
         if need + (pneed if pt is not None else 0) <= budget:
             table = _build(fp, rows, cols)
+            if pt is None:
+                rt = build_route(fp, cols)             # None unless the stacks form a tree
+                if rt is not None and need + rt.nbytes > budget:
+                    rt = None
     else:
         if peel and pt is None:
             pt = _build_peel(fp, cols)[0]
         if want and table is None:
             table = _build(fp, rows, cols)
+        if route and rt is None and table is not None:
+            rt = build_route(fp, cols)
     with _LOCK:
         if _ENTRIES.get(key) is e:
             if policy:
@@ -249,11 +260,16 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
                 e.table = table
             if e.peel is None and pt is not None and pt.nbytes <= budget:
                 e.peel = pt
+            if e.route is None and rt is not None and rt.nbytes <= budget:
+                e.route = rt
             if e.built():
                 _evict(budget, keep=key)
             table = e.table if e.table is not None else table
             pt = e.peel if e.peel is not None else pt
-    return (None if want is False else table), (None if peel is False else pt)
+            rt = e.route if e.route is not None else rt
+    table = None if want is False else table
+    return (table, (None if peel is False else pt),
+            (None if (route is False or table is None) else rt))
 
 
 def _evict(budget: int, keep: int) -> None:
@@ -267,5 +283,6 @@ def _evict(budget: int, keep: int) -> None:
             total -= v.nbytes()
             v.table = None
             v.peel = None
+            v.route = None
             v.queries = 0
             v.decided = False

@@ -184,3 +184,54 @@ def test_movingai_maze512_peeled_matches_the_scenarios():
         cells, _ = core.jump_point_path(pad, s, g, peel=True)
         assert cells[0] == s and cells[-1] == g
         assert path_length(cells, cols) == pytest.approx(p.optimal, rel=1e-6)
+
+
+# ------------------------------------------------------------ JPS+ confined to the route's stacks
+@pytest.mark.parametrize("corridor, wall", [(1, 1), (2, 1), (3, 1), (5, 2), (9, 1)])
+def test_route_confined_jps_plus_matches_scipy_on_widened_mazes(corridor, wall):
+    free = widen(generate("backtracker", 9, 9, rng=corridor), corridor=corridor, wall=wall).free
+    rows, cols = free.shape
+    pad = core.Padded(core._padded(free, rows, cols), rows, cols)
+    idx = np.flatnonzero(free.ravel())
+    rng = np.random.default_rng(corridor)
+    pairs = list(zip(rng.choice(idx, 40), rng.choice(idx, 40))) + [(idx[0], idx[0])]
+    assert check(free, pairs, pad=pad, tables=True, route=True) == len(pairs)
+    plain = [core.jump_point_path(pad, int(s), int(t), tables=True)[1] for s, t in pairs]
+    confined = [core.jump_point_path(pad, int(s), int(t), tables=True, route=True)[1]
+                for s, t in pairs]
+    assert sum(confined) < sum(plain)                  # it does confine the search
+    e = _jps_tables._ENTRIES[id(pad.mask)]
+    assert e.route is not None and e.route.lab[pad.mask == 0].max() == -1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 7), st.integers(2, 7), st.integers(1, 4), st.integers(1, 3),
+       st.integers(0, 2**32 - 1))
+def test_route_confined_jps_plus_matches_scipy_on_any_small_widened_maze(n, m, corridor, wall,
+                                                                         seed):
+    free = widen(generate("backtracker", n, m, rng=seed), corridor=corridor, wall=wall).free
+    rng = np.random.default_rng(seed)
+    idx = np.flatnonzero(free.ravel())
+    pairs = list(zip(rng.choice(idx, 8), rng.choice(idx, 8)))
+    check(free, pairs, tables=True, route=True, peel=bool(seed % 2))
+
+
+def test_grids_with_cycles_get_no_route_and_a_random_grid_keeps_tables_only(monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "1")
+    free = np.random.default_rng(9).random((50, 50)) >= 0.3
+    pad = core.Padded(core._padded(free, 50, 50), 50, 50)
+    assert check(free, [(0, 2499), (51, 2400)], pad=pad, tables=True, route=True) <= 2
+    assert _jps_tables._ENTRIES[id(pad.mask)].route is None
+
+
+def test_policy_keeps_the_route_of_a_wide_maze(monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "1")
+    free = maze(3, n=15)
+    rows, cols = free.shape
+    pad = core.Padded(core._padded(free, rows, cols), rows, cols)
+    idx = np.flatnonzero(free.ravel())
+    rng = np.random.default_rng(1)
+    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad) == 10
+    e = _jps_tables._ENTRIES[id(pad.mask)]
+    assert e.route is not None and e.table is not None and e.peel is None
+    assert _jps_tables.kept_bytes() == _jps_plus.table_nbytes(rows, cols) + e.route.nbytes

@@ -54,6 +54,9 @@ _ENTRIES: "OrderedDict[int, _Entry]" = OrderedDict()
 #: most this share of the free cells: on a perfect maze of 1-wide corridors
 #: it is 0, on random maps and wider mazes 0.9-1
 PEEL_KEEP = 0.5
+#: the route (:mod:`._jps_stacks`) is kept on trees of at least this many
+#: stacks: on fewer (an open rectangle is one) a route is most of the grid
+ROUTE_MIN_STACKS = 16
 _MAX_COUNTERS = 256               # masks counted but without tables (a few bytes each)
 
 
@@ -189,7 +192,7 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
     >>> fp = np.zeros(16, np.uint8); fp[5] = fp[6] = 1; fp.setflags(write=False)
     >>> t, pt, r = prepared_for(fp, 2, 2, want=False, peel=True)
     >>> t is None, r is None, pt.reshape(-1, 2)[5].tolist(), pt.reshape(-1, 2)[6].tolist()
-    (True, True, [6, 0], [-1, 1])
+    (True, True, [-1, 1], [5, 0])
     """
     if want is False and not peel:
         return None, None, None
@@ -243,8 +246,9 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
             table = _build(fp, rows, cols)
             if pt is None:
                 rt = build_route(fp, cols)             # None unless the stacks form a tree
-                if rt is not None and need + rt.nbytes > budget:
-                    rt = None
+                if rt is not None and (rt.nstacks < ROUTE_MIN_STACKS
+                                       or need + rt.nbytes > budget):
+                    rt = None                          # a route would be the whole grid
     else:
         if peel and pt is None:
             pt = _build_peel(fp, cols)[0]

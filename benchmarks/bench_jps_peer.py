@@ -58,7 +58,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_peers import _maze_grid  # noqa: E402
 from robomaze._search import Padded, _padded, jump_point_path  # noqa: E402
-from robomaze._search import _jps_peel, _jps_plus, _jps_tables  # noqa: E402
+from robomaze._search import _jps_peel, _jps_plus, _jps_stacks, _jps_tables  # noqa: E402
 
 KINDS = ("maze-c1", "maze-c3", "maze-c9", "random10", "random30")
 
@@ -126,8 +126,8 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
     ex = ctypes.c_long()
     J = [lib.jpsp_prepare(occ.view(np.uint8), rows, cols)]
 
-    def ours(tables, peel=None):
-        return [jump_point_path(pad, int(a), int(b), tables=tables, peel=peel)[0]
+    def ours(tables, peel=None, route=None):
+        return [jump_point_path(pad, int(a), int(b), tables=tables, peel=peel, route=route)[0]
                 for a, b in zip(s, t)]
 
     def peer():
@@ -152,6 +152,15 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         _jps_tables.prepared_for(pad.mask, rows, cols, None, True)
         return time.process_time() - c0
 
+    def route_build():
+        c0 = time.process_time()
+        r = _jps_stacks.build_route(pad.mask, cols)
+        took = time.process_time() - c0
+        e = _jps_tables._ENTRIES.get(id(pad.mask))
+        if e is not None:
+            e.route = r
+        return took
+
     def c_build():
         lib.jpsp_free(J[0])
         c0 = time.process_time()
@@ -160,12 +169,15 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
 
     our_build()
     peel_build()
-    _, pt = _jps_tables.prepared_for(pad.mask, rows, cols, True, True)
+    route_build()
+    _, pt, rt = _jps_tables.prepared_for(pad.mask, rows, cols, True, True)
     times = pt[1::2]
     core_share = float(np.count_nonzero(pad.mask.astype(bool) & (times == _jps_peel.CORE))
                        / np.count_nonzero(pad.mask))
     kept = core_share <= _jps_tables.PEEL_KEEP       # what the policy keeps
+    has_route = (not kept and rt is not None and rt.nstacks >= _jps_tables.ROUTE_MIN_STACKS)
     plain, plus, peeled = ours(False), ours(True), ours(True, True)
+    routed = ours(True, False, True) if has_route else plus
     for a, b in zip(plain, plus):
         if not np.array_equal(a, b):
             raise SystemExit(f"{kind}: JPS+ path differs from plain JPS")
@@ -175,10 +187,15 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
             raise SystemExit(f"{kind}: peeled path is not a path from {a} to {b}")
     if not np.allclose(la, [length(p, cols) for p in peeled], rtol=1e-9, atol=1e-9):
         raise SystemExit(f"{kind}: peeled lengths differ")
+    for p, a, b in zip(routed, s, t):
+        if p[0] != a or p[-1] != b or np.abs(np.diff(np.divmod(p, cols), axis=1)).max() > 1:
+            raise SystemExit(f"{kind}: route-confined path is not a path from {a} to {b}")
+    if not np.allclose(la, [length(p, cols) for p in routed], rtol=1e-9, atol=1e-9):
+        raise SystemExit(f"{kind}: route-confined lengths differ")
     for name, lb in (("C JPS-B", peer()), ("C JPS+", peer_plus())):
         if not np.allclose(la, lb, rtol=1e-9, atol=1e-9):
             raise SystemExit(f"{kind}: lengths differ from {name}: {la[:4]} vs {lb[:4]}")
-    tj, tpl, tb, tbp, bo, bc, ta, tpe, bpe = [], [], [], [], [], [], [], [], []
+    tj, tpl, tb, tbp, bo, bc, ta, tpe, bpe, tro, bro = ([] for _ in range(11))
     for _ in range(repeat):
         c0 = time.process_time()
         peer()
@@ -195,6 +212,10 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         c0 = time.process_time()
         ours(True, True)
         tpe.append(time.process_time() - c0)
+        if has_route:
+            c0 = time.process_time()
+            ours(True, False, True)
+            tro.append(time.process_time() - c0)
         # the public policy on a grid met for the first time: plain JPS, then
         # the tables built at the ROBOMAZE_JPS_PLUS_AFTER-th query (timed in)
         fresh = Padded(_padded(~occ, rows, cols), rows, cols)
@@ -205,6 +226,7 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
         del fresh
         bo.append(our_build())
         bpe.append(peel_build())
+        bro.append(route_build())
         bc.append(c_build())
     table_mb = _jps_plus.table_nbytes(rows, cols) / 2**20
     peel_mb = _jps_peel.peel_nbytes(rows, cols) / 2**20
@@ -215,11 +237,16 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
     med = lambda v: float(np.median(v))  # noqa: E731
     o, op, p, pp = med(tj), med(tpl), med(tb), med(tbp)
     pe, prep_pe = med(tpe), med(bpe)
+    ro, prep_ro = (med(tro) if has_route else float("nan")), med(bro)
     prep = med(bo)
     saved = (o - op) / queries
-    # the policy's query: peeled where it keeps the peel, else JPS+
-    best = pe if kept else op
-    best_prep = (prep_pe + (prep if core_share > 0 else 0.0)) if kept else prep + prep_pe
+    # the policy's query: peeled where it keeps the peel, else route-confined
+    # JPS+ where the stacks form a tree, else JPS+; its build is what the
+    # policy builds (the peel always, the tables unless all is tree, the
+    # stacks where the peel is not kept)
+    best = pe if kept else (ro if has_route else op)
+    best_prep = (prep_pe + (prep if core_share > 0 else 0.0)) if kept else (
+        prep + prep_pe + prep_ro)
     best_saved = (o - best) / queries
     return {"kind": kind, "size": n, "queries": queries,
             "robomaze_jps_cpu_s": o, "robomaze_jps_plus_cpu_s": op,
@@ -230,6 +257,7 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
             "ratio_jpsb": p / op, "ratio_jps_plus": pp / op, "ratio_plain": p / o,
             "break_even_queries": (prep / saved) if saved > 0 else float("inf"),
             "c_prepare_s": c_prep, "robomaze_prepare_s": our_prep,
+            "robomaze_routed_cpu_s": ro, "route_prepare_s": prep_ro, "route_kept": has_route,
             "robomaze_peeled_cpu_s": pe, "peel_prepare_s": prep_pe, "peel_mb": peel_mb, "core_share": core_share,
             "peel_kept": kept, "robomaze_policy_cpu_s": best, "policy_prepare_s": best_prep,
             "policy_break_even": (best_prep / best_saved) if best_saved > 0 else float("inf"),
@@ -251,12 +279,12 @@ def main(argv=None) -> int:
         os.environ["ROBOMAZE_JPS_PLUS_AFTER"] = str(args.after)
     rows = []
     print("| grid | size | queries | robomaze JPS (s) | robomaze JPS+ (s) | robomaze peeled (s) | "
-          "core share | C JPS-B (s) | C JPS+ (s) | robomaze auto, build timed in (s) | "
+          "core share | robomaze route-confined (s) | C JPS-B (s) | C JPS+ (s) | robomaze auto, build timed in (s) | "
           "**C JPS-B / robomaze** | **C JPS+ / robomaze** | C JPS-B / JPS+ | C JPS-B / JPS | "
-          "JPS+ prepare (s), MB | peel prepare (s), MB | C JPS+ prepare (s), MB | "
+          "JPS+ prepare (s), MB | peel prepare (s), MB | stacks prepare (s) | C JPS+ prepare (s), MB | "
           "break-even (queries) | lengths agree | load | met |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-          "---:|---:|---:|---:|---|")
+          "---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
         lib = build(Path(tmp))
         for kind in args.kinds:
@@ -265,12 +293,13 @@ def main(argv=None) -> int:
             print(f"| {kind} | {args.size}^2 | {args.queries} | {r['robomaze_jps_cpu_s']:.3f} | "
                   f"{r['robomaze_jps_plus_cpu_s']:.3f} | {r['robomaze_peeled_cpu_s']:.3f} | "
                   f"{r['core_share']:.3f}{' (kept)' if r['peel_kept'] else ''} | "
+                  f"{r['robomaze_routed_cpu_s']:.3f}{' (kept)' if r['route_kept'] else ''} | "
                   f"{r['c_jps_cpu_s']:.3f} | "
                   f"{r['c_jps_plus_cpu_s']:.3f} | {r['robomaze_auto_cpu_s']:.3f} | "
                   f"**{r['ratio_policy_jpsb']:.2f}x** | **{r['ratio_policy_jps_plus']:.2f}x** | "
                   f"{r['ratio_jpsb']:.2f}x | {r['ratio_plain']:.2f}x | "
                   f"{r['robomaze_jps_plus_prepare_s']:.3f}, {r['robomaze_table_mb']:.0f} | "
-                  f"{r['peel_prepare_s']:.3f}, {r['peel_mb']:.0f} | "
+                  f"{r['peel_prepare_s']:.3f}, {r['peel_mb']:.0f} | {r['route_prepare_s']:.3f} | "
                   f"{r['c_jps_plus_prepare_s']:.3f}, {r['c_jps_plus_mb']:.0f} | "
                   f"{r['policy_break_even']:.1f} | {r['agree']}/{args.queries} | {r['load']} | "
                   f"{'met' if r['met'] else 'not met'} |", flush=True)

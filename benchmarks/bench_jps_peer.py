@@ -245,8 +245,11 @@ def row(lib, kind: str, n: int, queries: int, repeat: int) -> dict:
     # policy builds (the peel always, the tables unless all is tree, the
     # stacks where the peel is not kept)
     best = pe if kept else (ro if has_route else op)
+    tried = _jps_peel.thin_share(pad.mask, rows, cols) >= _jps_tables.PEEL_TRY
+    kept = kept and tried
+    best = pe if kept else (ro if has_route else op)
     best_prep = (prep_pe + (prep if core_share > 0 else 0.0)) if kept else (
-        prep + prep_pe + prep_ro)
+        prep + (prep_pe if tried else 0.0) + prep_ro)
     best_saved = (o - best) / queries
     return {"kind": kind, "size": n, "queries": queries,
             "robomaze_jps_cpu_s": o, "robomaze_jps_plus_cpu_s": op,

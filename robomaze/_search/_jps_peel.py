@@ -33,7 +33,7 @@ maps, mazes of wider corridors, whose corners keep every cell at degree
 
 Storage: ``pt[2 x]`` the parent, ``pt[2 x + 1]`` the time, int32
 interleaved (one cache line per step of a walk): 8 bytes per padded cell,
-128 MB at 4001^2.
+122 MB at 4001^2.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ path). So :func:`robomaze._search._jps_plus.jps_plus` run with successors
 outside the route's stacks dropped expands only the route's corridors and
 returns a shortest path (tests compare it with scipy's Dijkstra).
 
-Per grid: a stack label per padded cell (int32, 64 MB at 4001^2) and the
+Per grid: a stack label per padded cell (int32, 61 MB at 4001^2) and the
 rooted stack tree; per query: the route's stacks stamped in ``allowed``
 (one int32 per stack, a stamp per query: nothing cleared).
 """

@@ -26,6 +26,17 @@ policy is:
 * entries follow their mask: when the mask is garbage collected, its
   tables go with it (a weak reference).
 
+* **what is built at that query** (round 8): where a row sample shows
+  most free cells thin (:func:`._jps_peel.thin_share`), the dead ends are
+  peeled (:mod:`._jps_peel`, 8 bytes per padded cell) and the peel kept if
+  its core is at most half the free cells -- a 1-wide perfect maze is all
+  tree, so its queries become walks and no tables are built at all; else
+  the tables, and where the grid's stacks form a tree of >= 16 stacks (a
+  widened perfect maze of any width) the stack labels that confine JPS+
+  to each query's route (:mod:`._jps_stacks`, 4 bytes per padded cell).
+  Every later query uses what was kept; the budget counts all of it, so
+  at 8001^2 a 1-wide maze's peel (489 MB) fits where its tables do not.
+
 A caller may force the choice per query (``jump_point_path(...,
 tables=True / False)``); forcing tables that exceed the budget is a
 :class:`~robomaze.errors.ParameterError`, as is a malformed variable.

@@ -297,28 +297,11 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
         peel = False if peel is None else peel
         route = False if route is None else route
     table, pt, rt = prepared_for(fp, rows, cols, tables, peel, route)
-    if rt is not None:
+    if pt is not None or rt is not None:
         from ._jps_stacks import routed_query
 
         return routed_query(fp, table, rt, pt, cols, ps, pg, _jps_query)
-    if pt is not None and fp[ps] and fp[pg]:
-        from ._jps_peel import tree_cells, tree_route
-
-        a, b, na, nb = tree_route(pt, ps, pg)
-        if a < 0:
-            return np.empty(0, np.int64), 0
-        if a == b:
-            mid, expanded = _to_unpadded(a, cols), 0
-        else:
-            mid, expanded = _jps_query(fp, table, cols, a, b)
-            if mid.shape[0] == 0:
-                return mid, expanded
-        return tree_cells(pt, ps, pg, na, nb, mid, cols), expanded
     return _jps_query(fp, table, cols, ps, pg)
-
-
-def _to_unpadded(x: int, cols: int) -> np.ndarray:
-    return np.array([(x // (cols + 2) - 1) * cols + x % (cols + 2) - 1], np.int64)
 
 
 def _jps_query(fp, table, cols: int, ps: int, pg: int, route=(None, None, 0)):

@@ -117,11 +117,12 @@ def build_route(fp: np.ndarray, cols: int):
     return Route(lab, parent, depth, root, ns)
 
 
-def routed_query(fp, table, rt: Route, pt, cols: int, ps: int, pg: int, query):
-    """``query`` (``_search._jps_query``) confined to the route's stacks: ``(cells, expanded)``.
+def routed_query(fp, table, rt, pt, cols: int, ps: int, pg: int, query):
+    """``query`` (``_search._jps_query``) with the route ``rt`` and the peel ``pt``: ``(cells, expanded)``.
 
-    With a peel ``pt`` (:mod:`._jps_peel`) the tree ends are walked first
-    and the confined search joins their core cells.
+    With a peel (:mod:`._jps_peel`) the tree ends are walked first and the
+    search joins their core cells (none when the walks meet); with a
+    :class:`Route` (else None) that search is confined to the route's stacks.
     """
     if not (fp[ps] and fp[pg]):
         return query(fp, table, cols, ps, pg)
@@ -134,6 +135,8 @@ def routed_query(fp, table, rt: Route, pt, cols: int, ps: int, pg: int, query):
             return np.empty(0, np.int64), 0
     if a == b:
         mid, expanded = np.array([(a // (cols + 2) - 1) * cols + a % (cols + 2) - 1], np.int64), 0
+    elif rt is None:
+        mid, expanded = query(fp, table, cols, a, b)
     else:
         marked = rt.mark(a, b)
         if marked is None:

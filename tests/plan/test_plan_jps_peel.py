@@ -235,3 +235,16 @@ def test_policy_keeps_the_route_of_a_wide_maze(monkeypatch):
     e = _jps_tables._ENTRIES[id(pad.mask)]
     assert e.route is not None and e.table is not None and e.peel is None
     assert _jps_tables.kept_bytes() == _jps_plus.table_nbytes(rows, cols) + e.route.nbytes
+
+
+def test_thin_grid_with_a_big_core_is_peeled_then_dropped(monkeypatch):
+    monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "1")
+    r, c = np.indices((41, 41))
+    free = (r % 2 == 1) | (c % 2 == 1)                 # a lattice of 1-wide corridors
+    pad = core.Padded(core._padded(free, 41, 41), 41, 41)
+    assert _jps_peel.thin_share(pad.mask, 41, 41) >= _jps_tables.PEEL_TRY
+    idx = np.flatnonzero(free.ravel())
+    rng = np.random.default_rng(3)
+    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad) == 10
+    e = _jps_tables._ENTRIES[id(pad.mask)]
+    assert e.decided and e.peel is None and e.table is not None   # its core is most of it

@@ -35,7 +35,8 @@ from numba import njit
 
 from .._compile.kernels import inner
 from ._engine import _from_pad
-from ._heap import heap_grow, heap_pop, heap_push
+from ._heap import heap_grow
+from ._jps_heap import pop as heap_pop2, push as heap_push2
 
 SQRT2 = math.sqrt(2.0)
 
@@ -98,13 +99,14 @@ def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn):
     g[start] = 0.0
     parent[start] = -1
     mark[start] = opened
-    size = heap_push(hk, hg, hn, size, _h(start, goal, pc), 0.0, start)
+    size = heap_push2(hk, hn, size, _h(start, goal, pc), start)
     expanded = 0
     dirs = np.empty(8, np.int64)
     while size > 0:
-        x, gx, _, size = heap_pop(hk, hg, hn, size)
-        if mark[x] == closed or gx > g[x]:
+        x, size = heap_pop2(hk, hn, size)
+        if mark[x] == closed:                 # a stale entry: its node closed by a better one
             continue
+        gx = g[x]
         mark[x] = closed
         expanded += 1
         if x == goal:
@@ -168,7 +170,7 @@ def jps(fp, cols, start, goal, g, parent, mark, base, hk, hg, hn):
                 mark[y] = opened
                 if size == hk.shape[0]:
                     hk, hg, hn = heap_grow(hk, hg, hn)
-                size = heap_push(hk, hg, hn, size, gy + _h(y, goal, pc), gy, y)
+                size = heap_push2(hk, hn, size, gy + _h(y, goal, pc), y)
     return -1, expanded, hk, hg, hn
 
 

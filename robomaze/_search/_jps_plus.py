@@ -50,7 +50,8 @@ import numpy as np
 from numba import njit
 
 from .._compile.kernels import prefetch
-from ._heap import heap_grow, heap_pop, heap_push
+from ._heap import heap_grow
+from ._jps_heap import pop as heap_pop2, push as heap_push2
 from ._jps import _h   # the octile bound on padded indices, as plain JPS uses it
 
 SQRT2 = math.sqrt(2.0)
@@ -221,7 +222,7 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, lab, allow
     g[start] = 0.0
     parent[start] = -1
     mark[start] = opened
-    size = heap_push(hk, hg, hn, 0, _h(start, goal, pc), 0.0, start)
+    size = heap_push2(hk, hn, 0, _h(start, goal, pc), start)
     expanded = 0
     drs = np.empty(8, np.int64)
     dcs = np.empty(8, np.int64)
@@ -229,14 +230,15 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, lab, allow
     ks = np.empty(8, np.int64)
     hs = np.empty(8, np.float64)
     while size > 0:
-        x, gx, _, size = heap_pop(hk, hg, hn, size)
+        x, size = heap_pop2(hk, hn, size)
         if size > 0:
             # the next pop is most likely the new top: start loading its cells
             nxt = np.int64(hn[0])
             prefetch(t, 8 * nxt)
             prefetch(g, nxt)
-        if mark[x] == closed or gx > g[x]:
+        if mark[x] == closed:                 # a stale entry: its node closed by a better one
             continue
+        gx = g[x]
         mark[x] = closed
         expanded += 1
         if x == goal:
@@ -313,5 +315,5 @@ def jps_plus(t, cols, start, goal, g, parent, mark, base, hk, hg, hn, lab, allow
                 mark[y] = opened
                 if size == hk.shape[0]:
                     hk, hg, hn = heap_grow(hk, hg, hn)
-                size = heap_push(hk, hg, hn, size, gy + hs[i], gy, y)
+                size = heap_push2(hk, hn, size, gy + hs[i], y)
     return -1, expanded, hk, hg, hn

@@ -19,6 +19,17 @@ table builds are preprocessing, timed apart (each repetition rebuilds
 them); the break-even is robomaze's build time over the query time JPS+
 saves per query against robomaze's plain JPS.
 
+Round 8 adds the variants the policy (:mod:`robomaze._search._jps_tables`)
+may keep per grid, each forced here: ``peel=True`` (dead ends peeled,
+:mod:`robomaze._search._jps_peel`: tree ends walked, the search only
+between core cells) and ``route=True`` (JPS+ confined to the stacks of
+the query's route where the stacks form a tree,
+:mod:`robomaze._search._jps_stacks`), with their builds timed apart. The
+bold ratios are against what the policy keeps for the grid (the peeled
+walk, route-confined JPS+ or JPS+), and ``met`` asks >= 1.0x against both
+C peers; the break-even is what the policy builds over the CPU it saves
+per query against plain JPS.
+
 Grids (``--size``, default 4001): backtracker mazes widened with corridor
 1, 3 and 9 (wall 1) and uniform random obstacles at 10% and 30%. Queries:
 ``--queries`` start/goal pairs from the goal's component (numpy seed 40).

@@ -118,7 +118,7 @@ def build_route(fp: np.ndarray, cols: int):
 
 
 def routed_query(fp, table, rt, pt, cols: int, ps: int, pg: int, query):
-    """``query`` (``_search._jps_query``) with the route ``rt`` and the peel ``pt``: ``(cells, expanded)``.
+    """``query`` (``_search._jps_query``) with route ``rt`` and peel ``pt``: ``(cells, expanded)``.
 
     With a peel (:mod:`._jps_peel`) the tree ends are walked first and the
     search joins their core cells (none when the walks meet); with a

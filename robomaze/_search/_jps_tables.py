@@ -294,7 +294,7 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
 
 
 def _evict(budget: int, keep: int) -> None:
-    """Drop least recently used tables and peels (not ``keep``'s) until the kept ones fit ``budget``."""
+    """Drop the least recently used grids' builds (not ``keep``'s) until the rest fit ``budget``."""
     total = sum(v.nbytes() for v in _ENTRIES.values())
     for k in list(_ENTRIES):
         if total <= budget:

@@ -262,7 +262,7 @@ def _unit_field(fp, cols: int, src: int) -> np.ndarray:
 
 
 def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
-                    peel: bool | None = None, route: bool | None = None):
+                    peel: bool | None = False, route: bool | None = False):
     """Flat cells of a shortest 8-connected path by jump point search; ``(cells, expanded)``.
 
     The same graph and the same length as ``shortest_path(..., conn8=True,
@@ -275,13 +275,17 @@ def jump_point_path(free, start: int, goal: int, *, tables: bool | None = None,
     :mod:`._jps_tables` decide: a static grid (an OccupancyGrid, a
     read-only ``Padded`` mask) builds its tables at its 16th query and keeps
     them within ``ROBOMAZE_JPS_TABLES_MB``; True forces them, False plain JPS.
+    JPS+ returns plain JPS's cells and ``expanded``, so a query's answer
+    never depends on how many queries the grid had before.
     ``peel``: dead-end subtrees peeled once per grid (:mod:`._jps_peel`), a
     query with an end in one walks the tree and searches only between the
-    core cells (the same length; ``expanded`` counts the search's only).
-    None: what the policy keeps (with ``tables=None``), else False; True
-    forces it. ``route``: JPS+ confined to the stacks of the query's route
-    where the grid's stacks form a tree (:mod:`._jps_stacks`; the same
-    length), chosen the same way (True needs ``tables=True``).
+    core cells. ``route``: JPS+ confined to the stacks of the query's route
+    where the grid's stacks form a tree (:mod:`._jps_stacks`; True needs
+    ``tables=True``). Both give the same length but may give another path
+    of that length and count ``expanded`` differently, so they are opt-in
+    (False by default, as the planners call it): True forces one, None lets
+    the policy keep it from the grid's 16th query on (for callers that read
+    lengths only, such as benchmark batches).
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 1, 1]], bool)
     >>> jump_point_path(free, 0, 6)[0].tolist()

@@ -36,6 +36,12 @@ policy is:
   to each query's route (:mod:`._jps_stacks`, 4 bytes per padded cell).
   Every later query uses what was kept; the budget counts all of it, so
   at 8001^2 a 1-wide maze's peel (489 MB) fits where its tables do not.
+  The peel and the route answer with the same length but may pick another
+  path of that length and count ``expanded`` otherwise, so the policy
+  builds them only for callers that pass ``peel=None`` / ``route=None``
+  (lengths-only batches); the planners' default keeps JPS+, whose cells
+  and expansions are plain JPS's, so a plan never depends on how many
+  queries its grid had before.
 
 A caller may force the choice per query (``jump_point_path(...,
 tables=True / False)``); forcing tables that exceed the budget is a
@@ -225,7 +231,10 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
             f"tables=True: JPS+ tables of a {rows}x{cols} grid take {need / 2**20:.0f} MB, "
             f"over ROBOMAZE_JPS_TABLES_MB={budget / 2**20:g}; raise the budget or pass "
             "tables=False")
-    policy = want is None and peel is None and route is None
+    # the tables are the policy's when not forced; the peel and the route only when
+    # the caller lets the policy choose them (None): False keeps a query's answer
+    # independent of the grid's query count
+    policy = want is None and peel is not True and route is not True
     if policy and need > budget and pneed > budget:
         return None, None, None
     after = build_after() if policy else 1
@@ -248,12 +257,13 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
         table, pt, rt = e.table, e.peel, e.route
         if policy:
             if e.decided:
-                return table, pt, rt
+                return (table, (pt if peel is None else None),
+                        (rt if route is None and table is not None else None))
             if e.queries < after:
                 return None, None, None
     # build what is missing, outside the lock (others keep searching)
     if policy:
-        if pneed <= budget and thin_share(fp, rows, cols) >= PEEL_TRY:
+        if peel is None and pneed <= budget and thin_share(fp, rows, cols) >= PEEL_TRY:
             pt, share = _build_peel(fp, cols)
             if share > PEEL_KEEP:
                 pt = None                          # the core is most of the grid: no use
@@ -261,7 +271,7 @@ def prepared_for(fp: np.ndarray, rows: int, cols: int, want: bool | None = None,
                 need = budget + 1                  # a forest: no query needs the search
         if need + (pneed if pt is not None else 0) <= budget:
             table = _build(fp, rows, cols)
-            if pt is None:
+            if pt is None and route is None:
                 rt = build_route(fp, cols)             # None unless the stacks form a tree
                 if rt is not None and (rt.nstacks < ROUTE_MIN_STACKS
                                        or need + rt.nbytes > budget):

@@ -148,26 +148,47 @@ def test_policy_keeps_the_peel_of_a_tree_maze_without_tables(monkeypatch):
     idx = np.flatnonzero(free.ravel())
     rng = np.random.default_rng(2)
     pairs = list(zip(rng.choice(idx, 8), rng.choice(idx, 8)))
-    first = core.jump_point_path(pad, int(pairs[0][0]), int(pairs[0][1]))[0]
+    lets = dict(peel=None, route=None)                     # the policy may keep either
+    first = core.jump_point_path(pad, int(pairs[0][0]), int(pairs[0][1]), **lets)[0]
     assert _jps_tables.kept_bytes() == 0
-    assert check(free, pairs, pad=pad) == 8                # the 2nd query builds
+    assert check(free, pairs, pad=pad, **lets) == 8        # the 2nd query builds
     entry = _jps_tables._ENTRIES[id(pad.mask)]
     assert entry.peel is not None and entry.table is None   # a forest: no search needed
     assert _jps_tables.kept_bytes() == _jps_peel.peel_nbytes(rows, cols)
-    again = core.jump_point_path(pad, int(pairs[0][0]), int(pairs[0][1]))
+    again = core.jump_point_path(pad, int(pairs[0][0]), int(pairs[0][1]), **lets)
     assert np.array_equal(first, again[0]) and again[1] == 0   # the one simple path, no search
+
+
+def test_default_answers_do_not_depend_on_the_grid_query_count(monkeypatch):
+    """The planners' default never takes the peel or the route: cells and expansions of the
+    1st query equal those after the policy decided (a plan is reproducible on its own)."""
+    monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "3")
+    for corridor in (1, 3):
+        free = widen(generate("backtracker", 12, 12, rng=corridor), corridor=corridor).free
+        rows, cols = free.shape
+        pad = core.Padded(core._padded(free, rows, cols), rows, cols)
+        idx = np.flatnonzero(free.ravel())
+        rng = np.random.default_rng(corridor)
+        pairs = [(int(a), int(b)) for a, b in zip(rng.choice(idx, 4), rng.choice(idx, 4))]
+        before = [core.jump_point_path(pad, s, t) for s, t in pairs]
+        after = [core.jump_point_path(pad, s, t) for s, t in pairs]
+        entry = _jps_tables._ENTRIES[id(pad.mask)]
+        assert entry.decided and entry.peel is None and entry.route is None
+        assert entry.table is not None                     # JPS+ answered the later ones
+        for (c0, e0), (c1, e1) in zip(before, after):
+            assert np.array_equal(c0, c1) and e0 == e1
 
 
 def test_policy_drops_the_peel_where_the_core_is_most_of_the_grid(monkeypatch):
     monkeypatch.setenv("ROBOMAZE_JPS_PLUS_AFTER", "1")
     free = np.random.default_rng(4).random((60, 60)) >= 0.2
     pad = core.Padded(core._padded(free, 60, 60), 60, 60)
-    core.jump_point_path(pad, 0, 3599)
+    core.jump_point_path(pad, 0, 3599, peel=None, route=None)
     entry = _jps_tables._ENTRIES[id(pad.mask)]
     assert entry.peel is None and entry.table is not None
     assert _jps_tables.kept_bytes() == _jps_plus.table_nbytes(60, 60)
     for _ in range(3):                                     # decided once: no rebuilds
-        core.jump_point_path(pad, 0, 3599)
+        core.jump_point_path(pad, 0, 3599, peel=None, route=None)
     assert _jps_tables._ENTRIES[id(pad.mask)] is entry and entry.peel is None
 
 
@@ -231,7 +252,8 @@ def test_policy_keeps_the_route_of_a_wide_maze(monkeypatch):
     pad = core.Padded(core._padded(free, rows, cols), rows, cols)
     idx = np.flatnonzero(free.ravel())
     rng = np.random.default_rng(1)
-    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad) == 10
+    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad,
+                 peel=None, route=None) == 10
     e = _jps_tables._ENTRIES[id(pad.mask)]
     assert e.route is not None and e.table is not None and e.peel is None
     assert _jps_tables.kept_bytes() == _jps_plus.table_nbytes(rows, cols) + e.route.nbytes
@@ -245,6 +267,7 @@ def test_thin_grid_with_a_big_core_is_peeled_then_dropped(monkeypatch):
     assert _jps_peel.thin_share(pad.mask, 41, 41) >= _jps_tables.PEEL_TRY
     idx = np.flatnonzero(free.ravel())
     rng = np.random.default_rng(3)
-    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad) == 10
+    assert check(free, list(zip(rng.choice(idx, 10), rng.choice(idx, 10))), pad=pad,
+                 peel=None, route=None) == 10
     e = _jps_tables._ENTRIES[id(pad.mask)]
     assert e.decided and e.peel is None and e.table is not None   # its core is most of it

@@ -126,6 +126,31 @@ def _task_env(spec: dict) -> None:
     env.trajectory()
 
 
+#: Validity checks a sampling planner may spend inside a stage task: its kernels
+#: compile on the first check, and on the little maze a Dubins car finds no
+#: exact path, so the whole budget (100,000 checks, 1.25 s of CPU for
+#: ``car_pursuit``, twice: the agent's task and the 30-step run) went on a plan
+#: nobody reads -- in every run, cached ones too.
+STAGE_CHECKS = 2000
+
+
+def _agent_options(spec: dict) -> dict:
+    """The command's agent options, with a sampling planner's budget capped at
+    :data:`STAGE_CHECKS` (for agents that declare ``max_checks``).
+
+    >>> _agent_options({"agent": "car_pursuit", "options": {"turning_radius": 0.2}})
+    {'turning_radius': 0.2, 'max_checks': 2000}
+    >>> _agent_options({"agent": "explore", "options": {}})
+    {}
+    """
+    from ..sim import AGENTS
+
+    options = dict(spec.get("options", {}))
+    if any(o.name == "max_checks" for o in AGENTS.spec(spec["agent"]).options):
+        options["max_checks"] = min(int(options.get("max_checks", STAGE_CHECKS)), STAGE_CHECKS)
+    return options
+
+
 def _task_agent(spec: dict) -> None:
     """The agent's own kernels (its map, its plans), fed made-up scans: none of the simulator's."""
     import numpy as np
@@ -145,7 +170,7 @@ def _task_agent(spec: dict) -> None:
                        widening=grid.widening,
                        grid=grid if AGENTS.spec(spec["agent"]).flag("uses_map") else None,
                        rng=np.random.default_rng(0))
-    controller = factory(ctx, **spec.get("options", {}))
+    controller = factory(ctx, **_agent_options(spec))
     scan = sensor.wrap(np.full(sensor.n_beams, 0.5 * sensor.range_max), 0.0)
     for i in range(3):
         controller({"scan": scan, "scans": (scan,), "odom": np.array([*start, 0.0, 0.0]),
@@ -163,7 +188,7 @@ def _task_simulate(spec: dict) -> None:
              record_scans=spec.get("record_scans", False),
              noise=parse_noise(spec.get("noise")),
              odometry_noise=parse_odometry_noise(spec.get("odometry_noise")),
-             localize=spec.get("localize", "none"), **spec.get("options", {}))
+             localize=spec.get("localize", "none"), **_agent_options(spec))
 
 
 def _task_metrics(spec: dict) -> None:

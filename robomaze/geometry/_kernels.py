@@ -227,19 +227,17 @@ def _one_point(occ, u, v, radius):
 
 
 @njit(cache=True)
-def points_clearance(occ, u, v, radius):
-    """:func:`shapes_clearance` of single points ``(u[i], v[i])`` (discs of ``radius``).
+def points_clearance(occ, u, v, radius, out):
+    """:func:`shapes_clearance` of single points ``(u[i], v[i])`` (discs of ``radius``), into ``out``.
 
     Bit for bit the same figures; the kernel a disc or point footprint's
     clearance needs compiles ~1 s less than :func:`shapes_clearance`, whose
     segment and polygon tests (``_seg_box``, ``_inside`` ...) it never
-    reaches (``simulate``'s run metrics, a disc path's figures).
+    reaches (``simulate``'s run metrics, a disc path's figures). ``out``
+    (float64, as long as ``u``) is the caller's (kernel style, rule 3).
     """
-    n = u.shape[0]
-    out = np.empty(n, np.float64)
-    for i in range(n):
+    for i in range(u.shape[0]):
         out[i] = _one_point(occ, u[i], v[i], radius)
-    return out
 
 
 #: a typed constant, not a literal (kernel style, rule 4)

@@ -8,15 +8,14 @@ from numba import njit
 from ._compile.kernels import inner
 
 
-@njit(cache=True)
-def column_gap(occ):
-    """Per cell, |row distance| to the nearest occupied cell in its column.
+@njit(cache=True, inline="always")
+def _column_gap_into(occ, out):
+    """Per cell, |row distance| to the nearest occupied cell in its column, into ``out``.
 
-    Returns a large value where a column holds no obstacle.
+    A large value where a column holds no obstacle.
     """
     rows, cols = occ.shape
     big = 1 << 40
-    out = np.empty((rows, cols), np.int64)
     for c in range(cols):
         last = -big
         for r in range(rows):
@@ -30,6 +29,18 @@ def column_gap(occ):
             d = last - r
             if d < out[r, c]:
                 out[r, c] = d
+
+
+@njit(cache=True)
+def column_gap(occ):
+    """Per cell, |row distance| to the nearest occupied cell in its column.
+
+    Returns a large value where a column holds no obstacle. (For Python
+    callers; :func:`square_clearance` inlines the same loop, so a first run
+    compiles one kernel, not two.)
+    """
+    out = np.empty(occ.shape, np.int64)
+    _column_gap_into(occ, out)
     return out
 
 
@@ -43,17 +54,18 @@ def _sq(d):
 
 
 @njit(cache=True)
-def square_clearance(occ):
-    """Squared distance (cells) from each cell centre to the nearest occupied square.
+def square_clearance(occ, gap, out):
+    """Squared distance (cells) from each cell centre to the nearest occupied square, into ``out``.
 
     Distance to a unit square at integer offset (dx, dy) is
     ``hypot(max(|dx|-.5, 0), max(|dy|-.5, 0))`` which is separable in its
     square, so a column pass (nearest obstacle row per column) and a row
-    pass with pruning give the exact value.
+    pass with pruning give the exact value. ``gap`` (int64) and ``out``
+    (float64), both of ``occ``'s shape, are the caller's: an array made here
+    would compile numba's ``np.empty`` for this kernel (kernel style, rule 3).
     """
     rows, cols = occ.shape
-    gap = column_gap(occ)
-    out = np.empty((rows, cols), np.float64)
+    _column_gap_into(occ, gap)
     for r in range(rows):
         for c in range(cols):
             if occ[r, c]:
@@ -78,4 +90,3 @@ def square_clearance(occ):
                 if c - k < 0 and c + k >= cols:
                     break
             out[r, c] = best
-    return out

@@ -489,13 +489,14 @@ def clearance_field(occupied: np.ndarray, *, outside_occupied: bool = True) -> n
     if occ.ndim != 2:
         raise ParameterError(f"occupied must be 2-D, got shape {occ.shape}")
     if outside_occupied:
-        padded = np.pad(occ, 1, constant_values=True)
-        d2 = square_clearance(padded)[1:-1, 1:-1]
+        occ = np.pad(occ, 1, constant_values=True)
+    elif not occ.any():
+        return np.full(occ.shape, np.inf)
     else:
-        if not occ.any():
-            return np.full(occ.shape, np.inf)
-        d2 = square_clearance(np.ascontiguousarray(occ))
-    return np.sqrt(d2)
+        occ = np.ascontiguousarray(occ)
+    d2 = np.empty(occ.shape)
+    square_clearance(occ, np.empty(occ.shape, np.int64), d2)
+    return np.sqrt(d2[1:-1, 1:-1] if outside_occupied else d2)
 
 
 def widen(maze: Maze, *, corridor: int = 1, wall: int = 1, resolution: float = 1.0,

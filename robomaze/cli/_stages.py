@@ -126,6 +126,31 @@ def _task_env(spec: dict) -> None:
     env.trajectory()
 
 
+#: Validity checks a sampling planner may spend inside a stage task: its kernels
+#: compile on the first check, and on the little maze a Dubins car finds no
+#: exact path, so the whole budget (100,000 checks, 1.25 s of CPU for
+#: ``car_pursuit``, twice: the agent's task and the 30-step run) went on a plan
+#: nobody reads -- in every run, cached ones too.
+STAGE_CHECKS = 2000
+
+
+def _agent_options(spec: dict) -> dict:
+    """The command's agent options, with a sampling planner's budget capped at
+    :data:`STAGE_CHECKS` (for agents that declare ``max_checks``).
+
+    >>> _agent_options({"agent": "car_pursuit", "options": {"turning_radius": 0.2}})
+    {'turning_radius': 0.2, 'max_checks': 2000}
+    >>> _agent_options({"agent": "explore", "options": {}})
+    {}
+    """
+    from ..sim import AGENTS
+
+    options = dict(spec.get("options", {}))
+    if any(o.name == "max_checks" for o in AGENTS.spec(spec["agent"]).options):
+        options["max_checks"] = min(int(options.get("max_checks", STAGE_CHECKS)), STAGE_CHECKS)
+    return options
+
+
 def _task_agent(spec: dict) -> None:
     """The agent's own kernels (its map, its plans), fed made-up scans: none of the simulator's."""
     import numpy as np
@@ -145,7 +170,7 @@ def _task_agent(spec: dict) -> None:
                        widening=grid.widening,
                        grid=grid if AGENTS.spec(spec["agent"]).flag("uses_map") else None,
                        rng=np.random.default_rng(0))
-    controller = factory(ctx, **spec.get("options", {}))
+    controller = factory(ctx, **_agent_options(spec))
     scan = sensor.wrap(np.full(sensor.n_beams, 0.5 * sensor.range_max), 0.0)
     for i in range(3):
         controller({"scan": scan, "scans": (scan,), "odom": np.array([*start, 0.0, 0.0]),
@@ -163,7 +188,7 @@ def _task_simulate(spec: dict) -> None:
              record_scans=spec.get("record_scans", False),
              noise=parse_noise(spec.get("noise")),
              odometry_noise=parse_odometry_noise(spec.get("odometry_noise")),
-             localize=spec.get("localize", "none"), **spec.get("options", {}))
+             localize=spec.get("localize", "none"), **_agent_options(spec))
 
 
 def _task_metrics(spec: dict) -> None:
@@ -179,7 +204,10 @@ def _task_metrics(spec: dict) -> None:
     poses = np.array([[*grid.cell_to_world((r, c)), 0.0], [*grid.cell_to_world((r, c + 1)), 0.0]])
     traj = Trajectory(t=np.array([0.0, 0.05]), poses=poses, commands=np.zeros((2, 2)),
                       collisions=np.zeros(2, bool))
-    trajectory_metrics(traj, grid, footprint=_footprint(spec), goal=GoalRegion.for_grid(grid))
+    # reference=False: the optimal length (a visibility graph: shapely and scipy,
+    # no kernel) would only import scipy in a helper, 0.45 s of its share
+    trajectory_metrics(traj, grid, footprint=_footprint(spec), goal=GoalRegion.for_grid(grid),
+                       reference=False)
 
 
 def _task_clearance(spec: dict) -> None:
@@ -218,14 +246,21 @@ def _ordered(tasks: list[str]) -> list[str]:
 
 def _shared_clearance(tasks: list[str], needs: dict) -> tuple[list[str], dict]:
     """With both the simulator's and the agent's tasks, the clearance kernel they
-    share goes first, as a task of its own that both wait for.
+    share goes first, as a task of its own that both wait for, and the agent's
+    task before the simulator's.
 
     Started side by side, both compiled it (0.4 s each, and numba's 2-D
     ``np.empty`` twice); the helper starts on a task that waits for nothing
-    (the run metrics') while the command compiles the clearance.
+    (the run metrics') while the command compiles the clearance. The command,
+    done first (the clearance is the shorter task, and the helper starts
+    later), then takes the agent's task, the longest one of a mapping agent
+    (explore: its map, its distance field and its descent, 1.8 s of compile
+    against the simulator's 1.4 s), and the helper the simulator's after the
+    metrics': 2.2 s against 2.1-2.2 s, where the other way round was 1.9 s
+    against 2.5 s (round 8, benchmarks/README.md).
 
     >>> _shared_clearance(["env", "agent", "metrics", "simulate"], {})[0]
-    ['clearance', 'env', 'agent', 'metrics', 'simulate']
+    ['clearance', 'agent', 'env', 'metrics', 'simulate']
     >>> _shared_clearance(["plan", "measure"], {})
     (['plan', 'measure'], {})
     """
@@ -234,7 +269,8 @@ def _shared_clearance(tasks: list[str], needs: dict) -> tuple[list[str], dict]:
     needs = dict(needs)
     for t in ("env", "agent"):
         needs[t] = (*needs.get(t, ()), "clearance")
-    return ["clearance"] + tasks, needs
+    rest = [t for t in tasks if t not in ("env", "agent")]
+    return ["clearance", "agent", "env"] + rest, needs
 
 
 #: Kernel files each task always caches: while all of a spec's are cached no

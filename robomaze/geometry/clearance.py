@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
 from ._kernels import cell_clearance as _cell_kernel
-from ._kernels import poses_touch, shapes_clearance
+from ._kernels import points_clearance, poses_touch, shapes_clearance
 from .footprint import CONTACT_TOL, Footprint
 
 __all__ = ["footprint_clearance", "footprint_touches", "segment_clearance", "cell_clearance"]
@@ -73,8 +73,9 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
     if footprint is None or footprint.kind == "disc":
         radius = 0.0 if footprint is None else footprint.radius / grid.resolution
         u, v = grid.frame.to_units(p[:, 0], p[:, 1])
-        d = shapes_clearance(occ, np.ascontiguousarray(u[:, None]),
-                             np.ascontiguousarray(v[:, None]), False, radius)
+        d = np.empty(p.shape[0])
+        points_clearance(occ, np.ascontiguousarray(u, dtype=np.float64),
+                         np.ascontiguousarray(v, dtype=np.float64), radius, d)
         return d * grid.resolution
     u, v = _placed_units(grid, footprint, p)
     d = shapes_clearance(occ, u, v, True, 0.0)

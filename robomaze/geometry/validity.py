@@ -138,6 +138,12 @@ class Collider:
             self._pb = np.empty(int(self._counts.max()))
         args = self.kernel_args()
         self._head, self._tail = args[:9], args[9:]
+        # a disc's checks call the disc-only kernel (the same codes, less to compile);
+        # motion_hits takes the disc branch exactly when its radius in cells is > 0
+        disc = self._disc_r > 0.0
+        self._hits = _kernels.disc_motion_hits if disc else _kernels.motion_hits
+        if disc:
+            self._tail = (self._r_in, self._r_out, self._disc_r, self.step_length)
         #: Single-pose checks (:meth:`collides`) settled by the clearance field alone.
         self.fast = 0
         #: Single-pose checks that needed the exact test.
@@ -163,7 +169,7 @@ class Collider:
     def collides(self, x: float, y: float, theta: float) -> bool:
         """Whether the footprint at world pose ``(x, y, theta)`` collides."""
         # the motion from the pose to itself: one kernel serves both checks
-        h = _kernels.motion_hits(*self._head, x, y, theta, x, y, theta, *self._tail)
+        h = self._hits(*self._head, x, y, theta, x, y, theta, *self._tail)
         if h & 2:
             self.exact += 1
         else:
@@ -177,8 +183,8 @@ class Collider:
         :attr:`step_length` between checks, so the robot cannot tunnel
         through a wall one cell thick.
         """
-        return bool(_kernels.motion_hits(*self._head, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2],
-                                         *self._tail) & 1)
+        return bool(self._hits(*self._head, p0[0], p0[1], p0[2], p1[0], p1[1], p1[2],
+                               *self._tail) & 1)
 
     def check(self, poses) -> np.ndarray:
         """Collision flags for an ``(n, 3)`` array of poses."""

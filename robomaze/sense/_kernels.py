@@ -54,8 +54,8 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@njit(cache=True)   # named by robomaze.sense.raycast for traffic's kernels: an entry point
-def origin_blocked(occ, rows, cols, a0, b0):
+@inner
+def _origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
         return True
@@ -80,13 +80,13 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
 
     Returns ``tmax`` when nothing is hit within ``tmax``.
     """
-    if origin_blocked(occ, rows, cols, a0, b0):
+    if _origin_blocked(occ, rows, cols, a0, b0):
         return 0.0
-    return cast_free(occ, rows, cols, a0, b0, da, db, tmax)
+    return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(cache=True)   # named by robomaze.sense.raycast for traffic's kernels: an entry point
-def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
+@inner
+def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
         da = 0.0
@@ -142,6 +142,21 @@ def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
             return t
 
 
+# The entry points robomaze.sense.raycast names for traffic's kernels. This
+# module's kernels call the inner bodies: a scan compiles them without the
+# CPython and C wrappers nobody here calls (round 8, benchmarks/README.md).
+@njit(cache=True)
+def origin_blocked(occ, rows, cols, a0, b0):
+    """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
+    return _origin_blocked(occ, rows, cols, a0, b0)
+
+
+@njit(cache=True)
+def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
+    """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
+    return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
+
+
 @njit(cache=True)
 def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
     """Cast ``n`` rays given in cell units: ``origins (n, 2)`` as ``(a, b)``, unit ``dirs (n, 2)``."""
@@ -166,14 +181,14 @@ def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b
     cb = math.cos(base)
     sb = math.sin(base)
     tmax = range_max / res
-    blocked = origin_blocked(occ, rows, cols, a0, b0)
+    blocked = _origin_blocked(occ, rows, cols, a0, b0)
     for j in range(cos_b.shape[0]):
         # cos/sin of base + beam angle by the addition formulas: no trig per beam.
         ca = cos_b[j]
         sa = sin_b[j]
         t = 0.0
         if not blocked:
-            t = cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
+            t = _cast_free(occ, rows, cols, a0, b0, cb * ca - sb * sa, -(sb * ca + cb * sa), tmax)
         if finish:
             if t >= tmax:
                 out[j] = math.inf

@@ -14,7 +14,10 @@ The ratio is against the *faster* peer of the row. robomaze's contender
 is the public call ``robomaze._search.distance_field(free, [goal],
 conn8=True)`` (8-connected, no corner cutting, float64 field, inf where
 unreached); its *path* column names the strategy it took
-(``robomaze._search._octile.octile_strategy``). Every field is checked
+(``probe``: the small-component probe of
+``robomaze/_search/_octile_probe.py``; ``thin``: the 4-connected field of a
+grid without a free 2x2 square, ``_octile_thin.py``; ``ring``: the
+whole-grid bucket ring, ``_octile.py``). Every field is checked
 against the C's before timing: the same reached set, values within 1e-9
 relative.
 
@@ -54,6 +57,8 @@ from bench_peers import FLAGS, make  # noqa: E402
 
 from robomaze._search import distance_field  # noqa: E402
 from robomaze._search._octile import octile_strategy  # noqa: E402
+from robomaze._search._octile_probe import small_component_field  # noqa: E402
+from robomaze._search._octile_thin import thin_field  # noqa: E402
 
 KINDS = ("maze-c1", "bare-c1", "maze-c3", "bare-c3", "maze-c9", "bare-c9", "braid-c3",
          "bare-braid-c3", "random10", "random30", "random45", "open", "spiral", "rooms",
@@ -84,6 +89,17 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
     return out.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
 
 
+def _path(free: np.ndarray, src) -> str:
+    """The strategy the field took: ``probe`` (small component), ``thin`` (no 2x2 square) or ``ring``."""
+    if octile_strategy(free, np.array(src)) != "big":
+        return "ring"
+    if small_component_field(free, np.array(src)) is not None:
+        return "probe"
+    if thin_field(free, src[0]) is not None:
+        return "thin"
+    return "ring"
+
+
 def _cpu(fn) -> float:
     c0 = time.process_time()
     fn()
@@ -111,7 +127,7 @@ def row(peers: dict, kind: str, n: int, repeat: int) -> dict:
     med = {k: float(np.median(v)) for k, v in t.items()}
     best = min(med[name] for name in peers)
     return {"field": "octile8", "kind": kind, "shape": list(occ.shape),
-            "path": octile_strategy(free), "reached": int(np.isfinite(ours).sum()),
+            "path": _path(free, src), "reached": int(np.isfinite(ours).sum()),
             **{f"{k}_cpu_s": v for k, v in med.items()},
             "ratio_vs_best_c": best / med["robomaze"], "load": round(os.getloadavg()[0], 2),
             "identical": True}

@@ -105,7 +105,7 @@ def small_component_field(free: np.ndarray, sources: np.ndarray):
 
     rows, cols = free.shape
     flat = free.reshape(-1)
-    table = np.full(4 * BUDGET, -1, np.int64)
+    table = np.full(1 << (4 * BUDGET - 1).bit_length(), -1, np.int64)   # a power of two
     cells = np.empty(BUDGET, np.int64)
     m = _flood(flat, rows, cols, np.asarray(sources, np.int64), BUDGET, table, cells)
     if m < 0:

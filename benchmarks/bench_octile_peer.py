@@ -1,4 +1,4 @@
-"""Issue 40, round 8: robomaze's octile distance field against the strongest native peer, by grid kind.
+"""Issue 40, round 8: the octile distance field against the strongest native peer, by grid kind.
 
 The peers are C, compiled here at run time (``gcc -O3 -march=native -shared
 -fPIC``) and called through ctypes:
@@ -17,8 +17,8 @@ unreached); its *path* column names the strategy it took
 (``probe``: the small-component probe of
 ``robomaze/_search/_octile_probe.py``; ``thin``: the 4-connected field of a
 grid without a free 2x2 square, ``_octile_thin.py``; ``ring``: the
-whole-grid bucket ring, ``_octile.py``). Every field is checked
-against the C's before timing: the same reached set, values within 1e-9
+whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
+Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
 
 Grid kinds are ``bench_peers.py``'s (widened mazes of corridor 1/3/9 with
@@ -56,7 +56,7 @@ sys.path.insert(0, str(HERE.parent))
 from bench_peers import FLAGS, make  # noqa: E402
 
 from robomaze._search import distance_field  # noqa: E402
-from robomaze._search._octile import octile_strategy  # noqa: E402
+from robomaze._search._octile_field import octile_strategy  # noqa: E402
 from robomaze._search._octile_probe import small_component_field  # noqa: E402
 from robomaze._search._octile_thin import thin_field  # noqa: E402
 
@@ -90,7 +90,7 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
 
 
 def _path(free: np.ndarray, src) -> str:
-    """The strategy the field took: ``probe`` (small component), ``thin`` (no 2x2 square) or ``ring``."""
+    """The strategy the field took: ``probe``, ``thin`` (no free 2x2 square) or ``ring``."""
     if octile_strategy(free, np.array(src)) != "big":
         return "ring"
     if small_component_field(free, np.array(src)) is not None:

@@ -562,7 +562,7 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
     rows, cols = free.shape
     if conn8:
         # unit octile moves: the bucket ring (no heap), :mod:`._octile`
-        from ._octile import octile_distance_field
+        from ._octile_field import octile_distance_field
 
         return octile_distance_field(free, sources)
     fp = _padded(free, rows, cols)

@@ -88,7 +88,7 @@ def _flood(free, rows, cols, sources, budget, table, cells):
 
 
 def small_component_field(free: np.ndarray, sources: np.ndarray):
-    """The octile field of ``free`` (2-D bool) from flat ``sources``, or None if their components are big.
+    """The octile field of ``free`` (2-D bool) from flat ``sources``; None if it is big.
 
     None means the flood visited more than :data:`BUDGET` cells or the
     components' bounding box is much larger than they are; the caller then

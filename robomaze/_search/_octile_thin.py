@@ -57,7 +57,7 @@ def _to_float(dist, out):
 
 
 def thin_field(free: np.ndarray, source: int) -> np.ndarray | None:
-    """The octile field of ``free`` (2-D bool) from flat ``source``, or None if it has a 2x2 square.
+    """The octile field of ``free`` (2-D bool) from flat ``source``; None if a 2x2 square is free.
 
     >>> free = np.array([[1, 1, 1], [0, 0, 1], [1, 0, 1]], bool)
     >>> thin_field(free, 0)

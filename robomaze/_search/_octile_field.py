@@ -42,7 +42,9 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
 
     rows, cols = free.shape
     src = np.asarray(sources, np.int64).reshape(-1)
-    if octile_strategy(free, src) == "big":
+    # out-of-range sources go to the ring's indexing, which refuses them
+    if octile_strategy(free, src) == "big" and src.size and src.min() >= 0 \
+            and src.max() < free.size:
         from ._octile_probe import small_component_field
         from ._octile_thin import thin_field
 

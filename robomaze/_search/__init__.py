@@ -588,17 +588,15 @@ def distance_field(free, sources, *, conn8: bool = True) -> np.ndarray:
            [1.   , 1.414, 2.414]])
     """
     rows, cols = free.shape
+    if conn8:
+        # unit octile moves: the bucket ring (no heap), :mod:`._octile`
+        from ._octile_field import octile_distance_field
+
+        return octile_distance_field(free, sources)
     fp = _padded(free, rows, cols)
     src = _to_padded(sources, rows, cols)
     src = src[fp[src] != 0]
-    if conn8:
-        # unit octile moves: the bucket ring (no heap), :mod:`._octile`
-        from ._octile import octile_field, unpad_in_place
-
-        g = octile_field(_readonly(fp), cols, src.astype(np.int64))
-        return unpad_in_place(g, rows, cols)[:rows * cols].reshape(rows, cols)
-    else:
-        _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
+    _, _, g, _ = _search(fp, cols, conn8, None, 0, src, -1, want_parent=False, want_g=True)
     return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1].copy()
 
 

@@ -626,7 +626,7 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
 
 @njit(cache=True)
 def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, fr, fc, cnt,
-                     terms, prows, want):
+                     terms, prows, want, multi):
     """:func:`_cell_band` with up to ``_FORMS`` forms a cell; passages from their cells.
 
     A horizontal passage is entered only from the cells beside it, so each
@@ -637,17 +637,24 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, 
     rows, cols = east.shape
     p = k + t
     base = r * cols
+    # the first form of every cell as a row of terms; the cells holding more
+    # (where two waves met: 0.7% of a braided corridor-3 maze's) are listed
+    # and their rows recomputed over all their forms -- the minimum over
+    # _FORMS slots for every cell was most of this band's time
+    nmulti = 0
     for q in range(cols):
         u = base + q
         c0 = q * p + t
-        for f in range(_FORMS):
-            live = f < cnt[u]
-            af = fa[u, f] if live else _BIG
-            pcf = fc[u, f] if live else 0
-            prf = fr[u, f] if live else 0
-            for cc in range(c0, c0 + k):
-                terms[f, cc] = af + abs(cc - pcf)
-                prows[f, cc] = prf
+        live = cnt[u] > 0
+        af = fa[u, 0] if live else _BIG
+        pcf = fc[u, 0] if live else 0
+        prf = fr[u, 0] if live else 0
+        for cc in range(c0, c0 + k):
+            terms[0, cc] = af + abs(cc - pcf)
+            prows[0, cc] = prf
+        if cnt[u] > 1:
+            multi[nmulti] = q
+            nmulti += 1
     for q in range(cols + 1):
         if q == 0:
             closed = op_w[r] == 0
@@ -657,21 +664,29 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, 
             closed = east[r, q - 1]
         for cc in range(q * p, q * p + t):
             want[cc] = closed
-            for f in range(_FORMS):
-                terms[f, cc] = _BIG
-                prows[f, cc] = 0
+            terms[0, cc] = _BIG
+            prows[0, cc] = 0
     bad = np.uint8(0)
     reached = 0
     r_lo = t + r * p
     for row in range(r_lo, r_lo + k):
         orow = out2[row]
         qrow = occ2[row]
+        t0 = terms[0]
+        p0 = prows[0]
         for cc in range(orow.shape[0]):
-            v = terms[0, cc] + abs(row - prows[0, cc])
-            for f in range(1, _FORMS):
-                v = min(v, terms[f, cc] + abs(row - prows[f, cc]))
+            v = t0[cc] + abs(row - p0[cc])
             orow[cc] = v if v < _BIG else -1
             bad |= qrow[cc] ^ want[cc]
+        for i in range(nmulti):
+            q = multi[i]
+            u = base + q
+            c0 = q * p + t
+            for cc in range(c0, c0 + k):
+                v = orow[cc]
+                for f in range(1, cnt[u]):
+                    v = min(v, fa[u, f] + abs(cc - fc[u, f]) + abs(row - fr[u, f]))
+                orow[cc] = v
         for q in range(cols + 1):
             c_lo = q * p
             if want[c_lo]:
@@ -705,10 +720,11 @@ def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s,
     want = np.zeros(cols, np.uint8)
     wall_want = np.ones(cols, np.uint8)
     none = np.full(cols, -1, np.int32)
+    multi = np.empty(mcols, np.int64)
     reached = 0
     for r in range(mrows):
         bad, n = _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa,
-                                  fr, fc, cnt, terms, prows, want)
+                                  fr, fc, cnt, terms, prows, want, multi)
         if bad:
             return -1
         reached += n

@@ -738,20 +738,24 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
                     v = min(v, (key >> 32) + abs(cc - c0 - (key & _M16) + _REL)
                             + abs(row - r_lo - ((key >> 16) & _M16) + _REL))
                 orow[cc] = v
+        # the passages: no branch on the maze (open or closed is a coin toss
+        # in a braid; a closed one gets -1 from its ``want``)
         for q in range(cols + 1):
             c_lo = q * p
-            if want[c_lo]:
-                continue
             left = orow[c_lo - 1] if q > 0 else -1
             right = orow[c_lo + t] if q < cols else -1
+            lv = np.int64(left) if left >= 0 else np.int64(_BIG)
+            rv = np.int64(right) if right >= 0 else np.int64(_BIG)
+            shut = want[c_lo] != 0
             for o in range(t):
-                if gi == 2 * r + 1 and gj == 2 * q:
-                    v = abs(row - gr) + abs(c_lo + o - gc)  # the goal's own passage
-                else:
-                    v = min(left + 1 + o if left >= 0 else _BIG,
-                            right + t - o if right >= 0 else _BIG)
-                orow[c_lo + o] = v if v < _BIG else -1
-                reached += v < _BIG
+                v = min(lv + 1 + o, rv + t - o)
+                ok = (v < _BIG) & (not shut)
+                orow[c_lo + o] = v if ok else -1
+                reached += ok
+        if gi == 2 * r + 1 and gj % 2 == 0 and want[(gj // 2) * p] == 0:
+            c_lo = (gj // 2) * p
+            for o in range(t):
+                orow[c_lo + o] = abs(row - gr) + abs(c_lo + o - gc)  # the goal's own passage
     return bad != 0, reached
 
 

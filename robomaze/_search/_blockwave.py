@@ -494,14 +494,28 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
 # and the least pitch k + t at which the Dijkstra over forms beats the BFS
 # (braided backtracker mazes at 4001^2, wall 1, against the label-array
 # queue BFS: 0.4x at pitch 2, 1.06x at 3, 2.1x at 4, 3.0x at 5, 6.2x at 10;
-# round 7: the bit-mask wave, robomaze/_search/_bitwave.py, beats the forms
-# at pitch 4 -- 4001^2 and 8001^2, benchmarks/README.md "Issue 40, round 7")
+# round 7: the bit-mask wave, robomaze/_search/_bitwave.py, beat the forms
+# at pitch 4; round 8: with one packed word a cell, the side a form came in
+# by skipped and the first form written as a row, the forms beat it there --
+# benchmarks/README.md, "Issue 40, round 8 (r8-wave)")
 _FORMS = 4
-_LOOPS_MIN_PITCH = 5
+_LOOPS_MIN_PITCH = 4
+
+
+#: bias of a form's point, stored relative to its cell's block corner in 16 bits
+_REL = 1 << 15
+_M16 = 0xFFFF
+
+
+@njit(cache=True, inline="always")
+def _below(key, a, rr, rc):
+    """Whether packed form ``key`` is nowhere above form ``(a, rr, rc)`` (same block corner)."""
+    return ((key >> 32) + abs(((key >> 16) & _M16) - _REL - rr)
+            + abs((key & _M16) - _REL - rc)) <= a
 
 
 @njit(cache=True)
-def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, fr, fc, cnt):
+def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, cnt, xi, pool):
     """Phase 1 on a maze with loops: each cell's field as the minimum of forms.
 
     A cell entered from several sides holds the minimum of the forms its
@@ -510,13 +524,23 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
     Dijkstra over forms on a bucket queue); a form another settled form of
     the cell is below everywhere
     (``a1 + |p1 - p2|_1 <= a2``) is dropped, and so are its continuations,
-    which the other's continuations are below too. ``fa, fr, fc``:
-    ``(rows*cols, _FORMS)`` int32, ``cnt`` the forms per cell. False when a
-    cell would need more than ``_FORMS`` forms or the goal's block is not
-    free in the maze.
+    which the other's continuations are below too.
+
+    A form is one int64, ``a << 32 | (pr + _REL) << 16 | (pc + _REL)`` with
+    its point ``(pr, pc)`` relative to the cell's block corner: ``f0``
+    (``rows*cols``) a cell's first form, ``cnt`` (int8) its forms, ``xi``
+    (int32) the row of ``pool`` (``(m, _FORMS - 1)`` int64) holding the rest
+    for a cell with more than one. One 8-byte word a cell where three
+    ``(rows*cols, _FORMS)`` int32 arrays were (48 MB at 4001^2, past the
+    last-level cache: the walk was a cache miss per array per cell, 85 ns a
+    cell; benchmarks/README.md, "round 8 (r8-wave)"). False when a cell
+    would need more than ``_FORMS`` forms, the pool is full, or the goal's
+    block is not free in the maze.
     """
     rows, cols = east.shape
     p = k + t
+    if p >= 1 << 14:
+        return False
     cnt[:] = 0
     # a bucket queue (Dial): a continuation adds 1 + t to k + t to ``a``, so
     # the pending forms span at most k + t + 1 values of ``a`` and a circular
@@ -528,14 +552,17 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
     mask = nb - 1
     head = np.full(nb, -1, np.int32)
     cap = rows * cols + 1024
-    ea = np.empty(cap, np.int32)
-    eu = np.empty(cap, np.int32)
-    er = np.empty(cap, np.int32)
-    ec = np.empty(cap, np.int32)
+    ek = np.empty(cap, np.int64)
+    eu = np.empty(cap, np.int64)        # row << 32 | column: no division a pop
+    # the side an entry's form came in by: its continuation back out there is
+    # a path into the block it left and back, never below that block's own
+    # form (the block is a rectangle), so it is not made at all
+    es = np.empty(cap, np.int8)
     nx = np.empty(cap, np.int32)
     used = 0
     spare = -1
     pending = 0
+    npool = 0
     # seeds: (a, cell, pr, pc) of the goal's cell or of the cells beside its passage
     sa = np.empty(2, np.int64)
     su = np.empty(2, np.int64)
@@ -548,12 +575,14 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
     cur = sa[0]
     for i in range(ns):
         cur = min(cur, sa[i])
+        u = su[i]
+        r = u // cols
         e = used
         used += 1
-        ea[e] = sa[i]
-        eu[e] = su[i]
-        er[e] = sr[i]
-        ec[e] = sc[i]
+        ek[e] = ((sa[i] << 32) | ((sr[i] - t - r * p + _REL) << 16)
+                 | (sc[i] - t - (u - r * cols) * p + _REL))
+        eu[e] = (r << 32) | (u - r * cols)
+        es[e] = 0
         nx[e] = head[sa[i] & mask]
         head[sa[i] & mask] = e
         pending += 1
@@ -566,27 +595,39 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
         nx[e] = spare
         spare = e
         pending -= 1
-        au = np.int64(ea[e])
-        u = np.int64(eu[e])
-        pru = np.int64(er[e])
-        pcu = np.int64(ec[e])
-        below = False
-        for i in range(cnt[u]):
-            if fa[u, i] + abs(fr[u, i] - pru) + abs(fc[u, i] - pcu) <= au:
-                below = True
-        if below:
-            continue
-        if cnt[u] == _FORMS:
-            return False
-        fa[u, cnt[u]] = au
-        fr[u, cnt[u]] = pru
-        fc[u, cnt[u]] = pcu
-        cnt[u] += 1
-        r = u // cols
-        c = u - r * cols
+        key = ek[e]
+        r = eu[e] >> 32
+        c = eu[e] & 0xFFFFFFFF
+        came = np.int64(es[e])
+        u = r * cols + c
+        au = key >> 32
+        ru = ((key >> 16) & _M16) - _REL
+        cu = (key & _M16) - _REL
+        nu = np.int64(cnt[u])
+        if nu > 0:
+            if _below(f0[u], au, ru, cu):
+                continue
+            below = False
+            for i in range(nu - 1):
+                below |= _below(pool[xi[u], i], au, ru, cu)
+            if below:
+                continue
+            if nu == _FORMS:
+                return False
+            if nu == 1:
+                if npool == pool.shape[0]:
+                    return False
+                xi[u] = npool
+                npool += 1
+            pool[xi[u], nu - 1] = key
+        else:
+            f0[u] = key
+        cnt[u] = nu + 1
         r1 = t + r * p
         c1 = t + c * p
-        b = np.int64(bits[u])
+        pru = ru + r1
+        pcu = cu + c1
+        b = np.int64(bits[u]) & ~came
         while b != 0:
             low = b & -b
             b ^= low
@@ -595,17 +636,23 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
             lo = r1 if vert else c1
             here = pru if vert else pcu
             av = au + abs(lo + (k - 1 if far else 0) - here) + 1 + t
-            new = lo + (k + t if far else -t - 1)
             step = 1 if far else -1
-            v = (r + (step if vert else 0)) * cols + c + (0 if vert else step)
-            prv = new if vert else pru
-            pcv = pcu if vert else new
-            below = False
-            for i in range(cnt[v]):
-                if fa[v, i] + abs(fr[v, i] - prv) + abs(fc[v, i] - pcv) <= av:
-                    below = True
-            if below:
-                continue
+            rv_ = r + (step if vert else 0)
+            cv_ = c + (0 if vert else step)
+            v = rv_ * cols + cv_
+            # the point, relative to the next block's corner (``lo + step * p``)
+            rel = (k + t if far else -t - 1) - step * p
+            rv = rel if vert else ru
+            cv = cu if vert else rel
+            nv = np.int64(cnt[v])
+            if nv > 0:
+                if _below(f0[v], av, rv, cv):
+                    continue
+                below = False
+                for i in range(nv - 1):
+                    below |= _below(pool[xi[v], i], av, rv, cv)
+                if below:
+                    continue
             if spare >= 0:
                 e = spare
                 spare = nx[e]
@@ -614,10 +661,9 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
                 used += 1
             else:
                 return False  # a frontier wider than the maze: leave it to the BFS
-            ea[e] = av
-            eu[e] = v
-            er[e] = prv
-            ec[e] = pcv
+            ek[e] = (av << 32) | ((rv + _REL) << 16) | (cv + _REL)
+            eu[e] = (rv_ << 32) | cv_
+            es[e] = ((low << 2) | (low >> 2)) & 15
             nx[e] = head[av & mask]
             head[av & mask] = e
             pending += 1
@@ -625,8 +671,8 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, f
 
 
 @njit(cache=True)
-def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, fr, fc, cnt,
-                     terms, prows, want):
+def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, cnt, xi, pool,
+                     terms, prows, want, multi):
     """:func:`_cell_band` with up to ``_FORMS`` forms a cell; passages from their cells.
 
     A horizontal passage is entered only from the cells beside it, so each
@@ -637,17 +683,26 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, 
     rows, cols = east.shape
     p = k + t
     base = r * cols
+    # the first form of every cell as a row of terms; the cells holding more
+    # (where two waves met: 0.7% of a braided corridor-3 maze's) are listed
+    # and their rows recomputed over all their forms -- the minimum over
+    # _FORMS slots for every cell was most of this band's time
+    nmulti = 0
+    r_lo = t + r * p
     for q in range(cols):
         u = base + q
         c0 = q * p + t
-        for f in range(_FORMS):
-            live = f < cnt[u]
-            af = fa[u, f] if live else _BIG
-            pcf = fc[u, f] if live else 0
-            prf = fr[u, f] if live else 0
-            for cc in range(c0, c0 + k):
-                terms[f, cc] = af + abs(cc - pcf)
-                prows[f, cc] = prf
+        live = cnt[u] > 0
+        key = f0[u] if live else np.int64(0)
+        af = key >> 32 if live else _BIG
+        pcf = (key & _M16) - _REL + c0
+        prf = ((key >> 16) & _M16) - _REL + r_lo
+        for cc in range(c0, c0 + k):
+            terms[0, cc] = af + abs(cc - pcf)
+            prows[0, cc] = prf
+        if cnt[u] > 1:
+            multi[nmulti] = q
+            nmulti += 1
     for q in range(cols + 1):
         if q == 0:
             closed = op_w[r] == 0
@@ -657,42 +712,56 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa, 
             closed = east[r, q - 1]
         for cc in range(q * p, q * p + t):
             want[cc] = closed
-            for f in range(_FORMS):
-                terms[f, cc] = _BIG
-                prows[f, cc] = 0
+            terms[0, cc] = _BIG
+            prows[0, cc] = 0
     bad = np.uint8(0)
     reached = 0
-    r_lo = t + r * p
     for row in range(r_lo, r_lo + k):
         orow = out2[row]
         qrow = occ2[row]
+        t0 = terms[0]
+        p0 = prows[0]
         for cc in range(orow.shape[0]):
-            v = terms[0, cc] + abs(row - prows[0, cc])
-            for f in range(1, _FORMS):
-                v = min(v, terms[f, cc] + abs(row - prows[f, cc]))
-            orow[cc] = v if v < _BIG else -1
+            v = t0[cc] + abs(row - p0[cc])
+            live = v < _BIG
+            orow[cc] = v if live else -1
+            reached += live                     # the passages' columns: never
             bad |= qrow[cc] ^ want[cc]
+        for i in range(nmulti):
+            q = multi[i]
+            u = base + q
+            c0 = q * p + t
+            for cc in range(c0, c0 + k):
+                v = np.int64(orow[cc])
+                for f in range(cnt[u] - 1):
+                    key = pool[xi[u], f]
+                    v = min(v, (key >> 32) + abs(cc - c0 - (key & _M16) + _REL)
+                            + abs(row - r_lo - ((key >> 16) & _M16) + _REL))
+                orow[cc] = v
+        # the passages: no branch on the maze (open or closed is a coin toss
+        # in a braid; a closed one gets -1 from its ``want``)
         for q in range(cols + 1):
             c_lo = q * p
-            if want[c_lo]:
-                continue
             left = orow[c_lo - 1] if q > 0 else -1
             right = orow[c_lo + t] if q < cols else -1
+            lv = np.int64(left) if left >= 0 else np.int64(_BIG)
+            rv = np.int64(right) if right >= 0 else np.int64(_BIG)
+            shut = want[c_lo] != 0
             for o in range(t):
-                if gi == 2 * r + 1 and gj == 2 * q:
-                    v = abs(row - gr) + abs(c_lo + o - gc)  # the goal's own passage
-                else:
-                    v = min(left + 1 + o if left >= 0 else _BIG,
-                            right + t - o if right >= 0 else _BIG)
-                orow[c_lo + o] = v if v < _BIG else -1
-        for cc in range(orow.shape[0]):
-            reached += orow[cc] >= 0
+                v = min(lv + 1 + o, rv + t - o)
+                ok = (v < _BIG) & (not shut)
+                orow[c_lo + o] = v if ok else -1
+                reached += ok
+        if gi == 2 * r + 1 and gj % 2 == 0 and want[(gj // 2) * p] == 0:
+            c_lo = (gj // 2) * p
+            for o in range(t):
+                orow[c_lo + o] = abs(row - gr) + abs(c_lo + o - gc)  # the goal's own passage
     return bad != 0, reached
 
 
 @njit(cache=True)
-def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, fa, fr, fc,
-                 cnt, out):
+def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, cnt, xi,
+                 pool, out):
     """Phase 2 for :func:`_walk_loops`'s forms; as :func:`_write`."""
     mrows, mcols = east.shape
     p = k + t
@@ -705,10 +774,11 @@ def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s,
     want = np.zeros(cols, np.uint8)
     wall_want = np.ones(cols, np.uint8)
     none = np.full(cols, -1, np.int32)
+    multi = np.empty(mcols, np.int64)
     reached = 0
     for r in range(mrows):
-        bad, n = _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, fa,
-                                  fr, fc, cnt, terms, prows, want)
+        bad, n = _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0,
+                                  cnt, xi, pool, terms, prows, want, multi)
         if bad:
             return -1
         reached += n
@@ -788,16 +858,16 @@ def _closed_form(occ, rows, cols, walls):
             return got[0], got[1], "tree"
         if rows * cols > THIN_MAX_CELLS:
             return None           # the BFS's tree walk: the forms cost more at this pitch
-    if walls[2] + walls[3] < _LOOPS_MIN_PITCH and (
-            east[:, :-1].size - np.count_nonzero(east[:, :-1])
-            + south[:-1].size - np.count_nonzero(south[:-1]) >= n):
-        # more open passages than a tree of n cells has: loops, which the
-        # forms do not take at this pitch -- the walk would go round one
-        # until it passed n cells before saying so
+    # more open passages than a tree of n cells has: loops. Below the loops
+    # pitch the forms do not take them; from it the tree walk is not tried
+    # first (it would go round a loop until it passed n cells)
+    loopy = (east[:, :-1].size - np.count_nonzero(east[:, :-1])
+             + south[:-1].size - np.count_nonzero(south[:-1]) >= n)
+    if loopy and walls[2] + walls[3] < _LOOPS_MIN_PITCH:
         return None
     form = np.empty(n, np.int64)
     kind = "tree"
-    if _walk(*walls, form) >= 0:
+    if not loopy and _walk(*walls, form) >= 0:
         out = np.empty(rows * cols, np.int32)
         reached = _write(occ, *walls, form, out)
     else:
@@ -806,14 +876,16 @@ def _closed_form(occ, rows, cols, walls):
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
-        fa = np.empty((n, _FORMS), np.int32)
-        fr = np.empty((n, _FORMS), np.int32)
-        fc = np.empty((n, _FORMS), np.int32)
+        f0 = np.empty(n, np.int64)
         cnt = np.empty(n, np.int8)
-        if not _walk_loops(*walls, fa, fr, fc, cnt):
+        xi = np.empty(n, np.int32)
+        # cells holding more than one form (where waves meet): 0.7% of a
+        # braided corridor-3 maze's; more than 1/8 sends the grid to the BFS
+        pool = np.empty((n // 8 + 64, _FORMS - 1), np.int64)
+        if not _walk_loops(*walls, f0, cnt, xi, pool):
             return None
         out = np.empty(rows * cols, np.int32)
-        reached = _write_loops(occ, *walls, fa, fr, fc, cnt, out)
+        reached = _write_loops(occ, *walls, f0, cnt, xi, pool, out)
     if reached < 0:
         return None
     return out.reshape(rows, cols), int(reached), kind

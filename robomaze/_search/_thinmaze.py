@@ -14,7 +14,7 @@ alone (a grid with or without widening metadata):
 2. :func:`cell_depths`: a depth-first walk writes each maze cell's depth
    into a compact ``R x C`` int32 array (a quarter of the field, so the
    walk's scattered stores stay nearer the caches); along a corridor the
-   next cell is a table look-up off its one open side, in registers;
+   next cell is computed from its one open side's bit, in registers;
 3. :func:`write_field`: one streaming pass writes the grid, row by row: a
    cell its depth, an open passage one more than the smaller of its two
    cells (a parent and its child differ by two), posts and closed passages
@@ -82,16 +82,12 @@ def cell_depths(sides, C, seeds, depth, stack):
     through the side it came in by, so only a cycle can do that).
     """
     n = sides.shape[0]
-    # per side N, E, S, W: the step to the next cell and the side it is entered from
-    du = np.array([-C, 1, C, -1], np.int64)
-    back = np.array([4, 8, 1, 2], np.int64)
-    # single open side (1, 2, 4, 8) -> its index
-    side = np.array([0, 0, 1, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0], np.int64)
     top = 0
     for i in range(seeds.shape[0]):
         stack[top] = (seeds[i, 2] << 34) | (seeds[i, 1] << 30) | seeds[i, 0]
         top += 1
     count = 0
+    cm1 = C - 1
     while top > 0:
         top -= 1
         e = stack[top]
@@ -106,9 +102,16 @@ def cell_depths(sides, C, seeds, depth, stack):
             s = np.int64(sides[u]) & ~came
             d += 2
             if s != 0 and (s & (s - 1)) == 0:
-                k = side[s]
-                u += du[k]
-                came = back[k]
+                # one way on, stepped by arithmetic on its bit (N 1, E 2, S 4,
+                # W 8): a row step for N/S, backwards for N/W. The step is the
+                # walk's dependency chain; table look-ups for it (side index,
+                # then step and entry side) made it 1.33x longer (8001^2:
+                # 170 -> 128 ms, benchmarks/README.md, "round 8 (r8-wave)")
+                vm = -((s | (s >> 2)) & 1)
+                nm = -((s | (s >> 3)) & 1)
+                step = 1 + (cm1 & vm)
+                u += (step ^ nm) - nm
+                came = ((s << 2) | (s >> 2)) & 15
                 continue
             if top + 4 > stack.shape[0]:
                 return -1
@@ -160,12 +163,13 @@ def write_field(occ, depth, out):
                 o[2 * c + 1] = (a if a < b else b) + 1 if q[2 * c + 1] == 0 else -1
 
 
-#: the largest grid the walk takes. At 8001^2 its call alone took 0.27-0.33 s
-#: against 0.39-0.41 s for bfs_field's grid-cell tree walk, but interleaved
-#: with the C peer in benchmarks/bench_peers.py its medians were 0.47-0.54 s
-#: (and 1.07-1.20 s before its output was numpy-filled) against the grid-cell
-#: walk's 0.39-0.45 s: benchmarks/README.md, "Issue 40, round 7"
-THIN_MAX_CELLS = 1 << 25
+#: the largest grid the walk takes (the stack packs a maze cell in 30 bits).
+#: Round 7 stopped it at 2^25 cells: at 8001^2, interleaved with the C peer,
+#: its medians were 0.47-0.54 s against 0.39-0.45 s for the grid-cell tree
+#: walk. With the walk's step computed rather than looked up and no -1 fill
+#: of the output it is the faster of the two there too:
+#: benchmarks/README.md, "Issue 40, round 8 (r8-wave)"
+THIN_MAX_CELLS = 1 << 32
 
 
 def pitch2(occ) -> bool:
@@ -206,11 +210,10 @@ def thin_maze_field(occ: np.ndarray, goal):
     if occ[gr, gc]:
         return None
     o8 = occ.view(np.uint8)
-    # filled, not empty, though every cell is written below: faulting the
-    # fresh output in by numpy's fill kept 8001^2 at 0.27-0.33 s a call,
-    # where write_field's own first touch stalled one call in three at
-    # 0.5-1.05 s (huge-page compaction on this shared machine)
-    out = np.full((rows, cols), -1, np.int32)
+    # every cell is written by write_field: no -1 fill first (round 7 filled
+    # it to fault the pages in by numpy; measured again in round 8, the fill
+    # was a 256 MB pass more and the stalls came with or without it)
+    out = np.empty((rows, cols), np.int32)
     sides = np.empty(R * C, np.uint8)
     if maze_sides(o8, sides) != R * C - 1:
         return None                      # loops or a forest (or not a maze): the BFS

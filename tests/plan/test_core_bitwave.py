@@ -272,7 +272,7 @@ def test_detect_maze_min_pitch_stops_before_the_walls():
 def test_braids_below_the_loops_pitch_give_up_from_the_passage_count():
     from robomaze._search import maze_field
 
-    braided = widen(generate("backtracker", 30, 30, rng=2, braid=0.5), corridor=3)  # pitch 4
+    braided = widen(generate("backtracker", 30, 30, rng=2, braid=0.5), corridor=2)  # pitch 3
     assert maze_field(braided, braided.start_goal()[1]) is None
     wider = widen(generate("backtracker", 30, 30, rng=2, braid=0.5), corridor=4)   # pitch 5
     d, n, kind = maze_field(wider, wider.start_goal()[1])

@@ -126,11 +126,11 @@ def test_open_mazes_take_the_minimum_of_forms():
 
 
 def test_loops_below_the_pitch_rule_use_the_wave(monkeypatch):
-    monkeypatch.setattr(_blockwave, "_LOOPS_MIN_PITCH", 5)  # the shipped rule
+    monkeypatch.setattr(_blockwave, "_LOOPS_MIN_PITCH", 4)  # the shipped rule
     maze = generate("kruskal", 10, 10, rng=2, braid=0.5)
-    check(widen(maze, corridor=2, wall=1), (2, 2), "bfs")  # pitch 3
+    check(widen(maze, corridor=2, wall=1), (2, 2), "bfs")  # pitch 3: the bit-mask wave
     check(widen(maze, corridor=1, wall=2), (2, 2), "bfs")  # pitch 3
-    check(widen(maze, corridor=3, wall=1), (2, 2), "bfs")  # pitch 4: the bit-mask wave
+    check(widen(maze, corridor=3, wall=1), (2, 2), "maze-loops")  # pitch 4 (round 8)
     check(widen(maze, corridor=4, wall=1), (2, 2), "maze-loops")  # pitch 5
     perfect = widen(generate("kruskal", 10, 10, rng=2), corridor=1, wall=1)
     check(perfect, (1, 1), "maze")  # the tree form has no pitch rule

@@ -225,10 +225,8 @@ def _push_starts_py(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, h
 
     ``root``: the parent a start records (-1, or the HEADING rule's 255).
     """
-    gr = gc = 0
-    if goal >= 0:
-        gr = goal // pc
-        gc = goal - gr * pc
+    goal, pc, nbins = int(goal), int(pc), int(nbins)      # Python ints: cheaper arithmetic
+    gr, gc = divmod(goal, pc) if goal >= 0 else (0, 0)
     size = 0
     has_parent = parent.shape[0] > 0
     for s in starts.tolist():

@@ -227,9 +227,22 @@ def _push_starts_py(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, h
     """
     goal, pc, nbins = int(goal), int(pc), int(nbins)      # Python ints: cheaper arithmetic
     gr, gc = divmod(goal, pc) if goal >= 0 else (0, 0)
-    size = 0
     has_parent = parent.shape[0] > 0
-    for s in starts.tolist():
+    starts = starts.tolist()
+    if len(starts) == 1:                  # the usual search: the heap's root, no sift
+        s = starts[0]
+        cell = s // nbins
+        r, c = divmod(cell, pc)
+        mark[s] = 1
+        g[s] = 0.0
+        if has_parent:
+            parent[s] = root
+        hk[0] = _hval_py(hmode, r - gr, c - gc) if goal >= 0 else 0.0
+        hg[0] = 0.0
+        hn[0] = s
+        return 1
+    size = 0
+    for s in starts:
         cell = s // nbins
         r = cell // pc
         mark[s] = 1

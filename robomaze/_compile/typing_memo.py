@@ -19,9 +19,9 @@ Every overload look-up also compares the compile flags
 properties; :func:`install` builds them as one dict of the defaults
 updated by the options set: the same dict.
 
-Together the two cut about a sixth of a cold compile's CPU
-(benchmarks/README.md, "Issue 40, round 8 (r8-sweep)"); the compiled code
-is the same. ``ROBOMAZE_TYPING_MEMO=0`` leaves numba as it ships (to
+Together the two took 10-15% off the default sweep's one-process cold
+compile CPU in runs under load (benchmarks/README.md, "Issue 40, round 8
+(r8-sweep)"); the compiled code is the same. ``ROBOMAZE_TYPING_MEMO=0`` leaves numba as it ships (to
 measure, or to rule the memos out).
 
 >>> from robomaze._compile import typing_memo

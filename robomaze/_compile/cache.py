@@ -364,3 +364,11 @@ def install_locator() -> None:
 
     # a numba that moved its caching classes keeps its own cache (errors are ignored)
     after_import("numba", lambda module: _add_locator())
+    # and types kernels with its builtin signatures memoised (:mod:`.typing_memo`)
+    after_import("numba", lambda module: _typing_memo())
+
+
+def _typing_memo() -> None:
+    from . import typing_memo
+
+    typing_memo.install()

@@ -993,26 +993,54 @@ def _wave4_levels_q(dist, cols, source, queue):
 def bfs_path(free, rows, cols, s, g):
     """Shortest 4-connected route ``s -> g`` over free cells, first-found parents (N, E, S, W).
 
-    Flat unpadded cells; empty if none. A kernel (calling the wave, which
-    it compiles again linked into it: 0.25 s of a cold start): from Python,
-    its labelling and path readback cost the classic solvers' small calls
-    10-13 us more each (15-18%).
+    Flat unpadded cells; empty if none. ``free``: flat, nonzero on free
+    cells. A FIFO wave of its own with parents, stopping at ``g``: the
+    classic solvers' one search, on small grids, where a call from Python
+    to :func:`bfs_field`'s kernel and a read-back cost them 10-30 us more
+    (+5-10% of a solve); as a kernel calling the engine's :func:`wave` it
+    compiled that too (1.3 s of a cold start, against about 0.5 s).
+
+    >>> m = np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.uint8).ravel()
+    >>> bfs_path(m, 3, 3, 0, 8).tolist()     # N, E, S, W: east first from 0
+    [0, 1, 2, 5, 8]
+    >>> bfs_path(m, 3, 3, 0, 4).tolist()     # the blocked centre
+    []
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    dist = np.full(npd, -1, np.int32)
+    # padded labels: -1 blocked and border, -2 free and not reached
+    dist = np.empty(npd, np.int32)
+    dist[:pc + 1] = -1
     for r in range(rows):
+        o = (r + 1) * pc + 1
         for c in range(cols):
-            if free[r * cols + c]:
-                dist[(r + 1) * pc + 1 + c] = -2
-    parent = np.full(npd, -1, np.int32)
+            dist[o + c] = np.int32(-1) - (free[r * cols + c] != 0)
+        dist[o + cols] = -1
+        dist[o + cols + 1] = -1
+    dist[npd - pc:] = -1
+    parent = np.empty(npd, np.int32)       # read only where a cell was labelled
+    queue = np.empty(rows * cols + 1, np.int32)
     ps, pg = _to_pad(s, cols), _to_pad(g, cols)
-    # np.bool_/np.int64, not literals: the same wave specialisation as bfs_field's call
-    src = np.empty(1, np.int32)            # not np.array([ps]): no list machinery to compile
-    src[0] = ps
-    wave(WAVE_GRID, np.empty(0, np.uint8), np.empty((0, 4), np.int8), cols, np.bool_(False),
-         src, np.int64(pg), False, dist, np.empty(rows * cols, np.int32),
-         parent)
+    head = 0
+    tail = 0
+    if dist[ps] == -2:
+        dist[ps] = 0
+        parent[ps] = ps
+        queue[0] = ps
+        tail = 1
+    while head < tail:
+        cur = queue[head]
+        head += 1
+        if cur == pg:
+            break
+        d = dist[cur] + 1
+        for k in range(4):
+            nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
+            if dist[nb] == -2:
+                dist[nb] = d
+                parent[nb] = cur
+                queue[tail] = nb
+                tail += 1
     if dist[pg] < 0:
         return np.empty(0, np.int64)
     m = dist[pg] + 1

@@ -10,7 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
-from ._heap import heap_grow, heap_pop, heap_push
+from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
 
@@ -46,6 +46,21 @@ def offsets(cols):
 # ---------------------------------------------------------------- best-first
 @njit(cache=True, inline="always")
 def _hval(hmode, dr, dc):
+    dr = abs(dr)
+    dc = abs(dc)
+    if hmode == 1:
+        return float(dr + dc)
+    if hmode == 2:
+        if dr < dc:
+            return (dc - dr) + SQRT2 * dr
+        return (dr - dc) + SQRT2 * dc
+    if hmode == 3:
+        return math.sqrt(dr * dr + dc * dc)
+    return 0.0
+
+
+def _hval_py(hmode: int, dr: int, dc: int) -> float:
+    """:func:`_hval` in Python (the same float operations, so the same keys)."""
     dr = abs(dr)
     dc = abs(dc)
     if hmode == 1:
@@ -181,23 +196,89 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
     starts = np.asarray(starts, np.int64)
     while hk.shape[0] < starts.shape[0] + 10:     # the starts go in before the first full test
         hk, hg, hn = heap_grow(hk, hg, hn)
-    size = 0
+    # the starts go in from here (a kernel of their own for many): pushed by
+    # the search kernel, their loop was ~0.3 s of each of its specialisations'
+    # compile (a first run compiles one or two)
+    root = 255 if heading is not None else -1
+    if starts.shape[0] <= _FEW_STARTS:
+        size = _push_starts_py(starts, cols + 2, nbins, hmode, goal, root, g, parent, mark,
+                               hk, hg, hn)
+    else:
+        size = _push_starts(starts, cols + 2, nbins, hmode, goal, root, g, parent, mark,
+                            hk, hg, hn)
     expanded = 0
     while True:
         reached, size, expanded = _expand(free, cols, conn8, cost, hmode, heading, nbins,
-                                          rot_cost, sight_free, starts, goal, goal_bin, g,
+                                          rot_cost, sight_free, goal, goal_bin, g,
                                           parent, mark, hk, hg, hn, size, expanded, landmarks)
         if reached != -2:
             return reached, expanded, (hk, hg, hn)
-        starts = starts[:0]
         hk, hg, hn = heap_grow(hk, hg, hn)
 
 
+#: Up to this many start states are pushed from Python (a few microseconds).
+_FEW_STARTS = 64
+
+
+def _push_starts_py(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, hn) -> int:
+    """Mark the start states reached at cost 0 and push them: the heap's size.
+
+    ``root``: the parent a start records (-1, or the HEADING rule's 255).
+    """
+    goal, pc, nbins = int(goal), int(pc), int(nbins)      # Python ints: cheaper arithmetic
+    gr, gc = divmod(goal, pc) if goal >= 0 else (0, 0)
+    has_parent = parent.shape[0] > 0
+    starts = starts.tolist()
+    if len(starts) == 1:                  # the usual search: the heap's root, no sift
+        s = starts[0]
+        cell = s // nbins
+        r, c = divmod(cell, pc)
+        mark[s] = 1
+        g[s] = 0.0
+        if has_parent:
+            parent[s] = root
+        hk[0] = _hval_py(hmode, r - gr, c - gc) if goal >= 0 else 0.0
+        hg[0] = 0.0
+        hn[0] = s
+        return 1
+    size = 0
+    for s in starts:
+        cell = s // nbins
+        r = cell // pc
+        mark[s] = 1
+        g[s] = 0.0
+        if has_parent:
+            parent[s] = root
+        h0 = _hval_py(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
+        size = heap_push_py(hk, hg, hn, size, h0, 0.0, s)
+    return size
+
+
 @njit(cache=True)
-def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, starts, goal,
+def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, hn):
+    """:func:`_push_starts_py` as a kernel, for many starts."""
+    gr = gc = 0
+    if goal >= 0:
+        gr = goal // pc
+        gc = goal - gr * pc
+    size = 0
+    for s in starts:
+        cell = s // nbins
+        r = cell // pc
+        mark[s] = 1
+        g[s] = 0.0
+        if parent.shape[0] > 0:
+            parent[s] = root
+        h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
+        size = heap_push(hk, hg, hn, size, h0, 0.0, s)
+    return size
+
+
+@njit(cache=True)
+def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
-    """Pushes ``starts`` (cost 0), then expands until the goal (returns it), exhaustion (-1)
-    or a full heap (-2): :func:`best_first`'s loop."""
+    """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):
+    :func:`best_first`'s loop (the starts pushed already)."""
     pc = cols + 2
     off = offsets(cols)
     cap = hk.shape[0]
@@ -205,18 +286,6 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
     if goal >= 0:
         gr = goal // pc
         gc = goal - gr * pc
-    for s in starts:
-        cell = s // nbins
-        r = cell // pc
-        mark[s] = 1
-        g[s] = 0.0
-        if parent.shape[0] > 0:
-            if heading is not None:
-                parent[s] = 255
-            else:
-                parent[s] = -1
-        h0 = _hval(hmode, r - gr, cell - r * pc - gc) if goal >= 0 else 0.0
-        size = heap_push(hk, hg, hn, size, h0, 0.0, s)
     nk = 8 if conn8 else 4
     nmoves = nk
     nw = (nbins + 15) >> 4                 # HEADING: uint16 bin words per cell

@@ -170,6 +170,51 @@ def test_bfs_path_is_shortest():
             assert len(route) - 1 == ref and route[0] == s and route[-1] == t
 
 
+def _textbook_bfs_route(free: np.ndarray, s: int, t: int) -> list[int]:
+    """A FIFO BFS in plain Python, parents recorded when first found (N, E, S, W)."""
+    from collections import deque
+
+    rows, cols = free.shape
+    flat = free.ravel()
+    parent = {s: s} if flat[s] else {}
+    queue = deque(parent)
+    while queue:
+        u = queue.popleft()
+        if u == t:
+            break
+        r, c = divmod(u, cols)
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            rr, cc = r + dr, c + dc
+            v = rr * cols + cc
+            if 0 <= rr < rows and 0 <= cc < cols and flat[v] and v not in parent:
+                parent[v] = u
+                queue.append(v)
+    if t not in parent:
+        return []
+    route = [t]
+    while route[-1] != s:
+        route.append(parent[route[-1]])
+    return route[::-1]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bfs_path_is_the_textbook_bfs_route_cell_for_cell(seed):
+    # not only as short: the same cells, so the classic solvers' routes do not change
+    rng = np.random.default_rng(40 + seed)
+    shape = tuple(int(v) for v in rng.integers(2, 40, 2))
+    free = rng.random(shape) > (0.1 + 0.1 * (seed % 4))
+    flat = free.ravel().astype(np.uint8)
+    for s, t in rng.integers(0, free.size, (8, 2)):
+        route = core.bfs_path(flat, *shape, int(s), int(t))
+        assert route.tolist() == _textbook_bfs_route(free, int(s), int(t))
+        assert route.dtype == np.int64
+    # other dtypes read as truth values
+    s, t = (int(v) for v in np.flatnonzero(free)[[0, -1]])
+    assert np.array_equal(core.bfs_path(free.ravel(), *shape, s, t),
+                          core.bfs_path(free.ravel() * 0.5, *shape, s, t))
+    assert core.bfs_path(free.ravel(), *shape, s, t).tolist() == _textbook_bfs_route(free, s, t)
+
+
 def test_flood_edges_against_edge_list_bfs():
     rng = np.random.default_rng(5)
     rows, cols = 6, 7

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["install", "ENV", "stats"]
+__all__ = ["install", "ENV", "stats", "verified", "VERIFIED"]
 
 #: Set to ``0`` to leave numba's type inference as it ships.
 ENV = "ROBOMAZE_TYPING_MEMO"
@@ -47,6 +47,25 @@ _STATS = {"hits": 0, "misses": 0}
 _MEMO: dict = {}
 
 
+#: numba releases (major, minor) whose type inference the memos were checked
+#: against (tests/test_compile_typing_memo.py); others type as they ship
+VERIFIED = ((0, 68), (0, 68))
+
+
+def verified(version: str) -> bool:
+    """Whether ``version`` of numba is one the memos were checked against.
+
+    >>> verified("0.68.1"), verified("0.67.0"), verified("0.69.0rc1"), verified("1.0")
+    (True, False, False, False)
+    """
+    parts = version.split(".")
+    try:
+        key = (int(parts[0]), int(parts[1]))
+    except (IndexError, ValueError):
+        return False
+    return VERIFIED[0] <= key <= VERIFIED[1]
+
+
 def stats() -> dict:
     """``{"hits": ..., "misses": ...}`` of the signature memo in this process."""
     return dict(_STATS)
@@ -56,8 +75,8 @@ def install() -> bool:
     """Put both memos in place (idempotent); imports numba.
 
     Returns whether they are in place: False when ``ROBOMAZE_TYPING_MEMO``
-    is ``0`` or numba's classes lack what they wrap (another numba version:
-    it then types as it ships).
+    is ``0``, numba's release is not one of :data:`VERIFIED`, or its classes
+    lack what they wrap (numba then types as it ships).
     """
     global _INSTALLED
     if _INSTALLED is not None:
@@ -66,9 +85,12 @@ def install() -> bool:
     if os.environ.get(ENV, "1") == "0":
         return False
     try:
+        import numba
         from numba.core import targetconfig
         from numba.core.types import functions
     except ImportError:  # pragma: no cover - a numba that moved them
+        return False
+    if not verified(numba.__version__):  # pragma: no cover - a numba not checked here
         return False
     fn = functions.Function
     tc = targetconfig.TargetConfig

@@ -71,7 +71,7 @@ TASK_SPECS = [
     ("tasks explore", {"tasks": ["env", "agent", "metrics", "simulate"], "agent": "explore",
                        "sensor": "lidar", "footprint": "disc:0.15", "dt": 0.05, "corridor": 5,
                        "wall": 1, "resolution": 0.1, "options": {}}),
-    ("tasks collision_free rect", {"tasks": ["plan", "measure"], "method": "collision_free",
+    ("tasks collision_free rect", {"tasks": ["plan", "measure", "cspace"], "method": "collision_free",
                                    "footprint": "rect:0.3x0.2", "corridor": 3, "wall": 1,
                                    "resolution": 0.1, "options": {}}),
 ]

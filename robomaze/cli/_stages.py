@@ -63,11 +63,72 @@ def _task_generate(spec: dict) -> None:
              placement=spec.get("placement", "corners"), **spec.get("generator_options", {}))
 
 
+def _cspace_apart(spec: dict) -> bool:
+    """Whether the footprint's configuration space (its dilation kernels) is a
+    task of its own, ``"cspace"``, apart from the planner's search: for
+    ``collision_free`` with a shape that is not a disc (nor a point), unsmoothed.
+
+    Planned whole, the task compiled the dilation (``dilate_bits``, 1.0 s)
+    and then the binned search (4.3 s) in one process while the helper, done
+    with the path figures, idled: 5.3 s on the command's side against 2.9 s
+    (round 8b, benchmarks/README.md).
+
+    >>> _cspace_apart({"method": "collision_free", "footprint": "rect:0.3x0.2"})
+    True
+    >>> _cspace_apart({"method": "collision_free", "footprint": "disc:0.1"})
+    False
+    >>> _cspace_apart({"method": "astar", "footprint": "rect:0.3x0.2"})
+    False
+    """
+    if spec.get("method") != "collision_free" or spec.get("smooth"):
+        return False
+    fp = _footprint(spec)
+    return fp is not None and fp.kind != "disc"
+
+
+def _headings(spec: dict) -> int:
+    return int(spec.get("options", {}).get("headings", 16))
+
+
+def _task_cspace(spec: dict) -> None:
+    """The footprint's heading-binned configuration space (its dilation kernels)."""
+    if not _cspace_apart(spec):
+        return
+    from ..geometry import cspace_bits
+
+    cspace_bits(_tiny_grid(spec), _footprint(spec), headings=_headings(spec))
+
+
+def _binned_search(spec: dict, grid) -> None:
+    """``collision_free``'s search over (cell, heading bin) states, with the
+    kernels' argument types of a real plan, on a point robot's blocked bits
+    (the occupancy in every bin, packed by numpy): no dilation compiled."""
+    import numpy as np
+
+    from .. import _search
+
+    n = _headings(spec)
+    rows, cols = grid.shape
+    packed = np.packbits(np.ascontiguousarray(grid.occupied), axis=1, bitorder="little")
+    buf = np.zeros((rows, (cols + 63) // 64 * 8), np.uint8)
+    buf[:, :packed.shape[1]] = packed
+    blocked = np.ascontiguousarray(np.broadcast_to(buf.view("<u8").astype(np.uint64),
+                                                   (n, rows, buf.shape[1] // 8)))
+    (sr, sc), (gr, gc) = grid.start_goal()
+    _search.heading_path_packed(blocked, cols, np.arange(n, dtype=np.int64) * (rows * cols)
+                                + sr * cols + sc, gr * cols + gc, -1,
+                                conn8=spec.get("connectivity", 4) == 8,
+                                rot_cost=0.1)
+
+
 def _task_plan(spec: dict) -> None:
     from ..plan import plan, smooth
     from ..world import stage_rng
 
     grid = _tiny_grid(spec)
+    if _cspace_apart(spec):
+        _binned_search(spec, grid)
+        return
     options = dict(spec.get("options", {}))
     if spec.get("rng"):
         options["rng"] = stage_rng(0, "method")
@@ -222,6 +283,7 @@ def _task_clearance(spec: dict) -> None:
 TASKS: dict[str, Callable[[dict], None]] = {
     "generate": _task_generate,
     "plan": _task_plan,
+    "cspace": _task_cspace,
     "measure": _task_measure,
     "simulate": _task_simulate,
     "metrics": _task_metrics,
@@ -276,7 +338,7 @@ def _shared_clearance(tasks: list[str], needs: dict) -> tuple[list[str], dict]:
 #: Kernel files each task always caches: while all of a spec's are cached no
 #: helper is forked (a warm start costs milliseconds). None for the generator:
 #: which files hold its kernels depends on the generator and the size.
-PROBES = {"plan": ("metrics/keyposes.py",),
+PROBES = {"plan": ("metrics/keyposes.py",), "cspace": ("geometry/_kernels.py",),
           "measure": ("geometry/_kernels.py",), "env": ("geometry/_collide_kernels.py",),
           "agent": ("sense/_kernels.py",), "simulate": ("geometry/_collide_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}

@@ -158,10 +158,22 @@ def _report(maze, run, args) -> int:
     return 0 if run.success else 1
 
 
+def _warm(args) -> None:
+    """Compile the command's kernels (or load them) before its work, on two
+    cores when the cache lacks them (:mod:`robomaze.micromouse._warm`)."""
+    from .. import _compile
+    from ..micromouse import _warm as w
+
+    names, needs = w.tasks(args.profile, flood=args.method in ("floodfill", "floodfill_time"))
+    _compile.warm(names, lambda task: w.run(task, args.profile),
+                  needs=lambda task: needs.get(task, ()), probes=w.PROBES, cap=2)
+
+
 def solve_cmd(args) -> int:
     from ..micromouse import floodfill, get_profile, solve
     get_profile(args.profile)             # a bad profile fails before the run
     maze = _maze(args)
+    _warm(args)
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))

@@ -20,7 +20,7 @@ import numpy as np
 
 #: The entry's kernels, each a task of its own; "route" (the entry) needs them.
 PARTS = ("slalom_dial", "runs_dial", "prepare")
-#: Kernel files every task caches: no fork while they hold kernels.
+#: Kernel files the tasks cache (the route's, flood fill's): no fork while they hold kernels.
 PROBES = ("micromouse/_route_kernels.py", "_search/__init__.py")
 
 

@@ -26,8 +26,8 @@ ev.register("numba:compile", Listener())
 from robomaze.cli import main, mouse
 marks = []
 real = mouse._warm
-def warm(args):
-    real(args)
+def warm(args, **kw):
+    real(args, **kw)
     marks.append(len(names))
 mouse._warm = warm
 rc = main(sys.argv[2:])

@@ -158,10 +158,24 @@ def _report(maze, run, args) -> int:
     return 0 if run.success else 1
 
 
+def _warm(args, *, flood: bool) -> None:
+    """Compile the command's kernels (or load them) before its work, on two
+    cores when the cache lacks them (:mod:`robomaze.micromouse._warm`):
+    the best-possible times' route search, and flood fill's if ``flood``."""
+    from .. import _compile
+    from ..micromouse import _warm as w
+
+    names, needs = w.tasks(args.profile, flood=flood)
+    _compile.warm(names, lambda task: w.run(task, args.profile),
+                  needs=lambda task: needs.get(task, ()),
+                  probes=w.PROBES if flood else w.PROBES[:1], cap=2)
+
+
 def solve_cmd(args) -> int:
     from ..micromouse import floodfill, get_profile, solve
     get_profile(args.profile)             # a bad profile fails before the run
     maze = _maze(args)
+    _warm(args, flood=args.method in ("floodfill", "floodfill_time"))
     if args.goal == "mms":
         from ..micromouse.mms import mms_centre
         maze = maze.replace(goals=list(mms_centre(*maze.shape)))
@@ -212,6 +226,7 @@ def run_cmd(args) -> int:
     from ..micromouse import get_profile
     get_profile(args.profile)             # a bad profile fails before the mouse runs
     maze = _maze(args)
+    _warm(args, flood=False)              # before the mouse's process and its threads
     run = host_mouse(maze, program, command_timeout=args.command_timeout,
                      total_timeout=args.total_timeout, lenient=args.lenient,
                      stop_after=args.stop_after, goal=args.goal,

@@ -134,7 +134,8 @@ def test_cusps_agree_with_ompls_gear_changes_on_reeds_shepp_plans():
 
     g = widen(Maze.empty(2, 2), corridor=7, wall=1, resolution=0.1)
     counts = []
-    for seed in (1, 2, 3):
+    # seeds 4 and 5 reverse with the start/goal headings of today's 8-connected route
+    for seed in (1, 2, 3, 4, 5):
         p = plan(g, None, None, method="ompl:reeds_shepp", footprint=Footprint.rectangle(0.3, 0.16),
                  turning_radius=0.3, rng=seed, max_checks=40_000, time_limit=600.0)
         assert M.cusps(p) == p.stats["cusps"]

@@ -160,15 +160,11 @@ def _report(maze, run, args) -> int:
 
 def _warm(args, *, flood: bool) -> None:
     """Compile the command's kernels (or load them) before its work, on two
-    cores when the cache lacks them (:mod:`robomaze.micromouse._warm`):
+    cores when the cache lacks them (:func:`robomaze.micromouse.warm_up`):
     the best-possible times' route search, and flood fill's if ``flood``."""
-    from .. import _compile
-    from ..micromouse import _warm as w
+    from ..micromouse import warm_up
 
-    names, needs = w.tasks(args.profile, flood=flood)
-    _compile.warm(names, lambda task: w.run(task, args.profile),
-                  needs=lambda task: needs.get(task, ()),
-                  probes=w.PROBES if flood else w.PROBES[:1], cap=2)
+    warm_up(args.profile, flood=flood)
 
 
 def solve_cmd(args) -> int:

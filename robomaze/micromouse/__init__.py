@@ -26,6 +26,7 @@ _LAZY = {
     "MouseRun": "result",
     **dict.fromkeys(("FastRoute", "RouteSearch", "fastest_route"), "route"),
     **dict.fromkeys(("MouseWorld", "wall_array"), "world"),
+    "warm_up": "_warm",
 }
 
 __all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "right_wall", "tremaux",
@@ -33,7 +34,7 @@ __all__ = ["SOLVERS", "solve", "floodfill", "floodfill_time", "left_wall", "righ
            "route_turns", "route_straights", "contest_score", "mms_stats", "route_commands",
            "WallMap", "known_route",
            "wall_array", "MouseProfile", "PROFILES", "get_profile", "load_profile",
-           "FastRoute", "RouteSearch", "fastest_route"]
+           "FastRoute", "RouteSearch", "fastest_route", "warm_up"]
 
 
 def __getattr__(name: str):

@@ -116,3 +116,16 @@ def run(task: str, profile) -> None:
         compile_flood()
     else:
         compile_part(task)
+
+
+def warm_up(profile, *, flood: bool) -> None:
+    """Compile (or load) the route search's kernels, and flood fill's if
+    ``flood``, on two cores when the cache lacks them: what a command runs
+    before its work, so its first run waits less. Results never depend on it.
+    """
+    from .. import _compile
+
+    names, needs = tasks(profile, flood=flood)
+    _compile.warm(names, lambda task: run(task, profile),
+                  needs=lambda task: needs.get(task, ()),
+                  probes=PROBES if flood else PROBES[:1], cap=2)

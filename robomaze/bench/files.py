@@ -202,8 +202,16 @@ def target(directory: str | os.PathLike, rel: str) -> Path:
             raise ResultsDirError(f"{cur}: is a symbolic link; robomaze writes only inside its "
                                   "results directory and never through links (remove the link)")
         if not cur.exists():
-            cur.mkdir()
-        elif not cur.is_dir():
+            try:
+                cur.mkdir()
+            except FileExistsError:
+                # another worker of the sweep made it between the check and here;
+                # it must still be a real folder (the checks below and above)
+                if cur.is_symlink():
+                    raise ResultsDirError(f"{cur}: is a symbolic link; robomaze writes only "
+                                          "inside its results directory and never through "
+                                          "links (remove the link)") from None
+        if not cur.is_dir():
             raise ResultsDirError(f"{cur}: expected a folder robomaze writes into, found a file")
     out = cur / parts[-1]
     if out.is_symlink() or (out.exists() and not out.is_file()):

@@ -222,3 +222,22 @@ def test_safe_names_stay_in_their_folder_and_do_not_collide():
         assert "/" not in name and "\\" not in name and not name.startswith(".")
         assert 0 < len(name) <= 80 and name.isascii()
     assert safe_name("a/b") != safe_name("a_b") != safe_name("a:b")
+
+
+def test_a_folder_another_worker_makes_meanwhile_is_used_not_an_error(tmp_path, monkeypatch):
+    # two sweep workers building the reference cache at once: the folder appears
+    # between one worker's check and its mkdir (seen in CI as FileExistsError)
+    from robomaze.bench import files
+
+    made = tmp_path / "cache"
+    real_exists = Path.exists
+
+    def late_exists(self, *a, **k):
+        if self == made and not real_exists(self):
+            made.mkdir()                  # the other worker wins the race
+            return False
+        return real_exists(self, *a, **k)
+
+    monkeypatch.setattr(Path, "exists", late_exists)
+    out = files.target(tmp_path, "cache/key.npz")
+    assert out == made / "key.npz" and made.is_dir()

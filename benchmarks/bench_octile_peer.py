@@ -16,7 +16,8 @@ conn8=True)`` (8-connected, no corner cutting, float64 field, inf where
 unreached); its *path* column names the strategy it took
 (``probe``: the small-component probe of
 ``robomaze/_search/_octile_probe.py``; ``thin``: the 4-connected field of a
-grid without a free 2x2 square, ``_octile_thin.py``; ``ring``: the
+grid without a free 2x2 square, ``_octile_thin.py``; ``sweep``: row
+sweeps on a grid without a blocked cell, ``_octile_sweep.py``; ``ring``: the
 whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
 Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
@@ -90,13 +91,15 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
 
 
 def _path(free: np.ndarray, src) -> str:
-    """The strategy the field took: ``probe``, ``thin`` (no free 2x2 square) or ``ring``."""
+    """The strategy the field took: ``probe``, ``thin`` (no free 2x2 square), ``sweep`` or ``ring``."""
     if octile_strategy(free, np.array(src)) != "big":
         return "ring"
     if small_component_field(free, np.array(src)) is not None:
         return "probe"
     if thin_field(free, src[0]) is not None:
         return "thin"
+    if free.all():
+        return "sweep"
     return "ring"
 
 

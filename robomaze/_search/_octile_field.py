@@ -10,10 +10,14 @@ grids of at least :data:`._octile_probe.BIG` cells it first tries, in order:
 * ``"thin"``: one source on a grid without a free 2x2 square (corridor-1
   mazes, spirals): no diagonal move is legal, so the field is the
   4-connected one, as floats (:mod:`._octile_thin`);
+* ``"sweep"``: a grid without a blocked cell: row sweeps, checked to have
+  reached the ring's fixed point, the ring's values bit for bit
+  (:mod:`._octile_sweep`);
 
 and otherwise, and on every smaller grid, ``"ring"``: the bucket ring over
 the padded grid (:mod:`._octile`), compacted in place. Measured costs:
-``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)".
+``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)" and "round 9
+(r9-octile)".
 """
 
 from __future__ import annotations
@@ -56,6 +60,14 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
             out = thin_field(free, int(live[0]))
             if out is not None:
                 return out
+        if free.all():
+            from ._octile_sweep import sweep_field
+
+            fp = _padded(free, rows, cols)
+            psrc = _to_padded(live, rows, cols).astype(np.int64)
+            g = sweep_field(fp, cols, psrc)
+            if g is not None:
+                return unpad_in_place(g, rows, cols)[:rows * cols].reshape(rows, cols)
     fp = _padded(free, rows, cols)
     psrc = _to_padded(src, rows, cols).astype(np.int64)
     g = octile_field(fp, cols, psrc[fp[psrc] != 0])
@@ -67,8 +79,10 @@ def octile_strategy(free, sources=None) -> str:
 
     The big-grid strategies, in order: the small-component probe
     (:mod:`._octile_probe`), then, for one source, the 4-connected field of
-    a grid without a free 2x2 square (:mod:`._octile_thin`); each declines
-    cheaply when the grid is not its kind, and the ring takes the rest.
+    a grid without a free 2x2 square (:mod:`._octile_thin`), then row
+    sweeps on a grid without a blocked cell (:mod:`._octile_sweep`); each
+    declines cheaply when the grid is not its kind, and the ring takes the
+    rest.
 
     >>> octile_strategy(np.ones((3, 3), bool))
     'ring'

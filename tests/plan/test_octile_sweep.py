@@ -1,0 +1,149 @@
+"""The octile field's row sweeps (robomaze._search._octile_sweep) against scipy and the bucket ring.
+
+``distance_field(free, sources, conn8=True)`` sweeps rows on big grids
+without a blocked cell. Every field is compared cell for cell with
+``scipy.sparse.csgraph.dijkstra`` on the 8-connected graph without corner
+cutting (an independent reference; inf exactly where scipy has inf), and,
+since the sweeps claim the bucket ring's values bit for bit, with the ring
+(``_octile.octile_field``) by ``np.array_equal``. Grids with obstacles
+exercise the sweeps' fixed-point check (more rounds, or a refusal), which
+open grids never need.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csgraph
+
+from robomaze import _search as core
+from robomaze._search import _octile_probe, _padded, _to_padded
+from robomaze._search._octile import octile_field
+from robomaze._search._octile_sweep import sweep_field
+
+from test_core_batch import graph8
+from test_octile_strategies import kinds, maze, rooms, spiral
+
+
+def scipy_field(free, sources):
+    live = [s for s in sources if free.ravel()[s]]
+    if not live:
+        return np.full(free.shape, np.inf)
+    return csgraph.dijkstra(graph8(free), indices=live, min_only=True).reshape(free.shape)
+
+
+def same(got, want):
+    assert got.dtype == np.float64 and got.shape == want.shape
+    assert np.array_equal(np.isinf(got), np.isinf(want))
+    fin = np.isfinite(want)
+    assert np.allclose(got[fin], want[fin], rtol=1e-12, atol=0)
+
+
+def padded(free, sources):
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ps = _to_padded(np.asarray(sources, np.int64), rows, cols).astype(np.int64)
+    return fp, cols, ps[fp[ps] != 0]
+
+
+def inner(g, free):
+    rows, cols = free.shape
+    return g.reshape(rows + 2, cols + 2)[1:-1, 1:-1]
+
+
+@pytest.fixture
+def big_everywhere(monkeypatch):
+    monkeypatch.setattr(_octile_probe, "BIG", 0)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 9), (9, 1), (2, 2), (17, 5), (30, 41), (64, 64)])
+@pytest.mark.parametrize("nsrc", [1, 2, 5])
+def test_open_grids_equal_scipy_and_the_ring_bit_for_bit(shape, nsrc, big_everywhere):
+    rng = np.random.default_rng(shape[0] * 100 + shape[1] + nsrc)
+    free = np.ones(shape, bool)
+    sources = rng.choice(free.size, nsrc).tolist()
+    got = core.distance_field(free, sources, conn8=True)
+    same(got, scipy_field(free, sources))
+    ring = inner(octile_field(*padded(free, sources)), free)
+    assert np.array_equal(got, ring)              # the same floats, not only close ones
+    # one round settles an open grid: the sweeps never needed the ring
+    assert sweep_field(*padded(free, sources), rounds=1) is not None
+
+
+def test_one_source_on_an_open_grid_is_the_closed_form():
+    n = 120
+    free = np.ones((n, n), bool)
+    g = inner(sweep_field(*padded(free, [0])), free)
+    r, c = np.indices((n, n))
+    lo, hi = np.minimum(r, c), np.maximum(r, c)
+    assert np.allclose(g, hi - lo + lo * 2 ** 0.5, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kind", sorted(kinds()))
+def test_every_kind_settled_by_enough_rounds_is_the_ring_and_scipy(kind):
+    # with obstacles a round fixes one turn of every path; given rounds enough
+    # the sweeps reach the fixed point, which is the ring's field exactly
+    free = kinds()[kind]
+    cells = np.flatnonzero(free)
+    sources = [int(cells[len(cells) // 2]), int(cells[0])]
+    g = sweep_field(*padded(free, sources), rounds=10 ** 4)
+    assert g is not None
+    got = inner(g, free)
+    same(got, scipy_field(free, sources))
+    assert np.array_equal(got, inner(octile_field(*padded(free, sources)), free))
+
+
+def test_a_maze_refuses_within_few_rounds_and_the_field_is_still_exact(big_everywhere):
+    free = maze(3)
+    src = [int(np.flatnonzero(free)[0])]
+    assert sweep_field(*padded(free, src), rounds=1) is None      # not settled: the caller's ring
+    same(core.distance_field(free, src, conn8=True), scipy_field(free, src))
+
+
+def test_unreachable_cells_blocked_and_no_sources(big_everywhere):
+    free = np.ones((6, 7), bool)
+    assert np.isinf(core.distance_field(free, [], conn8=True)).all()
+    # a walled-off pocket keeps inf; the sweeps are not taken (a cell is blocked)
+    walled = free.copy()
+    walled[:, 3] = False
+    got = core.distance_field(walled, [0], conn8=True)
+    same(got, scipy_field(walled, [0]))
+    assert np.isinf(got[:, 3:]).all()
+    g = sweep_field(*padded(walled, [0]), rounds=4)
+    assert g is not None and np.array_equal(inner(g, walled), got)
+    # the same source twice, and a field over more sources, on the open grid
+    same(core.distance_field(free, [8, 8], conn8=True), scipy_field(free, [8]))
+    same(core.distance_field(free, [0, 41, 20], conn8=True), scipy_field(free, [0, 41, 20]))
+
+
+def test_spirals_and_rooms_settle_and_equal_the_ring():
+    for free in (spiral(31), rooms(33)):
+        src = [int(np.flatnonzero(free)[len(np.flatnonzero(free)) // 3])]
+        g = sweep_field(*padded(free, src), rounds=10 ** 4)
+        same(inner(g, free), scipy_field(free, src))
+        assert np.array_equal(inner(g, free), inner(octile_field(*padded(free, src)), free))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 16), st.integers(1, 16), st.floats(0.0, 0.6), st.integers(0, 10 ** 6),
+       st.integers(0, 4))
+def test_random_grids_sweeps_equal_the_ring_and_scipy(rows, cols, p, seed, nsrc):
+    rng = np.random.default_rng(seed)
+    free = rng.random((rows, cols)) >= p
+    sources = rng.choice(rows * cols, nsrc).tolist() if nsrc else []
+    want = scipy_field(free, sources)
+    g = sweep_field(*padded(free, sources), rounds=10 ** 4)
+    assert g is not None
+    got = inner(g, free)
+    same(got, want)
+    assert np.array_equal(got, inner(octile_field(*padded(free, sources)), free))
+    # and the public call on the open version of the grid takes the sweeps
+    old = _octile_probe.BIG
+    try:
+        _octile_probe.BIG = 0
+        open_ = np.ones_like(free)
+        same(core.distance_field(open_, sources, conn8=True), scipy_field(open_, sources))
+    finally:
+        _octile_probe.BIG = old

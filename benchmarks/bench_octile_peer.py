@@ -17,7 +17,8 @@ unreached); its *path* column names the strategy it took
 (``probe``: the small-component probe of
 ``robomaze/_search/_octile_probe.py``; ``thin``: the 4-connected field of a
 grid without a free 2x2 square, ``_octile_thin.py``; ``sweep``: row
-sweeps on a grid without a blocked cell, ``_octile_sweep.py``; ``ring``: the
+sweeps where a window about the source settles under two rounds (open
+grids, rooms), ``_octile_sweep.py``; ``ring``: the
 whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
 Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
@@ -98,7 +99,12 @@ def _path(free: np.ndarray, src) -> str:
         return "probe"
     if thin_field(free, src[0]) is not None:
         return "thin"
-    if free.all():
+    from robomaze._search import _padded
+    from robomaze._search._octile_sweep import settles_near, sweep_field
+    rows, cols = free.shape
+    if settles_near(free, np.array(src)) and sweep_field(
+            _padded(free, rows, cols), cols, np.array([(src[0] // cols + 1) * (cols + 2)
+                                                       + src[0] % cols + 1])) is not None:
         return "sweep"
     return "ring"
 

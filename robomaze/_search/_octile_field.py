@@ -10,9 +10,10 @@ grids of at least :data:`._octile_probe.BIG` cells it first tries, in order:
 * ``"thin"``: one source on a grid without a free 2x2 square (corridor-1
   mazes, spirals): no diagonal move is legal, so the field is the
   4-connected one, as floats (:mod:`._octile_thin`);
-* ``"sweep"``: a grid without a blocked cell: row sweeps, checked to have
-  reached the ring's fixed point, the ring's values bit for bit
-  (:mod:`._octile_sweep`);
+* ``"sweep"``: a grid whose window about the first source settles under a
+  few row sweeps (open grids, rooms): row sweeps over the whole grid,
+  checked to have reached the ring's fixed point, the ring's values bit
+  for bit (:mod:`._octile_sweep`);
 
 and otherwise, and on every smaller grid, ``"ring"``: the bucket ring over
 the padded grid (:mod:`._octile`), compacted in place. Measured costs:
@@ -60,9 +61,9 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
             out = thin_field(free, int(live[0]))
             if out is not None:
                 return out
-        if free.all():
-            from ._octile_sweep import sweep_field
+        from ._octile_sweep import settles_near, sweep_field
 
+        if settles_near(free, live):
             fp = _padded(free, rows, cols)
             psrc = _to_padded(live, rows, cols).astype(np.int64)
             g = sweep_field(fp, cols, psrc)
@@ -80,7 +81,8 @@ def octile_strategy(free, sources=None) -> str:
     The big-grid strategies, in order: the small-component probe
     (:mod:`._octile_probe`), then, for one source, the 4-connected field of
     a grid without a free 2x2 square (:mod:`._octile_thin`), then row
-    sweeps on a grid without a blocked cell (:mod:`._octile_sweep`); each
+    sweeps where a window about the first source settles under a few
+    (:mod:`._octile_sweep`); each
     declines cheaply when the grid is not its kind, and the ring takes the
     rest.
 

@@ -31,106 +31,114 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["sweep_field"]
+__all__ = ["settles_near", "sweep_field"]
 
 SQRT2 = 2.0 ** 0.5
-ROUNDS = 4      # rounds (a down and an up pass) before the caller takes the ring
+ROUNDS = 2      # rounds (a down and an up pass) before the caller takes the ring
+WINDOW = 256    # side of the window around a source that predicts whether sweeps settle
 
 
 @njit(cache=True)
 def _pass(fp, g, rows, pc, down):
-    """One pass down (or up) the padded rows: offers from the row before, then along the row."""
-    changed = False
+    """One pass down (or up) the padded rows: offers from the row before, then along the row.
+
+    Blocked cells keep inf throughout, so an offer *from* one is inf already
+    and only the cells an offer goes to, and a diagonal's two sides, are
+    tested. Rows are read through 1-D views: with plain offsets from the
+    row's start the first loop vectorises (6x faster at 4001^2).
+    """
+    inf = np.inf
+    changed = 0
     for rr in range(rows):
         r = rr + 1 if down else rows - rr
         o = r * pc
         a = o - pc if down else o + pc            # the row swept just before
+        G = g[o:o + pc]
+        F = fp[o:o + pc]
+        A = g[a:a + pc]
+        FA = fp[a:a + pc]
         acc = 0
+        # every load unconditional, then a select: no branch in the loop
         for c in range(1, pc - 1):
-            v = o + c
-            gv = g[v]
-            best = gv
-            vert = fp[v] & fp[a + c]
-            x = g[a + c] + 1.0
-            x = x if vert else np.inf
+            f = F[c]
+            best = G[c]
+            x = A[c] + 1.0
+            x = x if f else inf
             best = x if x < best else best
-            y = g[a + c - 1] + SQRT2
-            y = y if vert & fp[v - 1] & fp[a + c - 1] else np.inf
+            vert = f & FA[c]
+            y = A[c - 1] + SQRT2
+            y = y if vert & F[c - 1] else inf
             best = y if y < best else best
-            z = g[a + c + 1] + SQRT2
-            z = z if vert & fp[v + 1] & fp[a + c + 1] else np.inf
+            z = A[c + 1] + SQRT2
+            z = z if vert & F[c + 1] else inf
             best = z if z < best else best
-            acc |= best < gv
-            g[v] = best
-        prev = g[o + 1]
-        pf = fp[o + 1]
+            acc += best < G[c]
+            G[c] = best
+        prev = G[1]
         for c in range(2, pc - 1):
-            v = o + c
-            f = fp[v]
-            cur = g[v]
+            cur = G[c]
             x = prev + 1.0
-            if (f & pf) != 0 and x < cur:
+            if F[c] and x < cur:
                 cur = x
-                g[v] = x
-                acc |= True
+                G[c] = x
+                acc += 1
             prev = cur
-            pf = f
-        prev = g[o + pc - 2]
-        pf = fp[o + pc - 2]
+        prev = G[pc - 2]
         for c in range(pc - 3, 0, -1):
-            v = o + c
-            f = fp[v]
-            cur = g[v]
+            cur = G[c]
             x = prev + 1.0
-            if (f & pf) != 0 and x < cur:
+            if F[c] and x < cur:
                 cur = x
-                g[v] = x
-                acc |= True
+                G[c] = x
+                acc += 1
             prev = cur
-            pf = f
-        changed |= acc != 0
+        changed += acc
     return changed
 
 
 @njit(cache=True)
 def _settled(fp, g, rows, pc):
-    """Whether no legal move offers any cell less than it has (the fixed point)."""
+    """Whether no legal move offers any cell less than it has (the fixed point).
+
+    As in :func:`_pass`, an offer from a blocked cell is inf already.
+    """
     inf = np.inf
     for r in range(1, rows + 1):
         o = r * pc
+        G = g[o:o + pc]
+        F = fp[o:o + pc]
+        N = g[o - pc:o]
+        FN = fp[o - pc:o]
+        S = g[o + pc:o + 2 * pc]
+        FS = fp[o + pc:o + 2 * pc]
         bad = 0
         # selects and one count, no exit inside the row: the loop vectorises
         for c in range(1, pc - 1):
-            v = o + c
-            f = fp[v]
-            n = fp[v - pc] & f
-            s = fp[v + pc] & f
-            w = fp[v - 1] & f
-            e = fp[v + 1] & f
-            # every load unconditional, then a select: LLVM may not move a load past a branch
-            m = g[v - pc]
-            m = m if n else inf
-            x = g[v + pc]
-            x = x if s else inf
+            f = F[c]
+            m = N[c]
+            x = S[c]
             m = x if x < m else m
-            x = g[v - 1]
-            x = x if w else inf
+            x = G[c - 1]
             m = x if x < m else m
-            x = g[v + 1]
-            x = x if e else inf
+            x = G[c + 1]
             m = x if x < m else m
-            d = g[v - pc - 1]
-            d = d if n & w & fp[v - pc - 1] else inf
-            x = g[v - pc + 1]
-            x = x if n & e & fp[v - pc + 1] else inf
+            n = FN[c] & f
+            s = FS[c] & f
+            w = F[c - 1]
+            e = F[c + 1]
+            d = N[c - 1]
+            d = d if n & w else inf
+            x = N[c + 1]
+            x = x if n & e else inf
             d = x if x < d else d
-            x = g[v + pc - 1]
-            x = x if s & w & fp[v + pc - 1] else inf
+            x = S[c - 1]
+            x = x if s & w else inf
             d = x if x < d else d
-            x = g[v + pc + 1]
-            x = x if s & e & fp[v + pc + 1] else inf
+            x = S[c + 1]
+            x = x if s & e else inf
             d = x if x < d else d
-            bad += (m + 1.0 < g[v]) | (d + SQRT2 < g[v])
+            gv = G[c] if f else -inf                 # a blocked cell takes no offer
+            bad += (m + 1.0 < gv) | (d + SQRT2 < gv)
         if bad:
             return False
     return True
@@ -168,3 +176,41 @@ def sweep_field(fp, cols: int, sources, rounds: int = ROUNDS):
         if _settled(fp, g, rows, pc):
             return g
     return None
+
+
+def settles_near(free: np.ndarray, sources: np.ndarray) -> bool:
+    """Whether sweeps settle, within :data:`ROUNDS`, a window of ``free`` around the first source.
+
+    The chooser's prediction for the whole grid (``sources``: flat indices
+    of free cells): a :data:`WINDOW`-wide square about the first source,
+    cut out as a grid of its own, costs a few hundredths of the whole
+    field. Open grids and rooms with doors settle in one or two rounds
+    everywhere; random obstacles and mazes need more, in the window as on
+    the whole grid. A wrong prediction costs time only: the whole grid is
+    checked all the same, and the ring takes it if it does not settle.
+
+    >>> free = np.ones((40, 50), bool)
+    >>> settles_near(free, np.array([0]))
+    True
+    >>> for k in range(1, 50, 4):     # walls across, doors at the bottom and top in turn
+    ...     free[:, k] = False
+    ...     free[39 if k % 8 == 1 else 0, k] = True
+    >>> settles_near(free, np.array([0]))
+    False
+    """
+    from . import _padded, _to_padded
+
+    if sources.size == 0:
+        return True
+    rows, cols = free.shape
+    r, c = divmod(int(sources[0]), cols)
+    h = WINDOW // 2
+    r0, c0 = max(r - h, 0), max(c - h, 0)
+    r1, c1 = min(r0 + WINDOW, rows), min(c0 + WINDOW, cols)
+    sub = np.ascontiguousarray(free[r0:r1, c0:c1])
+    sr, sc = np.divmod(sources, cols)
+    inside = (sr >= r0) & (sr < r1) & (sc >= c0) & (sc < c1)
+    local = (sr[inside] - r0) * (c1 - c0) + sc[inside] - c0
+    fp = _padded(sub, r1 - r0, c1 - c0)
+    return sweep_field(fp, c1 - c0, _to_padded(local, r1 - r0, c1 - c0).astype(np.int64)) \
+        is not None

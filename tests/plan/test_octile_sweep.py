@@ -147,3 +147,25 @@ def test_random_grids_sweeps_equal_the_ring_and_scipy(rows, cols, p, seed, nsrc)
         same(core.distance_field(open_, sources, conn8=True), scipy_field(open_, sources))
     finally:
         _octile_probe.BIG = old
+
+
+def test_the_chooser_sweeps_rooms_and_open_grids_but_not_mazes_or_random_grids(monkeypatch):
+    from robomaze._search._octile_sweep import settles_near
+
+    k = kinds()
+    for name in ("open", "rooms"):
+        free = k[name]
+        assert settles_near(free, np.array([int(np.flatnonzero(free)[0])]))
+    rng = np.random.default_rng(7)
+    bigger = {"maze-c3": k["maze-c3"], "maze-c9": k["maze-c9"],
+              **{f"random{p}": rng.random((256, 256)) >= p / 100 for p in (10, 30)}}
+    for name, free in bigger.items():
+        assert not settles_near(free, np.array([int(np.flatnonzero(free)[0])])), name
+    # a window smaller than the grid: only the part about the first source is tried
+    monkeypatch.setattr(_octile_probe, "BIG", 0)
+    import robomaze._search._octile_sweep as sw
+    monkeypatch.setattr(sw, "WINDOW", 16)
+    free = rooms(65)
+    src = [int(np.flatnonzero(free)[0]), int(np.flatnonzero(free)[-1])]
+    assert settles_near(free, np.array(src))
+    same(core.distance_field(free, src, conn8=True), scipy_field(free, src))

@@ -31,11 +31,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["settles_near", "sweep_field"]
+__all__ = ["sweep_field", "sweep_pays"]
 
 SQRT2 = 2.0 ** 0.5
-ROUNDS = 2      # rounds (a down and an up pass) before the caller takes the ring
-WINDOW = 256    # side of the window around a source that predicts whether sweeps settle
+ROUNDS = 2      # rounds (a down and an up pass) before the repair
+WINDOW = 256    # side of the window about a source that predicts whether sweeps pay
+PAYS = 0.15     # the share of a window's free cells the repair may queue where they pay
 
 
 @njit(cache=True)
@@ -153,18 +154,23 @@ def _fill(g, fp, sources):
             g[s] = 0.0
 
 
-def sweep_field(fp, cols: int, sources, rounds: int = ROUNDS):
-    """The padded octile field of ``fp`` from padded ``sources`` by sweeps; None if not settled.
+def sweep_field(fp, cols: int, sources, rounds: int = ROUNDS, limit: int | None = None):
+    """``(field, work)``: the padded octile field of ``fp`` from padded ``sources`` by sweeps.
 
-    ``None`` after ``rounds`` rounds without reaching the fixed point (the
-    caller then runs the bucket ring). Blocked sources are ignored.
+    ``rounds`` rounds of sweeps; if they have not settled, the cells still
+    wrong are corrected by :func:`._octile_repair.repair_field` (``work``:
+    the cells it queued, 0 if the sweeps settled). The field is None if
+    more than ``limit`` cells (default: all) needed seeding; the caller then
+    runs the ring. Blocked sources are ignored.
 
     >>> from robomaze._search import _padded
-    >>> g = sweep_field(_padded(np.ones((2, 3), bool), 2, 3), 3, np.array([6]))
-    >>> g.reshape(4, 5)[1:-1, 1:-1].round(3)
-    array([[0.   , 1.   , 2.   ],
-           [1.   , 1.414, 2.414]])
+    >>> g, work = sweep_field(_padded(np.ones((2, 3), bool), 2, 3), 3, np.array([6]))
+    >>> g.reshape(4, 5)[1:-1, 1:-1].round(3), work
+    (array([[0.   , 1.   , 2.   ],
+           [1.   , 1.414, 2.414]]), 0)
     """
+    from ._octile_repair import repair_field
+
     n = fp.shape[0]
     pc = cols + 2
     rows = n // pc - 2
@@ -174,28 +180,30 @@ def sweep_field(fp, cols: int, sources, rounds: int = ROUNDS):
         _pass(fp, g, rows, pc, True)
         _pass(fp, g, rows, pc, False)
         if _settled(fp, g, rows, pc):
-            return g
-    return None
+            return g, 0
+    work = repair_field(fp, cols, g, n if limit is None else limit)
+    return (None, -1) if work < 0 else (g, work)
 
 
-def settles_near(free: np.ndarray, sources: np.ndarray) -> bool:
-    """Whether sweeps settle, within :data:`ROUNDS`, a window of ``free`` around the first source.
+def sweep_pays(free: np.ndarray, sources: np.ndarray) -> bool:
+    """Whether sweeps and repair beat the ring on ``free``, judged on a window about the first source.
 
     The chooser's prediction for the whole grid (``sources``: flat indices
     of free cells): a :data:`WINDOW`-wide square about the first source,
-    cut out as a grid of its own, costs a few hundredths of the whole
-    field. Open grids and rooms with doors settle in one or two rounds
-    everywhere; random obstacles and mazes need more, in the window as on
-    the whole grid. A wrong prediction costs time only: the whole grid is
-    checked all the same, and the ring takes it if it does not settle.
+    cut out as a grid of its own, is swept and repaired (a few hundredths
+    of the whole field's cost); the sweeps pay where the repair queued at
+    most :data:`PAYS` of its free cells. Open grids, rooms with doors and
+    sparse random obstacles pass; mazes (every path turns back) and dense
+    random grids do not. A wrong prediction costs time only: the whole
+    grid's repair gives up past the same share and the ring takes over.
 
     >>> free = np.ones((40, 50), bool)
-    >>> settles_near(free, np.array([0]))
+    >>> sweep_pays(free, np.array([0]))
     True
     >>> for k in range(1, 50, 4):     # walls across, doors at the bottom and top in turn
     ...     free[:, k] = False
     ...     free[39 if k % 8 == 1 else 0, k] = True
-    >>> settles_near(free, np.array([0]))
+    >>> sweep_pays(free, np.array([0]))
     False
     """
     from . import _padded, _to_padded
@@ -212,5 +220,7 @@ def settles_near(free: np.ndarray, sources: np.ndarray) -> bool:
     inside = (sr >= r0) & (sr < r1) & (sc >= c0) & (sc < c1)
     local = (sr[inside] - r0) * (c1 - c0) + sc[inside] - c0
     fp = _padded(sub, r1 - r0, c1 - c0)
-    return sweep_field(fp, c1 - c0, _to_padded(local, r1 - r0, c1 - c0).astype(np.int64)) \
-        is not None
+    limit = int(PAYS * sub.sum())
+    g, work = sweep_field(fp, c1 - c0, _to_padded(local, r1 - r0, c1 - c0).astype(np.int64),
+                          limit=limit)
+    return g is not None and work <= limit

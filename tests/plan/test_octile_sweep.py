@@ -190,3 +190,14 @@ def test_the_chooser_sweeps_rooms_open_and_sparse_grids_not_mazes_or_dense_ones(
     src = [int(np.flatnonzero(free)[0]), int(np.flatnonzero(free)[-1])]
     assert sweep_pays(free, np.array(src))
     same(core.distance_field(free, src, conn8=True), scipy_field(free, src))
+
+
+@pytest.mark.parametrize("kind", sorted(kinds()))
+def test_every_strategy_of_the_public_call_gives_the_rings_floats(kind, big_everywhere):
+    # whichever strategy the chooser takes (probe, thin, sweeps, ring), the
+    # values are the whole-grid ring's bit for bit, not only close
+    free = kinds()[kind]
+    cells = np.flatnonzero(free)
+    for sources in ([int(cells[len(cells) // 2])], [int(cells[0]), int(cells[-1])]):
+        got = core.distance_field(free, sources, conn8=True)
+        assert np.array_equal(got, inner(octile_field(*padded(free, sources)), free))

@@ -16,7 +16,11 @@ conn8=True)`` (8-connected, no corner cutting, float64 field, inf where
 unreached); its *path* column names the strategy it took
 (``probe``: the small-component probe of
 ``robomaze/_search/_octile_probe.py``; ``thin``: the 4-connected field of a
-grid without a free 2x2 square, ``_octile_thin.py``; ``ring``: the
+grid without a free 2x2 square, ``_octile_thin.py``; ``sweep``: row
+sweeps (open grids, rooms), ``_octile_sweep.py``; ``sweep+repair``: the
+same and a bucket queue from the cells they left too high (sparse random
+obstacles), ``_octile_repair.py``; both where a window about the source
+says they pay; ``ring``: the
 whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
 Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
@@ -57,7 +61,9 @@ from bench_peers import FLAGS, make  # noqa: E402
 
 from robomaze._search import distance_field  # noqa: E402
 from robomaze._search._octile_field import octile_strategy  # noqa: E402
+from robomaze._search import _padded  # noqa: E402
 from robomaze._search._octile_probe import small_component_field  # noqa: E402
+from robomaze._search._octile_sweep import PAYS, sweep_field, sweep_pays  # noqa: E402
 from robomaze._search._octile_thin import thin_field  # noqa: E402
 
 KINDS = ("maze-c1", "bare-c1", "maze-c3", "bare-c3", "maze-c9", "bare-c9", "braid-c3",
@@ -90,13 +96,20 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
 
 
 def _path(free: np.ndarray, src) -> str:
-    """The strategy the field took: ``probe``, ``thin`` (no free 2x2 square) or ``ring``."""
+    """The strategy the field took: ``probe``, ``thin``, ``sweep``, ``sweep+repair`` or ``ring``."""
     if octile_strategy(free, np.array(src)) != "big":
         return "ring"
     if small_component_field(free, np.array(src)) is not None:
         return "probe"
     if thin_field(free, src[0]) is not None:
         return "thin"
+    rows, cols = free.shape
+    if sweep_pays(free, np.array(src)):
+        g, work = sweep_field(_padded(free, rows, cols), cols,
+                              np.array([(src[0] // cols + 1) * (cols + 2) + src[0] % cols + 1]),
+                              limit=int(PAYS * free.size))
+        if g is not None:
+            return "sweep" if work == 0 else "sweep+repair"
     return "ring"
 
 

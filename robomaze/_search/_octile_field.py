@@ -10,10 +10,16 @@ grids of at least :data:`._octile_probe.BIG` cells it first tries, in order:
 * ``"thin"``: one source on a grid without a free 2x2 square (corridor-1
   mazes, spirals): no diagonal move is legal, so the field is the
   4-connected one, as floats (:mod:`._octile_thin`);
+* ``"sweep"``: where a window about the first source says it pays (open
+  grids, rooms, sparse random obstacles): two rounds of row sweeps over
+  the whole grid, then a bucket queue from the cells still too high; the
+  ring's values bit for bit (:mod:`._octile_sweep`,
+  :mod:`._octile_repair`);
 
 and otherwise, and on every smaller grid, ``"ring"``: the bucket ring over
 the padded grid (:mod:`._octile`), compacted in place. Measured costs:
-``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)".
+``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)" and "round 9
+(r9-octile)".
 """
 
 from __future__ import annotations
@@ -56,6 +62,14 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
             out = thin_field(free, int(live[0]))
             if out is not None:
                 return out
+        from ._octile_sweep import PAYS, sweep_field, sweep_pays
+
+        if sweep_pays(free, live):
+            fp = _padded(free, rows, cols)
+            psrc = _to_padded(live, rows, cols).astype(np.int64)
+            g, _ = sweep_field(fp, cols, psrc, limit=int(PAYS * free.size))
+            if g is not None:
+                return unpad_in_place(g, rows, cols)[:rows * cols].reshape(rows, cols)
     fp = _padded(free, rows, cols)
     psrc = _to_padded(src, rows, cols).astype(np.int64)
     g = octile_field(fp, cols, psrc[fp[psrc] != 0])
@@ -67,8 +81,11 @@ def octile_strategy(free, sources=None) -> str:
 
     The big-grid strategies, in order: the small-component probe
     (:mod:`._octile_probe`), then, for one source, the 4-connected field of
-    a grid without a free 2x2 square (:mod:`._octile_thin`); each declines
-    cheaply when the grid is not its kind, and the ring takes the rest.
+    a grid without a free 2x2 square (:mod:`._octile_thin`), then row
+    sweeps and repair where a window about the first source says they pay
+    (:mod:`._octile_sweep`); each
+    declines cheaply when the grid is not its kind, and the ring takes the
+    rest.
 
     >>> octile_strategy(np.ones((3, 3), bool))
     'ring'

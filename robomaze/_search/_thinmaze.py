@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._bitwave import _scratch
+from ._bitwave import _scratch, fresh, populated
 
 
 @njit(cache=True)
@@ -304,11 +304,16 @@ def thin_maze_field(occ: np.ndarray, goal):
     if occ[gr, gc]:
         return None
     o8 = occ.view(np.uint8)
-    # every cell is written by write_field: no -1 fill first (round 7 filled
-    # it to fault the pages in by numpy; measured again in round 8, the fill
-    # was a 256 MB pass more and the stalls came with or without it)
-    out = np.empty((rows, cols), np.int32)
-    sides = np.empty(R * C, np.uint8)
+    # every cell is written by write_field: no -1 fill first (a 256 MB pass
+    # more at 8001^2). The output is faulted in first (``fresh``: the memory
+    # another array just gave back is cheap to fault in, the same a walk
+    # later up to 20x dearer in system time); the scratch is on 4 KiB pages
+    # faulted in at once (``populated``: numpy's huge pages for it cost
+    # 14-214 ms of system time at 8001^2, these 32-40 ms). A grid that is no
+    # such maze gives them back to the BFS's own arrays a moment later
+    out = fresh((rows, cols), np.int32)
+    depth = populated(R * C, np.int32)
+    sides = populated(R * C, np.uint8)
     if maze_sides(o8, sides) != R * C - 1:
         return None                      # loops or a forest (or not a maze): the BFS
     # seeds: (maze cell, the side bit it is entered from, depth)
@@ -322,7 +327,6 @@ def thin_maze_field(occ: np.ndarray, goal):
         c = gc // 2
         seeds = [(r * C + c, side, 1) for r, side in ((gr // 2 - 1, 4), (gr // 2, 1))
                  if 0 <= r < R]
-    depth = np.empty(R * C, np.int32)
     # the stack: pages faulted in only where it is pushed (a junction's ways)
     count = cell_depths4(sides, C, np.array(seeds, np.int64).reshape(-1, 3), depth,
                          _scratch(R * C + 32, np.int64))

@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._bitwave import _scratch, fresh, populated
 from ._blockwave_nt import band_row, store_fence
 
 # the side of a cell its parent lies on, as the bit of that side in a cell's
@@ -876,15 +877,20 @@ def _closed_form(occ, rows, cols, walls):
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
-        f0 = np.empty(n, np.int64)
-        cnt = np.empty(n, np.int8)
-        xi = np.empty(n, np.int32)
+        # the output faulted in first and the scratch on 4 KiB pages: at
+        # 8001^2 numpy's fresh huge pages for the forms, met a walk after the
+        # last free, cost up to 0.6 s of system time (``fresh``, ``populated``:
+        # benchmarks/README.md, "Issue 40, round 9 (r9-wave)")
+        out = fresh(rows * cols, np.int32)
+        f0 = populated(n, np.int64)
+        cnt = populated(n, np.int8)
+        # written only where a cell holds more than one form: pages on demand
+        xi = _scratch(n, np.int32)
         # cells holding more than one form (where waves meet): 0.7% of a
         # braided corridor-3 maze's; more than 1/8 sends the grid to the BFS
-        pool = np.empty((n // 8 + 64, _FORMS - 1), np.int64)
+        pool = _scratch((n // 8 + 64) * (_FORMS - 1), np.int64).reshape(-1, _FORMS - 1)
         if not _walk_loops(*walls, f0, cnt, xi, pool):
             return None
-        out = np.empty(rows * cols, np.int32)
         reached = _write_loops(occ, *walls, f0, cnt, xi, pool, out)
     if reached < 0:
         return None

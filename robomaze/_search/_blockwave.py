@@ -673,13 +673,18 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
 
 @njit(cache=True)
 def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, cnt, xi, pool,
-                     terms, prows, want, multi):
+                     terms, prows, want, multi, tmp, ispass):
     """:func:`_cell_band` with up to ``_FORMS`` forms a cell; passages from their cells.
 
     A horizontal passage is entered only from the cells beside it, so each
     of its cells is the smaller of the row's value beside it continued
     across (``left + 1 + o``, ``right + t - o``), written in a second pass
-    over the row.
+    over the row. With one-cell walls (``t == 1``) that pass is one loop
+    over the row's columns (``ispass`` marks the passages' columns): the
+    cells' values are computed into ``tmp`` (a cached row), and every
+    column of the output is written once from it -- a passage the smaller
+    neighbour plus one, a cell its own value -- where a loop over the
+    passages (one in ``k + 1`` columns) rewrote them in place.
     """
     rows, cols = east.shape
     p = k + t
@@ -717,8 +722,9 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
             prows[0, cc] = 0
     bad = np.uint8(0)
     reached = 0
+    ncols = out2.shape[1]
     for row in range(r_lo, r_lo + k):
-        orow = out2[row]
+        orow = out2[row] if t > 1 else tmp
         qrow = occ2[row]
         t0 = terms[0]
         p0 = prows[0]
@@ -739,6 +745,32 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
                     v = min(v, (key >> 32) + abs(cc - c0 - (key & _M16) + _REL)
                             + abs(row - r_lo - ((key >> 16) & _M16) + _REL))
                 orow[cc] = v
+        if t == 1:
+            # columns 0 and ncols - 1 are the border's passages (one side
+            # each); the rest in one branch-free loop over the row
+            orow = out2[row]
+            rb = np.int64(tmp[1])
+            v = rb + 1 if rb >= 0 and want[0] == 0 else -1
+            orow[0] = v
+            reached += v >= 0
+            lb = np.int64(tmp[ncols - 2])
+            v = lb + 1 if lb >= 0 and want[ncols - 1] == 0 else -1
+            orow[ncols - 1] = v
+            reached += v >= 0
+            for cc in range(1, ncols - 1):
+                a = np.int64(tmp[cc - 1])
+                b = np.int64(tmp[cc + 1])
+                a = a if a >= 0 else _BIG
+                b = b if b >= 0 else _BIG
+                m = min(a, b) + 1
+                pv = m if (m < _BIG) & (want[cc] == 0) else -1
+                v = pv if ispass[cc] != 0 else np.int64(tmp[cc])
+                orow[cc] = v
+                reached += (v >= 0) & (ispass[cc] != 0)
+            if gi == 2 * r + 1 and gj % 2 == 0 and want[(gj // 2) * p] == 0:
+                c_lo = (gj // 2) * p
+                orow[c_lo] = abs(row - gr) + abs(c_lo - gc)  # the goal's own passage
+            continue
         # the passages: no branch on the maze (open or closed is a coin toss
         # in a braid; a closed one gets -1 from its ``want``)
         for q in range(cols + 1):
@@ -776,10 +808,14 @@ def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s,
     wall_want = np.ones(cols, np.uint8)
     none = np.full(cols, -1, np.int32)
     multi = np.empty(mcols, np.int64)
+    tmp = np.empty(cols, np.int32)
+    ispass = np.zeros(cols, np.uint8)
+    for c in range(cols):
+        ispass[c] = c % p < t
     reached = 0
     for r in range(mrows):
         bad, n = _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0,
-                                  cnt, xi, pool, terms, prows, want, multi)
+                                  cnt, xi, pool, terms, prows, want, multi, tmp, ispass)
         if bad:
             return -1
         reached += n

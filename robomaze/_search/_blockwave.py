@@ -469,6 +469,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
     down = out2[w_lo + t] if r < rows else none
     bad = np.uint8(0)
     reached = 0
+    # int32 throughout (an int64 sentinel made every lane int64), and the
+    # reached count and the occupancy check as branch-free sums: the loop
+    # vectorizes (4001^2 braided corridor 3, the loops write with a warm output,
+    # 9 interleaved calls: 48.4 -> 40.2 ms)
+    big32 = np.int32(_BIG)
+    m1 = np.int32(-1)
     for o in range(t):
         orow = out2[w_lo + o]
         qrow = occ2[w_lo + o]
@@ -477,10 +483,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
         for cc in range(orow.shape[0]):
             u = up[cc]
             d = down[cc]
-            v = min(u + ou if u >= 0 else _BIG, d + od if d >= 0 else _BIG)
-            v = v if v < _BIG and want[cc] == 0 else -1
+            a = u + ou if u >= 0 else big32
+            b = d + od if d >= 0 else big32
+            v = a if a < b else b
+            v = v if (v < big32) & (want[cc] == 0) else m1
             orow[cc] = v
-            reached += v >= 0
+            reached += np.int64(v >= 0)
             bad |= qrow[cc] ^ want[cc]
     if gi == 2 * r and gj % 2 == 1:
         # the goal's own passage: the root form
@@ -757,16 +765,18 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
             v = lb + 1 if lb >= 0 and want[ncols - 1] == 0 else -1
             orow[ncols - 1] = v
             reached += v >= 0
+            big32 = np.int32(_BIG)
+            m1 = np.int32(-1)
             for cc in range(1, ncols - 1):
-                a = np.int64(tmp[cc - 1])
-                b = np.int64(tmp[cc + 1])
-                a = a if a >= 0 else _BIG
-                b = b if b >= 0 else _BIG
-                m = min(a, b) + 1
-                pv = m if (m < _BIG) & (want[cc] == 0) else -1
-                v = pv if ispass[cc] != 0 else np.int64(tmp[cc])
+                a = tmp[cc - 1]
+                b = tmp[cc + 1]
+                a = a if a >= 0 else big32
+                b = b if b >= 0 else big32
+                m = (a if a < b else b) + np.int32(1)
+                pv = m if (m < big32) & (want[cc] == 0) else m1
+                v = pv if ispass[cc] != 0 else tmp[cc]
                 orow[cc] = v
-                reached += (v >= 0) & (ispass[cc] != 0)
+                reached += np.int64((v >= 0) & (ispass[cc] != 0))
             if gi == 2 * r + 1 and gj % 2 == 0 and want[(gj // 2) * p] == 0:
                 c_lo = (gj // 2) * p
                 orow[c_lo] = abs(row - gr) + abs(c_lo - gc)  # the goal's own passage

@@ -918,10 +918,14 @@ def _closed_form(occ, rows, cols, walls):
              + south[:-1].size - np.count_nonzero(south[:-1]) >= n)
     if loopy and walls[2] + walls[3] < _LOOPS_MIN_PITCH:
         return None
-    form = np.empty(n, np.int64)
+    # the output faulted in before any walk, the scratch on 4 KiB pages:
+    # numpy's fresh huge pages met a walk after the last free cost up to
+    # 0.6 s of system time at 8001^2 (``fresh``, ``populated``:
+    # benchmarks/README.md, "Issue 40, round 9 (r9-wave)")
+    out = fresh(rows * cols, np.int32)
     kind = "tree"
+    form = populated(n, np.int64) if not loopy else None
     if not loopy and _walk(*walls, form) >= 0:
-        out = np.empty(rows * cols, np.int32)
         reached = _write(occ, *walls, form, out)
     else:
         # a loop where the goal is (or a goal block the maze says is a wall)
@@ -929,11 +933,6 @@ def _closed_form(occ, rows, cols, walls):
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
-        # the output faulted in first and the scratch on 4 KiB pages: at
-        # 8001^2 numpy's fresh huge pages for the forms, met a walk after the
-        # last free, cost up to 0.6 s of system time (``fresh``, ``populated``:
-        # benchmarks/README.md, "Issue 40, round 9 (r9-wave)")
-        out = fresh(rows * cols, np.int32)
         f0 = populated(n, np.int64)
         cnt = populated(n, np.int8)
         # written only where a cell holds more than one form: pages on demand

@@ -391,7 +391,7 @@ def populated(n: int, dtype) -> np.ndarray:
     project's VM a fresh 2 MiB page that the host took back costs 3-15x the
     system time of the same memory in 4 KiB pages, and ``MAP_POPULATE``
     faults those in one call, not one trap each (64 MB: 32-40 ms against
-    45-60 ms touched and 14-214 ms on numpy's huge pages; benchmarks/README.md,
+    37-61 ms touched a page at a time and 14-214 ms on numpy's huge pages; benchmarks/README.md,
     "Issue 40, round 9 (r9-wave)"). Below 2^20 entries, or without
     ``MAP_POPULATE``, a plain ``numpy.empty``.
 

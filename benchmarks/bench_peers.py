@@ -36,7 +36,17 @@ nearest the grid's centre.
 Timing: process CPU time (``time.process_time``) around each call, the
 contenders interleaved repetition by repetition, the median of
 ``--repeat``; ``os.getloadavg()`` recorded on every row. Ratios are peer
-time / robomaze time (> 1: robomaze is faster).
+time / robomaze time (> 1: robomaze is faster); the JSON also carries each
+repetition's own ratio (``ratio_per_repetition``: the faster C of that
+repetition against robomaze's call between the two).
+
+Memory, both sides (round 9): the C's output is a ``numpy.empty`` array
+(numpy asks for 2 MiB pages, ``madvise(MADV_HUGEPAGE)``, on allocations of
+4 MiB and more; THP is in "madvise" mode here) and its FIFO a ``malloc``
+(glibc: an ``mmap`` of 4 KiB pages); robomaze's output is a
+``numpy.empty`` array too, its scratch ``mmap`` on 4 KiB pages. Every call
+of either side allocates afresh, and the page faults are in the CPU time
+(system time).
 
 Usage::
 
@@ -207,10 +217,14 @@ def row_bfs(lib, kind: str, n: int, repeat: int) -> dict:
         t["c_branchy"].append(_cpu(lambda: c_field(lib.bfs4_padded_branchy, occ, goal)))
     med = {k: float(np.median(v)) for k, v in t.items()}
     peer = min(med["c_branchless"], med["c_branchy"])
+    # each repetition's own ratio: the faster C of that repetition against
+    # robomaze's call between the two (how often a single call wins by x)
+    per_rep = [min(a, b) / r for a, b, r in zip(t["c_branchless"], t["c_branchy"], t["robomaze"])]
     return {"field": "bfs4", "kind": kind, "shape": list(occ.shape), "path": how,
             "free": int((~occ).sum()), "reached": int((ours >= 0).sum()),
             **{f"{k}_cpu_s": v for k, v in med.items()},
             "ratio_vs_best_c": peer / med["robomaze"], "load": round(os.getloadavg()[0], 2),
+            "ratio_per_repetition": [round(x, 3) for x in per_rep],
             "identical": True}
 
 
@@ -277,9 +291,11 @@ def main(argv=None) -> int:
                     continue
                 row = row_bfs(lib, kind, n, args.repeat)
                 out.append(row)
+                reps = row["ratio_per_repetition"]
                 print(f"bfs4 {kind:14s} {row['shape'][0]:5d}^2 {row['path']:10s} "
                       f"ours {row['robomaze_cpu_s']:.4f} s  C {row['c_branchless_cpu_s']:.4f} / "
                       f"{row['c_branchy_cpu_s']:.4f} s  x{row['ratio_vs_best_c']:.2f}  "
+                      f"(repetitions x{min(reps):.2f}-{max(reps):.2f})  "
                       f"load {row['load']}", flush=True)
         for n in args.dijkstra:
             for kind in args.kinds:

@@ -384,6 +384,61 @@ def _scratch(n: int, dtype) -> np.ndarray:
     return np.frombuffer(buf, dt, count=n)
 
 
+def populated(n: int, dtype) -> np.ndarray:
+    """A scratch array of ``n`` entries on 4 KiB pages, all faulted in by the kernel at once.
+
+    For scratch a kernel writes wholly (a maze's cell depths): on this
+    project's VM a fresh 2 MiB page that the host took back costs 3-15x the
+    system time of the same memory in 4 KiB pages, and ``MAP_POPULATE``
+    faults those in one call, not one trap each (64 MB: 32-40 ms against
+    37-61 ms touched a page at a time and 14-214 ms on numpy's huge pages; benchmarks/README.md,
+    "Issue 40, round 9 (r9-wave)"). Below 2^20 entries, or without
+    ``MAP_POPULATE``, a plain ``numpy.empty``.
+
+    >>> populated(5, np.int32).shape
+    (5,)
+    """
+    dt = np.dtype(dtype)
+    flag = getattr(mmap, "MAP_POPULATE", 0)
+    if n < 1 << 20 or not flag or not hasattr(mmap, "MAP_PRIVATE"):
+        return np.empty(n, dt)
+    buf = mmap.mmap(-1, n * dt.itemsize, flags=mmap.MAP_PRIVATE | flag)
+    return np.frombuffer(buf, dt, count=n)
+
+
+#: the huge page numpy asks the kernel for (``madvise(MADV_HUGEPAGE)`` on
+#: allocations of 4 MiB and more)
+_HUGE = 1 << 21
+
+
+def fresh(shape, dtype) -> np.ndarray:
+    """``numpy.empty(shape, dtype)`` with its memory faulted in now, one write per 2 MiB.
+
+    Where the kernel backs numpy's large allocations with 2 MiB pages, one
+    store per page makes the kernel zero it now; the array is then written
+    at memory speed. The point is *when*: memory another array gave back a
+    moment ago is cheap to fault in again, and the same amount some time
+    later costs up to 20x the system time (measured on this project's
+    shared machine, a VM whose free memory goes back to the host: 256 MB
+    in 20-40 ms right after a free, 340-1000 ms a second later, 4 KiB
+    pages 150-240 ms either way; benchmarks/README.md, "Issue 40, round 9
+    (r9-wave)"). An output written only after a long walk (the maze
+    paths) is thus faulted in at the start of the call, as a BFS that
+    labels its output first does. Nothing is computed twice: a page is
+    faulted once either way.
+
+    >>> a = fresh((3, 4), np.int32)
+    >>> a.shape, a.dtype
+    ((3, 4), dtype('int32'))
+    """
+    a = np.empty(shape, dtype)
+    if a.nbytes >= 2 * _HUGE:
+        flat = a.reshape(-1).view(np.uint8)
+        flat[::_HUGE] = 0
+        flat[-1] = 0
+    return a
+
+
 def bit_field(mask, rows: int, cols: int, goal: int, occupied: bool, *, tree: bool = True,
               wave: str | None = None):
     """The exact 4-connected field from flat cell ``goal``: ``(dist, reached, how)``.

@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._bitwave import _scratch, fresh, populated
 from ._blockwave_nt import band_row, store_fence
 
 # the side of a cell its parent lies on, as the bit of that side in a cell's
@@ -468,6 +469,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
     down = out2[w_lo + t] if r < rows else none
     bad = np.uint8(0)
     reached = 0
+    # int32 throughout (an int64 sentinel made every lane int64), and the
+    # reached count and the occupancy check as branch-free sums: the loop
+    # vectorizes (4001^2 braided corridor 3, the loops write with a warm output,
+    # 9 interleaved calls: 48.4 -> 40.2 ms)
+    big32 = np.int32(_BIG)
+    m1 = np.int32(-1)
     for o in range(t):
         orow = out2[w_lo + o]
         qrow = occ2[w_lo + o]
@@ -476,10 +483,12 @@ def _wall_band(r, occ2, out2, south, k, t, gi, gj, gr, gc, op_n, op_s, want, non
         for cc in range(orow.shape[0]):
             u = up[cc]
             d = down[cc]
-            v = min(u + ou if u >= 0 else _BIG, d + od if d >= 0 else _BIG)
-            v = v if v < _BIG and want[cc] == 0 else -1
+            a = u + ou if u >= 0 else big32
+            b = d + od if d >= 0 else big32
+            v = a if a < b else b
+            v = v if (v < big32) & (want[cc] == 0) else m1
             orow[cc] = v
-            reached += v >= 0
+            reached += np.int64(v >= 0)
             bad |= qrow[cc] ^ want[cc]
     if gi == 2 * r and gj % 2 == 1:
         # the goal's own passage: the root form
@@ -528,7 +537,8 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
 
     A form is one int64, ``a << 32 | (pr + _REL) << 16 | (pc + _REL)`` with
     its point ``(pr, pc)`` relative to the cell's block corner: ``f0``
-    (``rows*cols``) a cell's first form, ``cnt`` (int8) its forms, ``xi``
+    (``rows*cols``) a cell's first form, ``cnt`` (int8) its forms times 16
+    plus its open sides (N 1, E 2, S 4, W 8; written here), ``xi``
     (int32) the row of ``pool`` (``(m, _FORMS - 1)`` int64) holding the rest
     for a cell with more than one. One 8-byte word a cell where three
     ``(rows*cols, _FORMS)`` int32 arrays were (48 MB at 4001^2, past the
@@ -541,7 +551,6 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
     p = k + t
     if p >= 1 << 14:
         return False
-    cnt[:] = 0
     # a bucket queue (Dial): a continuation adds 1 + t to k + t to ``a``, so
     # the pending forms span at most k + t + 1 values of ``a`` and a circular
     # array of a power of two >= k + t + 2 buckets orders them; entries are
@@ -586,7 +595,13 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
         nx[e] = head[sa[i] & mask]
         head[sa[i] & mask] = e
         pending += 1
+    # a cell's open sides in the low 4 bits of its count's byte (the count
+    # from bit 4): a pop reads one byte array where it read two, each a
+    # cache line a cell of the frontier (4001^2 braided corridor 3, the
+    # walk alone, 9 interleaved: 49.1 -> 42.6 ms)
     bits = _open_sides(east, south)
+    for i in range(bits.shape[0]):
+        cnt[i] = bits[i]
     while pending > 0:
         while head[cur & mask] < 0:
             cur += 1
@@ -603,7 +618,7 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
         au = key >> 32
         ru = ((key >> 16) & _M16) - _REL
         cu = (key & _M16) - _REL
-        nu = np.int64(cnt[u])
+        nu = np.int64(cnt[u]) >> 4
         if nu > 0:
             if _below(f0[u], au, ru, cu):
                 continue
@@ -622,12 +637,12 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
             pool[xi[u], nu - 1] = key
         else:
             f0[u] = key
-        cnt[u] = nu + 1
+        cnt[u] += 16
         r1 = t + r * p
         c1 = t + c * p
         pru = ru + r1
         pcu = cu + c1
-        b = np.int64(bits[u]) & ~came
+        b = np.int64(cnt[u]) & 15 & ~came
         while b != 0:
             low = b & -b
             b ^= low
@@ -644,7 +659,7 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
             rel = (k + t if far else -t - 1) - step * p
             rv = rel if vert else ru
             cv = cu if vert else rel
-            nv = np.int64(cnt[v])
+            nv = np.int64(cnt[v]) >> 4
             if nv > 0:
                 if _below(f0[v], av, rv, cv):
                     continue
@@ -672,13 +687,18 @@ def _walk_loops(east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s, f0, c
 
 @njit(cache=True)
 def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, cnt, xi, pool,
-                     terms, prows, want, multi):
+                     terms, prows, want, multi, tmp, ispass):
     """:func:`_cell_band` with up to ``_FORMS`` forms a cell; passages from their cells.
 
     A horizontal passage is entered only from the cells beside it, so each
     of its cells is the smaller of the row's value beside it continued
     across (``left + 1 + o``, ``right + t - o``), written in a second pass
-    over the row.
+    over the row. With one-cell walls (``t == 1``) that pass is one loop
+    over the row's columns (``ispass`` marks the passages' columns): the
+    cells' values are computed into ``tmp`` (a cached row), and every
+    column of the output is written once from it -- a passage the smaller
+    neighbour plus one, a cell its own value -- where a loop over the
+    passages (one in ``k + 1`` columns) rewrote them in place.
     """
     rows, cols = east.shape
     p = k + t
@@ -692,7 +712,7 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
     for q in range(cols):
         u = base + q
         c0 = q * p + t
-        live = cnt[u] > 0
+        live = cnt[u] >= 16
         key = f0[u] if live else np.int64(0)
         af = key >> 32 if live else _BIG
         pcf = (key & _M16) - _REL + c0
@@ -700,7 +720,7 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
         for cc in range(c0, c0 + k):
             terms[0, cc] = af + abs(cc - pcf)
             prows[0, cc] = prf
-        if cnt[u] > 1:
+        if cnt[u] >= 32:
             multi[nmulti] = q
             nmulti += 1
     for q in range(cols + 1):
@@ -716,8 +736,9 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
             prows[0, cc] = 0
     bad = np.uint8(0)
     reached = 0
+    ncols = out2.shape[1]
     for row in range(r_lo, r_lo + k):
-        orow = out2[row]
+        orow = out2[row] if t > 1 else tmp
         qrow = occ2[row]
         t0 = terms[0]
         p0 = prows[0]
@@ -733,11 +754,39 @@ def _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0, 
             c0 = q * p + t
             for cc in range(c0, c0 + k):
                 v = np.int64(orow[cc])
-                for f in range(cnt[u] - 1):
+                for f in range((cnt[u] >> 4) - 1):
                     key = pool[xi[u], f]
                     v = min(v, (key >> 32) + abs(cc - c0 - (key & _M16) + _REL)
                             + abs(row - r_lo - ((key >> 16) & _M16) + _REL))
                 orow[cc] = v
+        if t == 1:
+            # columns 0 and ncols - 1 are the border's passages (one side
+            # each); the rest in one branch-free loop over the row
+            orow = out2[row]
+            rb = np.int64(tmp[1])
+            v = rb + 1 if rb >= 0 and want[0] == 0 else -1
+            orow[0] = v
+            reached += v >= 0
+            lb = np.int64(tmp[ncols - 2])
+            v = lb + 1 if lb >= 0 and want[ncols - 1] == 0 else -1
+            orow[ncols - 1] = v
+            reached += v >= 0
+            big32 = np.int32(_BIG)
+            m1 = np.int32(-1)
+            for cc in range(1, ncols - 1):
+                a = tmp[cc - 1]
+                b = tmp[cc + 1]
+                a = a if a >= 0 else big32
+                b = b if b >= 0 else big32
+                m = (a if a < b else b) + np.int32(1)
+                pv = m if (m < big32) & (want[cc] == 0) else m1
+                v = pv if ispass[cc] != 0 else tmp[cc]
+                orow[cc] = v
+                reached += np.int64((v >= 0) & (ispass[cc] != 0))
+            if gi == 2 * r + 1 and gj % 2 == 0 and want[(gj // 2) * p] == 0:
+                c_lo = (gj // 2) * p
+                orow[c_lo] = abs(row - gr) + abs(c_lo - gc)  # the goal's own passage
+            continue
         # the passages: no branch on the maze (open or closed is a coin toss
         # in a braid; a closed one gets -1 from its ``want``)
         for q in range(cols + 1):
@@ -775,10 +824,14 @@ def _write_loops(occ, east, south, k, t, gi, gj, gr, gc, op_w, op_e, op_n, op_s,
     wall_want = np.ones(cols, np.uint8)
     none = np.full(cols, -1, np.int32)
     multi = np.empty(mcols, np.int64)
+    tmp = np.empty(cols, np.int32)
+    ispass = np.zeros(cols, np.uint8)
+    for c in range(cols):
+        ispass[c] = c % p < t
     reached = 0
     for r in range(mrows):
         bad, n = _cell_band_loops(r, occ2, out2, east, k, t, gi, gj, gr, gc, op_w, op_e, f0,
-                                  cnt, xi, pool, terms, prows, want, multi)
+                                  cnt, xi, pool, terms, prows, want, multi, tmp, ispass)
         if bad:
             return -1
         reached += n
@@ -865,10 +918,14 @@ def _closed_form(occ, rows, cols, walls):
              + south[:-1].size - np.count_nonzero(south[:-1]) >= n)
     if loopy and walls[2] + walls[3] < _LOOPS_MIN_PITCH:
         return None
-    form = np.empty(n, np.int64)
+    # the output faulted in before any walk, the scratch on 4 KiB pages:
+    # numpy's fresh huge pages met a walk after the last free cost up to
+    # 0.6 s of system time at 8001^2 (``fresh``, ``populated``:
+    # benchmarks/README.md, "Issue 40, round 9 (r9-wave)")
+    out = fresh(rows * cols, np.int32)
     kind = "tree"
+    form = populated(n, np.int64) if not loopy else None
     if not loopy and _walk(*walls, form) >= 0:
-        out = np.empty(rows * cols, np.int32)
         reached = _write(occ, *walls, form, out)
     else:
         # a loop where the goal is (or a goal block the maze says is a wall)
@@ -876,15 +933,15 @@ def _closed_form(occ, rows, cols, walls):
         if walls[2] + walls[3] < _LOOPS_MIN_PITCH:
             return None
         kind = "loops"
-        f0 = np.empty(n, np.int64)
-        cnt = np.empty(n, np.int8)
-        xi = np.empty(n, np.int32)
+        f0 = populated(n, np.int64)
+        cnt = populated(n, np.int8)
+        # written only where a cell holds more than one form: pages on demand
+        xi = _scratch(n, np.int32)
         # cells holding more than one form (where waves meet): 0.7% of a
         # braided corridor-3 maze's; more than 1/8 sends the grid to the BFS
-        pool = np.empty((n // 8 + 64, _FORMS - 1), np.int64)
+        pool = _scratch((n // 8 + 64) * (_FORMS - 1), np.int64).reshape(-1, _FORMS - 1)
         if not _walk_loops(*walls, f0, cnt, xi, pool):
             return None
-        out = np.empty(rows * cols, np.int32)
         reached = _write_loops(occ, *walls, f0, cnt, xi, pool, out)
     if reached < 0:
         return None

@@ -13,8 +13,8 @@ as well.
 The reading is cheap and conservative: ``t`` is the first free cell on the
 main diagonal (the corner post ends there) and ``k`` the free run after it
 (the first block's diagonal), the shape must be ``R*p + t`` by ``C*p + t``,
-and a sample of the structure must hold (every post's corner blocked, every
-block's two corners free). The walls are then read one byte per passage.
+and a sample of the structure must hold (on one band of rows in eight and
+the last: every post's corner blocked, every block's two corners free). The walls are then read one byte per passage.
 A grid that passes all this but is not a widened maze is caught by the
 closed form itself, which compares every band's occupancy with the maze
 before writing it and gives up on the first difference (the caller then
@@ -28,6 +28,8 @@ import numpy as np
 #: the widest wall band and corridor looked for (wider blocks are rooms, not mazes)
 _MAX_WALL = 64
 _MAX_CORRIDOR = 4096
+#: the sample reads one band of rows in this many (and the last)
+_SAMPLE_BANDS = 8
 
 
 def detect_maze(occ: np.ndarray, *, min_pitch: int = 0):
@@ -68,13 +70,21 @@ def detect_maze(occ: np.ndarray, *, min_pitch: int = 0):
     if p < min_pitch or (rows - t) % p or (cols - t) % p:
         return None
     R, C = (rows - t) // p, (cols - t) // p
-    # the sample: posts' top-left corners blocked, blocks' corners free
-    if not occ[::p, ::p].all():
-        return None
-    if occ[t::p, t::p].any() or occ[t + k - 1::p, t + k - 1::p].any():
-        return None
-    if k > 1 and (occ[t::p, t + k - 1::p].any() or occ[t + k - 1::p, t::p].any()):
-        return None
+    # the sample: posts' top-left corners blocked, blocks' corners free, on
+    # every _SAMPLE_BANDS-th band of rows (and the last). It only turns
+    # away what is plainly no maze before any walk; the closed form checks
+    # every cell of every band anyway. All bands took 5.9 of detection's
+    # 9.6 ms at 4001^2 (strided reads of the grid's rows); one in eight, 0.8
+    sp = p * _SAMPLE_BANDS
+    last = (R - 1) * p
+    for r0 in (0, last):
+        if not occ[r0::sp, ::p].all():
+            return None
+        if occ[r0 + t::sp, t::p].any() or occ[r0 + t + k - 1::sp, t + k - 1::p].any():
+            return None
+        if k > 1 and (occ[r0 + t::sp, t + k - 1::p].any()
+                      or occ[r0 + t + k - 1::sp, t::p].any()):
+            return None
     east = np.ones((R, C), bool)
     south = np.ones((R, C), bool)
     # a passage's first cell (top-left): blocked = a wall

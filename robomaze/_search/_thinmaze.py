@@ -11,10 +11,12 @@ alone (a grid with or without widening metadata):
 1. :func:`maze_sides`: one pass over the grid gives each maze cell's open
    sides (one byte), checks that every post is blocked and every cell free,
    and counts the open inner passages;
-2. :func:`cell_depths`: a depth-first walk writes each maze cell's depth
-   into a compact ``R x C`` int32 array (a quarter of the field, so the
-   walk's scattered stores stay nearer the caches); along a corridor the
-   next cell is computed from its one open side's bit, in registers;
+2. :func:`cell_depths4`: four depth-first walks, stepped side by side
+   over disjoint subtrees (four independent dependency chains where one
+   walk, :func:`cell_depths`, is one), write each maze cell's depth into
+   a compact ``R x C`` int32 array (a quarter of the field, so the walks'
+   scattered stores stay nearer the caches); along a corridor the next
+   cell is computed from its one open side's bit, in registers;
 3. :func:`write_field`: one streaming pass writes the grid, row by row: a
    cell its depth, an open passage one more than the smaller of its two
    cells (a parent and its child differ by two), posts and closed passages
@@ -34,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._bitwave import _scratch
+from ._bitwave import _scratch, fresh, populated
 
 
 @njit(cache=True)
@@ -128,6 +130,98 @@ def cell_depths(sides, C, seeds, depth, stack):
     return count
 
 
+#: walkers :func:`cell_depths4` steps side by side
+WALKERS = 4
+_CELL = 0x3FFFFFFF
+
+
+@njit(cache=True, inline="always")
+def _walker_step(u, came, d, sides, depth, stack, top, cm1, C):
+    """One cell of one walker: ``(u, came, d, top)``; ``u`` -1 when it is idle.
+
+    An idle walker takes the stack's top entry (none: it stays idle); a
+    walker that reaches a junction or a dead end pushes the ways on and
+    goes idle (the next step takes the last way pushed, a child of the same
+    junction: the walk stays depth-first and local).
+    """
+    if u < 0:
+        if top == 0:
+            return u, came, d, top
+        top -= 1
+        e = stack[top]
+        u = e & _CELL
+        came = (e >> 30) & 15
+        d = e >> 34
+    depth[u] = d
+    s = np.int64(sides[u]) & ~came
+    d += 2
+    if s != 0 and (s & (s - 1)) == 0:
+        vm = -((s | (s >> 2)) & 1)
+        nm = -((s | (s >> 3)) & 1)
+        step = 1 + (cm1 & vm)
+        u += (step ^ nm) - nm
+        came = ((s << 2) | (s >> 2)) & 15
+        return u, came, d, top
+    dd = d << 34
+    stack[top] = dd | (np.int64(4) << 30) | (u - C)
+    top += s & 1
+    stack[top] = dd | (np.int64(8) << 30) | (u + 1)
+    top += (s >> 1) & 1
+    stack[top] = dd | (np.int64(1) << 30) | (u + C)
+    top += (s >> 2) & 1
+    stack[top] = dd | (np.int64(2) << 30) | (u - 1)
+    top += (s >> 3) & 1
+    if top == 0:
+        return np.int64(-1), came, d, top
+    # go on at once with the last way pushed (a child of this junction)
+    top -= 1
+    e = stack[top]
+    return e & _CELL, (e >> 30) & 15, e >> 34, top
+
+
+@njit(cache=True)
+def cell_depths4(sides, C, seeds, depth, stack):
+    """:func:`cell_depths` with ``WALKERS`` (4) walks stepped side by side: cells entered, or -1.
+
+    The one walk is a dependency chain (a cell's open sides give the next
+    cell, whose sides give the next): about 8 ns a maze cell whatever the
+    maze's size. Four walks over disjoint subtrees (each takes a way a
+    junction pushed) are four independent chains the core overlaps. The
+    depths are the same -- a cell's depth is its parent's plus two, in
+    any order the cells are entered. -1 when more cells are entered than
+    the maze has (a cycle) or the stack would overflow.
+    """
+    n = sides.shape[0]
+    top = 0
+    for i in range(seeds.shape[0]):
+        stack[top] = (seeds[i, 2] << 34) | (seeds[i, 1] << 30) | seeds[i, 0]
+        top += 1
+    cm1 = C - 1
+    lim = stack.shape[0] - 16
+    u0 = u1 = u2 = u3 = np.int64(-1)
+    c0 = c1 = c2 = c3 = np.int64(0)
+    d0 = d1 = d2 = d3 = np.int64(0)
+    steps = 0
+    while True:
+        # a step of a walker that was idle with an empty stack enters no
+        # cell; counting it anyway only makes the cycle test stricter near
+        # the end, so the count of entered cells is kept exactly below
+        a0 = u0 >= 0 or top > 0
+        u0, c0, d0, top = _walker_step(u0, c0, d0, sides, depth, stack, top, cm1, C)
+        a1 = u1 >= 0 or top > 0
+        u1, c1, d1, top = _walker_step(u1, c1, d1, sides, depth, stack, top, cm1, C)
+        a2 = u2 >= 0 or top > 0
+        u2, c2, d2, top = _walker_step(u2, c2, d2, sides, depth, stack, top, cm1, C)
+        a3 = u3 >= 0 or top > 0
+        u3, c3, d3, top = _walker_step(u3, c3, d3, sides, depth, stack, top, cm1, C)
+        steps += np.int64(a0) + np.int64(a1) + np.int64(a2) + np.int64(a3)
+        if steps > n or top > lim:
+            return -1
+        if (u0 & u1 & u2 & u3) < 0 and top == 0:
+            break
+    return steps
+
+
 @njit(cache=True)
 def write_field(occ, depth, out):
     """The grid's field from the maze cells' depths, row by row (``out``: ``occ``'s shape, int32).
@@ -210,11 +304,16 @@ def thin_maze_field(occ: np.ndarray, goal):
     if occ[gr, gc]:
         return None
     o8 = occ.view(np.uint8)
-    # every cell is written by write_field: no -1 fill first (round 7 filled
-    # it to fault the pages in by numpy; measured again in round 8, the fill
-    # was a 256 MB pass more and the stalls came with or without it)
-    out = np.empty((rows, cols), np.int32)
-    sides = np.empty(R * C, np.uint8)
+    # every cell is written by write_field: no -1 fill first (a 256 MB pass
+    # more at 8001^2). The output is faulted in first (``fresh``: the memory
+    # another array just gave back is cheap to fault in, the same a walk
+    # later up to 20x dearer in system time); the scratch is on 4 KiB pages
+    # faulted in at once (``populated``: numpy's huge pages for it cost
+    # 14-214 ms of system time at 8001^2, these 32-40 ms). A grid that is no
+    # such maze gives them back to the BFS's own arrays a moment later
+    out = fresh((rows, cols), np.int32)
+    depth = populated(R * C, np.int32)
+    sides = populated(R * C, np.uint8)
     if maze_sides(o8, sides) != R * C - 1:
         return None                      # loops or a forest (or not a maze): the BFS
     # seeds: (maze cell, the side bit it is entered from, depth)
@@ -228,12 +327,16 @@ def thin_maze_field(occ: np.ndarray, goal):
         c = gc // 2
         seeds = [(r * C + c, side, 1) for r, side in ((gr // 2 - 1, 4), (gr // 2, 1))
                  if 0 <= r < R]
-    depth = np.empty(R * C, np.int32)
     # the stack: pages faulted in only where it is pushed (a junction's ways)
-    count = cell_depths(sides, C, np.array(seeds, np.int64).reshape(-1, 3), depth,
-                        _scratch(R * C + 8, np.int64))
+    count = cell_depths4(sides, C, np.array(seeds, np.int64).reshape(-1, 3), depth,
+                         _scratch(R * C + 32, np.int64))
     if count != R * C:
         return None
     write_field(o8, depth, out)
     out[gr, gc] = 0
-    return out, rows * cols - int(np.count_nonzero(occ))
+    # the free cells, all reached: the maze's cells, its R*C - 1 open inner
+    # passages and the border's openings (posts and cells were checked) --
+    # no count over the grid's bytes
+    border = (occ[0], occ[-1], occ[1:-1, 0], occ[1:-1, -1])
+    openings = sum(b.size - int(np.count_nonzero(b)) for b in border)
+    return out, 2 * R * C - 1 + openings

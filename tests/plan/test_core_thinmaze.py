@@ -88,3 +88,38 @@ def test_thin_maze_field_matches_the_textbook_bfs(rows, cols, seed):
     ref = plain_bfs(~occ, src)
     np.testing.assert_array_equal(d, ref)
     assert n == (ref >= 0).sum()
+
+
+@pytest.mark.parametrize("algo", ["backtracker", "kruskal", "binary_tree"])
+def test_four_walkers_give_the_one_walks_depths_and_scipys_field(algo):
+    # the side-by-side walks (round 9) against the single walk and scipy, on
+    # mazes of long corridors (backtracker) and of many junctions (kruskal)
+    from robomaze._search._thinmaze import cell_depths, cell_depths4, maze_sides
+
+    g = thin(61, 47, 11, algo=algo)
+    occ = g.occupied
+    R, C = occ.shape[0] // 2, occ.shape[1] // 2
+    sides = np.empty(R * C, np.uint8)
+    assert maze_sides(occ.view(np.uint8), sides) == R * C - 1
+    for cell in (0, R * C // 2 + 3, R * C - 1):
+        seeds = np.array([[cell, 0, 0]], np.int64)
+        one = np.full(R * C, -7, np.int32)
+        four = np.full(R * C, -7, np.int32)
+        assert cell_depths(sides, C, seeds, one, np.empty(R * C + 8, np.int64)) == R * C
+        assert cell_depths4(sides, C, seeds, four, np.empty(R * C + 32, np.int64)) == R * C
+        np.testing.assert_array_equal(four, one)
+        goal = (2 * (cell // C) + 1, 2 * (cell % C) + 1)
+        ref = scipy_field(~occ, goal)
+        np.testing.assert_array_equal(four, ref[1::2, 1::2].ravel())
+
+
+def test_four_walkers_stop_on_a_cycle():
+    from robomaze._search._thinmaze import cell_depths4, maze_sides
+
+    occ = thin(12, 12, 8, braid=0.4).occupied
+    R, C = occ.shape[0] // 2, occ.shape[1] // 2
+    sides = np.empty(R * C, np.uint8)
+    assert maze_sides(occ.view(np.uint8), sides) > R * C - 1       # loops
+    got = cell_depths4(sides, C, np.array([[0, 0, 0]], np.int64), np.empty(R * C, np.int32),
+                       np.empty(R * C + 32, np.int64))
+    assert got == -1

@@ -163,3 +163,17 @@ def test_a_bare_maze_compiles_no_second_closed_form():
     before = (len(_walk.signatures), len(_write.signatures))
     assert _point_field(g.replace(widening=None, maze=None), goal, False)[2] == "maze"
     assert (len(_walk.signatures), len(_write.signatures)) == before
+
+
+def test_a_defect_between_the_sampled_bands_falls_back_exactly():
+    # round 9 samples one band of rows in eight: a free post or a blocked
+    # block corner in another band passes the sample, and the closed form's
+    # check of every cell sends the grid to the BFS -- the field stays exact
+    g = widen(generate("backtracker", 30, 30, rng=3, braid=0.5), corridor=3, wall=1)
+    goal = g.start_goal()[1]
+    for r, c in ((3 * 4, 5 * 4), (5 * 4 + 1, 7 * 4 + 3)):     # a post; a block's corner
+        occ = g.occupied.copy()
+        occ[r, c] = not occ[r, c]
+        assert detect_maze(occ) is not None
+        assert detected_maze_field(occ, goal) is None
+        assert np.array_equal(wavefront_field(OccupancyGrid(occ), goal), scipy_field(occ, goal))

@@ -111,7 +111,7 @@ def test_the_trims_are_installed_once_and_can_be_switched_off():
 
 def test_version_gate():
     assert pipeline_trims.verified("0.68.1", "0.50.0")
-    assert pipeline_trims.verified("0.68.0rc1".replace("rc1", ""), "0.50.3")
+    assert pipeline_trims.verified("0.68.0", "0.50.3")
     assert not pipeline_trims.verified("0.67.1", "0.50.0")
     assert not pipeline_trims.verified("0.68.1", "0.51.0")
     assert not pipeline_trims.verified("", "0.50.0")

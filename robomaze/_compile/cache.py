@@ -366,9 +366,17 @@ def install_locator() -> None:
     after_import("numba", lambda module: _add_locator())
     # and types kernels with its builtin signatures memoised (:mod:`.typing_memo`)
     after_import("numba", lambda module: _typing_memo())
+    # and compiles without three repeated Python costs (:mod:`.pipeline_trims`)
+    after_import("numba", lambda module: _pipeline_trims())
 
 
 def _typing_memo() -> None:
     from . import typing_memo
 
     typing_memo.install()
+
+
+def _pipeline_trims() -> None:
+    from . import pipeline_trims
+
+    pipeline_trims.install()

@@ -89,12 +89,10 @@ def _walk_sight(walk, n, cols, p, vis):
 
 
 @njit(cache=True)
-def sight_field(free, rows, cols, goal, enabled):
-    """Cells that see the goal along one of the 8 compass rays (see module doc)."""
-    vis = np.full(rows * cols, -1, np.int8)
-    vis[goal] = 8
-    if not enabled:
-        return vis
+def sight_rays(free, rows, cols, goal, vis):
+    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
+    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
+    caller fills it: ``np.full`` here compiled an implementation of its own)."""
     gr = goal // cols
     gc = goal % cols
     for d in range(8):
@@ -114,6 +112,14 @@ def sight_field(free, rows, cols, goal, enabled):
             r = nr
             c = nc
             vis[r * cols + c] = back
+
+
+def sight_field(free, rows: int, cols: int, goal: int, enabled: bool) -> np.ndarray:
+    """The sight array (see module doc); only the goal when not ``enabled``."""
+    vis = np.full(rows * cols, -1, np.int8)
+    vis[goal] = 8
+    if enabled:
+        sight_rays(free, rows, cols, goal, vis)
     return vis
 
 
@@ -148,16 +154,25 @@ def count_distinct(walk, ncells):
     return count
 
 
+#: First length of a walk buffer (callers allocate it: :func:`buffer`; kernels grow it).
+BUFFER = 1024
+
+
+def buffer(n: int = BUFFER) -> np.ndarray:
+    """A walk buffer for a walker kernel (int64, grown by doubling inside)."""
+    return np.empty(n, np.int64)
+
+
 @njit(cache=True)
-def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
+def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     """Hand-on-the-wall walk: try hand side, straight, other side, back.
 
     If ``h0 >= 0`` the walker starts following at once with heading ``h0``
     (the caller chose it so the wall is on the hand side); otherwise it first
     runs straight in ``run_dir`` to the first wall and turns away from it.
+    ``marks``: zeroed uint8, one per cell; ``walk``: a :func:`buffer`.
     Returns ``(walk, n, status)``.
     """
-    walk = np.empty(1024, np.int64)
     n = np.int64(0)  # typed, not a literal (kernel style, rule 4)
     p = start
     walk, n = _push(walk, n, p)
@@ -177,7 +192,6 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
                 walk, n = _walk_sight(walk, n, cols, p, vis)
                 return walk, n, OK
         h = (run_dir - hand) % 4
-    marks = np.zeros(rows * cols, np.uint8)
     start_state = p * 4 + h
     marks[p] |= np.uint8(1 << h)
     while True:
@@ -205,7 +219,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
 
 
 @njit(cache=True)
-def pledge_walk(free, rows, cols, start, vis, hand, main):
+def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk, moves):
     """The Pledge algorithm: go ``main`` until blocked, follow the wall
     counting turns, leave it when the count is back to zero.
 
@@ -217,19 +231,15 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     (While following, the count keeps the sign of the first turn away from
     the wall: turns towards the hand move it by one towards zero, where the
     walker leaves, and U-turns move it away.)
+    ``moves[i]`` is ``4 * count + heading`` after move ``i`` (one buffer for
+    both, parallel to the walk; a :func:`buffer` like ``walk``);
+    ``straight_seen`` and ``follow_marks``: zeroed uint8, one per cell.
     Returns ``(walk, n, status)``.
     """
-    ncells = rows * cols
-    walk = np.empty(1024, np.int64)
-    heads = np.empty(1024, np.int64)
-    counts = np.empty(1024, np.int64)
     n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
-    heads[0] = main
-    counts[0] = 0
-    straight_seen = np.zeros(ncells, np.uint8)
-    follow_marks = np.zeros(ncells, np.uint8)
+    moves[0] = main
     following = False
     count = 0
     h = main
@@ -246,8 +256,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
             if q >= 0:
                 p = q
                 walk, n = _push(walk, n, p)
-                heads, _ = _push(heads, n - 1, main)
-                counts, _ = _push(counts, n - 1, np.int64(0))
+                moves, _ = _push(moves, n - 1, main)
                 continue
             following = True
             h = (main - hand) % 4
@@ -267,8 +276,7 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         h = d
         p = q
         walk, n = _push(walk, n, p)
-        heads, _ = _push(heads, n - 1, h)
-        counts, _ = _push(counts, n - 1, count)
+        moves, _ = _push(moves, n - 1, 4 * count + h)
         if count == 0:
             following = False
             for j in range(seg, n):
@@ -277,9 +285,9 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         bit = np.uint8(1 << h)
         if follow_marks[p] & bit:
             j = n - 2
-            while not (walk[j] == p and heads[j] == h):
+            while not (walk[j] == p and moves[j] & 3 == h):
                 j -= 1
-            delta = count - counts[j]
+            delta = count - (moves[j] >> 2)
             if delta == 0 or delta * count > 0:
                 return walk, n, LOOPING
             for i in range(seg, n):
@@ -289,25 +297,21 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
 
 
 @njit(cache=True)
-def tremaux_walk(free, rows, cols, start, vis, hand):
+def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, thread):
     """Trémaux's rule with marks on the passages between neighbouring cells.
 
     A passage is marked each time it is walked (at most twice). Arriving at
     a visited cell through a fresh passage, turn back; otherwise take an
     unmarked passage (hand side first), else the once-marked one back along
     the thread. Back at the start with nothing left: the goal is not
-    reachable. Returns ``(walk, n, status, thread, depth)``; the thread (the cells
-    joined by passages marked once, start first) ends with the walk to the
-    goal on sight, which may cross it.
+    reachable. ``marks`` (2 bits per direction) and ``visited``: zeroed
+    uint8, one per cell; ``walk`` and ``thread``: buffers. Returns ``(walk, n, status,
+    thread, depth)``; the thread (the cells joined by passages marked once,
+    start first) ends with the walk to the goal on sight, which may cross it.
     """
-    ncells = rows * cols
-    marks = np.zeros(ncells, np.uint8)  # 2 bits per direction
-    visited = np.zeros(ncells, np.uint8)
-    walk = np.empty(1024, np.int64)
     n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
-    thread = np.empty(1024, np.int64)
     depth = np.int64(0)
     thread, depth = _push(thread, depth, p)
     visited[p] = 1
@@ -353,14 +357,10 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
 
 
 @njit(cache=True)
-def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
+def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, parent, walk):
     """Depth-first exploration with backtracking; cell ``p`` tries its
-    neighbours in the order ``perms[perm_ids[p]]``. Returns ``(walk, n, status)``."""
-    ncells = rows * cols
-    visited = np.zeros(ncells, np.uint8)
-    cursor = np.zeros(ncells, np.uint8)
-    parent = np.zeros(ncells, np.uint8)
-    walk = np.empty(1024, np.int64)
+    neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
+    ``parent``: zeroed uint8, one per cell. Returns ``(walk, n, status)``."""
     n = np.int64(0)
     p = start
     walk, n = _push(walk, n, p)
@@ -389,17 +389,17 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
 
 
 @njit(cache=True)
-def mouse_walk(free, rows, cols, p, h, vis, u):
+def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
     Picks uniformly (one number of ``u`` per move) among the open directions
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
-    STEP_LIMIT when the numbers ran out first.
+    STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
+    scratch. (``min``/``int`` as a select and a cast: their overloads
+    compiled for this kernel alone.)
     """
-    walk = np.empty(max(16, min(u.shape[0], 1 << 20)), np.int64)
     n = np.int64(0)
-    cand = np.empty(4, np.int64)
     for i in range(u.shape[0]):
         if vis[p] >= 0:
             walk, n = _walk_sight(walk, n, cols, p, vis)
@@ -416,7 +416,8 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
                 return walk, n, STUCK, p, h
             d = (h + 2) % 4
         else:
-            d = cand[min(int(u[i] * m), m - 1)]
+            j = np.int64(u[i] * m)
+            d = cand[j if j < m - 1 else m - 1]
         p = _step(free, rows, cols, p, d)
         h = d
         walk, n = _push(walk, n, p)

@@ -143,9 +143,8 @@ def loop_erase(walk, ncells):
 
 
 @njit(cache=True)
-def count_distinct(walk, ncells):
-    """Number of distinct cells in a walk."""
-    seen = np.zeros(ncells, np.uint8)
+def count_distinct(walk, seen):
+    """Number of distinct cells in a walk; ``seen``: zeroed uint8, one per cell."""
     count = 0
     for v in walk:
         if not seen[v]:
@@ -428,7 +427,7 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
 
 
 @njit(cache=True)
-def fill_dead_ends(free, rows, cols, a, b, removable):
+def fill_dead_ends(free, rows, cols, a, b, removable, inq):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
 
@@ -493,16 +492,22 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
 
 
 @njit(cache=True)
-def known_cells(free, rows, cols, walk):
-    """Free cells a walk stepped on or touched (its cells' free 8-neighbours)."""
-    known = np.zeros(rows * cols, np.uint8)
+def known_cells(free, rows, cols, walk, known):
+    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
+    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
+    number of distinct cells stepped on (:func:`count_distinct`'s, one
+    kernel fewer to compile for the default route)."""
+    count = 0
     for p in walk:
         r = p // cols
         c = p % cols
-        known[p] = 1
+        if known[p] != 2:
+            known[p] = 2
+            count += 1
         for d in range(8):
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                known[rr * cols + cc] = 1
-    return known
+                q = rr * cols + cc
+                known[q] = known[q] if known[q] else 1
+    return count

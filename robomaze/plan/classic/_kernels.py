@@ -17,6 +17,13 @@ twice what its walk needs; kernels return the whole buffer and its length
 ``n`` and the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
 Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
+
+The callers allocate what a kernel needs (the first walk buffer, zeroed
+marks, the sight array): ``np.zeros`` and ``np.full`` inside a kernel
+compiled implementations of their own on a cold start (issue 40, round 9:
+benchmarks/README.md). One kernel per walker, not one for all with the
+walker as an argument: that compiled no less (the body's SSA, inlining and
+optimisation grow faster than its size).
 """
 
 from __future__ import annotations

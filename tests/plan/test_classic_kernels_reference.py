@@ -260,13 +260,18 @@ def test_wall_follow_and_pledge_match_their_rules(sight):
         hand = int(rng.choice([1, -1]))
         h0 = int(rng.integers(-1, 4))
         run = int(rng.integers(0, 4))
-        walk, m, status = K.wall_follow(g.flat, g.rows, g.cols, s, vis, hand, h0, run,
-                                        np.zeros(g.flat.size, np.uint8), K.buffer(2))
+        # buffers from 1 long: most walks run out of room and run again (until_room)
+        walk, m, status = K.until_room(
+            lambda size: K.wall_follow(g.flat, g.rows, g.cols, s, vis, hand, h0, run,
+                                       np.zeros(g.flat.size, np.uint8), K.buffer(size)), 1)
         want = ref_wall(g, s, list(vis), hand, h0, run)
         assert (walk[:m].tolist(), status) == want
-        seen = np.zeros((2, g.flat.size), np.uint8)
-        walk, m, status = K.pledge_walk(g.flat, g.rows, g.cols, s, vis, hand, run, seen[0],
-                                        seen[1], K.buffer(2), K.buffer(2))
+        def pledge(size):
+            seen = np.zeros((2, g.flat.size), np.uint8)
+            return K.pledge_walk(g.flat, g.rows, g.cols, s, vis, hand, run, seen[0], seen[1],
+                                 K.buffer(size), K.buffer(size))
+
+        walk, m, status = K.until_room(pledge, 1)
         assert (walk[:m].tolist(), status) == ref_pledge(g, s, list(vis), hand, run)
         n += status == K.OK
     assert n > 20          # most walks reach the goal; the rest fail as the rules say
@@ -278,18 +283,23 @@ def test_tremaux_and_dfs_match_their_rules(sight):
     for g, s, t, rng in _cases():
         vis = _vis(g, t, sight)
         hand = int(rng.choice([1, -1]))
-        marks = np.zeros((2, g.flat.size), np.uint8)
-        walk, m, status, thread, depth = K.tremaux_walk(g.flat, g.rows, g.cols, s, vis, hand,
-                                                        marks[0], marks[1], K.buffer(2),
-                                                        K.buffer(2))
+        def tremaux(size):
+            marks = np.zeros((2, g.flat.size), np.uint8)
+            return K.tremaux_walk(g.flat, g.rows, g.cols, s, vis, hand, marks[0], marks[1],
+                                  K.buffer(size), K.buffer(size))
+
+        walk, m, status, thread, depth = K.until_room(tremaux, 1)
         want_walk, want_status, want_thread = ref_tremaux(g, s, list(vis), hand)
         assert (walk[:m].tolist(), status, thread[:depth].tolist()) == (want_walk, want_status,
                                                                         want_thread)
         perms = np.array([rng.permutation(4) for _ in range(24)], np.int64)
         ids = rng.integers(0, 24, size=g.flat.size, dtype=np.uint8)
-        state = np.zeros((3, g.flat.size), np.uint8)
-        walk, m, status = K.dfs_walk(g.flat, g.rows, g.cols, s, vis, ids, perms, state[0],
-                                     state[1], state[2], K.buffer(2))
+        def dfs(size):
+            state = np.zeros((3, g.flat.size), np.uint8)
+            return K.dfs_walk(g.flat, g.rows, g.cols, s, vis, ids, perms, state[0], state[1],
+                              state[2], K.buffer(size))
+
+        walk, m, status = K.until_room(dfs, 1)
         order = [perms[i].tolist() for i in ids]
         assert (walk[:m].tolist(), status) == ref_dfs(g, s, list(vis), order)
         statuses.add(status)
@@ -303,8 +313,9 @@ def test_random_mouse_matches_its_rule_chunk_by_chunk():
         u = rng.random(int(rng.integers(1, 400)))
         p, h = s, int(rng.integers(-1, 4))
         for chunk in np.array_split(u, 3):          # the state carries over between calls
-            walk, m, status, p2, h2 = K.mouse_walk(g.flat, g.rows, g.cols, p, h, vis, chunk,
-                                                    K.buffer(16), np.empty(4, np.int64))
+            walk, m, status, p2, h2 = K.until_room(
+                lambda size: K.mouse_walk(g.flat, g.rows, g.cols, p, h, vis, chunk,
+                                          K.buffer(size), np.empty(4, np.int64)), 1)
             assert (walk[:m].tolist(), status, p2, h2) == ref_mouse(g, p, h, list(vis), chunk)
             statuses.add(status)
             if status != K.STEP_LIMIT:
@@ -329,3 +340,15 @@ def test_known_cells_marks_the_walk_and_its_free_neighbours_and_counts_it():
         want[walk] = 2
         assert known.tolist() == want.tolist()
         assert K.count_distinct(walk, np.zeros(g.flat.size, np.uint8)) == count
+
+
+def test_a_full_buffer_says_so_and_the_longer_run_repeats_the_walk():
+    g = Grid(np.ones((6, 7), bool))
+    vis = K.sight_field(g.flat, g.rows, g.cols, 41, False)
+    walks = []
+    for size in (3, K.walk_room(g.rows, g.cols, 4)):
+        walk, m, status = K.wall_follow(g.flat, g.rows, g.cols, 0, vis, 1, 1, 0,
+                                        np.zeros(g.flat.size, np.uint8), K.buffer(size))
+        walks.append((walk[:m].tolist(), status))
+    assert walks[0][1] == K.ROOM and walks[0][0] == walks[1][0][:3]
+    assert walks[1] == ref_wall(g, 0, list(vis), 1, 1, 0)

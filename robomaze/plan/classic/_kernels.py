@@ -53,6 +53,7 @@ LOOPING = 2            # a deterministic walker entered a cycle of states
 STUCK = 3              # no free neighbour to move to
 EXHAUSTED = 4          # explorer: every reachable cell explored, no goal
 STEP_LIMIT = 5         # random walk: ran out of steps (chunk finished)
+ROOM = 6               # the walk buffer is full: run again with a longer one (:func:`until_room`)
 
 
 @njit(cache=True)
@@ -67,32 +68,26 @@ def _step(free, rows, cols, p, d):
     return -1
 
 
-@njit(cache=True)
-def _push(buf, n, v):
-    if n == buf.shape[0]:
-        grown = np.empty(2 * buf.shape[0], np.int64)      # every buffer is int64
-        # a loop, not ``grown[:n] = buf`` (kernel style, rule 4)
-        for i in range(n):
-            grown[i] = buf[i]
-        buf = grown
-    buf[n] = v
-    return buf, n + 1
-
-
 @inner
 def _walk_sight(walk, n, cols, p, vis):
-    """Append the straight walk from ``p`` (which sees the goal) to the goal."""
+    """Append the straight walk from ``p`` (which sees the goal) to the goal:
+    the walk's new length, -1 when ``walk`` has no room for it."""
     while vis[p] != 8:
         d = vis[p]
         if d < 4:
             p = p + DR[d] * cols + DC[d]
-            walk, n = _push(walk, n, p)
         else:
             p = p + DR[d] * cols
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return -1
+            walk[n] = p
+            n += 1
             p = p + DC[d]
-            walk, n = _push(walk, n, p)
-    return walk, n
+        if n == walk.shape[0]:
+            return -1
+        walk[n] = p
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -160,13 +155,38 @@ def count_distinct(walk, seen):
     return count
 
 
-#: First length of a walk buffer (callers allocate it: :func:`buffer`; kernels grow it).
-BUFFER = 1024
+def buffer(n: int) -> np.ndarray:
+    """A walk buffer for a walker kernel (int64; at least 1 long)."""
+    return np.empty(max(int(n), 1), np.int64)
 
 
-def buffer(n: int = BUFFER) -> np.ndarray:
-    """A walk buffer for a walker kernel (int64, grown by doubling inside)."""
-    return np.empty(n, np.int64)
+def walk_room(rows: int, cols: int, per_cell: int) -> int:
+    """A walker's first buffer length: ``per_cell`` moves per cell, plus a
+    straight run and the walk to the goal on sight (each at most ``2 * (rows +
+    cols)`` moves), at most 2**26 (a longer walk runs again: :func:`until_room`).
+
+    The wall follower enters each (cell, heading) state once (4 per cell),
+    Tremaux walks each passage at most twice (4), the depth-first walker
+    each cell at most twice (2); Pledge's walk has no such bound (4 is a
+    guess). Only pages the walk writes are touched.
+    """
+    return min(per_cell * rows * cols + 4 * (rows + cols) + 8, 1 << 26)
+
+
+def until_room(run, size: int):
+    """``run(size)``, again with twice the size while it returns :data:`ROOM`.
+
+    ``run(size)`` calls a walker kernel on fresh scratch and a buffer of
+    ``size`` (the walk is deterministic, so a run again repeats it): the
+    kernels do not grow their buffers, which kept a ``np.empty`` and a call
+    returning a tuple at every move they store (issue 40, round 9: ~0.1 s of
+    each walker's cold compile).
+    """
+    while True:
+        out = run(size)
+        if out[2] != ROOM:
+            return out
+        size *= 2
 
 
 @njit(cache=True)
@@ -179,11 +199,13 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     ``marks``: zeroed uint8, one per cell; ``walk``: a :func:`buffer`.
     Returns ``(walk, n, status)``.
     """
-    n = np.int64(0)  # typed, not a literal (kernel style, rule 4)
     p = start
-    walk, n = _push(walk, n, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
     if vis[p] >= 0:
-        walk, n = _walk_sight(walk, n, cols, p, vis)
+        n = _walk_sight(walk, n, cols, p, vis)
+        if n < 0:
+            return walk, n, ROOM
         return walk, n, OK
     if h0 >= 0:
         h = h0
@@ -193,9 +215,14 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
             if q < 0:
                 break
             p = q
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return walk, n, ROOM
+            walk[n] = p
+            n += 1
             if vis[p] >= 0:
-                walk, n = _walk_sight(walk, n, cols, p, vis)
+                n = _walk_sight(walk, n, cols, p, vis)
+                if n < 0:
+                    return walk, n, ROOM
                 return walk, n, OK
         h = (run_dir - hand) % 4
     start_state = p * 4 + h
@@ -212,9 +239,14 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
             return walk, n, STUCK
         p = q
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM
+        walk[n] = p
+        n += 1
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         bit = np.uint8(1 << h)
         if marks[p] & bit:
@@ -238,13 +270,13 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
     the wall: turns towards the hand move it by one towards zero, where the
     walker leaves, and U-turns move it away.)
     ``moves[i]`` is ``4 * count + heading`` after move ``i`` (one buffer for
-    both, parallel to the walk; a :func:`buffer` like ``walk``);
+    both, parallel to the walk: a buffer as long as ``walk``);
     ``straight_seen`` and ``follow_marks``: zeroed uint8, one per cell.
     Returns ``(walk, n, status)``.
     """
-    n = np.int64(0)
     p = start
-    walk, n = _push(walk, n, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
     moves[0] = main
     following = False
     count = 0
@@ -252,7 +284,9 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
     seg = 0
     while True:
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         if not following:
             if straight_seen[p]:
@@ -261,8 +295,11 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
             q = _step(free, rows, cols, p, main)
             if q >= 0:
                 p = q
-                walk, n = _push(walk, n, p)
-                moves, _ = _push(moves, n - 1, main)
+                if n == walk.shape[0]:
+                    return walk, n, ROOM
+                walk[n] = p
+                n += 1
+                moves[n - 1] = main
                 continue
             following = True
             h = (main - hand) % 4
@@ -281,8 +318,11 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
         count += hand * _PLEDGE_TURN[k]
         h = d
         p = q
-        walk, n = _push(walk, n, p)
-        moves, _ = _push(moves, n - 1, 4 * count + h)
+        if n == walk.shape[0]:
+            return walk, n, ROOM
+        walk[n] = p
+        n += 1
+        moves[n - 1] = 4 * count + h
         if count == 0:
             following = False
             for j in range(seg, n):
@@ -315,20 +355,25 @@ def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, threa
     thread, depth)``; the thread (the cells joined by passages marked once,
     start first) ends with the walk to the goal on sight, which may cross it.
     """
-    n = np.int64(0)
     p = start
-    walk, n = _push(walk, n, p)
-    depth = np.int64(0)
-    thread, depth = _push(thread, depth, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
+    thread[0] = p
+    depth = np.int64(1)
     visited[p] = 1
     h = 0
     bounce = False
     while True:
         if vis[p] >= 0:
             n0 = n
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM, thread, depth
             for i in range(n0, n):
-                thread, depth = _push(thread, depth, walk[i])
+                if depth == thread.shape[0]:
+                    return walk, n, ROOM, thread, depth
+                thread[depth] = walk[i]
+                depth += 1
             return walk, n, OK, thread, depth
         d = -1
         if bounce:
@@ -352,14 +397,20 @@ def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, threa
         marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
         marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
         if m == 1 and visited[q] == 0:
-            thread, depth = _push(thread, depth, q)   # a new cell: unroll the thread
+            if depth == thread.shape[0]:
+                return walk, n, ROOM, thread, depth
+            thread[depth] = q                           # a new cell: unroll the thread
+            depth += 1
         elif m == 2 and not bounce:
             depth -= 1                                  # retreat: roll it back up
         bounce = visited[q] == 1 and m == 1
         visited[q] = 1
         p = q
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM, thread, depth
+        walk[n] = p
+        n += 1
 
 
 @njit(cache=True)
@@ -367,13 +418,15 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, par
     """Depth-first exploration with backtracking; cell ``p`` tries its
     neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
     ``parent``: zeroed uint8, one per cell. Returns ``(walk, n, status)``."""
-    n = np.int64(0)
     p = start
-    walk, n = _push(walk, n, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
     visited[p] = 1
     while True:
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         moved = False
         while cursor[p] < 4:
@@ -384,14 +437,20 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, par
                 visited[q] = 1
                 parent[q] = (d + 2) % 4
                 p = q
-                walk, n = _push(walk, n, p)
+                if n == walk.shape[0]:
+                    return walk, n, ROOM
+                walk[n] = p
+                n += 1
                 moved = True
                 break
         if not moved:
             if p == start:
                 return walk, n, EXHAUSTED
             p = _step(free, rows, cols, p, np.int64(parent[p]))
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return walk, n, ROOM
+            walk[n] = p
+            n += 1
 
 
 @njit(cache=True)
@@ -408,7 +467,9 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     n = np.int64(0)
     for i in range(u.shape[0]):
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM, p, h
             return walk, n, OK, p, h
         m = 0
         for d in range(4):
@@ -426,9 +487,14 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
             d = cand[j if j < m - 1 else m - 1]
         p = _step(free, rows, cols, p, d)
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM, p, h
+        walk[n] = p
+        n += 1
     if vis[p] >= 0:
-        walk, n = _walk_sight(walk, n, cols, p, vis)
+        n = _walk_sight(walk, n, cols, p, vis)
+        if n < 0:
+            return walk, n, ROOM, p, h
         return walk, n, OK, p, h
     return walk, n, STEP_LIMIT, p, h
 

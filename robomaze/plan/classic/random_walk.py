@@ -84,9 +84,10 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     cand = np.empty(4, np.int64)
     while True:
         u = gen.random(min(_CHUNK, limit - done))
-        walk, n, status, p, h = _kernels.mouse_walk(
-            pb.free, pb.rows, pb.cols, p, h, pb.vis, u,
-            _kernels.buffer(max(16, min(u.size, 1 << 20))), cand)
+        walk, n, status, p, h = _kernels.until_room(
+            lambda size, p=p, h=h, u=u: _kernels.mouse_walk(
+                pb.free, pb.rows, pb.cols, p, h, pb.vis, u, _kernels.buffer(size), cand),
+            u.size + _kernels.walk_room(pb.rows, pb.cols, 0))
         pieces.append(walk[:n])
         done += u.size
         if status != _kernels.STEP_LIMIT or done >= limit:

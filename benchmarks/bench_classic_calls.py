@@ -14,7 +14,7 @@ checked equal between the checkouts. The load average is recorded.
 Usage::
 
     python benchmarks/bench_classic_calls.py --compare DIR [--repeat 3] [--inner 3]
-        [--large 150]
+        [--large 150]        # --large 0: the sweep's sizes only
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ inner, large = int(sys.argv[1]), int(sys.argv[2])
 out, digest = {}, hashlib.sha256()
 SOLVERS = ("wall_follower", "pledge", "tremaux", "dfs_backtracking", "random_mouse",
            "dead_end_filling")
-for n, cor in ((5, 1), (5, 5), (5, 9), (large, 3)):
+SIZES = ((5, 1), (5, 5), (5, 9)) + (((large, 3),) if large else ())
+for n, cor in SIZES:
     grid = widen(generate("backtracker", n, n, rng=1), corridor=cor, wall=1, resolution=0.1)
     free = grid.free
     rows, cols = free.shape

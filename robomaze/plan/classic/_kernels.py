@@ -12,9 +12,11 @@ the goal is in line of sight, the direction of the next step towards it
 then a horizontal move), 8 on the goal itself and -1 elsewhere; a walker that
 reaches such a cell walks straight to the goal.
 
-Walk buffers grow by doubling so a kernel never allocates more than about
-twice what its walk needs; kernels return the whole buffer and its length
-``n`` and the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
+Walk buffers come from the caller, as long as the walker's moves can be
+(:func:`walk_room`; only the pages a walk writes are touched); a kernel whose
+buffer fills returns :data:`ROOM` and :func:`until_room` runs it again with
+twice the room. Kernels return the buffer and the walk's length ``n`` and
+the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
 Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
 

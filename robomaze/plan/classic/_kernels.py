@@ -12,11 +12,20 @@ the goal is in line of sight, the direction of the next step towards it
 then a horizontal move), 8 on the goal itself and -1 elsewhere; a walker that
 reaches such a cell walks straight to the goal.
 
-Walk buffers grow by doubling so a kernel never allocates more than about
-twice what its walk needs; kernels return the whole buffer and its length
-``n`` and the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
+Walk buffers come from the caller, as long as the walker's moves can be
+(:func:`walk_room`; only the pages a walk writes are touched); a kernel whose
+buffer fills returns :data:`ROOM` and :func:`until_room` runs it again with
+twice the room. Kernels return the buffer and the walk's length ``n`` and
+the wrappers take ``walk[:n]`` (kernel style: :mod:`robomaze._compile.kernels`).
 Kernels return a status code; the Python wrappers
 turn failures into :class:`robomaze.errors.NoPathError`.
+
+The callers allocate what a kernel needs (the first walk buffer, zeroed
+marks, the sight array): ``np.zeros`` and ``np.full`` inside a kernel
+compiled implementations of their own on a cold start (issue 40, round 9:
+benchmarks/README.md). One kernel per walker, not one for all with the
+walker as an argument: that compiled no less (the body's SSA, inlining and
+optimisation grow faster than its size).
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ LOOPING = 2            # a deterministic walker entered a cycle of states
 STUCK = 3              # no free neighbour to move to
 EXHAUSTED = 4          # explorer: every reachable cell explored, no goal
 STEP_LIMIT = 5         # random walk: ran out of steps (chunk finished)
+ROOM = 6               # the walk buffer is full: run again with a longer one (:func:`until_room`)
 
 
 @njit(cache=True)
@@ -60,41 +70,33 @@ def _step(free, rows, cols, p, d):
     return -1
 
 
-@njit(cache=True)
-def _push(buf, n, v):
-    if n == buf.shape[0]:
-        grown = np.empty(2 * buf.shape[0], np.int64)      # every buffer is int64
-        # a loop, not ``grown[:n] = buf`` (kernel style, rule 4)
-        for i in range(n):
-            grown[i] = buf[i]
-        buf = grown
-    buf[n] = v
-    return buf, n + 1
-
-
 @inner
 def _walk_sight(walk, n, cols, p, vis):
-    """Append the straight walk from ``p`` (which sees the goal) to the goal."""
+    """Append the straight walk from ``p`` (which sees the goal) to the goal:
+    the walk's new length, -1 when ``walk`` has no room for it."""
     while vis[p] != 8:
         d = vis[p]
         if d < 4:
             p = p + DR[d] * cols + DC[d]
-            walk, n = _push(walk, n, p)
         else:
             p = p + DR[d] * cols
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return -1
+            walk[n] = p
+            n += 1
             p = p + DC[d]
-            walk, n = _push(walk, n, p)
-    return walk, n
+        if n == walk.shape[0]:
+            return -1
+        walk[n] = p
+        n += 1
+    return n
 
 
 @njit(cache=True)
-def sight_field(free, rows, cols, goal, enabled):
-    """Cells that see the goal along one of the 8 compass rays (see module doc)."""
-    vis = np.full(rows * cols, -1, np.int8)
-    vis[goal] = 8
-    if not enabled:
-        return vis
+def sight_rays(free, rows, cols, goal, vis):
+    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
+    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
+    caller fills it: ``np.full`` here compiled an implementation of its own)."""
     gr = goal // cols
     gc = goal % cols
     for d in range(8):
@@ -114,6 +116,14 @@ def sight_field(free, rows, cols, goal, enabled):
             r = nr
             c = nc
             vis[r * cols + c] = back
+
+
+def sight_field(free, rows: int, cols: int, goal: int, enabled: bool) -> np.ndarray:
+    """The sight array (see module doc); only the goal when not ``enabled``."""
+    vis = np.full(rows * cols, -1, np.int8)
+    vis[goal] = 8
+    if enabled:
+        sight_rays(free, rows, cols, goal, vis)
     return vis
 
 
@@ -137,9 +147,8 @@ def loop_erase(walk, ncells):
 
 
 @njit(cache=True)
-def count_distinct(walk, ncells):
-    """Number of distinct cells in a walk."""
-    seen = np.zeros(ncells, np.uint8)
+def count_distinct(walk, seen):
+    """Number of distinct cells in a walk; ``seen``: zeroed uint8, one per cell."""
     count = 0
     for v in walk:
         if not seen[v]:
@@ -148,21 +157,57 @@ def count_distinct(walk, ncells):
     return count
 
 
+def buffer(n: int) -> np.ndarray:
+    """A walk buffer for a walker kernel (int64; at least 1 long)."""
+    return np.empty(max(int(n), 1), np.int64)
+
+
+def walk_room(rows: int, cols: int, per_cell: int) -> int:
+    """A walker's first buffer length: ``per_cell`` moves per cell, plus a
+    straight run and the walk to the goal on sight (each at most ``2 * (rows +
+    cols)`` moves), at most 2**26 (a longer walk runs again: :func:`until_room`).
+
+    The wall follower enters each (cell, heading) state once (4 per cell),
+    Tremaux walks each passage at most twice (4), the depth-first walker
+    each cell at most twice (2); Pledge's walk has no such bound (4 is a
+    guess). Only pages the walk writes are touched.
+    """
+    return min(per_cell * rows * cols + 4 * (rows + cols) + 8, 1 << 26)
+
+
+def until_room(run, size: int):
+    """``run(size)``, again with twice the size while it returns :data:`ROOM`.
+
+    ``run(size)`` calls a walker kernel on fresh scratch and a buffer of
+    ``size`` (the walk is deterministic, so a run again repeats it): the
+    kernels do not grow their buffers, which kept a ``np.empty`` and a call
+    returning a tuple at every move they store (issue 40, round 9: ~0.1 s of
+    each walker's cold compile).
+    """
+    while True:
+        out = run(size)
+        if out[2] != ROOM:
+            return out
+        size *= 2
+
+
 @njit(cache=True)
-def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
+def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     """Hand-on-the-wall walk: try hand side, straight, other side, back.
 
     If ``h0 >= 0`` the walker starts following at once with heading ``h0``
     (the caller chose it so the wall is on the hand side); otherwise it first
     runs straight in ``run_dir`` to the first wall and turns away from it.
+    ``marks``: zeroed uint8, one per cell; ``walk``: a :func:`buffer`.
     Returns ``(walk, n, status)``.
     """
-    walk = np.empty(1024, np.int64)
-    n = np.int64(0)  # typed, not a literal (kernel style, rule 4)
     p = start
-    walk, n = _push(walk, n, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
     if vis[p] >= 0:
-        walk, n = _walk_sight(walk, n, cols, p, vis)
+        n = _walk_sight(walk, n, cols, p, vis)
+        if n < 0:
+            return walk, n, ROOM
         return walk, n, OK
     if h0 >= 0:
         h = h0
@@ -172,12 +217,16 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
             if q < 0:
                 break
             p = q
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return walk, n, ROOM
+            walk[n] = p
+            n += 1
             if vis[p] >= 0:
-                walk, n = _walk_sight(walk, n, cols, p, vis)
+                n = _walk_sight(walk, n, cols, p, vis)
+                if n < 0:
+                    return walk, n, ROOM
                 return walk, n, OK
         h = (run_dir - hand) % 4
-    marks = np.zeros(rows * cols, np.uint8)
     start_state = p * 4 + h
     marks[p] |= np.uint8(1 << h)
     while True:
@@ -192,9 +241,14 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
             return walk, n, STUCK
         p = q
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM
+        walk[n] = p
+        n += 1
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         bit = np.uint8(1 << h)
         if marks[p] & bit:
@@ -205,7 +259,7 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir):
 
 
 @njit(cache=True)
-def pledge_walk(free, rows, cols, start, vis, hand, main):
+def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk, moves):
     """The Pledge algorithm: go ``main`` until blocked, follow the wall
     counting turns, leave it when the count is back to zero.
 
@@ -217,26 +271,24 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
     (While following, the count keeps the sign of the first turn away from
     the wall: turns towards the hand move it by one towards zero, where the
     walker leaves, and U-turns move it away.)
+    ``moves[i]`` is ``4 * count + heading`` after move ``i`` (one buffer for
+    both, parallel to the walk: a buffer as long as ``walk``);
+    ``straight_seen`` and ``follow_marks``: zeroed uint8, one per cell.
     Returns ``(walk, n, status)``.
     """
-    ncells = rows * cols
-    walk = np.empty(1024, np.int64)
-    heads = np.empty(1024, np.int64)
-    counts = np.empty(1024, np.int64)
-    n = np.int64(0)
     p = start
-    walk, n = _push(walk, n, p)
-    heads[0] = main
-    counts[0] = 0
-    straight_seen = np.zeros(ncells, np.uint8)
-    follow_marks = np.zeros(ncells, np.uint8)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
+    moves[0] = main
     following = False
     count = 0
     h = main
     seg = 0
     while True:
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         if not following:
             if straight_seen[p]:
@@ -245,9 +297,11 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
             q = _step(free, rows, cols, p, main)
             if q >= 0:
                 p = q
-                walk, n = _push(walk, n, p)
-                heads, _ = _push(heads, n - 1, main)
-                counts, _ = _push(counts, n - 1, np.int64(0))
+                if n == walk.shape[0]:
+                    return walk, n, ROOM
+                walk[n] = p
+                n += 1
+                moves[n - 1] = main
                 continue
             following = True
             h = (main - hand) % 4
@@ -266,9 +320,11 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         count += hand * _PLEDGE_TURN[k]
         h = d
         p = q
-        walk, n = _push(walk, n, p)
-        heads, _ = _push(heads, n - 1, h)
-        counts, _ = _push(counts, n - 1, count)
+        if n == walk.shape[0]:
+            return walk, n, ROOM
+        walk[n] = p
+        n += 1
+        moves[n - 1] = 4 * count + h
         if count == 0:
             following = False
             for j in range(seg, n):
@@ -277,9 +333,9 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
         bit = np.uint8(1 << h)
         if follow_marks[p] & bit:
             j = n - 2
-            while not (walk[j] == p and heads[j] == h):
+            while not (walk[j] == p and moves[j] & 3 == h):
                 j -= 1
-            delta = count - counts[j]
+            delta = count - (moves[j] >> 2)
             if delta == 0 or delta * count > 0:
                 return walk, n, LOOPING
             for i in range(seg, n):
@@ -289,36 +345,37 @@ def pledge_walk(free, rows, cols, start, vis, hand, main):
 
 
 @njit(cache=True)
-def tremaux_walk(free, rows, cols, start, vis, hand):
+def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, thread):
     """Trémaux's rule with marks on the passages between neighbouring cells.
 
     A passage is marked each time it is walked (at most twice). Arriving at
     a visited cell through a fresh passage, turn back; otherwise take an
     unmarked passage (hand side first), else the once-marked one back along
     the thread. Back at the start with nothing left: the goal is not
-    reachable. Returns ``(walk, n, status, thread, depth)``; the thread (the cells
-    joined by passages marked once, start first) ends with the walk to the
-    goal on sight, which may cross it.
+    reachable. ``marks`` (2 bits per direction) and ``visited``: zeroed
+    uint8, one per cell; ``walk`` and ``thread``: buffers. Returns ``(walk, n, status,
+    thread, depth)``; the thread (the cells joined by passages marked once,
+    start first) ends with the walk to the goal on sight, which may cross it.
     """
-    ncells = rows * cols
-    marks = np.zeros(ncells, np.uint8)  # 2 bits per direction
-    visited = np.zeros(ncells, np.uint8)
-    walk = np.empty(1024, np.int64)
-    n = np.int64(0)
     p = start
-    walk, n = _push(walk, n, p)
-    thread = np.empty(1024, np.int64)
-    depth = np.int64(0)
-    thread, depth = _push(thread, depth, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
+    thread[0] = p
+    depth = np.int64(1)
     visited[p] = 1
     h = 0
     bounce = False
     while True:
         if vis[p] >= 0:
             n0 = n
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM, thread, depth
             for i in range(n0, n):
-                thread, depth = _push(thread, depth, walk[i])
+                if depth == thread.shape[0]:
+                    return walk, n, ROOM, thread, depth
+                thread[depth] = walk[i]
+                depth += 1
             return walk, n, OK, thread, depth
         d = -1
         if bounce:
@@ -342,32 +399,36 @@ def tremaux_walk(free, rows, cols, start, vis, hand):
         marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
         marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
         if m == 1 and visited[q] == 0:
-            thread, depth = _push(thread, depth, q)   # a new cell: unroll the thread
+            if depth == thread.shape[0]:
+                return walk, n, ROOM, thread, depth
+            thread[depth] = q                           # a new cell: unroll the thread
+            depth += 1
         elif m == 2 and not bounce:
             depth -= 1                                  # retreat: roll it back up
         bounce = visited[q] == 1 and m == 1
         visited[q] = 1
         p = q
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM, thread, depth
+        walk[n] = p
+        n += 1
 
 
 @njit(cache=True)
-def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
+def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, parent, walk):
     """Depth-first exploration with backtracking; cell ``p`` tries its
-    neighbours in the order ``perms[perm_ids[p]]``. Returns ``(walk, n, status)``."""
-    ncells = rows * cols
-    visited = np.zeros(ncells, np.uint8)
-    cursor = np.zeros(ncells, np.uint8)
-    parent = np.zeros(ncells, np.uint8)
-    walk = np.empty(1024, np.int64)
-    n = np.int64(0)
+    neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
+    ``parent``: zeroed uint8, one per cell. Returns ``(walk, n, status)``."""
     p = start
-    walk, n = _push(walk, n, p)
+    walk[0] = p         # buffers are at least 1 long
+    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
     visited[p] = 1
     while True:
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM
             return walk, n, OK
         moved = False
         while cursor[p] < 4:
@@ -378,31 +439,39 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms):
                 visited[q] = 1
                 parent[q] = (d + 2) % 4
                 p = q
-                walk, n = _push(walk, n, p)
+                if n == walk.shape[0]:
+                    return walk, n, ROOM
+                walk[n] = p
+                n += 1
                 moved = True
                 break
         if not moved:
             if p == start:
                 return walk, n, EXHAUSTED
             p = _step(free, rows, cols, p, np.int64(parent[p]))
-            walk, n = _push(walk, n, p)
+            if n == walk.shape[0]:
+                return walk, n, ROOM
+            walk[n] = p
+            n += 1
 
 
 @njit(cache=True)
-def mouse_walk(free, rows, cols, p, h, vis, u):
+def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
     Picks uniformly (one number of ``u`` per move) among the open directions
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
-    STEP_LIMIT when the numbers ran out first.
+    STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
+    scratch. (``min``/``int`` as a select and a cast: their overloads
+    compiled for this kernel alone.)
     """
-    walk = np.empty(max(16, min(u.shape[0], 1 << 20)), np.int64)
     n = np.int64(0)
-    cand = np.empty(4, np.int64)
     for i in range(u.shape[0]):
         if vis[p] >= 0:
-            walk, n = _walk_sight(walk, n, cols, p, vis)
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                return walk, n, ROOM, p, h
             return walk, n, OK, p, h
         m = 0
         for d in range(4):
@@ -416,18 +485,24 @@ def mouse_walk(free, rows, cols, p, h, vis, u):
                 return walk, n, STUCK, p, h
             d = (h + 2) % 4
         else:
-            d = cand[min(int(u[i] * m), m - 1)]
+            j = np.int64(u[i] * m)
+            d = cand[j if j < m - 1 else m - 1]
         p = _step(free, rows, cols, p, d)
         h = d
-        walk, n = _push(walk, n, p)
+        if n == walk.shape[0]:
+            return walk, n, ROOM, p, h
+        walk[n] = p
+        n += 1
     if vis[p] >= 0:
-        walk, n = _walk_sight(walk, n, cols, p, vis)
+        n = _walk_sight(walk, n, cols, p, vis)
+        if n < 0:
+            return walk, n, ROOM, p, h
         return walk, n, OK, p, h
     return walk, n, STEP_LIMIT, p, h
 
 
 @njit(cache=True)
-def fill_dead_ends(free, rows, cols, a, b, removable):
+def fill_dead_ends(free, rows, cols, a, b, removable, inq):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
 
@@ -492,16 +567,22 @@ def fill_dead_ends(free, rows, cols, a, b, removable):
 
 
 @njit(cache=True)
-def known_cells(free, rows, cols, walk):
-    """Free cells a walk stepped on or touched (its cells' free 8-neighbours)."""
-    known = np.zeros(rows * cols, np.uint8)
+def known_cells(free, rows, cols, walk, known):
+    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
+    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
+    number of distinct cells stepped on (:func:`count_distinct`'s, one
+    kernel fewer to compile for the default route)."""
+    count = 0
     for p in walk:
         r = p // cols
         c = p % cols
-        known[p] = 1
+        if known[p] != 2:
+            known[p] = 2
+            count += 1
         for d in range(8):
             rr = r + DR[d]
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                known[rr * cols + cc] = 1
-    return known
+                q = rr * cols + cc
+                known[q] = known[q] if known[q] else 1
+    return count

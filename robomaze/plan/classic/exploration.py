@@ -84,8 +84,14 @@ def tremaux(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: i
     side = check_hand(hand)
     route = check_route(route, ("thread", "shortest_known"))
     pb = Problem("tremaux", grid, start, goal, footprint, connectivity, sight)
-    walk, n, status, thread, depth = _kernels.tremaux_walk(pb.free, pb.rows, pb.cols,
-                                                           pb.start, pb.vis, side)
+    def run(size):
+        marks = np.zeros((2, pb.free.size), np.uint8)   # passages' marks, visited cells
+        return _kernels.tremaux_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis, side,
+                                     marks[0], marks[1], _kernels.buffer(size),
+                                     _kernels.buffer(size))
+
+    walk, n, status, thread, depth = _kernels.until_room(
+        run, _kernels.walk_room(pb.rows, pb.cols, 4))
     walk, thread = walk[:n], thread[:depth]
     if status == _kernels.EXHAUSTED:
         raise pb.fail(f"every passage reachable from the start was walked twice "
@@ -146,8 +152,12 @@ def dfs_backtracking(grid: OccupancyGrid, start, goal, *, footprint=None,
     gen = as_rng(rng)
     pb = Problem("dfs_backtracking", grid, start, goal, footprint, connectivity, sight)
     perm_ids = gen.integers(0, len(_PERMS), size=pb.rows * pb.cols, dtype=np.uint8)
-    walk, n, status = _kernels.dfs_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
-                                        perm_ids, _PERMS)
+    def run(size):
+        state = np.zeros((3, pb.free.size), np.uint8)   # visited, cursor, parent
+        return _kernels.dfs_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis, perm_ids, _PERMS,
+                                 state[0], state[1], state[2], _kernels.buffer(size))
+
+    walk, n, status = _kernels.until_room(run, _kernels.walk_room(pb.rows, pb.cols, 2))
     walk = walk[:n]
     if status == _kernels.EXHAUSTED:
         raise pb.fail(f"every cell reachable from the start was explored "

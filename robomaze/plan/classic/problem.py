@@ -108,13 +108,17 @@ class Problem:
         from ..path import make_path
 
         walk = np.asarray(walk, dtype=np.int64)
+        ncells = self.rows * self.cols
         if route == "shortest_known":
-            known = _kernels.known_cells(self.free, self.rows, self.cols, walk)
+            known = np.zeros(ncells, np.uint8)
+            distinct = _kernels.known_cells(self.free, self.rows, self.cols, walk, known)
             path = core.bfs_path(known, self.rows, self.cols, self.start, self.goal)
+            if expanded is None:
+                expanded = distinct
         elif path is None:
-            path = _kernels.loop_erase(walk, self.rows * self.cols)
+            path = _kernels.loop_erase(walk, ncells)
         if expanded is None:
-            expanded = _kernels.count_distinct(walk, self.rows * self.cols)
+            expanded = _kernels.count_distinct(walk, np.zeros(ncells, np.uint8))
         return make_path(self.grid, self.cells(path), footprint=self.footprint,
                          method=self.method, expanded=int(expanded),
                          time=time.perf_counter() - self.t0, walk=self.cells(walk))

@@ -104,8 +104,11 @@ def wall_follower(grid: OccupancyGrid, start, goal, *, footprint=None, connectiv
         behind = [h for h in heads if open_[(h + 2) % 4]]
         h0 = (behind or heads or [-1])[0]
         run = nearest_wall_heading(pb.free2d, (r, c)) if h0 < 0 else 0
-    walk, n, status = _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
-                                           side, h0, run)
+    walk, n, status = _kernels.until_room(
+        lambda size: _kernels.wall_follow(pb.free, pb.rows, pb.cols, pb.start, pb.vis, side, h0,
+                                          run, np.zeros(pb.free.size, np.uint8),
+                                          _kernels.buffer(size)),
+        _kernels.walk_room(pb.rows, pb.cols, 4))
     walk = walk[:n]
     if status in (_kernels.BACK_AT_START, _kernels.LOOPING):
         if status == _kernels.BACK_AT_START or pb.start in _cycle(walk):
@@ -197,8 +200,13 @@ def pledge(grid: OccupancyGrid, start, goal, *, footprint=None, connectivity: in
             main = 0 if dr < 0 else 2
         else:
             main = 1 if dc > 0 else 3
-    walk, n, status = _kernels.pledge_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis,
-                                           side, main)
+    def run(size):
+        seen = np.zeros((2, pb.free.size), np.uint8)   # straight-run cells, follow marks
+        return _kernels.pledge_walk(pb.free, pb.rows, pb.cols, pb.start, pb.vis, side, main,
+                                    seen[0], seen[1], _kernels.buffer(size),
+                                    _kernels.buffer(size))
+
+    walk, n, status = _kernels.until_room(run, _kernels.walk_room(pb.rows, pb.cols, 4))
     walk = walk[:n]
     if status == _kernels.LOOPING:
         raise pb.fail(f"the Pledge walker (direction {HEADINGS[main]}) is circling after "

@@ -140,6 +140,12 @@ _HEADING = np.zeros(1, np.uint8)
 #: ``cost`` of a unit-length search: an empty array, not None, so unit and
 #: weighted searches share one compiled engine (see :func:`best_first`).
 _NO_COST = np.empty(0)
+#: ``sight_free`` of a search without line of sight: likewise an empty
+#: read-only mask, so Theta* shares that engine too (its second
+#: specialisation was ~1 s of a cold sweep's compile; benchmarks/README.md,
+#: issue 40 round 9).
+_NO_SIGHT = np.empty(0, np.uint8)
+_NO_SIGHT.flags.writeable = False
 
 
 def _index_dtype(nstates: int):
@@ -186,8 +192,9 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
         mark = _lazy_zeros(n, np.uint8)
     fp = _readonly(fp)
     # absent cost and parent: empty arrays of the types they have when present
-    if sight_free is not None:
-        sight_free = _readonly(sight_free)
+    # absent line of sight: an empty mask of the type it has when present,
+    # so Theta* and the other searches share one specialisation of _expand
+    sight_free = _NO_SIGHT if sight_free is None else _readonly(sight_free)
     if cost is None:
         cost = _NO_COST
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,

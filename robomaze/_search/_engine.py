@@ -483,39 +483,69 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
 
 
 # ---------------------------------------------------------------- 4-connected unit A*
-@njit(cache=True)
-def _astar4(free, cols, start, goal):
+def astar4(free, cols, start, goal):
     """A* with unit moves and the Manhattan heuristic on a padded mask.
 
     With a consistent heuristic every move keeps ``f`` or raises it by 2, so
     two stacks (``f`` and ``f + 2``) are an exact priority queue -- the
     engine's queue for this one case (unit costs, 4 moves); within an ``f``
     level the most recently generated (deepest) node is expanded first.
-    Returns ``(g, expanded)``, the goal's ``g`` -1 when unreachable.
+    Returns ``(g, expanded)``: int32 ``g`` per padded cell (-1 where not
+    reached), the goal's -1 when unreachable.
+
+    A Python loop around :func:`_astar4`, which hands back only to grow a
+    stack: allocating and growing in the kernel compiled numba's
+    ``np.full``, ``np.zeros``, ``np.empty`` and ``np.concatenate`` for it
+    (~0.4 s of a cold start's compile, issue 40 round 9).
     """
-    pc = cols + 2
     n = free.shape[0]
     g = np.full(n, -1, np.int32)
     closed = np.zeros(n, np.uint8)
     cap = max(1024, n // 16)
     cur_s = np.empty(cap, np.int32)
     nxt_s = np.empty(cap, np.int32)
-    nnxt = 0
-    gr = goal // pc
-    gc = goal - gr * pc
-    sr = start // pc
+    pc = cols + 2
+    gr, gc = divmod(int(goal), pc)
+    sr, sc = divmod(int(start), pc)
     g[start] = 0
     cur_s[0] = start
-    ncur = 1
-    fcur = abs(sr - gr) + abs(start - sr * pc - gc)
+    ncur, nnxt = 1, 0
+    fcur = abs(sr - gr) + abs(sc - gc)
     expanded = 0
+    while True:
+        done, swapped, ncur, nnxt, fcur, expanded = _astar4(free, cols, goal, g, closed, cur_s,
+                                                            nxt_s, ncur, nnxt, fcur, expanded)
+        if swapped:
+            cur_s, nxt_s = nxt_s, cur_s
+        if done:
+            break
+        # room for the 4 pushes of the next expansion on either stack
+        cur_s = np.concatenate((cur_s, np.empty(cur_s.shape[0], np.int32)))
+        nxt_s = np.concatenate((nxt_s, np.empty(nxt_s.shape[0], np.int32)))
+    if not closed[goal]:
+        g[goal] = -1
+    return g, int(expanded)
+
+
+@njit(cache=True)
+def _astar4(free, cols, goal, g, closed, cur_s, nxt_s, ncur, nnxt, fcur, expanded):
+    """:func:`astar4`'s expansions, until the goal or exhaustion (``done``) or a
+    stack that might overflow: ``(done, swapped, ncur, nnxt, fcur, expanded)``,
+    ``swapped`` when the stacks' roles ended exchanged."""
+    pc = cols + 2
+    gr = goal // pc
+    gc = goal - gr * pc
+    swapped = False
     while True:
         if ncur == 0:
             if nnxt == 0:
                 break
             cur_s, nxt_s = nxt_s, cur_s
+            swapped = not swapped
             ncur, nnxt = nnxt, 0
             fcur += 2
+        if ncur + 4 > cur_s.shape[0] or nnxt + 4 > nxt_s.shape[0]:
+            return False, swapped, ncur, nnxt, fcur, expanded
         ncur -= 1
         node = cur_s[ncur]
         if closed[node]:
@@ -545,18 +575,12 @@ def _astar4(free, cols, start, goal):
                 g[nb] = ng
                 f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
-                    if ncur == cur_s.shape[0]:
-                        cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))
                     cur_s[ncur] = nb
                     ncur += 1
                 else:
-                    if nnxt == nxt_s.shape[0]:
-                        nxt_s = np.concatenate((nxt_s, np.empty(nnxt, np.int32)))
                     nxt_s[nnxt] = nb
                     nnxt += 1
-    if not closed[goal]:
-        g[goal] = -1
-    return g, expanded
+    return True, swapped, ncur, nnxt, fcur, expanded
 
 
 @njit(cache=True)

@@ -539,15 +539,21 @@ def _unpack_into(blocked, rows, cols, fm, hfree, free):
                 sh = np.uint64(8 * p)
                 ncell = 8 if cols - c0 - 8 * p > 8 else cols - c0 - 8 * p
                 anyf = np.uint64(0)
-                for k in range(nw):
-                    # byte j: bins 16k .. 16k + 7 (lo), 16k + 8 .. 16k + 15 (hi) of cell 8p + j
-                    lo = _transpose8(_gather8(free, 16 * k, nbins, sh))
-                    hi = _transpose8(_gather8(free, 16 * k + 8, nbins, sh))
-                    anyf |= lo | hi
+                for h in range(2 * nw):
+                    # byte j: bins 8h .. 8h + 7 of cell 8p + j, the low (h even) or
+                    # high byte of the cell's word h // 2 (one inlined gather and
+                    # transpose, not two: less to compile)
+                    x = _transpose8(_gather8(free, 8 * h, nbins, sh))
+                    anyf |= x
+                    hs = np.uint64(8 * (h & 1))
+                    k = h >> 1
                     for j in range(ncell):
-                        sj = np.uint64(8 * j)
-                        fm[o + (c0 + 8 * p + j) * nw + k] = np.uint16(
-                            ((lo >> sj) & ff) | (((hi >> sj) & ff) << np.uint64(8)))
+                        i = o + (c0 + 8 * p + j) * nw + k
+                        bj = np.uint16(((x >> np.uint64(8 * j)) & ff) << hs)
+                        if h & 1:
+                            fm[i] |= bj
+                        else:
+                            fm[i] = bj
                 for j in range(ncell):
                     hfree[r * cols + c0 + 8 * p + j] = np.uint8(
                         ((anyf >> np.uint64(8 * j)) & ff) != 0)

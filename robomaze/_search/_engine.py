@@ -10,6 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import filled
 from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -496,60 +497,50 @@ def astar4(free, cols, start, goal):
     level the most recently generated (deepest) node is expanded first.
     Returns ``(g, expanded)``: int32 ``g`` per padded cell (-1 where not
     reached), the goal's -1 when unreachable.
-
-    A Python loop around :func:`_astar4`, which hands back only to grow a
-    stack: allocating and growing in the kernel compiled numba's
-    ``np.full``, ``np.zeros``, ``np.empty`` and ``np.concatenate`` for it
-    (~0.4 s of a cold start's compile, issue 40 round 9).
     """
+    g, expanded = _astar4(free, cols, int(start), int(goal))
+    return g, int(expanded)
+
+
+@njit(cache=True, inline="always")
+def _doubled(a):
+    """``a`` in an int32 array twice as long: a loop, not ``np.concatenate`` (whose
+    overload compiled for this kernel alone), nor a slice copy (its error path)."""
+    out = np.empty(2 * a.shape[0], np.int32)
+    for i in range(a.shape[0]):
+        out[i] = a[i]
+    return out
+
+
+@njit(cache=True)
+def _astar4(free, cols, start, goal):
+    """:func:`astar4`'s kernel. Its arrays are made with ``np.empty`` and
+    ``np.zeros`` of the dtypes other kernels allocate too and filled by loops
+    (``np.full`` and ``np.concatenate`` compiled numba's overloads for this
+    kernel alone: ~0.3 s of a cold start, issue 40 round 9)."""
+    pc = cols + 2
     n = free.shape[0]
-    g = np.full(n, -1, np.int32)
+    g = filled(n, -1, np.int32)
     closed = np.zeros(n, np.uint8)
     cap = max(1024, n // 16)
     cur_s = np.empty(cap, np.int32)
     nxt_s = np.empty(cap, np.int32)
-    pc = cols + 2
-    gr, gc = divmod(int(goal), pc)
-    sr, sc = divmod(int(start), pc)
-    g[start] = 0
-    cur_s[0] = start
-    ncur, nnxt = 1, 0
-    fcur = abs(sr - gr) + abs(sc - gc)
-    expanded = 0
-    while True:
-        done, swapped, ncur, nnxt, fcur, expanded = _astar4(free, cols, goal, g, closed, cur_s,
-                                                            nxt_s, ncur, nnxt, fcur, expanded)
-        if swapped:
-            cur_s, nxt_s = nxt_s, cur_s
-        if done:
-            break
-        # room for the 4 pushes of the next expansion on either stack
-        cur_s = np.concatenate((cur_s, np.empty(cur_s.shape[0], np.int32)))
-        nxt_s = np.concatenate((nxt_s, np.empty(nxt_s.shape[0], np.int32)))
-    if not closed[goal]:
-        g[goal] = -1
-    return g, int(expanded)
-
-
-@njit(cache=True)
-def _astar4(free, cols, goal, g, closed, cur_s, nxt_s, ncur, nnxt, fcur, expanded):
-    """:func:`astar4`'s expansions, until the goal or exhaustion (``done``) or a
-    stack that might overflow: ``(done, swapped, ncur, nnxt, fcur, expanded)``,
-    ``swapped`` when the stacks' roles ended exchanged."""
-    pc = cols + 2
+    nnxt = 0
     gr = goal // pc
     gc = goal - gr * pc
-    swapped = False
+    sr = start // pc
+    g[start] = 0
+    cur_s[0] = start
+    ncur = 1
+    fcur = abs(sr - gr) + abs(start - sr * pc - gc)
+    expanded = 0
     while True:
         if ncur == 0:
             if nnxt == 0:
                 break
             cur_s, nxt_s = nxt_s, cur_s
-            swapped = not swapped
             ncur, nnxt = nnxt, 0
             fcur += 2
-        if ncur + 4 > cur_s.shape[0] or nnxt + 4 > nxt_s.shape[0]:
-            return False, swapped, ncur, nnxt, fcur, expanded
         ncur -= 1
         node = cur_s[ncur]
         if closed[node]:
@@ -579,12 +570,18 @@ def _astar4(free, cols, goal, g, closed, cur_s, nxt_s, ncur, nnxt, fcur, expande
                 g[nb] = ng
                 f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
+                    if ncur == cur_s.shape[0]:
+                        cur_s = _doubled(cur_s)
                     cur_s[ncur] = nb
                     ncur += 1
                 else:
+                    if nnxt == nxt_s.shape[0]:
+                        nxt_s = _doubled(nxt_s)
                     nxt_s[nnxt] = nb
                     nnxt += 1
-    return True, swapped, ncur, nnxt, fcur, expanded
+    if not closed[goal]:
+        g[goal] = -1
+    return g, expanded
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ import mmap
 import numpy as np
 from numba import njit
 
-from ._engine import (WAVE_EDGES, WAVE_GRID, astar4, _descend_g, _expand, _from_pad, _to_pad,
+from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _expand, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
 from ._bins import bin_search, chain
 from ._heap import heap_grow, heap_pop, heap_push
@@ -224,7 +224,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     fp, rows, cols = _free_padded(free)
     ps, pg = _to_padded([start, goal], rows, cols)
     if hmode == 1 and not conn8 and cost is None:
-        gf, expanded = astar4(fp, cols, ps, pg)
+        gf, expanded = _astar4(fp, cols, ps, pg)
         if gf[pg] < 0:
             return np.empty(0, np.int64), expanded
         return _descend_g(fp, gf, cols, pg), expanded

@@ -10,7 +10,6 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import filled
 from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -488,39 +487,19 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
 
 
 # ---------------------------------------------------------------- 4-connected unit A*
-def astar4(free, cols, start, goal):
+@njit(cache=True)
+def _astar4(free, cols, start, goal):
     """A* with unit moves and the Manhattan heuristic on a padded mask.
 
     With a consistent heuristic every move keeps ``f`` or raises it by 2, so
     two stacks (``f`` and ``f + 2``) are an exact priority queue -- the
     engine's queue for this one case (unit costs, 4 moves); within an ``f``
     level the most recently generated (deepest) node is expanded first.
-    Returns ``(g, expanded)``: int32 ``g`` per padded cell (-1 where not
-    reached), the goal's -1 when unreachable.
+    Returns ``(g, expanded)``, the goal's ``g`` -1 when unreachable.
     """
-    g, expanded = _astar4(free, cols, int(start), int(goal))
-    return g, int(expanded)
-
-
-@njit(cache=True, inline="always")
-def _doubled(a):
-    """``a`` in an int32 array twice as long: a loop, not ``np.concatenate`` (whose
-    overload compiled for this kernel alone), nor a slice copy (its error path)."""
-    out = np.empty(2 * a.shape[0], np.int32)
-    for i in range(a.shape[0]):
-        out[i] = a[i]
-    return out
-
-
-@njit(cache=True)
-def _astar4(free, cols, start, goal):
-    """:func:`astar4`'s kernel. Its arrays are made with ``np.empty`` and
-    ``np.zeros`` of the dtypes other kernels allocate too and filled by loops
-    (``np.full`` and ``np.concatenate`` compiled numba's overloads for this
-    kernel alone: ~0.3 s of a cold start, issue 40 round 9)."""
     pc = cols + 2
     n = free.shape[0]
-    g = filled(n, -1, np.int32)
+    g = np.full(n, -1, np.int32)
     closed = np.zeros(n, np.uint8)
     cap = max(1024, n // 16)
     cur_s = np.empty(cap, np.int32)
@@ -571,12 +550,12 @@ def _astar4(free, cols, start, goal):
                 f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
                     if ncur == cur_s.shape[0]:
-                        cur_s = _doubled(cur_s)
+                        cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))
                     cur_s[ncur] = nb
                     ncur += 1
                 else:
                     if nnxt == nxt_s.shape[0]:
-                        nxt_s = _doubled(nxt_s)
+                        nxt_s = np.concatenate((nxt_s, np.empty(nnxt, np.int32)))
                     nxt_s[nnxt] = nb
                     nnxt += 1
     if not closed[goal]:

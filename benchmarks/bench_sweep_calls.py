@@ -5,7 +5,9 @@ The default sweep plans on widened 5x5 mazes (corridor 1 to 9: 11x11 to
 compile less -- Theta* (``any_angle_path``) and the weighted octile A*
 (``shortest_path`` with costs, as ``max_clearance``), which push their start
 from Python now, and ``bfs_path`` (the classic solvers' route), and the
-public ``dead_end_filling`` planner that calls it -- each checkout runs in
+public ``dead_end_filling`` planner that calls it; round 9's unit Dijkstra
+and 4-connected A* (their loops in Python now) and ``collision_free`` for a
+rectangle (the heading search's unpacking) -- each checkout runs in
 its own fresh process, after one untimed call of each (so compiling is not
 timed): per call the best over ``--inner`` batches of 0.1 s of CPU of the
 microseconds per call (process clock), checkouts interleaved ``--repeat``
@@ -49,6 +51,7 @@ for cor in (1, 5, 9):
     cost = 1.0 + (np.arange(free.size) % 7).reshape(free.shape) / 7.0
     ends = grid.start_goal()
     fp = Footprint.disc(0.04)
+    rect = Footprint.rectangle(0.06, 0.04)      # fits corridor 1 at 0.1 m cells
     cases = {
         "theta_star (any_angle_path)": lambda: core.any_angle_path(free, s, g, conn8=True)[0],
         "weighted A* (shortest_path, costs)": lambda: core.shortest_path(
@@ -56,6 +59,14 @@ for cor in (1, 5, 9):
         "bfs_path": lambda: core.bfs_path(flat, rows, cols, s, g),
         "plan dead_end_filling": lambda: plan(grid, *ends, method="dead_end_filling",
                                               footprint=fp).cells,
+        # round 9 (r9-engine): the unit Dijkstra's and the 4-connected A*'s loops
+        # moved to Python, the heading search's unpacking
+        "unit dijkstra (shortest_path)": lambda: core.shortest_path(
+            free, s, g, conn8=True, hmode=0)[0],
+        "4-conn. A* (shortest_path)": lambda: core.shortest_path(
+            free, s, g, conn8=False, hmode=1)[0],
+        "plan collision_free rect": lambda: plan(grid, *ends, method="collision_free",
+                                                 footprint=rect).cells,
     }
     for name, f in cases.items():
         digest.update(np.ascontiguousarray(f()).tobytes())

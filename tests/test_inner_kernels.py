@@ -93,7 +93,7 @@ def test_the_options_are_what_the_docs_say():
 def test_inner_kernels_exist():
     # the scan below must have something to look for
     names = set(_inner_kernels().values())
-    assert "robomaze._search._dijkstra._settle" in names
+    assert "robomaze._search._bins._rotate_closure" in names
     assert "robomaze.geometry._kernels._shape_box" in names
     assert len(names) >= 15
 
@@ -223,18 +223,16 @@ def test_inner_kernels_call_no_numba_overloads():
 
 
 def test_an_inner_kernel_runs_through_its_caller():
-    # shortest_path (unit, 8-connected) -> dijkstra_grid -> _settle (INNER)
+    # heading_path -> bin_search -> _expand_cells -> _rotate_closure (INNER)
     import numpy as np
 
-    from robomaze._search import shortest_path
+    from robomaze._search import heading_path
 
-    free = np.ones((3, 4), bool)
-    free[1, 1:3] = False
-    cells, _ = shortest_path(free, 0, 11, conn8=True)
-    # by hand: corners are not cut past the wall (1, 1)-(1, 2), so every
-    # diagonal is ruled out and the way round either end is five unit moves
-    assert cells[0] == 0 and cells[-1] == 11
-    assert len(cells) == 6
-    assert not {5, 6} & set(cells.tolist())
-    for a, b in zip(cells[:-1], cells[1:]):
-        assert abs(a // 4 - b // 4) + abs(a % 4 - b % 4) == 1
+    # one row of three cells, two heading bins: bin 0 free everywhere, bin 1
+    # blocked in the middle cell; from bin 1 at cell 0 to bin 1 at cell 2
+    free_b = np.ones((2, 1, 3), bool)
+    free_b[1, 0, 1] = False
+    states, _ = heading_path(free_b, [1 * 3 + 0], 2, 1, conn8=False, rot_cost=0.25)
+    # by hand: the only way is to turn to bin 0 on the spot, cross in bin 0
+    # and turn back at the goal (states are bin * 3 + cell)
+    assert states.tolist() == [3, 0, 1, 2, 5]

@@ -140,6 +140,12 @@ _HEADING = np.zeros(1, np.uint8)
 #: ``cost`` of a unit-length search: an empty array, not None, so unit and
 #: weighted searches share one compiled engine (see :func:`best_first`).
 _NO_COST = np.empty(0)
+#: ``sight_free`` of a search without line of sight: likewise an empty
+#: read-only mask, so Theta* shares that engine too (its second
+#: specialisation was ~1 s of a cold sweep's compile; benchmarks/README.md,
+#: issue 40 round 9).
+_NO_SIGHT = np.empty(0, np.uint8)
+_NO_SIGHT.flags.writeable = False
 
 
 def _index_dtype(nstates: int):
@@ -186,8 +192,9 @@ def _search(fp, cols, conn8, cost, hmode, starts, goal, *, heading=None, nbins=1
         mark = _lazy_zeros(n, np.uint8)
     fp = _readonly(fp)
     # absent cost and parent: empty arrays of the types they have when present
-    if sight_free is not None:
-        sight_free = _readonly(sight_free)
+    # absent line of sight: an empty mask of the type it has when present,
+    # so Theta* and the other searches share one specialisation of _expand
+    sight_free = _NO_SIGHT if sight_free is None else _readonly(sight_free)
     if cost is None:
         cost = _NO_COST
     reached, expanded, _ = best_first(fp, cols, conn8, cost, hmode, heading, nbins, rot_cost,
@@ -532,15 +539,21 @@ def _unpack_into(blocked, rows, cols, fm, hfree, free):
                 sh = np.uint64(8 * p)
                 ncell = 8 if cols - c0 - 8 * p > 8 else cols - c0 - 8 * p
                 anyf = np.uint64(0)
-                for k in range(nw):
-                    # byte j: bins 16k .. 16k + 7 (lo), 16k + 8 .. 16k + 15 (hi) of cell 8p + j
-                    lo = _transpose8(_gather8(free, 16 * k, nbins, sh))
-                    hi = _transpose8(_gather8(free, 16 * k + 8, nbins, sh))
-                    anyf |= lo | hi
+                for h in range(2 * nw):
+                    # byte j: bins 8h .. 8h + 7 of cell 8p + j, the low (h even) or
+                    # high byte of the cell's word h // 2 (one inlined gather and
+                    # transpose, not two: less to compile)
+                    x = _transpose8(_gather8(free, 8 * h, nbins, sh))
+                    anyf |= x
+                    hs = np.uint64(8 * (h & 1))
+                    k = h >> 1
                     for j in range(ncell):
-                        sj = np.uint64(8 * j)
-                        fm[o + (c0 + 8 * p + j) * nw + k] = np.uint16(
-                            ((lo >> sj) & ff) | (((hi >> sj) & ff) << np.uint64(8)))
+                        i = o + (c0 + 8 * p + j) * nw + k
+                        bj = np.uint16(((x >> np.uint64(8 * j)) & ff) << hs)
+                        if h & 1:
+                            fm[i] |= bj
+                        else:
+                            fm[i] = bj
                 for j in range(ncell):
                     hfree[r * cols + c0 + 8 * p + j] = np.uint8(
                         ((anyf >> np.uint64(8 * j)) & ff) != 0)

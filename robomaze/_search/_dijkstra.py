@@ -19,7 +19,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import inner
 from .._compile.kernels import prefetch
 from ._engine import _DC, SQRT2, offsets
 
@@ -68,44 +67,48 @@ def _pop(hk, hn, size):
     return top_n, top_k, size
 
 
-@njit(cache=True)
 def _grow(hk, hn):
+    """The heap's arrays with twice the room (numpy: a kernel for it was 0.4 s of compile)."""
     n = hk.shape[0]
-    k2 = np.empty(2 * n, np.float64)        # float64 keys (see heap_grow)
+    k2 = np.empty(2 * n)                    # float64 keys (see heap_grow)
     n2 = np.empty(2 * n, hn.dtype)
-    for i in range(n):
-        k2[i] = hk[i]
-        n2[i] = hn[i]
+    k2[:n] = hk
+    n2[:n] = hn
     return k2, n2
 
 
-@njit(cache=True)
 def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
     """Dijkstra from padded ``start`` to padded ``goal`` on a padded uint8 mask.
 
     The GRID rule of :func:`robomaze._search.best_first` (moves N, E, S, W,
     NE, SE, SW, NW; a diagonal only with both side cells free), unit and
     sqrt(2) lengths. ``g`` uninitialised, ``mark`` zeros (1 reached, 2
-    settled), ``parent`` None or written on every improvement (-1 at the
-    start). ``goal`` -1 settles every reachable cell (a distance field:
-    ``g`` where ``mark`` > 0). Returns ``(reached goal or -1, expanded)``.
+    settled), ``parent`` written on every improvement (-1 at the start).
+    ``goal`` -1 settles every reachable cell (a distance field: ``g`` where
+    ``mark`` > 0). ``hk``, ``hn``: the heap's float64 keys and nodes (at
+    least one entry; grown as needed). Returns ``(reached goal or -1,
+    expanded)``.
+
+    A Python loop around :func:`_settle`, which hands back only to grow the
+    heap (rarely): as a kernel this loop, its heap growth and the start's
+    push were ~0.8 s of a cold start's compile (issue 40, round 9).
     """
     mark[start] = 1
     g[start] = 0.0
-    if parent is not None:
-        parent[start] = -1
-    size = _push(hk, hn, np.int64(0), 0.0, start)
-    expanded = np.int64(0)
+    parent[start] = -1
+    hk[0] = 0.0                       # the start: the heap's root
+    hn[0] = start
+    size = 1
+    expanded = 0
     while True:
-        # the loop runs with fixed heap arrays and hands back when full
         reached, size, expanded = _settle(free, cols, conn8, goal, g, parent, mark, hk, hn,
                                           size, expanded)
         if reached != -2:
-            return reached, expanded
+            return int(reached), int(expanded)
         hk, hn = _grow(hk, hn)
 
 
-@inner
+@njit(cache=True)
 def _settle(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
     off = offsets(cols)
@@ -148,7 +151,6 @@ def _settle(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
             if mark[ut] == 0 or ng < g[ut]:
                 mark[ut] = 1
                 g[ut] = ng
-                if parent is not None:
-                    parent[ut] = s
+                parent[ut] = s
                 size = _push(hk, hn, size, ng, t)
     return -1, size, expanded

@@ -87,7 +87,7 @@ def _alt(lm, goal, v, h):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def line_of_sight(free, pc, a, b):
     """Whether the straight segment between two padded cell centres is safe.
 
@@ -98,6 +98,10 @@ def line_of_sight(free, pc, a, b):
     square is at least the distance from one of its corners). Exact integer
     arithmetic, so no rounding can make the test optimistic. The blocked
     padding border stands for the outside of the grid.
+
+    Inlined into :func:`_expand`, whose one specialisation runs it behind a
+    run-time flag: as a call, its clobbered registers cost Theta* a few
+    percent; inlined, the same compile CPU (issue 40, round 9).
     """
     r0 = a // pc
     c0 = a - r0 * pc
@@ -132,16 +136,16 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
                starts, goal, goal_bin, g, parent, mark, heap, landmarks=None):
     """The expansion loop shared by every weighted grid search.
 
-    ``cost`` and ``parent`` are always arrays, empty when absent, so the
-    distance fields and the unit and weighted searches share one
-    specialisation of :func:`_expand` (each is about a second of compile on
-    a first run; the flags they become are loop-invariant, well-predicted
-    branches).
-    ``heading``, ``sight_free`` and ``landmarks`` are ``None`` or an array:
-    numba compiles one specialisation per combination and prunes the
-    branches of the absent ones (the HEADING rule's masks and parents have
-    other dtypes anyway; line of sight as a third runtime flag made the
-    searches 1.4-3.7% slower, ``benchmarks/bench_engine.py``).
+    ``cost``, ``parent`` and ``sight_free`` are always arrays, empty when
+    absent, so the distance fields, the unit and weighted searches and
+    Theta* share one specialisation of :func:`_expand` (each is about a
+    second of compile on a first run; the flags they become are
+    loop-invariant, well-predicted branches: line of sight as a run-time
+    flag, issue 40 round 9, ``benchmarks/bench_engine.py``).
+    ``heading`` and ``landmarks`` are ``None`` or an array: numba compiles
+    one specialisation per combination and prunes the branches of the
+    absent ones (the HEADING rule's masks and parents have other dtypes
+    anyway).
 
     Parameters (padded space; see the module docstring for the rules)
     ----------
@@ -159,8 +163,8 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
         sweeps exactly the cells it covers at the two ends, diagonally no
         cell outside those and the two side cells' kernels (see
         :func:`robomaze.geometry.motion_cspace`)
-    sight_free : None, or the mask for line of sight: the ANYANGLE rule
-        (needs ``parent``)
+    sight_free : empty, or the mask for line of sight (uint8, as ``free``):
+        the ANYANGLE rule (needs ``parent``)
     starts : start states (cost 0)
     goal : goal cell (padded) or -1 to settle everything reachable
     goal_bin : required bin at the goal (HEADING), -1 any
@@ -296,6 +300,7 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
         nmoves = nk + 2
     has_cost = cost.shape[0] > 0
     has_parent = parent.shape[0] > 0
+    has_sight = sight_free.shape[0] > 0
     while size > 0:
         if size + nmoves > cap:
             return -2, size, expanded
@@ -317,7 +322,7 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
         r = cell // pc
         c = cell - r * pc
         p = -1
-        if sight_free is not None:
+        if has_sight:
             p = parent[s]
         for k in range(nmoves):
             if k < nk:
@@ -358,7 +363,7 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
             if mark[uns] == 2:
                 continue
             src_state = s
-            if sight_free is not None:
+            if has_sight:
                 if p >= 0 and line_of_sight(sight_free, pc, p, ns):
                     pr = p // pc
                     ng = g[p] + math.sqrt((pr - nr) ** 2 + (p - pr * pc - ncc) ** 2)

@@ -41,18 +41,18 @@ MAX_PROCESSES = 4
 # a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
 # cost time, never results.
 _SHARED = {
-    # the grid's clearance and the wave field (costs: compile CPU on an idle
-    # machine, round 7, benchmarks/README.md)
-    "common": Warmup(task="common", cost=3.0),
+    # the grid's clearance and the wave field (costs: each task's compile CPU
+    # in a one-process warm-up at load ~1, issue 40 round 9, benchmarks/README.md)
+    "common": Warmup(task="common", cost=1.6),
     # the figures of a planned path (the key poses' clearance and contacts):
     # no kernel shared with "common", so it compiles beside it, and every
     # task that waits for "common" measures a path and waits for it too
-    "figures": Warmup(task="figures", cost=3.1),
+    "figures": Warmup(task="figures", cost=2.7),
     # the heap shares no kernel with "common" (numba's np.empty aside): it
     # starts at once, beside it
-    "heap": Warmup(task="heap", cost=2.0),
+    "heap": Warmup(task="heap", cost=1.2),
     # the reference length of the path and trajectory metrics is theta_star's
-    "metrics": Warmup(task="metrics", cost=0.1, needs=("common", "heap", "plan:theta_star")),
+    "metrics": Warmup(task="metrics", cost=0.5, needs=("common", "heap", "plan:theta_star")),
 }
 _PREFIX = {"planner": "plan", "generator": "generate"}
 

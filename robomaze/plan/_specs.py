@@ -22,9 +22,9 @@ __all__ = ["SPECS"]
 _HEADING = "required world heading (radians) at the {} (non-disc shapes)"
 
 # The classic maze solvers share most kernels: one warm-up task compiles them all.
-# Costs: the task's compile CPU in the default sweep's warm-up on an idle
-# machine (round 7, benchmarks/README.md), the warm-up's order only.
-_CLASSIC = Warmup(task="classic", cost=8.1, needs=("common",))
+# Costs: the task's compile CPU in the default sweep's warm-up, one process at
+# load ~1 (issue 40 round 9, benchmarks/README.md), the warm-up's order only.
+_CLASSIC = Warmup(task="classic", cost=4.7, needs=("common",))
 _SIGHT = Option("sight", bool, True, "walk straight to the goal once it is in line of sight")
 _ROUTE = Option("route", str, "shortest_known", "the path returned: the walk with its loops "
                 "erased, or the shortest route through the cells it saw",
@@ -45,11 +45,13 @@ SPECS = [
     _planner("wavefront", "robomaze.plan.wavefront:wavefront",
              "Shortest path (fewest moves) by the Lee/Moore wavefront.",
              Option("fewest_bends", bool, False, "Lee's rule: among the fewest-move paths, one "
-                    "with the fewest bends"), cost=0.5),
+                    "with the fewest bends"), cost=0.3),
     _planner("dijkstra", "robomaze.plan.search:dijkstra", "Shortest path by Dijkstra's algorithm.",
-             cost=1.4, needs=("common", "heap")),
+             cost=0.6, needs=("common", "heap")),
     _planner("astar", "robomaze.plan.search:astar",
-             "Shortest path by A* (Manhattan / octile heuristic, both admissible).", cost=0.1),
+             "Shortest path by A* (Manhattan / octile heuristic, both admissible).", cost=0.1,
+             # the 4-connected A* is collision_free's for a disc: compiled once, there
+             needs=("common", "plan:collision_free")),
     _planner("collision_free", "robomaze.plan.footprint_planner:collision_free",
              "Shortest collision-free path for a footprint (translations and turns on the spot).",
              Option("headings", int, 16, "heading bins for non-disc footprints", low=1),
@@ -59,7 +61,7 @@ SPECS = [
              Option("goal_heading", float, None, _HEADING.format("goal")),
              # shares two small kernels with "heap" (0.2 s): compiling them twice is
              # cheaper than waiting for it on the longest chain
-             cost=6.9),
+             cost=3.6),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),
@@ -67,10 +69,11 @@ SPECS = [
                     "cell", low=0.0),
              Option("inflation_radius", float, None, "distance (m) beyond which obstacles cost "
                     "nothing", low=0.0),
-             cost=2.8, needs=("common", "heap")),
+             # its search is Theta*'s compiled engine (one specialisation, round 9)
+             cost=0.1, needs=("common", "heap", "plan:theta_star")),
     _planner("theta_star", "robomaze.plan.anyangle:theta_star",
              "Any-angle shortest path by Theta* (Nash et al. 2007, basic variant).",
-             cost=2.8, needs=("common", "heap")),
+             cost=1.8, needs=("common", "heap")),
     # the classic solvers take **options and refuse the ones they do not take
     _planner("wall_follower", "robomaze.plan.classic:wall_follower",
              "Solve by keeping one hand on the wall.", _HAND,

@@ -113,3 +113,20 @@ def test_the_common_task_loads_the_wave_that_open_grids_use():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split()[-2:] == ["1", "1"]
+
+
+def test_searches_sharing_a_compiled_engine_wait_for_the_one_that_compiles_it():
+    # round 9: Theta* and max_clearance share one specialisation of the engine's
+    # _expand, A* and collision_free (a disc) the 4-connected A*: run in two
+    # processes at once, both would compile it
+    from robomaze.bench import _warmup as w
+
+    tasks = ["common", "figures", "heap", "plan:theta_star", "plan:max_clearance",
+             "plan:astar", "plan:collision_free"]
+    assert "plan:theta_star" in w._needs("plan:max_clearance", tasks)
+    assert "plan:collision_free" in w._needs("plan:astar", tasks)
+    order = w._order(tasks)
+    assert order.index("plan:theta_star") < order.index("plan:max_clearance")
+    assert order.index("plan:collision_free") < order.index("plan:astar")
+    # neither waits for a task the sweep does not run
+    assert w._needs("plan:max_clearance", ["common", "plan:max_clearance"]) == ("common",)

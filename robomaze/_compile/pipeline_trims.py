@@ -48,6 +48,8 @@ from __future__ import annotations
 
 import os
 
+from .typing_memo import release
+
 __all__ = ["install", "ENV", "stats", "verified", "VERIFIED"]
 
 #: Set to ``0`` to leave numba's pipeline as it ships.
@@ -62,14 +64,6 @@ _INSTALLED: bool | None = None
 _STATS = {"abi_hits": 0, "abi_misses": 0}
 
 
-def _minor(version: str) -> tuple[int, int] | None:
-    parts = version.split(".")
-    try:
-        return int(parts[0]), int(parts[1])
-    except (IndexError, ValueError):
-        return None
-
-
 def verified(numba_version: str, llvmlite_version: str) -> bool:
     """Whether these numba and llvmlite releases are the ones the trims were checked against.
 
@@ -78,7 +72,7 @@ def verified(numba_version: str, llvmlite_version: str) -> bool:
     >>> verified("0.68", "x")
     False
     """
-    return (_minor(numba_version), _minor(llvmlite_version)) == VERIFIED
+    return (release(numba_version), release(llvmlite_version)) == VERIFIED
 
 
 def stats() -> dict:

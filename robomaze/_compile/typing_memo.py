@@ -58,12 +58,21 @@ def verified(version: str) -> bool:
     >>> verified("0.68.1"), verified("0.67.0"), verified("0.69.0rc1"), verified("1.0")
     (True, False, False, False)
     """
+    key = release(version)
+    return key is not None and VERIFIED[0] <= key <= VERIFIED[1]
+
+
+def release(version: str) -> tuple[int, int] | None:
+    """``(major, minor)`` of a version string, or None when it has no such two numbers.
+
+    >>> release("0.68.1"), release("0.69.0rc1"), release("1"), release("x.2")
+    ((0, 68), (0, 69), None, None)
+    """
     parts = version.split(".")
     try:
-        key = (int(parts[0]), int(parts[1]))
+        return int(parts[0]), int(parts[1])
     except (IndexError, ValueError):
-        return False
-    return VERIFIED[0] <= key <= VERIFIED[1]
+        return None
 
 
 def stats() -> dict:

@@ -20,8 +20,10 @@ grid without a free 2x2 square, ``_octile_thin.py``; ``sweep``: row
 sweeps (open grids, rooms), ``_octile_sweep.py``; ``sweep+repair``: the
 same and a bucket queue from the cells they left too high (sparse random
 obstacles), ``_octile_repair.py``; both where a window about the source
-says they pay; ``ring``: the
-whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
+says they pay; ``signed ring``: the whole-grid bucket ring of big grids
+with the mask in the field's sign, uint64 indices and prefetch,
+``_octile_ring.py`` (round 10); ``ring``: the whole-grid bucket ring of
+small grids, ``_octile.py``; the choice: ``_octile_field.py``).
 Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
 
@@ -96,7 +98,8 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
 
 
 def _path(free: np.ndarray, src) -> str:
-    """The strategy the field took: ``probe``, ``thin``, ``sweep``, ``sweep+repair`` or ``ring``."""
+    """The strategy the field took: ``probe``, ``thin``, ``sweep``, ``sweep+repair``,
+    ``signed ring`` (big grids) or ``ring``."""
     if octile_strategy(free, np.array(src)) != "big":
         return "ring"
     if small_component_field(free, np.array(src)) is not None:
@@ -110,7 +113,7 @@ def _path(free: np.ndarray, src) -> str:
                               limit=int(PAYS * free.size))
         if g is not None:
             return "sweep" if work == 0 else "sweep+repair"
-    return "ring"
+    return "signed ring"
 
 
 def _cpu(fn) -> float:

@@ -20,8 +20,10 @@ grid without a free 2x2 square, ``_octile_thin.py``; ``sweep``: row
 sweeps (open grids, rooms), ``_octile_sweep.py``; ``sweep+repair``: the
 same and a bucket queue from the cells they left too high (sparse random
 obstacles), ``_octile_repair.py``; both where a window about the source
-says they pay; ``ring``: the
-whole-grid bucket ring, ``_octile.py``; the choice: ``_octile_field.py``).
+says they pay; ``signed ring``: the whole-grid bucket ring of big grids
+with the mask in the field's sign, uint64 indices and prefetch,
+``_octile_ring.py`` (round 10); ``ring``: the whole-grid bucket ring of
+small grids, ``_octile.py``; the choice: ``_octile_field.py``).
 Every field is checked against the C's before timing: the same reached set, values within 1e-9
 relative.
 
@@ -36,6 +38,7 @@ Usage::
 
     python benchmarks/bench_octile_peer.py [--sizes 4001 8001] [--repeat 5]
         [--kinds maze-c1 random45 ...] [--peers ring heap] [--out FILE.json]
+        [--same-as-ring]
     python benchmarks/bench_octile_peer.py --markdown FILE.json
 """
 
@@ -96,7 +99,8 @@ def c_field(fn, occ: np.ndarray, goal) -> np.ndarray:
 
 
 def _path(free: np.ndarray, src) -> str:
-    """The strategy the field took: ``probe``, ``thin``, ``sweep``, ``sweep+repair`` or ``ring``."""
+    """The strategy the field took: ``probe``, ``thin``, ``sweep``, ``sweep+repair``,
+    ``signed ring`` (big grids) or ``ring``."""
     if octile_strategy(free, np.array(src)) != "big":
         return "ring"
     if small_component_field(free, np.array(src)) is not None:
@@ -110,7 +114,7 @@ def _path(free: np.ndarray, src) -> str:
                               limit=int(PAYS * free.size))
         if g is not None:
             return "sweep" if work == 0 else "sweep+repair"
-    return "ring"
+    return "signed ring"
 
 
 def _cpu(fn) -> float:
@@ -119,12 +123,26 @@ def _cpu(fn) -> float:
     return time.process_time() - c0
 
 
-def row(peers: dict, kind: str, n: int, repeat: int) -> dict:
+def same_as_ring(free: np.ndarray, src, ours: np.ndarray) -> bool:
+    """Whether ``ours`` is the small grids' whole-grid ring's field (``_octile.py``) bit for bit."""
+    from robomaze._search import _to_padded
+    from robomaze._search._octile import octile_field, unpad_in_place
+
+    rows, cols = free.shape
+    fp = _padded(free, rows, cols)
+    ring = octile_field(fp, cols, _to_padded(np.array(src), rows, cols).astype(np.int64))
+    return bool(np.array_equal(ours, unpad_in_place(ring, rows, cols)[:rows * cols]
+                               .reshape(rows, cols)))
+
+
+def row(peers: dict, kind: str, n: int, repeat: int, ring_check: bool = False) -> dict:
     g, goal = make(kind, n)
     occ = np.ascontiguousarray(g.occupied)
     free = ~occ
     src = [goal[0] * occ.shape[1] + goal[1]]
     ours = distance_field(free, src, conn8=True)
+    if ring_check and not same_as_ring(free, src, ours):
+        raise SystemExit(f"{kind} {n}: octile field is not the ring's bit for bit")
     for name, fn in peers.items():
         ref = c_field(fn, occ, goal)
         fin = np.isfinite(ref)
@@ -143,7 +161,7 @@ def row(peers: dict, kind: str, n: int, repeat: int) -> dict:
             "path": _path(free, src), "reached": int(np.isfinite(ours).sum()),
             **{f"{k}_cpu_s": v for k, v in med.items()},
             "ratio_vs_best_c": best / med["robomaze"], "load": round(os.getloadavg()[0], 2),
-            "identical": True}
+            "identical": True, **({"same_as_ring": True} if ring_check else {})}
 
 
 def markdown(rows: list[dict]) -> str:
@@ -165,6 +183,9 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", nargs="+", default=list(KINDS))
     ap.add_argument("--peers", nargs="+", default=["ring", "heap"], choices=["ring", "heap"])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--same-as-ring", action="store_true",
+                    help="also check every field against the small grids' ring (_octile.py) "
+                         "bit for bit (np.array_equal) before timing")
     ap.add_argument("--out", default=str(HERE / "results" / "bench_octile_peer.json"))
     ap.add_argument("--markdown", metavar="JSON",
                     help="print the table of an earlier run's JSON and exit")
@@ -182,7 +203,7 @@ def main(argv=None) -> int:
             for kind in args.kinds:
                 if kind == "movingai" and n != args.sizes[0]:
                     continue
-                r = row(peers, kind, n, args.repeat)
+                r = row(peers, kind, n, args.repeat, args.same_as_ring)
                 out.append(r)
                 cs = "  ".join(f"{k} {r[k + '_cpu_s']:.4f}" for k in peers)
                 print(f"oct8 {kind:14s} {r['shape'][0]:5d}^2 {r['path']:8s} ours "

@@ -16,10 +16,12 @@ grids of at least :data:`._octile_probe.BIG` cells it first tries, in order:
   ring's values bit for bit (:mod:`._octile_sweep`,
   :mod:`._octile_repair`);
 
-and otherwise, and on every smaller grid, ``"ring"``: the bucket ring over
-the padded grid (:mod:`._octile`), compacted in place. Measured costs:
-``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)" and "round 9
-(r9-octile)".
+and otherwise the bucket ring with the mask in the field's sign, unsigned
+indices and prefetch (:mod:`._octile_ring`, the same floats). On every
+smaller grid, ``"ring"``: the bucket ring over the padded grid
+(:mod:`._octile`), compacted in place. Measured costs:
+``benchmarks/README.md``, "Issue 40, round 8 (r8-octile)", "round 9
+(r9-octile)" and "round 10 (r10-octile)".
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
 
     What :func:`robomaze._search.distance_field` runs for ``conn8=True``:
     on grids of at least :data:`._octile_probe.BIG` cells, first the
-    strategies of :func:`octile_strategy`; otherwise, or when they decline,
-    the bucket ring over the padded grid, compacted in place. Blocked
-    sources are ignored.
+    strategies of :func:`octile_strategy` and, when they decline, the big
+    grids' ring (:mod:`._octile_ring`); otherwise the bucket ring over the
+    padded grid, compacted in place. Blocked sources are ignored.
 
     >>> octile_distance_field(np.ones((2, 3), bool), [0]).round(3)
     array([[0.   , 1.   , 2.   ],
@@ -70,6 +72,9 @@ def octile_distance_field(free: np.ndarray, sources) -> np.ndarray:
             g, _ = sweep_field(fp, cols, psrc, limit=int(PAYS * free.size))
             if g is not None:
                 return unpad_in_place(g, rows, cols)[:rows * cols].reshape(rows, cols)
+        from ._octile_ring import signed_ring_field
+
+        return signed_ring_field(free, src)
     fp = _padded(free, rows, cols)
     psrc = _to_padded(src, rows, cols).astype(np.int64)
     g = octile_field(fp, cols, psrc[fp[psrc] != 0])

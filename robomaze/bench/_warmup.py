@@ -115,9 +115,14 @@ def _tasks(wanted) -> list[str]:
     if AGENTS if wanted is None else wanted[1] & set(AGENTS):
         tasks.append("simulate")  # likewise the agents
     if tasks:
-        # "heap": the engine's heap and the distance field that explore's and
-        # collision_free's searches share
-        tasks += ["common", "figures", "heap", "metrics"]
+        tasks += ["common", "figures", "metrics"]
+        if any("heap" in _warmup(t).needs for t in tasks if t != "metrics"):
+            # "heap": the 8-connected distance field (the bucket ring) that
+            # explore, the 8-connected searches and their heuristics share;
+            # a sweep of none of them (astar and wavefront alone: the bench
+            # command's small sweep) never runs it, and compiled it anyway
+            # (1.3 s of its warm-up, round 10, benchmarks/README.md)
+            tasks.insert(-1, "heap")
     from ..localize import LOCALIZERS
     from ..registry import SOLVERS
 
@@ -160,9 +165,23 @@ def _chain(task: str, tasks, memo: dict) -> float:
     if task not in memo:
         memo[task] = 0.0  # no cycles in the declared needs; this only guards a bad plugin
         after = [t for t in tasks if task in _needs(t, tasks)]
-        memo[task] = _warmup(task).cost + max((_chain(t, tasks, memo) for t in after),
-                                               default=0.0)
+        memo[task] = _cost(task, tasks) + max((_chain(t, tasks, memo) for t in after),
+                                              default=0.0)
     return memo[task]
+
+
+def _cost(task: str, tasks) -> float:
+    """``task``'s compile seconds in this warm-up: its declared ``alone`` figure
+    when a method task it waits for is not in it (it compiles their shared
+    kernels itself: ``plan:astar`` in a sweep without ``collision_free``).
+
+    >>> _cost("plan:astar", ["plan:astar", "common"]) > _cost("plan:astar", ["plan:astar", "plan:collision_free", "common"])
+    True
+    """
+    w = _warmup(task)
+    if w.alone is not None and any(n not in tasks for n in w.needs if ":" in n):
+        return w.alone
+    return w.cost
 
 
 def _order(tasks: list[str]) -> list[str]:

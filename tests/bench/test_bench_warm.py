@@ -130,3 +130,30 @@ def test_searches_sharing_a_compiled_engine_wait_for_the_one_that_compiles_it():
     assert order.index("plan:collision_free") < order.index("plan:astar")
     # neither waits for a task the sweep does not run
     assert w._needs("plan:max_clearance", ["common", "plan:max_clearance"]) == ("common",)
+
+
+def test_the_eight_connected_field_is_warmed_only_for_the_tasks_that_need_it():
+    # "heap" (the bucket-ring field) waits in no task of an astar + wavefront
+    # sweep: the bench command's small sweep compiled it for nothing
+    import robomaze.bench._warmup as w
+
+    small = (set(["astar", "wavefront"]), set(), {"disc"}, set(), {"kruskal"}, set(), set())
+    assert "heap" not in w._tasks(small)
+    for planners, agents in ((["dijkstra"], set()), (["theta_star"], set()),
+                             (["astar"], {"explore"})):
+        tasks = w._tasks((set(planners), agents, {"disc"}, set(), set(), set(), set()))
+        assert "heap" in tasks and tasks.index("heap") < tasks.index("metrics")
+
+
+def test_a_task_without_the_task_it_shares_kernels_with_counts_its_own_compile():
+    # plan:astar waits for collision_free (a disc's search is its 4-connected A*);
+    # without it the A* compiles there, so it goes before the short tasks
+    import robomaze.bench._warmup as w
+
+    small = w._tasks((set(["astar", "wavefront"]), set(), {"disc"}, set(), {"kruskal"},
+                      set(), set()))
+    assert w._cost("plan:astar", small) > w._cost("plan:wavefront", small)
+    order = w._order(small)
+    assert order.index("plan:astar") < order.index("metrics") < order.index("plan:wavefront")
+    both = ["common", "figures", "plan:astar", "plan:collision_free"]
+    assert w._cost("plan:astar", both) < w._cost("plan:wavefront", both + ["plan:wavefront"])

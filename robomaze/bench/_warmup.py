@@ -41,9 +41,13 @@ MAX_PROCESSES = 4
 # a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
 # cost time, never results.
 _SHARED = {
-    # the grid's clearance and the wave field (costs: each task's compile CPU
-    # in a one-process warm-up at load ~1, issue 40 round 9, benchmarks/README.md)
-    "common": Warmup(task="common", cost=1.6),
+    # the grid's clearance (costs: each task's compile CPU in a one-process
+    # warm-up at load ~1, issue 40 rounds 9-10, benchmarks/README.md)
+    "common": Warmup(task="common", cost=0.5),
+    # the 4-connected wave field (``bfs_field``), apart from the clearance since
+    # round 10: only the tasks that call it wait for it (wavefront, the heading
+    # search's heuristic), where every planner waited for both
+    "field": Warmup(task="field", cost=1.1),
     # the figures of a planned path (the key poses' clearance and contacts):
     # no kernel shared with "common", so it compiles beside it, and every
     # task that waits for "common" measures a path and waits for it too
@@ -116,6 +120,8 @@ def _tasks(wanted) -> list[str]:
         tasks.append("simulate")  # likewise the agents
     if tasks:
         tasks += ["common", "figures", "metrics"]
+        if any("field" in _warmup(t).needs for t in tasks):
+            tasks.insert(-2, "field")
         if any("heap" in _warmup(t).needs for t in tasks if t != "metrics"):
             # "heap": the 8-connected distance field (the bucket ring) that
             # explore, the 8-connected searches and their heuristics share;
@@ -275,11 +281,12 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
 
         core.distance_field(ctx.grid.free, [ctx.start[0] * ctx.grid.cols + ctx.start[1]])
     elif task == "common":
+        ctx.grid.clearance()
+    elif task == "field":
         import numpy as np
 
         from .. import _search as core
 
-        ctx.grid.clearance()
         # the engine's wave, which the field calls from Python on open grids
         # (a sweep's corridor 5 and up): the warm-up maze's field never does,
         # and its first run loaded it from the cache inside its compute time

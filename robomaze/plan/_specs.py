@@ -46,7 +46,7 @@ SPECS = [
     _planner("wavefront", "robomaze.plan.wavefront:wavefront",
              "Shortest path (fewest moves) by the Lee/Moore wavefront.",
              Option("fewest_bends", bool, False, "Lee's rule: among the fewest-move paths, one "
-                    "with the fewest bends"), cost=0.3),
+                    "with the fewest bends"), cost=0.3, needs=("common", "field")),
     _planner("dijkstra", "robomaze.plan.search:dijkstra", "Shortest path by Dijkstra's algorithm.",
              cost=0.6, needs=("common", "heap")),
     _planner("astar", "robomaze.plan.search:astar",
@@ -62,8 +62,9 @@ SPECS = [
              Option("start_heading", float, None, _HEADING.format("start")),
              Option("goal_heading", float, None, _HEADING.format("goal")),
              # shares two small kernels with "heap" (0.2 s): compiling them twice is
-             # cheaper than waiting for it on the longest chain
-             cost=3.6),
+             # cheaper than waiting for it on the longest chain; a shape's search
+             # takes its heuristic from the wave field
+             cost=3.6, needs=("common", "field")),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),

@@ -86,6 +86,11 @@ def _cspace_apart(spec: dict) -> bool:
     return fp is not None and fp.kind != "disc"
 
 
+#: Up to this many heading bins ``collision_free`` runs the bin search
+#: (``robomaze._search._bins``), above it the state search.
+_BIN_SEARCH_MAX = 64
+
+
 def _headings(spec: dict) -> int:
     return int(spec.get("options", {}).get("headings", 16))
 
@@ -106,7 +111,7 @@ def _task_cspace(spec: dict) -> None:
 def _task_heuristic(spec: dict) -> None:
     """The bin search's heuristic (the 4-connected wave field, or the 8-connected
     engine's distances) over a point robot's free cells."""
-    if not _cspace_apart(spec):
+    if not _cspace_apart(spec) or _headings(spec) > _BIN_SEARCH_MAX:
         return
     from .. import _search
 
@@ -145,11 +150,23 @@ def _binned_search(spec: dict, grid) -> None:
     n = _headings(spec)
     rows, cols = grid.shape
     conn8 = spec.get("connectivity", 4) == 8
+    (sr, sc), (gr, gc) = grid.start_goal()
+    if n > _BIN_SEARCH_MAX:
+        # the state search (its own field inside): on the point robot's blocked
+        # bits, packed by numpy as cspace_bits packs them
+        packed = np.packbits(np.ascontiguousarray(grid.occupied), axis=1, bitorder="little")
+        buf = np.zeros((rows, (cols + 63) // 64 * 8), np.uint8)
+        buf[:, :packed.shape[1]] = packed
+        blocked = np.ascontiguousarray(np.broadcast_to(buf.view("<u8").astype(np.uint64),
+                                                       (n, rows, buf.shape[1] // 8)))
+        _search.heading_path_packed(blocked, cols, np.arange(n, dtype=np.int64) * (rows * cols)
+                                    + sr * cols + sc, gr * cols + gc, -1, conn8=conn8,
+                                    rot_cost=0.1)
+        return
     fm, hfree = _bin_masks(spec, grid)
     npad = (rows + 2) * (cols + 2)
     # a zero heuristic is consistent: the search is exact, only slower (a tiny maze)
     h = np.zeros(npad) if conn8 else np.zeros(npad, np.int32)
-    (sr, sc), (gr, gc) = grid.start_goal()
     pstart = (sr + 1) * (cols + 2) + sc + 1
     pgoal = (gr + 1) * (cols + 2) + gc + 1
     _search._bin_path(fm, hfree, h, rows, cols, n, np.arange(n, dtype=np.int64) + pstart * n,

@@ -25,7 +25,8 @@ Usage::
 
 Without ``--command`` it runs the default sweep's warm-up (the
 ``ROBOMAZE_WARM`` list of ``bench_coldstart._default_list()``), as
-``bench_compile.py --sweep`` does.
+``bench_compile.py --sweep`` does, or the list ``--warm`` gives (the
+``bench tiny sweep`` command's is ``generate:kruskal,plan:astar,plan:wavefront,shape:disc``).
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ _write({"k": "end", "t0": t_start, "t1": time.time(), "stats": stats, "main": Tr
 """
 
 
-def run(checkout: Path, command: str | None, processes: int | None) -> tuple[list, float]:
+def run(checkout: Path, command: str | None, processes: int | None,
+        warm: str | None = None) -> tuple[list, float]:
     """Run cold once; returns the records of every process and the wall seconds."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import bench_coldstart
@@ -121,7 +123,7 @@ def run(checkout: Path, command: str | None, processes: int | None) -> tuple[lis
     if processes:
         env["ROBOMAZE_WARM_PROCESSES"] = str(processes)
     if command is None:
-        env["ROBOMAZE_WARM"] = bench_coldstart._default_list()
+        env["ROBOMAZE_WARM"] = warm or bench_coldstart._default_list()
         argv = ["sweep"]
     else:
         argv = ["cmd", *command.split()]
@@ -226,10 +228,13 @@ def main(argv=None) -> int:
     ap.add_argument("--specialisations", action="store_true")
     ap.add_argument("--detail", action="store_true",
                     help="each task's outermost kernels with their inclusive compile CPU")
+    ap.add_argument("--warm", help="a ROBOMAZE_WARM list for the warm-up (default: the default "
+                    "sweep's; e.g. bench_compile.py's tiny sweep: "
+                    "generate:kruskal,plan:astar,plan:wavefront,shape:disc)")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     print(f"load {os.getloadavg()[0]:.1f}")
-    recs, wall = run(Path(args.checkout).resolve(), args.command, args.processes)
+    recs, wall = run(Path(args.checkout).resolve(), args.command, args.processes, args.warm)
     out = report(recs, wall, args.top, args.specialisations, args.detail)
     print(f"load {os.getloadavg()[0]:.1f}")
     if args.json:

@@ -66,6 +66,9 @@ def _run(tmp_path, cache, processes, *argv):
 @pytest.mark.parametrize("argv", [
     ["plan", "kruskal", "5x5", "--seed", "2", "--method", "collision_free",
      "--footprint", "rect:0.3x0.2"],
+    # round 10: above 64 bins the state search, whose stage task is another
+    ["plan", "kruskal", "4x4", "--seed", "2", "--method", "collision_free",
+     "--footprint", "rect:0.3x0.2", "--option", "headings=70"],
     ["plan", "wilson", "5x5", "--seed", "2", "--method", "theta_star", "--smooth"],
     ["simulate", "prim", "4x4", "--seed", "3", "--agent", "explore"],
     ["plan", "pkg:micromouse/tiny-4x4.txt", "--method", "wavefront", "--corridor", "2"],

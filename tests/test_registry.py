@@ -147,7 +147,7 @@ def test_flags_replace_the_function_attributes():
 
 def test_warmup_is_declared_per_method():
     spec = registry.PLANNERS.spec("max_clearance")
-    assert spec.warmup == Warmup(cost=0.1, needs=("common", "heap", "plan:theta_star"))
+    assert spec.warmup == Warmup(cost=0.1, needs=("common", "heap", "plan:theta_star"), alone=1.8)
     assert registry.PLANNERS.spec("pledge").warmup.task == "classic"
     assert registry.PLANNERS.spec("ompl:rrtstar").warmup is None
 
@@ -247,7 +247,7 @@ def test_giving_back_the_loaded_entry_keeps_its_spec(monkeypatch):
     registry.PLANNERS["max_clearance"] = fn
     after = registry.PLANNERS.spec("max_clearance")
     assert after is before
-    assert after.warmup == Warmup(cost=0.1, needs=("common", "heap", "plan:theta_star"))
+    assert after.warmup == Warmup(cost=0.1, needs=("common", "heap", "plan:theta_star"), alone=1.8)
     registry.PLANNERS["max_clearance"] = lambda grid, start, goal: None
     assert registry.PLANNERS.spec("max_clearance").warmup is None
     registry.PLANNERS["max_clearance"] = before

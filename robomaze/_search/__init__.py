@@ -419,12 +419,30 @@ def heading_path_packed(blocked, cols: int, starts, goal: int, goal_bin: int, *,
     if nbins > 64:
         return _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8,
                                rot_cost)
+    h = _bin_heuristic(hfree, rows, cols, goal, conn8)
+    return _bin_path(fp, hfree, h, rows, cols, nbins, pstarts, pgoal, goal_bin, conn8, rot_cost)
+
+
+def _bin_heuristic(hfree, rows: int, cols: int, goal: int, conn8: bool):
+    """The bin search's heuristic: distances to unpadded ``goal`` over ``hfree``
+    (uint8 per cell, nonzero where some bin is free), per padded cell.
+
+    A function of its own (and :func:`_bin_path` the search) so that a
+    command's first run compiles the two on two cores (``robomaze.cli._stages``).
+    """
     if conn8:
+        pgoal = int(_to_padded(goal, rows, cols))
         _, _, h, _ = _search(_padded(hfree.reshape(rows, cols), rows, cols), cols, True, None,
                              0, [pgoal], -1, want_parent=False, want_g=True)
-    else:
-        # unit moves: the wave's padded step counts are the exact distances (-1 out of reach)
-        h, _ = _bfs_field(_readonly(hfree), rows, cols, goal, False, False)
+        return h
+    # unit moves: the wave's padded step counts are the exact distances (-1 out of reach)
+    return _bfs_field(_readonly(hfree), rows, cols, goal, False, False)[0]
+
+
+def _bin_path(fp, hfree, h, rows: int, cols: int, nbins: int, pstarts, pgoal: int,
+              goal_bin: int, conn8: bool, rot_cost: float):
+    """:func:`heading_path_packed`'s search over the unpacked masks with heuristic ``h``
+    (:func:`_bin_heuristic`'s, or any consistent one of its type): ``(states, expanded)``."""
     npc = fp.shape[0] // ((nbins + 15) >> 4)
     cap = int(np.count_nonzero(hfree)) + 1       # one slot per cell free at some bin, + 1
     pool = (np.empty(cap * nbins), np.empty(cap * nbins, np.uint8), np.empty(cap, np.uint64),

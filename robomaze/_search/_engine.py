@@ -10,6 +10,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import filled
 from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -499,9 +500,10 @@ def _astar4(free, cols, start, goal):
     """
     pc = cols + 2
     n = free.shape[0]
-    g = np.full(n, -1, np.int32)
+    g = filled(n, np.int32(-1), np.int32)   # np.full: two overloads more to compile
     closed = np.zeros(n, np.uint8)
-    cap = max(1024, n // 16)
+    cap = n // 16
+    cap = cap if cap > 1024 else 1024
     cur_s = np.empty(cap, np.int32)
     nxt_s = np.empty(cap, np.int32)
     nnxt = 0
@@ -550,12 +552,18 @@ def _astar4(free, cols, start, goal):
                 f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
                     if ncur == cur_s.shape[0]:
-                        cur_s = np.concatenate((cur_s, np.empty(ncur, np.int32)))
+                        grown = np.empty(2 * ncur, np.int32)   # not np.concatenate: its own compile
+                        for i in range(ncur):
+                            grown[i] = cur_s[i]
+                        cur_s = grown
                     cur_s[ncur] = nb
                     ncur += 1
                 else:
                     if nnxt == nxt_s.shape[0]:
-                        nxt_s = np.concatenate((nxt_s, np.empty(nnxt, np.int32)))
+                        grown = np.empty(2 * nnxt, np.int32)   # not np.concatenate: its own compile
+                        for i in range(nnxt):
+                            grown[i] = nxt_s[i]
+                        nxt_s = grown
                     nxt_s[nnxt] = nb
                     nnxt += 1
     if not closed[goal]:

@@ -41,9 +41,13 @@ MAX_PROCESSES = 4
 # a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
 # cost time, never results.
 _SHARED = {
-    # the grid's clearance and the wave field (costs: each task's compile CPU
-    # in a one-process warm-up at load ~1, issue 40 round 9, benchmarks/README.md)
-    "common": Warmup(task="common", cost=1.6),
+    # the grid's clearance (costs: each task's compile CPU in a one-process
+    # warm-up at load ~1, issue 40 rounds 9-10, benchmarks/README.md)
+    "common": Warmup(task="common", cost=0.5),
+    # the 4-connected wave field (``bfs_field``), apart from the clearance since
+    # round 10: only the tasks that call it wait for it (wavefront, the heading
+    # search's heuristic), where every planner waited for both
+    "field": Warmup(task="field", cost=1.1),
     # the figures of a planned path (the key poses' clearance and contacts):
     # no kernel shared with "common", so it compiles beside it, and every
     # task that waits for "common" measures a path and waits for it too
@@ -115,9 +119,16 @@ def _tasks(wanted) -> list[str]:
     if AGENTS if wanted is None else wanted[1] & set(AGENTS):
         tasks.append("simulate")  # likewise the agents
     if tasks:
-        # "heap": the engine's heap and the distance field that explore's and
-        # collision_free's searches share
-        tasks += ["common", "figures", "heap", "metrics"]
+        tasks += ["common", "figures", "metrics"]
+        if any("field" in _warmup(t).needs for t in tasks):
+            tasks.insert(-2, "field")
+        if any("heap" in _warmup(t).needs for t in tasks if t != "metrics"):
+            # "heap": the 8-connected distance field (the bucket ring) that
+            # explore, the 8-connected searches and their heuristics share;
+            # a sweep of none of them (astar and wavefront alone: the bench
+            # command's small sweep) never runs it, and compiled it anyway
+            # (1.3 s of its warm-up, round 10, benchmarks/README.md)
+            tasks.insert(-1, "heap")
     from ..localize import LOCALIZERS
     from ..registry import SOLVERS
 
@@ -160,9 +171,24 @@ def _chain(task: str, tasks, memo: dict) -> float:
     if task not in memo:
         memo[task] = 0.0  # no cycles in the declared needs; this only guards a bad plugin
         after = [t for t in tasks if task in _needs(t, tasks)]
-        memo[task] = _warmup(task).cost + max((_chain(t, tasks, memo) for t in after),
-                                               default=0.0)
+        memo[task] = _cost(task, tasks) + max((_chain(t, tasks, memo) for t in after),
+                                              default=0.0)
     return memo[task]
+
+
+def _cost(task: str, tasks) -> float:
+    """``task``'s compile seconds in this warm-up: its declared ``alone`` figure
+    when a method task it waits for is not in it (it compiles their shared
+    kernels itself: ``plan:astar`` in a sweep without ``collision_free``).
+
+    >>> alone = _cost("plan:astar", ["plan:astar", "common"])
+    >>> alone > _cost("plan:astar", ["plan:astar", "plan:collision_free", "common"])
+    True
+    """
+    w = _warmup(task)
+    if w.alone is not None and any(n not in tasks for n in w.needs if ":" in n):
+        return w.alone
+    return w.cost
 
 
 def _order(tasks: list[str]) -> list[str]:
@@ -256,11 +282,12 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
 
         core.distance_field(ctx.grid.free, [ctx.start[0] * ctx.grid.cols + ctx.start[1]])
     elif task == "common":
+        ctx.grid.clearance()
+    elif task == "field":
         import numpy as np
 
         from .. import _search as core
 
-        ctx.grid.clearance()
         # the engine's wave, which the field calls from Python on open grids
         # (a sweep's corridor 5 and up): the warm-up maze's field never does,
         # and its first run loaded it from the cache inside its compute time

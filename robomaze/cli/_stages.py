@@ -86,39 +86,91 @@ def _cspace_apart(spec: dict) -> bool:
     return fp is not None and fp.kind != "disc"
 
 
+#: Up to this many heading bins ``collision_free`` runs the bin search
+#: (``robomaze._search._bins``), above it the state search.
+_BIN_SEARCH_MAX = 64
+
+
 def _headings(spec: dict) -> int:
     return int(spec.get("options", {}).get("headings", 16))
 
 
 def _task_cspace(spec: dict) -> None:
-    """The footprint's heading-binned configuration space (its dilation kernels)."""
+    """The footprint's heading-binned configuration space (its dilation kernels),
+    unpacked into the bin search's layout (its unpacking kernel)."""
     if not _cspace_apart(spec):
         return
+    from .. import _search
     from ..geometry import cspace_bits
 
-    cspace_bits(_tiny_grid(spec), _footprint(spec), headings=_headings(spec))
+    grid = _tiny_grid(spec)
+    bits = cspace_bits(grid, _footprint(spec), headings=_headings(spec))
+    _search._unpack_cell_major(bits, *grid.shape)
+
+
+def _task_heuristic(spec: dict) -> None:
+    """The bin search's heuristic (the 4-connected wave field, or the 8-connected
+    engine's distances) over a point robot's free cells."""
+    if not _cspace_apart(spec) or _headings(spec) > _BIN_SEARCH_MAX:
+        return
+    from .. import _search
+
+    grid = _tiny_grid(spec)
+    (gr, gc) = grid.start_goal()[1]
+    _search._bin_heuristic(_bin_masks(spec, grid)[1], *grid.shape, gr * grid.shape[1] + gc,
+                           spec.get("connectivity", 4) == 8)
+
+
+def _bin_masks(spec: dict, grid):
+    """A point robot's masks in the bin search's layout, made by numpy: ``(fm, hfree)``
+    as :func:`robomaze._search._unpack_cell_major` makes them (the same types)."""
+    import numpy as np
+
+    n = _headings(spec)
+    words = np.array([(1 << min(16, n - 16 * k)) - 1 for k in range((n + 15) >> 4)], np.uint16)
+    padded = np.pad(np.asarray(grid.free, bool), 1).reshape(-1, 1)
+    fm = np.ascontiguousarray((padded * words).astype(np.uint16).reshape(-1))
+    return fm, np.ascontiguousarray(grid.free, np.uint8).reshape(-1)
 
 
 def _binned_search(spec: dict, grid) -> None:
     """``collision_free``'s search over (cell, heading bin) states, with the
-    kernels' argument types of a real plan, on a point robot's blocked bits
-    (the occupancy in every bin, packed by numpy): no dilation compiled."""
+    kernels' argument types of a real plan, on a point robot's masks made by
+    numpy and a zero heuristic: neither the dilation nor the unpacking of its
+    bits (``cspace``) nor the heuristic's field (``heuristic``) compiled here.
+
+    As one task (search, unpacking and field: 3.8-5.4 s of compile) it was
+    the command's whole share while the helper's three were 4.5 s (round 10,
+    benchmarks/README.md).
+    """
     import numpy as np
 
     from .. import _search
 
     n = _headings(spec)
     rows, cols = grid.shape
-    packed = np.packbits(np.ascontiguousarray(grid.occupied), axis=1, bitorder="little")
-    buf = np.zeros((rows, (cols + 63) // 64 * 8), np.uint8)
-    buf[:, :packed.shape[1]] = packed
-    blocked = np.ascontiguousarray(np.broadcast_to(buf.view("<u8").astype(np.uint64),
-                                                   (n, rows, buf.shape[1] // 8)))
+    conn8 = spec.get("connectivity", 4) == 8
     (sr, sc), (gr, gc) = grid.start_goal()
-    _search.heading_path_packed(blocked, cols, np.arange(n, dtype=np.int64) * (rows * cols)
-                                + sr * cols + sc, gr * cols + gc, -1,
-                                conn8=spec.get("connectivity", 4) == 8,
-                                rot_cost=0.1)
+    if n > _BIN_SEARCH_MAX:
+        # the state search (its own field inside): on the point robot's blocked
+        # bits, packed by numpy as cspace_bits packs them
+        packed = np.packbits(np.ascontiguousarray(grid.occupied), axis=1, bitorder="little")
+        buf = np.zeros((rows, (cols + 63) // 64 * 8), np.uint8)
+        buf[:, :packed.shape[1]] = packed
+        blocked = np.ascontiguousarray(np.broadcast_to(buf.view("<u8").astype(np.uint64),
+                                                       (n, rows, buf.shape[1] // 8)))
+        _search.heading_path_packed(blocked, cols, np.arange(n, dtype=np.int64) * (rows * cols)
+                                    + sr * cols + sc, gr * cols + gc, -1, conn8=conn8,
+                                    rot_cost=0.1)
+        return
+    fm, hfree = _bin_masks(spec, grid)
+    npad = (rows + 2) * (cols + 2)
+    # a zero heuristic is consistent: the search is exact, only slower (a tiny maze)
+    h = np.zeros(npad) if conn8 else np.zeros(npad, np.int32)
+    pstart = (sr + 1) * (cols + 2) + sc + 1
+    pgoal = (gr + 1) * (cols + 2) + gc + 1
+    _search._bin_path(fm, hfree, h, rows, cols, n, np.arange(n, dtype=np.int64) + pstart * n,
+                      pgoal, -1, conn8, 0.1)
 
 
 def _task_plan(spec: dict) -> None:
@@ -284,6 +336,7 @@ TASKS: dict[str, Callable[[dict], None]] = {
     "generate": _task_generate,
     "plan": _task_plan,
     "cspace": _task_cspace,
+    "heuristic": _task_heuristic,
     "measure": _task_measure,
     "simulate": _task_simulate,
     "metrics": _task_metrics,
@@ -339,6 +392,7 @@ def _shared_clearance(tasks: list[str], needs: dict) -> tuple[list[str], dict]:
 #: helper is forked (a warm start costs milliseconds). None for the generator:
 #: which files hold its kernels depends on the generator and the size.
 PROBES = {"plan": ("metrics/keyposes.py",), "cspace": ("geometry/_kernels.py",),
+          "heuristic": ("_search/__init__.py",),
           "measure": ("geometry/_kernels.py",), "env": ("geometry/_collide_kernels.py",),
           "agent": ("sense/_kernels.py",), "simulate": ("geometry/_collide_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}

@@ -72,7 +72,8 @@ def _prepare(args, options: dict, generator: str | None) -> None:
 
     if generator is not None:
         check_maze_args(generator, args.braid, args.placement)
-    prepare({"tasks": ["plan", "measure", "cspace"] + (["generate"] if generator else []),
+    tasks = ["plan", "measure", "cspace", "heuristic"] + (["generate"] if generator else [])
+    prepare({"tasks": tasks,
              "generator": generator, "braid": args.braid, "placement": args.placement,
              "method": args.method, "footprint": args.footprint,
              "connectivity": args.connectivity, "options": options,

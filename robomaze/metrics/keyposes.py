@@ -221,7 +221,7 @@ def _centre_points(c, rows, cols, res, ox, oy):
     n = c.shape[0]
     # explicit float64: np.empty without a dtype is a specialisation of its own
     p = np.empty((n, 2), np.float64)
-    steps = np.empty(max(n - 1, 0), np.float64)
+    steps = np.empty(n - 1 if n > 1 else 0, np.float64)   # a select, not max: an overload less
     ok = True
     fr = float(rows)
     for i in range(n):

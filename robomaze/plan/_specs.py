@@ -36,8 +36,9 @@ _HAND = Option("hand", str, "right", "which hand stays on the wall", choices=("r
 
 
 def _planner(name: str, entry: str, description: str, *options: Option, cost: float,
-             needs=("common",), task: str | None = None, **kw) -> Spec:
-    warm = _CLASSIC if task == "classic" else Warmup(cost=cost, needs=needs)
+             needs=("common",), task: str | None = None, alone: float | None = None,
+             **kw) -> Spec:
+    warm = _CLASSIC if task == "classic" else Warmup(cost=cost, needs=needs, alone=alone)
     return Spec("planner", name, entry, description, options=options, warmup=warm, **kw)
 
 
@@ -45,13 +46,14 @@ SPECS = [
     _planner("wavefront", "robomaze.plan.wavefront:wavefront",
              "Shortest path (fewest moves) by the Lee/Moore wavefront.",
              Option("fewest_bends", bool, False, "Lee's rule: among the fewest-move paths, one "
-                    "with the fewest bends"), cost=0.3),
+                    "with the fewest bends"), cost=0.3, needs=("common", "field")),
     _planner("dijkstra", "robomaze.plan.search:dijkstra", "Shortest path by Dijkstra's algorithm.",
              cost=0.6, needs=("common", "heap")),
     _planner("astar", "robomaze.plan.search:astar",
              "Shortest path by A* (Manhattan / octile heuristic, both admissible).", cost=0.1,
-             # the 4-connected A* is collision_free's for a disc: compiled once, there
-             needs=("common", "plan:collision_free")),
+             # the 4-connected A* is collision_free's for a disc: compiled once, there;
+             # without collision_free it compiles it itself (1.5 s, round 10)
+             needs=("common", "plan:collision_free"), alone=1.5),
     _planner("collision_free", "robomaze.plan.footprint_planner:collision_free",
              "Shortest collision-free path for a footprint (translations and turns on the spot).",
              Option("headings", int, 16, "heading bins for non-disc footprints", low=1),
@@ -60,8 +62,9 @@ SPECS = [
              Option("start_heading", float, None, _HEADING.format("start")),
              Option("goal_heading", float, None, _HEADING.format("goal")),
              # shares two small kernels with "heap" (0.2 s): compiling them twice is
-             # cheaper than waiting for it on the longest chain
-             cost=3.6),
+             # cheaper than waiting for it on the longest chain; a shape's search
+             # takes its heuristic from the wave field
+             cost=3.6, needs=("common", "field")),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),
@@ -70,7 +73,7 @@ SPECS = [
              Option("inflation_radius", float, None, "distance (m) beyond which obstacles cost "
                     "nothing", low=0.0),
              # its search is Theta*'s compiled engine (one specialisation, round 9)
-             cost=0.1, needs=("common", "heap", "plan:theta_star")),
+             cost=0.1, needs=("common", "heap", "plan:theta_star"), alone=1.8),
     _planner("theta_star", "robomaze.plan.anyangle:theta_star",
              "Any-angle shortest path by Theta* (Nash et al. 2007, basic variant).",
              cost=1.8, needs=("common", "heap")),

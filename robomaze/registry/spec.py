@@ -253,12 +253,17 @@ class Warmup:
         Tasks compiling kernels this one shares: it waits for them.
     options : mapping
         Options of the small warm-up call (a generator that needs some).
+    alone : float, optional
+        Compile seconds when a method task it ``needs`` is not in the
+        warm-up, so that it compiles the kernels it shares with it itself
+        (default ``cost``).
     """
 
     task: str | None = None
     cost: float = 1.0
     needs: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+    alone: float | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ def register(subparsers) -> None:
                    help="processes that compile (default: one per core, at most 4)")
     p.add_argument("--json", action="store_true",
                    help="print what was compiled as one JSON object")
+    p.add_argument("--first-runs", action="store_true",
+                   help="also the default sweep's warm-up and every command's first run "
+                        "(what a wheel build compiles and ships; minutes)")
     p.set_defaults(func=run)
 
 
@@ -81,12 +84,28 @@ def run(args: argparse.Namespace) -> int:
     from .. import _compile
     from ..bench import warm_up
 
-    stats = warm_up(everything(), processes=args.processes)
+    items = everything()
+    if args.first_runs:
+        from ._first_runs import every_kind
+
+        items = every_kind()
+    stats = warm_up(items, processes=args.processes)
     _extras()
     compiled = _compile.compiled() + stats.get("compiled_helpers", 0)
+    if args.first_runs:
+        from ._first_runs import default_sweep_list, run_all
+
+        more = warm_up(default_sweep_list(), processes=args.processes)
+        runs = run_all(args.processes)
+        compiled = (_compile.compiled() + stats.get("compiled_helpers", 0)
+                    + more.get("compiled_helpers", 0) + runs.get("compiled_helpers", 0))
+        stats["tasks"] = stats.get("tasks", 0) + more.get("tasks", 0) + len(runs["tasks"])
+        stats["seconds"] = stats.get("seconds", 0.0) + more.get("seconds", 0.0) + runs["seconds"]
+        stats["errors"] = [f"{task}: {error}" for _, task, error in runs["errors"]]
     if args.json:
         print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
-                          "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2)}))
+                          "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2),
+                          **({"errors": stats["errors"]} if "errors" in stats else {})}))
     else:
         print(f"robomaze warmup: {stats.get('tasks', 0)} tasks, {compiled} kernels compiled "
               f"in {stats.get('processes', 1)} process(es), {stats.get('seconds', 0.0):.1f} s")

@@ -10,6 +10,11 @@ or a hash of the file's *path*) starts cold. The hash covers the file and
 every package file it imports (:func:`dependencies`): numba links a
 callee's machine code into its caller, and its own cache watches one file.
 A folder that cannot be written falls back to numba's own locations.
+numba's index of each kernel carries the folder's name as its source stamp
+(:func:`content_stamp`), not the file's modification time, so an index is
+valid wherever the same sources are; a wheel build ships such folders, and
+the first time numba looks in a user folder that lacks them they are
+copied in (:mod:`.shipped`).
 
 :func:`install` serialises saves: numba replaces each cache file atomically
 but updates a function's index (``.nbi``) by read, modify, write, so two

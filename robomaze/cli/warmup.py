@@ -5,7 +5,9 @@ machine). Run this once where a cache can be kept -- a CI image, a cached
 CI folder (``docs/ci.md``), a shared workstation -- and later commands load
 their kernels instead. The cache is keyed by the content of robomaze's
 sources (:mod:`robomaze._compile.cache`), so reinstalling the same version
-reuses it; ``NUMBA_CACHE_DIR`` moves it.
+reuses it; ``NUMBA_CACHE_DIR`` moves it. ``--first-runs`` also runs the
+default sweep's warm-up and every command once (:mod:`._first_runs`): what a
+wheel build compiles and ships in the package (:mod:`robomaze._compile.shipped`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ examples:
   robomaze warmup                       # every planner, agent, sensor, shape and generator
   robomaze warmup --processes 1         # compile in this process only
   NUMBA_CACHE_DIR=.numba robomaze warmup --json
+  robomaze warmup --first-runs          # also every command's first run (what a wheel ships)
 """
 
 

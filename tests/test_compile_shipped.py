@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import robomaze
-from robomaze._compile import cache, shipped
+from robomaze._compile import cache, seeding, shipped
 
 PROBE = """
 import json, sys
@@ -51,7 +51,7 @@ def _copy_package(site: Path) -> Path:
     """A copy of the package, as an install makes one (new paths, new mtimes)."""
     src = Path(robomaze.__file__).parent
     shutil.copytree(src, site / "robomaze",
-                    ignore=shutil.ignore_patterns("__pycache__", shipped.FOLDER))
+                    ignore=shutil.ignore_patterns("__pycache__", seeding.FOLDER))
     return site / "robomaze"
 
 
@@ -91,12 +91,12 @@ def built(tmp_path_factory):
 
 def test_the_build_step_ships_the_kernel_folder_with_its_manifest(built):
     site, pkg = built
-    versions = os.listdir(pkg / shipped.FOLDER)
+    versions = os.listdir(pkg / seeding.FOLDER)
     assert versions == [cache.version_name()]
-    vdir = pkg / shipped.FOLDER / versions[0]
-    manifest = json.loads((vdir / shipped.MANIFEST).read_text())
-    assert manifest["runtime"] == shipped.runtime()
-    folders = [n for n in os.listdir(vdir) if n != shipped.MANIFEST]
+    vdir = pkg / seeding.FOLDER / versions[0]
+    manifest = json.loads((vdir / seeding.MANIFEST).read_text())
+    assert manifest["runtime"] == seeding.runtime()
+    folders = [n for n in os.listdir(vdir) if n != seeding.MANIFEST]
     # the key of the copy's own file (the same content as this checkout's)
     expected = cache.module_folder_name(str(pkg / "_grid_kernels.py"), str(pkg))
     assert expected in folders
@@ -118,7 +118,7 @@ def test_a_shipped_kernel_is_loaded_not_compiled_in_a_fresh_process(built, tmp_p
     assert got["gap"] == scratch["gap"] == _reference_gap()
     # seeded into the user's own folder, which numba then reads
     assert got["cache"].startswith(str(tmp_path / "user-cache" / "robomaze"))
-    assert shipped.MARKER in os.listdir(got["cache"])
+    assert seeding.MARKER in os.listdir(got["cache"])
     # and a second run loads as from any cache
     again = _run(site, tmp_path / "user-cache")
     assert again["hits"] == 1 and again["misses"] == 0
@@ -132,8 +132,8 @@ def test_an_edited_source_is_not_served_from_the_shipped_folder(built, tmp_path)
     path.write_text(path.read_text() + "\n# edited after the build\n")
     got = _run(edited, tmp_path / "user-cache")
     assert got["misses"] == 1 and got["hits"] == 0 and got["compiled"] >= 1
-    assert shipped.MARKER not in os.listdir(got["cache"])
-    shipped_names = os.listdir(edited / "robomaze" / shipped.FOLDER / cache.version_name())
+    assert seeding.MARKER not in os.listdir(got["cache"])
+    shipped_names = os.listdir(edited / "robomaze" / seeding.FOLDER / cache.version_name())
     assert os.path.basename(got["cache"]) not in shipped_names
     assert got["gap"] == _reference_gap()
 
@@ -142,7 +142,7 @@ def test_a_read_only_shipped_folder_is_copied_from_and_left_alone(built, tmp_pat
     site, _ = built
     ro = tmp_path / "ro"
     shutil.copytree(site, ro)
-    kernels = ro / "robomaze" / shipped.FOLDER
+    kernels = ro / "robomaze" / seeding.FOLDER
     before = sorted((p.relative_to(kernels), p.read_bytes()) for p in kernels.rglob("*")
                     if p.is_file())
     for p in [kernels, *kernels.rglob("*")]:
@@ -183,7 +183,7 @@ def test_a_failing_compile_step_warns_once_and_ships_nothing(tmp_path, capfd):
     assert len(lines) == 1
     assert "WARNING" in lines[0] and "compile on first use" in lines[0]
     assert "no_such_module" in lines[0]
-    assert not (pkg / shipped.FOLDER).exists()
+    assert not (pkg / seeding.FOLDER).exists()
     # the package itself still works
     got = _run(tmp_path / "site", tmp_path / "cache")
     assert got["misses"] == 1 and got["gap"] == _reference_gap()
@@ -207,7 +207,7 @@ def test_the_build_hook_goes_on_when_the_step_cannot_even_start(tmp_path, capfd)
     err = capfd.readouterr().err
     warnings = [ln for ln in err.splitlines() if "WARNING" in ln]
     assert len(warnings) == 1 and "compile on first use" in warnings[0]
-    assert not (broken / shipped.FOLDER).exists()
+    assert not (broken / seeding.FOLDER).exists()
 
 
 def test_editable_installs_skip_the_compile_unless_asked(monkeypatch):
@@ -222,13 +222,13 @@ def test_editable_installs_skip_the_compile_unless_asked(monkeypatch):
 
 # ------------------------------------------------------------------ seeding rules, in process
 def _fake_shipped(pkg: Path, name: str, made: dict | None) -> Path:
-    vdir = pkg / shipped.FOLDER / cache.version_name()
+    vdir = pkg / seeding.FOLDER / cache.version_name()
     src = vdir / name
     src.mkdir(parents=True)
     (src / "f-3.py311.nbi").write_bytes(b"shipped index")
     (src / "f-3.py311.1.nbc").write_bytes(b"shipped data")
     if made is not None:
-        (vdir / shipped.MANIFEST).write_text(json.dumps({"runtime": made}))
+        (vdir / seeding.MANIFEST).write_text(json.dumps({"runtime": made}))
     return src
 
 
@@ -242,11 +242,11 @@ def _index(path: Path, stamp: str, version: str | None = None) -> None:
 
 @pytest.fixture
 def fresh(monkeypatch, tmp_path):
-    monkeypatch.setattr(shipped, "_SEEDED", set())
-    shipped.compatible.cache_clear()
-    monkeypatch.delenv(shipped.SHIPPED_ENV, raising=False)
+    monkeypatch.setattr(seeding, "_SEEDED", set())
+    seeding.compatible.cache_clear()
+    monkeypatch.delenv(seeding.SHIPPED_ENV, raising=False)
     yield tmp_path
-    shipped.compatible.cache_clear()
+    seeding.compatible.cache_clear()
 
 
 def _user(tmp_path: Path, name: str) -> Path:
@@ -257,50 +257,50 @@ def _user(tmp_path: Path, name: str) -> Path:
 
 def test_seed_copies_only_for_a_matching_runtime(fresh):
     name = "mod-0123456789abcdef0123"
-    other = dict(shipped.runtime(), numpy="0.0.1")
+    other = dict(seeding.runtime(), numpy="0.0.1")
     _fake_shipped(fresh / "a", name, other)
     user = _user(fresh, name)
-    assert shipped.seed(str(user), str(fresh / "a")) == 0
+    assert seeding.seed(str(user), str(fresh / "a")) == 0
     assert os.listdir(user) == []
     _fake_shipped(fresh / "b", name, None)  # no manifest: an unfinished build
-    shipped._SEEDED.clear()
-    assert shipped.seed(str(user), str(fresh / "b")) == 0
-    _fake_shipped(fresh / "c", name, shipped.runtime())
-    shipped._SEEDED.clear()
-    assert shipped.seed(str(user), str(fresh / "c")) == 1
+    seeding._SEEDED.clear()
+    assert seeding.seed(str(user), str(fresh / "b")) == 0
+    _fake_shipped(fresh / "c", name, seeding.runtime())
+    seeding._SEEDED.clear()
+    assert seeding.seed(str(user), str(fresh / "c")) == 1
     assert (user / "f-3.py311.1.nbc").read_bytes() == b"shipped data"
     assert (user / "f-3.py311.nbi").read_bytes() == b"shipped index"
 
 
 def test_seed_keeps_a_valid_user_index_and_replaces_a_stale_one(fresh):
     name = "mod-0123456789abcdef0123"
-    _fake_shipped(fresh / "pkg", name, shipped.runtime())
+    _fake_shipped(fresh / "pkg", name, seeding.runtime())
     valid = _user(fresh, name)
     _index(valid / "f-3.py311.nbi", cache.content_stamp(str(valid)))
     mine = (valid / "f-3.py311.nbi").read_bytes()
-    assert shipped.seed(str(valid), str(fresh / "pkg")) == 0
+    assert seeding.seed(str(valid), str(fresh / "pkg")) == 0
     assert (valid / "f-3.py311.nbi").read_bytes() == mine
     assert not (valid / "f-3.py311.1.nbc").exists()
 
     stale = fresh / "stale-root" / cache.version_name() / name
     stale.mkdir(parents=True)
     _index(stale / "f-3.py311.nbi", "an mtime stamp of another install")
-    assert shipped.seed(str(stale), str(fresh / "pkg")) == 1
+    assert seeding.seed(str(stale), str(fresh / "pkg")) == 1
     assert (stale / "f-3.py311.nbi").read_bytes() == b"shipped index"
 
 
 def test_seed_is_off_with_the_variable_and_once_per_folder(fresh, monkeypatch):
     name = "mod-0123456789abcdef0123"
-    _fake_shipped(fresh / "pkg", name, shipped.runtime())
+    _fake_shipped(fresh / "pkg", name, seeding.runtime())
     user = _user(fresh, name)
-    monkeypatch.setenv(shipped.SHIPPED_ENV, "0")
-    assert shipped.seed(str(user), str(fresh / "pkg")) == 0 and os.listdir(user) == []
-    monkeypatch.delenv(shipped.SHIPPED_ENV)
-    shipped._SEEDED.clear()
-    assert shipped.seed(str(user), str(fresh / "pkg")) == 1
+    monkeypatch.setenv(seeding.SHIPPED_ENV, "0")
+    assert seeding.seed(str(user), str(fresh / "pkg")) == 0 and os.listdir(user) == []
+    monkeypatch.delenv(seeding.SHIPPED_ENV)
+    seeding._SEEDED.clear()
+    assert seeding.seed(str(user), str(fresh / "pkg")) == 1
     (user / "f-3.py311.nbi").unlink()
-    shipped._SEEDED.clear()  # a later process: the marker says it was seeded
-    assert shipped.seed(str(user), str(fresh / "pkg")) == 0
+    seeding._SEEDED.clear()  # a later process: the marker says it was seeded
+    assert seeding.seed(str(user), str(fresh / "pkg")) == 0
     assert not (user / "f-3.py311.nbi").exists()
 
 

@@ -14,7 +14,7 @@ numba's index of each kernel carries the folder's name as its source stamp
 (:func:`content_stamp`), not the file's modification time, so an index is
 valid wherever the same sources are; a wheel build ships such folders, and
 the first time numba looks in a user folder that lacks them they are
-copied in (:mod:`.shipped`).
+copied in (:mod:`.seeding`; the build: :mod:`.shipped`).
 
 :func:`install` serialises saves: numba replaces each cache file atomically
 but updates a function's index (``.nbi``) by read, modify, write, so two
@@ -33,21 +33,18 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
 import re
 import sys
 
+# the package folder, the folders' lock and stamp are defined with the seeding,
+# which needs them and must not import this module (no cycles)
+from .seeding import LOCK_NAME, PACKAGE_DIR, content_stamp, folder_lock, seed
+
 __all__ = ["install", "install_locator", "cache_folder", "cache_root", "dependencies",
-           "LOCK_NAME"]
-
-#: The robomaze package folder: kernels defined below it use the content-keyed cache.
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-#: The lock file numba's cache folders get (empty; only locked).
-LOCK_NAME = "robomaze-cache.lock"
+           "LOCK_NAME", "content_stamp", "folder_lock", "module_folder_name", "version_name"]
 
 _INSTALLED: bool | None = None
 
@@ -83,32 +80,6 @@ def install() -> bool:
     IndexDataCacheFile.save = locked_save
     _INSTALLED = True
     return True
-
-
-@contextlib.contextmanager
-def folder_lock(folder: str):
-    """Hold the exclusive ``flock`` of a cache folder (its :data:`LOCK_NAME` file).
-
-    numba's index saves (:func:`install`) and the seeding of shipped kernels
-    (:mod:`.shipped`) take it. Without ``fcntl``, or in a folder that cannot
-    be written, it holds nothing: each file is still replaced whole.
-
-    >>> import tempfile
-    >>> with folder_lock(tempfile.mkdtemp()):
-    ...     pass
-    """
-    try:
-        import fcntl
-
-        fd = os.open(os.path.join(folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o666)
-    except (ImportError, OSError):  # read-only or vanished folder: numba reports its own error
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 # ------------------------------------------------------------------ where the cache lives
@@ -251,24 +222,6 @@ def module_folder_name(py_file: str, root: str = PACKAGE_DIR) -> str | None:
     return f"{name}-{_source_key(path, root)}"
 
 
-def content_stamp(folder: str) -> str:
-    """The source stamp numba's index of a kernel in ``folder`` carries.
-
-    numba keeps a stamp of the source in each index (``.nbi``) and drops the
-    index when the running file's stamp differs: the file's mtime and size
-    in older releases (any installed copy then differs), a hash of the one
-    file in newer ones such as 0.68 (blind to a changed callee). robomaze's stamp is
-    the folder's name, the module and the hash of its file and of every
-    package file it imports: equal wherever the same sources are, so an
-    index made by the build (:mod:`.shipped`) or by another install is
-    valid, and never equal for other sources.
-
-    >>> content_stamp("/x/numba-0.61.0-py311/plan._kernels-0123456789abcdef0123")
-    'robomaze-content:plan._kernels-0123456789abcdef0123'
-    """
-    return "robomaze-content:" + os.path.basename(os.path.normpath(folder))
-
-
 def cache_folder(py_file: str) -> str | None:
     """The cache folder of the kernels defined in ``py_file`` (None outside robomaze).
 
@@ -322,8 +275,6 @@ def _locator_class():
                 self.ensure_cache_path()
             except OSError:  # not writable: numba's own locators take over
                 return None
-            from .shipped import seed
-
             seed(folder)  # the kernels the build compiled, when the folder lacks them
             return self
 

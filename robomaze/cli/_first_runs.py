@@ -145,21 +145,6 @@ def run_one(spec: str, tmp: str) -> None:
             os.environ[PROCESSES_ENV] = saved
 
 
-def every_kind() -> str:
-    """:func:`robomaze.cli.warmup.everything` and every micromouse solver and localiser.
-
-    >>> items = every_kind().split(",")
-    >>> "mouse:floodfill" in items and "localize:mcl" in items and "plan:astar" in items
-    True
-    """
-    from ..localize import LOCALIZERS
-    from ..registry import SOLVERS
-    from .warmup import everything
-
-    items = everything().split(",") + [f"mouse:{n}" for n in SOLVERS]
-    return ",".join(items + [f"localize:{n}" for n in LOCALIZERS])
-
-
 def default_sweep_list() -> str:
     """The default sweep's warm-up list (``ROBOMAZE_WARM``), as the bench runner makes it.
 

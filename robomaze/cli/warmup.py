@@ -62,6 +62,20 @@ def everything() -> str:
     return ",".join(sorted(items))
 
 
+def every_kind() -> str:
+    """:func:`everything` and every micromouse solver and localiser (``--first-runs``).
+
+    >>> items = every_kind().split(",")
+    >>> "mouse:floodfill" in items and "localize:mcl" in items and "plan:astar" in items
+    True
+    """
+    from ..localize import LOCALIZERS
+    from ..registry import SOLVERS
+
+    items = everything().split(",") + [f"mouse:{n}" for n in SOLVERS]
+    return ",".join(items + [f"localize:{n}" for n in LOCALIZERS])
+
+
 def _extras() -> None:
     """Kernels no sweep task reaches.
 
@@ -89,8 +103,6 @@ def run(args: argparse.Namespace) -> int:
 
     items = everything()
     if args.first_runs:
-        from ._first_runs import every_kind
-
         items = every_kind()
     stats = warm_up(items, processes=args.processes)
     _extras()

@@ -53,12 +53,13 @@ def _warn(why: str) -> None:
 def compile_kernels(package_dir: str) -> bool:
     """Run the compile step on ``package_dir`` (a built ``robomaze`` folder); never raises."""
     # the built package first, then whatever the build environment put on the path
-    site = os.path.dirname(os.path.abspath(package_dir))
+    package_dir = os.path.abspath(package_dir)  # build_lib is relative to this folder
+    site = os.path.dirname(package_dir)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         p for p in (site, os.environ.get("PYTHONPATH", "")) if p))
     try:
         rc = subprocess.run([sys.executable, "-m", "robomaze._compile.shipped", package_dir],
-                            env=env, cwd=os.path.dirname(os.path.abspath(package_dir))).returncode
+                            env=env, cwd=site).returncode
     except OSError as exc:
         _warn(f"the kernel compile step did not start ({exc})")
         return False

@@ -153,7 +153,8 @@ def build(package_dir: str, command: Sequence[str] = DEFAULT_COMMAND, *,
             _warn(f"copying the compiled kernels failed ({exc})")
             return False
         if not kept:
-            _warn("the compile step made no kernels")
+            _warn("the compile step made no kernels of these sources"
+                  + (f" ({dropped} folders of other sources)" if dropped else ""))
             return False
         print(f"robomaze: {kept} kernel folders compiled into {root} in "
               f"{time.perf_counter() - t0:.0f} s"

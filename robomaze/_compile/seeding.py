@@ -241,6 +241,7 @@ def seed(folder: str, package_dir: str = PACKAGE_DIR) -> int:
         if not compatible(version_dir):
             return 0
         stamp = content_stamp(folder)
+        os.makedirs(folder, exist_ok=True)
         with folder_lock(folder):
             if os.path.exists(os.path.join(folder, MARKER)):
                 return 0  # another process seeded it while this one waited

@@ -161,6 +161,22 @@ def test_a_read_only_shipped_folder_is_copied_from_and_left_alone(built, tmp_pat
         assert os.access(os.path.join(got["cache"], name), os.W_OK)
 
 
+def test_the_warm_up_counts_shipped_kernels_as_cached(built, tmp_path):
+    """``all_cached`` (whether a warm-up forks helpers to compile) seeds the probed
+    folders first: with shipped kernels and an empty user cache nobody is forked."""
+    site, _ = built
+    code = ("from robomaze._compile.parallel import all_cached; "
+            "print(all_cached(['_grid_kernels.py']))")
+    out = {}
+    for mode in ("1", "0"):
+        env = dict(os.environ, PYTHONPATH=str(site), NUMBA_CACHE_DIR=str(tmp_path / mode),
+                   ROBOMAZE_SHIPPED_KERNELS=mode)
+        out[mode] = subprocess.run([sys.executable, "-c", code], env=env, cwd=site, check=True,
+                                   capture_output=True, text=True,
+                                   timeout=300).stdout.strip()
+    assert out == {"1": "True", "0": "False"}
+
+
 def test_two_processes_seeding_at_once_both_load(built, tmp_path):
     site, _ = built
     env = dict(os.environ, PYTHONPATH=str(site), NUMBA_CACHE_DIR=str(tmp_path / "shared"),

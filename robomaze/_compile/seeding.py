@@ -75,8 +75,8 @@ LOCK_NAME = "robomaze-cache.lock"
 def folder_lock(folder: str):
     """Hold the exclusive ``flock`` of a cache folder (its :data:`LOCK_NAME` file).
 
-    numba's index saves (:func:`install`) and the seeding of shipped kernels
-    (:mod:`.shipped`) take it. Without ``fcntl``, or in a folder that cannot
+    numba's index saves (:func:`robomaze._compile.cache.install`) and the
+    seeding of shipped kernels (:func:`seed`) take it. Without ``fcntl``, or in a folder that cannot
     be written, it holds nothing: each file is still replaced whole.
 
     >>> import tempfile
@@ -103,9 +103,9 @@ def content_stamp(folder: str) -> str:
     numba keeps a stamp of the source in each index (``.nbi``) and drops the
     index when the running file's stamp differs: the file's mtime and size
     in older releases (any installed copy then differs), a hash of the one
-    file in newer ones such as 0.68 (blind to a changed callee). robomaze's stamp is
-    the folder's name, the module and the hash of its file and of every
-    package file it imports: equal wherever the same sources are, so an
+    file in newer ones such as 0.68 (blind to a changed callee). robomaze's
+    stamp is the folder's name, the module and the hash of its file and of
+    every package file it imports: equal wherever the same sources are, so an
     index made by the build (:mod:`.shipped`) or by another install is
     valid, and never equal for other sources.
 

@@ -28,7 +28,7 @@ Writes ``benchmarks/results/install.json``.
 Usage::
 
     python benchmarks/bench_install.py [--repeat 1] [--only plan] [--wheel FILE]
-        [--no-isolation] [--no-commands] [--no-sweep]
+        [--no-isolation] [--no-commands] [--no-sweep] [--keep-wheel DIR]
 """
 
 from __future__ import annotations
@@ -186,6 +186,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="only commands whose label contains this text")
     ap.add_argument("--no-commands", action="store_true")
     ap.add_argument("--no-sweep", action="store_true")
+    ap.add_argument("--keep-wheel", help="copy the built wheel to this folder (for --wheel)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "install.json"))
     args = ap.parse_args(argv)
     tmp = Path(tempfile.mkdtemp(prefix="rm-install-"))
@@ -196,6 +197,9 @@ def main(argv=None) -> int:
         else:
             res["build"] = b = build(Path(args.checkout).resolve(), tmp, not args.no_isolation)
             wheel = tmp / "dist" / b["wheel"]
+            if args.keep_wheel:
+                Path(args.keep_wheel).mkdir(parents=True, exist_ok=True)
+                shutil.copy(wheel, args.keep_wheel)
             print(f"build: {b['wall']:.1f} s wall, {b['cpu']:.1f} s CPU (load {b['load']:.1f}); "
                   f"{b['wheel']} {b['bytes'] / 1e6:.1f} MB, kernels {b['kernel_files']} files "
                   f"{b['kernel_bytes'] / 1e6:.1f} MB ({b['kernel_bytes_compressed'] / 1e6:.1f} "

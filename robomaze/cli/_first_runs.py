@@ -151,13 +151,9 @@ def default_sweep_list() -> str:
     >>> "plan:astar" in default_sweep_list().split(",")
     True
     """
-    from importlib.resources import as_file, files
+    from ..bench import default_sweep_path, load_sweep, warm_list
 
-    from ..bench.runner import _warm_list
-    from ..bench.scenario import load_sweep
-
-    with as_file(files("robomaze") / "data" / "samples" / "scenarios" / "default.toml") as p:
-        return _warm_list(load_sweep(str(p)).scenarios)
+    return warm_list(load_sweep(default_sweep_path()).scenarios)
 
 
 def kernel_files() -> list[str]:

@@ -11,8 +11,9 @@ goes on: the kernels then compile on first use, as before.
 An editable install (``pip install -e .``) compiles nothing unless
 ``ROBOMAZE_BUILD_KERNELS=1`` (the kernels then go in the source tree's
 ``robomaze/_kernels/``); ``ROBOMAZE_BUILD_KERNELS=0`` skips the step in a
-wheel build too. A wheel with kernels is tagged for this interpreter and
-platform, like any wheel with compiled code.
+wheel build too. A wheel built with the step on is tagged for this
+interpreter and platform, like any wheel with compiled code (also when the
+compile failed: the tag is set before the build runs).
 """
 
 import os

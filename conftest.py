@@ -60,3 +60,6 @@ def pytest_ignore_collect(collection_path, config):
 # stderr of CLI subprocesses on a cold numba cache; tests that check "one
 # line of error" set it back on explicitly where they test the notice.
 os.environ.setdefault("ROBOMAZE_COMPILE_NOTICE", "0")
+# a cold compile in a test is a compile from scratch, never kernels a wheel build
+# shipped (tests/test_compile_shipped.py turns seeding on where it tests it)
+os.environ.setdefault("ROBOMAZE_SHIPPED_KERNELS", "0")

@@ -58,7 +58,8 @@ planner = "astar"
 
 
 def _env(**extra) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **extra)
+    # cold means compiled from scratch, not seeded from a wheel's shipped kernels
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ROBOMAZE_SHIPPED_KERNELS="0", **extra)
     env.pop("ROBOMAZE_WARM_PROCESSES", None)
     env.update(extra)
     return env

@@ -159,7 +159,10 @@ with open(out, "w") as f:
 
 
 def _env(root: Path | None = None, **extra) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(root or ROOT), ROBOMAZE_COMPILE_NOTICE="1", **extra)
+    # ROBOMAZE_SHIPPED_KERNELS=0: cold means compiled from scratch, never the kernels a
+    # wheel build shipped (benchmarks/bench_install.py measures those)
+    env = dict(os.environ, PYTHONPATH=str(root or ROOT), ROBOMAZE_COMPILE_NOTICE="1",
+               ROBOMAZE_SHIPPED_KERNELS="0", **extra)
     env.pop("ROBOMAZE_WARM_PROCESSES", None)
     env.update(extra)
     return env

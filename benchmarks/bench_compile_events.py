@@ -118,7 +118,7 @@ def run(checkout: Path, command: str | None, processes: int | None,
     cache = os.path.join(folder, "cache")
     os.mkdir(cache)
     env = dict(os.environ, PYTHONPATH=str(checkout), NUMBA_CACHE_DIR=cache,
-               ROBOMAZE_COMPILE_NOTICE="1")
+               ROBOMAZE_COMPILE_NOTICE="1", ROBOMAZE_SHIPPED_KERNELS="0")  # from scratch
     env.pop("ROBOMAZE_WARM_PROCESSES", None)
     if processes:
         env["ROBOMAZE_WARM_PROCESSES"] = str(processes)

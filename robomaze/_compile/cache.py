@@ -10,6 +10,11 @@ or a hash of the file's *path*) starts cold. The hash covers the file and
 every package file it imports (:func:`dependencies`): numba links a
 callee's machine code into its caller, and its own cache watches one file.
 A folder that cannot be written falls back to numba's own locations.
+numba's index of each kernel carries the folder's name as its source stamp
+(:func:`content_stamp`), not the file's modification time, so an index is
+valid wherever the same sources are; a wheel build ships such folders, and
+the first time numba looks in a user folder that lacks them they are
+copied in (:mod:`.seeding`; the build: :mod:`.shipped`).
 
 :func:`install` serialises saves: numba replaces each cache file atomically
 but updates a function's index (``.nbi``) by read, modify, write, so two
@@ -34,14 +39,12 @@ import os
 import re
 import sys
 
+# the package folder, the folders' lock and stamp are defined with the seeding,
+# which needs them and must not import this module (no cycles)
+from .seeding import LOCK_NAME, PACKAGE_DIR, content_stamp, folder_lock, seed
+
 __all__ = ["install", "install_locator", "cache_folder", "cache_root", "dependencies",
-           "LOCK_NAME"]
-
-#: The robomaze package folder: kernels defined below it use the content-keyed cache.
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-#: The lock file numba's cache folders get (empty; only locked).
-LOCK_NAME = "robomaze-cache.lock"
+           "LOCK_NAME", "content_stamp", "folder_lock", "module_folder_name", "version_name"]
 
 _INSTALLED: bool | None = None
 
@@ -70,15 +73,8 @@ def install() -> bool:
 
     @functools.wraps(save)
     def locked_save(self, key, data):
-        try:
-            fd = os.open(os.path.join(self._cache_path, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o666)
-        except OSError:  # read-only or vanished folder: numba reports its own error
+        with folder_lock(self._cache_path):
             return save(self, key, data)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            return save(self, key, data)
-        finally:
-            os.close(fd)  # closing releases the lock
 
     locked_save._robomaze_locked = True
     IndexDataCacheFile.save = locked_save
@@ -113,9 +109,10 @@ _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.+[\w.]*|robomaze(?:\.[\w.]+)?)[ \t
                      r"[ \t]+(\([^)]*\)|[^\n#]+)|import[ \t]+(robomaze(?:\.[\w.]+)?))", re.M)
 
 
-def _module_file(dotted: list[str]) -> str | None:
-    """The file of package module ``robomaze.<dotted>`` (a package's ``__init__.py``)."""
-    base = os.path.join(PACKAGE_DIR, *dotted)
+def _module_file(dotted: list[str], root: str = PACKAGE_DIR) -> str | None:
+    """The file of package module ``robomaze.<dotted>`` (a package's ``__init__.py``)
+    in the package folder ``root``."""
+    base = os.path.join(root, *dotted)
     for path in (base + ".py", os.path.join(base, "__init__.py")):
         if os.path.isfile(path):
             return path
@@ -123,10 +120,10 @@ def _module_file(dotted: list[str]) -> str | None:
 
 
 @functools.lru_cache(maxsize=None)
-def _imports(path: str, mtime: float, size: int) -> tuple[str, ...]:
+def _imports(path: str, mtime: float, size: int, root: str = PACKAGE_DIR) -> tuple[str, ...]:
     """The package files ``path`` imports (modules, packages, submodules named in a
     ``from . import x``), read from its text: what a kernel there can call."""
-    here = os.path.relpath(path, PACKAGE_DIR).split(os.sep)[:-1]  # the module's package
+    here = os.path.relpath(path, root).split(os.sep)[:-1]  # the module's package
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     out = set()
@@ -140,12 +137,12 @@ def _imports(path: str, mtime: float, size: int) -> tuple[str, ...]:
                 [p for p in source.lstrip(".").split(".") if p]
         else:
             dotted = source.split(".")[1:]
-        found = _module_file(dotted)
+        found = _module_file(dotted, root)
         if found is not None:
             out.add(found)
         if names is not None:
             for name in names.strip("()").replace("\n", " ").split(","):
-                sub = _module_file(dotted + [name.split(" as ")[0].strip()])
+                sub = _module_file(dotted + [name.split(" as ")[0].strip()], root)
                 if sub is not None:
                     out.add(sub)
     out.discard(path)
@@ -157,8 +154,9 @@ def _stat_key(path: str) -> tuple[str, float, int]:
     return path, st.st_mtime, st.st_size
 
 
-def dependencies(py_file: str) -> list[str]:
-    """Every package file ``py_file`` imports, directly or through others.
+def dependencies(py_file: str, root: str = PACKAGE_DIR) -> list[str]:
+    """Every package file ``py_file`` imports, directly or through others
+    (``root``: the package folder it is in, this one by default).
 
     A kernel's machine code holds its callees' (numba links them in) and the
     constants it reads from their modules, so its cache must change when any
@@ -178,7 +176,7 @@ def dependencies(py_file: str) -> list[str]:
     todo = [os.path.abspath(py_file)]
     while todo:
         path = todo.pop()
-        for dep in _imports(*_stat_key(path)):
+        for dep in _imports(*_stat_key(path), root):
             if dep not in seen:
                 seen.add(dep)
                 todo.append(dep)
@@ -186,13 +184,42 @@ def dependencies(py_file: str) -> list[str]:
     return sorted(seen)
 
 
-def _source_key(path: str) -> str:
+def _source_key(path: str, root: str = PACKAGE_DIR) -> str:
     """A hash of the file and of every package file it imports (their paths and contents)."""
     h = hashlib.sha256()
-    for p in [path, *dependencies(path)]:
-        h.update(os.path.relpath(p, PACKAGE_DIR).encode())
+    for p in [path, *dependencies(path, root)]:
+        h.update(os.path.relpath(p, root).encode())
         h.update(_content_hash(*_stat_key(p)).encode())
     return h.hexdigest()[:20]
+
+
+def version_name() -> str:
+    """The folder of one numba and Python version's kernels: ``numba-<ver>-py<XY>``.
+
+    >>> version_name().startswith("numba-")
+    True
+    """
+    import numba
+
+    return f"numba-{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def module_folder_name(py_file: str, root: str = PACKAGE_DIR) -> str | None:
+    """``<module>-<key>``: the name of ``py_file``'s kernel folder, for the package
+    folder ``root`` (None for a file outside it).
+
+    >>> import os
+    >>> from robomaze._compile import cache
+    >>> name = cache.module_folder_name(os.path.join(cache.PACKAGE_DIR, "_grid_kernels.py"))
+    >>> name.startswith("_grid_kernels-") and len(name) == len("_grid_kernels-") + 20
+    True
+    """
+    path = os.path.abspath(py_file)
+    rel = os.path.relpath(path, root)
+    if rel.startswith(os.pardir) or not os.path.isfile(path):
+        return None
+    name = os.path.splitext(rel)[0].replace(os.sep, ".")
+    return f"{name}-{_source_key(path, root)}"
 
 
 def cache_folder(py_file: str) -> str | None:
@@ -211,15 +238,10 @@ def cache_folder(py_file: str) -> str | None:
     >>> cache.cache_folder(os.__file__) is None
     True
     """
-    path = os.path.abspath(py_file)
-    rel = os.path.relpath(path, PACKAGE_DIR)
-    if rel.startswith(os.pardir) or not os.path.isfile(path):
+    name = module_folder_name(py_file)
+    if name is None:
         return None
-    import numba
-
-    name = os.path.splitext(rel)[0].replace(os.sep, ".")
-    version = f"numba-{numba.__version__}-py{sys.version_info[0]}{sys.version_info[1]}"
-    return os.path.join(cache_root(), version, f"{name}-{_source_key(path)}")
+    return os.path.join(cache_root(), version_name(), name)
 
 
 def _locator_class():
@@ -236,6 +258,10 @@ def _locator_class():
         def get_cache_path(self):
             return self._cache_path
 
+        def get_source_stamp(self):
+            # the folder's content key, not the file's mtime: see content_stamp
+            return content_stamp(self._cache_path)
+
         @classmethod
         def from_function(cls, py_func, py_file):
             try:
@@ -249,6 +275,7 @@ def _locator_class():
                 self.ensure_cache_path()
             except OSError:  # not writable: numba's own locators take over
                 return None
+            seed(folder)  # the kernels the build compiled, when the folder lacks them
             return self
 
     return ContentKeyedLocator

@@ -69,10 +69,13 @@ def all_cached(files: Iterable[str]) -> bool:
     if os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES"):
         return True
     from .cache import PACKAGE_DIR, cache_folder
+    from .seeding import seed
 
     for rel in files:
         try:
             folder = cache_folder(os.path.join(PACKAGE_DIR, rel))
+            if folder is not None:
+                seed(folder)  # kernels a wheel build shipped count as cached
             if folder is not None and not any(n.endswith(".nbi") for n in os.listdir(folder)):
                 return False
         except FileNotFoundError:

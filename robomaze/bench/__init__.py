@@ -73,3 +73,19 @@ def warm_up(items: str, *, processes: int | None = None) -> dict:
 
 
 __all__ += ["warm_up"]
+
+
+def warm_list(scenarios) -> str:
+    """The warm-up list (``ROBOMAZE_WARM``) the runner's fork server compiles for
+    ``scenarios``: their planners, agents, mice, localisers, shapes, sensors and
+    generators (``robomaze warmup --first-runs`` warms the default sweep's).
+
+    >>> "plan:astar" in warm_list(load_sweep(default_sweep_path()).scenarios).split(",")
+    True
+    """
+    from .runner import _warm_list
+
+    return _warm_list(list(scenarios))
+
+
+__all__ += ["warm_list"]

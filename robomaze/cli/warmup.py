@@ -5,7 +5,9 @@ machine). Run this once where a cache can be kept -- a CI image, a cached
 CI folder (``docs/ci.md``), a shared workstation -- and later commands load
 their kernels instead. The cache is keyed by the content of robomaze's
 sources (:mod:`robomaze._compile.cache`), so reinstalling the same version
-reuses it; ``NUMBA_CACHE_DIR`` moves it.
+reuses it; ``NUMBA_CACHE_DIR`` moves it. ``--first-runs`` also runs the
+default sweep's warm-up and every command once (:mod:`._first_runs`): what a
+wheel build compiles and ships in the package (:mod:`robomaze._compile.shipped`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ examples:
   robomaze warmup                       # every planner, agent, sensor, shape and generator
   robomaze warmup --processes 1         # compile in this process only
   NUMBA_CACHE_DIR=.numba robomaze warmup --json
+  robomaze warmup --first-runs          # also every command's first run (what a wheel ships)
 """
 
 
@@ -34,6 +37,9 @@ def register(subparsers) -> None:
                    help="processes that compile (default: one per core, at most 4)")
     p.add_argument("--json", action="store_true",
                    help="print what was compiled as one JSON object")
+    p.add_argument("--first-runs", action="store_true",
+                   help="also the default sweep's warm-up and every command's first run "
+                        "(what a wheel build compiles and ships; minutes)")
     p.set_defaults(func=run)
 
 
@@ -54,6 +60,20 @@ def everything() -> str:
     items += [f"shape:{n}" for n in ("disc", "rectangle", "polygon")]
     items += [f"generate:{n}" for n in GENERATORS]
     return ",".join(sorted(items))
+
+
+def every_kind() -> str:
+    """:func:`everything` and every micromouse solver and localiser (``--first-runs``).
+
+    >>> items = every_kind().split(",")
+    >>> "mouse:floodfill" in items and "localize:mcl" in items and "plan:astar" in items
+    True
+    """
+    from ..localize import LOCALIZERS
+    from ..registry import SOLVERS
+
+    items = everything().split(",") + [f"mouse:{n}" for n in SOLVERS]
+    return ",".join(items + [f"localize:{n}" for n in LOCALIZERS])
 
 
 def _extras() -> None:
@@ -81,12 +101,26 @@ def run(args: argparse.Namespace) -> int:
     from .. import _compile
     from ..bench import warm_up
 
-    stats = warm_up(everything(), processes=args.processes)
+    items = everything()
+    if args.first_runs:
+        items = every_kind()
+    stats = warm_up(items, processes=args.processes)
     _extras()
     compiled = _compile.compiled() + stats.get("compiled_helpers", 0)
+    if args.first_runs:
+        from ._first_runs import default_sweep_list, run_all
+
+        more = warm_up(default_sweep_list(), processes=args.processes)
+        runs = run_all(args.processes)
+        compiled = (_compile.compiled() + stats.get("compiled_helpers", 0)
+                    + more.get("compiled_helpers", 0) + runs.get("compiled_helpers", 0))
+        stats["tasks"] = stats.get("tasks", 0) + more.get("tasks", 0) + len(runs["tasks"])
+        stats["seconds"] = stats.get("seconds", 0.0) + more.get("seconds", 0.0) + runs["seconds"]
+        stats["errors"] = [f"{task}: {error}" for _, task, error in runs["errors"]]
     if args.json:
         print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
-                          "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2)}))
+                          "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2),
+                          **({"errors": stats["errors"]} if "errors" in stats else {})}))
     else:
         print(f"robomaze warmup: {stats.get('tasks', 0)} tasks, {compiled} kernels compiled "
               f"in {stats.get('processes', 1)} process(es), {stats.get('seconds', 0.0):.1f} s")

@@ -3,8 +3,9 @@
 Everything else is in pyproject.toml. After setuptools has copied the
 package into the build folder, ``build_py`` runs
 ``python -m robomaze._compile.shipped <build>/robomaze``, which compiles
-every kernel a command's first run or a warm-up task compiles, for this
-machine, into ``robomaze/_kernels/`` (robomaze/_compile/shipped.py;
+the default sweep's kernels (``ROBOMAZE_BUILD_KERNELS=all``: every kernel a
+command's first run or a warm-up task compiles), for this machine, into
+``robomaze/_kernels/`` (robomaze/_compile/shipped.py;
 README, "Install"). A failed compile prints one warning line and the build
 goes on: the kernels then compile on first use, as before.
 
@@ -39,7 +40,7 @@ def _wanted(editable: bool) -> bool:
     # the same rule as robomaze._compile.shipped.build_wanted (not imported:
     # the build must not depend on importing the package it builds)
     text = os.environ.get(ENV, "").strip().lower()
-    if text in ("1", "true", "yes", "on"):
+    if text in ("1", "true", "yes", "on", "sweep", "all"):
         return True
     if text in ("0", "false", "no", "off"):
         return False

@@ -2,19 +2,29 @@
 
 A wheel build (``pip install .``, ``pip wheel .``; ``setup.py``'s
 ``build_py``) runs ``python -m robomaze._compile.shipped <build>/robomaze``,
-which calls :func:`build`: it compiles every kernel a command's first run or
-a warm-up task compiles (``robomaze warmup --first-runs``, in robomaze's own
-parallel warm-up) into an empty numba cache, in a new process that imports
-the built package, then copies that cache into the package as
-``robomaze/_kernels/<numba-ver-pyXY>/<module>-<key>/`` -- the layout of the
-user's cache (:mod:`.cache`) -- with a manifest naming the versions and
-platform it was made with. At run time :mod:`.seeding` copies a module's
-folder into the user's cache when that lacks it; what keeps a stale or
-foreign kernel from ever running is listed there.
+which calls :func:`build`: it compiles the kernels of the default sweep's
+warm-up (``robomaze warmup --default-sweep``, what the README's first
+command runs; ``ROBOMAZE_BUILD_KERNELS=all``: every kernel a command's
+first run or a warm-up task compiles, ``robomaze warmup --first-runs``), in
+robomaze's own parallel warm-up, into an empty numba cache, in a new
+process that imports the built package, then copies that cache into the
+package as ``robomaze/_kernels/<numba-ver-pyXY>/<module>-<key>/`` -- the
+layout of the user's cache (:mod:`.cache`) -- with a manifest naming the
+versions and platform it was made with. At run time :mod:`.seeding` copies
+a module's folder into the user's cache when that lacks it; what keeps a
+stale or foreign kernel from ever running is listed there.
 
-``ROBOMAZE_BUILD_KERNELS`` forces the compile on (``1``) or off (``0``);
-by default a wheel build compiles and an editable install does not (the
-tree changes all the time, and the user cache is content-keyed anyway).
+Why the default is the sweep's kernels and not all of them: all cost the
+build minutes of CPU (every method, mouse and localiser), which a user who
+runs one command pays for nothing, and every first run compiles its own
+kernels in at most a few seconds anyway (benchmarks/README.md, "Round 10,
+merged"); the default sweep compiles 70-80 kernels, the one warm-up long
+enough to be worth moving into the build.
+
+``ROBOMAZE_BUILD_KERNELS`` picks what the build compiles: ``sweep`` (or
+``1``) the default sweep's kernels, ``all`` every first run's, ``0`` none;
+unset, a wheel build compiles the sweep's and an editable install nothing
+(the tree changes all the time, and the user cache is content-keyed anyway).
 """
 
 from __future__ import annotations
@@ -31,17 +41,57 @@ from typing import Sequence
 from .cache import module_folder_name
 from .seeding import FOLDER, MANIFEST, SHIPPED_ENV, runtime, shipped_root
 
-__all__ = ["BUILD_ENV", "DEFAULT_COMMAND", "build", "build_wanted", "main"]
+__all__ = ["BUILD_ENV", "COMMANDS", "DEFAULT_COMMAND", "build", "build_tier", "build_wanted",
+           "main"]
 
-#: ``1`` or ``0`` forces the build's compile on or off (default: on, except editable).
+#: What the build compiles: ``sweep`` (``1``), ``all`` or ``0`` (default: sweep, editable none).
 BUILD_ENV = "ROBOMAZE_BUILD_KERNELS"
-#: What the build runs (after ``python``) to compile the kernels it ships.
-DEFAULT_COMMAND = ("-m", "robomaze", "warmup", "--first-runs", "--json")
+#: What the build runs (after ``python``) for each tier of :data:`BUILD_ENV`.
+COMMANDS = {
+    "sweep": ("-m", "robomaze", "warmup", "--default-sweep", "--json"),
+    "all": ("-m", "robomaze", "warmup", "--first-runs", "--json"),
+}
+#: The default tier's command.
+DEFAULT_COMMAND = COMMANDS["sweep"]
+_ON = ("1", "true", "yes", "on", "sweep")
+_OFF = ("0", "false", "no", "off")
+
+
+def build_tier(editable: bool) -> str | None:
+    """What a build compiles: ``"sweep"``, ``"all"`` or None (nothing), from
+    ``ROBOMAZE_BUILD_KERNELS``; unset, ``"sweep"`` for a wheel and None for an
+    editable install.
+
+    >>> import os
+    >>> saved = os.environ.pop(BUILD_ENV, None)
+    >>> build_tier(editable=False), build_tier(editable=True)
+    ('sweep', None)
+    >>> os.environ[BUILD_ENV] = "all"
+    >>> build_tier(editable=True)
+    'all'
+    >>> os.environ[BUILD_ENV] = "some"
+    >>> build_tier(editable=False)
+    Traceback (most recent call last):
+    ...
+    ValueError: ROBOMAZE_BUILD_KERNELS='some': expected sweep (or 1), all, or 0
+    >>> _ = os.environ.pop(BUILD_ENV)
+    >>> if saved is not None:
+    ...     os.environ[BUILD_ENV] = saved
+    """
+    text = os.environ.get(BUILD_ENV, "").strip().lower()
+    if not text:
+        return None if editable else "sweep"
+    if text in _ON:
+        return "sweep"
+    if text == "all":
+        return "all"
+    if text in _OFF:
+        return None
+    raise ValueError(f"{BUILD_ENV}={text!r}: expected sweep (or 1), all, or 0")
 
 
 def build_wanted(editable: bool) -> bool:
-    """Whether a build compiles the kernels: ``ROBOMAZE_BUILD_KERNELS`` if set
-    (``1``/``0``), else yes for a wheel and no for an editable install.
+    """Whether a build compiles any kernels (:func:`build_tier` is not None).
 
     >>> import os
     >>> saved = os.environ.pop(BUILD_ENV, None)
@@ -54,12 +104,7 @@ def build_wanted(editable: bool) -> bool:
     >>> if saved is not None:
     ...     os.environ[BUILD_ENV] = saved
     """
-    text = os.environ.get(BUILD_ENV, "").strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    return not editable
+    return build_tier(editable) is not None
 
 
 def _warn(message: str) -> None:
@@ -110,9 +155,12 @@ def _ship(made: str, package_dir: str) -> tuple[int, int]:
     return kept, dropped
 
 
-def build(package_dir: str, command: Sequence[str] = DEFAULT_COMMAND, *,
+def build(package_dir: str, command: Sequence[str] | None = None, *,
           timeout: float = 3600.0) -> bool:
     """Compile the kernels ``command`` reaches into ``<package_dir>/_kernels``.
+
+    ``command`` defaults to the tier ``ROBOMAZE_BUILD_KERNELS`` names
+    (:data:`COMMANDS`; the sweep's when it names none).
 
     ``package_dir`` is the built package (``build/lib/robomaze``): the
     compile runs in a new ``python`` process that imports it
@@ -122,6 +170,12 @@ def build(package_dir: str, command: Sequence[str] = DEFAULT_COMMAND, *,
     compiler backend, an import error) it prints one warning line, ships
     nothing and returns False.
     """
+    if command is None:
+        try:
+            command = COMMANDS[build_tier(editable=False) or "sweep"]
+        except ValueError as exc:
+            _warn(str(exc))
+            return False
     package_dir = os.path.abspath(package_dir)
     root = shipped_root(package_dir)
     shutil.rmtree(root, ignore_errors=True)

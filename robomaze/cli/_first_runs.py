@@ -1,8 +1,8 @@
-"""Every command's first run, as one list: what the wheel build compiles and ships.
+"""Every command's first run, as one list: what ``ROBOMAZE_BUILD_KERNELS=all`` ships.
 
-``robomaze warmup --first-runs`` (the build's compile step,
-:mod:`robomaze._compile.shipped`) runs, after the warm-up of every kernel
-family, the default sweep's warm-up and each command of :func:`commands`
+``robomaze warmup --first-runs`` (the build's compile step with
+``ROBOMAZE_BUILD_KERNELS=all``, :mod:`robomaze._compile.shipped`) runs,
+after the warm-up of every kernel family, the default sweep's warm-up and each command of :func:`commands`
 once -- every generator, planner, agent, localiser and micromouse solver
 through its own command, and the commands the project's first-run
 benchmark lists (``benchmarks/bench_compile.py``) -- so that the kernels a

@@ -5,9 +5,11 @@ machine). Run this once where a cache can be kept -- a CI image, a cached
 CI folder (``docs/ci.md``), a shared workstation -- and later commands load
 their kernels instead. The cache is keyed by the content of robomaze's
 sources (:mod:`robomaze._compile.cache`), so reinstalling the same version
-reuses it; ``NUMBA_CACHE_DIR`` moves it. ``--first-runs`` also runs the
-default sweep's warm-up and every command once (:mod:`._first_runs`): what a
-wheel build compiles and ships in the package (:mod:`robomaze._compile.shipped`).
+reuses it; ``NUMBA_CACHE_DIR`` moves it. ``--default-sweep`` compiles only
+the default sweep's kernels (what a wheel build compiles and ships in the
+package by default, :mod:`robomaze._compile.shipped`); ``--first-runs`` also
+runs the default sweep's warm-up and every command once (:mod:`._first_runs`;
+what ``ROBOMAZE_BUILD_KERNELS=all`` ships).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ examples:
   robomaze warmup                       # every planner, agent, sensor, shape and generator
   robomaze warmup --processes 1         # compile in this process only
   NUMBA_CACHE_DIR=.numba robomaze warmup --json
-  robomaze warmup --first-runs          # also every command's first run (what a wheel ships)
+  robomaze warmup --default-sweep       # only the default sweep's kernels (what a wheel ships)
+  robomaze warmup --first-runs          # also every command's first run (ROBOMAZE_BUILD_KERNELS=all)
 """
 
 
@@ -37,9 +40,13 @@ def register(subparsers) -> None:
                    help="processes that compile (default: one per core, at most 4)")
     p.add_argument("--json", action="store_true",
                    help="print what was compiled as one JSON object")
-    p.add_argument("--first-runs", action="store_true",
-                   help="also the default sweep's warm-up and every command's first run "
-                        "(what a wheel build compiles and ships; minutes)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--first-runs", action="store_true",
+                       help="also the default sweep's warm-up and every command's first run "
+                            "(what ROBOMAZE_BUILD_KERNELS=all builds into a wheel; minutes)")
+    which.add_argument("--default-sweep", action="store_true",
+                       help="only the default sweep's warm-up (what a wheel build compiles "
+                            "and ships by default; about 30 s of CPU)")
     p.set_defaults(func=run)
 
 
@@ -101,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
     from .. import _compile
     from ..bench import warm_up
 
+    if getattr(args, "default_sweep", False):
+        from ._first_runs import default_sweep_list
+
+        stats = warm_up(default_sweep_list(), processes=args.processes)
+        return _report(args, stats, _compile.compiled() + stats.get("compiled_helpers", 0))
     items = everything()
     if args.first_runs:
         items = every_kind()
@@ -117,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
         stats["tasks"] = stats.get("tasks", 0) + more.get("tasks", 0) + len(runs["tasks"])
         stats["seconds"] = stats.get("seconds", 0.0) + more.get("seconds", 0.0) + runs["seconds"]
         stats["errors"] = [f"{task}: {error}" for _, task, error in runs["errors"]]
+    return _report(args, stats, compiled)
+
+
+def _report(args: argparse.Namespace, stats: dict, compiled: int) -> int:
     if args.json:
         print(json.dumps({"tasks": stats.get("tasks", 0), "processes": stats.get("processes", 1),
                           "compiled": compiled, "seconds": round(stats.get("seconds", 0.0), 2),

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 
 import importlib
+import sys
+import types
 
 from ..maze import Maze
 
@@ -50,6 +52,28 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """This package, where a submodule named like its own function (``floodfill``)
+    never replaces the function.
+
+    Importing ``robomaze.micromouse.floodfill`` (the module; ``followers`` does,
+    the warm-up does) makes Python set the package's attribute ``floodfill``
+    to that module, so ``from robomaze.micromouse import floodfill`` gave a
+    module, not the public function, depending on what ran first. The
+    module stays importable by its full name (``from
+    robomaze.micromouse.floodfill import WallMap``).
+    """
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and _LAZY.get(name) == name \
+                and value.__name__ == f"{self.__name__}.{name}":
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 #: Mouse solvers: name -> ``fn(maze, **options) -> MouseRun``:

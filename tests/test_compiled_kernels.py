@@ -18,6 +18,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import robomaze
 
 #: robomaze kernel -> specialisations compiled by ``robomaze plan prim 5x5 --seed 1``.
@@ -50,10 +52,10 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def _compiled(tmp_path, *argv):
+def _compiled(tmp_path, *argv, cache=None):
     root = os.path.dirname(os.path.dirname(os.path.abspath(robomaze.__file__)))
     # one process: helpers (robomaze.cli._stages) would compile part of the list elsewhere
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), ROBOMAZE_COMPILE_NOTICE="0",
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache or tmp_path / "cache"), ROBOMAZE_COMPILE_NOTICE="0",
                ROBOMAZE_WARM_PROCESSES="1",
                PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
@@ -64,8 +66,16 @@ def _compiled(tmp_path, *argv):
     return json.loads(out.read_text())
 
 
-def test_plan_prim_compiles_a_fixed_list_of_kernels_once_each(tmp_path):
-    rec = _compiled(tmp_path, "plan", "prim", "5x5", "--seed", "1")
+@pytest.fixture(scope="module")
+def cold_prim(tmp_path_factory):
+    """One cold ``plan prim 5x5`` (its empty cache is then filled): both tests
+    below need the same cold run, which compiles for seconds."""
+    folder = tmp_path_factory.mktemp("prim")
+    return folder / "cache", _compiled(folder, "plan", "prim", "5x5", "--seed", "1")
+
+
+def test_plan_prim_compiles_a_fixed_list_of_kernels_once_each(cold_prim):
+    _, rec = cold_prim
     assert rec["rc"] == 0
     ours = [(name, args) for name, args in rec["compiled"] if name.startswith("robomaze.")]
     counts: dict = {}
@@ -79,8 +89,8 @@ def test_plan_prim_compiles_a_fixed_list_of_kernels_once_each(tmp_path):
     assert literal == []
 
 
-def test_a_second_run_compiles_nothing(tmp_path):
-    first = _compiled(tmp_path, "plan", "prim", "5x5", "--seed", "1")
-    second = _compiled(tmp_path, "plan", "prim", "5x5", "--seed", "1")
+def test_a_second_run_compiles_nothing(cold_prim, tmp_path):
+    cache, first = cold_prim
+    second = _compiled(tmp_path, "plan", "prim", "5x5", "--seed", "1", cache=cache)
     assert len(first["compiled"]) > 0
     assert second["compiled"] == []

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from robomaze.bench.runner import WARM_ENV, _warm_list
 from robomaze.bench.scenario import parse_sweep
 
@@ -43,11 +45,11 @@ def test_warm_list_names_the_mice_and_localizers_a_sweep_uses():
     assert "mouse:floodfill" in items and "localize:mcl" in items
 
 
-def _warm_up(tmp_path, name, processes):
+def _warm_up(folder, name, processes):
     """A cold warm-up in a fresh process: its STATS and stderr."""
     import json
 
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / name), ROBOMAZE_COMPILE_NOTICE="1",
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(folder / name), ROBOMAZE_COMPILE_NOTICE="1",
                ROBOMAZE_WARM_PROCESSES=str(processes),
                **{WARM_ENV: "plan:astar,plan:wall_follower,simulate:wall_follow,"
                             "sensor:ir,shape:disc"})
@@ -57,11 +59,20 @@ def _warm_up(tmp_path, name, processes):
     return json.loads(proc.stdout), proc.stderr
 
 
-def test_a_cold_warm_up_shares_its_compiles_with_a_helper(tmp_path):
+@pytest.fixture(scope="module")
+def cold_shared(tmp_path_factory):
+    """One cold warm-up on two processes (cache folder ``shared``): the two tests
+    below need the same cold start, which compiles for tens of seconds."""
+    folder = tmp_path_factory.mktemp("warm")
+    stats, err = _warm_up(folder, "shared", 2)
+    return folder, stats, err
+
+
+def test_a_cold_warm_up_shares_its_compiles_with_a_helper(tmp_path, cold_shared):
     """With a cold cache a helper process compiles part of the tasks into the
     disk cache, and the server loads those kernels instead of compiling them."""
     alone, _ = _warm_up(tmp_path, "alone", 1)
-    shared, err = _warm_up(tmp_path, "shared", 2)
+    _, shared, err = cold_shared
     assert alone["processes"] == 1 and alone["compiled_helpers"] == 0
     assert shared["processes"] == 2
     assert shared["compiled_helpers"] > 0
@@ -70,9 +81,9 @@ def test_a_cold_warm_up_shares_its_compiles_with_a_helper(tmp_path):
     assert f"compiled {total} kernel(s)" in err and "on 2 processes" in err
 
 
-def test_a_warm_cache_starts_no_helper(tmp_path):
-    first, _ = _warm_up(tmp_path, "c", 2)
-    again, err = _warm_up(tmp_path, "c", 2)
+def test_a_warm_cache_starts_no_helper(cold_shared):
+    folder, first, _ = cold_shared
+    again, err = _warm_up(folder, "shared", 2)
     assert first["processes"] == 2
     assert again == {**again, "processes": 1, "compiled_here": 0, "compiled_helpers": 0}
     assert "compil" not in err

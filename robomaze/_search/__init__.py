@@ -47,9 +47,9 @@ import mmap
 import numpy as np
 from numba import njit
 
-from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _descend_g, _expand, _from_pad, _to_pad,
+from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _expand, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
-from ._bins import bin_search, chain
+from ._bins import bin_search
 from ._heap import heap_grow, heap_pop, heap_push
 
 __all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shortcut", "heading_path", "heading_path_packed",
@@ -73,8 +73,13 @@ def _chain(parent, last, cols):
         cur = parent[cur]
     out = np.empty(n, np.int64)
     cur = last
+    pc = cols + 2
     for i in range(n - 1, -1, -1):
-        out[i] = _from_pad(cur, cols) if cols > 0 else cur
+        if cols > 0:
+            r = cur // pc                   # unpadded (_from_pad written out)
+            out[i] = (r - 1) * cols + (cur - r * pc) - 1
+        else:
+            out[i] = cur
         cur = parent[cur]
     return out
 
@@ -224,10 +229,7 @@ def shortest_path(free, start: int, goal: int, *, conn8: bool, cost=None, hmode:
     fp, rows, cols = _free_padded(free)
     ps, pg = _to_padded([start, goal], rows, cols)
     if hmode == 1 and not conn8 and cost is None:
-        gf, expanded = _astar4(fp, cols, ps, pg)
-        if gf[pg] < 0:
-            return np.empty(0, np.int64), expanded
-        return _descend_g(fp, gf, cols, pg), expanded
+        return _astar4(fp, cols, ps, pg)
     if hmode == 0 and cost is None:
         return _unit_dijkstra(fp, cols, conn8, int(ps), int(pg))
     cp = None
@@ -448,11 +450,11 @@ def _bin_path(fp, hfree, h, rows: int, cols: int, nbins: int, pstarts, pgoal: in
     pool = (np.empty(cap * nbins), np.empty(cap * nbins, np.uint8), np.empty(cap, np.uint64),
             np.empty(cap, np.uint64), np.empty(cap))
     slot = _lazy_zeros(npc, np.int32)
-    gcell, gb, expanded = bin_search(_readonly(fp), cols, nbins, conn8, float(rot_cost),
-                                     pstarts, pgoal, goal_bin, h, slot, pool, _new_heap(npc))
-    if gcell < 0:
-        return np.empty(0, np.int64), expanded
-    cell, b = np.divmod(chain(pool[1], slot, gcell, gb, nbins, cols, conn8), nbins)
+    states, expanded = bin_search(_readonly(fp), cols, nbins, conn8, float(rot_cost),
+                                  pstarts, pgoal, goal_bin, h, slot, pool, _new_heap(npc))
+    if states.shape[0] == 0:
+        return states, expanded
+    cell, b = np.divmod(states, nbins)
     return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
 
 
@@ -470,7 +472,7 @@ def _heading_states(fp, hfree, rows, cols, nbins, pstarts, pgoal, goal_bin, conn
         rot_cost=float(rot_cost), goal_bin=goal_bin, landmarks=h2d.reshape(-1, 1))
     if reached < 0:
         return np.empty(0, np.int64), expanded
-    cell, b = np.divmod(_chain_moves(parent, reached, nbins, cols, conn8), nbins)
+    cell, b = np.divmod(_chain_moves(parent, reached, nbins, offsets(cols), conn8), nbins)
     return b * (rows * cols) + _from_padded(cell, rows, cols), expanded
 
 
@@ -579,9 +581,9 @@ def _unpack_into(blocked, rows, cols, fm, hfree, free):
 
 
 @njit(cache=True)
-def _chain_moves(moves, last, nbins, cols, conn8):
-    """States from a start (move 255) to ``last``, undoing the recorded moves."""
-    off = offsets(cols)
+def _chain_moves(moves, last, nbins, off, conn8):
+    """States from a start (move 255) to ``last``, undoing the recorded moves
+    (``off``: :func:`~robomaze._search._engine.offsets`)."""
     nk = 8 if conn8 else 4
     n = 1
     s = last
@@ -824,10 +826,12 @@ def _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue):
     # open grids and rooms, or long straight corridors (spirals): the
     # branches predict; maze corridors turn too often (0.6-0.8 straight)
     sh = _shares(dist, rows, cols)
+    rg = goal // cols                       # padded goal (_to_pad written out)
+    src = (rg + 1) * pc + (goal - rg * cols) + 1
     if sh[0] >= 0.5 or sh[1] >= 0.9:
-        expanded = _wave4_levels_q(dist, cols, _to_pad(goal, cols), queue)
+        expanded = _wave4_levels_q(dist, cols, src, queue)
     else:
-        expanded = _wave4_branchless_q(dist, cols, _to_pad(goal, cols), queue)
+        expanded = _wave4_branchless_q(dist, cols, src, queue)
     if expanded < nfree:
         if expanded * 8 < npd:
             # a small component: keep its labels, refill the rest with -1
@@ -1056,7 +1060,11 @@ def bfs_path(free, rows, cols, s, g):
         dist[o + cols + 1] = -1
     parent = np.empty(npd, np.int32)       # read only where a cell was labelled
     queue = np.empty(rows * cols + 1, np.int32)
-    ps, pg = _to_pad(s, cols), _to_pad(g, cols)
+    # padded ends (_to_pad written out: each inlined call is a compile of its own)
+    rs = s // cols
+    ps = (rs + 1) * pc + (s - rs * cols) + 1
+    rg = g // cols
+    pg = (rg + 1) * pc + (g - rg * cols) + 1
     head = 0
     tail = 0
     if dist[ps] == -2:
@@ -1083,7 +1091,8 @@ def bfs_path(free, rows, cols, s, g):
     out = np.empty(m, np.int64)
     v = pg
     for i in range(m - 1, -1, -1):
-        out[i] = _from_pad(v, cols)
+        r = v // pc
+        out[i] = (r - 1) * cols + (v - r * pc) - 1
         v = parent[v]
     return out
 

@@ -117,7 +117,7 @@ def _slot(slot, t, nslots, reached, dirty, qkey):
 
 
 def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, pool, heap):
-    """Shortest (cell, bin) path to padded cell ``goal``: ``(goal cell, goal bin, expanded)``.
+    """Shortest (cell, bin) path to padded cell ``goal``: ``(states, expanded)``.
 
     ``fm``: uint16 free-bin words per padded cell (``ceil(nbins / 16)`` a
     cell, ``nbins`` <= 64); ``starts``: int64 padded states ``cell * nbins + bin``
@@ -132,8 +132,9 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     queued with (a cell is queued again only below it), so the search writes
     memory in the order it reaches cells, dense, whatever the grid's size.
     ``expanded`` counts the bins relaxed (a state relaxed twice counts
-    twice). The goal cell is -1 when unreachable; read the path back with
-    :func:`chain`.
+    twice). ``states``: int64 padded states ``cell * nbins + bin`` from a
+    start to the goal (read back by the search's kernel, :func:`_states`),
+    empty when the goal is unreachable.
 
     A Python loop around :func:`_expand_cells` (which hands back only to
     grow the heap, rarely): as a kernel this loop compiled the whole search
@@ -171,28 +172,34 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     best_bin = np.int64(-1)
     nw = (nbins + 15) >> 4
     back = np.empty(8, np.uint64)
+    off = offsets(cols)
     while True:
-        done, size, expanded, best, best_bin, nslots = _expand_cells(
-            fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
+        done, size, expanded, best, best_bin, nslots, states = _expand_cells(
+            fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
             dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back)
         if done:
-            return (goal if best_bin >= 0 else -1), int(best_bin), int(expanded)
+            return states, int(expanded)
         hk, hg, hn = heap_grow(hk, hg, hn)
 
 
 @njit(cache=True)
-def _expand_cells(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
+def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
                   dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back):
     """Pops until the search is done (True) or the heap might overflow (False), the
-    starts already queued (:func:`bin_search`). ``back``: 8 uint64 of scratch."""
-    off = offsets(cols)
+    starts already queued (:func:`bin_search`). ``back``: 8 uint64 of scratch;
+    ``off``: :func:`~robomaze._search._engine.offsets`. Done, the path's states
+    come back too (:func:`_states`; empty before, and when the goal is out of
+    reach): read here, the path was a kernel of its own (~0.15 s of a first
+    run's compile, issue 40 round 11)."""
     nk = 8 if conn8 else 4
+    done = True
     one = np.uint64(1)
     zero = np.uint64(0)
     cap = hk.shape[0]
     while size > 0:
         if size + nk > cap:
-            return False, size, expanded, best, best_bin, nslots
+            done = False
+            break
         cell, _, key, size = heap_pop(hk, hg, hn, size)
         if key >= best:
             break
@@ -259,17 +266,17 @@ def _expand_cells(fm, cols, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, p
                     # else an entry with a smaller key is queued: its pop takes these bins too
                     qkey[st] = key2
                     size = heap_push(hk, hg, hn, size, key2, low, t)
-    return True, size, expanded, best, best_bin, nslots
+    states = _states(parent, slot, goal, best_bin if done else -1, nbins, nk, off)
+    return done, size, expanded, best, best_bin, nslots, states
 
 
-@njit(cache=True)
-def chain(parent, slot, cell, b, nbins, cols, conn8):
-    """Padded states ``cell * nbins + bin`` from a start (move 255) to ``(cell, b)``."""
-    off = offsets(cols)
-    nk = 8 if conn8 else 4
-    n = 1
+@njit(cache=True, inline="always")
+def _states(parent, slot, cell, b, nbins, nk, off):
+    """Padded states ``cell * nbins + bin`` from a start (move 255) to ``(cell, b)``;
+    none for ``b`` < 0."""
+    n = 0 if b < 0 else 1
     c, x = cell, b
-    while True:
+    while n > 0:
         k = parent[slot[c] * nbins + x]
         if k == 255:
             break

@@ -100,18 +100,19 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
     hn[0] = start
     size = 1
     expanded = 0
+    off = offsets(cols)
     while True:
-        reached, size, expanded = _settle(free, cols, conn8, goal, g, parent, mark, hk, hn,
-                                          size, expanded)
+        reached, size, expanded = _settle(free, cols, off, conn8, goal, g, parent, mark, hk,
+                                          hn, size, expanded)
         if reached != -2:
             return int(reached), int(expanded)
         hk, hn = _grow(hk, hn)
 
 
 @njit(cache=True)
-def _settle(free, cols, conn8, goal, g, parent, mark, hk, hn, size, expanded):
-    """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2)."""
-    off = offsets(cols)
+def _settle(free, cols, off, conn8, goal, g, parent, mark, hk, hn, size, expanded):
+    """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2);
+    ``off``: :func:`~robomaze._search._engine.offsets`."""
     pc = cols + 2
     nk = 8 if conn8 else 4
     cap = hk.shape[0]

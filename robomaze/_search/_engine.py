@@ -34,14 +34,17 @@ def _from_pad(p, cols):
     return (r - 1) * cols + (p - r * pc) - 1
 
 
-@njit(cache=True)
-def offsets(cols):
-    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW)."""
-    pc = cols + 2
-    off = np.empty(8, np.int64)
-    for k in range(8):
-        off[k] = _DR[k] * pc + _DC[k]
-    return off
+def offsets(cols: int) -> np.ndarray:
+    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW): int64.
+
+    Made here and passed to the search kernels: as a kernel they each
+    called, it was one more compile of a first run (~0.1 s of CPU, its
+    wrappers and ``np.empty``'s call) for eight numbers (issue 40, round 11).
+
+    >>> offsets(3).tolist()
+    [-5, 1, 5, -1, -4, 6, 4, -6]
+    """
+    return _DR * (int(cols) + 2) + _DC
 
 
 # ---------------------------------------------------------------- best-first
@@ -76,19 +79,6 @@ def _hval_py(hmode: int, dr: int, dc: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _alt(lm, goal, v, h):
-    # landmarks that do not reach both cells say nothing (inf - inf)
-    for k in range(lm.shape[1]):
-        a = lm[goal, k]
-        b = lm[v, k]
-        if a < np.inf and b < np.inf:
-            d = abs(a - b)
-            if d > h:
-                h = d
-    return h
-
-
-@njit(cache=True, inline="always")
 def line_of_sight(free, pc, a, b):
     """Whether the straight segment between two padded cell centres is safe.
 
@@ -109,7 +99,9 @@ def line_of_sight(free, pc, a, b):
     r1 = b // pc
     c1 = b - r1 * pc
     if c0 == c1:
-        lo, hi = min(r0, r1), max(r0, r1)
+        # selects, not min/max: numba compiles those overloads apart (kernel style 2)
+        lo = r0 if r0 < r1 else r1
+        hi = r1 if r0 < r1 else r0
         for r in range(lo, hi + 1):
             if not free[r * pc + c0]:
                 return False
@@ -125,8 +117,8 @@ def line_of_sight(free, pc, a, b):
         fb = r0 + nb // dx
         ca = r0 - ((-na) // dx)
         cb = r0 - ((-nb) // dx)
-        lo = min(fa, fb)
-        hi = max(ca, cb)
+        lo = fa if fa < fb else fb
+        hi = ca if ca > cb else cb
         for r in range(lo, hi + 1):
             if not free[r * pc + i] or not free[r * pc + i + 1]:
                 return False
@@ -212,8 +204,9 @@ def best_first(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_f
         size = _push_starts(starts, cols + 2, nbins, hmode, goal, root, g, parent, mark,
                             hk, hg, hn)
     expanded = 0
+    off = offsets(cols)
     while True:
-        reached, size, expanded = _expand(free, cols, conn8, cost, hmode, heading, nbins,
+        reached, size, expanded = _expand(free, cols, off, conn8, cost, hmode, heading, nbins,
                                           rot_cost, sight_free, goal, goal_bin, g,
                                           parent, mark, hk, hg, hn, size, expanded, landmarks)
         if reached != -2:
@@ -280,12 +273,11 @@ def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, 
 
 
 @njit(cache=True)
-def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
+def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):
-    :func:`best_first`'s loop (the starts pushed already)."""
+    :func:`best_first`'s loop (the starts pushed already); ``off``: :func:`offsets`."""
     pc = cols + 2
-    off = offsets(cols)
     cap = hk.shape[0]
     gr = gc = 0
     if goal >= 0:
@@ -350,6 +342,11 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                 ncell = t
                 step = 1.0 if k < 4 else SQRT2
             else:
+                if heading is None:
+                    # never taken (nmoves == nk); pruned with the rotations
+                    # below, which the other rules' specialisation compiled
+                    # for nothing
+                    continue
                 if nbins == 1 or (nbins == 2 and k == nk + 1):
                     continue
                 b2 = (b + (1 if k == nk else nbins - 1)) % nbins
@@ -367,7 +364,10 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
             if has_sight:
                 if p >= 0 and line_of_sight(sight_free, pc, p, ns):
                     pr = p // pc
-                    ng = g[p] + math.sqrt((pr - nr) ** 2 + (p - pr * pc - ncc) ** 2)
+                    dr = pr - nr
+                    dc = p - pr * pc - ncc
+                    # products, not ** 2: the same integers without numba's int_power
+                    ng = g[p] + math.sqrt(dr * dr + dc * dc)
                     src_state = p
                 else:
                     ng = gv + step
@@ -385,7 +385,17 @@ def _expand(free, cols, conn8, cost, hmode, heading, nbins, rot_cost, sight_free
                         parent[uns] = src_state
                 hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
                 if landmarks is not None:
-                    hv = _alt(landmarks, goal, ncell, hv)
+                    # ALT; landmarks that do not reach both cells say nothing
+                    # (inf - inf). Written out, not an inlined helper: numba
+                    # inlines (runs the helper's untyped passes) before it prunes
+                    # the branch of absent landmarks
+                    for lk in range(landmarks.shape[1]):
+                        la = landmarks[goal, lk]
+                        lb = landmarks[ncell, lk]
+                        if la < np.inf and lb < np.inf:
+                            ld = abs(la - lb)
+                            if ld > hv:
+                                hv = ld
                 size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
     return -1, size, expanded
 
@@ -496,7 +506,11 @@ def _astar4(free, cols, start, goal):
     two stacks (``f`` and ``f + 2``) are an exact priority queue -- the
     engine's queue for this one case (unit costs, 4 moves); within an ``f``
     level the most recently generated (deepest) node is expanded first.
-    Returns ``(g, expanded)``, the goal's ``g`` -1 when unreachable.
+    Returns ``(cells, expanded)``: the unpadded cells from ``start`` to
+    ``goal`` through neighbours one lower in ``g`` (N, E, S, W first),
+    empty when unreachable. The path is read in this kernel: as a second
+    kernel it was one more compile of a first run (~0.15 s, issue 40
+    round 11).
     """
     pc = cols + 2
     n = free.shape[0]
@@ -567,23 +581,20 @@ def _astar4(free, cols, start, goal):
                     nxt_s[nnxt] = nb
                     nnxt += 1
     if not closed[goal]:
-        g[goal] = -1
-    return g, expanded
-
-
-@njit(cache=True)
-def _descend_g(free, g, cols, goal):
-    """Padded cells from g = 0 to ``goal`` through neighbours one lower (N, E, S, W)."""
-    pc = cols + 2
-    L = g[goal]
-    out = np.empty(L + 1, np.int64)
+        return np.empty(0, np.int64), expanded
+    # the path, from the goal down through neighbours one lower
+    i = g[goal]
+    out = np.empty(i + 1, np.int64)
     cur = goal
-    out[L] = _from_pad(cur, cols)
-    for i in range(L - 1, -1, -1):
+    while True:
+        r = cur // pc                       # unpadded (_from_pad written out: one site)
+        out[i] = (r - 1) * cols + (cur - r * pc) - 1
+        if i == 0:
+            break
+        i -= 1
         for k in range(4):
             nb = cur + (-pc if k == 0 else (1 if k == 1 else (pc if k == 2 else -1)))
             if free[nb] and g[nb] == g[cur] - 1:
                 cur = nb
                 break
-        out[i] = _from_pad(cur, cols)
-    return out
+    return out, expanded

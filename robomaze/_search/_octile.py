@@ -39,10 +39,21 @@ SQRT2 = 2.0 ** 0.5
 
 @njit(cache=True)
 def _grow(q, counts):
+    """The queue with twice the room, its entries kept (the big grids' rings call it)."""
     bigger = np.empty((3, 2 * q.shape[1]), q.dtype)
     for b in range(3):
         for i in range(counts[b]):
             bigger[b, i] = q[b, i]
+    return bigger
+
+
+def _grow_py(q, counts):
+    """:func:`_grow` in numpy, for :func:`octile_field`'s ring (which hands back to
+    grow its queue: as a kernel it called, ``_grow`` was one more compile of a
+    first run, ~0.15 s)."""
+    bigger = np.empty((3, 2 * q.shape[1]), q.dtype)
+    for b in range(3):
+        bigger[b, :counts[b]] = q[b, :counts[b]]
     return bigger
 
 
@@ -58,8 +69,13 @@ def _relax(g, q, counts, v, nv):
             counts[t] += 1
 
 
-def octile_field(fp, cols: int, sources) -> np.ndarray:
+def octile_field(fp, cols: int, sources, unpad_rows: int = 0) -> np.ndarray:
     """Distances (cells) from padded ``sources`` over the padded flat mask ``fp``; inf elsewhere.
+
+    ``unpad_rows`` > 0: the field of the inner ``unpad_rows x cols`` cells
+    comes back moved to the front of the padded array, as
+    :func:`unpad_in_place` would (the caller views ``g[:rows * cols]``);
+    done by the ring's kernel, so a first run compiles one kernel, not two.
 
     The field and the queue are allocated here by numpy, not in the kernel:
     numpy asks the kernel for transparent huge pages on large arrays,
@@ -76,28 +92,35 @@ def octile_field(fp, cols: int, sources) -> np.ndarray:
     """
     n = fp.shape[0]
     g = np.empty(n)
-    q = np.empty((3, 1024), np.int32 if n < 2 ** 31 else np.int64)
-    _ring(fp, cols, np.asarray(sources, np.int64), g, q)
+    sources = np.asarray(sources, np.int64)
+    # room for every source: the sources never grow the queue
+    q = np.empty((3, max(1024, sources.shape[0])), np.int32 if n < 2 ** 31 else np.int64)
+    counts = np.zeros(3, np.int64)
+    k = _ring(fp, cols, sources, g, q, counts, -1, unpad_rows)
+    while k >= 0:       # the queue needs more room (rare): grown here, the ring resumes
+        q = _grow_py(q, counts)
+        k = _ring(fp, cols, sources, g, q, counts, k, unpad_rows)
     return g
 
 
 @njit(cache=True)
-def _ring(fp, cols, sources, g, q):
+def _ring(fp, cols, sources, g, q, counts, k, unpad_rows):
+    """The bucket ring from bucket ``k`` (-1: from the start, filling ``g`` and
+    queueing the sources; ``counts`` zeros, ``q`` with room for every source).
+    Returns -1 when done, or the bucket whose moves ``q`` has no room for (grow
+    it and call again with that ``k``)."""
     n = fp.shape[0]
     pc = cols + 2
-    for i in range(n):
-        g[i] = np.inf
-    counts = np.empty(3, np.int64)
-    for i in range(3):
-        counts[i] = 0
-    for s in sources:
-        if fp[s] and g[s] != 0.0:
-            g[s] = 0.0
-            if counts[0] == q.shape[1]:
-                q = _grow(q, counts)
-            q[0, counts[0]] = s
-            counts[0] += 1
-    k = 0
+    if k < 0:
+        for i in range(n):
+            g[i] = np.inf
+        for s in sources:
+            if fp[s] and g[s] != 0.0:
+                g[s] = 0.0
+                q[0, counts[0]] = s
+                counts[0] += 1
+        k = 0
+    # resumed at a bucket that is not empty (it asked for room): no empty bucket counted
     empty = 0
     while empty < 3:
         b = k % 3
@@ -110,8 +133,8 @@ def _ring(fp, cols, sources, g, q):
         # room for every move of this bucket, so the loop below never grows q
         c1 = counts[(k + 1) % 3]
         c2 = counts[(k + 2) % 3]
-        while (c1 if c1 > c2 else c2) + 8 * m > q.shape[1]:
-            q = _grow(q, counts)
+        if (c1 if c1 > c2 else c2) + 8 * m > q.shape[1]:
+            return k
         i = 0
         # the bucket is read while it is not written: moves land in k+1, k+2
         while i < m:
@@ -144,7 +167,9 @@ def _ring(fp, cols, sources, g, q):
                 _relax(g, q, counts, u - pc - 1, g2)
         counts[b] = 0
         k += 1
-    return g
+    if unpad_rows > 0:
+        _unpad(g, unpad_rows, cols)
+    return -1
 
 
 @njit(cache=True)
@@ -160,12 +185,18 @@ def unpad_in_place(g, rows, cols):
     >>> unpad_in_place(g, 2, 2)[:4].tolist()
     [5.0, 6.0, 9.0, 10.0]
     """
+    _unpad(g, rows, cols)
+    return g
+
+
+@njit(cache=True, inline="always")
+def _unpad(g, rows, cols):
+    """:func:`unpad_in_place`'s loop (also inlined at the end of the ring)."""
     pc = cols + 2
     for r in range(rows):
         src = (r + 1) * pc + 1
         dst = r * cols
         for c in range(cols):
             g[dst + c] = g[src + c]
-    return g
 
 

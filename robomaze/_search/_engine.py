@@ -5,6 +5,7 @@ See :mod:`robomaze._search` for the rules, costs and heuristics.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -34,17 +35,21 @@ def _from_pad(p, cols):
     return (r - 1) * cols + (p - r * pc) - 1
 
 
+@functools.lru_cache(maxsize=64)
 def offsets(cols: int) -> np.ndarray:
-    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW): int64.
+    """Flat padded offsets of the 8 moves (N, E, S, W, NE, SE, SW, NW): int64, read-only.
 
     Made here and passed to the search kernels: as a kernel they each
     called, it was one more compile of a first run (~0.1 s of CPU, its
     wrappers and ``np.empty``'s call) for eight numbers (issue 40, round 11).
+    Kept per column count, so a small search pays a dictionary look-up.
 
     >>> offsets(3).tolist()
     [-5, 1, 5, -1, -4, 6, 4, -6]
     """
-    return _DR * (int(cols) + 2) + _DC
+    off = _DR * (int(cols) + 2) + _DC
+    off.flags.writeable = False
+    return off
 
 
 # ---------------------------------------------------------------- best-first

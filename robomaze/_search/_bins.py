@@ -189,8 +189,8 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
     starts already queued (:func:`bin_search`). ``back``: 8 uint64 of scratch;
     ``off``: :func:`~robomaze._search._engine.offsets`. Done, the path's states
     come back too (:func:`_states`; empty before, and when the goal is out of
-    reach): read here, the path was a kernel of its own (~0.15 s of a first
-    run's compile, issue 40 round 11)."""
+    reach): read here, the path is one kernel (and one call) fewer; its code
+    costs this kernel about what its own kernel did (issue 40 round 11)."""
     nk = 8 if conn8 else 4
     done = True
     one = np.uint64(1)

@@ -513,9 +513,9 @@ def _astar4(free, cols, start, goal):
     level the most recently generated (deepest) node is expanded first.
     Returns ``(cells, expanded)``: the unpadded cells from ``start`` to
     ``goal`` through neighbours one lower in ``g`` (N, E, S, W first),
-    empty when unreachable. The path is read in this kernel: as a second
-    kernel it was one more compile of a first run (~0.15 s, issue 40
-    round 11).
+    empty when unreachable. The path is read in this kernel: one kernel
+    (and one call) fewer; its code costs this kernel about what its own
+    kernel did (issue 40 round 11).
     """
     pc = cols + 2
     n = free.shape[0]

@@ -17,16 +17,11 @@ from numba import njit
 from .._compile.kernels import inner
 
 
-@njit(cache=True, inline="always")
-def _max(a, b):
-    """``max(a, b)`` as numba computes it (``b`` only if greater)."""
-    return b if b > a else a
-
-
-@njit(cache=True, inline="always")
-def _min(a, b):
-    """``min(a, b)`` as numba computes it (``b`` only if smaller); see :func:`_max`."""
-    return b if b < a else a
+# ``_max(a, b)`` is written out as ``b if b > a else a`` and ``_min(a, b)`` as
+# ``b if b < a else a`` (``b`` only if greater / smaller, as numba's ``max``
+# and ``min`` compute them): an ``inline="always"`` helper is typed and
+# copied again at each of its ~25 call sites, which cost more compile CPU
+# than the select it stands for (benchmarks/README.md, round 11 r11-geom).
 
 
 @inner
@@ -36,15 +31,23 @@ def _point_seg(px, py, ax, ay, bx, by):
     t = 0.0
     if ll > 0.0:
         t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = _min(1.0, _max(0.0, t))
+        t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
+        t = t if t < 1.0 else 1.0
     qx, qy = ax + t * dx - px, ay + t * dy - py
     return math.sqrt(qx * qx + qy * qy)
 
 
 @inner
 def _point_box(px, py, u0, v0, u1, v1):
-    dx = _max(_max(u0 - px, 0.0), px - u1)
-    dy = _max(_max(v0 - py, 0.0), py - v1)
+    # _max(_max(u0 - px, 0.0), px - u1), written out (see the note on _max)
+    a = u0 - px
+    a = 0.0 if 0.0 > a else a
+    b = px - u1
+    dx = b if b > a else a
+    a = v0 - py
+    a = 0.0 if 0.0 > a else a
+    b = py - v1
+    dy = b if b > a else a
     return math.sqrt(dx * dx + dy * dy)
 
 
@@ -86,11 +89,18 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
         return 0.0
     # disjoint convex sets: the minimum is attained at a vertex of one of them
-    d = _min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
-    d = _min(d, _point_seg(u0, v0, ax, ay, bx, by))
-    d = _min(d, _point_seg(u1, v0, ax, ay, bx, by))
-    d = _min(d, _point_seg(u0, v1, ax, ay, bx, by))
-    d = _min(d, _point_seg(u1, v1, ax, ay, bx, by))
+    # each _min(d, e) written out (see the note on _max)
+    d = _point_box(ax, ay, u0, v0, u1, v1)
+    e = _point_box(bx, by, u0, v0, u1, v1)
+    d = e if e < d else d
+    e = _point_seg(u0, v0, ax, ay, bx, by)
+    d = e if e < d else d
+    e = _point_seg(u1, v0, ax, ay, bx, by)
+    d = e if e < d else d
+    e = _point_seg(u0, v1, ax, ay, bx, by)
+    d = e if e < d else d
+    e = _point_seg(u1, v1, ax, ay, bx, by)
+    d = e if e < d else d
     return d
 
 
@@ -146,7 +156,8 @@ def _one(occ, us, vs, closed, radius):
     rows, cols = occ.shape
     umin, umax = _range(us)
     vmin, vmax = _range(vs)
-    w = _max(1.0, math.ceil(radius) + 1.0)
+    w = math.ceil(radius) + 1.0
+    w = w if w > 1.0 else 1.0          # _max(1.0, w), written out
     while True:
         c0 = math.floor(umin - w) - 1
         c1 = math.floor(umax + w) + 1
@@ -154,14 +165,20 @@ def _one(occ, us, vs, closed, radius):
         r1 = math.floor(vmax + w) + 1
         best = np.inf
         for r in range(r0, r1 + 1):
-            dy = _max(_max(r - vmax, vmin - (r + 1.0)), 0.0)
+            dy = r - vmax
+            t = vmin - (r + 1.0)
+            dy = t if t > dy else dy
+            dy = 0.0 if 0.0 > dy else dy
             if dy >= best:
                 continue
             inside_r = 0 <= r < rows
             for c in range(c0, c1 + 1):
                 if inside_r and 0 <= c < cols and not occ[r, c]:
                     continue
-                dx = _max(_max(c - umax, umin - (c + 1.0)), 0.0)
+                dx = c - umax
+                t = umin - (c + 1.0)
+                dx = t if t > dx else dx
+                dx = 0.0 if 0.0 > dx else dx
                 if dx * dx + dy * dy >= best * best:
                     continue
                 d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
@@ -171,7 +188,8 @@ def _one(occ, us, vs, closed, radius):
                 break
         covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
         if best <= w or covers:
-            return _max(best - radius, 0.0)
+            best -= radius
+            return 0.0 if 0.0 > best else best
         w *= 2.0
 
 
@@ -197,7 +215,8 @@ def _one_point(occ, u, v, radius):
     arithmetic (``umin == umax == u``, a point's distance to a square is
     :func:`_point_box`), without the segment and polygon tests."""
     rows, cols = occ.shape
-    w = _max(1.0, math.ceil(radius) + 1.0)
+    w = math.ceil(radius) + 1.0
+    w = w if w > 1.0 else 1.0          # _max(1.0, w), written out
     while True:
         c0 = math.floor(u - w) - 1
         c1 = math.floor(u + w) + 1
@@ -205,14 +224,20 @@ def _one_point(occ, u, v, radius):
         r1 = math.floor(v + w) + 1
         best = np.inf
         for r in range(r0, r1 + 1):
-            dy = _max(_max(r - v, v - (r + 1.0)), 0.0)
+            dy = r - v
+            t = v - (r + 1.0)
+            dy = t if t > dy else dy
+            dy = 0.0 if 0.0 > dy else dy
             if dy >= best:
                 continue
             inside_r = 0 <= r < rows
             for c in range(c0, c1 + 1):
                 if inside_r and 0 <= c < cols and not occ[r, c]:
                     continue
-                dx = _max(_max(c - u, u - (c + 1.0)), 0.0)
+                dx = c - u
+                t = u - (c + 1.0)
+                dx = t if t > dx else dx
+                dx = 0.0 if 0.0 > dx else dx
                 if dx * dx + dy * dy >= best * best:
                     continue
                 d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
@@ -222,7 +247,8 @@ def _one_point(occ, u, v, radius):
                 break
         covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
         if best <= w or covers:
-            return _max(best - radius, 0.0)
+            best -= radius
+            return 0.0 if 0.0 > best else best
         w *= 2.0
 
 
@@ -328,13 +354,15 @@ def cell_clearance(occ, rr, cc):
             for dr in range(-k, k + 1):
                 r2 = r + dr
                 inside_r = 0 <= r2 < rows
-                ar = max(abs(dr) - 0.5, 0.0)
+                ar = abs(dr) - 0.5
+                ar = ar if ar > 0.0 else 0.0    # a select, not max's overload
                 step = 1 if abs(dr) == k else 2 * k
                 dc = -k
                 while dc <= k:
                     c2 = c + dc
                     if not (inside_r and 0 <= c2 < cols) or occ[r2, c2]:
-                        ac = max(abs(dc) - 0.5, 0.0)
+                        ac = abs(dc) - 0.5
+                        ac = ac if ac > 0.0 else 0.0
                         d2 = ar * ar + ac * ac
                         if d2 < best2:
                             best2 = d2

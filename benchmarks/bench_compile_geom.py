@@ -71,6 +71,8 @@ def ro(a):
     a.setflags(write=False)
     return a
 
+scratch_row = ((np.zeros(6, np.uint64),)
+               if K.dilate_bits.py_func.__code__.co_argcount == 8 else ())
 calls = [
     ("square_clearance", lambda: G.square_clearance(occ_w, np.empty(occ.shape, np.int64),
                                                     np.empty(occ.shape))),
@@ -84,11 +86,12 @@ calls = [
                                           np.array([0.1, 0.1, -0.1, -0.1]),
                                           np.array([[3.0, 3.0, 0.5]]), 0.5, 0.0, 0.0, 0.0,
                                           1e-9)),
+    # before round 11 the kernel took a scratch row too
     ("dilate_bits", lambda: K.dilate_bits(np.zeros((19, 4), np.uint64), 3, rows, cols,
-                                          np.array([[0, -1, 1], [1, 0, 0]], np.int64),
+                                          np.array([[1, 0, 0], [0, -1, 1]], np.int64),
                                           np.zeros((rows, 1), np.uint64),
-                                          np.zeros((19, 4), np.uint64),
-                                          np.zeros(4, np.uint64))),
+                                          np.zeros((19, 6), np.uint64),
+                                          *scratch_row)),
     ("points_clearance", lambda: K.points_clearance(occ, np.array([3.5]), np.array([2.5]), 0.3,
                                                     np.empty(1))),
     ("disc_motion_hits", lambda: C.disc_motion_hits(

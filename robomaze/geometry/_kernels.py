@@ -377,75 +377,55 @@ def cell_clearance(occ, rr, cc):
 
 # ---------------------------------------------------------------- bit-row dilation
 @njit(cache=True, inline="always")
-def _shifted(row, w, s):
-    """Word ``w`` of a bit row shifted towards bit 0 by ``s`` bits."""
+def _shifted(rows, y, w, s):
+    """Word ``w`` of bit row ``y`` of ``rows`` shifted towards bit 0 by ``s`` bits."""
     q = s >> 6
     r = np.uint64(s & 63)
-    lo = row[w + q]
+    lo = rows[y, w + q]
     if r == 0:
         return lo
-    return (lo >> r) | (row[w + q + 1] << (np.uint64(64) - r))
-
-
-@njit(cache=True, inline="always")
-def _shifted_zero(row, w, s):
-    """:func:`_shifted` reading zeros past the end of the row."""
-    n = row.shape[0]
-    q = s >> 6
-    r = np.uint64(s & 63)
-    lo = row[w + q] if w + q < n else np.uint64(0)
-    if r == 0:
-        return lo
-    hi = row[w + q + 1] if w + q + 1 < n else np.uint64(0)
-    return (lo >> r) | (hi << (np.uint64(64) - r))
+    return (lo >> r) | (rows[y, w + q + 1] << (np.uint64(64) - r))
 
 
 @njit(cache=True)
-def dilate_bits(bits, m, rows, cols, runs, out, win, tmp):
+def dilate_bits(bits, m, rows, cols, runs, out, win):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 
     ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
-    reference cell. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
-    bit ``c`` of row ``r`` set when some padded cell ``(r + m + drow, c + m +
-    dcol)``, ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is
-    one window-OR of its length along the padded rows (by doubling), read at
-    one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
-    and ``tmp`` (a row of it) are scratch.
+    reference cell, best sorted by their length ``dcol1 - dcol0 + 1`` (a
+    window is built again whenever the length changes). Writes
+    ``out``, zero-filled ``(rows, ceil(cols / 64))`` words: bit ``c`` of row
+    ``r`` set when some padded cell ``(r + m + drow, c + m + dcol)``,
+    ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is one
+    window-OR of its length along the padded rows (by doubling), read at one
+    shift: 64 cells per word operation. ``win`` is scratch of ``bits``' rows
+    and ``m // 64 + 2`` more words per row, those extra words zero (the
+    doubling reads zeros past a row's end there).
 
     The caller allocates (kernel style, rule 3).
     """
     R, wd = bits.shape
     wo = out.shape[1]
-    lmax = 0
+    length = 0
     for j in range(runs.shape[0]):
         n = runs[j, 2] - runs[j, 1] + 1
-        lmax = n if n > lmax else lmax
-    for L in range(1, lmax + 1):            # the distinct run lengths, ascending
-        present = False
-        for j in range(runs.shape[0]):
-            present = present or runs[j, 2] - runs[j, 1] + 1 == L
-        if not present:
-            continue
-        # win[y, bit x] = OR of bits x .. x + L - 1 of row y
-        for y in range(R):
-            for w in range(wd):
-                win[y, w] = bits[y, w]
-        p = 1
-        while p < L:
-            s = p if p < L - p else L - p   # OR-ing a copy shifted by s grows the window by s
+        if n != length:                     # the next distinct run length, ascending
+            length = n
+            # win[y, bit x] = OR of bits x .. x + n - 1 of row y
             for y in range(R):
                 for w in range(wd):
-                    tmp[w] = win[y, w]
-                for w in range(wd):
-                    win[y, w] = tmp[w] | _shifted_zero(tmp, w, s)
-            p += s
-        for j in range(runs.shape[0]):
-            if runs[j, 2] - runs[j, 1] + 1 != L:
-                continue
-            dr = runs[j, 0]
-            sh = m + runs[j, 1]
-            for r in range(rows):
-                src = win[r + m + dr]
-                for w in range(wo):
-                    out[r, w] |= _shifted(src, w, sh)
+                    win[y, w] = bits[y, w]
+            p = 1
+            while p < n:
+                s = p if p < n - p else n - p   # OR-ing a copy shifted by s grows the window by s
+                # in place, ascending: word w reads words >= w, none of them written yet
+                for y in range(R):
+                    for w in range(wd):
+                        win[y, w] |= _shifted(win, y, w, s)
+                p += s
+        dr = m + runs[j, 0]
+        sh = m + runs[j, 1]
+        for r in range(rows):
+            for w in range(wo):
+                out[r, w] |= _shifted(win, r + dr, w, sh)
     return out

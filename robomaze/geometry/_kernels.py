@@ -25,19 +25,6 @@ from .._compile.kernels import inner
 
 
 @inner
-def _point_seg(px, py, ax, ay, bx, by):
-    dx, dy = bx - ax, by - ay
-    ll = dx * dx + dy * dy
-    t = 0.0
-    if ll > 0.0:
-        t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
-        t = t if t < 1.0 else 1.0
-    qx, qy = ax + t * dx - px, ay + t * dy - py
-    return math.sqrt(qx * qx + qy * qy)
-
-
-@inner
 def _point_box(px, py, u0, v0, u1, v1):
     # _max(_max(u0 - px, 0.0), px - u1), written out (see the note on _max)
     a = u0 - px
@@ -52,10 +39,16 @@ def _point_box(px, py, u0, v0, u1, v1):
 
 
 @inner
-def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
-    # Liang-Barsky on the closed box: touching counts
-    t0, t1 = 0.0, 1.0
+def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
+    """Exact distance between a segment and a closed axis-aligned box.
+
+    One kernel, not three: the segment-box test and the four corner-segment
+    distances are written out here (each helper a compile of its own).
+    """
     dx, dy = bx - ax, by - ay
+    # Liang-Barsky on the closed box: touching counts
+    hit = True
+    t0, t1 = 0.0, 1.0
     for k in range(4):
         if k == 0:
             p, q = -dx, ax - u0
@@ -67,40 +60,42 @@ def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
             p, q = dy, v1 - ay
         if p == 0.0:
             if q < 0.0:
-                return False
+                hit = False
+                break
         else:
             t = q / p
             if p < 0.0:
                 if t > t1:
-                    return False
+                    hit = False
+                    break
                 if t > t0:
                     t0 = t
             else:
                 if t < t0:
-                    return False
+                    hit = False
+                    break
                 if t < t1:
                     t1 = t
-    return t0 <= t1
-
-
-@inner
-def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
-    """Exact distance between a segment and a closed axis-aligned box."""
-    if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
+    if hit and t0 <= t1:
         return 0.0
     # disjoint convex sets: the minimum is attained at a vertex of one of them
-    # each _min(d, e) written out (see the note on _max)
+    # (each _min(d, e) written out: see the note on _max)
     d = _point_box(ax, ay, u0, v0, u1, v1)
     e = _point_box(bx, by, u0, v0, u1, v1)
     d = e if e < d else d
-    e = _point_seg(u0, v0, ax, ay, bx, by)
-    d = e if e < d else d
-    e = _point_seg(u1, v0, ax, ay, bx, by)
-    d = e if e < d else d
-    e = _point_seg(u0, v1, ax, ay, bx, by)
-    d = e if e < d else d
-    e = _point_seg(u1, v1, ax, ay, bx, by)
-    d = e if e < d else d
+    ll = dx * dx + dy * dy
+    for k in range(4):
+        # the box's corners (u0, v0), (u1, v0), (u0, v1), (u1, v1) to the segment
+        px = u1 if k & 1 else u0
+        py = v1 if k & 2 else v0
+        t = 0.0
+        if ll > 0.0:
+            t = ((px - ax) * dx + (py - ay) * dy) / ll
+            t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
+            t = t if t < 1.0 else 1.0
+        qx, qy = ax + t * dx - px, ay + t * dy - py
+        e = math.sqrt(qx * qx + qy * qy)
+        d = e if e < d else d
     return d
 
 
@@ -126,7 +121,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     best = np.inf
     n_edges = m if closed else m - 1
     for i in range(n_edges):
-        j = (i + 1) % m
+        j = i + 1 if i + 1 < m else 0      # (i + 1) % m without the sign fix-up
         d = _seg_box(us[i], vs[i], us[j], vs[j], u0, v0, u1, v1)
         if d < best:
             best = d
@@ -327,8 +322,9 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
 
 
 @njit(cache=True)
-def cell_clearance(occ, rr, cc):
-    """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied square.
+def cell_clearance(occ, rr, cc, out):
+    """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied
+    square, into ``out`` (float64, the caller's: kernel style, rule 3).
 
     Searches Chebyshev rings outwards; a square on ring ``k + 1`` is at least
     ``k + 1/2`` away, so the search stops once the best distance is within
@@ -336,7 +332,6 @@ def cell_clearance(occ, rr, cc):
     """
     rows, cols = occ.shape
     n = rr.shape[0]
-    out = np.empty(n, np.float64)
     for i in range(n):
         r, c = rr[i], cc[i]
         if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
@@ -372,7 +367,6 @@ def cell_clearance(occ, rr, cc):
                 break
             k += 1
         out[i] = math.sqrt(best2)
-    return out
 
 
 # ---------------------------------------------------------------- bit-row dilation

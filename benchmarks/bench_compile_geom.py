@@ -77,6 +77,8 @@ scratch_row = ((np.zeros(6, np.uint64),)
 centre_out = ((np.empty((2, 2)), np.empty(1))
               if KP._centre_points.py_func.__code__.co_argcount == 8 else ())
 cell_out = (np.empty(2),) if K.cell_clearance.py_func.__code__.co_argcount == 4 else ()
+touch_scratch = ((np.empty(4), np.empty(4))
+                 if K.poses_touch.py_func.__code__.co_argcount == 11 else ())
 calls = [
     ("square_clearance", lambda: G.square_clearance(occ_w, np.empty(occ.shape, np.int64),
                                                     np.empty(occ.shape))),
@@ -89,7 +91,7 @@ calls = [
     ("poses_touch", lambda: K.poses_touch(occ, np.array([0.2, -0.2, -0.2, 0.2]),
                                           np.array([0.1, 0.1, -0.1, -0.1]),
                                           np.array([[3.0, 3.0, 0.5]]), 0.5, 0.0, 0.0, 0.0,
-                                          1e-9)),
+                                          1e-9, *touch_scratch)),
     # before round 11 the kernel took a scratch row too
     ("dilate_bits", lambda: K.dilate_bits(np.zeros((19, 4), np.uint64), 3, rows, cols,
                                           np.array([[1, 0, 0], [0, -1, 1]], np.int64),

@@ -146,48 +146,6 @@ def _range(a):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
-def _one(occ, us, vs, closed, radius):
-    rows, cols = occ.shape
-    umin, umax = _range(us)
-    vmin, vmax = _range(vs)
-    w = math.ceil(radius) + 1.0
-    w = w if w > 1.0 else 1.0          # _max(1.0, w), written out
-    while True:
-        c0 = math.floor(umin - w) - 1
-        c1 = math.floor(umax + w) + 1
-        r0 = math.floor(vmin - w) - 1
-        r1 = math.floor(vmax + w) + 1
-        best = np.inf
-        for r in range(r0, r1 + 1):
-            dy = r - vmax
-            t = vmin - (r + 1.0)
-            dy = t if t > dy else dy
-            dy = 0.0 if 0.0 > dy else dy
-            if dy >= best:
-                continue
-            inside_r = 0 <= r < rows
-            for c in range(c0, c1 + 1):
-                if inside_r and 0 <= c < cols and not occ[r, c]:
-                    continue
-                dx = c - umax
-                t = umin - (c + 1.0)
-                dx = t if t > dx else dx
-                dx = 0.0 if 0.0 > dx else dx
-                if dx * dx + dy * dy >= best * best:
-                    continue
-                d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
-                if d < best:
-                    best = d
-            if best == 0.0:
-                break
-        covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
-        if best <= w or covers:
-            best -= radius
-            return 0.0 if 0.0 > best else best
-        w *= 2.0
-
-
 @njit(cache=True)
 def shapes_clearance(occ, us, vs, closed, radius):
     """Distance (cells) from each shape ``(us[i], vs[i])`` to the nearest occupied square.
@@ -195,102 +153,123 @@ def shapes_clearance(occ, us, vs, closed, radius):
     A shape is a closed polygon (``closed``), an open polyline or a single
     point, inflated by ``radius``; the result is clipped at 0 (touching or
     overlapping). The search window grows until the best distance found is
-    no larger than the margin searched, which makes the answer exact.
+    no larger than the margin searched, which makes the answer exact. (The
+    search is written in the loop, not in an ``inline="always"`` helper:
+    numba's inlining of a body this size costs more compile CPU than the
+    rest of the kernel.)
     """
+    rows, cols = occ.shape
     n = us.shape[0]
     out = np.empty(n, np.float64)
+    w0 = math.ceil(radius) + 1.0
+    w0 = w0 if w0 > 1.0 else 1.0       # _max(1.0, w0), written out
     for i in range(n):
-        out[i] = _one(occ, us[i], vs[i], closed, radius)
+        ui = us[i]
+        vi = vs[i]
+        umin, umax = _range(ui)
+        vmin, vmax = _range(vi)
+        w = w0
+        while True:
+            c0 = math.floor(umin - w) - 1
+            c1 = math.floor(umax + w) + 1
+            r0 = math.floor(vmin - w) - 1
+            r1 = math.floor(vmax + w) + 1
+            best = np.inf
+            for r in range(r0, r1 + 1):
+                dy = r - vmax
+                t = vmin - (r + 1.0)
+                dy = t if t > dy else dy
+                dy = 0.0 if 0.0 > dy else dy
+                if dy >= best:
+                    continue
+                inside_r = 0 <= r < rows
+                for c in range(c0, c1 + 1):
+                    if inside_r and 0 <= c < cols and not occ[r, c]:
+                        continue
+                    dx = c - umax
+                    t = umin - (c + 1.0)
+                    dx = t if t > dx else dx
+                    dx = 0.0 if 0.0 > dx else dx
+                    if dx * dx + dy * dy >= best * best:
+                        continue
+                    d = _shape_box(ui, vi, closed, float(c), float(r), c + 1.0, r + 1.0)
+                    if d < best:
+                        best = d
+                if best == 0.0:
+                    break
+            covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
+            if best <= w or covers:
+                best -= radius
+                out[i] = 0.0 if 0.0 > best else best
+                break
+            w *= 2.0
     return out
 
 
-@njit(cache=True, inline="always")
-def _one_point(occ, u, v, radius):
-    """:func:`_one` of a single point ``(u, v)``: the same search and the same
-    arithmetic (``umin == umax == u``, a point's distance to a square is
-    :func:`_point_box`), without the segment and polygon tests."""
-    rows, cols = occ.shape
-    w = math.ceil(radius) + 1.0
-    w = w if w > 1.0 else 1.0          # _max(1.0, w), written out
-    while True:
-        c0 = math.floor(u - w) - 1
-        c1 = math.floor(u + w) + 1
-        r0 = math.floor(v - w) - 1
-        r1 = math.floor(v + w) + 1
-        best = np.inf
-        for r in range(r0, r1 + 1):
-            dy = r - v
-            t = v - (r + 1.0)
-            dy = t if t > dy else dy
-            dy = 0.0 if 0.0 > dy else dy
-            if dy >= best:
-                continue
-            inside_r = 0 <= r < rows
-            for c in range(c0, c1 + 1):
-                if inside_r and 0 <= c < cols and not occ[r, c]:
-                    continue
-                dx = c - u
-                t = u - (c + 1.0)
-                dx = t if t > dx else dx
-                dx = 0.0 if 0.0 > dx else dx
-                if dx * dx + dy * dy >= best * best:
-                    continue
-                d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
-                if d < best:
-                    best = d
-            if best == 0.0:
-                break
-        covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
-        if best <= w or covers:
-            best -= radius
-            return 0.0 if 0.0 > best else best
-        w *= 2.0
-
-
 @njit(cache=True)
-def points_clearance(occ, u, v, radius, out):
-    """:func:`shapes_clearance` of single points ``(u[i], v[i])`` (discs of ``radius``), into ``out``.
+def points_clearance(occ, uu, vv, radius, out):
+    """:func:`shapes_clearance` of single points ``(uu[i], vv[i])`` (discs of ``radius``), into ``out``.
 
-    Bit for bit the same figures; the kernel a disc or point footprint's
-    clearance needs compiles ~1 s less than :func:`shapes_clearance`, whose
-    segment and polygon tests (``_seg_box``, ``_inside`` ...) it never
-    reaches (``simulate``'s run metrics, a disc path's figures). ``out``
-    (float64, as long as ``u``) is the caller's (kernel style, rule 3).
+    Bit for bit the same figures: the same search and the same arithmetic
+    (``umin == umax == u``, a point's distance to a square is
+    :func:`_point_box`), without the segment and polygon tests. The kernel
+    a disc or point footprint's clearance needs compiles ~1 s less than
+    :func:`shapes_clearance`, whose segment and polygon tests (``_seg_box``,
+    ``_inside`` ...) it never reaches (``simulate``'s run metrics, a disc
+    path's figures). ``out`` (float64, as long as ``uu``) is the caller's
+    (kernel style, rule 3). The search is written here, not in an
+    ``inline="always"`` helper: numba's inlining of a body this size costs
+    more compile CPU than the rest of the kernel.
     """
-    for i in range(u.shape[0]):
-        out[i] = _one_point(occ, u[i], v[i], radius)
+    rows, cols = occ.shape
+    w0 = math.ceil(radius) + 1.0
+    w0 = w0 if w0 > 1.0 else 1.0       # _max(1.0, w0), written out
+    for i in range(uu.shape[0]):
+        u = uu[i]
+        v = vv[i]
+        w = w0
+        while True:
+            c0 = math.floor(u - w) - 1
+            c1 = math.floor(u + w) + 1
+            r0 = math.floor(v - w) - 1
+            r1 = math.floor(v + w) + 1
+            best = np.inf
+            for r in range(r0, r1 + 1):
+                dy = r - v
+                t = v - (r + 1.0)
+                dy = t if t > dy else dy
+                dy = 0.0 if 0.0 > dy else dy
+                if dy >= best:
+                    continue
+                inside_r = 0 <= r < rows
+                for c in range(c0, c1 + 1):
+                    if inside_r and 0 <= c < cols and not occ[r, c]:
+                        continue
+                    dx = c - u
+                    t = u - (c + 1.0)
+                    dx = t if t > dx else dx
+                    dx = 0.0 if 0.0 > dx else dx
+                    if dx * dx + dy * dy >= best * best:
+                        continue
+                    d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
+                    if d < best:
+                        best = d
+                if best == 0.0:
+                    break
+            covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
+            if best <= w or covers:
+                best -= radius
+                out[i] = 0.0 if 0.0 > best else best
+                break
+            w *= 2.0
 
 
 #: a typed constant, not a literal (kernel style, rule 4)
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True, inline="always")
-def _touches(occ, u, v, res, tol):
-    """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
-    rows, cols = occ.shape
-    grow = 2.0 * tol / res
-    umin, umax = _range(u)
-    vmin, vmax = _range(v)
-    umin, umax = umin - grow, umax + grow
-    vmin, vmax = vmin - grow, vmax + grow
-    # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
-    c0 = math.ceil(umin) - 1
-    c1 = math.floor(umax)
-    r0 = math.ceil(vmin) - 1
-    r1 = math.floor(vmax)
-    for r in range(r0, r1 + 1):
-        inside_r = 0 <= r < rows
-        for c in range(c0, c1 + 1):
-            if inside_r and 0 <= c < cols and not occ[r, c]:
-                continue
-            if _shape_box(u, v, _CLOSED, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
-                return True
-    return False
-
-
 @njit(cache=True)
-def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
+def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
 
     The yes/no question ``shapes_clearance(...) * res <= tol`` without the
@@ -300,12 +279,12 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
 
     Each pose is placed here, vertex by vertex, as
     :meth:`robomaze.grid.Frame.to_units` would map it (no ``(n, m)``
-    temporaries for long interpolated motions).
+    temporaries for long interpolated motions), into ``u, v`` (float64, as
+    long as ``vx``: the caller's scratch, kernel style rule 3).
     """
     m = vx.shape[0]
-    u = np.empty(m, np.float64)       # a dtype: np.empty(m) is a specialisation of its own
-    v = np.empty(m, np.float64)
-    rows = occ.shape[0]
+    rows, cols = occ.shape
+    grow = 2.0 * tol / res
     cy, sy = math.cos(yaw), math.sin(yaw)
     for i in range(poses.shape[0]):
         cs, sn = math.cos(poses[i, 2]), math.sin(poses[i, 2])
@@ -316,8 +295,23 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
                 dx, dy = cy * dx + sy * dy, -sy * dx + cy * dy
             u[j] = dx / res
             v[j] = rows - dy / res
-        if _touches(occ, u, v, res, tol):
-            return i
+        # does the closed polygon (u, v) come within tol metres of an occupied square?
+        umin, umax = _range(u)
+        vmin, vmax = _range(v)
+        umin, umax = umin - grow, umax + grow
+        vmin, vmax = vmin - grow, vmax + grow
+        # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
+        c0 = math.ceil(umin) - 1
+        c1 = math.floor(umax)
+        r0 = math.ceil(vmin) - 1
+        r1 = math.floor(vmax)
+        for r in range(r0, r1 + 1):
+            inside_r = 0 <= r < rows
+            for c in range(c0, c1 + 1):
+                if inside_r and 0 <= c < cols and not occ[r, c]:
+                    continue
+                if _shape_box(u, v, _CLOSED, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
+                    return i
     return -1
 
 

@@ -116,7 +116,7 @@ def footprint_touches(grid: OccupancyGrid, footprint: Footprint | None, poses) -
     vx, vy = np.ascontiguousarray(footprint.vertices.T)
     res, _, _, ox, oy, yaw = grid.frame.kernel_args
     return int(poses_touch(np.ascontiguousarray(grid.occupied), vx, vy, p, res, ox, oy, yaw,
-                           CONTACT_TOL))
+                           CONTACT_TOL, np.empty(vx.shape[0]), np.empty(vx.shape[0])))
 
 
 def cell_clearance(grid: OccupancyGrid, footprint: Footprint | None, cells) -> np.ndarray:

@@ -198,13 +198,16 @@ def motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1,
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1, y1, t1,
                      r_in, r_out, disc, step_len):
     """:func:`motion_hits` of a disc footprint (``disc > 0``, its radius in cells).
 
     The same sub-poses and the same codes; the disc's heading never matters,
-    but it counts towards the sub-pose spacing exactly as there. The pose
+    but it counts towards the sub-pose spacing exactly as there. Its
+    divisors are positive (the resolution, ``step_len``, ``n >= 1``), so
+    numba's ``error_model="numpy"`` changes nothing but the ZeroDivisionError
+    tests it would compile and never run. The pose
     test (:func:`_pose_hits`' disc branch) is written in the loop: numba's
     inlining of it cost more compile CPU than its body.
     """

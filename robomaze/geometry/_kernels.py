@@ -24,6 +24,14 @@ from .._compile.kernels import inner
 # than the select it stands for (benchmarks/README.md, round 11 r11-geom).
 
 
+# ``error_model="numpy"`` where every division's divisor is nonzero by
+# construction (``_seg_box``: ``p != 0`` and ``ll > 0`` are tested first;
+# ``_inside``: the edge crosses the ray, so its ends' ``v`` differ;
+# ``poses_touch``: the grid's resolution is positive): numba's default
+# Python model raises ZeroDivisionError, whose test and raise at each
+# division these kernels would compile and never run (~0.15 s of the
+# clearance kernels' compile CPU, benchmarks/README.md, round 11 r11-geom).
+
 @inner
 def _point_box(px, py, u0, v0, u1, v1):
     # _max(_max(u0 - px, 0.0), px - u1), written out (see the note on _max)
@@ -38,7 +46,7 @@ def _point_box(px, py, u0, v0, u1, v1):
     return math.sqrt(dx * dx + dy * dy)
 
 
-@inner
+@inner(error_model="numpy")   # see the note on error_model
 def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     """Exact distance between a segment and a closed axis-aligned box.
 
@@ -99,7 +107,7 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     return d
 
 
-@inner
+@inner(error_model="numpy")   # see the note on error_model
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -268,7 +276,7 @@ def points_clearance(occ, uu, vv, radius, out):
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")   # see the note on error_model
 def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
 

@@ -32,14 +32,14 @@ def _move_ok(free, rows, cols, r, c, k):
 
 
 # ---------------------------------------------------------------- backtraces
-@njit(cache=True, error_model="numpy")
+@njit(cache=True)
 def descend(free, dist, rows, cols, start, conn8):
     """Backtrace down the wave labels from ``start`` to the goal (label 0).
 
     At each cell the first move (order N, E, S, W, NE, SE, SW, NW) to a
-    label one lower is taken. (``cols >= 1``, a grid's: numba's
-    ``error_model="numpy"`` only drops the ZeroDivisionError test of
-    ``cur // cols``, compiled and never run.)
+    label one lower is taken. (Not ``error_model="numpy"``: numba compiles
+    the ``np.empty`` it calls once per error model, so that would compile
+    ``np.empty`` a second time in the sweep.)
     """
     out = np.empty(dist[start] + 1, np.int64)
     cur = start

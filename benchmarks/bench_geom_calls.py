@@ -67,6 +67,7 @@ dist, _ = bfs_field(f8, g.rows, g.cols, goal, True)
 dist = np.ascontiguousarray(dist).ravel()
 path = np.array([[1 + i // 39, 1 + i % 39] for i in range(100)], np.int64)
 mo = [(poses[i], poses[i + 1]) for i in range(0, 40, 2)]
+start = int(cells[7, 0] * g.cols + cells[7, 1])
 
 calls = {
     "clearance rect x200": lambda: footprint_clearance(g, rect, poses),
@@ -78,7 +79,7 @@ calls = {
     "clearance_field 120x160": lambda: clearance_field(big.occupied),
     "dilation 120x160": lambda: dil(ker),
     "disc motions x20": lambda: [col.motion_collides(a, b) for a, b in mo],
-    "descend 8-conn": lambda: PK.descend(f8, dist, g.rows, g.cols, int(cells[7, 0] * g.cols + cells[7, 1]), True),
+    "descend 8-conn": lambda: PK.descend(f8, dist, g.rows, g.cols, start, True),
 }
 out = {}
 for name, fn in calls.items():
@@ -132,7 +133,8 @@ def main(argv=None) -> int:
         b = statistics.median(r[k][0] for r in runs["before"])
         lo = min(r[k][0] for r in runs["after"]) / min(r[k][0] for r in runs["before"])
         same = {r[k][1] for r in runs["after"] + runs["before"]}
-        print(f"{k:26s}{a:10.1f}{b:10.1f}{a / b:8.3f}{lo:10.3f}  {'yes' if len(same) == 1 else 'NO'}")
+        verdict = "yes" if len(same) == 1 else "NO"
+        print(f"{k:26s}{a:10.1f}{b:10.1f}{a / b:8.3f}{lo:10.3f}  {verdict}")
     return 0
 
 

@@ -8,13 +8,16 @@ from numba import njit
 from ._compile.kernels import inner
 
 
-@njit(cache=True, inline="always")
-def _column_gap_into(occ, out):
-    """Per cell, |row distance| to the nearest occupied cell in its column, into ``out``.
+@njit(cache=True)
+def column_gap(occ):
+    """Per cell, |row distance| to the nearest occupied cell in its column.
 
-    A large value where a column holds no obstacle.
+    Returns a large value where a column holds no obstacle. (For Python
+    callers; :func:`square_clearance` carries the same loop, so a first run
+    compiles one kernel, not two.)
     """
     rows, cols = occ.shape
+    out = np.empty(occ.shape, np.int64)
     big = 1 << 40
     for c in range(cols):
         last = -big
@@ -29,18 +32,6 @@ def _column_gap_into(occ, out):
             d = last - r
             if d < out[r, c]:
                 out[r, c] = d
-
-
-@njit(cache=True)
-def column_gap(occ):
-    """Per cell, |row distance| to the nearest occupied cell in its column.
-
-    Returns a large value where a column holds no obstacle. (For Python
-    callers; :func:`square_clearance` inlines the same loop, so a first run
-    compiles one kernel, not two.)
-    """
-    out = np.empty(occ.shape, np.int64)
-    _column_gap_into(occ, out)
     return out
 
 
@@ -65,7 +56,22 @@ def square_clearance(occ, gap, out):
     would compile numba's ``np.empty`` for this kernel (kernel style, rule 3).
     """
     rows, cols = occ.shape
-    _column_gap_into(occ, gap)
+    # column_gap's loop, into gap: written here, as numba's inlining of a helper
+    # costs more compile CPU than the loop
+    big = 1 << 40
+    for c in range(cols):
+        last = -big
+        for r in range(rows):
+            if occ[r, c]:
+                last = r
+            gap[r, c] = r - last
+        last = big
+        for r in range(rows - 1, -1, -1):
+            if occ[r, c]:
+                last = r
+            d = last - r
+            if d < gap[r, c]:
+                gap[r, c] = d
     for r in range(rows):
         for c in range(cols):
             if occ[r, c]:

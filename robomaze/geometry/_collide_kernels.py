@@ -146,20 +146,6 @@ def _pieces_hit(occ, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, px, py, star
 
 
 @njit(cache=True, inline="always")
-def _disc_pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x, y, r_in, r_out, disc):
-    """:func:`_pose_hits` of a disc (``disc > 0``): the same codes, bit for bit."""
-    a, b = _to_cells(res, rows, ox, oy, cyaw, syaw, x, y)
-    if not (0.0 < a < cols and 0.0 < b < rows):
-        return 1
-    c = clear[math.floor(b) * cols + math.floor(a)]
-    if c - 0.7071067811865476 > r_out:
-        return 0
-    if c + 0.7071067811865476 <= r_in:
-        return 1
-    return 3 if _disc_hits(occ, rows, cols, a, b, disc) else 2
-
-
-@njit(cache=True, inline="always")
 def _pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x, y, th, r_in, r_out, disc,
                px, py, starts, counts, pa, pb):
     """Collision test of one pose with the clearance-field fast accept/reject.
@@ -212,13 +198,18 @@ def motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1,
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1, y1, t1,
                      r_in, r_out, disc, step_len):
     """:func:`motion_hits` of a disc footprint (``disc > 0``, its radius in cells).
 
     The same sub-poses and the same codes; the disc's heading never matters,
-    but it counts towards the sub-pose spacing exactly as there.
+    but it counts towards the sub-pose spacing exactly as there. Its
+    divisors are positive (the resolution, ``step_len``, ``n >= 1``), so
+    numba's ``error_model="numpy"`` changes nothing but the ZeroDivisionError
+    tests it would compile and never run. The pose
+    test (:func:`_pose_hits`' disc branch) is written in the loop: numba's
+    inlining of it cost more compile CPU than its body.
     """
     dth = (t1 - t0 + math.pi) % (2.0 * math.pi) - math.pi
     reach = math.hypot(x1 - x0, y1 - y0) + abs(dth) * r_out * res
@@ -228,8 +219,22 @@ def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0
     h = 0
     for i in range(1, n + 1):
         f = i / n
-        h = _disc_pose_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0 + f * (x1 - x0),
-                            y0 + f * (y1 - y0), r_in, r_out, disc)
-        if h & 1:
-            return h
+        # the disc branch of _pose_hits, written out (numba's inlining costs more compile)
+        x = x0 + f * (x1 - x0)
+        y = y0 + f * (y1 - y0)
+        dx = x - ox
+        dy = y - oy
+        a = (cyaw * dx + syaw * dy) / res                 # _to_cells
+        b = rows - (-syaw * dx + cyaw * dy) / res
+        if not (0.0 < a < cols and 0.0 < b < rows):
+            return 1
+        c = clear[math.floor(b) * cols + math.floor(a)]
+        if c - 0.7071067811865476 > r_out:
+            h = 0
+        elif c + 0.7071067811865476 <= r_in:
+            return 1
+        elif _disc_hits(occ, rows, cols, a, b, disc):
+            return 3
+        else:
+            h = 2
     return h

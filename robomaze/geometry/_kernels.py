@@ -17,42 +17,46 @@ from numba import njit
 from .._compile.kernels import inner
 
 
-@njit(cache=True, inline="always")
-def _max(a, b):
-    """``max(a, b)`` as numba computes it (``b`` only if greater)."""
-    return b if b > a else a
+# ``_max(a, b)`` is written out as ``b if b > a else a`` and ``_min(a, b)`` as
+# ``b if b < a else a`` (``b`` only if greater / smaller, as numba's ``max``
+# and ``min`` compute them): an ``inline="always"`` helper is typed and
+# copied again at each of its ~25 call sites, which cost more compile CPU
+# than the select it stands for (benchmarks/README.md, round 11 r11-geom).
 
 
-@njit(cache=True, inline="always")
-def _min(a, b):
-    """``min(a, b)`` as numba computes it (``b`` only if smaller); see :func:`_max`."""
-    return b if b < a else a
-
-
-@inner
-def _point_seg(px, py, ax, ay, bx, by):
-    dx, dy = bx - ax, by - ay
-    ll = dx * dx + dy * dy
-    t = 0.0
-    if ll > 0.0:
-        t = ((px - ax) * dx + (py - ay) * dy) / ll
-        t = _min(1.0, _max(0.0, t))
-    qx, qy = ax + t * dx - px, ay + t * dy - py
-    return math.sqrt(qx * qx + qy * qy)
-
+# ``error_model="numpy"`` where every division's divisor is nonzero by
+# construction (``_seg_box``: ``p != 0`` and ``ll > 0`` are tested first;
+# ``_inside``: the edge crosses the ray, so its ends' ``v`` differ;
+# ``poses_touch``: the grid's resolution is positive): numba's default
+# Python model raises ZeroDivisionError, whose test and raise at each
+# division these kernels would compile and never run (~0.15 s of the
+# clearance kernels' compile CPU, benchmarks/README.md, round 11 r11-geom).
 
 @inner
 def _point_box(px, py, u0, v0, u1, v1):
-    dx = _max(_max(u0 - px, 0.0), px - u1)
-    dy = _max(_max(v0 - py, 0.0), py - v1)
+    # _max(_max(u0 - px, 0.0), px - u1), written out (see the note on _max)
+    a = u0 - px
+    a = 0.0 if 0.0 > a else a
+    b = px - u1
+    dx = b if b > a else a
+    a = v0 - py
+    a = 0.0 if 0.0 > a else a
+    b = py - v1
+    dy = b if b > a else a
     return math.sqrt(dx * dx + dy * dy)
 
 
-@inner
-def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
-    # Liang-Barsky on the closed box: touching counts
-    t0, t1 = 0.0, 1.0
+@inner(error_model="numpy")   # see the note on error_model
+def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
+    """Exact distance between a segment and a closed axis-aligned box.
+
+    One kernel, not three: the segment-box test and the four corner-segment
+    distances are written out here (each helper a compile of its own).
+    """
     dx, dy = bx - ax, by - ay
+    # Liang-Barsky on the closed box: touching counts
+    hit = True
+    t0, t1 = 0.0, 1.0
     for k in range(4):
         if k == 0:
             p, q = -dx, ax - u0
@@ -64,37 +68,46 @@ def _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
             p, q = dy, v1 - ay
         if p == 0.0:
             if q < 0.0:
-                return False
+                hit = False
+                break
         else:
             t = q / p
             if p < 0.0:
                 if t > t1:
-                    return False
+                    hit = False
+                    break
                 if t > t0:
                     t0 = t
             else:
                 if t < t0:
-                    return False
+                    hit = False
+                    break
                 if t < t1:
                     t1 = t
-    return t0 <= t1
-
-
-@inner
-def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
-    """Exact distance between a segment and a closed axis-aligned box."""
-    if _seg_hits_box(ax, ay, bx, by, u0, v0, u1, v1):
+    if hit and t0 <= t1:
         return 0.0
     # disjoint convex sets: the minimum is attained at a vertex of one of them
-    d = _min(_point_box(ax, ay, u0, v0, u1, v1), _point_box(bx, by, u0, v0, u1, v1))
-    d = _min(d, _point_seg(u0, v0, ax, ay, bx, by))
-    d = _min(d, _point_seg(u1, v0, ax, ay, bx, by))
-    d = _min(d, _point_seg(u0, v1, ax, ay, bx, by))
-    d = _min(d, _point_seg(u1, v1, ax, ay, bx, by))
+    # (each _min(d, e) written out: see the note on _max)
+    d = _point_box(ax, ay, u0, v0, u1, v1)
+    e = _point_box(bx, by, u0, v0, u1, v1)
+    d = e if e < d else d
+    ll = dx * dx + dy * dy
+    for k in range(4):
+        # the box's corners (u0, v0), (u1, v0), (u0, v1), (u1, v1) to the segment
+        px = u1 if k & 1 else u0
+        py = v1 if k & 2 else v0
+        t = 0.0
+        if ll > 0.0:
+            t = ((px - ax) * dx + (py - ay) * dy) / ll
+            t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
+            t = t if t < 1.0 else 1.0
+        qx, qy = ax + t * dx - px, ay + t * dy - py
+        e = math.sqrt(qx * qx + qy * qy)
+        d = e if e < d else d
     return d
 
 
-@inner
+@inner(error_model="numpy")   # see the note on error_model
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -116,7 +129,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     best = np.inf
     n_edges = m if closed else m - 1
     for i in range(n_edges):
-        j = (i + 1) % m
+        j = i + 1 if i + 1 < m else 0      # (i + 1) % m without the sign fix-up
         d = _seg_box(us[i], vs[i], us[j], vs[j], u0, v0, u1, v1)
         if d < best:
             best = d
@@ -141,40 +154,6 @@ def _range(a):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
-def _one(occ, us, vs, closed, radius):
-    rows, cols = occ.shape
-    umin, umax = _range(us)
-    vmin, vmax = _range(vs)
-    w = _max(1.0, math.ceil(radius) + 1.0)
-    while True:
-        c0 = math.floor(umin - w) - 1
-        c1 = math.floor(umax + w) + 1
-        r0 = math.floor(vmin - w) - 1
-        r1 = math.floor(vmax + w) + 1
-        best = np.inf
-        for r in range(r0, r1 + 1):
-            dy = _max(_max(r - vmax, vmin - (r + 1.0)), 0.0)
-            if dy >= best:
-                continue
-            inside_r = 0 <= r < rows
-            for c in range(c0, c1 + 1):
-                if inside_r and 0 <= c < cols and not occ[r, c]:
-                    continue
-                dx = _max(_max(c - umax, umin - (c + 1.0)), 0.0)
-                if dx * dx + dy * dy >= best * best:
-                    continue
-                d = _shape_box(us, vs, closed, float(c), float(r), c + 1.0, r + 1.0)
-                if d < best:
-                    best = d
-            if best == 0.0:
-                break
-        covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
-        if best <= w or covers:
-            return _max(best - radius, 0.0)
-        w *= 2.0
-
-
 @njit(cache=True)
 def shapes_clearance(occ, us, vs, closed, radius):
     """Distance (cells) from each shape ``(us[i], vs[i])`` to the nearest occupied square.
@@ -182,94 +161,123 @@ def shapes_clearance(occ, us, vs, closed, radius):
     A shape is a closed polygon (``closed``), an open polyline or a single
     point, inflated by ``radius``; the result is clipped at 0 (touching or
     overlapping). The search window grows until the best distance found is
-    no larger than the margin searched, which makes the answer exact.
+    no larger than the margin searched, which makes the answer exact. (The
+    search is written in the loop, not in an ``inline="always"`` helper:
+    numba's inlining of a body this size costs more compile CPU than the
+    rest of the kernel.)
     """
+    rows, cols = occ.shape
     n = us.shape[0]
     out = np.empty(n, np.float64)
+    w0 = math.ceil(radius) + 1.0
+    w0 = w0 if w0 > 1.0 else 1.0       # _max(1.0, w0), written out
     for i in range(n):
-        out[i] = _one(occ, us[i], vs[i], closed, radius)
+        ui = us[i]
+        vi = vs[i]
+        umin, umax = _range(ui)
+        vmin, vmax = _range(vi)
+        w = w0
+        while True:
+            c0 = math.floor(umin - w) - 1
+            c1 = math.floor(umax + w) + 1
+            r0 = math.floor(vmin - w) - 1
+            r1 = math.floor(vmax + w) + 1
+            best = np.inf
+            for r in range(r0, r1 + 1):
+                dy = r - vmax
+                t = vmin - (r + 1.0)
+                dy = t if t > dy else dy
+                dy = 0.0 if 0.0 > dy else dy
+                if dy >= best:
+                    continue
+                inside_r = 0 <= r < rows
+                for c in range(c0, c1 + 1):
+                    if inside_r and 0 <= c < cols and not occ[r, c]:
+                        continue
+                    dx = c - umax
+                    t = umin - (c + 1.0)
+                    dx = t if t > dx else dx
+                    dx = 0.0 if 0.0 > dx else dx
+                    if dx * dx + dy * dy >= best * best:
+                        continue
+                    d = _shape_box(ui, vi, closed, float(c), float(r), c + 1.0, r + 1.0)
+                    if d < best:
+                        best = d
+                if best == 0.0:
+                    break
+            covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
+            if best <= w or covers:
+                best -= radius
+                out[i] = 0.0 if 0.0 > best else best
+                break
+            w *= 2.0
     return out
 
 
-@njit(cache=True, inline="always")
-def _one_point(occ, u, v, radius):
-    """:func:`_one` of a single point ``(u, v)``: the same search and the same
-    arithmetic (``umin == umax == u``, a point's distance to a square is
-    :func:`_point_box`), without the segment and polygon tests."""
-    rows, cols = occ.shape
-    w = _max(1.0, math.ceil(radius) + 1.0)
-    while True:
-        c0 = math.floor(u - w) - 1
-        c1 = math.floor(u + w) + 1
-        r0 = math.floor(v - w) - 1
-        r1 = math.floor(v + w) + 1
-        best = np.inf
-        for r in range(r0, r1 + 1):
-            dy = _max(_max(r - v, v - (r + 1.0)), 0.0)
-            if dy >= best:
-                continue
-            inside_r = 0 <= r < rows
-            for c in range(c0, c1 + 1):
-                if inside_r and 0 <= c < cols and not occ[r, c]:
-                    continue
-                dx = _max(_max(c - u, u - (c + 1.0)), 0.0)
-                if dx * dx + dy * dy >= best * best:
-                    continue
-                d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
-                if d < best:
-                    best = d
-            if best == 0.0:
-                break
-        covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
-        if best <= w or covers:
-            return _max(best - radius, 0.0)
-        w *= 2.0
-
-
 @njit(cache=True)
-def points_clearance(occ, u, v, radius, out):
-    """:func:`shapes_clearance` of single points ``(u[i], v[i])`` (discs of ``radius``), into ``out``.
+def points_clearance(occ, uu, vv, radius, out):
+    """:func:`shapes_clearance` of single points ``(uu[i], vv[i])`` (discs of ``radius``), into ``out``.
 
-    Bit for bit the same figures; the kernel a disc or point footprint's
-    clearance needs compiles ~1 s less than :func:`shapes_clearance`, whose
-    segment and polygon tests (``_seg_box``, ``_inside`` ...) it never
-    reaches (``simulate``'s run metrics, a disc path's figures). ``out``
-    (float64, as long as ``u``) is the caller's (kernel style, rule 3).
+    Bit for bit the same figures: the same search and the same arithmetic
+    (``umin == umax == u``, a point's distance to a square is
+    :func:`_point_box`), without the segment and polygon tests. The kernel
+    a disc or point footprint's clearance needs compiles ~1 s less than
+    :func:`shapes_clearance`, whose segment and polygon tests (``_seg_box``,
+    ``_inside`` ...) it never reaches (``simulate``'s run metrics, a disc
+    path's figures). ``out`` (float64, as long as ``uu``) is the caller's
+    (kernel style, rule 3). The search is written here, not in an
+    ``inline="always"`` helper: numba's inlining of a body this size costs
+    more compile CPU than the rest of the kernel.
     """
-    for i in range(u.shape[0]):
-        out[i] = _one_point(occ, u[i], v[i], radius)
+    rows, cols = occ.shape
+    w0 = math.ceil(radius) + 1.0
+    w0 = w0 if w0 > 1.0 else 1.0       # _max(1.0, w0), written out
+    for i in range(uu.shape[0]):
+        u = uu[i]
+        v = vv[i]
+        w = w0
+        while True:
+            c0 = math.floor(u - w) - 1
+            c1 = math.floor(u + w) + 1
+            r0 = math.floor(v - w) - 1
+            r1 = math.floor(v + w) + 1
+            best = np.inf
+            for r in range(r0, r1 + 1):
+                dy = r - v
+                t = v - (r + 1.0)
+                dy = t if t > dy else dy
+                dy = 0.0 if 0.0 > dy else dy
+                if dy >= best:
+                    continue
+                inside_r = 0 <= r < rows
+                for c in range(c0, c1 + 1):
+                    if inside_r and 0 <= c < cols and not occ[r, c]:
+                        continue
+                    dx = c - u
+                    t = u - (c + 1.0)
+                    dx = t if t > dx else dx
+                    dx = 0.0 if 0.0 > dx else dx
+                    if dx * dx + dy * dy >= best * best:
+                        continue
+                    d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
+                    if d < best:
+                        best = d
+                if best == 0.0:
+                    break
+            covers = r0 < 0 and c0 < 0 and r1 >= rows and c1 >= cols
+            if best <= w or covers:
+                best -= radius
+                out[i] = 0.0 if 0.0 > best else best
+                break
+            w *= 2.0
 
 
 #: a typed constant, not a literal (kernel style, rule 4)
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True, inline="always")
-def _touches(occ, u, v, res, tol):
-    """Whether the closed polygon ``(u, v)`` comes within ``tol`` metres of an occupied square."""
-    rows, cols = occ.shape
-    grow = 2.0 * tol / res
-    umin, umax = _range(u)
-    vmin, vmax = _range(v)
-    umin, umax = umin - grow, umax + grow
-    vmin, vmax = vmin - grow, vmax + grow
-    # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
-    c0 = math.ceil(umin) - 1
-    c1 = math.floor(umax)
-    r0 = math.ceil(vmin) - 1
-    r1 = math.floor(vmax)
-    for r in range(r0, r1 + 1):
-        inside_r = 0 <= r < rows
-        for c in range(c0, c1 + 1):
-            if inside_r and 0 <= c < cols and not occ[r, c]:
-                continue
-            if _shape_box(u, v, _CLOSED, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
-                return True
-    return False
-
-
-@njit(cache=True)
-def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
+@njit(cache=True, error_model="numpy")   # see the note on error_model
+def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
 
     The yes/no question ``shapes_clearance(...) * res <= tol`` without the
@@ -279,12 +287,12 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
 
     Each pose is placed here, vertex by vertex, as
     :meth:`robomaze.grid.Frame.to_units` would map it (no ``(n, m)``
-    temporaries for long interpolated motions).
+    temporaries for long interpolated motions), into ``u, v`` (float64, as
+    long as ``vx``: the caller's scratch, kernel style rule 3).
     """
     m = vx.shape[0]
-    u = np.empty(m, np.float64)       # a dtype: np.empty(m) is a specialisation of its own
-    v = np.empty(m, np.float64)
-    rows = occ.shape[0]
+    rows, cols = occ.shape
+    grow = 2.0 * tol / res
     cy, sy = math.cos(yaw), math.sin(yaw)
     for i in range(poses.shape[0]):
         cs, sn = math.cos(poses[i, 2]), math.sin(poses[i, 2])
@@ -295,14 +303,30 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol):
                 dx, dy = cy * dx + sy * dy, -sy * dx + cy * dy
             u[j] = dx / res
             v[j] = rows - dy / res
-        if _touches(occ, u, v, res, tol):
-            return i
+        # does the closed polygon (u, v) come within tol metres of an occupied square?
+        umin, umax = _range(u)
+        vmin, vmax = _range(v)
+        umin, umax = umin - grow, umax + grow
+        vmin, vmax = vmin - grow, vmax + grow
+        # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
+        c0 = math.ceil(umin) - 1
+        c1 = math.floor(umax)
+        r0 = math.ceil(vmin) - 1
+        r1 = math.floor(vmax)
+        for r in range(r0, r1 + 1):
+            inside_r = 0 <= r < rows
+            for c in range(c0, c1 + 1):
+                if inside_r and 0 <= c < cols and not occ[r, c]:
+                    continue
+                if _shape_box(u, v, _CLOSED, float(c), float(r), c + 1.0, r + 1.0) * res <= tol:
+                    return i
     return -1
 
 
 @njit(cache=True)
-def cell_clearance(occ, rr, cc):
-    """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied square.
+def cell_clearance(occ, rr, cc, out):
+    """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied
+    square, into ``out`` (float64, the caller's: kernel style, rule 3).
 
     Searches Chebyshev rings outwards; a square on ring ``k + 1`` is at least
     ``k + 1/2`` away, so the search stops once the best distance is within
@@ -310,7 +334,6 @@ def cell_clearance(occ, rr, cc):
     """
     rows, cols = occ.shape
     n = rr.shape[0]
-    out = np.empty(n, np.float64)
     for i in range(n):
         r, c = rr[i], cc[i]
         if r < 0 or r >= rows or c < 0 or c >= cols or occ[r, c]:
@@ -328,13 +351,15 @@ def cell_clearance(occ, rr, cc):
             for dr in range(-k, k + 1):
                 r2 = r + dr
                 inside_r = 0 <= r2 < rows
-                ar = max(abs(dr) - 0.5, 0.0)
+                ar = abs(dr) - 0.5
+                ar = ar if ar > 0.0 else 0.0    # a select, not max's overload
                 step = 1 if abs(dr) == k else 2 * k
                 dc = -k
                 while dc <= k:
                     c2 = c + dc
                     if not (inside_r and 0 <= c2 < cols) or occ[r2, c2]:
-                        ac = max(abs(dc) - 0.5, 0.0)
+                        ac = abs(dc) - 0.5
+                        ac = ac if ac > 0.0 else 0.0
                         d2 = ar * ar + ac * ac
                         if d2 < best2:
                             best2 = d2
@@ -344,80 +369,59 @@ def cell_clearance(occ, rr, cc):
                 break
             k += 1
         out[i] = math.sqrt(best2)
-    return out
 
 
 # ---------------------------------------------------------------- bit-row dilation
 @njit(cache=True, inline="always")
-def _shifted(row, w, s):
-    """Word ``w`` of a bit row shifted towards bit 0 by ``s`` bits."""
+def _shifted(rows, y, w, s):
+    """Word ``w`` of bit row ``y`` of ``rows`` shifted towards bit 0 by ``s`` bits."""
     q = s >> 6
     r = np.uint64(s & 63)
-    lo = row[w + q]
+    lo = rows[y, w + q]
     if r == 0:
         return lo
-    return (lo >> r) | (row[w + q + 1] << (np.uint64(64) - r))
-
-
-@njit(cache=True, inline="always")
-def _shifted_zero(row, w, s):
-    """:func:`_shifted` reading zeros past the end of the row."""
-    n = row.shape[0]
-    q = s >> 6
-    r = np.uint64(s & 63)
-    lo = row[w + q] if w + q < n else np.uint64(0)
-    if r == 0:
-        return lo
-    hi = row[w + q + 1] if w + q + 1 < n else np.uint64(0)
-    return (lo >> r) | (hi << (np.uint64(64) - r))
+    return (lo >> r) | (rows[y, w + q + 1] << (np.uint64(64) - r))
 
 
 @njit(cache=True)
-def dilate_bits(bits, m, rows, cols, runs, out, win, tmp):
+def dilate_bits(bits, m, rows, cols, runs, out, win):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 
     ``runs`` rows ``(drow, dcol0, dcol1)``, offsets within ``m`` of the
-    reference cell. Writes ``out``, zero-filled ``(rows, ceil(cols / 64))`` words:
-    bit ``c`` of row ``r`` set when some padded cell ``(r + m + drow, c + m +
-    dcol)``, ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is
-    one window-OR of its length along the padded rows (by doubling), read at
-    one shift: 64 cells per word operation. ``win`` (the shape of ``bits``)
-    and ``tmp`` (a row of it) are scratch.
+    reference cell, best sorted by their length ``dcol1 - dcol0 + 1`` (a
+    window is built again whenever the length changes). Writes
+    ``out``, zero-filled ``(rows, ceil(cols / 64))`` words: bit ``c`` of row
+    ``r`` set when some padded cell ``(r + m + drow, c + m + dcol)``,
+    ``dcol0 <= dcol <= dcol1`` of a run, is occupied. Each run is one
+    window-OR of its length along the padded rows (by doubling), read at one
+    shift: 64 cells per word operation. ``win`` is scratch of ``bits``' rows
+    and ``m // 64 + 2`` more words per row, those extra words zero (the
+    doubling reads zeros past a row's end there).
 
     The caller allocates (kernel style, rule 3).
     """
     R, wd = bits.shape
     wo = out.shape[1]
-    lmax = 0
+    length = 0
     for j in range(runs.shape[0]):
         n = runs[j, 2] - runs[j, 1] + 1
-        lmax = n if n > lmax else lmax
-    for L in range(1, lmax + 1):            # the distinct run lengths, ascending
-        present = False
-        for j in range(runs.shape[0]):
-            present = present or runs[j, 2] - runs[j, 1] + 1 == L
-        if not present:
-            continue
-        # win[y, bit x] = OR of bits x .. x + L - 1 of row y
-        for y in range(R):
-            for w in range(wd):
-                win[y, w] = bits[y, w]
-        p = 1
-        while p < L:
-            s = p if p < L - p else L - p   # OR-ing a copy shifted by s grows the window by s
+        if n != length:                     # the next distinct run length, ascending
+            length = n
+            # win[y, bit x] = OR of bits x .. x + n - 1 of row y
             for y in range(R):
                 for w in range(wd):
-                    tmp[w] = win[y, w]
-                for w in range(wd):
-                    win[y, w] = tmp[w] | _shifted_zero(tmp, w, s)
-            p += s
-        for j in range(runs.shape[0]):
-            if runs[j, 2] - runs[j, 1] + 1 != L:
-                continue
-            dr = runs[j, 0]
-            sh = m + runs[j, 1]
-            for r in range(rows):
-                src = win[r + m + dr]
-                for w in range(wo):
-                    out[r, w] |= _shifted(src, w, sh)
+                    win[y, w] = bits[y, w]
+            p = 1
+            while p < n:
+                s = p if p < n - p else n - p   # OR-ing a copy shifted by s grows the window by s
+                # in place, ascending: word w reads words >= w, none of them written yet
+                for y in range(R):
+                    for w in range(wd):
+                        win[y, w] |= _shifted(win, y, w, s)
+                p += s
+        dr = m + runs[j, 0]
+        sh = m + runs[j, 1]
+        for r in range(rows):
+            for w in range(wo):
+                out[r, w] |= _shifted(win, r + dr, w, sh)
     return out

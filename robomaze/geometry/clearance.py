@@ -116,7 +116,7 @@ def footprint_touches(grid: OccupancyGrid, footprint: Footprint | None, poses) -
     vx, vy = np.ascontiguousarray(footprint.vertices.T)
     res, _, _, ox, oy, yaw = grid.frame.kernel_args
     return int(poses_touch(np.ascontiguousarray(grid.occupied), vx, vy, p, res, ox, oy, yaw,
-                           CONTACT_TOL))
+                           CONTACT_TOL, np.empty(vx.shape[0]), np.empty(vx.shape[0])))
 
 
 def cell_clearance(grid: OccupancyGrid, footprint: Footprint | None, cells) -> np.ndarray:
@@ -130,8 +130,10 @@ def cell_clearance(grid: OccupancyGrid, footprint: Footprint | None, cells) -> n
     c = np.asarray(cells, dtype=np.int64).reshape(-1, 2)
     if footprint is not None and footprint.kind != "disc":
         raise ParameterError("cell_clearance takes a point (None) or a disc footprint")
-    d = _cell_kernel(np.ascontiguousarray(grid.occupied), np.ascontiguousarray(c[:, 0]),
-                     np.ascontiguousarray(c[:, 1])) * grid.resolution
+    d = np.empty(c.shape[0])
+    _cell_kernel(np.ascontiguousarray(grid.occupied), np.ascontiguousarray(c[:, 0]),
+                 np.ascontiguousarray(c[:, 1]), d)
+    d *= grid.resolution
     if footprint is not None:
         d = np.maximum(d - footprint.radius, 0.0)
     return d

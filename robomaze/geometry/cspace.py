@@ -277,7 +277,7 @@ class _Dilator:
     def __init__(self, grid: OccupancyGrid, margin: int = 8):
         self.occ = np.ascontiguousarray(grid.occupied)
         self._m = -1
-        self._bits = self._win = self._tmp = None
+        self._bits = self._win = None
         self._margin = margin
 
     def bits(self, kernel: np.ndarray) -> np.ndarray:
@@ -288,17 +288,18 @@ class _Dilator:
             # one packing serves every kernel that fits its frame
             self._m = max(h, w, self._margin)
             self._bits = pack_rows(self.occ, self._m)
-            self._win = np.empty_like(self._bits)              # the kernel's scratch
-            self._tmp = np.empty(self._bits.shape[1], np.uint64)
+            # the kernel's scratch, with zero words past each row's end (never written)
+            R, wd = self._bits.shape
+            self._win = np.zeros((R, wd + self._m // 64 + 2), np.uint64)
         # row runs of the kernel, row by row west to east: (row, first col, last col)
         edge = np.diff(np.pad(kernel.astype(np.int8), ((0, 0), (1, 1))), axis=1)
         r0, c0 = np.nonzero(edge == 1)
         c1 = np.nonzero(edge == -1)[1] - 1
         runs = np.column_stack([r0 - h, c0 - w, c1 - w]).astype(np.int64)
+        runs = runs[np.argsort(c1 - c0, kind="stable")]          # by length: one window each
         rows, cols = self.occ.shape
         out = np.zeros((rows, (cols + 63) // 64), np.uint64)
-        return _kern.dilate_bits(self._bits, self._m, rows, cols, runs, out, self._win,
-                                 self._tmp)
+        return _kern.dilate_bits(self._bits, self._m, rows, cols, runs, out, self._win)
 
     def __call__(self, kernel: np.ndarray) -> np.ndarray:
         cols = self.occ.shape[1]

@@ -37,7 +37,9 @@ def descend(free, dist, rows, cols, start, conn8):
     """Backtrace down the wave labels from ``start`` to the goal (label 0).
 
     At each cell the first move (order N, E, S, W, NE, SE, SW, NW) to a
-    label one lower is taken.
+    label one lower is taken. (Not ``error_model="numpy"``: numba compiles
+    the ``np.empty`` it calls once per error model, so that would compile
+    ``np.empty`` a second time in the sweep.)
     """
     out = np.empty(dist[start] + 1, np.int64)
     cur = start

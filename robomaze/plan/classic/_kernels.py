@@ -191,7 +191,214 @@ def until_room(run, size: int):
         size *= 2
 
 
+#: Walker rules of :func:`walker`.
+WALL = 0
+PLEDGE = 1
+TREMAUX = 2
+DFS = 3
+MOUSE = 4
+
+
 @njit(cache=True)
+def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
+    """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
+    :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
+    move; the sight check, the step and the walk's store are shared. One
+    compile instead of five, each of which paid the wrappers, the sight
+    walk's and the step's call sites and a tuple return per exit.
+
+    Returns ``(n, status, depth, p, h)``; the functions named after each
+    rule (:func:`wall_follow` ...) document its arguments and results.
+    ``s0`` ... ``s3``: uint8 scratch, one per cell (zeroed); ``buf``: Pledge's
+    moves, Tremaux's thread (as long as ``walk``), the mouse's 4 candidates.
+    """
+    start = p
+    n = np.int64(0)
+    depth = np.int64(0)
+    if rule != MOUSE:
+        walk[0] = p         # buffers are at least 1 long
+        n = np.int64(1)
+    if rule == PLEDGE:
+        buf[0] = aux
+        h = aux
+    elif rule == TREMAUX:
+        buf[0] = p
+        depth = np.int64(1)
+        s1[p] = 1
+        h = 0
+    elif rule == DFS:
+        s0[p] = 1
+    # the wall follower's run to a wall, Pledge's straight mode: move ``aux``
+    straight = rule == PLEDGE or (rule == WALL and h < 0)
+    start_state = p * 4 + h
+    if rule == WALL and h >= 0:
+        s0[p] |= np.uint8(1 << h)
+    check = False
+    count = 0
+    seg = np.int64(0)
+    bounce = False
+    i = 0
+    status = OK
+    while True:
+        if vis[p] >= 0:
+            n0 = n
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                status = ROOM
+            elif rule == TREMAUX:
+                for j in range(n0, n):
+                    if depth == buf.shape[0]:
+                        status = ROOM
+                        break
+                    buf[depth] = walk[j]
+                    depth += 1
+            break
+        if check:           # the wall follower, after a move along the wall
+            bit = np.uint8(1 << h)
+            if s0[p] & bit:
+                status = BACK_AT_START if p * 4 + h == start_state else LOOPING
+                break
+            s0[p] |= bit
+        q = -1
+        d = 0
+        if rule <= PLEDGE:
+            if straight:
+                if rule == PLEDGE:
+                    if s0[p]:
+                        status = LOOPING
+                        break
+                    s0[p] = 1
+                q = _step(free, rows, cols, p, aux)
+                if q < 0:
+                    straight = False
+                    h = (aux - hand) % 4
+                    if rule == PLEDGE:
+                        count = -hand
+                        seg = n
+                    else:
+                        start_state = p * 4 + h
+                        s0[p] |= np.uint8(1 << h)
+            if q < 0:
+                k = 0
+                for k in range(4):
+                    d = (h + hand * _PLEDGE_TURN[k]) % 4
+                    q = _step(free, rows, cols, p, d)
+                    if q >= 0:
+                        break
+                if q < 0:
+                    status = STUCK
+                    break
+                count += hand * _PLEDGE_TURN[k]
+                h = d
+                check = rule == WALL
+        elif rule == TREMAUX:
+            d = -1
+            if bounce:
+                d = (h + 2) % 4
+            else:
+                for k in range(4):
+                    dd = (h + hand * _PLEDGE_TURN[k]) % 4
+                    if _step(free, rows, cols, p, dd) >= 0 and (s0[p] >> (2 * dd)) & 3 == 0:
+                        d = dd
+                        break
+                if d < 0:
+                    for dd in range(4):
+                        if _step(free, rows, cols, p, dd) >= 0 and (s0[p] >> (2 * dd)) & 3 == 1:
+                            d = dd
+                            break
+                if d < 0:
+                    status = EXHAUSTED
+                    break
+            q = _step(free, rows, cols, p, d)
+            m = ((s0[p] >> (2 * d)) & 3) + 1
+            b = (d + 2) % 4
+            s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
+            s0[q] = (s0[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+            if m == 1 and s1[q] == 0:
+                if depth == buf.shape[0]:
+                    status = ROOM
+                    break
+                buf[depth] = q                          # a new cell: unroll the thread
+                depth += 1
+            elif m == 2 and not bounce:
+                depth -= 1                              # retreat: roll it back up
+            bounce = s1[q] == 1 and m == 1
+            s1[q] = 1
+            h = d
+        elif rule == DFS:
+            while s1[p] < 4:
+                d = perms[s3[p], s1[p]]
+                s1[p] += 1
+                q = _step(free, rows, cols, p, d)
+                if q >= 0 and not s0[q]:
+                    s0[q] = 1
+                    s2[q] = (d + 2) % 4
+                    break
+                q = -1
+            if q < 0:
+                if p == start:
+                    status = EXHAUSTED
+                    break
+                q = _step(free, rows, cols, p, np.int64(s2[p]))
+        else:
+            if i == u.shape[0]:
+                status = STEP_LIMIT
+                break
+            m = 0
+            for dd in range(4):
+                if h >= 0 and dd == (h + 2) % 4:
+                    continue
+                if _step(free, rows, cols, p, dd) >= 0:
+                    buf[m] = dd
+                    m += 1
+            if m == 0:
+                if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
+                    status = STUCK
+                    break
+                d = (h + 2) % 4
+            else:
+                j = np.int64(u[i] * m)
+                d = buf[j if j < m - 1 else m - 1]
+            q = _step(free, rows, cols, p, d)
+            h = d
+            i += 1
+        p = q
+        if n == walk.shape[0]:
+            status = ROOM
+            break
+        walk[n] = p
+        n += 1
+        if rule == PLEDGE:
+            buf[n - 1] = 4 * count + h
+            if straight:
+                continue
+            if count == 0:
+                straight = True
+                for j in range(seg, n):
+                    s1[walk[j]] = 0
+                continue
+            bit = np.uint8(1 << h)
+            if s1[p] & bit:
+                j = n - 2
+                while not (walk[j] == p and buf[j] & 3 == h):
+                    j -= 1
+                delta = count - (buf[j] >> 2)
+                if delta == 0 or delta * count > 0:
+                    status = LOOPING
+                    break
+                for j in range(seg, n):
+                    s1[walk[j]] = 0
+                seg = n - 1
+            s1[p] |= bit
+    return n, status, depth, p, h
+
+
+_NO_U8 = np.zeros(1, np.uint8)
+_NO_U = np.zeros(0, np.float64)
+_NO_PERMS = np.zeros((1, 4), np.int64)
+_NO_BUF = np.zeros(1, np.int64)
+
+
 def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     """Hand-on-the-wall walk: try hand side, straight, other side, back.
 
@@ -201,65 +408,13 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     ``marks``: zeroed uint8, one per cell; ``walk``: a :func:`buffer`.
     Returns ``(walk, n, status)``.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    if vis[p] >= 0:
-        n = _walk_sight(walk, n, cols, p, vis)
-        if n < 0:
-            return walk, n, ROOM
-        return walk, n, OK
-    if h0 >= 0:
-        h = h0
-    else:
-        while True:
-            q = _step(free, rows, cols, p, run_dir)
-            if q < 0:
-                break
-            p = q
-            if n == walk.shape[0]:
-                return walk, n, ROOM
-            walk[n] = p
-            n += 1
-            if vis[p] >= 0:
-                n = _walk_sight(walk, n, cols, p, vis)
-                if n < 0:
-                    return walk, n, ROOM
-                return walk, n, OK
-        h = (run_dir - hand) % 4
-    start_state = p * 4 + h
-    marks[p] |= np.uint8(1 << h)
-    while True:
-        q = -1
-        d = 0
-        for k in range(4):
-            d = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
-            q = _step(free, rows, cols, p, d)
-            if q >= 0:
-                break
-        if q < 0:
-            return walk, n, STUCK
-        p = q
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM
-        walk[n] = p
-        n += 1
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        bit = np.uint8(1 << h)
-        if marks[p] & bit:
-            if p * 4 + h == start_state:
-                return walk, n, BACK_AT_START
-            return walk, n, LOOPING
-        marks[p] |= bit
+    n, status, _, _, _ = walker(WALL, free, rows, cols, start, h0, run_dir, vis, hand, marks,
+                                _NO_U8, _NO_U8, _NO_U8, walk, _NO_BUF, _NO_PERMS, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
-def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk, moves):
+def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk,
+                moves):
     """The Pledge algorithm: go ``main`` until blocked, follow the wall
     counting turns, leave it when the count is back to zero.
 
@@ -276,75 +431,12 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
     ``straight_seen`` and ``follow_marks``: zeroed uint8, one per cell.
     Returns ``(walk, n, status)``.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    moves[0] = main
-    following = False
-    count = 0
-    h = main
-    seg = 0
-    while True:
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        if not following:
-            if straight_seen[p]:
-                return walk, n, LOOPING
-            straight_seen[p] = 1
-            q = _step(free, rows, cols, p, main)
-            if q >= 0:
-                p = q
-                if n == walk.shape[0]:
-                    return walk, n, ROOM
-                walk[n] = p
-                n += 1
-                moves[n - 1] = main
-                continue
-            following = True
-            h = (main - hand) % 4
-            count = -hand
-            seg = n
-        q = -1
-        d = 0
-        k = 0
-        for k in range(4):
-            d = (h + hand * _PLEDGE_TURN[k]) % 4
-            q = _step(free, rows, cols, p, d)
-            if q >= 0:
-                break
-        if q < 0:
-            return walk, n, STUCK
-        count += hand * _PLEDGE_TURN[k]
-        h = d
-        p = q
-        if n == walk.shape[0]:
-            return walk, n, ROOM
-        walk[n] = p
-        n += 1
-        moves[n - 1] = 4 * count + h
-        if count == 0:
-            following = False
-            for j in range(seg, n):
-                follow_marks[walk[j]] = 0
-            continue
-        bit = np.uint8(1 << h)
-        if follow_marks[p] & bit:
-            j = n - 2
-            while not (walk[j] == p and moves[j] & 3 == h):
-                j -= 1
-            delta = count - (moves[j] >> 2)
-            if delta == 0 or delta * count > 0:
-                return walk, n, LOOPING
-            for i in range(seg, n):
-                follow_marks[walk[i]] = 0
-            seg = n - 1
-        follow_marks[p] |= bit
+    n, status, _, _, _ = walker(PLEDGE, free, rows, cols, start, 0, main, vis, hand,
+                                straight_seen, follow_marks, _NO_U8, _NO_U8, walk, moves,
+                                _NO_PERMS, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
 def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, thread):
     """Trémaux's rule with marks on the passages between neighbouring cells.
 
@@ -357,105 +449,21 @@ def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, threa
     thread, depth)``; the thread (the cells joined by passages marked once,
     start first) ends with the walk to the goal on sight, which may cross it.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    thread[0] = p
-    depth = np.int64(1)
-    visited[p] = 1
-    h = 0
-    bounce = False
-    while True:
-        if vis[p] >= 0:
-            n0 = n
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM, thread, depth
-            for i in range(n0, n):
-                if depth == thread.shape[0]:
-                    return walk, n, ROOM, thread, depth
-                thread[depth] = walk[i]
-                depth += 1
-            return walk, n, OK, thread, depth
-        d = -1
-        if bounce:
-            d = (h + 2) % 4
-        else:
-            for k in range(4):
-                dd = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
-                if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 0:
-                    d = dd
-                    break
-            if d < 0:
-                for dd in range(4):
-                    if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 1:
-                        d = dd
-                        break
-            if d < 0:
-                return walk, n, EXHAUSTED, thread, depth
-        q = _step(free, rows, cols, p, d)
-        m = ((marks[p] >> (2 * d)) & 3) + 1
-        b = (d + 2) % 4
-        marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
-        marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
-        if m == 1 and visited[q] == 0:
-            if depth == thread.shape[0]:
-                return walk, n, ROOM, thread, depth
-            thread[depth] = q                           # a new cell: unroll the thread
-            depth += 1
-        elif m == 2 and not bounce:
-            depth -= 1                                  # retreat: roll it back up
-        bounce = visited[q] == 1 and m == 1
-        visited[q] = 1
-        p = q
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM, thread, depth
-        walk[n] = p
-        n += 1
+    n, status, depth, _, _ = walker(TREMAUX, free, rows, cols, start, 0, 0, vis, hand, marks,
+                                    visited, _NO_U8, _NO_U8, walk, thread, _NO_PERMS, _NO_U)
+    return walk, n, status, thread, depth
 
 
-@njit(cache=True)
 def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, parent, walk):
     """Depth-first exploration with backtracking; cell ``p`` tries its
     neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
-    ``parent``: zeroed uint8, one per cell. Returns ``(walk, n, status)``."""
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    visited[p] = 1
-    while True:
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        moved = False
-        while cursor[p] < 4:
-            d = perms[perm_ids[p], cursor[p]]
-            cursor[p] += 1
-            q = _step(free, rows, cols, p, d)
-            if q >= 0 and not visited[q]:
-                visited[q] = 1
-                parent[q] = (d + 2) % 4
-                p = q
-                if n == walk.shape[0]:
-                    return walk, n, ROOM
-                walk[n] = p
-                n += 1
-                moved = True
-                break
-        if not moved:
-            if p == start:
-                return walk, n, EXHAUSTED
-            p = _step(free, rows, cols, p, np.int64(parent[p]))
-            if n == walk.shape[0]:
-                return walk, n, ROOM
-            walk[n] = p
-            n += 1
+    ``parent``: zeroed uint8, one per cell; ``perm_ids``: uint8. Returns
+    ``(walk, n, status)``."""
+    n, status, _, _, _ = walker(DFS, free, rows, cols, start, 0, 0, vis, 1, visited, cursor,
+                                parent, perm_ids, walk, _NO_BUF, perms, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
 def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
@@ -463,42 +471,11 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
     STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
-    scratch. (``min``/``int`` as a select and a cast: their overloads
-    compiled for this kernel alone.)
+    scratch.
     """
-    n = np.int64(0)
-    for i in range(u.shape[0]):
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM, p, h
-            return walk, n, OK, p, h
-        m = 0
-        for d in range(4):
-            if h >= 0 and d == (h + 2) % 4:
-                continue
-            if _step(free, rows, cols, p, d) >= 0:
-                cand[m] = d
-                m += 1
-        if m == 0:
-            if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
-                return walk, n, STUCK, p, h
-            d = (h + 2) % 4
-        else:
-            j = np.int64(u[i] * m)
-            d = cand[j if j < m - 1 else m - 1]
-        p = _step(free, rows, cols, p, d)
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM, p, h
-        walk[n] = p
-        n += 1
-    if vis[p] >= 0:
-        n = _walk_sight(walk, n, cols, p, vis)
-        if n < 0:
-            return walk, n, ROOM, p, h
-        return walk, n, OK, p, h
-    return walk, n, STEP_LIMIT, p, h
+    n, status, _, p, h = walker(MOUSE, free, rows, cols, p, h, 0, vis, 1, _NO_U8, _NO_U8,
+                                _NO_U8, _NO_U8, walk, cand, _NO_PERMS, u)
+    return walk, n, status, p, h
 
 
 @njit(cache=True)

@@ -58,8 +58,9 @@ STEP_LIMIT = 5         # random walk: ran out of steps (chunk finished)
 ROOM = 6               # the walk buffer is full: run again with a longer one (:func:`until_room`)
 
 
-@njit(cache=True)
 def _step(free, rows, cols, p, d):
+    """The cell one move ``d`` from ``p``, -1 when it is off the grid or
+    blocked (Python: the kernels test a cell's four neighbours at once)."""
     r = p // cols + DR[d]
     c = p % cols + DC[d]
     if r < 0 or r >= rows or c < 0 or c >= cols:
@@ -259,6 +260,19 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 status = BACK_AT_START if p * 4 + h == start_state else LOOPING
                 break
             s0[p] |= bit
+        # the open directions from p, once per move (bit d: neighbour d is
+        # free): one bounds test each, no step call per try
+        r = p // cols
+        c = p - r * cols
+        nb = 0
+        if r > 0 and free[p - cols]:
+            nb |= 1
+        if c < cols - 1 and free[p + 1]:
+            nb |= 2
+        if r < rows - 1 and free[p + cols]:
+            nb |= 4
+        if c > 0 and free[p - 1]:
+            nb |= 8
         q = -1
         d = 0
         if rule <= PLEDGE:
@@ -268,8 +282,9 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                         status = LOOPING
                         break
                     s0[p] = 1
-                q = _step(free, rows, cols, p, aux)
-                if q < 0:
+                if (nb >> aux) & 1:
+                    q = p + DR[aux] * cols + DC[aux]
+                else:
                     straight = False
                     h = (aux - hand) % 4
                     if rule == PLEDGE:
@@ -282,8 +297,8 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 k = 0
                 for k in range(4):
                     d = (h + hand * _PLEDGE_TURN[k]) % 4
-                    q = _step(free, rows, cols, p, d)
-                    if q >= 0:
+                    if (nb >> d) & 1:
+                        q = p + DR[d] * cols + DC[d]
                         break
                 if q < 0:
                     status = STUCK
@@ -298,18 +313,18 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             else:
                 for k in range(4):
                     dd = (h + hand * _PLEDGE_TURN[k]) % 4
-                    if _step(free, rows, cols, p, dd) >= 0 and (s0[p] >> (2 * dd)) & 3 == 0:
+                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 0:
                         d = dd
                         break
                 if d < 0:
                     for dd in range(4):
-                        if _step(free, rows, cols, p, dd) >= 0 and (s0[p] >> (2 * dd)) & 3 == 1:
+                        if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 1:
                             d = dd
                             break
                 if d < 0:
                     status = EXHAUSTED
                     break
-            q = _step(free, rows, cols, p, d)
+            q = p + DR[d] * cols + DC[d]
             m = ((s0[p] >> (2 * d)) & 3) + 1
             b = (d + 2) % 4
             s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
@@ -329,17 +344,19 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             while s1[p] < 4:
                 d = perms[s3[p], s1[p]]
                 s1[p] += 1
-                q = _step(free, rows, cols, p, d)
-                if q >= 0 and not s0[q]:
-                    s0[q] = 1
-                    s2[q] = (d + 2) % 4
-                    break
-                q = -1
+                if (nb >> d) & 1:
+                    q = p + DR[d] * cols + DC[d]
+                    if not s0[q]:
+                        s0[q] = 1
+                        s2[q] = (d + 2) % 4
+                        break
+                    q = -1
             if q < 0:
                 if p == start:
                     status = EXHAUSTED
                     break
-                q = _step(free, rows, cols, p, np.int64(s2[p]))
+                d = np.int64(s2[p])
+                q = p + DR[d] * cols + DC[d]
         else:
             if i == u.shape[0]:
                 status = STEP_LIMIT
@@ -348,18 +365,18 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             for dd in range(4):
                 if h >= 0 and dd == (h + 2) % 4:
                     continue
-                if _step(free, rows, cols, p, dd) >= 0:
+                if (nb >> dd) & 1:
                     buf[m] = dd
                     m += 1
             if m == 0:
-                if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
+                if h < 0 or not (nb >> ((h + 2) % 4)) & 1:
                     status = STUCK
                     break
                 d = (h + 2) % 4
             else:
                 j = np.int64(u[i] * m)
                 d = buf[j if j < m - 1 else m - 1]
-            q = _step(free, rows, cols, p, d)
+            q = p + DR[d] * cols + DC[d]
             h = d
             i += 1
         p = q
@@ -479,18 +496,18 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
 
 
 @njit(cache=True)
-def fill_dead_ends(free, rows, cols, a, b, removable, inq):
+def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
 
     ``removable[config]`` says whether a cell whose 8 neighbours are free per
     the bits of ``config`` (N, NE, E, SE, S, SW, W, NW) may be filled. Cells
     are processed first in, first out, so wide regions are peeled layer by
-    layer. Returns the number of cells filled.
+    layer. ``inq``: zeroed uint8, ``queue``: int64, one per cell (the
+    caller's: ``np.zeros`` and ``np.empty`` here compiled numba's
+    implementations for this kernel). Returns the number of cells filled.
     """
     ncells = rows * cols
-    queue = np.empty(ncells, np.int64)
-    inq = np.zeros(ncells, np.uint8)
     head = 0
     size = 0
     for p in range(ncells):

@@ -93,32 +93,6 @@ def _walk_sight(walk, n, cols, p, vis):
     return n
 
 
-@njit(cache=True)
-def sight_rays(free, rows, cols, goal, vis):
-    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
-    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
-    caller fills it: ``np.full`` here compiled an implementation of its own)."""
-    gr = goal // cols
-    gc = goal % cols
-    for d in range(8):
-        dr = DR[d]
-        dc = DC[d]
-        back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
-        r = gr
-        c = gc
-        while True:
-            nr = r + dr
-            nc = c + dc
-            if nr < 0 or nr >= rows or nc < 0 or nc >= cols or not free[nr * cols + nc]:
-                break
-            # A diagonal step is walked as two axis moves: both corners must be free.
-            if d >= 4 and not (free[nr * cols + c] and free[r * cols + nc]):
-                break
-            r = nr
-            c = nc
-            vis[r * cols + c] = back
-
-
 def sight_field(free, rows: int, cols: int, goal: int, enabled: bool) -> np.ndarray:
     """The sight array (see module doc); only the goal when not ``enabled``."""
     vis = np.full(rows * cols, -1, np.int8)
@@ -198,6 +172,12 @@ PLEDGE = 1
 TREMAUX = 2
 DFS = 3
 MOUSE = 4
+#: Not walkers: the sight array's rays (:func:`sight_rays`), the cells a walk
+#: knows (:func:`known_cells`) and dead-end filling (:func:`fill_dead_ends`), in
+#: the same kernel (one compile fewer each).
+SIGHT = 5
+KNOWN = 6
+FILL = 7
 
 
 @njit(cache=True)
@@ -213,9 +193,96 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
     ``s0`` ... ``s3``: uint8 scratch, one per cell (zeroed); ``buf``: Pledge's
     moves, Tremaux's thread (as long as ``walk``), the mouse's 4 candidates.
     """
-    start = p
     n = np.int64(0)
     depth = np.int64(0)
+    if rule == SIGHT:           # p: the goal
+        gr = p // cols
+        gc = p - gr * cols
+        for d in range(8):
+            dr = DR[d]
+            dc = DC[d]
+            back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
+            r = gr
+            c = gc
+            while True:
+                nr = r + dr
+                nc = c + dc
+                if nr < 0 or nr >= rows or nc < 0 or nc >= cols or not free[nr * cols + nc]:
+                    break
+                # A diagonal step is walked as two axis moves: both corners must be free.
+                if d >= 4 and not (free[nr * cols + c] and free[r * cols + nc]):
+                    break
+                r = nr
+                c = nc
+                vis[r * cols + c] = back
+        return n, OK, depth, p, h
+    if rule == KNOWN:           # s0: known
+        for v in walk:
+            r = v // cols
+            c = v - r * cols
+            if s0[v] != 2:
+                s0[v] = 2
+                n += 1
+            for d in range(8):
+                nr = r + DR[d]
+                nc = c + DC[d]
+                if 0 <= nr < rows and 0 <= nc < cols and free[nr * cols + nc]:
+                    q = nr * cols + nc
+                    s0[q] = s0[q] if s0[q] else 1
+        return n, OK, depth, p, h
+    start = p
+    if rule == FILL:            # s0: removable, s1: inq, buf: the queue; anchors p and h
+        ncells = rows * cols
+        head = 0
+        size = 0
+        for p in range(ncells):
+            if not free[p] or p == start or p == h:
+                continue
+            r = p // cols
+            c = p % cols
+            border = False
+            for d in range(8):
+                rr = r + DR[d]
+                cc = c + DC[d]
+                if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
+                    border = True
+                    break
+            if border:
+                buf[(head + size) % ncells] = p
+                size += 1
+                s1[p] = 1
+        filled = 0
+        while size > 0:
+            p = buf[head]
+            head = (head + 1) % ncells
+            size -= 1
+            s1[p] = 0
+            if not free[p] or p == start or p == h:
+                continue
+            r = p // cols
+            c = p % cols
+            config = 0
+            for i in range(8):
+                d = _RING[i]
+                rr = r + DR[d]
+                cc = c + DC[d]
+                if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
+                    config |= 1 << i
+            if not s0[config]:
+                continue
+            free[p] = 0
+            filled += 1
+            for i in range(8):
+                d = _RING[i]
+                rr = r + DR[d]
+                cc = c + DC[d]
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    q = rr * cols + cc
+                    if free[q] and not s1[q]:
+                        buf[(head + size) % ncells] = q
+                        size += 1
+                        s1[q] = 1
+        return filled, OK, depth, p, h
     if rule != MOUSE:
         walk[0] = p         # buffers are at least 1 long
         n = np.int64(1)
@@ -495,7 +562,26 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     return walk, n, status, p, h
 
 
-@njit(cache=True)
+_NO_VIS = np.zeros(1, np.int8)
+
+
+def sight_rays(free, rows, cols, goal, vis):
+    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
+    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
+    caller fills it: ``np.full`` in a kernel compiled an implementation of its own)."""
+    walker(SIGHT, free, rows, cols, goal, 0, 0, vis, 1, _NO_U8, _NO_U8, _NO_U8, _NO_U8,
+           _NO_BUF, _NO_BUF, _NO_PERMS, _NO_U)
+
+
+def known_cells(free, rows, cols, walk, known):
+    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
+    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
+    number of distinct cells stepped on (:func:`count_distinct`'s, one
+    kernel fewer to compile for the default route)."""
+    return walker(KNOWN, free, rows, cols, 0, 0, 0, _NO_VIS, 1, known, _NO_U8, _NO_U8, _NO_U8,
+                  walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
+
+
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
@@ -504,79 +590,10 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     the bits of ``config`` (N, NE, E, SE, S, SW, W, NW) may be filled. Cells
     are processed first in, first out, so wide regions are peeled layer by
     layer. ``inq``: zeroed uint8, ``queue``: int64, one per cell (the
-    caller's: ``np.zeros`` and ``np.empty`` here compiled numba's
-    implementations for this kernel). Returns the number of cells filled.
+    caller's: ``np.zeros`` and ``np.empty`` in a kernel compiled numba's
+    implementations for it). Returns the number of cells filled.
     """
-    ncells = rows * cols
-    head = 0
-    size = 0
-    for p in range(ncells):
-        if not free[p] or p == a or p == b:
-            continue
-        r = p // cols
-        c = p % cols
-        border = False
-        for d in range(8):
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
-                border = True
-                break
-        if border:
-            queue[(head + size) % ncells] = p
-            size += 1
-            inq[p] = 1
-    filled = 0
-    while size > 0:
-        p = queue[head]
-        head = (head + 1) % ncells
-        size -= 1
-        inq[p] = 0
-        if not free[p] or p == a or p == b:
-            continue
-        r = p // cols
-        c = p % cols
-        config = 0
-        for i in range(8):
-            d = _RING[i]
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                config |= 1 << i
-        if not removable[config]:
-            continue
-        free[p] = 0
-        filled += 1
-        for i in range(8):
-            d = _RING[i]
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if 0 <= rr < rows and 0 <= cc < cols:
-                q = rr * cols + cc
-                if free[q] and not inq[q]:
-                    queue[(head + size) % ncells] = q
-                    size += 1
-                    inq[q] = 1
-    return filled
-
-
-@njit(cache=True)
-def known_cells(free, rows, cols, walk, known):
-    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
-    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
-    number of distinct cells stepped on (:func:`count_distinct`'s, one
-    kernel fewer to compile for the default route)."""
-    count = 0
-    for p in walk:
-        r = p // cols
-        c = p % cols
-        if known[p] != 2:
-            known[p] = 2
-            count += 1
-        for d in range(8):
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                q = rr * cols + cc
-                known[q] = known[q] if known[q] else 1
-    return count
+    if not removable.flags.writeable:   # (REMOVABLE): one argument type, one compile
+        removable = removable.copy()
+    return walker(FILL, free, rows, cols, a, b, 0, _NO_VIS, 1, removable, inq, _NO_U8, _NO_U8,
+                  _NO_BUF, queue, _NO_PERMS, _NO_U)[0]

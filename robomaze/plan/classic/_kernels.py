@@ -23,9 +23,11 @@ turn failures into :class:`robomaze.errors.NoPathError`.
 The callers allocate what a kernel needs (the first walk buffer, zeroed
 marks, the sight array): ``np.zeros`` and ``np.full`` inside a kernel
 compiled implementations of their own on a cold start (issue 40, round 9:
-benchmarks/README.md). One kernel per walker, not one for all with the
-walker as an argument: that compiled no less (the body's SSA, inlining and
-optimisation grow faster than its size).
+benchmarks/README.md). The five walkers are one kernel, :func:`walker`, the
+rule a small integer (issue 40, round 11): one loop whose sight check, move
+and store they share, written once, compiles ~1 s less than five kernels
+did (round 9's attempt inlined five whole bodies under a dispatch, which
+compiled no less). The functions named after each walker call it.
 """
 
 from __future__ import annotations
@@ -172,12 +174,11 @@ PLEDGE = 1
 TREMAUX = 2
 DFS = 3
 MOUSE = 4
-#: Not walkers: the sight array's rays (:func:`sight_rays`), the cells a walk
-#: knows (:func:`known_cells`) and dead-end filling (:func:`fill_dead_ends`), in
-#: the same kernel (one compile fewer each).
+#: Not walkers: the sight array's rays (:func:`sight_rays`) and the cells a
+#: walk knows (:func:`known_cells`), in the same kernel (one compile fewer
+#: each; dead-end filling, larger, compiled 0.3-0.6 s more inside it than apart).
 SIGHT = 5
 KNOWN = 6
-FILL = 7
 
 
 @njit(cache=True)
@@ -231,58 +232,6 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     s0[q] = s0[q] if s0[q] else 1
         return n, OK, depth, p, h
     start = p
-    if rule == FILL:            # s0: removable, s1: inq, buf: the queue; anchors p and h
-        ncells = rows * cols
-        head = 0
-        size = 0
-        for p in range(ncells):
-            if not free[p] or p == start or p == h:
-                continue
-            r = p // cols
-            c = p % cols
-            border = False
-            for d in range(8):
-                rr = r + DR[d]
-                cc = c + DC[d]
-                if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
-                    border = True
-                    break
-            if border:
-                buf[(head + size) % ncells] = p
-                size += 1
-                s1[p] = 1
-        filled = 0
-        while size > 0:
-            p = buf[head]
-            head = (head + 1) % ncells
-            size -= 1
-            s1[p] = 0
-            if not free[p] or p == start or p == h:
-                continue
-            r = p // cols
-            c = p % cols
-            config = 0
-            for i in range(8):
-                d = _RING[i]
-                rr = r + DR[d]
-                cc = c + DC[d]
-                if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                    config |= 1 << i
-            if not s0[config]:
-                continue
-            free[p] = 0
-            filled += 1
-            for i in range(8):
-                d = _RING[i]
-                rr = r + DR[d]
-                cc = c + DC[d]
-                if 0 <= rr < rows and 0 <= cc < cols:
-                    q = rr * cols + cc
-                    if free[q] and not s1[q]:
-                        buf[(head + size) % ncells] = q
-                        size += 1
-                        s1[q] = 1
-        return filled, OK, depth, p, h
     if rule != MOUSE:
         walk[0] = p         # buffers are at least 1 long
         n = np.int64(1)
@@ -582,6 +531,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
+@njit(cache=True)
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
@@ -590,10 +540,57 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     the bits of ``config`` (N, NE, E, SE, S, SW, W, NW) may be filled. Cells
     are processed first in, first out, so wide regions are peeled layer by
     layer. ``inq``: zeroed uint8, ``queue``: int64, one per cell (the
-    caller's: ``np.zeros`` and ``np.empty`` in a kernel compiled numba's
-    implementations for it). Returns the number of cells filled.
+    caller's: ``np.zeros`` and ``np.empty`` here compiled numba's
+    implementations for this kernel). Returns the number of cells filled.
     """
-    if not removable.flags.writeable:   # (REMOVABLE): one argument type, one compile
-        removable = removable.copy()
-    return walker(FILL, free, rows, cols, a, b, 0, _NO_VIS, 1, removable, inq, _NO_U8, _NO_U8,
-                  _NO_BUF, queue, _NO_PERMS, _NO_U)[0]
+    ncells = rows * cols
+    head = 0
+    size = 0
+    for p in range(ncells):
+        if not free[p] or p == a or p == b:
+            continue
+        r = p // cols
+        c = p % cols
+        border = False
+        for d in range(8):
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
+                border = True
+                break
+        if border:
+            queue[(head + size) % ncells] = p
+            size += 1
+            inq[p] = 1
+    filled = 0
+    while size > 0:
+        p = queue[head]
+        head = (head + 1) % ncells
+        size -= 1
+        inq[p] = 0
+        if not free[p] or p == a or p == b:
+            continue
+        r = p // cols
+        c = p % cols
+        config = 0
+        for i in range(8):
+            d = _RING[i]
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
+                config |= 1 << i
+        if not removable[config]:
+            continue
+        free[p] = 0
+        filled += 1
+        for i in range(8):
+            d = _RING[i]
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if 0 <= rr < rows and 0 <= cc < cols:
+                q = rr * cols + cc
+                if free[q] and not inq[q]:
+                    queue[(head + size) % ncells] = q
+                    size += 1
+                    inq[q] = 1
+    return filled

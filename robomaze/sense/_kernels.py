@@ -63,14 +63,15 @@ def _origin_blocked(occ, rows, cols, a0, b0):
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
-    if _cell_blocked(occ, rows, cols, r, c):
-        return True
-    if a_on and _cell_blocked(occ, rows, cols, r, c - 1):
-        return True
-    if b_on and _cell_blocked(occ, rows, cols, r - 1, c):
-        return True
-    if a_on and b_on and _cell_blocked(occ, rows, cols, r - 1, c - 1):
-        return True
+    # the square itself and, on a grid line, those across it: one test site
+    # (each call site of a helper is compiled apart)
+    for k in range(4):
+        dr = k >> 1
+        dc = k & 1
+        if (dc == 1 and not a_on) or (dr == 1 and not b_on):
+            continue
+        if _cell_blocked(occ, rows, cols, r - dr, c - dc):
+            return True
     return False
 
 
@@ -105,6 +106,9 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     along_b = b_on and db == 0.0
     sc, tma, tda = _axis_setup(a0, da, c)
     sr, tmb, tdb = _axis_setup(b0, db, r)
+    # Each step tests the square entered (r1, c1) and, along a grid line or
+    # through a vertex (``more``), up to two squares beside it: three test
+    # sites for the three cases (each call site of a helper is compiled apart).
     while True:
         diff = tma - tmb
         tol = _CORNER_TOL * (1.0 + (tmb if tmb < tma else tma))
@@ -114,30 +118,46 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
                 return tmax
             c += sc
             tma += tda
-            hit = _cell_blocked(occ, rows, cols, r, c)
-            if along_b and not hit:
-                hit = _cell_blocked(occ, rows, cols, r - 1, c)
+            r1 = r
+            c1 = c
+            r2 = r - 1
+            c2 = c
+            r3 = r - 1
+            c3 = c
+            more = along_b
         elif diff > tol:
             t = tmb
             if t > tmax:
                 return tmax
             r += sr
             tmb += tdb
-            hit = _cell_blocked(occ, rows, cols, r, c)
-            if along_a and not hit:
-                hit = _cell_blocked(occ, rows, cols, r, c - 1)
+            r1 = r
+            c1 = c
+            r2 = r
+            c2 = c - 1
+            r3 = r
+            c3 = c - 1
+            more = along_a
         else:
             # Through a vertex: the two side squares touch the ray there too.
             t = tmb if tmb < tma else tma
             if t > tmax:
                 return tmax
-            hit = (_cell_blocked(occ, rows, cols, r, c + sc)
-                   or _cell_blocked(occ, rows, cols, r + sr, c)
-                   or _cell_blocked(occ, rows, cols, r + sr, c + sc))
+            r1 = r
+            c1 = c + sc
+            r2 = r + sr
+            c2 = c
+            r3 = r + sr
+            c3 = c + sc
+            more = True
             c += sc
             r += sr
             tma += tda
             tmb += tdb
+        hit = _cell_blocked(occ, rows, cols, r1, c1)
+        if more and not hit:
+            hit = (_cell_blocked(occ, rows, cols, r2, c2)
+                   or _cell_blocked(occ, rows, cols, r3, c3))
         if hit:
             return t
 

@@ -23,9 +23,11 @@ turn failures into :class:`robomaze.errors.NoPathError`.
 The callers allocate what a kernel needs (the first walk buffer, zeroed
 marks, the sight array): ``np.zeros`` and ``np.full`` inside a kernel
 compiled implementations of their own on a cold start (issue 40, round 9:
-benchmarks/README.md). One kernel per walker, not one for all with the
-walker as an argument: that compiled no less (the body's SSA, inlining and
-optimisation grow faster than its size).
+benchmarks/README.md). The five walkers are one kernel, :func:`walker`, the
+rule a small integer (issue 40, round 11): one loop whose sight check, move
+and store they share, written once, compiles ~1 s less than five kernels
+did (round 9's attempt inlined five whole bodies under a dispatch, which
+compiled no less). The functions named after each walker call it.
 """
 
 from __future__ import annotations
@@ -58,8 +60,9 @@ STEP_LIMIT = 5         # random walk: ran out of steps (chunk finished)
 ROOM = 6               # the walk buffer is full: run again with a longer one (:func:`until_room`)
 
 
-@njit(cache=True)
 def _step(free, rows, cols, p, d):
+    """The cell one move ``d`` from ``p``, -1 when it is off the grid or
+    blocked (Python: the kernels test a cell's four neighbours at once)."""
     r = p // cols + DR[d]
     c = p % cols + DC[d]
     if r < 0 or r >= rows or c < 0 or c >= cols:
@@ -90,32 +93,6 @@ def _walk_sight(walk, n, cols, p, vis):
         walk[n] = p
         n += 1
     return n
-
-
-@njit(cache=True)
-def sight_rays(free, rows, cols, goal, vis):
-    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
-    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
-    caller fills it: ``np.full`` here compiled an implementation of its own)."""
-    gr = goal // cols
-    gc = goal % cols
-    for d in range(8):
-        dr = DR[d]
-        dc = DC[d]
-        back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
-        r = gr
-        c = gc
-        while True:
-            nr = r + dr
-            nc = c + dc
-            if nr < 0 or nr >= rows or nc < 0 or nc >= cols or not free[nr * cols + nc]:
-                break
-            # A diagonal step is walked as two axis moves: both corners must be free.
-            if d >= 4 and not (free[nr * cols + c] and free[r * cols + nc]):
-                break
-            r = nr
-            c = nc
-            vis[r * cols + c] = back
 
 
 def sight_field(free, rows: int, cols: int, goal: int, enabled: bool) -> np.ndarray:
@@ -191,7 +168,270 @@ def until_room(run, size: int):
         size *= 2
 
 
+#: Walker rules of :func:`walker`.
+WALL = 0
+PLEDGE = 1
+TREMAUX = 2
+DFS = 3
+MOUSE = 4
+#: Not walkers: the sight array's rays (:func:`sight_rays`) and the cells a
+#: walk knows (:func:`known_cells`), in the same kernel (one compile fewer
+#: each; dead-end filling, larger, compiled 0.3-0.6 s more inside it than apart).
+SIGHT = 5
+KNOWN = 6
+
+
 @njit(cache=True)
+def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
+    """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
+    :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
+    move; the sight check, the step and the walk's store are shared. One
+    compile instead of five, each of which paid the wrappers, the sight
+    walk's and the step's call sites and a tuple return per exit.
+
+    Returns ``(n, status, depth, p, h)``; the functions named after each
+    rule (:func:`wall_follow` ...) document its arguments and results.
+    ``s0`` ... ``s3``: uint8 scratch, one per cell (zeroed); ``buf``: Pledge's
+    moves, Tremaux's thread (as long as ``walk``), the mouse's 4 candidates.
+    """
+    n = np.int64(0)
+    depth = np.int64(0)
+    if rule == SIGHT:           # p: the goal
+        gr = p // cols
+        gc = p - gr * cols
+        for d in range(8):
+            dr = DR[d]
+            dc = DC[d]
+            back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
+            r = gr
+            c = gc
+            while True:
+                nr = r + dr
+                nc = c + dc
+                if nr < 0 or nr >= rows or nc < 0 or nc >= cols or not free[nr * cols + nc]:
+                    break
+                # A diagonal step is walked as two axis moves: both corners must be free.
+                if d >= 4 and not (free[nr * cols + c] and free[r * cols + nc]):
+                    break
+                r = nr
+                c = nc
+                vis[r * cols + c] = back
+        return n, OK, depth, p, h
+    if rule == KNOWN:           # s0: known
+        for v in walk:
+            r = v // cols
+            c = v - r * cols
+            if s0[v] != 2:
+                s0[v] = 2
+                n += 1
+            for d in range(8):
+                nr = r + DR[d]
+                nc = c + DC[d]
+                if 0 <= nr < rows and 0 <= nc < cols and free[nr * cols + nc]:
+                    q = nr * cols + nc
+                    s0[q] = s0[q] if s0[q] else 1
+        return n, OK, depth, p, h
+    start = p
+    if rule != MOUSE:
+        walk[0] = p         # buffers are at least 1 long
+        n = np.int64(1)
+    if rule == PLEDGE:
+        buf[0] = aux
+        h = aux
+    elif rule == TREMAUX:
+        buf[0] = p
+        depth = np.int64(1)
+        s1[p] = 1
+        h = 0
+    elif rule == DFS:
+        s0[p] = 1
+    # the wall follower's run to a wall, Pledge's straight mode: move ``aux``
+    straight = rule == PLEDGE or (rule == WALL and h < 0)
+    start_state = p * 4 + h
+    if rule == WALL and h >= 0:
+        s0[p] |= np.uint8(1 << h)
+    check = False
+    count = 0
+    seg = np.int64(0)
+    bounce = False
+    i = 0
+    status = OK
+    while True:
+        if vis[p] >= 0:
+            n0 = n
+            n = _walk_sight(walk, n, cols, p, vis)
+            if n < 0:
+                status = ROOM
+            elif rule == TREMAUX:
+                for j in range(n0, n):
+                    if depth == buf.shape[0]:
+                        status = ROOM
+                        break
+                    buf[depth] = walk[j]
+                    depth += 1
+            break
+        if check:           # the wall follower, after a move along the wall
+            bit = np.uint8(1 << h)
+            if s0[p] & bit:
+                status = BACK_AT_START if p * 4 + h == start_state else LOOPING
+                break
+            s0[p] |= bit
+        # the open directions from p, once per move (bit d: neighbour d is
+        # free): one bounds test each, no step call per try
+        r = p // cols
+        c = p - r * cols
+        nb = 0
+        if r > 0 and free[p - cols]:
+            nb |= 1
+        if c < cols - 1 and free[p + 1]:
+            nb |= 2
+        if r < rows - 1 and free[p + cols]:
+            nb |= 4
+        if c > 0 and free[p - 1]:
+            nb |= 8
+        q = -1
+        d = 0
+        if rule <= PLEDGE:
+            if straight:
+                if rule == PLEDGE:
+                    if s0[p]:
+                        status = LOOPING
+                        break
+                    s0[p] = 1
+                if (nb >> aux) & 1:
+                    q = p + DR[aux] * cols + DC[aux]
+                else:
+                    straight = False
+                    h = (aux - hand) % 4
+                    if rule == PLEDGE:
+                        count = -hand
+                        seg = n
+                    else:
+                        start_state = p * 4 + h
+                        s0[p] |= np.uint8(1 << h)
+            if q < 0:
+                k = 0
+                for k in range(4):
+                    d = (h + hand * _PLEDGE_TURN[k]) % 4
+                    if (nb >> d) & 1:
+                        q = p + DR[d] * cols + DC[d]
+                        break
+                if q < 0:
+                    status = STUCK
+                    break
+                count += hand * _PLEDGE_TURN[k]
+                h = d
+                check = rule == WALL
+        elif rule == TREMAUX:
+            d = -1
+            if bounce:
+                d = (h + 2) % 4
+            else:
+                for k in range(4):
+                    dd = (h + hand * _PLEDGE_TURN[k]) % 4
+                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 0:
+                        d = dd
+                        break
+                if d < 0:
+                    for dd in range(4):
+                        if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 1:
+                            d = dd
+                            break
+                if d < 0:
+                    status = EXHAUSTED
+                    break
+            q = p + DR[d] * cols + DC[d]
+            m = ((s0[p] >> (2 * d)) & 3) + 1
+            b = (d + 2) % 4
+            s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
+            s0[q] = (s0[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+            if m == 1 and s1[q] == 0:
+                if depth == buf.shape[0]:
+                    status = ROOM
+                    break
+                buf[depth] = q                          # a new cell: unroll the thread
+                depth += 1
+            elif m == 2 and not bounce:
+                depth -= 1                              # retreat: roll it back up
+            bounce = s1[q] == 1 and m == 1
+            s1[q] = 1
+            h = d
+        elif rule == DFS:
+            while s1[p] < 4:
+                d = perms[s3[p], s1[p]]
+                s1[p] += 1
+                if (nb >> d) & 1:
+                    q = p + DR[d] * cols + DC[d]
+                    if not s0[q]:
+                        s0[q] = 1
+                        s2[q] = (d + 2) % 4
+                        break
+                    q = -1
+            if q < 0:
+                if p == start:
+                    status = EXHAUSTED
+                    break
+                d = np.int64(s2[p])
+                q = p + DR[d] * cols + DC[d]
+        else:
+            if i == u.shape[0]:
+                status = STEP_LIMIT
+                break
+            m = 0
+            for dd in range(4):
+                if h >= 0 and dd == (h + 2) % 4:
+                    continue
+                if (nb >> dd) & 1:
+                    buf[m] = dd
+                    m += 1
+            if m == 0:
+                if h < 0 or not (nb >> ((h + 2) % 4)) & 1:
+                    status = STUCK
+                    break
+                d = (h + 2) % 4
+            else:
+                j = np.int64(u[i] * m)
+                d = buf[j if j < m - 1 else m - 1]
+            q = p + DR[d] * cols + DC[d]
+            h = d
+            i += 1
+        p = q
+        if n == walk.shape[0]:
+            status = ROOM
+            break
+        walk[n] = p
+        n += 1
+        if rule == PLEDGE:
+            buf[n - 1] = 4 * count + h
+            if straight:
+                continue
+            if count == 0:
+                straight = True
+                for j in range(seg, n):
+                    s1[walk[j]] = 0
+                continue
+            bit = np.uint8(1 << h)
+            if s1[p] & bit:
+                j = n - 2
+                while not (walk[j] == p and buf[j] & 3 == h):
+                    j -= 1
+                delta = count - (buf[j] >> 2)
+                if delta == 0 or delta * count > 0:
+                    status = LOOPING
+                    break
+                for j in range(seg, n):
+                    s1[walk[j]] = 0
+                seg = n - 1
+            s1[p] |= bit
+    return n, status, depth, p, h
+
+
+_NO_U8 = np.zeros(1, np.uint8)
+_NO_U = np.zeros(0, np.float64)
+_NO_PERMS = np.zeros((1, 4), np.int64)
+_NO_BUF = np.zeros(1, np.int64)
+
+
 def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     """Hand-on-the-wall walk: try hand side, straight, other side, back.
 
@@ -201,65 +441,13 @@ def wall_follow(free, rows, cols, start, vis, hand, h0, run_dir, marks, walk):
     ``marks``: zeroed uint8, one per cell; ``walk``: a :func:`buffer`.
     Returns ``(walk, n, status)``.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    if vis[p] >= 0:
-        n = _walk_sight(walk, n, cols, p, vis)
-        if n < 0:
-            return walk, n, ROOM
-        return walk, n, OK
-    if h0 >= 0:
-        h = h0
-    else:
-        while True:
-            q = _step(free, rows, cols, p, run_dir)
-            if q < 0:
-                break
-            p = q
-            if n == walk.shape[0]:
-                return walk, n, ROOM
-            walk[n] = p
-            n += 1
-            if vis[p] >= 0:
-                n = _walk_sight(walk, n, cols, p, vis)
-                if n < 0:
-                    return walk, n, ROOM
-                return walk, n, OK
-        h = (run_dir - hand) % 4
-    start_state = p * 4 + h
-    marks[p] |= np.uint8(1 << h)
-    while True:
-        q = -1
-        d = 0
-        for k in range(4):
-            d = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
-            q = _step(free, rows, cols, p, d)
-            if q >= 0:
-                break
-        if q < 0:
-            return walk, n, STUCK
-        p = q
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM
-        walk[n] = p
-        n += 1
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        bit = np.uint8(1 << h)
-        if marks[p] & bit:
-            if p * 4 + h == start_state:
-                return walk, n, BACK_AT_START
-            return walk, n, LOOPING
-        marks[p] |= bit
+    n, status, _, _, _ = walker(WALL, free, rows, cols, start, h0, run_dir, vis, hand, marks,
+                                _NO_U8, _NO_U8, _NO_U8, walk, _NO_BUF, _NO_PERMS, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
-def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk, moves):
+def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_marks, walk,
+                moves):
     """The Pledge algorithm: go ``main`` until blocked, follow the wall
     counting turns, leave it when the count is back to zero.
 
@@ -276,75 +464,12 @@ def pledge_walk(free, rows, cols, start, vis, hand, main, straight_seen, follow_
     ``straight_seen`` and ``follow_marks``: zeroed uint8, one per cell.
     Returns ``(walk, n, status)``.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    moves[0] = main
-    following = False
-    count = 0
-    h = main
-    seg = 0
-    while True:
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        if not following:
-            if straight_seen[p]:
-                return walk, n, LOOPING
-            straight_seen[p] = 1
-            q = _step(free, rows, cols, p, main)
-            if q >= 0:
-                p = q
-                if n == walk.shape[0]:
-                    return walk, n, ROOM
-                walk[n] = p
-                n += 1
-                moves[n - 1] = main
-                continue
-            following = True
-            h = (main - hand) % 4
-            count = -hand
-            seg = n
-        q = -1
-        d = 0
-        k = 0
-        for k in range(4):
-            d = (h + hand * _PLEDGE_TURN[k]) % 4
-            q = _step(free, rows, cols, p, d)
-            if q >= 0:
-                break
-        if q < 0:
-            return walk, n, STUCK
-        count += hand * _PLEDGE_TURN[k]
-        h = d
-        p = q
-        if n == walk.shape[0]:
-            return walk, n, ROOM
-        walk[n] = p
-        n += 1
-        moves[n - 1] = 4 * count + h
-        if count == 0:
-            following = False
-            for j in range(seg, n):
-                follow_marks[walk[j]] = 0
-            continue
-        bit = np.uint8(1 << h)
-        if follow_marks[p] & bit:
-            j = n - 2
-            while not (walk[j] == p and moves[j] & 3 == h):
-                j -= 1
-            delta = count - (moves[j] >> 2)
-            if delta == 0 or delta * count > 0:
-                return walk, n, LOOPING
-            for i in range(seg, n):
-                follow_marks[walk[i]] = 0
-            seg = n - 1
-        follow_marks[p] |= bit
+    n, status, _, _, _ = walker(PLEDGE, free, rows, cols, start, 0, main, vis, hand,
+                                straight_seen, follow_marks, _NO_U8, _NO_U8, walk, moves,
+                                _NO_PERMS, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
 def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, thread):
     """Trémaux's rule with marks on the passages between neighbouring cells.
 
@@ -357,105 +482,21 @@ def tremaux_walk(free, rows, cols, start, vis, hand, marks, visited, walk, threa
     thread, depth)``; the thread (the cells joined by passages marked once,
     start first) ends with the walk to the goal on sight, which may cross it.
     """
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    thread[0] = p
-    depth = np.int64(1)
-    visited[p] = 1
-    h = 0
-    bounce = False
-    while True:
-        if vis[p] >= 0:
-            n0 = n
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM, thread, depth
-            for i in range(n0, n):
-                if depth == thread.shape[0]:
-                    return walk, n, ROOM, thread, depth
-                thread[depth] = walk[i]
-                depth += 1
-            return walk, n, OK, thread, depth
-        d = -1
-        if bounce:
-            d = (h + 2) % 4
-        else:
-            for k in range(4):
-                dd = (h + hand * _TURN_BY_HAND[k] + _TURN_FIXED[k]) % 4
-                if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 0:
-                    d = dd
-                    break
-            if d < 0:
-                for dd in range(4):
-                    if _step(free, rows, cols, p, dd) >= 0 and (marks[p] >> (2 * dd)) & 3 == 1:
-                        d = dd
-                        break
-            if d < 0:
-                return walk, n, EXHAUSTED, thread, depth
-        q = _step(free, rows, cols, p, d)
-        m = ((marks[p] >> (2 * d)) & 3) + 1
-        b = (d + 2) % 4
-        marks[p] = (marks[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
-        marks[q] = (marks[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
-        if m == 1 and visited[q] == 0:
-            if depth == thread.shape[0]:
-                return walk, n, ROOM, thread, depth
-            thread[depth] = q                           # a new cell: unroll the thread
-            depth += 1
-        elif m == 2 and not bounce:
-            depth -= 1                                  # retreat: roll it back up
-        bounce = visited[q] == 1 and m == 1
-        visited[q] = 1
-        p = q
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM, thread, depth
-        walk[n] = p
-        n += 1
+    n, status, depth, _, _ = walker(TREMAUX, free, rows, cols, start, 0, 0, vis, hand, marks,
+                                    visited, _NO_U8, _NO_U8, walk, thread, _NO_PERMS, _NO_U)
+    return walk, n, status, thread, depth
 
 
-@njit(cache=True)
 def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, parent, walk):
     """Depth-first exploration with backtracking; cell ``p`` tries its
     neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
-    ``parent``: zeroed uint8, one per cell. Returns ``(walk, n, status)``."""
-    p = start
-    walk[0] = p         # buffers are at least 1 long
-    n = np.int64(1)     # typed, not a literal (kernel style, rule 4)
-    visited[p] = 1
-    while True:
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM
-            return walk, n, OK
-        moved = False
-        while cursor[p] < 4:
-            d = perms[perm_ids[p], cursor[p]]
-            cursor[p] += 1
-            q = _step(free, rows, cols, p, d)
-            if q >= 0 and not visited[q]:
-                visited[q] = 1
-                parent[q] = (d + 2) % 4
-                p = q
-                if n == walk.shape[0]:
-                    return walk, n, ROOM
-                walk[n] = p
-                n += 1
-                moved = True
-                break
-        if not moved:
-            if p == start:
-                return walk, n, EXHAUSTED
-            p = _step(free, rows, cols, p, np.int64(parent[p]))
-            if n == walk.shape[0]:
-                return walk, n, ROOM
-            walk[n] = p
-            n += 1
+    ``parent``: zeroed uint8, one per cell; ``perm_ids``: uint8. Returns
+    ``(walk, n, status)``."""
+    n, status, _, _, _ = walker(DFS, free, rows, cols, start, 0, 0, vis, 1, visited, cursor,
+                                parent, perm_ids, walk, _NO_BUF, perms, _NO_U)
+    return walk, n, status
 
 
-@njit(cache=True)
 def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
@@ -463,57 +504,46 @@ def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
     STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
-    scratch. (``min``/``int`` as a select and a cast: their overloads
-    compiled for this kernel alone.)
+    scratch.
     """
-    n = np.int64(0)
-    for i in range(u.shape[0]):
-        if vis[p] >= 0:
-            n = _walk_sight(walk, n, cols, p, vis)
-            if n < 0:
-                return walk, n, ROOM, p, h
-            return walk, n, OK, p, h
-        m = 0
-        for d in range(4):
-            if h >= 0 and d == (h + 2) % 4:
-                continue
-            if _step(free, rows, cols, p, d) >= 0:
-                cand[m] = d
-                m += 1
-        if m == 0:
-            if h < 0 or _step(free, rows, cols, p, (h + 2) % 4) < 0:
-                return walk, n, STUCK, p, h
-            d = (h + 2) % 4
-        else:
-            j = np.int64(u[i] * m)
-            d = cand[j if j < m - 1 else m - 1]
-        p = _step(free, rows, cols, p, d)
-        h = d
-        if n == walk.shape[0]:
-            return walk, n, ROOM, p, h
-        walk[n] = p
-        n += 1
-    if vis[p] >= 0:
-        n = _walk_sight(walk, n, cols, p, vis)
-        if n < 0:
-            return walk, n, ROOM, p, h
-        return walk, n, OK, p, h
-    return walk, n, STEP_LIMIT, p, h
+    n, status, _, p, h = walker(MOUSE, free, rows, cols, p, h, 0, vis, 1, _NO_U8, _NO_U8,
+                                _NO_U8, _NO_U8, walk, cand, _NO_PERMS, u)
+    return walk, n, status, p, h
+
+
+_NO_VIS = np.zeros(1, np.int8)
+
+
+def sight_rays(free, rows, cols, goal, vis):
+    """Mark in ``vis`` the cells that see the goal along one of the 8 compass
+    rays (see module doc); ``vis``: int8, -1 everywhere but 8 on the goal (the
+    caller fills it: ``np.full`` in a kernel compiled an implementation of its own)."""
+    walker(SIGHT, free, rows, cols, goal, 0, 0, vis, 1, _NO_U8, _NO_U8, _NO_U8, _NO_U8,
+           _NO_BUF, _NO_BUF, _NO_PERMS, _NO_U)
+
+
+def known_cells(free, rows, cols, walk, known):
+    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
+    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
+    number of distinct cells stepped on (:func:`count_distinct`'s, one
+    kernel fewer to compile for the default route)."""
+    return walker(KNOWN, free, rows, cols, 0, 0, 0, _NO_VIS, 1, known, _NO_U8, _NO_U8, _NO_U8,
+                  walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
 @njit(cache=True)
-def fill_dead_ends(free, rows, cols, a, b, removable, inq):
+def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
 
     ``removable[config]`` says whether a cell whose 8 neighbours are free per
     the bits of ``config`` (N, NE, E, SE, S, SW, W, NW) may be filled. Cells
     are processed first in, first out, so wide regions are peeled layer by
-    layer. Returns the number of cells filled.
+    layer. ``inq``: zeroed uint8, ``queue``: int64, one per cell (the
+    caller's: ``np.zeros`` and ``np.empty`` here compiled numba's
+    implementations for this kernel). Returns the number of cells filled.
     """
     ncells = rows * cols
-    queue = np.empty(ncells, np.int64)
-    inq = np.zeros(ncells, np.uint8)
     head = 0
     size = 0
     for p in range(ncells):
@@ -564,25 +594,3 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq):
                     size += 1
                     inq[q] = 1
     return filled
-
-
-@njit(cache=True)
-def known_cells(free, rows, cols, walk, known):
-    """Mark in ``known`` (zeroed uint8, one per cell) the free cells a walk
-    stepped on (2) or touched (1: its cells' free 8-neighbours); returns the
-    number of distinct cells stepped on (:func:`count_distinct`'s, one
-    kernel fewer to compile for the default route)."""
-    count = 0
-    for p in walk:
-        r = p // cols
-        c = p % cols
-        if known[p] != 2:
-            known[p] = 2
-            count += 1
-        for d in range(8):
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
-                q = rr * cols + cc
-                known[q] = known[q] if known[q] else 1
-    return count

@@ -96,7 +96,7 @@ def fill_dead_ends(grid: OccupancyGrid, start, goal, *, footprint=None) -> np.nd
 def _fill(pb: Problem) -> tuple[np.ndarray, int]:
     left = pb.free.copy()
     filled = _kernels.fill_dead_ends(left, pb.rows, pb.cols, pb.start, pb.goal, REMOVABLE,
-                                     np.zeros(left.size, np.uint8))
+                                     np.zeros(left.size, np.uint8), np.empty(left.size, np.int64))
     return left, int(filled)
 
 

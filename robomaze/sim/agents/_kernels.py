@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+
+# module constants (numba embeds them): a tuple indexed by a variable
+# compiled a switch over its items at each look-up
+_DR = np.array([-1, 1, 0, 0, -1, -1, 1, 1], np.int64)
+_DC = np.array([0, 0, -1, 1, -1, 1, -1, 1], np.int64)
 
 
 @njit(cache=True)
@@ -15,16 +21,14 @@ def descend(dist, blocked, rows, cols, start, steps, out):
     out[0] = start
     u = start
     k_out = 1
-    drs = (-1, 1, 0, 0, -1, -1, 1, 1)
-    dcs = (0, 0, -1, 1, -1, 1, -1, 1)
     for _ in range(steps):
         r = u // cols
         c = u - r * cols
         best = dist[u]
         nxt = -1
         for k in range(8):
-            rr = r + drs[k]
-            cc = c + dcs[k]
+            rr = r + _DR[k]
+            cc = c + _DC[k]
             if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
                 continue
             v = rr * cols + cc

@@ -42,6 +42,7 @@ import sys
 # the package folder, the folders' lock and stamp are defined with the seeding,
 # which needs them and must not import this module (no cycles)
 from .seeding import LOCK_NAME, PACKAGE_DIR, content_stamp, folder_lock, seed
+from .tiers import stamp
 
 __all__ = ["install", "install_locator", "cache_folder", "cache_root", "dependencies",
            "LOCK_NAME", "content_stamp", "folder_lock", "module_folder_name", "version_name"]
@@ -185,11 +186,18 @@ def dependencies(py_file: str, root: str = PACKAGE_DIR) -> list[str]:
 
 
 def _source_key(path: str, root: str = PACKAGE_DIR) -> str:
-    """A hash of the file and of every package file it imports (their paths and contents)."""
+    """A hash of the file and of every package file it imports (their paths and contents,
+    and the optimisation tiers declared for their kernels: :mod:`.tiers`)."""
     h = hashlib.sha256()
     for p in [path, *dependencies(path, root)]:
-        h.update(os.path.relpath(p, root).encode())
+        rel = os.path.relpath(p, root)
+        h.update(rel.encode())
         h.update(_content_hash(*_stat_key(p)).encode())
+        # a kernel's tier is part of its declaration: a caller links its code in
+        tier = stamp("robomaze." + os.path.splitext(rel)[0].replace(os.sep, ".")
+                     .removesuffix(".__init__"))
+        if tier:
+            h.update(tier.encode())
     return h.hexdigest()[:20]
 
 
@@ -395,6 +403,8 @@ def install_locator() -> None:
     after_import("numba", lambda module: _typing_memo())
     # and compiles without three repeated Python costs (:mod:`.pipeline_trims`)
     after_import("numba", lambda module: _pipeline_trims())
+    # and optimises the kernels declared cold at a cheaper level (:mod:`.tiers`)
+    after_import("numba", lambda module: _tiers())
 
 
 def _typing_memo() -> None:
@@ -407,3 +417,9 @@ def _pipeline_trims() -> None:
     from . import pipeline_trims
 
     pipeline_trims.install()
+
+
+def _tiers() -> None:
+    from . import tiers
+
+    tiers.install()

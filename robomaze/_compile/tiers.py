@@ -34,7 +34,7 @@ numba 0.68 with llvmlite 0.50 (what the patched methods were read from);
 the cache as if nothing were declared).
 
 >>> from robomaze._compile import tiers
->>> tiers.tier_of("robomaze.plan.classic._kernels", "tremaux_walk")
+>>> tiers.tier_of("robomaze.plan.classic._kernels", "walker")
 (1, 0)
 >>> tiers.tier_of("robomaze._search._engine", "_expand") is None
 True
@@ -66,14 +66,14 @@ TIERS: dict[str, tuple[int, int | None]] = {"cool": (1, None), "cold": (1, 0)}
 COLD: dict[str, dict[str, str]] = {
     # the classic walkers and their routes (issue 40 names no target for them;
     # bench_classic's ratios to mazelib are 14-147x): 1.3-1.6x slower walks
+    # (round 11 made the five walkers, the sight rays and the known cells one
+    # kernel, ``walker``, with the rule as an argument)
     "robomaze.plan.classic._kernels": dict.fromkeys((
-        "_step", "_walk_sight", "sight_rays", "loop_erase", "count_distinct", "wall_follow",
-        "pledge_walk", "tremaux_walk", "dfs_walk", "mouse_walk", "fill_dead_ends",
-        "known_cells"), "cold"),
+        "_walk_sight", "walker", "loop_erase", "count_distinct", "fill_dead_ends"), "cold"),
     # a planned path's figures (its footprint's clearance and contacts at key
     # poses): every run of a sweep reads them, so numba's machine code
     "robomaze.geometry._kernels": dict.fromkeys((
-        "_point_seg", "_point_box", "_seg_hits_box", "_seg_box", "_inside", "_shape_box", "_range",
+        "_point_box", "_seg_box", "_inside", "_shape_box", "_range",
         "shapes_clearance", "points_clearance", "poses_touch", "cell_clearance"), "cool"),
     "robomaze.metrics.keyposes": {"_centre_points": "cool"},
 }

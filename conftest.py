@@ -63,3 +63,45 @@ os.environ.setdefault("ROBOMAZE_COMPILE_NOTICE", "0")
 # a cold compile in a test is a compile from scratch, never kernels a wheel build
 # shipped (tests/test_compile_shipped.py turns seeding on where it tests it)
 os.environ.setdefault("ROBOMAZE_SHIPPED_KERNELS", "0")
+
+
+# Under pytest-xdist's worksteal (pyproject's addopts) each worker starts with
+# a contiguous half of the collection and, once its own queue is empty, steals
+# half of what the other has not started, from the end. A long test that
+# starts late holds the run open while the other worker idles, and a steal
+# that splits a module builds its module fixtures twice. So on xdist workers
+# the slowest modules (per-test durations of `--durations`, round 10; the
+# README test alone is 150-400 s) run first, longest first: the tails of both
+# queues are then short tests, and steals split cheap modules. Tests keep
+# their order inside a module; `-n 0` keeps the collection's own order.
+SLOW_MODULES_FIRST = (
+    "tests/cli/test_cli_readme_usage.py",
+    "tests/test_compile_warm.py",
+    "tests/web/test_web_browser.py",
+    "tests/bench/test_bench_warm.py",
+    "tests/localize/test_localize_sim.py",
+    "tests/test_docs_site.py",
+    "tests/bench/test_bench_gate.py",
+    "tests/bench/test_bench_dirs.py",
+    "tests/web/test_web_browser_finish.py",
+    "tests/test_inner_kernels.py",
+    "tests/generate/test_gen_one_specialisation.py",
+    "tests/bench/test_bench_verdicts.py",
+    "tests/bench/test_bench_archive.py",
+    "tests/test_compile_shipped.py",
+    "tests/test_compiled_kernels.py",
+    "tests/bench/test_bench_mapf_gate.py",
+    "tests/mapf/test_bench_mapf.py",
+    "tests/micromouse/test_mouse_warm.py",
+    "tests/bench/test_bench_load.py",
+)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    if not hasattr(config, "workerinput"):  # not an xdist worker
+        return
+    rank = {name: i for i, name in enumerate(SLOW_MODULES_FIRST)}
+    last = len(rank)
+    # stable: every worker computes the same order from the same collection
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], last))

@@ -35,7 +35,7 @@ the cache as if nothing were declared).
 
 >>> from robomaze._compile import tiers
 >>> tiers.tier_of("robomaze.plan.classic._kernels", "walker")
-(1, 0)
+(1, None)
 >>> tiers.tier_of("robomaze._search._engine", "_expand") is None
 True
 """
@@ -68,8 +68,12 @@ COLD: dict[str, dict[str, str]] = {
     # bench_classic's ratios to mazelib are 14-147x): 1.3-1.6x slower walks
     # (round 11 made the five walkers, the sight rays and the known cells one
     # kernel, ``walker``, with the rule as an argument)
+    # "cool", not "cold": at O0 machine code the walks were 1.2-1.6x and the
+    # dead-end filling 3.1x slower at 601x601 (idle, round 11's merge), which
+    # bench_classic's recorded ratios would not survive; the filling keeps
+    # numba's levels (at O1 it still lost)
     "robomaze.plan.classic._kernels": dict.fromkeys((
-        "_walk_sight", "walker", "loop_erase", "count_distinct", "fill_dead_ends"), "cold"),
+        "_walk_sight", "walker", "loop_erase", "count_distinct"), "cool"),
     # a planned path's figures (its footprint's clearance and contacts at key
     # poses): every run of a sweep reads them, so numba's machine code
     "robomaze.geometry._kernels": dict.fromkeys((

@@ -184,10 +184,9 @@ def _copy_atomic(src: str, dst: str) -> None:
         shutil.copyfile(src, tmp)
         os.replace(tmp, dst)
     except BaseException:
-        try:
+        # gone already, or not ours to remove: the copy's error is the one to raise
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

@@ -217,3 +217,59 @@ def test_a_helper_reports_its_compiles_and_errors_through_warm(tmp_path, monkeyp
     assert by["slow"] == 0 and by["bad"] == 1
     assert stats["errors"] == [[1, "bad", "KeyError: 'x'"]]
     assert sorted(by) == ["bad", "ok", "slow"]
+
+
+def test_the_server_loads_each_task_others_finished_once_before_its_next(tmp_path):
+    folder = str(tmp_path)
+    # "b" ran elsewhere (claimed and done); "c" is claimed elsewhere, still running
+    for task in ("b", "c"):
+        parallel.claim(folder, task)
+    open(parallel._file(folder, "b", ".done"), "w").close()
+    events = []
+    server = parallel._Worker(folder, lambda t: events.append(("run", t)), lambda t: (), 0,
+                              load=lambda t: events.append(("load", t)))
+    server.work(["a", "b", "c", "d"], lambda: False, True)
+    # "b" is loaded before the server's first task; its own tasks never are
+    assert events == [("load", "b"), ("run", "a"), ("run", "d")]
+    open(parallel._file(folder, "c", ".done"), "w").close()
+    server.catch_up(["a", "b", "c", "d"])
+    server.catch_up(["a", "b", "c", "d"])
+    assert events[3:] == [("load", "c")]                 # once each
+    assert [row[0] for row in server.loads] == ["b", "c"]
+    # a load that raises is recorded as the task's error, like a run's
+    bad = parallel._Worker(folder, lambda t: None, lambda t: (), 0, load=lambda t: 1 / 0)
+    bad.catch_up(["b"])
+    assert bad.errors == [[0, "b", "ZeroDivisionError: division by zero"]]
+
+
+def test_a_helper_never_loads_and_one_process_loads_nothing(tmp_path, monkeypatch):
+    folder = str(tmp_path)
+    parallel.claim(folder, "a")
+    open(parallel._file(folder, "a", ".done"), "w").close()
+    loaded = []
+    helper = parallel._Worker(folder, lambda t: None, lambda t: (), 1, load=loaded.append)
+    helper.work(["a", "b"], lambda: True, False)
+    assert loaded == []                         # the caller loads, not the helpers
+    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
+    stats = parallel.warm(["x", "y"], lambda t: None, load=loaded.append, cap=4)
+    assert loaded == [] and stats["loads"] == []
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
+def test_warm_loads_every_helper_task_into_the_caller(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROBOMAZE_WARM_PROCESSES", raising=False)
+    monkeypatch.setattr(parallel, "all_cached", lambda files: False)
+    import time
+
+    loaded = []
+
+    def run(task):
+        if task == "slow":
+            time.sleep(0.5)  # the caller is busy: the helper takes the rest
+
+    stats = parallel.warm(["slow", "p", "q"], run, cap=2, load=loaded.append)
+    by = {task: proc for proc, task, _, _ in stats["timeline"]}
+    helpers = sorted(t for t, proc in by.items() if proc != 0)
+    assert stats["processes"] == 2 and helpers
+    assert sorted(loaded) == helpers                 # each helper task once, in the caller
+    assert sorted(row[0] for row in stats["loads"]) == helpers

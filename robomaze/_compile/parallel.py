@@ -12,7 +12,10 @@ a shared folder (``O_EXCL``) owns it and touches ``<task>.done`` when it is
 finished -- once the tasks it ``needs`` (those compiling kernels it shares)
 are done. Helpers compile into the disk cache, report their counts and
 errors in a file and end with ``os._exit``; the caller then loads their
-kernels from the cache in milliseconds.
+kernels from the cache in milliseconds. With a ``load`` callback the caller
+loads each helper's task as soon as it is done, before claiming its next
+task (and while it waits), so that little is left to load after the last
+compile.
 
 Warming is an optimisation only: a task that raises has compiled what it
 reached; its error is recorded, never raised. ``ROBOMAZE_WARM_PROCESSES=1``
@@ -165,10 +168,29 @@ def _done(folder: str, task: str) -> bool:
 class _Worker:
     """One process's share: runs claimed tasks, keeps its log and errors."""
 
-    def __init__(self, folder: str, run: Callable[[str], None], needs, index: int):
+    def __init__(self, folder: str, run: Callable[[str], None], needs, index: int,
+                 load: Callable[[str], None] | None = None):
         self.folder, self.run_task, self.needs, self.index = folder, run, needs, index
+        self.load = load
         self.log: list = []
         self.errors: list = []
+        self.loaded: set[str] = set()
+        self.loads: list = []
+
+    def catch_up(self, ordered: Sequence[str]) -> None:
+        """``load`` every task of ``ordered`` another process has finished since the last call."""
+        if self.load is None:
+            return
+        mine = {row[1] for row in self.log}
+        for task in ordered:
+            if task not in self.loaded and task not in mine and _done(self.folder, task):
+                self.loaded.add(task)
+                t = time.time()
+                try:
+                    self.load(task)
+                except Exception as exc:  # as for run: the real run reports it
+                    self.errors.append([self.index, task, f"{type(exc).__name__}: {exc}"])
+                self.loads.append([task, t, time.time()])
 
     def run(self, task: str) -> None:
         t = time.time()
@@ -188,6 +210,10 @@ class _Worker:
         left = list(ordered)
         deadline = time.monotonic() + TIMEOUT
         while left:
+            if server:
+                # kernels loaded now cost the wall nothing while a helper still
+                # compiles; after the last compile they are the warm-up's tail
+                self.catch_up(ordered)
             left = [t for t in left if not os.path.exists(_file(self.folder, t))]
             stuck = not others_alive() or time.monotonic() > deadline
             if stuck and not server:
@@ -201,19 +227,23 @@ class _Worker:
 
 def warm(tasks: Sequence[str], run: Callable[[str], None], *,
          needs: Callable[[str], Iterable[str]] = lambda task: (), probes: Iterable[str] = (),
-         cap: int = 2) -> dict:
+         cap: int = 2, load: Callable[[str], None] | None = None) -> dict:
     """Run ``run(task)`` once for every task, this process first taking ``tasks[0]``.
 
     Helpers (forks, up to ``cap`` processes in all) start only when
-    ``probes`` are not :func:`all_cached`. Returns ``processes``, ``tasks``,
-    ``compiled_here``, ``compiled_helpers``, ``seconds``, ``errors``
-    (``[process, task, "Type: message"]``) and ``timeline``
-    (``[process, task, start, end]``, seconds from the start).
+    ``probes`` are not :func:`all_cached`. ``load(task)``, if given, runs in
+    this process for every task a helper ran, once, as soon as this process
+    sees it done (before its next task, while it waits, and at the end):
+    the helper's kernels, now in the cache, load into this process. Returns
+    ``processes``, ``tasks``, ``compiled_here``, ``compiled_helpers``,
+    ``seconds``, ``errors`` (``[process, task, "Type: message"]``),
+    ``timeline`` (``[process, task, start, end]``, seconds from the start)
+    and ``loads`` (``[task, start, end]``: this process's ``load`` calls).
     """
     t0, epoch = time.perf_counter(), time.time()
     base = events.compiled()
     folder = tempfile.mkdtemp(prefix="robomaze-warm-")
-    me = _Worker(folder, run, needs, 0)
+    me = _Worker(folder, run, needs, 0, load)
     pids: list[int] = []
     reports: list[dict] = []
     try:
@@ -238,7 +268,9 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
         while (others_alive() and time.monotonic() < deadline
                and not (all(_done(folder, t) for t in tasks)
                         and sum(n.startswith("report.") for n in os.listdir(folder)) >= len(pids))):
+            me.catch_up(tasks)
             time.sleep(0.01)
+        me.catch_up(tasks)
         for name in sorted(os.listdir(folder)):
             if name.startswith("report."):
                 with contextlib.suppress(OSError, ValueError):  # killed mid-write: left out
@@ -260,7 +292,8 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
             "seconds": time.perf_counter() - t0,
             "errors": me.errors + [e for r in reports for e in r["errors"]],
             "timeline": sorted([[p, t, round(a - epoch, 2), round(b - epoch, 2)]
-                                for p, t, a, b in log], key=lambda row: row[2])}
+                                for p, t, a, b in log], key=lambda row: row[2]),
+            "loads": [[t, round(a - epoch, 2), round(b - epoch, 2)] for t, a, b in me.loads]}
 
 
 def _helper(folder: str, tasks: Sequence[str], run, needs, index: int) -> None:

@@ -273,3 +273,23 @@ def test_warm_loads_every_helper_task_into_the_caller(tmp_path, monkeypatch):
     assert stats["processes"] == 2 and helpers
     assert sorted(loaded) == helpers                 # each helper task once, in the caller
     assert sorted(row[0] for row in stats["loads"]) == helpers
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
+def test_a_helper_never_collects_garbage_and_the_caller_still_does(monkeypatch):
+    import gc
+    import time
+
+    monkeypatch.delenv("ROBOMAZE_WARM_PROCESSES", raising=False)
+    monkeypatch.setattr(parallel, "all_cached", lambda files: False)
+
+    def run(task):
+        if task == "slow":
+            time.sleep(0.5)  # the caller is busy: the helper takes "probe"
+        else:
+            raise RuntimeError(f"collecting: {gc.isenabled()}")
+
+    assert gc.isenabled()
+    stats = parallel.warm(["slow", "probe"], run, cap=2)
+    assert stats["errors"] == [[1, "probe", "RuntimeError: collecting: False"]]
+    assert gc.isenabled()                      # the caller's collector untouched

@@ -141,3 +141,23 @@ def test_noalloc_kernel_is_cached_and_reloaded(tmp_path):
                            text=True, check=True, restore_signals=True).stdout.strip()
             for _ in range(2)]
     assert outs == ["[1, 1, 1] 0 1", "[1, 1, 1] 1 0"]
+
+
+def test_noalloc_kernel_raising_with_run_time_values_fails_clearly_constant_message_is_fine():
+    @noalloc(cache=False)
+    def checked(a, i):
+        if i >= a.size:
+            raise IndexError("index past the end")
+        return a[i]
+
+    @noalloc(cache=False)
+    def checked_value(a, i):
+        if i >= a.size:
+            raise IndexError(i)
+        return a[i]
+
+    assert checked(np.arange(3), 2) == 2
+    with pytest.raises(IndexError, match="index past the end"):
+        checked(np.arange(3), 3)
+    with pytest.raises(AllocatesWithoutNRT, match="exception raised with run-time values"):
+        checked_value(np.arange(3), 0)

@@ -16,8 +16,9 @@
   instead of 0.61, _unpack_into in 0.70 instead of 0.86 (benchmarks/README.md,
   issue 40 round 12). The rule: such a kernel allocates nothing -- it makes
   no array (``np.empty``, ``np.array``, :func:`filled`, ``a.copy()``, an
-  array expression such as ``a + 1``), no list, dict or string, and returns
-  no array -- its callers allocate (rule 3 below). Views of its arguments
+  array expression such as ``a + 1``), no list, dict or string, returns no
+  array and raises only with constant arguments (``raise IndexError(i)``
+  builds its arguments at run time) -- its callers allocate (rule 3 below). Views of its arguments
   (``a[1:]``, ``a.reshape``) and scalars are fine. A kernel that breaks the
   rule fails to compile with :class:`AllocatesWithoutNRT`, naming the
   kernel, never silently. Write ``@noalloc`` or ``@inner(**NOALLOC)``, not
@@ -136,7 +137,8 @@ def _name_allocations(disp, name: str):
             where = _first_line_of(text)
             raise AllocatesWithoutNRT(
                 f"{name} is compiled without reference counting (noalloc / NOALLOC) but "
-                f"allocates{where}: an array, list or string made or returned in it; let the "
+                f"allocates{where}: an array, list or string made or returned in it, or an "
+                "exception raised with run-time values; let the "
                 "caller allocate (kernel style rule 3) or compile it without NOALLOC") from None
 
     disp.compile = compile

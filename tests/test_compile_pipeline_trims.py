@@ -327,26 +327,21 @@ def test_a_copied_ir_keeps_deferred_entries_as_numbas_copy_would():
         assert copied.block_entry_vars[block] is fir.block_entry_vars[fir.blocks[label]]
 
 
-def test_inline_ir_is_numbas_without_the_unused_copy():
+def test_inliner_is_numbas_without_the_unread_copies():
     if not _installed():
         pytest.skip("trims not installed")
+    import difflib
+    import dis
     import inspect
     import re
 
     from numba.core import inline_closurecall, typed_passes, untyped_passes
 
-    ours = inline_closurecall.InlineWorker.inline_ir
-    numbas = ours.__wrapped__
-    assert ours.__code__.co_filename == numbas.__code__.co_filename
-    # the same byte code but for the one copy: numba's loads copy_ir and calls it,
-    # ours loads None (the file's text is numba's: compare instructions, not source)
-    import difflib
-    import dis
-
+    worker = inline_closurecall.InlineWorker
     jumps = set(dis.hasjrel) | set(dis.hasjabs)
 
     def ops(f):
-        # jump targets move with the shorter code (compared by kind only); a
+        # jump targets move with the changed code (compared by kind only); a
         # method call may compile as LOAD_ATTR or LOAD_METHOD, with or without
         # a PUSH_NULL, by where the text was compiled
         return [(i.opname.replace("LOAD_METHOD", "LOAD_ATTR"), None if i.opcode in jumps else
@@ -354,15 +349,55 @@ def test_inline_ir_is_numbas_without_the_unused_copy():
                 for i in dis.get_instructions(f)
                 if i.opname not in ("CACHE", "PRECALL", "PUSH_NULL")]
 
-    theirs, mine = ops(numbas), ops(ours)
-    changes = [c for c in difflib.SequenceMatcher(a=theirs, b=mine, autojunk=False).get_opcodes()
-               if c[0] != "equal"]
-    assert len(changes) == 1, changes
-    tag, i1, i2, j1, j2 = changes[0]
-    assert mine[j1:j2] == [("LOAD_CONST", None)]
-    assert ("LOAD_DEREF", "copy_ir") in theirs[i1:i2] or ("LOAD_FAST", "copy_ir") in theirs[i1:i2]
-    assert ("LOAD_FAST", "callee_ir") in theirs[i1:i2] and len(theirs[i1:i2]) <= 5
-    assert inspect.getsource(numbas).count("callee_ir_original = copy_ir(callee_ir)") == 1
+    def changes(f):
+        assert f.__code__.co_filename == f.__wrapped__.__code__.co_filename
+        theirs, mine = ops(f.__wrapped__), ops(f)
+        return [(theirs[i1:i2], mine[j1:j2]) for tag, i1, i2, j1, j2 in
+                difflib.SequenceMatcher(a=theirs, b=mine, autojunk=False).get_opcodes()
+                if tag != "equal"]
+
+    # inline_ir: the first copy made conditional on the mark, the second gone
+    ch = changes(worker.inline_ir)
+    assert len(ch) == 2, ch
+    (old1, new1), (old2, new2) = ch
+    assert ("LOAD_ATTR", "__dict__") in new1 and ("LOAD_CONST", "_robomaze_fresh") in new1
+    assert new2 == [("LOAD_CONST", None)]
+    assert ("LOAD_FAST", "callee_ir") in old2 and len(old2) <= 5
+    src = inspect.getsource(worker.inline_ir.__wrapped__)
+    assert src.count("callee_ir_original = copy_ir(callee_ir)") == 1
+    assert src.count("callee_ir = copy_ir(callee_ir)") == 1
+    # inline_function: only the mark added after its own run_untyped_passes
+    ch = changes(worker.inline_function)
+    assert len(ch) == 1 and ch[0][1][-1] == ("STORE_ATTR", "_robomaze_fresh"), ch
+    assert not any(op[0].startswith("CALL") for op in ch[0][1])
+
+    # behaviour: fresh IR is spliced in as it is; IR kept elsewhere is copied
+    from numba.core.registry import cpu_target
+
+    def callee(x):
+        return x + 1
+
+    def caller(y):
+        return callee(y) * 2
+
+    tctx, cctx, flags = cpu_target.typing_context, cpu_target.target_context, compiler.Flags()
+    pipeline = compiler.Compiler(tctx, cctx, None, (), None, flags, {})
+    iw = worker(tctx, cctx, {}, pipeline, flags)
+    for fresh in (True, False):
+        caller_ir = compiler.run_frontend(caller)
+        kept = iw.run_untyped_passes(callee)
+        before = {id(st) for blk in kept.blocks.values() for st in blk.body}
+        if fresh:
+            kept._robomaze_fresh = True
+        where = next((blk, i) for blk in caller_ir.blocks.values()
+                     for i, st in enumerate(blk.body)
+                     if isinstance(st, ir.Assign) and isinstance(st.value, ir.Expr)
+                     and st.value.op == "call")
+        orig, _b, _v, new_blocks = iw.inline_ir(caller_ir, where[0], where[1], kept, ())
+        assert orig is None and "_robomaze_fresh" not in kept.__dict__
+        spliced = {id(st) for _lbl, blk in new_blocks for st in blk.body}
+        assert bool(before & spliced) is fresh
+
     # numba's every caller discards the first value returned
     for mod in (typed_passes, untyped_passes, inline_closurecall):
         src = inspect.getsource(mod)

@@ -38,8 +38,9 @@ Round 12 (benchmarks/README.md, "Issue 40, round 12 (r12-jit)") added two:
   other inputs (block labels, each terminator's variable names) and derives
   the rest on first read: the same sets whenever they are read
   (:func:`_defer_liveness`).
-* **A copy nobody reads.** numba's inliner deep-copies a callee's IR twice
-  per inlined call and both of numba's callers discard the second copy
+* **Copies nobody reads.** numba's inliner deep-copies a callee's IR twice
+  per inlined call: numba's callers discard the second copy, and for an
+  ``inline="always"`` call the first copies IR built for that call alone
   (:func:`_skip_unused_inline_copy`).
 
 The LLVM pipeline itself (function passes, the module passes, machine code:
@@ -62,6 +63,7 @@ True
 from __future__ import annotations
 
 import os
+import sys
 
 from .typing_memo import release
 
@@ -487,40 +489,65 @@ def _copy_keeps_deferral(ir) -> None:
 
 
 _UNUSED_COPY = "    callee_ir_original = copy_ir(callee_ir)\n"
+_FIRST_COPY = "    callee_ir = copy_ir(callee_ir)\n"
+_FRESH = "_robomaze_fresh"
+_RUN_UNTYPED = "    callee_ir = self.run_untyped_passes(function)\n"
 
 
-def _skip_unused_inline_copy() -> bool:
-    """numba's ``InlineWorker.inline_ir`` without its second deep copy of the
-    callee's IR.
-
-    ``inline_ir`` deep-copies the callee's IR twice per inlined call: once to
-    splice into the caller (mutated), once as "an unmutated copy to return"
-    -- which both of numba's callers (``InlineInlinables`` via
-    ``inline_function``, ``InlineOverloads``) discard (``_, _, _, new_blocks
-    = ...``). The function here is numba's own source with that one line
-    replaced (``callee_ir_original`` is None), compiled in numba's module with
-    numba's file name and line numbers; any other text of the line, or none,
-    leaves numba's function in place. Returns whether it was replaced.
-    """
+def _numbas_with(fn, replacements):
+    """numba's function ``fn`` compiled again from its own source with each
+    ``old`` line of ``replacements`` (``{old: new}``) replaced, in numba's
+    module, with numba's file name and line numbers; None if any ``old`` is
+    not in the source exactly once (another numba: ``fn`` stays)."""
     import inspect
     import textwrap
 
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        path = inspect.getsourcefile(fn)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return None
+    src = textwrap.dedent("".join(lines))
+    for old, new in replacements.items():
+        if src.count(old) != 1:
+            return None
+        src = src.replace(old, new)
+    space: dict = {}
+    module = sys.modules[fn.__module__]
+    exec(compile("\n" * (first - 1) + src, path, "exec"), module.__dict__, space)
+    out = space[fn.__name__]
+    out.__qualname__ = fn.__qualname__
+    out.__wrapped__ = fn
+    return out
+
+
+def _skip_unused_inline_copy() -> bool:
+    """numba's inliner without the deep copies of a callee's IR nobody reads.
+
+    ``InlineWorker.inline_ir`` deep-copies the callee's IR twice per inlined
+    call: once to splice into the caller ("it gets mutated"), once as "an
+    unmutated copy to return" -- which both of numba's callers
+    (``InlineInlinables`` via ``inline_function``, ``InlineOverloads``)
+    discard (``_, _, _, new_blocks = ...``). And ``inline_function`` (every
+    ``inline="always"`` call) hands it IR its own ``run_untyped_passes`` has
+    just built for this one call, which nothing else holds: the first copy
+    protects nothing there. Here ``inline_ir`` returns None for the unread
+    copy, and skips the first copy of IR ``inline_function`` marked as
+    fresh; ``InlineOverloads``' callee IR (kept in numba's overload
+    templates) is copied as before. Both functions are numba's own source
+    with those lines changed; any other text leaves numba's in place.
+    Returns whether they were replaced.
+    """
     from numba.core import inline_closurecall as icc
 
-    numba_inline = icc.InlineWorker.inline_ir
-    try:
-        lines, first = inspect.getsourcelines(numba_inline)
-        path = inspect.getsourcefile(numba_inline)
-    except (OSError, TypeError):  # pragma: no cover - no sources installed
+    worker = icc.InlineWorker
+    inline_ir = _numbas_with(worker.inline_ir, {
+        _FIRST_COPY: f"    callee_ir = (callee_ir if callee_ir.__dict__.pop({_FRESH!r}, False)\n"
+                     "                 else copy_ir(callee_ir))\n",
+        _UNUSED_COPY: "    callee_ir_original = None  # numba's callers discard it\n"})
+    inline_function = _numbas_with(worker.inline_function, {
+        _RUN_UNTYPED: _RUN_UNTYPED + f"    callee_ir.{_FRESH} = True  # built for this call only\n"})
+    if inline_ir is None or inline_function is None:  # pragma: no cover - another numba
         return False
-    src = textwrap.dedent("".join(lines))
-    if src.count(_UNUSED_COPY) != 1 or src.count("copy_ir(") != 3:
-        return False  # pragma: no cover - another numba's text
-    src = src.replace(_UNUSED_COPY, "    callee_ir_original = None  # numba's callers discard it\n")
-    space: dict = {}
-    exec(compile("\n" * (first - 1) + src, path, "exec"), icc.__dict__, space)
-    inline_ir = space["inline_ir"]
-    inline_ir.__qualname__ = numba_inline.__qualname__
-    inline_ir.__wrapped__ = numba_inline
-    icc.InlineWorker.inline_ir = inline_ir
+    worker.inline_ir, worker.inline_function = inline_ir, inline_function
     return True

@@ -408,3 +408,46 @@ def test_inliner_is_numbas_without_the_unread_copies():
             if mod is inline_closurecall and head.endswith("return self"):
                 continue   # inline_function hands inline_ir's value to its caller
             assert "_, _, _, new_blocks =" in head, head
+
+
+def test_use_defs_are_numbas_in_the_same_order():
+    if not _installed():
+        pytest.skip("trims not installed")
+    import sys as _sys
+
+    from numba.core import analysis, postproc
+
+    from robomaze._search import _engine
+
+    ours = analysis.compute_use_defs
+    numbas = ours.__wrapped__
+    assert ours is not numbas
+    for name in ("numba.core.lowering", "numba.core.ir_utils", "numba.core.transforms",
+                 "numba.core.inline_closurecall"):
+        assert getattr(_sys.modules[name], "compute_use_defs") is ours
+    funcs = [f.py_func for f in vars(_engine).values() if hasattr(f, "py_func")][:6]
+    assert funcs
+    checked = 0
+    for f in funcs:
+        fir = compiler.run_frontend(f)
+        for dels in (False, True):      # with ir.Del statements too, as lowering sees them
+            pp = postproc.PostProcessor(fir)
+            pp.run(dels)
+            want, got = numbas(fir.blocks), ours(fir.blocks)
+            for a, b in ((want.usemap, got.usemap), (want.defmap, got.defmap)):
+                assert list(a) == list(b)
+                # same sets, filled in the same order (so iterated alike)
+                assert all(list(a[k]) == list(b[k]) for k in a)
+            checked += sum(len(v) for v in want.usemap.values())
+            if dels:
+                pp.remove_dels()
+    assert checked > 200
+    # an assignment carrying another attribute is listed as numba lists it
+    fir = compiler.run_frontend(funcs[0])
+    stmt = next(s for b in fir.blocks.values() for s in b.body if isinstance(s, ir.Assign)
+                and isinstance(s.value, ir.Expr))
+    extra = ir.Var(stmt.target.scope, "robomaze_extra_use", stmt.loc)
+    stmt.extra = extra
+    got = ours(fir.blocks)
+    assert "robomaze_extra_use" in set().union(*got.usemap.values())
+    assert numbas(fir.blocks) == got

@@ -38,6 +38,11 @@ Round 12 (benchmarks/README.md, "Issue 40, round 12 (r12-jit)") added two:
   other inputs (block labels, each terminator's variable names) and derives
   the rest on first read: the same sets whenever they are read
   (:func:`_defer_liveness`).
+* **Each assignment walked once.** numba's use/def analysis (every
+  post-processor run, lowering, dead-code passes) lists an assignment's
+  right-hand variables, then lists the whole statement again -- the same
+  variables and the target; :func:`_one_walk_use_defs` reuses the first
+  list (same sets, filled in the same order).
 * **Copies nobody reads.** numba's inliner deep-copies a callee's IR twice
   per inlined call: numba's callers discard the second copy, and for an
   ``inline="always"`` call the first copies IR built for that call alone
@@ -133,6 +138,7 @@ def install() -> bool:
     if _postproc_is_numbas(postproc):
         _defer_liveness(postproc, analysis, transforms, ir)
     _skip_unused_inline_copy()
+    _one_walk_use_defs(analysis, ir)
     _INSTALLED = True
     return True
 
@@ -551,3 +557,71 @@ def _skip_unused_inline_copy() -> bool:
         return False
     worker.inline_ir, worker.inline_function = inline_ir, inline_function
     return True
+
+
+def _one_walk_use_defs(analysis, ir) -> None:
+    """numba's ``compute_use_defs`` walking each plain assignment once.
+
+    numba lists ``stmt.value.list_vars()`` (to find whether the target is
+    also read) and then ``stmt.list_vars()``, which for an ``ir.Assign``
+    whose attributes are numba's own (``value``, ``target``, ``loc``, in that
+    order) is the first list followed by the target. Any other statement,
+    or an assignment carrying other attributes, is listed as numba does; the
+    extension hook (``ir_extension_usedefs``) is consulted first, as numba
+    does. Installed where numba's function is bound (``analysis`` and the
+    modules that imported it by name).
+    """
+    numba_fn = analysis.compute_use_defs
+    exts = analysis.ir_extension_usedefs
+    result = analysis._use_defs_result
+    assign, inst, var = ir.Assign, ir.Inst, ir.Var
+    plain = (ir.Arg, ir.Const, ir.Global, ir.FreeVar)
+    stmt_list_vars = ir.Stmt.list_vars
+    own = ("value", "target", "loc")
+
+    def compute_use_defs(blocks):
+        """
+        Find variable use/def per block.
+        """
+        var_use_map = {}   # { block offset -> set of vars }
+        var_def_map = {}   # { block offset -> set of vars }
+        for offset, ir_block in blocks.items():
+            var_use_map[offset] = use_set = set()
+            var_def_map[offset] = def_set = set()
+            for stmt in ir_block.body:
+                t = type(stmt)
+                if t in exts:
+                    exts[t](stmt, use_set, def_set)
+                    continue
+                if isinstance(stmt, assign):
+                    value = stmt.value
+                    if isinstance(value, inst):
+                        rhs = value.list_vars()
+                        rhs_set = set(v.name for v in rhs)
+                    elif isinstance(value, var):
+                        rhs = [value]
+                        rhs_set = set([value.name])
+                    elif isinstance(value, plain):
+                        rhs = []
+                        rhs_set = ()
+                    else:
+                        raise AssertionError('unreachable', type(value))
+                    if stmt.target.name not in rhs_set:
+                        def_set.add(stmt.target.name)
+                    if t.list_vars is stmt_list_vars and tuple(stmt.__dict__) == own:
+                        used = rhs + [stmt.target]
+                    else:
+                        used = stmt.list_vars()
+                else:
+                    used = stmt.list_vars()
+                for v in used:
+                    # do not include locally defined vars to use-map
+                    if v.name not in def_set:
+                        use_set.add(v.name)
+        return result(usemap=var_use_map, defmap=var_def_map)
+
+    compute_use_defs.__wrapped__ = numba_fn
+    for name, module in list(sys.modules.items()):
+        if (name == "numba" or name.startswith("numba.")) and \
+                getattr(module, "compute_use_defs", None) is numba_fn:
+            module.compute_use_defs = compute_use_defs

@@ -15,8 +15,9 @@ times only the replaced calls.
 
 Round 12's trims are replayed the same way: each ``PostProcessor.run`` of
 the warm-up (a deep copy of the IR it ran on, and its arguments), run
-again with numba's code and with the deferred liveness on a fresh copy of
-that state; each ``InlineWorker.inline_ir`` call's callee IR, copied the
+again with numba's code and with the deferred liveness and one-walk
+use/defs on that state (``usedefs`` is the use/def part alone, included
+in ``postproc``); each ``InlineWorker.inline_ir`` call's callee IR, copied the
 way numba's inliner does twice (numba), and not at all for
 ``inline_function``'s fresh IR and once for other callers' (the trim). The collector
 is off while replaying, as it is in a compile (``robomaze._compile.events``).
@@ -143,7 +144,11 @@ def t_lock(enter, exit_):
 fast_pp = postproc.PostProcessor.run; slow_pp = fast_pp.__wrapped__
 fast_inl = icc.InlineWorker.inline_ir
 assert hasattr(fast_inl, "__wrapped__")
+from numba.core import analysis
+fast_ud = analysis.compute_use_defs; slow_ud = fast_ud.__wrapped__
 def t_pp(run):
+    # numba's run with numba's use/def analysis; the trim's with the trim's
+    analysis.compute_use_defs = slow_ud if run is slow_pp else fast_ud
     t0 = 0.0
     for fir, dels, ext in PP:
         fir.block_entry_vars = {}; fir.variable_lifetime = None
@@ -153,7 +158,13 @@ def t_pp(run):
         t0 += time.thread_time() - t
         if dels:
             pp.remove_dels()
+    analysis.compute_use_defs = fast_ud
     return t0
+def t_ud(fn):   # the use/def analysis alone, on the IR of each post-processor run
+    t = time.thread_time()
+    for fir, _d, _e in PP:
+        fn(fir.blocks)
+    return time.thread_time() - t
 def copy_ir(the_ir):      # numba's inliner's copy (inline_closurecall.InlineWorker.inline_ir)
     kernel_copy = the_ir.copy()
     kernel_copy.blocks = {}
@@ -178,12 +189,13 @@ for rep in range(int(os.environ.get('REPLAY_REPEAT', '5'))):
     R["lock_numba"].append(t_lock(slow_enter, slow_exit)); R["lock_trim"].append(t_lock(fast_enter, fast_exit))
     R["postproc_numba"].append(t_pp(slow_pp)); R["postproc_trim"].append(t_pp(fast_pp))
     R["inline_numba"].append(t_inl(False)); R["inline_trim"].append(t_inl(True))
+    R["usedefs_numba"].append(t_ud(slow_ud)); R["usedefs_trim"].append(t_ud(fast_ud))
     gc.collect()
 import statistics
 med = {k: round(statistics.median(v), 3) for k, v in R.items()}
 med["saved"] = round(sum(med[f"{k}_numba"] - med[f"{k}_trim"] for k in ("abi", "lv", "lock")), 3)
 med["saved_round12"] = round(sum(med[f"{k}_numba"] - med[f"{k}_trim"]
-                                 for k in ("postproc", "inline")), 3)
+                                 for k in ("postproc", "inline")), 3)   # usedefs is inside postproc
 med["load"] = os.getloadavg()[0]
 print(json.dumps(med))
 '''

@@ -12,7 +12,7 @@ disk. The rest of the package says nothing about compiling; it calls:
   forks of it when the cache lacks kernels (:mod:`.parallel`);
 * :func:`method_clock` / :func:`cpu_now`: a method's CPU time with its
   compiles taken out, and :func:`summary`: the line saying what compiled;
-* :mod:`.kernels` (imports numba): ``inner``, ``filled``, ``counting``,
+* :mod:`.kernels` (imports numba): ``inner``, ``noalloc``, ``filled``, ``counting``,
   ``prefetch`` for kernel modules.
 
 Importing this package imports no numba.

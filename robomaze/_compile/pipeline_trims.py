@@ -1,4 +1,4 @@
-"""Three trims of numba's compile pipeline that leave the compiled code as it was.
+"""Trims of numba's compile pipeline that leave the compiled code as it was.
 
 Profiling the default sweep's cold warm-up (benchmarks/README.md, "Issue 40,
 round 9 (r9-llvm)") found Python work that every kernel pays again and that
@@ -27,6 +27,27 @@ Replayed call for call, the warm-up's calls cost 0.25 s (ABI sizes), 0.52 s
 (lock events) and 1.25 s (variable lists) of CPU with numba's code, and
 0.03, 0.08 and 0.90 s with the trims: ~1 s of its ~29 s of compile CPU.
 
+Round 12 (benchmarks/README.md, "Issue 40, round 12 (r12-jit)") added two:
+
+* **Liveness nobody reads.** numba's post-processor runs ~600 times in the
+  warm-up (after most passes that touch the IR) and each run computes the
+  live-variable map, the dead-variable maps and every block's entry
+  variables, by fix-point iterations; in a nopython compile only the runs
+  that insert ``ir.Del`` statements read them. :func:`install` computes
+  what a run computes first (CFG, use/def maps) as numba does, freezes the
+  other inputs (block labels, each terminator's variable names) and derives
+  the rest on first read: the same sets whenever they are read
+  (:func:`_defer_liveness`).
+* **Each assignment walked once.** numba's use/def analysis (every
+  post-processor run, lowering, dead-code passes) lists an assignment's
+  right-hand variables, then lists the whole statement again -- the same
+  variables and the target; :func:`_one_walk_use_defs` reuses the first
+  list (same sets, filled in the same order).
+* **Copies nobody reads.** numba's inliner deep-copies a callee's IR twice
+  per inlined call: numba's callers discard the second copy, and for an
+  ``inline="always"`` call the first copies IR built for that call alone
+  (:func:`_skip_unused_inline_copy`).
+
 The LLVM pipeline itself (function passes, the module passes, machine code:
 a third of the compile) is left as it ships: every change tried there changed
 the optimised IR (the README's section says what was tried).
@@ -47,6 +68,7 @@ True
 from __future__ import annotations
 
 import os
+import sys
 
 from .typing_memo import release
 
@@ -61,7 +83,7 @@ VERIFIED = ((0, 68), (0, 50))
 
 _INSTALLED: bool | None = None
 #: ABI sizes answered from the memo / asked of llvmlite (a test reads it)
-_STATS = {"abi_hits": 0, "abi_misses": 0}
+_STATS = {"abi_hits": 0, "abi_misses": 0, "postproc_runs": 0, "entry_vars_computed": 0}
 
 
 def verified(numba_version: str, llvmlite_version: str) -> bool:
@@ -81,7 +103,7 @@ def stats() -> dict:
 
 
 def install() -> bool:
-    """Put the three trims in place (idempotent); imports numba.
+    """Put the trims in place (idempotent); imports numba.
 
     Returns whether they are in place: False when ``ROBOMAZE_PIPELINE_TRIMS``
     is ``0``, numba's or llvmlite's release is not :data:`VERIFIED`, or
@@ -111,6 +133,12 @@ def install() -> bool:
     _memo_abi_sizes(base.BaseContext)
     _fast_lock_events(lock, pair, event)
     _fast_list_vars(ir)
+    from numba.core import analysis, postproc, transforms
+
+    if _postproc_is_numbas(postproc):
+        _defer_liveness(postproc, analysis, transforms, ir)
+    _skip_unused_inline_copy()
+    _one_walk_use_defs(analysis, ir)
     _INSTALLED = True
     return True
 
@@ -233,3 +261,367 @@ def _fast_list_vars(ir) -> None:
 
     _rec_list_vars.__wrapped__ = slow
     inst._rec_list_vars = _rec_list_vars
+
+
+# numba 0.68's PostProcessor.run, which _defer_liveness replaces (its text is
+# compared at install: another body compiles as numba ships)
+_NUMBA_RUN = """
+        self.func_ir.blocks = transforms.canonicalize_cfg(self.func_ir.blocks)
+        vlt = VariableLifetime(self.func_ir.blocks)
+        self.func_ir.variable_lifetime = vlt
+
+        bev = analysis.compute_live_variables(vlt.cfg, self.func_ir.blocks,
+                                              vlt.usedefs.defmap,
+                                              vlt.deadmaps.combined)
+        for offset, ir_block in self.func_ir.blocks.items():
+            self.func_ir.block_entry_vars[ir_block] = bev[offset]
+
+        if self.func_ir.is_generator:
+            self.func_ir.generator_info = GeneratorInfo()
+            self._compute_generator_info()
+        else:
+            self.func_ir.generator_info = None
+
+        # Emit del nodes, do this last as the generator info parsing generates
+        # and then strips dels as part of its analysis.
+        if emit_dels:
+            self._insert_var_dels(extend_lifetimes=extend_lifetimes)
+"""
+
+
+def _postproc_is_numbas(postproc) -> bool:
+    """Whether ``PostProcessor.run`` (and the lifetime class) are the code
+    :func:`_defer_liveness` was written against."""
+    import inspect
+
+    try:
+        src = inspect.getsource(postproc.PostProcessor.run)
+        lifetime = inspect.getsource(postproc.VariableLifetime)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return False
+    body = src.split('"""', 2)[-1]
+    return (body.strip() == _NUMBA_RUN.strip()
+            and "compute_dead_maps(self.cfg, self._blocks, self.livemap," in lifetime
+            and "compute_live_map(self.cfg, self._blocks," in lifetime)
+
+
+class _Terminator:
+    """A block's terminator as liveness reads it: the variables it uses,
+    named when the post-processor ran."""
+
+    __slots__ = ("_vars",)
+
+    def __init__(self, names):
+        self._vars = names
+
+    def list_vars(self):
+        return self._vars
+
+
+class _Named:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
+class _FrozenBlock:
+    __slots__ = ("terminator",)
+
+    def __init__(self, block):
+        self.terminator = _Terminator([_Named(v.name) for v in block.terminator.list_vars()])
+
+
+def _defer_liveness(postproc, analysis, transforms, ir) -> None:
+    """numba's ``PostProcessor.run`` with the liveness it computes and nobody
+    reads left until somebody does.
+
+    numba runs its post-processor after most passes that touch the IR
+    (~600 times in the default sweep's warm-up); each run builds the CFG and
+    the use/def maps, then the live-variable map, the dead-variable maps and
+    every block's entry variables, by fix-point iterations. The last three
+    are read only by ``ir.Del`` insertion (a run with ``emit_dels``), object
+    mode lowering, generators and the loop/with lifting and literal-unroll
+    transforms; in a nopython compile most runs' results are replaced by the
+    next run's unread. Here a run computes what numba computes first (CFG,
+    use/def maps: the IR as it is at that moment), freezes the rest of what
+    the later analyses read (the block labels, each terminator's variable
+    names), and computes the live map, dead maps and entry variables from
+    those on first read: the same functions on the same inputs, so the same
+    sets, whenever they are read. Generators run numba's own code. One
+    difference: numba's consistency check inside the dead maps ("liveness
+    info missing", an internal error) fires on read, not in every run.
+    """
+    numba_run = postproc.PostProcessor.run
+    base = postproc.VariableLifetime
+    cached = type(base.__dict__["livemap"])
+
+    class DeferredLifetime(base):
+        """numba's lifetime, with the CFG and use/def maps computed now and
+        the rest from frozen inputs on first read."""
+
+        def __init__(self, blocks):
+            super().__init__(blocks)
+            self.cfg, self.usedefs  # noqa: B018 - computed now, as numba's run does
+            self._frozen = {k: _FrozenBlock(b) for k, b in blocks.items()}
+
+        def livemap(self):
+            return analysis.compute_live_map(self.cfg, self._frozen, self.usedefs.usemap,
+                                             self.usedefs.defmap)
+
+        def deadmaps(self):
+            return analysis.compute_dead_maps(self.cfg, self._frozen, self.livemap,
+                                              self.usedefs.defmap)
+
+        livemap = cached(livemap)
+        deadmaps = cached(deadmaps)
+
+        def entry_vars(self):
+            return analysis.compute_live_variables(self.cfg, self._frozen, self.usedefs.defmap,
+                                                   self.deadmaps.combined)
+
+    def run(self, emit_dels: bool = False, extend_lifetimes: bool = False):
+        func_ir = self.func_ir
+        if func_ir.is_generator:
+            return numba_run(self, emit_dels, extend_lifetimes)
+        func_ir.blocks = transforms.canonicalize_cfg(func_ir.blocks)
+        vlt = DeferredLifetime(func_ir.blocks)
+        func_ir.variable_lifetime = vlt
+        entry = func_ir.block_entry_vars
+        if type(entry) is not _EntryVars:
+            entry = func_ir.block_entry_vars = _EntryVars(entry)
+        entry.defer(vlt, func_ir.blocks)
+        func_ir.generator_info = None
+        _STATS["postproc_runs"] += 1
+        if emit_dels:
+            self._insert_var_dels(extend_lifetimes=extend_lifetimes)
+
+    run.__wrapped__ = numba_run
+    run.__doc__ = numba_run.__doc__
+    postproc.PostProcessor.run = run
+    _copy_keeps_deferral(ir)
+
+
+class _EntryVars(dict):
+    """``FunctionIR.block_entry_vars`` ({block: names alive at its entry})
+    whose entries from deferred post-processor runs are computed on first
+    read, in the order numba would have stored them."""
+
+    __slots__ = ("_pending",)
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._pending = []       # [(lifetime, [(block, label), ...])], oldest first
+
+    def defer(self, vlt, blocks) -> None:
+        keyed = [(b, k) for k, b in blocks.items()]
+        # an older run's entry for a block this run covers would be overwritten:
+        # drop it (and the older run, when nothing of it is left)
+        ids = {id(b) for b, _k in keyed}
+        kept = []
+        for old, old_keyed in self._pending:
+            rest = [(b, k) for b, k in old_keyed if id(b) not in ids]
+            if rest:
+                kept.append((old, rest))
+        kept.append((vlt, keyed))
+        self._pending = kept
+
+    def _resolve(self) -> None:
+        pending, self._pending = self._pending, []
+        for vlt, keyed in pending:
+            bev = vlt.__dict__.get("_robomaze_bev")
+            if bev is None:
+                bev = vlt.__dict__["_robomaze_bev"] = vlt.entry_vars()
+                _STATS["entry_vars_computed"] += 1
+            for block, label in keyed:
+                dict.__setitem__(self, block, bev[label])
+
+    def remapped(self, new_of) -> "_EntryVars":
+        """FunctionIR.copy's entries for the copied blocks (``{old: new}``), still deferred."""
+        out = _EntryVars()
+        for block, new in new_of.items():
+            if dict.__contains__(self, block):
+                dict.__setitem__(out, new, dict.__getitem__(self, block))
+        for vlt, keyed in self._pending:
+            out._pending.append((vlt, [(new_of[b], k) for b, k in keyed if b in new_of]))
+        return out
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or any(
+            key is b for _, keyed in self._pending for b, _k in keyed)
+
+
+def _reading(name):
+    method = getattr(dict, name)
+
+    def read(self, *args, **kwargs):
+        if self._pending:
+            self._resolve()
+        return method(self, *args, **kwargs)
+
+    read.__name__ = name
+    return read
+
+
+for _name in ("__getitem__", "__iter__", "__len__", "__repr__", "__eq__", "__ne__", "__or__",
+              "__setitem__", "__delitem__", "__reversed__", "get", "keys", "values", "items",
+              "copy", "pop", "popitem", "setdefault", "update", "clear", "__reduce__",
+              "__reduce_ex__"):
+    setattr(_EntryVars, _name, _reading(_name))
+_EntryVars.__hash__ = None
+
+
+def _copy_keeps_deferral(ir) -> None:
+    numba_copy = ir.FunctionIR.copy
+
+    def copy(self):
+        entry = self.block_entry_vars
+        if type(entry) is not _EntryVars or not entry._pending:
+            return numba_copy(self)
+        import copy as _copy
+
+        new_ir = _copy.copy(self)
+        blocks, new_of = {}, {}
+        for label, block in self.blocks.items():
+            new_block = block.copy()
+            blocks[label] = new_block
+            new_of[block] = new_block
+        new_ir.blocks = blocks
+        new_ir.block_entry_vars = entry.remapped(new_of)
+        return new_ir
+
+    copy.__wrapped__ = numba_copy
+    ir.FunctionIR.copy = copy
+
+
+_UNUSED_COPY = "    callee_ir_original = copy_ir(callee_ir)\n"
+_FIRST_COPY = "    callee_ir = copy_ir(callee_ir)\n"
+_FRESH = "_robomaze_fresh"
+_RUN_UNTYPED = "    callee_ir = self.run_untyped_passes(function)\n"
+
+
+def _numbas_with(fn, replacements):
+    """numba's function ``fn`` compiled again from its own source with each
+    ``old`` line of ``replacements`` (``{old: new}``) replaced, in numba's
+    module, with numba's file name and line numbers; None if any ``old`` is
+    not in the source exactly once (another numba: ``fn`` stays)."""
+    import inspect
+    import textwrap
+
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        path = inspect.getsourcefile(fn)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return None
+    src = textwrap.dedent("".join(lines))
+    for old, new in replacements.items():
+        if src.count(old) != 1:
+            return None
+        src = src.replace(old, new)
+    space: dict = {}
+    module = sys.modules[fn.__module__]
+    exec(compile("\n" * (first - 1) + src, path, "exec"), module.__dict__, space)
+    out = space[fn.__name__]
+    out.__qualname__ = fn.__qualname__
+    out.__wrapped__ = fn
+    return out
+
+
+def _skip_unused_inline_copy() -> bool:
+    """numba's inliner without the deep copies of a callee's IR nobody reads.
+
+    ``InlineWorker.inline_ir`` deep-copies the callee's IR twice per inlined
+    call: once to splice into the caller ("it gets mutated"), once as "an
+    unmutated copy to return" -- which both of numba's callers
+    (``InlineInlinables`` via ``inline_function``, ``InlineOverloads``)
+    discard (``_, _, _, new_blocks = ...``). And ``inline_function`` (every
+    ``inline="always"`` call) hands it IR its own ``run_untyped_passes`` has
+    just built for this one call, which nothing else holds: the first copy
+    protects nothing there. Here ``inline_ir`` returns None for the unread
+    copy, and skips the first copy of IR ``inline_function`` marked as
+    fresh; ``InlineOverloads``' callee IR (kept in numba's overload
+    templates) is copied as before. Both functions are numba's own source
+    with those lines changed; any other text leaves numba's in place.
+    Returns whether they were replaced.
+    """
+    from numba.core import inline_closurecall as icc
+
+    worker = icc.InlineWorker
+    inline_ir = _numbas_with(worker.inline_ir, {
+        _FIRST_COPY: f"    callee_ir = (callee_ir if callee_ir.__dict__.pop({_FRESH!r}, False)\n"
+                     "                 else copy_ir(callee_ir))\n",
+        _UNUSED_COPY: "    callee_ir_original = None  # numba's callers discard it\n"})
+    inline_function = _numbas_with(worker.inline_function, {
+        _RUN_UNTYPED: _RUN_UNTYPED + f"    callee_ir.{_FRESH} = True  # built for this call only\n"})
+    if inline_ir is None or inline_function is None:  # pragma: no cover - another numba
+        return False
+    worker.inline_ir, worker.inline_function = inline_ir, inline_function
+    return True
+
+
+def _one_walk_use_defs(analysis, ir) -> None:
+    """numba's ``compute_use_defs`` walking each plain assignment once.
+
+    numba lists ``stmt.value.list_vars()`` (to find whether the target is
+    also read) and then ``stmt.list_vars()``, which for an ``ir.Assign``
+    whose attributes are numba's own (``value``, ``target``, ``loc``, in that
+    order) is the first list followed by the target. Any other statement,
+    or an assignment carrying other attributes, is listed as numba does; the
+    extension hook (``ir_extension_usedefs``) is consulted first, as numba
+    does. Installed where numba's function is bound (``analysis`` and the
+    modules that imported it by name).
+    """
+    numba_fn = analysis.compute_use_defs
+    exts = analysis.ir_extension_usedefs
+    result = analysis._use_defs_result
+    assign, inst, var = ir.Assign, ir.Inst, ir.Var
+    plain = (ir.Arg, ir.Const, ir.Global, ir.FreeVar)
+    stmt_list_vars = ir.Stmt.list_vars
+    own = ("value", "target", "loc")
+
+    def compute_use_defs(blocks):
+        """
+        Find variable use/def per block.
+        """
+        var_use_map = {}   # { block offset -> set of vars }
+        var_def_map = {}   # { block offset -> set of vars }
+        for offset, ir_block in blocks.items():
+            var_use_map[offset] = use_set = set()
+            var_def_map[offset] = def_set = set()
+            for stmt in ir_block.body:
+                t = type(stmt)
+                if t in exts:
+                    exts[t](stmt, use_set, def_set)
+                    continue
+                if isinstance(stmt, assign):
+                    value = stmt.value
+                    if isinstance(value, inst):
+                        rhs = value.list_vars()
+                        rhs_set = set(v.name for v in rhs)
+                    elif isinstance(value, var):
+                        rhs = [value]
+                        rhs_set = set([value.name])
+                    elif isinstance(value, plain):
+                        rhs = []
+                        rhs_set = ()
+                    else:
+                        raise AssertionError('unreachable', type(value))
+                    if stmt.target.name not in rhs_set:
+                        def_set.add(stmt.target.name)
+                    if t.list_vars is stmt_list_vars and tuple(stmt.__dict__) == own:
+                        used = rhs + [stmt.target]
+                    else:
+                        used = stmt.list_vars()
+                else:
+                    used = stmt.list_vars()
+                for v in used:
+                    # do not include locally defined vars to use-map
+                    if v.name not in def_set:
+                        use_set.add(v.name)
+        return result(usemap=var_use_map, defmap=var_def_map)
+
+    compute_use_defs.__wrapped__ = numba_fn
+    for name, module in list(sys.modules.items()):
+        if (name == "numba" or name.startswith("numba.")) and \
+                getattr(module, "compute_use_defs", None) is numba_fn:
+            module.compute_use_defs = compute_use_defs

@@ -16,7 +16,7 @@ from numba import njit
 from .._compile.kernels import inner
 
 
-@inner
+@inner(_nrt=False)   # allocates nothing: no reference counting compiled
 def _move_ok(free, rows, cols, r, c, k):
     """Target flat index of move ``k`` from ``(r, c)``, or -1 if not allowed."""
     dr = (-1, 0, 1, 0, -1, 1, 1, -1)[k]
@@ -32,16 +32,15 @@ def _move_ok(free, rows, cols, r, c, k):
 
 
 # ---------------------------------------------------------------- backtraces
-@njit(cache=True)
-def descend(free, dist, rows, cols, start, conn8):
-    """Backtrace down the wave labels from ``start`` to the goal (label 0).
+@njit(cache=True, _nrt=False)
+def descend(free, dist, rows, cols, start, conn8, out):
+    """Backtrace down the wave labels from ``start`` to the goal (label 0), into ``out``.
 
     At each cell the first move (order N, E, S, W, NE, SE, SW, NW) to a
-    label one lower is taken. (Not ``error_model="numpy"``: numba compiles
-    the ``np.empty`` it calls once per error model, so that would compile
-    ``np.empty`` a second time in the sweep.)
+    label one lower is taken. ``out`` (int64, ``dist[start] + 1`` cells) is
+    the caller's (kernel style, rule 3), so the kernel allocates nothing and
+    compiles without reference counting (``_nrt=False``).
     """
-    out = np.empty(dist[start] + 1, np.int64)
     cur = start
     out[0] = cur
     nk = 8 if conn8 else 4
@@ -54,7 +53,6 @@ def descend(free, dist, rows, cols, start, conn8):
                 cur = nb
                 break
         out[i] = cur
-    return out
 
 
 @njit(cache=True)

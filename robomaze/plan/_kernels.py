@@ -31,15 +31,24 @@ def _move_ok(free, rows, cols, r, c, k):
     return rr * cols + cc
 
 
+#: the moves' row and column steps, N, E, S, W, NE, SE, SW, NW (module constants: numba
+#: freezes them into the kernel)
+_DR = np.array((-1, 0, 1, 0, -1, 1, 1, -1), np.int64)
+_DC = np.array((0, 1, 0, -1, 1, 1, -1, -1), np.int64)
+
+
 # ---------------------------------------------------------------- backtraces
-@njit(cache=True, _nrt=False)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def descend(free, dist, rows, cols, start, conn8, out):
     """Backtrace down the wave labels from ``start`` to the goal (label 0), into ``out``.
 
     At each cell the first move (order N, E, S, W, NE, SE, SW, NW) to a
     label one lower is taken. ``out`` (int64, ``dist[start] + 1`` cells) is
     the caller's (kernel style, rule 3), so the kernel allocates nothing and
-    compiles without reference counting (``_nrt=False``).
+    compiles without reference counting (``_nrt=False``), and with numba's
+    ``error_model="numpy"`` (``cols >= 1``: no ZeroDivisionError test).
+    :func:`_move_ok`'s test is written in the loop (a helper kernel is a
+    compile of its own).
     """
     cur = start
     out[0] = cur
@@ -47,9 +56,17 @@ def descend(free, dist, rows, cols, start, conn8, out):
     for i in range(1, dist[start] + 1):
         r = cur // cols
         c = cur - r * cols
+        want = dist[cur] - 1
         for k in range(nk):
-            nb = _move_ok(free, rows, cols, r, c, k)
-            if nb >= 0 and dist[nb] == dist[cur] - 1:
+            # _move_ok(free, rows, cols, r, c, k), written out
+            rr = r + _DR[k]
+            cc = c + _DC[k]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
+                continue
+            nb = rr * cols + cc
+            if not free[nb] or (k >= 4 and not (free[rr * cols + c] and free[r * cols + cc])):
+                continue
+            if dist[nb] == want:
                 cur = nb
                 break
         out[i] = cur

@@ -302,29 +302,27 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     cy, sy = math.cos(yaw), math.sin(yaw)
     for i in range(poses.shape[0]):
         cs, sn = math.cos(poses[i, 2]), math.sin(poses[i, 2])
-        umin = umax = vmin = vmax = 0.0     # set at j == 0 (m >= 1)
         for j in range(m):
             dx = poses[i, 0] + cs * vx[j] - sn * vy[j] - ox
             dy = poses[i, 1] + sn * vx[j] + cs * vy[j] - oy
             if yaw != 0.0:
                 dx, dy = cy * dx + sy * dy, -sy * dx + cy * dy
-            x = dx / res
-            y = rows - dy / res
-            u[j] = x
-            v[j] = y
-            # (min, max) of u and v, as a loop over them after this one would find
-            if j == 0:
-                umin = umax = x
-                vmin = vmax = y
-            else:
-                if x < umin:
-                    umin = x
-                elif x > umax:
-                    umax = x
-                if y < vmin:
-                    vmin = y
-                elif y > vmax:
-                    vmax = y
+            u[j] = dx / res
+            v[j] = rows - dy / res
+        # (min, max) of u and v in one loop (a helper kernel costs a compile of its own)
+        umin = umax = u[0]
+        vmin = vmax = v[0]
+        for j in range(1, m):
+            x = u[j]
+            if x < umin:
+                umin = x
+            elif x > umax:
+                umax = x
+            x = v[j]
+            if x < vmin:
+                vmin = x
+            elif x > vmax:
+                vmax = x
         # does the closed polygon (u, v) come within tol metres of an occupied square?
         umin, umax = umin - grow, umax + grow
         vmin, vmax = vmin - grow, vmax + grow
@@ -392,7 +390,11 @@ def cell_clearance(occ, rr, cc, out):
 
 
 # ---------------------------------------------------------------- bit-row dilation
-@njit(cache=True, inline="always")
+# An inner kernel, not ``inline="always"``: numba's inlining types and copies
+# the helper at both call sites, which cost ~0.14 s more compile CPU than a
+# helper library of its own (benchmarks/README.md, round 12 r12-geom); LLVM
+# inlines the call when it optimises dilate_bits with it linked in.
+@inner(_nrt=False)
 def _shifted(rows, y, w, s):
     """Word ``w`` of bit row ``y`` of ``rows`` shifted towards bit 0 by ``s`` bits."""
     q = s >> 6

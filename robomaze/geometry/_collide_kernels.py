@@ -31,12 +31,7 @@ def _to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
 
 @inner(_nrt=False)   # allocates nothing: no reference counting compiled
 def _disc_hits(occ, rows, cols, a, b, r):
-    """Whether the closed disc of radius ``r`` at ``(a, b)`` meets an occupied square.
-
-    :func:`disc_motion_hits` carries a copy of these lines (its own compile
-    is lighter so); ``tests/geometry/test_geom_disc_twins.py`` holds the two
-    to the same codes.
-    """
+    """Whether the closed disc of radius ``r`` at ``(a, b)`` meets an occupied square."""
     if a - r <= 0.0 or b - r <= 0.0 or a + r >= cols or b + r >= rows:
         return True
     # Squares whose closed extent reaches the disc's bounding box (touching counts).
@@ -213,10 +208,8 @@ def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0
     divisors are positive (the resolution, ``step_len``, ``n >= 1``), so
     numba's ``error_model="numpy"`` changes nothing but the ZeroDivisionError
     tests it would compile and never run. The pose
-    test (:func:`_pose_hits`' disc branch) and the disc test
-    (:func:`_disc_hits`) are written in the loop: numba's inlining of them
-    costs more compile CPU than their bodies, and a helper kernel a compile
-    of its own.
+    test (:func:`_pose_hits`' disc branch) is written in the loop: numba's
+    inlining of it cost more compile CPU than its body.
     """
     dth = (t1 - t0 + math.pi) % (2.0 * math.pi) - math.pi
     reach = math.hypot(x1 - x0, y1 - y0) + abs(dth) * r_out * res
@@ -240,36 +233,8 @@ def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0
             h = 0
         elif c + 0.7071067811865476 <= r_in:
             return 1
+        elif _disc_hits(occ, rows, cols, a, b, disc):
+            return 3
         else:
-            # _disc_hits(occ, rows, cols, a, b, disc), written out: a helper
-            # kernel is a compile of its own (~0.2 s), more than these lines
-            if a - disc <= 0.0 or b - disc <= 0.0 or a + disc >= cols or b + disc >= rows:
-                return 3
-            c0 = math.ceil(a - disc) - 1
-            c0 = c0 if c0 > 0 else 0
-            c1 = math.floor(a + disc)
-            c1 = c1 if c1 < cols - 1 else cols - 1
-            r0 = math.ceil(b - disc) - 1
-            r0 = r0 if r0 > 0 else 0
-            r1 = math.floor(b + disc)
-            r1 = r1 if r1 < rows - 1 else rows - 1
-            rr = disc * disc
-            for ri in range(r0, r1 + 1):
-                ey = 0.0
-                if b < ri:
-                    ey = ri - b
-                elif b > ri + 1:
-                    ey = b - ri - 1
-                base = ri * cols
-                for j in range(c0, c1 + 1):
-                    if occ[base + j] == 0:
-                        continue
-                    ex = 0.0
-                    if a < j:
-                        ex = j - a
-                    elif a > j + 1:
-                        ex = a - j - 1
-                    if ex * ex + ey * ey <= rr:
-                        return 3
             h = 2
     return h

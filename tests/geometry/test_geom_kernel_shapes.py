@@ -80,7 +80,9 @@ def test_segments_match_shapely(seed):
 def _bfs_lengths(free: np.ndarray, goal: int, conn8: bool) -> np.ndarray:
     """Unit-step distances to ``goal`` by scipy's graph search (no corner cutting)."""
     rows, cols = free.shape
-    moves = [(-1, 0), (0, 1), (1, 0), (0, -1)] + ([(-1, 1), (1, 1), (1, -1), (-1, -1)] if conn8 else [])
+    moves = [(-1, 0), (0, 1), (1, 0), (0, -1)]
+    if conn8:
+        moves += [(-1, 1), (1, 1), (1, -1), (-1, -1)]
     a, b = [], []
     for r, c in np.argwhere(free):
         for dr, dc in moves:

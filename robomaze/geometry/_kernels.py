@@ -26,8 +26,8 @@ from .._compile.kernels import inner
 
 # ``_nrt=False`` on every kernel here: none allocates (callers allocate,
 # kernel style rule 3), so numba need not lower reference counting for the
-# arrays they touch, nor run its pruning of it (a lighter compile, the same
-# machine code for the loops; benchmarks/README.md, round 12 r12-geom).
+# arrays they touch, nor run its pruning of it (a lighter compile, run time
+# unchanged within the noise: benchmarks/README.md, round 12 r12-geom).
 # Such a kernel cannot make an array: one that must is not one of these.
 
 

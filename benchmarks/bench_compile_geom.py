@@ -77,6 +77,10 @@ scratch_row = ((np.zeros(6, np.uint64),)
 centre_out = ((np.empty((2, 2)), np.empty(1))
               if KP._centre_points.py_func.__code__.co_argcount == 8 else ())
 cell_out = (np.empty(2),) if K.cell_clearance.py_func.__code__.co_argcount == 4 else ()
+# round 12: shapes_clearance and descend write the caller's array
+shapes_out = (np.empty(3),) if K.shapes_clearance.py_func.__code__.co_argcount == 6 else ()
+descend_out = ((np.empty(6, np.int64),)
+               if P.descend.py_func.__code__.co_argcount == 7 else ())
 touch_scratch = ((np.empty(4), np.empty(4))
                  if K.poses_touch.py_func.__code__.co_argcount == 11 else ())
 calls = [
@@ -87,7 +91,8 @@ calls = [
     ("cell_clearance", lambda: K.cell_clearance(occ, np.array([1, 2], np.int64),
                                                 np.array([3, 4], np.int64), *cell_out)),
     ("shapes_clearance", lambda: K.shapes_clearance(occ, rng.random((3, 4)) * 10,
-                                                    rng.random((3, 4)) * 10, True, 0.0)),
+                                                    rng.random((3, 4)) * 10, True, 0.0,
+                                                    *shapes_out)),
     ("poses_touch", lambda: K.poses_touch(occ, np.array([0.2, -0.2, -0.2, 0.2]),
                                           np.array([0.1, 0.1, -0.1, -0.1]),
                                           np.array([[3.0, 3.0, 0.5]]), 0.5, 0.0, 0.0, 0.0,
@@ -104,7 +109,8 @@ calls = [
         ro(occ.astype(np.uint8).ravel()), ro(np.ones(rows * cols)), rows, cols,
         *([0.5] * 5), 1.0, 1.0, 0.0, 2.0, 2.0, 0.0, 0.3, 0.3, 0.3, 0.1)),
     ("descend", lambda: P.descend(np.ones(rows * cols, np.uint8),
-                                  np.arange(rows * cols, dtype=np.int32), rows, cols, 5, True)),
+                                  np.arange(rows * cols, dtype=np.int32), rows, cols, 5, True,
+                                  *descend_out)),
 ]
 out = {}
 for name, fn in calls:

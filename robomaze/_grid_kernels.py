@@ -5,8 +5,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._compile.kernels import inner
-
 
 @njit(cache=True)
 def column_gap(occ):
@@ -35,16 +33,7 @@ def column_gap(occ):
     return out
 
 
-@inner
-def _sq(d):
-    # squared distance from a cell centre to a cell d cells away, to its nearest face
-    if d == 0:
-        return 0.0
-    x = abs(d) - 0.5
-    return x * x
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def square_clearance(occ, gap, out):
     """Squared distance (cells) from each cell centre to the nearest occupied square, into ``out``.
 
@@ -53,7 +42,14 @@ def square_clearance(occ, gap, out):
     square, so a column pass (nearest obstacle row per column) and a row
     pass with pruning give the exact value. ``gap`` (int64) and ``out``
     (float64), both of ``occ``'s shape, are the caller's: an array made here
-    would compile numba's ``np.empty`` for this kernel (kernel style, rule 3).
+    would compile numba's ``np.empty`` for this kernel (kernel style, rule 3),
+    and with nothing allocated the kernel compiles without reference
+    counting (``_nrt=False``).
+
+    The squared distance from a cell centre to a cell ``d >= 0`` rows or
+    columns away, to its nearest face, is ``(d - 0.5) ** 2`` (0 for
+    ``d == 0``): written at its three uses, not a helper kernel (a compile
+    of its own).
     """
     rows, cols = occ.shape
     # column_gap's loop, into gap: written here, as numba's inlining of a helper
@@ -80,17 +76,22 @@ def square_clearance(occ, gap, out):
             best = np.inf
             # scan outward; stop once the column offset alone exceeds best
             for k in range(cols):
-                fk = _sq(k)
+                x = k - 0.5
+                fk = x * x if k != 0 else 0.0
                 if fk >= best:
                     break
                 cc = c - k
                 if cc >= 0:
-                    v = fk + _sq(gap[r, cc])
+                    g = gap[r, cc]              # >= 0
+                    x = g - 0.5
+                    v = fk + (x * x if g != 0 else 0.0)
                     if v < best:
                         best = v
                 cc = c + k
                 if k > 0 and cc < cols:
-                    v = fk + _sq(gap[r, cc])
+                    g = gap[r, cc]
+                    x = g - 0.5
+                    v = fk + (x * x if g != 0 else 0.0)
                     if v < best:
                         best = v
                 if c - k < 0 and c + k >= cols:

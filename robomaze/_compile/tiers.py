@@ -77,7 +77,7 @@ COLD: dict[str, dict[str, str]] = {
     # a planned path's figures (its footprint's clearance and contacts at key
     # poses): every run of a sweep reads them, so numba's machine code
     "robomaze.geometry._kernels": dict.fromkeys((
-        "_point_box", "_seg_box", "_inside", "_shape_box", "_range",
+        "_seg_box", "_inside", "_shape_box",
         "shapes_clearance", "points_clearance", "poses_touch", "cell_clearance"), "cool"),
     "robomaze.metrics.keyposes": {"_centre_points": "cool"},
 }

@@ -24,6 +24,13 @@ from .._compile.kernels import inner
 # than the select it stands for (benchmarks/README.md, round 11 r11-geom).
 
 
+# ``_nrt=False`` on every kernel here: none allocates (callers allocate,
+# kernel style rule 3), so numba need not lower reference counting for the
+# arrays they touch, nor run its pruning of it (a lighter compile, run time
+# unchanged within the noise: benchmarks/README.md, round 12 r12-geom).
+# Such a kernel cannot make an array: one that must is not one of these.
+
+
 # ``error_model="numpy"`` where every division's divisor is nonzero by
 # construction (``_seg_box``: ``p != 0`` and ``ll > 0`` are tested first;
 # ``_inside``: the edge crosses the ray, so its ends' ``v`` differ;
@@ -32,26 +39,13 @@ from .._compile.kernels import inner
 # division these kernels would compile and never run (~0.15 s of the
 # clearance kernels' compile CPU, benchmarks/README.md, round 11 r11-geom).
 
-@inner
-def _point_box(px, py, u0, v0, u1, v1):
-    # _max(_max(u0 - px, 0.0), px - u1), written out (see the note on _max)
-    a = u0 - px
-    a = 0.0 if 0.0 > a else a
-    b = px - u1
-    dx = b if b > a else a
-    a = v0 - py
-    a = 0.0 if 0.0 > a else a
-    b = py - v1
-    dy = b if b > a else a
-    return math.sqrt(dx * dx + dy * dy)
-
-
-@inner(error_model="numpy")   # see the note on error_model
+@inner(error_model="numpy", _nrt=False)   # see the notes on error_model and _nrt
 def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     """Exact distance between a segment and a closed axis-aligned box.
 
-    One kernel, not three: the segment-box test and the four corner-segment
-    distances are written out here (each helper a compile of its own).
+    One kernel, not four: the segment-box test, the two end-box and the
+    four corner-segment distances are written out here (each helper a
+    compile of its own).
     """
     dx, dy = bx - ax, by - ay
     # Liang-Barsky on the closed box: touching counts
@@ -86,28 +80,39 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
                     t1 = t
     if hit and t0 <= t1:
         return 0.0
-    # disjoint convex sets: the minimum is attained at a vertex of one of them
-    # (each _min(d, e) written out: see the note on _max)
-    d = _point_box(ax, ay, u0, v0, u1, v1)
-    e = _point_box(bx, by, u0, v0, u1, v1)
-    d = e if e < d else d
+    # disjoint convex sets: the minimum is attained at a vertex of one of them:
+    # the segment's ends to the box (k < 2), the box's corners to the segment
     ll = dx * dx + dy * dy
-    for k in range(4):
-        # the box's corners (u0, v0), (u1, v0), (u0, v1), (u1, v1) to the segment
-        px = u1 if k & 1 else u0
-        py = v1 if k & 2 else v0
-        t = 0.0
-        if ll > 0.0:
-            t = ((px - ax) * dx + (py - ay) * dy) / ll
-            t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
-            t = t if t < 1.0 else 1.0
-        qx, qy = ax + t * dx - px, ay + t * dy - py
+    d = np.inf
+    for k in range(6):
+        if k < 2:
+            # the point-box distance (_max written out: see the note on _max)
+            px = ax if k == 0 else bx
+            py = ay if k == 0 else by
+            a = u0 - px
+            a = 0.0 if 0.0 > a else a
+            b = px - u1
+            qx = b if b > a else a
+            a = v0 - py
+            a = 0.0 if 0.0 > a else a
+            b = py - v1
+            qy = b if b > a else a
+        else:
+            # the corners (u0, v0), (u1, v0), (u0, v1), (u1, v1) to the segment
+            px = u1 if k & 1 else u0
+            py = v1 if k & 2 else v0
+            t = 0.0
+            if ll > 0.0:
+                t = ((px - ax) * dx + (py - ay) * dy) / ll
+                t = t if t > 0.0 else 0.0       # _min(1.0, _max(0.0, t)), written out
+                t = t if t < 1.0 else 1.0
+            qx, qy = ax + t * dx - px, ay + t * dy - py
         e = math.sqrt(qx * qx + qy * qy)
         d = e if e < d else d
     return d
 
 
-@inner(error_model="numpy")   # see the note on error_model
+@inner(error_model="numpy", _nrt=False)   # see the notes on error_model and _nrt
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -121,11 +126,13 @@ def _inside(px, py, us, vs):
     return inside
 
 
-@inner
+@inner(_nrt=False)
 def _shape_box(us, vs, closed, u0, v0, u1, v1):
     m = us.shape[0]
     if m == 1:
-        return _point_box(us[0], vs[0], u0, v0, u1, v1)
+        # a point: the degenerate segment's distance, bit for bit the point's
+        # (inside: 0; outside: its ends' point-box distance, no corner nearer)
+        return _seg_box(us[0], vs[0], us[0], vs[0], u0, v0, u1, v1)
     best = np.inf
     n_edges = m if closed else m - 1
     for i in range(n_edges):
@@ -140,22 +147,8 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     return best
 
 
-@inner
-def _range(a):
-    """``(a.min(), a.max())`` of a non-empty 1-D array, in one loop."""
-    lo = a[0]
-    hi = a[0]
-    for i in range(1, a.shape[0]):
-        x = a[i]
-        if x < lo:
-            lo = x
-        elif x > hi:
-            hi = x
-    return lo, hi
-
-
-@njit(cache=True)
-def shapes_clearance(occ, us, vs, closed, radius):
+@njit(cache=True, _nrt=False)
+def shapes_clearance(occ, us, vs, closed, radius, out):
     """Distance (cells) from each shape ``(us[i], vs[i])`` to the nearest occupied square.
 
     A shape is a closed polygon (``closed``), an open polyline or a single
@@ -164,18 +157,30 @@ def shapes_clearance(occ, us, vs, closed, radius):
     no larger than the margin searched, which makes the answer exact. (The
     search is written in the loop, not in an ``inline="always"`` helper:
     numba's inlining of a body this size costs more compile CPU than the
-    rest of the kernel.)
+    rest of the kernel.) Writes ``out`` (float64, one per shape: the
+    caller's, kernel style rule 3).
     """
     rows, cols = occ.shape
     n = us.shape[0]
-    out = np.empty(n, np.float64)
     w0 = math.ceil(radius) + 1.0
     w0 = w0 if w0 > 1.0 else 1.0       # _max(1.0, w0), written out
     for i in range(n):
         ui = us[i]
         vi = vs[i]
-        umin, umax = _range(ui)
-        vmin, vmax = _range(vi)
+        # (min, max) of ui and vi in one loop (a helper kernel costs a compile of its own)
+        umin = umax = ui[0]
+        vmin = vmax = vi[0]
+        for j in range(1, ui.shape[0]):
+            x = ui[j]
+            if x < umin:
+                umin = x
+            elif x > umax:
+                umax = x
+            x = vi[j]
+            if x < vmin:
+                vmin = x
+            elif x > vmax:
+                vmax = x
         w = w0
         while True:
             c0 = math.floor(umin - w) - 1
@@ -211,16 +216,15 @@ def shapes_clearance(occ, us, vs, closed, radius):
                 out[i] = 0.0 if 0.0 > best else best
                 break
             w *= 2.0
-    return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def points_clearance(occ, uu, vv, radius, out):
     """:func:`shapes_clearance` of single points ``(uu[i], vv[i])`` (discs of ``radius``), into ``out``.
 
     Bit for bit the same figures: the same search and the same arithmetic
     (``umin == umax == u``, a point's distance to a square is
-    :func:`_point_box`), without the segment and polygon tests. The kernel
+    the square's gaps ``dx, dy``), without the segment and polygon tests. The kernel
     a disc or point footprint's clearance needs compiles ~1 s less than
     :func:`shapes_clearance`, whose segment and polygon tests (``_seg_box``,
     ``_inside`` ...) it never reaches (``simulate``'s run metrics, a disc
@@ -259,7 +263,9 @@ def points_clearance(occ, uu, vv, radius, out):
                     dx = 0.0 if 0.0 > dx else dx
                     if dx * dx + dy * dy >= best * best:
                         continue
-                    d = _point_box(u, v, float(c), float(r), c + 1.0, r + 1.0)
+                    # the point's distance to the square: dx, dy are its gaps
+                    # (as _seg_box's point-box terms: the same three values' maximum)
+                    d = math.sqrt(dx * dx + dy * dy)
                     if d < best:
                         best = d
                 if best == 0.0:
@@ -276,7 +282,7 @@ def points_clearance(occ, uu, vv, radius, out):
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True, error_model="numpy")   # see the note on error_model
+@njit(cache=True, error_model="numpy", _nrt=False)   # see the notes on error_model, _nrt
 def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
 
@@ -303,9 +309,21 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
                 dx, dy = cy * dx + sy * dy, -sy * dx + cy * dy
             u[j] = dx / res
             v[j] = rows - dy / res
+        # (min, max) of u and v in one loop (a helper kernel costs a compile of its own)
+        umin = umax = u[0]
+        vmin = vmax = v[0]
+        for j in range(1, m):
+            x = u[j]
+            if x < umin:
+                umin = x
+            elif x > umax:
+                umax = x
+            x = v[j]
+            if x < vmin:
+                vmin = x
+            elif x > vmax:
+                vmax = x
         # does the closed polygon (u, v) come within tol metres of an occupied square?
-        umin, umax = _range(u)
-        vmin, vmax = _range(v)
         umin, umax = umin - grow, umax + grow
         vmin, vmax = vmin - grow, vmax + grow
         # squares [c, c+1] x [r, r+1] meeting the grown box (closed)
@@ -323,7 +341,7 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cell_clearance(occ, rr, cc, out):
     """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied
     square, into ``out`` (float64, the caller's: kernel style, rule 3).
@@ -372,7 +390,11 @@ def cell_clearance(occ, rr, cc, out):
 
 
 # ---------------------------------------------------------------- bit-row dilation
-@njit(cache=True, inline="always")
+# An inner kernel, not ``inline="always"``: numba's inlining types and copies
+# the helper at both call sites, which cost ~0.14 s more compile CPU than a
+# helper library of its own (benchmarks/README.md, round 12 r12-geom); LLVM
+# inlines the call when it optimises dilate_bits with it linked in.
+@inner(_nrt=False)
 def _shifted(rows, y, w, s):
     """Word ``w`` of bit row ``y`` of ``rows`` shifted towards bit 0 by ``s`` bits."""
     q = s >> 6
@@ -383,7 +405,7 @@ def _shifted(rows, y, w, s):
     return (lo >> r) | (rows[y, w + q + 1] << (np.uint64(64) - r))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def dilate_bits(bits, m, rows, cols, runs, out, win):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 

@@ -78,7 +78,8 @@ def footprint_clearance(grid: OccupancyGrid, footprint: Footprint | None, poses)
                          np.ascontiguousarray(v, dtype=np.float64), radius, d)
         return d * grid.resolution
     u, v = _placed_units(grid, footprint, p)
-    d = shapes_clearance(occ, u, v, True, 0.0)
+    d = np.empty(p.shape[0])
+    shapes_clearance(occ, u, v, True, 0.0, d)
     return d * grid.resolution
 
 
@@ -163,4 +164,6 @@ def segment_clearance(grid: OccupancyGrid, radius: float, a, b) -> np.ndarray:
     occ = np.ascontiguousarray(grid.occupied)
     if not math.isfinite(radius) or radius < 0:
         raise ParameterError(f"radius must be a finite number >= 0, got {radius}")
-    return shapes_clearance(occ, us, vs, False, radius / grid.resolution) * grid.resolution
+    d = np.empty(us.shape[0])
+    shapes_clearance(occ, us, vs, False, radius / grid.resolution, d)
+    return d * grid.resolution

@@ -209,7 +209,7 @@ def _groups(sizes: np.ndarray):
     return grp, np.arange(total) - first[grp]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _centre_points(c, rows, cols, res, ox, oy, p, steps):
     """Cell centres and segment lengths of an unrotated grid, into ``p`` and ``steps``; whether
     every cell is in bounds.
@@ -219,7 +219,7 @@ def _centre_points(c, rows, cols, res, ox, oy, p, steps):
     the values are bit-identical to theirs; one pass instead of ten numpy
     ones. ``p`` (``(n, 2)``) and ``steps`` (``n - 1``, float64) are the
     caller's (kernel style, rule 3: no ``np.empty`` nor tuple of arrays
-    compiled here).
+    compiled here, and no reference counting: ``_nrt=False``).
     """
     n = c.shape[0]
     ok = True

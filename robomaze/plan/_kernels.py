@@ -16,7 +16,7 @@ from numba import njit
 from .._compile.kernels import inner
 
 
-@inner
+@inner(_nrt=False)   # allocates nothing: no reference counting compiled
 def _move_ok(free, rows, cols, r, c, k):
     """Target flat index of move ``k`` from ``(r, c)``, or -1 if not allowed."""
     dr = (-1, 0, 1, 0, -1, 1, 1, -1)[k]
@@ -31,30 +31,45 @@ def _move_ok(free, rows, cols, r, c, k):
     return rr * cols + cc
 
 
+#: the moves' row and column steps, N, E, S, W, NE, SE, SW, NW (module constants: numba
+#: freezes them into the kernel)
+_DR = np.array((-1, 0, 1, 0, -1, 1, 1, -1), np.int64)
+_DC = np.array((0, 1, 0, -1, 1, 1, -1, -1), np.int64)
+
+
 # ---------------------------------------------------------------- backtraces
-@njit(cache=True)
-def descend(free, dist, rows, cols, start, conn8):
-    """Backtrace down the wave labels from ``start`` to the goal (label 0).
+@njit(cache=True, error_model="numpy", _nrt=False)
+def descend(free, dist, rows, cols, start, conn8, out):
+    """Backtrace down the wave labels from ``start`` to the goal (label 0), into ``out``.
 
     At each cell the first move (order N, E, S, W, NE, SE, SW, NW) to a
-    label one lower is taken. (Not ``error_model="numpy"``: numba compiles
-    the ``np.empty`` it calls once per error model, so that would compile
-    ``np.empty`` a second time in the sweep.)
+    label one lower is taken. ``out`` (int64, ``dist[start] + 1`` cells) is
+    the caller's (kernel style, rule 3), so the kernel allocates nothing and
+    compiles without reference counting (``_nrt=False``), and with numba's
+    ``error_model="numpy"`` (``cols >= 1``: no ZeroDivisionError test).
+    :func:`_move_ok`'s test is written in the loop (a helper kernel is a
+    compile of its own).
     """
-    out = np.empty(dist[start] + 1, np.int64)
     cur = start
     out[0] = cur
     nk = 8 if conn8 else 4
     for i in range(1, dist[start] + 1):
         r = cur // cols
         c = cur - r * cols
+        want = dist[cur] - 1
         for k in range(nk):
-            nb = _move_ok(free, rows, cols, r, c, k)
-            if nb >= 0 and dist[nb] == dist[cur] - 1:
+            # _move_ok(free, rows, cols, r, c, k), written out
+            rr = r + _DR[k]
+            cc = c + _DC[k]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols:
+                continue
+            nb = rr * cols + cc
+            if not free[nb] or (k >= 4 and not (free[rr * cols + c] and free[r * cols + cc])):
+                continue
+            if dist[nb] == want:
                 cur = nb
                 break
         out[i] = cur
-    return out
 
 
 @njit(cache=True)

@@ -183,7 +183,8 @@ def wavefront(grid: OccupancyGrid, start, goal, *, footprint: Footprint | None =
     if fewest_bends:
         flat = K.descend_fewest_bends(f8, dist, rows, cols, si, conn == 8)
     else:
-        flat = K.descend(f8, dist, rows, cols, si, conn == 8)
+        flat = np.empty(int(dist[si]) + 1, np.int64)
+        K.descend(f8, dist, rows, cols, si, conn == 8, flat)
     cells = np.column_stack(np.divmod(flat, cols))
     elapsed = _time.perf_counter() - t0
     return make_path(grid, cells, footprint=footprint, method="wavefront", expanded=expanded,

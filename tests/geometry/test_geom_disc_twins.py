@@ -50,8 +50,9 @@ def test_points_clearance_is_shapes_clearance_of_points_and_exact(seed):
         radius = float(rng.choice([0.0, 0.4, 1.5, rng.uniform(0.0, 5.0)]))
         got = np.empty(n)
         points_clearance(occ, u, v, radius, got)
-        general = shapes_clearance(occ, np.ascontiguousarray(u[:, None]),
-                                   np.ascontiguousarray(v[:, None]), False, radius)
+        general = np.empty(n)
+        shapes_clearance(occ, np.ascontiguousarray(u[:, None]),
+                         np.ascontiguousarray(v[:, None]), False, radius, general)
         assert got.tobytes() == general.tobytes()
         np.testing.assert_allclose(got, _brute(occ, u, v, radius), rtol=0, atol=1e-12)
 

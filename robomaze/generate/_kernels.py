@@ -165,7 +165,7 @@ def backtracker(rows, cols, seed):
     return east, south
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """The search of :func:`backtracker` on its arrays.
 

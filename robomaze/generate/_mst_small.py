@@ -73,7 +73,7 @@ def edge_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return e, z
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _kruskal_picks(a, b, parent, picked):
     """Kruskal's choice over the edges ``(a[j], b[j])`` in increasing key
     order: writes the indices ``j`` of the tree's edges into ``picked`` and

@@ -37,14 +37,14 @@ _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-@inner
+@inner(_nrt=False)
 def _cell_blocked(occ, rows, cols, r, c):
     if r < 0 or r >= rows or c < 0 or c >= cols:
         return True
     return occ[r * cols + c] != 0
 
 
-@inner
+@inner(_nrt=False)
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -54,7 +54,7 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@inner
+@inner(_nrt=False)
 def _origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
@@ -75,7 +75,7 @@ def _origin_blocked(occ, rows, cols, a0, b0):
     return False
 
 
-@inner
+@inner(_nrt=False)
 def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
 
@@ -86,7 +86,7 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@inner
+@inner(_nrt=False)
 def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
@@ -165,19 +165,19 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
 # The entry points robomaze.sense.raycast names for traffic's kernels. This
 # module's kernels call the inner bodies: a scan compiles them without the
 # CPython and C wrappers nobody here calls (round 8, benchmarks/README.md).
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     return _origin_blocked(occ, rows, cols, a0, b0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
     """Cast ``n`` rays given in cell units: ``origins (n, 2)`` as ``(a, b)``, unit ``dirs (n, 2)``."""
     for i in range(origins.shape[0]):
@@ -220,7 +220,7 @@ def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b
             out[j] = range_max if t >= tmax else t * res
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_min,
               range_max, finish, out):
     """Noise-free scans of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
@@ -238,7 +238,7 @@ def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, ra
                    mount, cos_b, sin_b, range_min, range_max, finish, out[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
               range_min, range_max, out):
     """Noise-free finished scan of one robot pose into ``out``, for other numba kernels.
@@ -252,7 +252,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
                range_max, True, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, range_max,
               marks_free, marks_hit):
     """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid.

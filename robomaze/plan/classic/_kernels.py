@@ -73,7 +73,7 @@ def _step(free, rows, cols, p, d):
     return -1
 
 
-@inner
+@inner(_nrt=False)
 def _walk_sight(walk, n, cols, p, vis):
     """Append the straight walk from ``p`` (which sees the goal) to the goal:
     the walk's new length, -1 when ``walk`` has no room for it."""
@@ -123,7 +123,7 @@ def loop_erase(walk, ncells):
     return path[:m].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def count_distinct(walk, seen):
     """Number of distinct cells in a walk; ``seen``: zeroed uint8, one per cell."""
     count = 0
@@ -181,7 +181,7 @@ SIGHT = 5
 KNOWN = 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
     """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
     :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
@@ -202,7 +202,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
         for d in range(8):
             dr = DR[d]
             dc = DC[d]
-            back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
+            back = ((d + 2) & 3) | (d & 4)
             r = gr
             c = gc
             while True:
@@ -302,7 +302,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     q = p + DR[aux] * cols + DC[aux]
                 else:
                     straight = False
-                    h = (aux - hand) % 4
+                    h = (aux - hand) & 3
                     if rule == PLEDGE:
                         count = -hand
                         seg = n
@@ -312,7 +312,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             if q < 0:
                 k = 0
                 for k in range(4):
-                    d = (h + hand * _PLEDGE_TURN[k]) % 4
+                    d = (h + hand * _PLEDGE_TURN[k]) & 3
                     if (nb >> d) & 1:
                         q = p + DR[d] * cols + DC[d]
                         break
@@ -325,10 +325,10 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
         elif rule == TREMAUX:
             d = -1
             if bounce:
-                d = (h + 2) % 4
+                d = (h + 2) & 3
             else:
                 for k in range(4):
-                    dd = (h + hand * _PLEDGE_TURN[k]) % 4
+                    dd = (h + hand * _PLEDGE_TURN[k]) & 3
                     if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 0:
                         d = dd
                         break
@@ -342,7 +342,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     break
             q = p + DR[d] * cols + DC[d]
             m = ((s0[p] >> (2 * d)) & 3) + 1
-            b = (d + 2) % 4
+            b = (d + 2) & 3
             s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
             s0[q] = (s0[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
             if m == 1 and s1[q] == 0:
@@ -364,7 +364,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     q = p + DR[d] * cols + DC[d]
                     if not s0[q]:
                         s0[q] = 1
-                        s2[q] = (d + 2) % 4
+                        s2[q] = (d + 2) & 3
                         break
                     q = -1
             if q < 0:
@@ -379,16 +379,16 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 break
             m = 0
             for dd in range(4):
-                if h >= 0 and dd == (h + 2) % 4:
+                if h >= 0 and dd == (h + 2) & 3:
                     continue
                 if (nb >> dd) & 1:
                     buf[m] = dd
                     m += 1
             if m == 0:
-                if h < 0 or not (nb >> ((h + 2) % 4)) & 1:
+                if h < 0 or not (nb >> ((h + 2) & 3)) & 1:
                     status = STUCK
                     break
-                d = (h + 2) % 4
+                d = (h + 2) & 3
             else:
                 j = np.int64(u[i] * m)
                 d = buf[j if j < m - 1 else m - 1]
@@ -531,7 +531,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.

@@ -11,7 +11,7 @@ _DR = np.array([-1, 1, 0, 0, -1, -1, 1, 1], np.int64)
 _DC = np.array([0, 0, -1, 1, -1, 1, -1, 1], np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def descend(dist, blocked, rows, cols, start, steps, out):
     """Follow the field downhill from ``start`` for up to ``steps`` cells into ``out``.
 

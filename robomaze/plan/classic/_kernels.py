@@ -229,7 +229,8 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 nc = c + DC[d]
                 if 0 <= nr < rows and 0 <= nc < cols and free[nr * cols + nc]:
                     q = nr * cols + nc
-                    s0[q] = s0[q] if s0[q] else 1
+                    if s0[q] == 0:
+                        s0[q] = 1
         return n, OK, depth, p, h
     start = p
     if rule != MOUSE:
@@ -249,7 +250,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
     straight = rule == PLEDGE or (rule == WALL and h < 0)
     start_state = p * 4 + h
     if rule == WALL and h >= 0:
-        s0[p] |= np.uint8(1 << h)
+        s0[p] |= 1 << h
     check = False
     count = 0
     seg = np.int64(0)
@@ -271,7 +272,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     depth += 1
             break
         if check:           # the wall follower, after a move along the wall
-            bit = np.uint8(1 << h)
+            bit = 1 << h
             if s0[p] & bit:
                 status = BACK_AT_START if p * 4 + h == start_state else LOOPING
                 break
@@ -308,7 +309,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                         seg = n
                     else:
                         start_state = p * 4 + h
-                        s0[p] |= np.uint8(1 << h)
+                        s0[p] |= 1 << h
             if q < 0:
                 k = 0
                 for k in range(4):
@@ -342,9 +343,10 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     break
             q = p + DR[d] * cols + DC[d]
             m = ((s0[p] >> (2 * d)) & 3) + 1
-            b = (d + 2) & 3
-            s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
-            s0[q] = (s0[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+            # a passage's two marks are equal and at most 2: a mark + 1 does
+            # not carry into the next direction's bits
+            s0[p] += 1 << (2 * d)
+            s0[q] += 1 << (2 * ((d + 2) & 3))
             if m == 1 and s1[q] == 0:
                 if depth == buf.shape[0]:
                     status = ROOM
@@ -410,7 +412,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 for j in range(seg, n):
                     s1[walk[j]] = 0
                 continue
-            bit = np.uint8(1 << h)
+            bit = 1 << h
             if s1[p] & bit:
                 j = n - 2
                 while not (walk[j] == p and buf[j] & 3 == h):
@@ -550,7 +552,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
-        c = p % cols
+        c = p - r * cols
         border = False
         for d in range(8):
             rr = r + DR[d]
@@ -559,19 +561,22 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
                 border = True
                 break
         if border:
-            queue[(head + size) % ncells] = p
+            queue[size] = p     # head is 0 and size < ncells here
             size += 1
             inq[p] = 1
     filled = 0
     while size > 0:
         p = queue[head]
-        head = (head + 1) % ncells
+        # the ring's indices wrap by a test, not a modulo (no division)
+        head += 1
+        if head == ncells:
+            head = 0
         size -= 1
         inq[p] = 0
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
-        c = p % cols
+        c = p - r * cols
         config = 0
         for i in range(8):
             d = _RING[i]
@@ -590,7 +595,8 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
             if 0 <= rr < rows and 0 <= cc < cols:
                 q = rr * cols + cc
                 if free[q] and not inq[q]:
-                    queue[(head + size) % ncells] = q
+                    t = head + size
+                    queue[t - ncells if t >= ncells else t] = q
                     size += 1
                     inq[q] = 1
     return filled

@@ -38,13 +38,6 @@ _CORNER_TOL = 1e-9
 
 
 @inner(_nrt=False)
-def _cell_blocked(occ, rows, cols, r, c):
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return True
-    return occ[r * cols + c] != 0
-
-
-@inner(_nrt=False)
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -63,14 +56,16 @@ def _origin_blocked(occ, rows, cols, a0, b0):
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
-    # the square itself and, on a grid line, those across it: one test site
-    # (each call site of a helper is compiled apart)
+    # the square itself and, on a grid line, those across it: one test site,
+    # written out (a helper of its own was one more library to compile)
     for k in range(4):
         dr = k >> 1
         dc = k & 1
         if (dc == 1 and not a_on) or (dr == 1 and not b_on):
             continue
-        if _cell_blocked(occ, rows, cols, r - dr, c - dc):
+        rk = r - dr
+        ck = c - dc
+        if rk < 0 or rk >= rows or ck < 0 or ck >= cols or occ[rk * cols + ck] != 0:
             return True
     return False
 
@@ -107,8 +102,8 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     sc, tma, tda = _axis_setup(a0, da, c)
     sr, tmb, tdb = _axis_setup(b0, db, r)
     # Each step tests the square entered (r1, c1) and, along a grid line or
-    # through a vertex (``more``), up to two squares beside it: three test
-    # sites for the three cases (each call site of a helper is compiled apart).
+    # through a vertex (``more``), the two squares beside it: one test site,
+    # in order (occupied or off the grid: the ray stops at t).
     while True:
         diff = tma - tmb
         tol = _CORNER_TOL * (1.0 + (tmb if tmb < tma else tma))
@@ -154,12 +149,11 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
             r += sr
             tma += tda
             tmb += tdb
-        hit = _cell_blocked(occ, rows, cols, r1, c1)
-        if more and not hit:
-            hit = (_cell_blocked(occ, rows, cols, r2, c2)
-                   or _cell_blocked(occ, rows, cols, r3, c3))
-        if hit:
-            return t
+        for k in range(3 if more else 1):
+            rk = r1 if k == 0 else (r2 if k == 1 else r3)
+            ck = c1 if k == 0 else (c2 if k == 1 else c3)
+            if rk < 0 or rk >= rows or ck < 0 or ck >= cols or occ[rk * cols + ck] != 0:
+                return t
 
 
 # The entry points robomaze.sense.raycast names for traffic's kernels. This

@@ -35,7 +35,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._compile.kernels import inner
 
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
@@ -73,10 +72,14 @@ def _step(free, rows, cols, p, d):
     return -1
 
 
-@inner(_nrt=False)
+@njit(inline="always")
 def _walk_sight(walk, n, cols, p, vis):
     """Append the straight walk from ``p`` (which sees the goal) to the goal:
-    the walk's new length, -1 when ``walk`` has no room for it."""
+    the walk's new length, -1 when ``walk`` has no room for it.
+
+    Inlined into :func:`walker`, its one caller (kernel style 1): as an
+    inner kernel it was one more library to compile, link and cache.
+    """
     while vis[p] != 8:
         d = vis[p]
         if d < 4:

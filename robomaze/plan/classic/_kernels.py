@@ -221,7 +221,8 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 vis[r * cols + c] = back
         return n, OK, depth, p, h
     if rule == KNOWN:           # s0: known
-        for v in walk:
+        for j in range(walk.shape[0]):
+            v = walk[j]
             r = v // cols
             c = v - r * cols
             if s0[v] != 2:
@@ -331,16 +332,13 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             if bounce:
                 d = (h + 2) & 3
             else:
-                for k in range(4):
-                    dd = (h + hand * _PLEDGE_TURN[k]) & 3
-                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 0:
+                # an unmarked passage in hand order, else a once-marked one
+                # in the order N, E, S, W: one loop over the 8 candidates
+                for k in range(8):
+                    dd = (h + hand * _PLEDGE_TURN[k]) & 3 if k < 4 else k - 4
+                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == k >> 2:
                         d = dd
                         break
-                if d < 0:
-                    for dd in range(4):
-                        if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 1:
-                            d = dd
-                            break
                 if d < 0:
                     status = EXHAUSTED
                     break
@@ -363,7 +361,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             h = d
         elif rule == DFS:
             while s1[p] < 4:
-                d = perms[s3[p], s1[p]]
+                d = perms[4 * s3[p] + s1[p]]
                 s1[p] += 1
                 if (nb >> d) & 1:
                     q = p + DR[d] * cols + DC[d]
@@ -433,7 +431,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
 
 _NO_U8 = np.zeros(1, np.uint8)
 _NO_U = np.zeros(0, np.float64)
-_NO_PERMS = np.zeros((1, 4), np.int64)
+_NO_PERMS = np.zeros(4, np.int64)
 _NO_BUF = np.zeros(1, np.int64)
 
 
@@ -497,8 +495,9 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, par
     neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
     ``parent``: zeroed uint8, one per cell; ``perm_ids``: uint8. Returns
     ``(walk, n, status)``."""
+    # the orders flat (row i at 4 * i): a 1-D argument, a 1-D look-up
     n, status, _, _, _ = walker(DFS, free, rows, cols, start, 0, 0, vis, 1, visited, cursor,
-                                parent, perm_ids, walk, _NO_BUF, perms, _NO_U)
+                                parent, perm_ids, walk, _NO_BUF, perms.reshape(-1), _NO_U)
     return walk, n, status
 
 

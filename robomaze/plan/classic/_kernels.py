@@ -46,6 +46,11 @@ _TURN_BY_HAND = np.array([1, 0, -1, 0], np.int64)
 _TURN_FIXED = np.array([0, 0, 0, 2], np.int64)
 #: Pledge's turns (its U-turn counts ``-2 * hand``): ``hand * _PLEDGE_TURN[k]``
 _PLEDGE_TURN = np.array([1, 0, -1, -2], np.int64)
+#: the random mouse's candidates: a 4-bit mask of directions, its number of
+#: set bits and (at ``4 * mask + j``) its j-th set bit, ascending
+_BITS = np.array([bin(m).count("1") for m in range(16)], np.int64)
+_NTH_BIT = np.array([([d for d in range(4) if m >> d & 1] + [0] * 4)[j]
+                     for m in range(16) for j in range(4)], np.int64)
 #: dead-end filling's neighbour order N NE E SE S SW W NW
 _RING = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)
 
@@ -195,7 +200,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
     Returns ``(n, status, depth, p, h)``; the functions named after each
     rule (:func:`wall_follow` ...) document its arguments and results.
     ``s0`` ... ``s3``: uint8 scratch, one per cell (zeroed); ``buf``: Pledge's
-    moves, Tremaux's thread (as long as ``walk``), the mouse's 4 candidates.
+    moves, Tremaux's thread (as long as ``walk``).
     """
     n = np.int64(0)
     depth = np.int64(0)
@@ -380,21 +385,18 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             if i == u.shape[0]:
                 status = STEP_LIMIT
                 break
-            m = 0
-            for dd in range(4):
-                if h >= 0 and dd == (h + 2) & 3:
-                    continue
-                if (nb >> dd) & 1:
-                    buf[m] = dd
-                    m += 1
+            # the open directions but straight back, as a mask: its count and
+            # its j-th direction (ascending) are table look-ups
+            mask = nb if h < 0 else nb & ~(1 << ((h + 2) & 3))
+            m = _BITS[mask]
             if m == 0:
-                if h < 0 or not (nb >> ((h + 2) & 3)) & 1:
+                if mask == nb:
                     status = STUCK
                     break
                 d = (h + 2) & 3
             else:
                 j = np.int64(u[i] * m)
-                d = buf[j if j < m - 1 else m - 1]
+                d = _NTH_BIT[4 * mask + (j if j < m - 1 else m - 1)]
             q = p + DR[d] * cols + DC[d]
             h = d
             i += 1
@@ -501,17 +503,16 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, par
     return walk, n, status
 
 
-def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
+def mouse_walk(free, rows, cols, p, h, vis, u, walk):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
     Picks uniformly (one number of ``u`` per move) among the open directions
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
-    STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
-    scratch.
+    STEP_LIMIT when the numbers ran out first.
     """
     n, status, _, p, h = walker(MOUSE, free, rows, cols, p, h, 0, vis, 1, _NO_U8, _NO_U8,
-                                _NO_U8, _NO_U8, walk, cand, _NO_PERMS, u)
+                                _NO_U8, _NO_U8, walk, _NO_BUF, _NO_PERMS, u)
     return walk, n, status, p, h
 
 

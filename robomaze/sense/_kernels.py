@@ -33,6 +33,9 @@ from numba import njit
 
 from .._compile.kernels import inner
 
+# Kernels here that allocate nothing (their callers do: kernel style 3) are
+# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 

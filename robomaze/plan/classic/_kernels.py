@@ -36,6 +36,9 @@ import numpy as np
 from numba import njit
 
 
+# Kernels here that allocate nothing (their callers do: kernel style 3) are
+# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 

@@ -68,4 +68,6 @@ for r in range(reps):
             getattr(m, n).compile(sig)
         res[k].append(time.thread_time() - t)
 b, n = statistics.median(res["base"]), statistics.median(res["new"])
-print(f"{area}: base {b:.3f} new {n:.3f} (-{b - n:.3f} s, {n / b:.2f}x); base {' '.join(f'{x:.2f}' for x in res['base'])}; new {' '.join(f'{x:.2f}' for x in res['new'])}; load {open('/proc/loadavg').read().split()[:3]}")
+runs = "; ".join(f"{k} " + " ".join(f"{x:.2f}" for x in v) for k, v in res.items())
+load = " ".join(open("/proc/loadavg").read().split()[:3])
+print(f"{area}: base {b:.3f} new {n:.3f} (-{b - n:.3f} s, {n / b:.2f}x); {runs}; load {load}")

@@ -48,7 +48,10 @@ def wilson(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray, int
     return walls[0::2].copy(), walls[1::2].copy(), moves
 
 
-@njit(cache=True)
+# Kernels here that allocate nothing (their callers do: kernel style 3) are
+# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def _wilson_steps(rows, cols, seed, walls, intree, nxt, dr, dc, off, woff, wsel):
     """Loop-erased walks into the tree (``nxt``: each cell's last exit);
     returns the number of moves. A word's 32 steps run on into the next

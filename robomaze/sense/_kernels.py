@@ -33,18 +33,14 @@ from numba import njit
 
 from .._compile.kernels import inner
 
+# Kernels here that allocate nothing (their callers do: kernel style 3) are
+# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-@inner
-def _cell_blocked(occ, rows, cols, r, c):
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return True
-    return occ[r * cols + c] != 0
-
-
-@inner
+@inner(_nrt=False)
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -54,7 +50,7 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@inner
+@inner(_nrt=False)
 def _origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
@@ -63,19 +59,21 @@ def _origin_blocked(occ, rows, cols, a0, b0):
     r = math.floor(b0)
     a_on = a0 == c
     b_on = b0 == r
-    # the square itself and, on a grid line, those across it: one test site
-    # (each call site of a helper is compiled apart)
+    # the square itself and, on a grid line, those across it: one test site,
+    # written out (a helper of its own was one more library to compile)
     for k in range(4):
         dr = k >> 1
         dc = k & 1
         if (dc == 1 and not a_on) or (dr == 1 and not b_on):
             continue
-        if _cell_blocked(occ, rows, cols, r - dr, c - dc):
+        rk = r - dr
+        ck = c - dc
+        if rk < 0 or rk >= rows or ck < 0 or ck >= cols or occ[rk * cols + ck] != 0:
             return True
     return False
 
 
-@inner
+@inner(_nrt=False)
 def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
 
@@ -86,7 +84,7 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@inner
+@inner(_nrt=False)
 def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
@@ -107,8 +105,8 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     sc, tma, tda = _axis_setup(a0, da, c)
     sr, tmb, tdb = _axis_setup(b0, db, r)
     # Each step tests the square entered (r1, c1) and, along a grid line or
-    # through a vertex (``more``), up to two squares beside it: three test
-    # sites for the three cases (each call site of a helper is compiled apart).
+    # through a vertex (``more``), the two squares beside it: one test site,
+    # in order (occupied or off the grid: the ray stops at t).
     while True:
         diff = tma - tmb
         tol = _CORNER_TOL * (1.0 + (tmb if tmb < tma else tma))
@@ -154,30 +152,29 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
             r += sr
             tma += tda
             tmb += tdb
-        hit = _cell_blocked(occ, rows, cols, r1, c1)
-        if more and not hit:
-            hit = (_cell_blocked(occ, rows, cols, r2, c2)
-                   or _cell_blocked(occ, rows, cols, r3, c3))
-        if hit:
-            return t
+        for k in range(3 if more else 1):
+            rk = r1 if k == 0 else (r2 if k == 1 else r3)
+            ck = c1 if k == 0 else (c2 if k == 1 else c3)
+            if rk < 0 or rk >= rows or ck < 0 or ck >= cols or occ[rk * cols + ck] != 0:
+                return t
 
 
 # The entry points robomaze.sense.raycast names for traffic's kernels. This
 # module's kernels call the inner bodies: a scan compiles them without the
 # CPython and C wrappers nobody here calls (round 8, benchmarks/README.md).
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     return _origin_blocked(occ, rows, cols, a0, b0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
     """Cast ``n`` rays given in cell units: ``origins (n, 2)`` as ``(a, b)``, unit ``dirs (n, 2)``."""
     for i in range(origins.shape[0]):
@@ -220,7 +217,7 @@ def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b
             out[j] = range_max if t >= tmax else t * res
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_min,
               range_max, finish, out):
     """Noise-free scans of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
@@ -238,7 +235,7 @@ def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, ra
                    mount, cos_b, sin_b, range_min, range_max, finish, out[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
               range_min, range_max, out):
     """Noise-free finished scan of one robot pose into ``out``, for other numba kernels.
@@ -252,7 +249,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
                range_max, True, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, range_max,
               marks_free, marks_hit):
     """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid.

@@ -315,7 +315,7 @@ def test_random_mouse_matches_its_rule_chunk_by_chunk():
         for chunk in np.array_split(u, 3):          # the state carries over between calls
             walk, m, status, p2, h2 = K.until_room(
                 lambda size: K.mouse_walk(g.flat, g.rows, g.cols, p, h, vis, chunk,
-                                          K.buffer(size), np.empty(4, np.int64)), 1)
+                                          K.buffer(size)), 1)
             assert (walk[:m].tolist(), status, p2, h2) == ref_mouse(g, p, h, list(vis), chunk)
             statuses.add(status)
             if status != K.STEP_LIMIT:

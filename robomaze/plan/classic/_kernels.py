@@ -35,8 +35,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..._compile.kernels import inner
 
+# Kernels here that allocate nothing (their callers do: kernel style 3) are
+# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 
@@ -47,6 +49,11 @@ _TURN_BY_HAND = np.array([1, 0, -1, 0], np.int64)
 _TURN_FIXED = np.array([0, 0, 0, 2], np.int64)
 #: Pledge's turns (its U-turn counts ``-2 * hand``): ``hand * _PLEDGE_TURN[k]``
 _PLEDGE_TURN = np.array([1, 0, -1, -2], np.int64)
+#: the random mouse's candidates: a 4-bit mask of directions, its number of
+#: set bits and (at ``4 * mask + j``) its j-th set bit, ascending
+_BITS = np.array([bin(m).count("1") for m in range(16)], np.int64)
+_NTH_BIT = np.array([([d for d in range(4) if m >> d & 1] + [0] * 4)[j]
+                     for m in range(16) for j in range(4)], np.int64)
 #: dead-end filling's neighbour order N NE E SE S SW W NW
 _RING = np.array([0, 4, 1, 5, 2, 6, 3, 7], np.int64)
 
@@ -73,10 +80,14 @@ def _step(free, rows, cols, p, d):
     return -1
 
 
-@inner
+@njit(inline="always")
 def _walk_sight(walk, n, cols, p, vis):
     """Append the straight walk from ``p`` (which sees the goal) to the goal:
-    the walk's new length, -1 when ``walk`` has no room for it."""
+    the walk's new length, -1 when ``walk`` has no room for it.
+
+    Inlined into :func:`walker`, its one caller (kernel style 1): as an
+    inner kernel it was one more library to compile, link and cache.
+    """
     while vis[p] != 8:
         d = vis[p]
         if d < 4:
@@ -123,7 +134,7 @@ def loop_erase(walk, ncells):
     return path[:m].copy()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def count_distinct(walk, seen):
     """Number of distinct cells in a walk; ``seen``: zeroed uint8, one per cell."""
     count = 0
@@ -181,7 +192,7 @@ SIGHT = 5
 KNOWN = 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
     """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
     :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
@@ -192,7 +203,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
     Returns ``(n, status, depth, p, h)``; the functions named after each
     rule (:func:`wall_follow` ...) document its arguments and results.
     ``s0`` ... ``s3``: uint8 scratch, one per cell (zeroed); ``buf``: Pledge's
-    moves, Tremaux's thread (as long as ``walk``), the mouse's 4 candidates.
+    moves, Tremaux's thread (as long as ``walk``).
     """
     n = np.int64(0)
     depth = np.int64(0)
@@ -202,7 +213,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
         for d in range(8):
             dr = DR[d]
             dc = DC[d]
-            back = (d + 2) % 4 if d < 4 else 4 + (d - 4 + 2) % 4
+            back = ((d + 2) & 3) | (d & 4)
             r = gr
             c = gc
             while True:
@@ -218,7 +229,8 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 vis[r * cols + c] = back
         return n, OK, depth, p, h
     if rule == KNOWN:           # s0: known
-        for v in walk:
+        for j in range(walk.shape[0]):
+            v = walk[j]
             r = v // cols
             c = v - r * cols
             if s0[v] != 2:
@@ -229,7 +241,8 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 nc = c + DC[d]
                 if 0 <= nr < rows and 0 <= nc < cols and free[nr * cols + nc]:
                     q = nr * cols + nc
-                    s0[q] = s0[q] if s0[q] else 1
+                    if s0[q] == 0:
+                        s0[q] = 1
         return n, OK, depth, p, h
     start = p
     if rule != MOUSE:
@@ -249,7 +262,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
     straight = rule == PLEDGE or (rule == WALL and h < 0)
     start_state = p * 4 + h
     if rule == WALL and h >= 0:
-        s0[p] |= np.uint8(1 << h)
+        s0[p] |= 1 << h
     check = False
     count = 0
     seg = np.int64(0)
@@ -271,7 +284,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     depth += 1
             break
         if check:           # the wall follower, after a move along the wall
-            bit = np.uint8(1 << h)
+            bit = 1 << h
             if s0[p] & bit:
                 status = BACK_AT_START if p * 4 + h == start_state else LOOPING
                 break
@@ -302,17 +315,17 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     q = p + DR[aux] * cols + DC[aux]
                 else:
                     straight = False
-                    h = (aux - hand) % 4
+                    h = (aux - hand) & 3
                     if rule == PLEDGE:
                         count = -hand
                         seg = n
                     else:
                         start_state = p * 4 + h
-                        s0[p] |= np.uint8(1 << h)
+                        s0[p] |= 1 << h
             if q < 0:
                 k = 0
                 for k in range(4):
-                    d = (h + hand * _PLEDGE_TURN[k]) % 4
+                    d = (h + hand * _PLEDGE_TURN[k]) & 3
                     if (nb >> d) & 1:
                         q = p + DR[d] * cols + DC[d]
                         break
@@ -325,26 +338,24 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
         elif rule == TREMAUX:
             d = -1
             if bounce:
-                d = (h + 2) % 4
+                d = (h + 2) & 3
             else:
-                for k in range(4):
-                    dd = (h + hand * _PLEDGE_TURN[k]) % 4
-                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 0:
+                # an unmarked passage in hand order, else a once-marked one
+                # in the order N, E, S, W: one loop over the 8 candidates
+                for k in range(8):
+                    dd = (h + hand * _PLEDGE_TURN[k]) & 3 if k < 4 else k - 4
+                    if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == k >> 2:
                         d = dd
                         break
-                if d < 0:
-                    for dd in range(4):
-                        if (nb >> dd) & 1 and (s0[p] >> (2 * dd)) & 3 == 1:
-                            d = dd
-                            break
                 if d < 0:
                     status = EXHAUSTED
                     break
             q = p + DR[d] * cols + DC[d]
             m = ((s0[p] >> (2 * d)) & 3) + 1
-            b = (d + 2) % 4
-            s0[p] = (s0[p] & ~np.uint8(3 << (2 * d))) | np.uint8(m << (2 * d))
-            s0[q] = (s0[q] & ~np.uint8(3 << (2 * b))) | np.uint8(m << (2 * b))
+            # a passage's two marks are equal and at most 2: a mark + 1 does
+            # not carry into the next direction's bits
+            s0[p] += 1 << (2 * d)
+            s0[q] += 1 << (2 * ((d + 2) & 3))
             if m == 1 and s1[q] == 0:
                 if depth == buf.shape[0]:
                     status = ROOM
@@ -358,13 +369,13 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             h = d
         elif rule == DFS:
             while s1[p] < 4:
-                d = perms[s3[p], s1[p]]
+                d = perms[4 * s3[p] + s1[p]]
                 s1[p] += 1
                 if (nb >> d) & 1:
                     q = p + DR[d] * cols + DC[d]
                     if not s0[q]:
                         s0[q] = 1
-                        s2[q] = (d + 2) % 4
+                        s2[q] = (d + 2) & 3
                         break
                     q = -1
             if q < 0:
@@ -377,21 +388,18 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             if i == u.shape[0]:
                 status = STEP_LIMIT
                 break
-            m = 0
-            for dd in range(4):
-                if h >= 0 and dd == (h + 2) % 4:
-                    continue
-                if (nb >> dd) & 1:
-                    buf[m] = dd
-                    m += 1
+            # the open directions but straight back, as a mask: its count and
+            # its j-th direction (ascending) are table look-ups
+            mask = nb if h < 0 else nb & ~(1 << ((h + 2) & 3))
+            m = _BITS[mask]
             if m == 0:
-                if h < 0 or not (nb >> ((h + 2) % 4)) & 1:
+                if mask == nb:
                     status = STUCK
                     break
-                d = (h + 2) % 4
+                d = (h + 2) & 3
             else:
                 j = np.int64(u[i] * m)
-                d = buf[j if j < m - 1 else m - 1]
+                d = _NTH_BIT[4 * mask + (j if j < m - 1 else m - 1)]
             q = p + DR[d] * cols + DC[d]
             h = d
             i += 1
@@ -410,7 +418,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 for j in range(seg, n):
                     s1[walk[j]] = 0
                 continue
-            bit = np.uint8(1 << h)
+            bit = 1 << h
             if s1[p] & bit:
                 j = n - 2
                 while not (walk[j] == p and buf[j] & 3 == h):
@@ -428,7 +436,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
 
 _NO_U8 = np.zeros(1, np.uint8)
 _NO_U = np.zeros(0, np.float64)
-_NO_PERMS = np.zeros((1, 4), np.int64)
+_NO_PERMS = np.zeros(4, np.int64)
 _NO_BUF = np.zeros(1, np.int64)
 
 
@@ -492,22 +500,22 @@ def dfs_walk(free, rows, cols, start, vis, perm_ids, perms, visited, cursor, par
     neighbours in the order ``perms[perm_ids[p]]``. ``visited``, ``cursor``,
     ``parent``: zeroed uint8, one per cell; ``perm_ids``: uint8. Returns
     ``(walk, n, status)``."""
+    # the orders flat (row i at 4 * i): a 1-D argument, a 1-D look-up
     n, status, _, _, _ = walker(DFS, free, rows, cols, start, 0, 0, vis, 1, visited, cursor,
-                                parent, perm_ids, walk, _NO_BUF, perms, _NO_U)
+                                parent, perm_ids, walk, _NO_BUF, perms.reshape(-1), _NO_U)
     return walk, n, status
 
 
-def mouse_walk(free, rows, cols, p, h, vis, u, walk, cand):
+def mouse_walk(free, rows, cols, p, h, vis, u, walk):
     """Random mouse for ``len(u)`` moves from ``p`` facing ``h`` (-1: none).
 
     Picks uniformly (one number of ``u`` per move) among the open directions
     except straight back, turning back only at a dead end. Returns
     ``(walk, n, status, p, h)``; the walk excludes ``p`` itself and status is
-    STEP_LIMIT when the numbers ran out first. ``cand``: 4 int64 of
-    scratch.
+    STEP_LIMIT when the numbers ran out first.
     """
     n, status, _, p, h = walker(MOUSE, free, rows, cols, p, h, 0, vis, 1, _NO_U8, _NO_U8,
-                                _NO_U8, _NO_U8, walk, cand, _NO_PERMS, u)
+                                _NO_U8, _NO_U8, walk, _NO_BUF, _NO_PERMS, u)
     return walk, n, status, p, h
 
 
@@ -531,7 +539,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
@@ -550,7 +558,7 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
-        c = p % cols
+        c = p - r * cols
         border = False
         for d in range(8):
             rr = r + DR[d]
@@ -559,19 +567,22 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
                 border = True
                 break
         if border:
-            queue[(head + size) % ncells] = p
+            queue[size] = p     # head is 0 and size < ncells here
             size += 1
             inq[p] = 1
     filled = 0
     while size > 0:
         p = queue[head]
-        head = (head + 1) % ncells
+        # the ring's indices wrap by a test, not a modulo (no division)
+        head += 1
+        if head == ncells:
+            head = 0
         size -= 1
         inq[p] = 0
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
-        c = p % cols
+        c = p - r * cols
         config = 0
         for i in range(8):
             d = _RING[i]
@@ -590,7 +601,8 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
             if 0 <= rr < rows and 0 <= cc < cols:
                 q = rr * cols + cc
                 if free[q] and not inq[q]:
-                    queue[(head + size) % ncells] = q
+                    t = head + size
+                    queue[t - ncells if t >= ncells else t] = q
                     size += 1
                     inq[q] = 1
     return filled

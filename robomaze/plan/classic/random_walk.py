@@ -81,12 +81,11 @@ def random_mouse(grid: OccupancyGrid, start, goal, *, footprint=None, connectivi
     pieces = [np.array([pb.start], np.int64)]
     p, h, done = pb.start, -1, 0
     status = _kernels.STEP_LIMIT
-    cand = np.empty(4, np.int64)
     while True:
         u = gen.random(min(_CHUNK, limit - done))
         walk, n, status, p, h = _kernels.until_room(
             lambda size, p=p, h=h, u=u: _kernels.mouse_walk(
-                pb.free, pb.rows, pb.cols, p, h, pb.vis, u, _kernels.buffer(size), cand),
+                pb.free, pb.rows, pb.cols, p, h, pb.vis, u, _kernels.buffer(size)),
             u.size + _kernels.walk_room(pb.rows, pb.cols, 0))
         pieces.append(walk[:n])
         done += u.size

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .._compile.kernels import filled
-from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
+from ._heap import heap_grow, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
 
@@ -277,7 +277,7 @@ def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, 
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):
@@ -292,6 +292,7 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
     nmoves = nk
     nw = (nbins + 15) >> 4                 # HEADING: uint16 bin words per cell
     one = np.uint16(1)
+    one64 = np.uint64(1)
     bw = 0
     bb = np.uint16(0)
     if heading is not None:
@@ -302,7 +303,30 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
     while size > 0:
         if size + nmoves > cap:
             return -2, size, expanded
-        s, gv, _, size = heap_pop(hk, hg, hn, size)
+        # heap_pop written out (an inlined helper is typed again per site: issue 40, round 12):
+        # the top, then the last entry sifted down from the root
+        size -= 1
+        s, gv = hn[0], hg[0]
+        lk, lg, ln = hk[size], hg[size], hn[size]
+        usize = np.uint64(size)
+        u = np.uint64(0)
+        while True:
+            ch = u + u + one64
+            if ch >= usize:
+                break
+            c2 = ch + one64
+            if c2 < usize and (hk[c2] < hk[ch] or (hk[c2] == hk[ch] and hg[c2] > hg[ch])):
+                ch = c2
+            if lk < hk[ch] or (lk == hk[ch] and lg >= hg[ch]):
+                break
+            hk[u] = hk[ch]
+            hg[u] = hg[ch]
+            hn[u] = hn[ch]
+            u = ch
+        if size > 0:
+            hk[u] = lk
+            hg[u] = lg
+            hn[u] = ln
         us = np.uint64(s)
         if mark[us] == 2 or gv > g[us]:
             continue
@@ -388,7 +412,20 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                         parent[uns] = k
                     else:
                         parent[uns] = src_state
-                hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
+                # _hval written out, as heap_pop above: the same float operations
+                hv = 0.0
+                if goal >= 0 and hmode != 0:
+                    adr = abs(nr - gr)
+                    adc = abs(ncc - gc)
+                    if hmode == 1:
+                        hv = float(adr + adc)
+                    elif hmode == 2:
+                        if adr < adc:
+                            hv = (adc - adr) + SQRT2 * adr
+                        else:
+                            hv = (adr - adc) + SQRT2 * adc
+                    elif hmode == 3:
+                        hv = math.sqrt(adr * adr + adc * adc)
                 if landmarks is not None:
                     # ALT; landmarks that do not reach both cells say nothing
                     # (inf - inf). Written out, not an inlined helper: numba
@@ -401,7 +438,21 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                             ld = abs(la - lb)
                             if ld > hv:
                                 hv = ld
-                size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
+                # heap_push written out, as heap_pop above: the hole sifted up
+                key = ng + hv
+                u = np.uint64(size)
+                while u > 0:
+                    up = (u - one64) >> one64
+                    if hk[up] < key or (hk[up] == key and hg[up] >= ng):
+                        break
+                    hk[u] = hk[up]
+                    hg[u] = hg[up]
+                    hn[u] = hn[up]
+                    u = up
+                hk[u] = key
+                hg[u] = ng
+                hn[u] = ns
+                size += 1
     return -1, size, expanded
 
 

@@ -11,7 +11,6 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import filled
 from ._heap import heap_grow, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -95,9 +94,10 @@ def line_of_sight(free, pc, a, b):
     arithmetic, so no rounding can make the test optimistic. The blocked
     padding border stands for the outside of the grid.
 
-    Inlined into :func:`_expand`, whose one specialisation runs it behind a
+    Written out in :func:`_expand`, whose one specialisation runs it behind a
     run-time flag: as a call, its clobbered registers cost Theta* a few
-    percent; inlined, the same compile CPU (issue 40, round 9).
+    percent (issue 40, round 9); inlined, numba typed it again at the site
+    (issue 40, round 12).
     """
     r0 = a // pc
     c0 = a - r0 * pc
@@ -281,7 +281,13 @@ def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, 
 def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):
-    :func:`best_first`'s loop (the starts pushed already); ``off``: :func:`offsets`."""
+    :func:`best_first`'s loop (the starts pushed already); ``off``: :func:`offsets`.
+
+    The heap's pop and push (:mod:`._heap`), :func:`_hval` and
+    :func:`line_of_sight` are written out here, not inlined: numba types an
+    inlined helper again at each site (0.3 s of this kernel's compile for the
+    heap's two, issue 40 round 12). No reference counting: it allocates
+    nothing."""
     pc = cols + 2
     cap = hk.shape[0]
     gr = gc = 0
@@ -391,7 +397,42 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                 continue
             src_state = s
             if has_sight:
-                if p >= 0 and line_of_sight(sight_free, pc, p, ns):
+                # line_of_sight written out (an inlined helper is typed again at
+                # its site: issue 40 round 12); the same integer tests
+                vis = p >= 0
+                if vis:
+                    r0 = p // pc
+                    c0 = p - r0 * pc
+                    r1 = ns // pc
+                    c1 = ns - r1 * pc
+                    if c0 == c1:
+                        lo = r0 if r0 < r1 else r1
+                        hi = r1 if r0 < r1 else r0
+                        for rr in range(lo, hi + 1):
+                            if not sight_free[rr * pc + c0]:
+                                vis = False
+                                break
+                    else:
+                        if c0 > c1:
+                            r0, c0, r1, c1 = r1, c1, r0, c0
+                        dx = c1 - c0
+                        dy = r1 - r0
+                        for ci in range(c0, c1):
+                            na = dy * (ci - c0)
+                            nb = dy * (ci + 1 - c0)
+                            fa = r0 + na // dx
+                            fb = r0 + nb // dx
+                            ca = r0 - ((-na) // dx)
+                            cb = r0 - ((-nb) // dx)
+                            lo = fa if fa < fb else fb
+                            hi = ca if ca > cb else cb
+                            for rr in range(lo, hi + 1):
+                                if not sight_free[rr * pc + ci] or not sight_free[rr * pc + ci + 1]:
+                                    vis = False
+                                    break
+                            if not vis:
+                                break
+                if vis:
                     pr = p // pc
                     dr = pr - nr
                     dc = p - pr * pc - ncc
@@ -570,7 +611,11 @@ def _astar4(free, cols, start, goal):
     """
     pc = cols + 2
     n = free.shape[0]
-    g = filled(n, np.int32(-1), np.int32)   # np.full: two overloads more to compile
+    # np.full written out (np.full: two overloads more to compile; kernels.filled
+    # inlined: its site typed again, ~0.05 s, issue 40 round 12)
+    g = np.empty(n, np.int32)
+    for i in range(n):
+        g[i] = -1
     closed = np.zeros(n, np.uint8)
     cap = n // 16
     cap = cap if cap > 1024 else 1024

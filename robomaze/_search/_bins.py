@@ -35,7 +35,7 @@ from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_push_py
 
 
-@inner(_nrt=False)   # no reference counting, as its caller (r12-jit's NOALLOC)
+@inner
 def _mask(fm, cell, nw):
     """Free bins of padded ``cell`` as one uint64 (bit b = bin b)."""
     m = np.uint64(fm[cell * nw])
@@ -62,7 +62,7 @@ def _lowest(m):
     return _DB_INDEX[(bit * _DEBRUIJN) >> np.uint64(58)], bit
 
 
-@inner(_nrt=False)   # no reference counting, as its caller (r12-jit's NOALLOC)
+@inner
 def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
     """Rotations on the spot out of the dirty bins ``d``, over the cell's free bins ``fmask``.
 

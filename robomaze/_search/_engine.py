@@ -616,7 +616,6 @@ def _astar4(free, cols, start, goal):
     g = np.empty(n, np.int32)
     for i in range(n):
         g[i] = -1
-    closed = np.zeros(n, np.uint8)
     cap = n // 16
     cap = cap if cap > 1024 else 1024
     cur_s = np.empty(cap, np.int32)
@@ -630,6 +629,7 @@ def _astar4(free, cols, start, goal):
     ncur = 1
     fcur = abs(sr - gr) + abs(start - sr * pc - gc)
     expanded = 0
+    found = False
     while True:
         if ncur == 0:
             if nnxt == 0:
@@ -639,14 +639,18 @@ def _astar4(free, cols, start, goal):
             fcur += 2
         ncur -= 1
         node = cur_s[ncur]
-        if closed[node]:
-            continue
-        closed[node] = 1
-        expanded += 1
-        if node == goal:
-            break
         r = node // pc
         c = node - r * pc
+        # stale entries without a closed array (np.zeros: two overloads more to
+        # compile, issue 40 round 12): every push lowers a node's g, so each of
+        # its entries has its own f, and the one entry whose f is the node's
+        # f now is popped once; an expanded node's g never drops again
+        if g[node] + abs(r - gr) + abs(c - gc) != fcur:
+            continue
+        expanded += 1
+        if node == goal:
+            found = True
+            break
         ng = g[node] + 1
         for k in range(4):
             if k == 0:
@@ -681,7 +685,7 @@ def _astar4(free, cols, start, goal):
                         nxt_s = grown
                     nxt_s[nnxt] = nb
                     nnxt += 1
-    if not closed[goal]:
+    if not found:
         return np.empty(0, np.int64), expanded
     # the path, from the goal down through neighbours one lower
     i = g[goal]

@@ -118,3 +118,61 @@ def test_the_kernels_compile_without_reference_counting(kernel):
     # an allocation added to one of them fails its compile (numba refuses
     # to allocate without NRT) instead of bringing the reference counts back
     assert kernel.targetoptions.get("_nrt") is False
+
+
+def two_stack_astar_with_closed_set(free: np.ndarray, s, t):
+    """The 4-connected unit A* of ``_astar4`` as written before round 12: two
+    stacks (f and f + 2), deepest node first, stale entries found by a closed
+    set. ``(cells, expanded)``, cells read back through neighbours one lower."""
+    rows, cols = free.shape
+    h = lambda v: abs(v[0] - t[0]) + abs(v[1] - t[1])   # noqa: E731
+    g = {s: 0}
+    closed = set()
+    cur, nxt, fcur, expanded = [s], [], h(s), 0
+    while True:
+        if not cur:
+            if not nxt:
+                break
+            cur, nxt, fcur = nxt, [], fcur + 2
+        v = cur.pop()
+        if v in closed:
+            continue
+        closed.add(v)
+        expanded += 1
+        if v == t:
+            break
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            w = (v[0] + dr, v[1] + dc)
+            if not (0 <= w[0] < rows and 0 <= w[1] < cols) or not free[w]:
+                continue
+            if w not in g or g[v] + 1 < g[w]:
+                g[w] = g[v] + 1
+                (cur if g[w] + h(w) == fcur else nxt).append(w)
+    if t not in closed:
+        return [], expanded
+    path, v = [t], t
+    while g[v]:
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            w = (v[0] + dr, v[1] + dc)
+            if 0 <= w[0] < rows and 0 <= w[1] < cols and free[w] and g.get(w, -1) == g[v] - 1:
+                v = w
+                break
+        path.append(v)
+    return [r * cols + c for r, c in reversed(path)], expanded
+
+
+def test_astar4_without_a_closed_array_pops_what_the_closed_set_version_pops():
+    # stale entries are now told by their f: the same expansions, in the same
+    # order (the expansion counts and the deepest-first paths agree)
+    rng = np.random.default_rng(4012)
+    for k in range(60):
+        rows, cols = (int(v) for v in rng.integers(1, 28, size=2))
+        free = rng.random((rows, cols)) >= (0.0, 0.2, 0.35, 0.45)[k % 4]
+        cells = np.argwhere(free)
+        if not len(cells):
+            continue
+        s, t = (tuple(int(v) for v in cells[rng.integers(len(cells))]) for _ in range(2))
+        want, want_expanded = two_stack_astar_with_closed_set(free, s, t)
+        got, expanded = core.shortest_path(free, s[0] * cols + s[1], t[0] * cols + t[1],
+                                           conn8=False, hmode=1)
+        assert got.tolist() == want and expanded == want_expanded, (k, rows, cols, s, t)

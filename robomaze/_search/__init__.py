@@ -489,29 +489,6 @@ def _steps_to_dist(d):
     return out
 
 
-@njit(cache=True, inline="always")
-def _transpose8(x):
-    """Transpose the 8 x 8 bit matrix in a uint64: bit ``8 i + j`` <-> bit ``8 j + i``.
-
-    (Hacker's Delight, transpose8rS64: three swaps of off-diagonal blocks.)
-    """
-    t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
-    x = x ^ t ^ (t << np.uint64(7))
-    t = (x ^ (x >> np.uint64(14))) & np.uint64(0x0000CCCC0000CCCC)
-    x = x ^ t ^ (t << np.uint64(14))
-    t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
-    return x ^ t ^ (t << np.uint64(28))
-
-
-@njit(cache=True, inline="always")
-def _gather8(free, b0, nbins, sh):
-    """Byte ``sh / 8`` of the words of bins ``b0 .. b0 + 7`` (those that exist), as one uint64."""
-    x = np.uint64(0)
-    for i in range(8 if nbins - b0 > 8 else nbins - b0):
-        x |= ((free[b0 + i] >> sh) & np.uint64(0xFF)) << np.uint64(8 * i)
-    return x
-
-
 def _unpack_cell_major(blocked, rows: int, cols: int):
     """Packed blocked bits -> per padded cell the free bins as uint16 words, and the any-bin mask.
 
@@ -526,7 +503,7 @@ def _unpack_cell_major(blocked, rows: int, cols: int):
     return fm, hfree
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _unpack_into(blocked, rows, cols, fm, hfree, free):
     """:func:`_unpack_cell_major`'s kernel.
 
@@ -563,7 +540,18 @@ def _unpack_into(blocked, rows, cols, fm, hfree, free):
                     # byte j: bins 8h .. 8h + 7 of cell 8p + j, the low (h even) or
                     # high byte of the cell's word h // 2 (one inlined gather and
                     # transpose, not two: less to compile)
-                    x = _transpose8(_gather8(free, 8 * h, nbins, sh))
+                    # _gather8, then _transpose8, written out (an inlined
+                    # helper is typed again at its site: issue 40 round 12)
+                    b0 = 8 * h
+                    x = np.uint64(0)
+                    for i in range(8 if nbins - b0 > 8 else nbins - b0):
+                        x |= ((free[b0 + i] >> sh) & ff) << np.uint64(8 * i)
+                    t = (x ^ (x >> np.uint64(7))) & np.uint64(0x00AA00AA00AA00AA)
+                    x = x ^ t ^ (t << np.uint64(7))
+                    t = (x ^ (x >> np.uint64(14))) & np.uint64(0x0000CCCC0000CCCC)
+                    x = x ^ t ^ (t << np.uint64(14))
+                    t = (x ^ (x >> np.uint64(28))) & np.uint64(0x00000000F0F0F0F0)
+                    x = x ^ t ^ (t << np.uint64(28))
                     anyf |= x
                     hs = np.uint64(8 * (h & 1))
                     k = h >> 1
@@ -807,57 +795,135 @@ _NO_KNOW = np.empty((0, 4), np.int8)
 _NO_PARENT = np.empty(0, np.int32)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue):
     """:func:`_labels` into ``dist``, then the 4-connected wave: ``(nfree, expanded)``,
     ``expanded`` -1 when the engine's wave is still to run (8-connected).
 
     ``queue``: int32, at least ``rows * cols + 8`` long.
 
-    Its three helpers are inlined (``inline="always"``; tests and benchmarks
-    call them alone too): as kernels of their own each was compiled, then
-    linked into this one and optimised again (0.3 s more on a cold start).
+    The labels (:func:`_labels_into`), the grid's sample (:func:`_shares`),
+    the two waves (level by level with branches, :func:`_wave4_branchless_q`)
+    and the unreached cells' reset are written out here: as kernels of their
+    own each was compiled, then linked into this one and optimised again
+    (0.3 s more on a cold start), and inlined (``inline="always"``) numba
+    typed each again at its site (~0.1 s apiece, issue 40 round 12). The
+    helpers that tests call alone stay beside it.
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    nfree = _labels_into(mask, rows, cols, occupied, dist)
+    # _labels_into: free -2, blocked and the border -1
+    for k in range(pc):
+        dist[k] = -1
+        dist[npd - pc + k] = -1
+    nfree = 0
+    for r in range(rows):
+        o = r * cols
+        dst = (r + 1) * pc + 1
+        dist[dst - 1] = -1
+        dist[dst + cols] = -1
+        m = mask[o:o + cols]
+        d = dist[dst:dst + cols]
+        for c in range(cols):
+            f = np.int32((m[c] != 0) != occupied)
+            d[c] = -1 - f
+            nfree += f
     if conn8:
         return nfree, -1
-    # open grids and rooms, or long straight corridors (spirals): the
-    # branches predict; maze corridors turn too often (0.6-0.8 straight)
-    sh = _shares(dist, rows, cols)
+    # _shares: open grids and rooms, or long straight corridors (spirals):
+    # the branches predict; maze corridors turn too often (0.6-0.8 straight)
+    n = rows * cols
+    nf = 0
+    inner = 0
+    line = 0
+    small = n <= 4096
+    for j in range(1 if small else 64):
+        i0 = 0 if small else (j * 2654435761) % n
+        for k in range(n if small else 64):
+            i = (i0 + k) % n
+            q = (i // cols + 1) * pc + i % cols + 1
+            if dist[q] == -2:
+                nf += 1
+                we = (dist[q - 1] == -2) & (dist[q + 1] == -2)
+                ns = (dist[q - pc] == -2) & (dist[q + pc] == -2)
+                inner += we & ns
+                line += we != ns
+    nf = nf if nf > 1 else 1
     rg = goal // cols                       # padded goal (_to_pad written out)
     src = (rg + 1) * pc + (goal - rg * cols) + 1
-    if sh[0] >= 0.5 or sh[1] >= 0.9:
-        expanded = _wave4_levels_q(dist, cols, src, queue)
-    else:
-        expanded = _wave4_branchless_q(dist, cols, src, queue)
+    # unsigned indices: numba wraps negative indices (a compare and a
+    # select per load) unless it can see they are not negative
+    upc = np.uint64(pc)
+    one = np.uint64(1)
+    expanded = 0
+    if dist[src] == -2:
+        dist[src] = 0
+        queue[0] = src
+        head = 0
+        tail = 1
+        if inner / nf >= 0.5 or (inner + line) / nf >= 0.9:
+            # _wave4_levels_q: level by level, the neighbour test a branch
+            lv = np.int32(0)
+            while head < tail:
+                end = tail
+                lv += 1
+                while head < end:
+                    cur = np.uint64(queue[head])
+                    head += 1
+                    nb = cur - upc
+                    if dist[nb] == -2:
+                        dist[nb] = lv
+                        queue[tail] = nb
+                        tail += 1
+                    nb = cur + one
+                    if dist[nb] == -2:
+                        dist[nb] = lv
+                        queue[tail] = nb
+                        tail += 1
+                    nb = cur + upc
+                    if dist[nb] == -2:
+                        dist[nb] = lv
+                        queue[tail] = nb
+                        tail += 1
+                    nb = cur - one
+                    if dist[nb] == -2:
+                        dist[nb] = lv
+                        queue[tail] = nb
+                        tail += 1
+        else:
+            # _wave4_branchless_q: every neighbour written back, the tail
+            # moved by the test's 0/1
+            while head < tail:
+                cur = np.uint64(queue[head])
+                head += 1
+                dn = dist[cur] + 1
+                for nb in (cur - upc, cur + one, cur + upc, cur - one):
+                    old = dist[nb]
+                    ok = old == -2
+                    dist[nb] = dn if ok else old
+                    queue[tail] = nb
+                    tail += ok
+        expanded = tail
     if expanded < nfree:
         if expanded * 8 < npd:
             # a small component: keep its labels, refill the rest with -1
-            # (a plain fill runs 2-3x faster than the read-compare-write)
-            vals = np.empty(expanded, np.int32)
+            # (a plain fill runs 2-3x faster than the read-compare-write);
+            # the labels wait in the queue past its cells (2 * expanded <
+            # npd / 4 <= rows * cols + 8: they fit)
             for k in range(expanded):
-                vals[k] = dist[queue[k]]
+                queue[expanded + k] = dist[queue[k]]
             for k in range(npd):      # loops, not slice stores (kernel style, rule 4)
                 dist[k] = -1
             for k in range(expanded):
-                dist[queue[k]] = vals[k]
+                dist[queue[k]] = queue[expanded + k]
         else:
-            _unmark(dist[pc:npd - pc])
+            # _unmark: -2 (free, not reached) -> -1, branch-free; a zero-based
+            # loop over a slice (an offset index kept a wrap-around check)
+            d = dist[pc:npd - pc]
+            for i in range(d.shape[0]):
+                v = d[i]
+                d[i] = np.int32(-1) if v == -2 else v
     return nfree, expanded
-
-
-@njit(cache=True, inline="always")
-def _unmark(d):
-    """-2 (free, not reached) -> -1 in place, branch-free.
-
-    A zero-based loop over a slice: with an offset index numba kept a
-    wrap-around check per element and the loop ran 1.5x slower.
-    """
-    for i in range(d.shape[0]):
-        v = d[i]
-        d[i] = np.int32(-1) if v == -2 else v
 
 
 @njit(cache=True, inline="always")
@@ -967,63 +1033,6 @@ def _wave4_branchless_q(dist, cols, source, queue):
             dist[nb] = d if ok else old
             queue[tail] = nb
             tail += ok
-    return tail
-
-
-@njit(cache=True, inline="always")
-def _wave4_levels(dist, cols, source, nfree):
-    """4-connected FIFO wave from padded ``source``, level by level, with the ``if`` test.
-
-    The queue holds one level after the other; the label of a level is
-    known (no read of the popped cell's label). The neighbour test is a
-    branch, which predicts well where most free cells have four free
-    neighbours (open grids, rooms) or lie in long straight corridors
-    (spirals) -- there it beats the branch-free loop. Labels and order are
-    those of :func:`wave` (N, E, S, W). Returns the number of cells labelled.
-    """
-    return _wave4_levels_q(dist, cols, source, np.empty(nfree + 4, np.int32))
-
-
-@njit(cache=True, inline="always")
-def _wave4_levels_q(dist, cols, source, queue):
-    """:func:`_wave4_levels` with its queue given (int32, free cells + 4 long)."""
-    # unsigned indices: numba wraps negative indices (a compare and a
-    # select per load) unless it can see they are not negative
-    pc = np.uint64(cols + 2)
-    one = np.uint64(1)
-    if dist[source] != -2:
-        return 0
-    dist[source] = 0
-    queue[0] = source
-    head = 0
-    tail = 1
-    d = np.int32(0)
-    while head < tail:
-        end = tail
-        d += 1
-        while head < end:
-            cur = np.uint64(queue[head])
-            head += 1
-            nb = cur - pc
-            if dist[nb] == -2:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-            nb = cur + one
-            if dist[nb] == -2:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-            nb = cur + pc
-            if dist[nb] == -2:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
-            nb = cur - one
-            if dist[nb] == -2:
-                dist[nb] = d
-                queue[tail] = nb
-                tail += 1
     return tail
 
 

@@ -32,7 +32,7 @@ from numba import njit
 
 from .._compile.kernels import inner
 from ._engine import SQRT2, _DC, offsets
-from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
+from ._heap import heap_grow, heap_push_py
 
 
 @inner
@@ -102,20 +102,6 @@ def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
     return got, changed
 
 
-@njit(cache=True, inline="always")
-def _slot(slot, t, nslots, reached, dirty, qkey):
-    """The pool slot of padded cell ``t``, given the next one if it has none: ``(slot, nslots)``."""
-    sl = slot[t]
-    if sl == 0:
-        sl = nslots
-        nslots += 1
-        slot[t] = sl
-        reached[sl] = 0
-        dirty[sl] = 0
-        qkey[sl] = np.inf
-    return sl, nslots
-
-
 def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, pool, heap):
     """Shortest (cell, bin) path to padded cell ``goal``: ``(states, expanded)``.
 
@@ -133,7 +119,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     memory in the order it reaches cells, dense, whatever the grid's size.
     ``expanded`` counts the bins relaxed (a state relaxed twice counts
     twice). ``states``: int64 padded states ``cell * nbins + bin`` from a
-    start to the goal (read back by the search's kernel, :func:`_states`),
+    start to the goal (read back by the search's kernel),
     empty when the goal is unreachable.
 
     A Python loop around :func:`_expand_cells` (which hands back only to
@@ -173,34 +159,66 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
     nw = (nbins + 15) >> 4
     back = np.empty(8, np.uint64)
     off = offsets(cols)
+    out = np.empty(G.shape[0], np.int64)    # the path (untouched pages cost nothing)
     while True:
-        done, size, expanded, best, best_bin, nslots, states = _expand_cells(
+        done, size, expanded, best, best_bin, nslots, n = _expand_cells(
             fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
-            dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back)
+            dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back, out)
         if done:
-            return states, int(expanded)
+            return out[:n].copy(), int(expanded)
         hk, hg, hn = heap_grow(hk, hg, hn)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
-                  dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back):
+                  dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back, out):
     """Pops until the search is done (True) or the heap might overflow (False), the
     starts already queued (:func:`bin_search`). ``back``: 8 uint64 of scratch;
     ``off``: :func:`~robomaze._search._engine.offsets`. Done, the path's states
-    come back too (:func:`_states`; empty before, and when the goal is out of
-    reach): read here, the path is one kernel (and one call) fewer; its code
-    costs this kernel about what its own kernel did (issue 40 round 11)."""
+    are written to ``out[:n]`` (int64, room for every state of the pool: a chain
+    of strict improvements visits a state once) and ``n`` comes back (0 before,
+    and when the goal is out of reach): read here, the path is one kernel (and
+    one call) fewer (issue 40 round 11); written into the caller's array, this
+    kernel allocates nothing and compiles without reference counting.
+
+    The heap's pop and push (:mod:`._heap`), :func:`_lowest`, a cell's slot
+    and the path's read-back are written out here, not inlined helpers:
+    numba types an inlined helper again at each site, ~0.1 s of compile
+    apiece (issue 40, round 12)."""
     nk = 8 if conn8 else 4
     done = True
     one = np.uint64(1)
     zero = np.uint64(0)
+    b58 = np.uint64(58)
     cap = hk.shape[0]
     while size > 0:
         if size + nk > cap:
             done = False
             break
-        cell, _, key, size = heap_pop(hk, hg, hn, size)
+        # heap_pop (the top, then the last entry sifted down from the root)
+        key = hk[0]
+        cell = hn[0]
+        size -= 1
+        lk, lg, ln = hk[size], hg[size], hn[size]
+        usize = np.uint64(size)
+        u = np.uint64(0)
+        while True:
+            ch = u + u + one
+            if ch >= usize:
+                break
+            c2 = ch + one
+            if c2 < usize and (hk[c2] < hk[ch] or (hk[c2] == hk[ch] and hg[c2] > hg[ch])):
+                ch = c2
+            if lk < hk[ch] or (lk == hk[ch] and lg >= hg[ch]):
+                break
+            hk[u] = hk[ch]
+            hg[u] = hg[ch]
+            hn[u] = hn[ch]
+            u = ch
+        if size > 0:
+            hk[u] = lk
+            hg[u] = lg
+            hn[u] = ln
         if key >= best:
             break
         sc = slot[cell]
@@ -242,14 +260,23 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
             if not (ht >= 0 and ht < np.inf):
                 continue                   # the goal is out of reach from t
             step = 1.0 if k < 4 else SQRT2
-            st, nslots = _slot(slot, t, nslots, reached, dirty, qkey)
+            # the pool slot of t, the next one if it has none
+            st = slot[t]
+            if st == 0:
+                st = nslots
+                nslots += 1
+                slot[t] = st
+                reached[st] = 0
+                dirty[st] = 0
+                qkey[st] = np.inf
             tb = st * nbins
             rt = reached[st]
             improved = zero
             low = np.inf
             m = allowed
             while m:
-                b, bit = _lowest(m)
+                bit = m & (~m + one)       # _lowest: the lowest set bit and its index
+                b = _DB_INDEX[(bit * _DEBRUIJN) >> b58]
                 m ^= bit
                 v = G[base + b] + step
                 if not (rt & bit) or v < G[tb + b]:
@@ -265,37 +292,45 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
                 if key2 < qkey[st]:
                     # else an entry with a smaller key is queued: its pop takes these bins too
                     qkey[st] = key2
-                    size = heap_push(hk, hg, hn, size, key2, low, t)
-    states = _states(parent, slot, goal, best_bin if done else -1, nbins, nk, off)
-    return done, size, expanded, best, best_bin, nslots, states
-
-
-@njit(cache=True, inline="always")
-def _states(parent, slot, cell, b, nbins, nk, off):
-    """Padded states ``cell * nbins + bin`` from a start (move 255) to ``(cell, b)``;
-    none for ``b`` < 0."""
-    n = 0 if b < 0 else 1
-    c, x = cell, b
+                    # heap_push (the hole sifted up)
+                    u = np.uint64(size)
+                    while u > 0:
+                        up = (u - one) >> one
+                        if hk[up] < key2 or (hk[up] == key2 and hg[up] >= low):
+                            break
+                        hk[u] = hk[up]
+                        hg[u] = hg[up]
+                        hn[u] = hn[up]
+                        u = up
+                    hk[u] = key2
+                    hg[u] = low
+                    hn[u] = t
+                    size += 1
+    # the path: padded states cell * nbins + bin, from a start (move 255)
+    # to (goal, best_bin), undoing the moves; none before the search is done
+    # or when the goal is out of reach
+    n = 1 if done and best_bin >= 0 else 0
+    c, x = goal, best_bin
     while n > 0:
         k = parent[slot[c] * nbins + x]
         if k == 255:
             break
-        c, x = _back(c, x, k, nbins, nk, off)
+        if k < nk:
+            c = c - off[k]
+        elif k == nk:                               # came from the previous bin
+            x = (x + nbins - 1) % nbins
+        else:
+            x = (x + 1) % nbins
         n += 1
-    out = np.empty(n, np.int64)
-    c, x = cell, b
+    c, x = goal, best_bin
     for i in range(n - 1, -1, -1):
         out[i] = c * nbins + x
         if i:
-            c, x = _back(c, x, parent[slot[c] * nbins + x], nbins, nk, off)
-    return out
-
-
-@njit(cache=True, inline="always")
-def _back(c, x, k, nbins, nk, off):
-    """The state a move code ``k`` into ``(c, x)`` came from."""
-    if k < nk:
-        return c - off[k], x
-    if k == nk:                                   # came from the previous bin
-        return c, (x + nbins - 1) % nbins
-    return c, (x + 1) % nbins
+            k = parent[slot[c] * nbins + x]
+            if k < nk:
+                c = c - off[k]
+            elif k == nk:
+                x = (x + nbins - 1) % nbins
+            else:
+                x = (x + 1) % nbins
+    return done, size, expanded, best, best_bin, nslots, n

@@ -25,48 +25,6 @@ from ._engine import _DC, SQRT2, offsets
 __all__ = ["dijkstra_grid"]
 
 
-@njit(cache=True, inline="always")
-def _push(hk, hn, size, key, node):
-    one = np.uint64(1)
-    u = np.uint64(size)
-    while u > 0:
-        p = (u - one) >> one
-        if hk[p] <= key:
-            break
-        hk[u] = hk[p]
-        hn[u] = hn[p]
-        u = p
-    hk[u] = key
-    hn[u] = node
-    return size + 1
-
-
-@njit(cache=True, inline="always")
-def _pop(hk, hn, size):
-    top_k, top_n = hk[0], hn[0]
-    size -= 1
-    key, node = hk[size], hn[size]
-    one = np.uint64(1)
-    usize = np.uint64(size)
-    u = np.uint64(0)
-    while True:
-        ch = u + u + one
-        if ch >= usize:
-            break
-        c2 = ch + one
-        if c2 < usize and hk[c2] < hk[ch]:
-            ch = c2
-        if key <= hk[ch]:
-            break
-        hk[u] = hk[ch]
-        hn[u] = hn[ch]
-        u = ch
-    if size > 0:
-        hk[u] = key
-        hn[u] = node
-    return top_n, top_k, size
-
-
 def _grow(hk, hn):
     """The heap's arrays with twice the room (numpy: a kernel for it was 0.4 s of compile)."""
     n = hk.shape[0]
@@ -109,17 +67,40 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
         hk, hn = _grow(hk, hn)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _settle(free, cols, off, conn8, goal, g, parent, mark, hk, hn, size, expanded):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2);
     ``off``: :func:`~robomaze._search._engine.offsets`."""
     pc = cols + 2
     nk = 8 if conn8 else 4
     cap = hk.shape[0]
+    one = np.uint64(1)
     while size > 0:
         if size + nk > cap:
             return -2, size, expanded
-        s, gv, size = _pop(hk, hn, size)
+        # the heap's pop, written out (an inlined helper is typed again at
+        # its site: ~0.1 s of compile, issue 40 round 12): the top, then the
+        # last entry sifted down from the root
+        s, gv = hn[0], hk[0]
+        size -= 1
+        lk, ln = hk[size], hn[size]
+        usize = np.uint64(size)
+        u = np.uint64(0)
+        while True:
+            ch = u + u + one
+            if ch >= usize:
+                break
+            c2 = ch + one
+            if c2 < usize and hk[c2] < hk[ch]:
+                ch = c2
+            if lk <= hk[ch]:
+                break
+            hk[u] = hk[ch]
+            hn[u] = hn[ch]
+            u = ch
+        if size > 0:
+            hk[u] = lk
+            hn[u] = ln
         if size > 0:
             # the lines the next expansion reads (the same row was just
             # read or is next to this one in most frontiers)
@@ -153,5 +134,16 @@ def _settle(free, cols, off, conn8, goal, g, parent, mark, hk, hn, size, expande
                 mark[ut] = 1
                 g[ut] = ng
                 parent[ut] = s
-                size = _push(hk, hn, size, ng, t)
+                # the heap's push, written out as the pop: the hole sifted up
+                u = np.uint64(size)
+                while u > 0:
+                    up = (u - one) >> one
+                    if hk[up] <= ng:
+                        break
+                    hk[u] = hk[up]
+                    hn[u] = hn[up]
+                    u = up
+                hk[u] = ng
+                hn[u] = t
+                size += 1
     return -1, size, expanded

@@ -11,8 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import filled
-from ._heap import heap_grow, heap_pop, heap_push, heap_push_py
+from ._heap import heap_grow, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
 
@@ -95,9 +94,10 @@ def line_of_sight(free, pc, a, b):
     arithmetic, so no rounding can make the test optimistic. The blocked
     padding border stands for the outside of the grid.
 
-    Inlined into :func:`_expand`, whose one specialisation runs it behind a
+    Written out in :func:`_expand`, whose one specialisation runs it behind a
     run-time flag: as a call, its clobbered registers cost Theta* a few
-    percent; inlined, the same compile CPU (issue 40, round 9).
+    percent (issue 40, round 9); inlined, numba typed it again at the site
+    (issue 40, round 12).
     """
     r0 = a // pc
     c0 = a - r0 * pc
@@ -277,11 +277,17 @@ def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, 
     return size
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):
-    :func:`best_first`'s loop (the starts pushed already); ``off``: :func:`offsets`."""
+    :func:`best_first`'s loop (the starts pushed already); ``off``: :func:`offsets`.
+
+    The heap's pop and push (:mod:`._heap`), :func:`_hval` and
+    :func:`line_of_sight` are written out here, not inlined: numba types an
+    inlined helper again at each site (0.3 s of this kernel's compile for the
+    heap's two, issue 40 round 12). No reference counting: it allocates
+    nothing."""
     pc = cols + 2
     cap = hk.shape[0]
     gr = gc = 0
@@ -292,6 +298,7 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
     nmoves = nk
     nw = (nbins + 15) >> 4                 # HEADING: uint16 bin words per cell
     one = np.uint16(1)
+    one64 = np.uint64(1)
     bw = 0
     bb = np.uint16(0)
     if heading is not None:
@@ -302,7 +309,30 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
     while size > 0:
         if size + nmoves > cap:
             return -2, size, expanded
-        s, gv, _, size = heap_pop(hk, hg, hn, size)
+        # heap_pop written out (an inlined helper is typed again per site: issue 40, round 12):
+        # the top, then the last entry sifted down from the root
+        size -= 1
+        s, gv = hn[0], hg[0]
+        lk, lg, ln = hk[size], hg[size], hn[size]
+        usize = np.uint64(size)
+        u = np.uint64(0)
+        while True:
+            ch = u + u + one64
+            if ch >= usize:
+                break
+            c2 = ch + one64
+            if c2 < usize and (hk[c2] < hk[ch] or (hk[c2] == hk[ch] and hg[c2] > hg[ch])):
+                ch = c2
+            if lk < hk[ch] or (lk == hk[ch] and lg >= hg[ch]):
+                break
+            hk[u] = hk[ch]
+            hg[u] = hg[ch]
+            hn[u] = hn[ch]
+            u = ch
+        if size > 0:
+            hk[u] = lk
+            hg[u] = lg
+            hn[u] = ln
         us = np.uint64(s)
         if mark[us] == 2 or gv > g[us]:
             continue
@@ -367,7 +397,42 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                 continue
             src_state = s
             if has_sight:
-                if p >= 0 and line_of_sight(sight_free, pc, p, ns):
+                # line_of_sight written out (an inlined helper is typed again at
+                # its site: issue 40 round 12); the same integer tests
+                vis = p >= 0
+                if vis:
+                    r0 = p // pc
+                    c0 = p - r0 * pc
+                    r1 = ns // pc
+                    c1 = ns - r1 * pc
+                    if c0 == c1:
+                        lo = r0 if r0 < r1 else r1
+                        hi = r1 if r0 < r1 else r0
+                        for rr in range(lo, hi + 1):
+                            if not sight_free[rr * pc + c0]:
+                                vis = False
+                                break
+                    else:
+                        if c0 > c1:
+                            r0, c0, r1, c1 = r1, c1, r0, c0
+                        dx = c1 - c0
+                        dy = r1 - r0
+                        for ci in range(c0, c1):
+                            na = dy * (ci - c0)
+                            nb = dy * (ci + 1 - c0)
+                            fa = r0 + na // dx
+                            fb = r0 + nb // dx
+                            ca = r0 - ((-na) // dx)
+                            cb = r0 - ((-nb) // dx)
+                            lo = fa if fa < fb else fb
+                            hi = ca if ca > cb else cb
+                            for rr in range(lo, hi + 1):
+                                if not sight_free[rr * pc + ci] or not sight_free[rr * pc + ci + 1]:
+                                    vis = False
+                                    break
+                            if not vis:
+                                break
+                if vis:
                     pr = p // pc
                     dr = pr - nr
                     dc = p - pr * pc - ncc
@@ -388,7 +453,20 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                         parent[uns] = k
                     else:
                         parent[uns] = src_state
-                hv = _hval(hmode, nr - gr, ncc - gc) if goal >= 0 else 0.0
+                # _hval written out, as heap_pop above: the same float operations
+                hv = 0.0
+                if goal >= 0 and hmode != 0:
+                    adr = abs(nr - gr)
+                    adc = abs(ncc - gc)
+                    if hmode == 1:
+                        hv = float(adr + adc)
+                    elif hmode == 2:
+                        if adr < adc:
+                            hv = (adc - adr) + SQRT2 * adr
+                        else:
+                            hv = (adr - adc) + SQRT2 * adc
+                    elif hmode == 3:
+                        hv = math.sqrt(adr * adr + adc * adc)
                 if landmarks is not None:
                     # ALT; landmarks that do not reach both cells say nothing
                     # (inf - inf). Written out, not an inlined helper: numba
@@ -401,7 +479,21 @@ def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight
                             ld = abs(la - lb)
                             if ld > hv:
                                 hv = ld
-                size = heap_push(hk, hg, hn, size, ng + hv, ng, ns)
+                # heap_push written out, as heap_pop above: the hole sifted up
+                key = ng + hv
+                u = np.uint64(size)
+                while u > 0:
+                    up = (u - one64) >> one64
+                    if hk[up] < key or (hk[up] == key and hg[up] >= ng):
+                        break
+                    hk[u] = hk[up]
+                    hg[u] = hg[up]
+                    hn[u] = hn[up]
+                    u = up
+                hk[u] = key
+                hg[u] = ng
+                hn[u] = ns
+                size += 1
     return -1, size, expanded
 
 
@@ -519,8 +611,11 @@ def _astar4(free, cols, start, goal):
     """
     pc = cols + 2
     n = free.shape[0]
-    g = filled(n, np.int32(-1), np.int32)   # np.full: two overloads more to compile
-    closed = np.zeros(n, np.uint8)
+    # np.full written out (np.full: two overloads more to compile; kernels.filled
+    # inlined: its site typed again, ~0.05 s, issue 40 round 12)
+    g = np.empty(n, np.int32)
+    for i in range(n):
+        g[i] = -1
     cap = n // 16
     cap = cap if cap > 1024 else 1024
     cur_s = np.empty(cap, np.int32)
@@ -534,6 +629,7 @@ def _astar4(free, cols, start, goal):
     ncur = 1
     fcur = abs(sr - gr) + abs(start - sr * pc - gc)
     expanded = 0
+    found = False
     while True:
         if ncur == 0:
             if nnxt == 0:
@@ -543,14 +639,18 @@ def _astar4(free, cols, start, goal):
             fcur += 2
         ncur -= 1
         node = cur_s[ncur]
-        if closed[node]:
-            continue
-        closed[node] = 1
-        expanded += 1
-        if node == goal:
-            break
         r = node // pc
         c = node - r * pc
+        # stale entries without a closed array (np.zeros: two overloads more to
+        # compile, issue 40 round 12): every push lowers a node's g, so each of
+        # its entries has its own f, and the one entry whose f is the node's
+        # f now is popped once; an expanded node's g never drops again
+        if g[node] + abs(r - gr) + abs(c - gc) != fcur:
+            continue
+        expanded += 1
+        if node == goal:
+            found = True
+            break
         ng = g[node] + 1
         for k in range(4):
             if k == 0:
@@ -585,7 +685,7 @@ def _astar4(free, cols, start, goal):
                         nxt_s = grown
                     nxt_s[nnxt] = nb
                     nnxt += 1
-    if not closed[goal]:
+    if not found:
         return np.empty(0, np.int64), expanded
     # the path, from the goal down through neighbours one lower
     i = g[goal]

@@ -103,7 +103,7 @@ def octile_field(fp, cols: int, sources, unpad_rows: int = 0) -> np.ndarray:
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
 def _ring(fp, cols, sources, g, q, counts, k, unpad_rows):
     """The bucket ring from bucket ``k`` (-1: from the start, filling ``g`` and
     queueing the sources; ``counts`` zeros, ``q`` with room for every source).
@@ -168,7 +168,13 @@ def _ring(fp, cols, sources, g, q, counts, k, unpad_rows):
         counts[b] = 0
         k += 1
     if unpad_rows > 0:
-        _unpad(g, unpad_rows, cols)
+        # _unpad written out (an inlined helper is typed again at its site:
+        # issue 40 round 12)
+        for r in range(unpad_rows):
+            src = (r + 1) * pc + 1
+            dst = r * cols
+            for c in range(cols):
+                g[dst + c] = g[src + c]
     return -1
 
 
@@ -191,7 +197,7 @@ def unpad_in_place(g, rows, cols):
 
 @njit(cache=True, inline="always")
 def _unpad(g, rows, cols):
-    """:func:`unpad_in_place`'s loop (also inlined at the end of the ring)."""
+    """:func:`unpad_in_place`'s loop (also written out at the end of the ring)."""
     pc = cols + 2
     for r in range(rows):
         src = (r + 1) * pc + 1

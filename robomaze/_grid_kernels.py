@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._compile.kernels import noalloc
+
 
 @njit(cache=True)
 def column_gap(occ):
@@ -33,7 +35,7 @@ def column_gap(occ):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def square_clearance(occ, gap, out):
     """Squared distance (cells) from each cell centre to the nearest occupied square, into ``out``.
 

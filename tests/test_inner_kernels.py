@@ -49,7 +49,7 @@ def _inner_kernels() -> dict[int, str]:
 
 
 def _is_kernel(fn: ast.AST) -> bool:
-    return any(re.match(r"(numba\.)?n?jit\b|inner\b", ast.unparse(d)) for d in fn.decorator_list)
+    return any(re.match(r"(numba\.)?n?jit\b|inner\b|noalloc\b", ast.unparse(d)) for d in fn.decorator_list)
 
 
 def _module_name(path: str) -> str | None:

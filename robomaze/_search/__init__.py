@@ -47,6 +47,7 @@ import mmap
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import noalloc
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _expand, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
 from ._bins import bin_search
@@ -503,7 +504,7 @@ def _unpack_cell_major(blocked, rows: int, cols: int):
     return fm, hfree
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _unpack_into(blocked, rows, cols, fm, hfree, free):
     """:func:`_unpack_cell_major`'s kernel.
 
@@ -795,7 +796,7 @@ _NO_KNOW = np.empty((0, 4), np.int8)
 _NO_PARENT = np.empty(0, np.int32)
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _labelled_field(mask, rows, cols, goal, conn8, occupied, dist, queue):
     """:func:`_labels` into ``dist``, then the 4-connected wave: ``(nfree, expanded)``,
     ``expanded`` -1 when the engine's wave is still to run (8-connected).

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import inner, noalloc
 from ._engine import SQRT2, _DC, offsets
 from ._heap import heap_grow, heap_push_py
 
@@ -169,7 +169,7 @@ def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, poo
         hk, hg, hn = heap_grow(hk, hg, hn)
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, parent, reached,
                   dirty, qkey, nslots, hk, hg, hn, size, expanded, best, best_bin, back, out):
     """Pops until the search is done (True) or the heap might overflow (False), the

@@ -17,9 +17,8 @@ misses with this one's work.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .._compile.kernels import prefetch
+from .._compile.kernels import noalloc, prefetch
 from ._engine import _DC, SQRT2, offsets
 
 __all__ = ["dijkstra_grid"]
@@ -67,7 +66,7 @@ def dijkstra_grid(free, cols, conn8, start, goal, g, parent, mark, hk, hn):
         hk, hn = _grow(hk, hn)
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _settle(free, cols, off, conn8, goal, g, parent, mark, hk, hn, size, expanded):
     """Expansions until the goal (returns it), exhaustion (-1) or a full heap (-2);
     ``off``: :func:`~robomaze._search._engine.offsets`."""

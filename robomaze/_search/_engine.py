@@ -11,6 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .._compile.kernels import noalloc
 from ._heap import heap_grow, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -277,7 +278,7 @@ def _push_starts(starts, pc, nbins, hmode, goal, root, g, parent, mark, hk, hg, 
     return size
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _expand(free, cols, off, conn8, cost, hmode, heading, nbins, rot_cost, sight_free, goal,
             goal_bin, g, parent, mark, hk, hg, hn, size, expanded, landmarks):
     """Expands until the goal (returns it), exhaustion (-1) or a full heap (-2):

@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import inner, noalloc
 
 __all__ = ["octile_field"]
 
@@ -103,7 +103,7 @@ def octile_field(fp, cols: int, sources, unpad_rows: int = 0) -> np.ndarray:
     return g
 
 
-@njit(cache=True, _nrt=False)   # allocates nothing (kernel style 3); r12-jit's NOALLOC
+@noalloc   # allocates nothing (kernel style 3)
 def _ring(fp, cols, sources, g, q, counts, k, unpad_rows):
     """The bucket ring from bucket ``k`` (-1: from the start, filling ``g`` and
     queueing the sources; ``counts`` zeros, ``q`` with room for every source).

@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import filled
+from .._compile.kernels import filled, noalloc
 from ._common import closed_walls, kernel_state
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -168,7 +168,7 @@ def backtracker(rows, cols, seed):
     return east, south
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """The search of :func:`backtracker` on its arrays.
 

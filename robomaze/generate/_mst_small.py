@@ -22,8 +22,8 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._compile.kernels import noalloc
 from ._kernels import _GAMMA, _MIX1, _MIX2
 from ._common import closed_walls
 
@@ -74,9 +74,9 @@ def edge_keys(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def _kruskal_picks(a, b, parent, picked):
     """Kruskal's choice over the edges ``(a[j], b[j])`` in increasing key
     order: writes the indices ``j`` of the tree's edges into ``picked`` and

@@ -23,8 +23,8 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._compile.kernels import noalloc
 from ._kernels import scale_below, step
 from ._walk_kernels import WILSON_BLOCK, _move_tables
 
@@ -49,9 +49,9 @@ def wilson(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray, int
 
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def _wilson_steps(rows, cols, seed, walls, intree, nxt, dr, dc, off, woff, wsel):
     """Loop-erased walks into the tree (``nxt``: each cell's last exit);
     returns the number of moves. A word's 32 steps run on into the next

@@ -19,7 +19,7 @@ import math
 
 from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import NOALLOC, inner, noalloc
 
 
 @njit(cache=True, inline="always")
@@ -29,7 +29,7 @@ def _to_cells(res, rows, ox, oy, cyaw, syaw, x, y):
     return (cyaw * dx + syaw * dy) / res, rows - (-syaw * dx + cyaw * dy) / res
 
 
-@inner(_nrt=False)   # allocates nothing: no reference counting compiled
+@inner(**NOALLOC)   # allocates nothing: no reference counting compiled
 def _disc_hits(occ, rows, cols, a, b, r):
     """Whether the closed disc of radius ``r`` at ``(a, b)`` meets an occupied square."""
     if a - r <= 0.0 or b - r <= 0.0 or a + r >= cols or b + r >= rows:
@@ -198,7 +198,7 @@ def motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1,
     return h
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)
+@noalloc(error_model="numpy")
 def disc_motion_hits(occ, clear, rows, cols, res, ox, oy, cyaw, syaw, x0, y0, t0, x1, y1, t1,
                      r_in, r_out, disc, step_len):
     """:func:`motion_hits` of a disc footprint (``disc > 0``, its radius in cells).

@@ -12,9 +12,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import NOALLOC, inner, noalloc
 
 
 # ``_max(a, b)`` is written out as ``b if b > a else a`` and ``_min(a, b)`` as
@@ -39,7 +38,7 @@ from .._compile.kernels import inner
 # division these kernels would compile and never run (~0.15 s of the
 # clearance kernels' compile CPU, benchmarks/README.md, round 11 r11-geom).
 
-@inner(error_model="numpy", _nrt=False)   # see the notes on error_model and _nrt
+@inner(**NOALLOC, error_model="numpy")   # see the notes on error_model and _nrt
 def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     """Exact distance between a segment and a closed axis-aligned box.
 
@@ -112,7 +111,7 @@ def _seg_box(ax, ay, bx, by, u0, v0, u1, v1):
     return d
 
 
-@inner(error_model="numpy", _nrt=False)   # see the notes on error_model and _nrt
+@inner(**NOALLOC, error_model="numpy")   # see the notes on error_model and _nrt
 def _inside(px, py, us, vs):
     m = us.shape[0]
     inside = False
@@ -126,7 +125,7 @@ def _inside(px, py, us, vs):
     return inside
 
 
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def _shape_box(us, vs, closed, u0, v0, u1, v1):
     m = us.shape[0]
     if m == 1:
@@ -147,7 +146,7 @@ def _shape_box(us, vs, closed, u0, v0, u1, v1):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def shapes_clearance(occ, us, vs, closed, radius, out):
     """Distance (cells) from each shape ``(us[i], vs[i])`` to the nearest occupied square.
 
@@ -218,7 +217,7 @@ def shapes_clearance(occ, us, vs, closed, radius, out):
             w *= 2.0
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def points_clearance(occ, uu, vv, radius, out):
     """:func:`shapes_clearance` of single points ``(uu[i], vv[i])`` (discs of ``radius``), into ``out``.
 
@@ -282,7 +281,7 @@ def points_clearance(occ, uu, vv, radius, out):
 _CLOSED = np.bool_(True)
 
 
-@njit(cache=True, error_model="numpy", _nrt=False)   # see the notes on error_model, _nrt
+@noalloc(error_model="numpy")   # see the notes on error_model, _nrt
 def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     """First world pose at which the polygon ``(vx, vy)`` (robot frame, metres) comes within ``tol`` metres of an occupied square, or -1.
 
@@ -341,7 +340,7 @@ def poses_touch(occ, vx, vy, poses, res, ox, oy, yaw, tol, u, v):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def cell_clearance(occ, rr, cc, out):
     """Distance (cells) from the centres of cells ``(rr[i], cc[i])`` to the nearest occupied
     square, into ``out`` (float64, the caller's: kernel style, rule 3).
@@ -394,7 +393,7 @@ def cell_clearance(occ, rr, cc, out):
 # the helper at both call sites, which cost ~0.14 s more compile CPU than a
 # helper library of its own (benchmarks/README.md, round 12 r12-geom); LLVM
 # inlines the call when it optimises dilate_bits with it linked in.
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def _shifted(rows, y, w, s):
     """Word ``w`` of bit row ``y`` of ``rows`` shifted towards bit 0 by ``s`` bits."""
     q = s >> 6
@@ -405,7 +404,7 @@ def _shifted(rows, y, w, s):
     return (lo >> r) | (rows[y, w + q + 1] << (np.uint64(64) - r))
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def dilate_bits(bits, m, rows, cols, runs, out, win):
     """Cells where a kernel of row runs meets the occupied (padded) cells.
 

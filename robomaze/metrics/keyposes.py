@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .._compile.kernels import noalloc
 
 
 __all__ = ["TURN_SWEEP", "turn_step", "turn_radius", "motion_poses", "polyline_length",
@@ -209,7 +210,7 @@ def _groups(sizes: np.ndarray):
     return grp, np.arange(total) - first[grp]
 
 
-@njit(cache=True, _nrt=False)
+@noalloc
 def _centre_points(c, rows, cols, res, ox, oy, p, steps):
     """Cell centres and segment lengths of an unrotated grid, into ``p`` and ``steps``; whether
     every cell is in bounds.

@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import NOALLOC, inner, noalloc
 
 
-@inner(_nrt=False)   # allocates nothing: no reference counting compiled
+@inner(**NOALLOC)   # allocates nothing: no reference counting compiled
 def _move_ok(free, rows, cols, r, c, k):
     """Target flat index of move ``k`` from ``(r, c)``, or -1 if not allowed."""
     dr = (-1, 0, 1, 0, -1, 1, 1, -1)[k]
@@ -38,7 +38,7 @@ _DC = np.array((0, 1, 0, -1, 1, 1, -1, -1), np.int64)
 
 
 # ---------------------------------------------------------------- backtraces
-@njit(cache=True, error_model="numpy", _nrt=False)
+@noalloc(error_model="numpy")
 def descend(free, dist, rows, cols, start, conn8, out):
     """Backtrace down the wave labels from ``start`` to the goal (label 0), into ``out``.
 

@@ -31,16 +31,16 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import inner
+from .._compile.kernels import NOALLOC, inner, noalloc
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -50,7 +50,7 @@ def _axis_setup(p0, d, cell):
     return 0, math.inf, math.inf
 
 
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def _origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     if not (a0 > 0.0 and a0 < cols and b0 > 0.0 and b0 < rows):
@@ -73,7 +73,7 @@ def _origin_blocked(occ, rows, cols, a0, b0):
     return False
 
 
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     """Distance (cells) along unit direction ``(da, db)`` to the first occupied point.
 
@@ -84,7 +84,7 @@ def cast_one(occ, rows, cols, a0, b0, da, db, tmax):
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@inner(_nrt=False)
+@inner(**NOALLOC)
 def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     if abs(da) < _TINY_DIR:
@@ -162,19 +162,19 @@ def _cast_free(occ, rows, cols, a0, b0, da, db, tmax):
 # The entry points robomaze.sense.raycast names for traffic's kernels. This
 # module's kernels call the inner bodies: a scan compiles them without the
 # CPython and C wrappers nobody here calls (round 8, benchmarks/README.md).
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def origin_blocked(occ, rows, cols, a0, b0):
     """Whether the point ``(a0, b0)`` lies in a closed occupied square or off the grid."""
     return _origin_blocked(occ, rows, cols, a0, b0)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def cast_free(occ, rows, cols, a0, b0, da, db, tmax):
     """:func:`cast_one` for an origin already known to be free (checked once per pose)."""
     return _cast_free(occ, rows, cols, a0, b0, da, db, tmax)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def cast_rays(occ, rows, cols, origins, dirs, tmax, out):
     """Cast ``n`` rays given in cell units: ``origins (n, 2)`` as ``(a, b)``, unit ``dirs (n, 2)``."""
     for i in range(origins.shape[0]):
@@ -217,7 +217,7 @@ def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b
             out[j] = range_max if t >= tmax else t * res
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_min,
               range_max, finish, out):
     """Noise-free scans of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
@@ -235,7 +235,7 @@ def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, ra
                    mount, cos_b, sin_b, range_min, range_max, finish, out[i])
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
               range_min, range_max, out):
     """Noise-free finished scan of one robot pose into ``out``, for other numba kernels.
@@ -249,7 +249,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
                range_max, True, out)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, range_max,
               marks_free, marks_hit):
     """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid.

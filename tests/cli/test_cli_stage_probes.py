@@ -25,7 +25,7 @@ def _kernels(path: Path) -> list[str]:
             for d in node.decorator_list:
                 f = d.func if isinstance(d, ast.Call) else d
                 name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-                if name in ("njit", "jit", "inner"):
+                if name in ("njit", "jit", "inner", "noalloc"):
                     out.append(node.name)
     return out
 

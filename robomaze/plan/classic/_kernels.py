@@ -35,9 +35,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..._compile.kernels import noalloc
+
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
@@ -134,7 +136,7 @@ def loop_erase(walk, ncells):
     return path[:m].copy()
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def count_distinct(walk, seen):
     """Number of distinct cells in a walk; ``seen``: zeroed uint8, one per cell."""
     count = 0
@@ -192,7 +194,7 @@ SIGHT = 5
 KNOWN = 6
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
     """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
     :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
@@ -539,7 +541,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..._compile.kernels import noalloc
 
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
-# njit(_nrt=False, no_cfunc_wrapper=True): no reference counting lowered and
+# noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
 # module constants (numba embeds them): a tuple indexed by a variable
 # compiled a switch over its items at each look-up
@@ -14,7 +15,7 @@ _DR = np.array([-1, 1, 0, 0, -1, -1, 1, 1], np.int64)
 _DC = np.array([0, 0, -1, 1, -1, 1, -1, 1], np.int64)
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True)
 def descend(dist, blocked, rows, cols, start, steps, out):
     """Follow the field downhill from ``start`` for up to ``steps`` cells into ``out``.
 

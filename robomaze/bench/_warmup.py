@@ -41,22 +41,22 @@ MAX_PROCESSES = 4
 # a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
 # cost time, never results.
 _SHARED = {
-    # the grid's clearance (costs: each task's compile CPU in a one-process
-    # warm-up at load ~1, issue 40 rounds 9-10, benchmarks/README.md)
-    "common": Warmup(task="common", cost=0.5),
+    # the grid's clearance (costs: each task's compile CPU in the default
+    # sweep's warm-up at load ~1.4, issue 40 round 12, benchmarks/README.md)
+    "common": Warmup(task="common", cost=0.4),
     # the 4-connected wave field (``bfs_field``), apart from the clearance since
     # round 10: only the tasks that call it wait for it (wavefront, the heading
     # search's heuristic), where every planner waited for both
-    "field": Warmup(task="field", cost=1.1),
+    "field": Warmup(task="field", cost=0.9),
     # the figures of a planned path (the key poses' clearance and contacts):
     # no kernel shared with "common", so it compiles beside it, and every
     # task that waits for "common" measures a path and waits for it too
-    "figures": Warmup(task="figures", cost=2.7),
+    "figures": Warmup(task="figures", cost=2.5),
     # the heap shares no kernel with "common" (numba's np.empty aside): it
     # starts at once, beside it
-    "heap": Warmup(task="heap", cost=1.2),
+    "heap": Warmup(task="heap", cost=0.8),
     # the reference length of the path and trajectory metrics is theta_star's
-    "metrics": Warmup(task="metrics", cost=0.5, needs=("common", "heap", "plan:theta_star")),
+    "metrics": Warmup(task="metrics", cost=0.3, needs=("common", "heap", "plan:theta_star")),
 }
 _PREFIX = {"planner": "plan", "generator": "generate"}
 

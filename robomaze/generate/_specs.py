@@ -16,7 +16,7 @@ __all__ = ["SPECS"]
 
 
 def _gen(name: str, module: str, description: str, *options: Option, cost: float = 1.0) -> Spec:
-    # compile seconds with an empty cache (benchmarks/README.md, issue 22);
+    # compile seconds with an empty cache (benchmarks/README.md, issue 40 round 12);
     # a generator waits for no other task
     return Spec("generator", name, f"robomaze.generate.{module}:{name}", description,
                 options=options, takes_rng=True, warmup=Warmup(cost=cost))
@@ -24,15 +24,15 @@ def _gen(name: str, module: str, description: str, *options: Option, cost: float
 
 SPECS = [
     _gen("backtracker", "search",
-         "Recursive backtracker: a randomized depth-first search, run iteratively.", cost=0.2),
+         "Recursive backtracker: a randomized depth-first search, run iteratively.", cost=0.4),
     _gen("prim", "trees", 'Randomized Prim on random edge weights ("true" Prim).'),
     _gen("prim_frontier", "trees", "Frontier-cell Prim with In / Frontier labels."),
     # up to 40,000 cells one kernel; the default sweep's three
     _gen("kruskal", "trees", "Kruskal: open walls in increasing random weight unless that "
-         "would close a loop.", cost=0.1),
+         "would close a loop.", cost=0.2),
     _gen("aldous_broder", "walks", "Uniform spanning tree by the Aldous-Broder random walk."),
     _gen("wilson", "walks", "Uniform spanning tree by Wilson's loop-erased random walks.",
-         cost=0.2),
+         cost=0.3),
     _gen("hunt_and_kill", "search", "Hunt-and-kill: random walk into unvisited cells; when "
          "stuck, scan (hunt) for the first unvisited cell next to the maze and attach it."),
     _gen("growing_tree", "search",

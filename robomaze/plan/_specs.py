@@ -22,9 +22,9 @@ __all__ = ["SPECS"]
 _HEADING = "required world heading (radians) at the {} (non-disc shapes)"
 
 # The classic maze solvers share most kernels: one warm-up task compiles them all.
-# Costs: the task's compile CPU in the default sweep's warm-up, one process at
-# load ~1 (issue 40 round 9, benchmarks/README.md), the warm-up's order only.
-_CLASSIC = Warmup(task="classic", cost=4.7, needs=("common",))
+# Costs: the task's compile CPU in the default sweep's warm-up at load ~1.4
+# (issue 40 round 12, benchmarks/README.md), the warm-up's order only.
+_CLASSIC = Warmup(task="classic", cost=3.3, needs=("common",))
 _SIGHT = Option("sight", bool, True, "walk straight to the goal once it is in line of sight")
 _ROUTE = Option("route", str, "shortest_known", "the path returned: the walk with its loops "
                 "erased, or the shortest route through the cells it saw",
@@ -46,9 +46,9 @@ SPECS = [
     _planner("wavefront", "robomaze.plan.wavefront:wavefront",
              "Shortest path (fewest moves) by the Lee/Moore wavefront.",
              Option("fewest_bends", bool, False, "Lee's rule: among the fewest-move paths, one "
-                    "with the fewest bends"), cost=0.3, needs=("common", "field")),
+                    "with the fewest bends"), cost=0.2, needs=("common", "field")),
     _planner("dijkstra", "robomaze.plan.search:dijkstra", "Shortest path by Dijkstra's algorithm.",
-             cost=0.6, needs=("common", "heap")),
+             cost=0.4, needs=("common", "heap")),
     _planner("astar", "robomaze.plan.search:astar",
              "Shortest path by A* (Manhattan / octile heuristic, both admissible).", cost=0.1,
              # the 4-connected A* is collision_free's for a disc: compiled once, there;
@@ -64,7 +64,7 @@ SPECS = [
              # shares two small kernels with "heap" (0.2 s): compiling them twice is
              # cheaper than waiting for it on the longest chain; a shape's search
              # takes its heuristic from the wave field
-             cost=3.6, needs=("common", "field")),
+             cost=3.8, needs=("common", "field")),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),
@@ -76,7 +76,7 @@ SPECS = [
              cost=0.1, needs=("common", "heap", "plan:theta_star"), alone=1.8),
     _planner("theta_star", "robomaze.plan.anyangle:theta_star",
              "Any-angle shortest path by Theta* (Nash et al. 2007, basic variant).",
-             cost=1.8, needs=("common", "heap")),
+             cost=1.5, needs=("common", "heap")),
     # the classic solvers take **options and refuse the ones they do not take
     _planner("wall_follower", "robomaze.plan.classic:wall_follower",
              "Solve by keeping one hand on the wall.", _HAND,

@@ -18,7 +18,7 @@ __all__ = ["SPECS"]
 
 # The agents share their kernels: one warm-up task simulates them all.
 # follow_plan plans with max_clearance; every run is measured.
-_SIMULATE = Warmup(task="simulate", cost=2.0,
+_SIMULATE = Warmup(task="simulate", cost=1.8,
                    needs=("common", "heap", "plan:max_clearance", "metrics"))
 _SPEED = Option("speed", float, None, "cruise speed (m/s); default the kinematics' limit",
                 low=0.0)

@@ -81,8 +81,8 @@ def test_the_stage_tasks_compile_every_kernel_the_command_calls(tmp_path, argv):
     rec = _run(tmp_path, "cache", 1, *argv)
     assert rec["rc"] in (0, 1)
     # a cold run compiled (the checks below need kernels to have compiled):
-    # round 11 left the wavefront commands 8-9 kernels, the others more
-    assert len(rec["names"]) >= 6
+    # round 12 left the wavefront commands 5 kernels, the others more
+    assert len(rec["names"]) >= 3
     # the first command compiles its first kernel inside prepare and none after it
     assert rec["after_prepare"] == [len(rec["names"])], rec["names"][rec["after_prepare"][0]:]
     again = _run(tmp_path, "cache", 1, *argv)

@@ -293,3 +293,42 @@ def test_a_helper_never_collects_garbage_and_the_caller_still_does(monkeypatch):
     stats = parallel.warm(["slow", "probe"], run, cap=2)
     assert stats["errors"] == [[1, "probe", "RuntimeError: collecting: False"]]
     assert gc.isenabled()                      # the caller's collector untouched
+
+
+def test_idle_runs_when_the_server_starts_waiting_once_per_wait(tmp_path, monkeypatch):
+    folder = str(tmp_path)
+    parallel.claim(folder, "common")       # running elsewhere: "plan" must wait for it
+    calls = []
+    needs = lambda t: ("common",) if t == "plan" else ()  # noqa: E731
+    server = parallel._Worker(folder, lambda t: calls.append(t), needs, 0)
+    server.idle = lambda: calls.append("idle")
+    server.waiting()
+    server.waiting()
+    assert calls == ["idle"]                  # once per wait, not at every poll
+    open(parallel._file(folder, "common", ".done"), "w").close()
+    server.work(["common", "plan"], lambda: True, True)
+    server.waiting()
+    assert calls == ["idle", "plan", "idle"]  # it ran "plan": the next wait collects again
+    # one process: nothing to wait for, so idle runs once, at the end
+    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
+    order = []
+    stats = parallel.warm(["x", "y"], order.append, idle=lambda: order.append("idle"), cap=4)
+    assert order == ["x", "y", "idle"] and stats["errors"] == []
+    # an idle that raises is recorded, never raised
+    stats = parallel.warm(["x"], lambda t: None, idle=lambda: 1 / 0, cap=4)
+    assert stats["errors"] == [[0, "(idle)", "ZeroDivisionError: division by zero"]]
+
+
+def test_the_sweep_warm_up_leaves_the_collector_as_it_found_it(monkeypatch):
+    import gc
+
+    from robomaze.bench import _warmup
+
+    monkeypatch.setenv("ROBOMAZE_WARM", "generate:kruskal")
+    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
+    seen = []
+    monkeypatch.setattr(_warmup, "_run", lambda task, ctx, metrics: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    _warmup.serve()
+    assert seen and not seen[0]              # the tasks compile with the collector off
+    assert gc.isenabled()                    # and it is back on afterwards

@@ -177,6 +177,17 @@ class _Worker:
         self.errors: list = []
         self.loaded: set[str] = set()
         self.loads: list = []
+        self.idle: Callable[[], None] | None = None
+        self._busy = True  # ran or loaded something since ``idle`` last ran
+
+    def waiting(self) -> None:
+        """Run ``idle`` when this process has nothing to do but wait, once per wait."""
+        if self.idle is not None and self._busy:
+            self._busy = False
+            try:
+                self.idle()
+            except Exception as exc:  # an optimisation only, like everything here
+                self.errors.append([self.index, "(idle)", f"{type(exc).__name__}: {exc}"])
 
     def catch_up(self, ordered: Sequence[str]) -> None:
         """``load`` every task of ``ordered`` another process has finished since the last call."""
@@ -186,6 +197,7 @@ class _Worker:
         for task in ordered:
             if task not in self.loaded and task not in mine and _done(self.folder, task):
                 self.loaded.add(task)
+                self._busy = True
                 t = time.time()
                 try:
                     self.load(task)
@@ -194,6 +206,7 @@ class _Worker:
                 self.loads.append([task, t, time.time()])
 
     def run(self, task: str) -> None:
+        self._busy = True
         t = time.time()
         try:
             self.run_task(task)
@@ -221,6 +234,7 @@ class _Worker:
                 return
             ready = [t for t in left if stuck or all(_done(self.folder, n) for n in self.needs(t))]
             if not ready:
+                self.waiting()
                 time.sleep(0.02)
             elif claim(self.folder, ready[0]):
                 self.run(ready[0])
@@ -228,14 +242,17 @@ class _Worker:
 
 def warm(tasks: Sequence[str], run: Callable[[str], None], *,
          needs: Callable[[str], Iterable[str]] = lambda task: (), probes: Iterable[str] = (),
-         cap: int = 2, load: Callable[[str], None] | None = None) -> dict:
+         cap: int = 2, load: Callable[[str], None] | None = None,
+         idle: Callable[[], None] | None = None) -> dict:
     """Run ``run(task)`` once for every task, this process first taking ``tasks[0]``.
 
     Helpers (forks, up to ``cap`` processes in all) start only when
     ``probes`` are not :func:`all_cached`. ``load(task)``, if given, runs in
     this process for every task a helper ran, once, as soon as this process
     sees it done (before its next task, while it waits, and at the end):
-    the helper's kernels, now in the cache, load into this process. Returns
+    the helper's kernels, now in the cache, load into this process.
+    ``idle()``, if given, runs in this process whenever it starts waiting
+    for a helper with nothing to do (and at the end). Returns
     ``processes``, ``tasks``, ``compiled_here``, ``compiled_helpers``,
     ``seconds``, ``errors`` (``[process, task, "Type: message"]``),
     ``timeline`` (``[process, task, start, end]``, seconds from the start)
@@ -245,6 +262,7 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
     base = events.compiled()
     folder = tempfile.mkdtemp(prefix="robomaze-warm-")
     me = _Worker(folder, run, needs, 0, load)
+    me.idle = idle
     pids: list[int] = []
     reports: list[dict] = []
     try:
@@ -270,8 +288,10 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
                and not (all(_done(folder, t) for t in tasks)
                         and sum(n.startswith("report.") for n in os.listdir(folder)) >= len(pids))):
             me.catch_up(tasks)
+            me.waiting()
             time.sleep(0.01)
         me.catch_up(tasks)
+        me.waiting()
         for name in sorted(os.listdir(folder)):
             if name.startswith("report."):
                 with contextlib.suppress(OSError, ValueError):  # killed mid-write: left out

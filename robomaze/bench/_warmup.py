@@ -21,6 +21,7 @@ and no kernel is compiled twice.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 
@@ -393,9 +394,19 @@ def serve() -> None:
             if metrics:
                 measured.add(task)
 
-        stats = _compile.warm(ordered, run, needs=lambda task: _needs(task, tasks),
-                              probes=PROBES, load=run,
-                              cap=MAX_PROCESSES if wanted is not None else 1)
+        # The compiles' garbage (~0.7 M objects, ~0.7 s of collecting in this
+        # process) is collected while this process waits for a helper, not
+        # after each compile on the warm-up's critical path (generation 0:
+        # everything made since the last wait, not the whole heap)
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            stats = _compile.warm(ordered, run, needs=lambda task: _needs(task, tasks),
+                                  probes=PROBES, load=run, idle=lambda: gc.collect(0),
+                                  cap=MAX_PROCESSES if wanted is not None else 1)
+        finally:
+            if collecting:
+                gc.enable()
         stats["tasks"] = len(tasks)
         for task in ordered:  # the metrics of the rest
             if task not in measured:

@@ -309,14 +309,17 @@ def test_idle_runs_when_the_server_starts_waiting_once_per_wait(tmp_path, monkey
     server.work(["common", "plan"], lambda: True, True)
     server.waiting()
     assert calls == ["idle", "plan", "idle"]  # it ran "plan": the next wait collects again
-    # one process: nothing to wait for, so idle runs once, at the end
+    # one process never waits: idle never runs, not even after the last task
+    # (that would be the warm-up's tail; the caller settles its garbage)
     monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
     order = []
     stats = parallel.warm(["x", "y"], order.append, idle=lambda: order.append("idle"), cap=4)
-    assert order == ["x", "y", "idle"] and stats["errors"] == []
+    assert order == ["x", "y"] and stats["errors"] == []
     # an idle that raises is recorded, never raised
-    stats = parallel.warm(["x"], lambda t: None, idle=lambda: 1 / 0, cap=4)
-    assert stats["errors"] == [[0, "(idle)", "ZeroDivisionError: division by zero"]]
+    server = parallel._Worker(str(tmp_path), lambda t: None, needs, 0)
+    server.idle = lambda: 1 / 0
+    server.waiting()
+    assert server.errors == [[0, "(idle)", "ZeroDivisionError: division by zero"]]
 
 
 def test_the_sweep_warm_up_leaves_the_collector_as_it_found_it(monkeypatch):
@@ -329,6 +332,34 @@ def test_the_sweep_warm_up_leaves_the_collector_as_it_found_it(monkeypatch):
     seen = []
     monkeypatch.setattr(_warmup, "_run", lambda task, ctx, metrics: seen.append(gc.isenabled()))
     assert gc.isenabled()
-    _warmup.serve()
-    assert seen and not seen[0]              # the tasks compile with the collector off
+    frozen = gc.get_freeze_count()
+    try:
+        _warmup.serve()
+        # the runner's fork server (ROBOMAZE_WARM set) freezes what is left
+        # rather than collecting it at the end: the tasks' objects joined the
+        # permanent generation
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+    assert seen and not any(seen)            # the tasks compile with the collector off
     assert gc.isenabled()                    # and it is back on afterwards
+
+
+def test_the_warm_up_collects_its_garbage_outside_the_fork_server(monkeypatch):
+    import gc
+
+    from robomaze.bench import _warmup
+
+    # a dask worker warms everything (no ROBOMAZE_WARM) and then runs in the
+    # same long-lived process: generation 0 is collected, nothing is frozen
+    monkeypatch.delenv("ROBOMAZE_WARM", raising=False)
+    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
+    monkeypatch.setattr(_warmup, "_tasks", lambda wanted: ["x"])
+    monkeypatch.setattr(_warmup, "_run", lambda task, ctx, metrics: None)
+    monkeypatch.setattr(_warmup, "_Context", lambda wanted: None)
+    collected = []
+    monkeypatch.setattr(gc, "collect", lambda gen=2: collected.append(gen) or 0)
+    frozen = gc.get_freeze_count()
+    _warmup.serve()
+    assert collected == [0] and gc.get_freeze_count() == frozen
+    assert gc.isenabled()

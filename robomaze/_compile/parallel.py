@@ -229,6 +229,8 @@ class _Worker:
                 # compiles; after the last compile they are the warm-up's tail
                 self.catch_up(ordered)
             left = [t for t in left if not os.path.exists(_file(self.folder, t))]
+            if not left:
+                break
             stuck = not others_alive() or time.monotonic() > deadline
             if stuck and not server:
                 return
@@ -252,7 +254,8 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
     sees it done (before its next task, while it waits, and at the end):
     the helper's kernels, now in the cache, load into this process.
     ``idle()``, if given, runs in this process whenever it starts waiting
-    for a helper with nothing to do (and at the end). Returns
+    for a helper with nothing to do (never after the last task: one process
+    never waits). Returns
     ``processes``, ``tasks``, ``compiled_here``, ``compiled_helpers``,
     ``seconds``, ``errors`` (``[process, task, "Type: message"]``),
     ``timeline`` (``[process, task, start, end]``, seconds from the start)
@@ -290,8 +293,9 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
             me.catch_up(tasks)
             me.waiting()
             time.sleep(0.01)
+        # no ``idle`` here: what is left after the last task is the warm-up's
+        # tail, and the caller decides what to do with its garbage
         me.catch_up(tasks)
-        me.waiting()
         for name in sorted(os.listdir(folder)):
             if name.startswith("report."):
                 with contextlib.suppress(OSError, ValueError):  # killed mid-write: left out

@@ -359,6 +359,25 @@ def _mice(names) -> None:
         pass
 
 
+def _settle(fork_server: bool) -> None:
+    """What becomes of the garbage the warm-up's last compiles left (gc off).
+
+    In the runner's fork server (``ROBOMAZE_WARM`` set) it is frozen
+    (:func:`gc.freeze`): never traversed again, here or in the workers
+    forked from here, which is Python's advice for a process that forks
+    without exec (no worker's collection then writes to the pages it shares
+    with the server). Collecting it instead cost 0.5-0.6 s at the end of the
+    default sweep's warm-up, on its critical path (issue 40, round 13,
+    benchmarks/README.md), for ~85 MB that the server now holds for the
+    sweep's life. Elsewhere (a dask worker warms up and then runs its tasks
+    in the same, long-lived process) generation 0 is collected, as before.
+    """
+    if fork_server:
+        gc.freeze()
+    else:
+        gc.collect(0)
+
+
 def serve() -> None:
     """Warm up what ``ROBOMAZE_WARM`` lists (everything without it); never raises.
 
@@ -404,13 +423,14 @@ def serve() -> None:
             stats = _compile.warm(ordered, run, needs=lambda task: _needs(task, tasks),
                                   probes=PROBES, load=run, idle=lambda: gc.collect(0),
                                   cap=MAX_PROCESSES if wanted is not None else 1)
+            stats["tasks"] = len(tasks)
+            for task in ordered:  # the metrics of the rest
+                if task not in measured:
+                    _run(task, ctx, True)
         finally:
+            _settle(fork_server=wanted is not None)
             if collecting:
                 gc.enable()
-        stats["tasks"] = len(tasks)
-        for task in ordered:  # the metrics of the rest
-            if task not in measured:
-                _run(task, ctx, True)
     except Exception:
         pass  # warm-up is an optimisation only; runs report their own errors
     stats["compiled_here"] = _compile.compiled() - before

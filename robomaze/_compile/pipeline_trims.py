@@ -48,6 +48,18 @@ Round 12 (benchmarks/README.md, "Issue 40, round 12 (r12-jit)") added two:
   ``inline="always"`` call the first copies IR built for that call alone
   (:func:`_skip_unused_inline_copy`).
 
+Round 13 (benchmarks/README.md, "Issue 40, round 13 (r13-jit)") added two:
+
+* **SSA rewrites of blocks a variable is not in.** numba's SSA
+  reconstruction rewrites every block twice per SSA-violating variable;
+  :func:`_skip_untouched_ssa_blocks` gives a block that never mentions the
+  variable the new block numba's loop would build for it (the same
+  statements) without running the handlers over it.
+  ``ROBOMAZE_TRIM_SSA=0`` turns this one off alone.
+* **No variable walk without a list.** numba's constant-array rewrite lists
+  every statement's variables to see whether it uses a list it tracks, also
+  while it tracks none (:func:`_no_list_no_walk`).
+
 The LLVM pipeline itself (function passes, the module passes, machine code:
 a third of the compile) is left as it ships: every change tried there changed
 the optimised IR (the README's section says what was tried).
@@ -72,10 +84,12 @@ import sys
 
 from .typing_memo import release
 
-__all__ = ["install", "ENV", "stats", "verified", "VERIFIED"]
+__all__ = ["install", "ENV", "SSA_ENV", "stats", "verified", "VERIFIED"]
 
 #: Set to ``0`` to leave numba's pipeline as it ships.
 ENV = "ROBOMAZE_PIPELINE_TRIMS"
+#: Set to ``0`` to leave numba's SSA reconstruction alone (the other trims stay)
+SSA_ENV = "ROBOMAZE_TRIM_SSA"
 
 #: ``(numba (major, minor), llvmlite (major, minor))`` the trims were checked
 #: against (tests/test_compile_pipeline_trims.py); others compile as they ship
@@ -83,7 +97,8 @@ VERIFIED = ((0, 68), (0, 50))
 
 _INSTALLED: bool | None = None
 #: ABI sizes answered from the memo / asked of llvmlite (a test reads it)
-_STATS = {"abi_hits": 0, "abi_misses": 0, "postproc_runs": 0, "entry_vars_computed": 0}
+_STATS = {"abi_hits": 0, "abi_misses": 0, "postproc_runs": 0, "entry_vars_computed": 0,
+          "ssa_blocks_rewritten": 0, "ssa_blocks_copied": 0, "ssa_fallbacks": 0}
 
 
 def verified(numba_version: str, llvmlite_version: str) -> bool:
@@ -139,6 +154,11 @@ def install() -> bool:
         _defer_liveness(postproc, analysis, transforms, ir)
     _skip_unused_inline_copy()
     _one_walk_use_defs(analysis, ir)
+    if os.environ.get(SSA_ENV, "1") != "0":
+        from numba.core import ssa
+
+        _skip_untouched_ssa_blocks(ssa, ir)
+    _no_list_no_walk()
     _INSTALLED = True
     return True
 
@@ -625,3 +645,159 @@ def _one_walk_use_defs(analysis, ir) -> None:
         if (name == "numba" or name.startswith("numba.")) and \
                 getattr(module, "compute_use_defs", None) is numba_fn:
             module.compute_use_defs = compute_use_defs
+
+
+#: sha256 of numba 0.68.1's ``numba/core/ssa.py``: :func:`_skip_untouched_ssa_blocks`
+#: is an argument about that module's handlers; any other text compiles as numba ships
+_NUMBA_SSA_SHA256 = "d20accd92757fef663a43e78d0ee88fe01d9333379eda463c9e15f0e7785e490"
+
+
+def _names_in(body) -> set:
+    """Every variable name a block's statements mention (targets included)."""
+    out = set()
+    for stmt in body:
+        for v in stmt.list_vars():
+            out.add(v.name)
+    return out
+
+
+def _skip_untouched_ssa_blocks(ssa, ir) -> bool:
+    """numba's SSA reconstruction without rewriting the blocks a variable is not in.
+
+    ``ReconstructSSA`` (4-5% of a cold warm-up) fixes one SSA-violating
+    variable at a time, and for each runs two rewrites (fresh names for its
+    assignments, ``_FreshVarHandler``; its uses re-pointed at the reaching
+    definition, ``_FixSSAVars``) over *every* statement of *every* block,
+    building new blocks -- so the cost is violators x statements. Both
+    handlers return a statement unchanged, with no side effect, unless the
+    variable is its target (fresh names) or among its variables (uses);
+    ``_FixSSAVars`` inserts phi nodes only when it finds such a use. So a
+    block whose statements never mention the variable comes out as a new
+    block holding the same statements, which is what this rewrite builds for
+    it without calling the handler; every other block goes through numba's
+    loop as it is. The variables processed, their order and the fresh names
+    are numba's.
+
+    What a block mentions is the union of its statements' ``list_vars()``
+    names (a superset of what either handler reads), kept per body list
+    during one ``_run_ssa`` call (numba builds a new list for every body it
+    changes; nothing there mutates one in place). Fresh names come from
+    ``Scope.redefine``, which never reuses a name the scope knows: if a
+    block mentions a name the scope does not know (numba then warns), a
+    fresh name could equal a later violator, and that call runs numba's
+    rewrite throughout. numba's debug logging of the module on, or another
+    handler, also run numba's. Only on the ``ssa.py`` numba 0.68.1 ships
+    (:data:`_NUMBA_SSA_SHA256`). Returns whether it was installed.
+    """
+    import hashlib
+    import inspect
+    import logging
+
+    try:
+        text = inspect.getsource(ssa)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return False
+    if hashlib.sha256(text.encode()).hexdigest() != _NUMBA_SSA_SHA256:  # pragma: no cover
+        return False
+    numba_rewrite, numba_run_ssa = ssa._run_block_rewrite, ssa._run_ssa
+    handlers = (ssa._FreshVarHandler, ssa._FixSSAVars)
+    block_pass, logger, block_cls = ssa._run_ssa_block_pass, ssa._logger, ir.Block
+    new_block = object.__new__
+    if list(vars(block_cls(ir.Scope(None, ir.unknown_loc), ir.unknown_loc))) != \
+            ["scope", "body", "loc"]:  # pragma: no cover - another Block
+        return False
+    held: list = []     # per _run_ssa call: {id(body): (body, names)}, or False
+
+    def _run_ssa(blocks):
+        held.append(None)
+        try:
+            return numba_run_ssa(blocks)
+        finally:
+            held.pop()
+
+    def _known(blocks, scope):
+        index = {}
+        localvars = scope.localvars
+        for blk in blocks.values():
+            names = _names_in(blk.body)
+            if not all(n in localvars for n in names):
+                _STATS["ssa_fallbacks"] += 1
+                return False
+            index[id(blk.body)] = (blk.body, names)
+        return index
+
+    def _run_block_rewrite(blocks, states, handler):
+        if (not held or type(handler) not in handlers
+                or logger.isEnabledFor(logging.DEBUG)):
+            return numba_rewrite(blocks, states, handler)
+        index = held[-1]
+        if index is None:
+            index = held[-1] = _known(blocks, states["scope"])
+        if index is False:
+            return numba_rewrite(blocks, states, handler)
+        varname = states["varname"]
+        newblocks = {}
+        for label, blk in blocks.items():
+            body = blk.body
+            seen = index.get(id(body))
+            if seen is None or seen[0] is not body:
+                seen = index[id(body)] = (body, _names_in(body))
+            if varname not in seen[1]:
+                # what numba's loop builds for it: a new block (numba's
+                # attributes in numba's order; its checks passed for ``blk``),
+                # the same statements
+                newblk = new_block(block_cls)
+                newblk.scope = blk.scope
+                newblk.body = newbody = list(body)
+                newblk.loc = blk.loc
+                index[id(newbody)] = (newbody, seen[1])
+                newblocks[label] = newblk
+                _STATS["ssa_blocks_copied"] += 1
+                continue
+            # numba's loop body
+            newblk = block_cls(scope=blk.scope, loc=blk.loc)
+            newbody = []
+            states["label"] = label
+            states["block"] = blk
+            for stmt in block_pass(states, blk, handler):
+                assert stmt is not None
+                newbody.append(stmt)
+            newblk.body = newbody
+            newblocks[label] = newblk
+            _STATS["ssa_blocks_rewritten"] += 1
+        return newblocks
+
+    _run_ssa.__wrapped__ = numba_run_ssa
+    _run_ssa.__doc__ = numba_run_ssa.__doc__
+    _run_block_rewrite.__wrapped__ = numba_rewrite
+    ssa._run_ssa, ssa._run_block_rewrite = _run_ssa, _run_block_rewrite
+    return True
+
+
+_LIST_VAR_USED = "            return any([x.name in self.list_vars for x in inst.list_vars()])\n"
+
+
+def _no_list_no_walk() -> bool:
+    """numba's constant-array rewrite without listing statements while no list is tracked.
+
+    ``RewriteArrayOfConsts`` (an after-inference rewrite, run on every block
+    of every typed compile) walks a block's statements and, after each,
+    asks whether the statement uses one of the variables holding the last
+    ``build_list`` (``State.list_var_used``): ``any([x.name in
+    self.list_vars for x in inst.list_vars()])`` -- a variable walk of every
+    statement, though until a ``build_list`` is seen the list is empty and
+    the answer is False. Here the walk is made only when the list is not
+    empty (``list_vars()`` has no side effect): numba's
+    ``_inline_const_arraycall`` compiled again from its source with that
+    line changed (:func:`_numbas_with`). Returns whether it was replaced.
+    """
+    from numba.core import inline_closurecall as icc
+
+    fast = _numbas_with(icc._inline_const_arraycall, {
+        # one line, so numba's line numbers hold
+        _LIST_VAR_USED: "            return bool(self.list_vars) and any("
+                        "[x.name in self.list_vars for x in inst.list_vars()])\n"})
+    if fast is None:  # pragma: no cover - another numba
+        return False
+    icc._inline_const_arraycall = fast
+    return True

@@ -601,3 +601,66 @@ def test_const_array_rewrite_lists_variables_only_with_a_list():
         got = state_of[fast](st, Inst())
         assert got is want
         assert Inst.walked - walked == (1 if tracked else 0)
+
+
+def _context_state(ctx) -> tuple:
+    """What a refresh fills: the target's implementations and the typing declarations."""
+    tctx = ctx.typing_context
+    return (sorted((repr(k), len(v.versions)) for k, v in ctx._defns.items()),
+            sorted((repr(k), len(v.versions)) for k, v in ctx._getattrs.items()),
+            len(ctx._casts.versions), len(ctx._registries),
+            sorted((repr(k), len(v)) for k, v in tctx._functions.items()),
+            sorted(repr(k) for k in tctx._globals), len(tctx._registries))
+
+
+def test_a_refresh_is_skipped_only_when_numbas_would_load_nothing():
+    if not _installed():
+        pytest.skip("trims not installed")
+    from numba.core import base, imputils, types
+    from numba.core.registry import cpu_target
+    from numba.core.typing import templates
+
+    ours = base.BaseContext.refresh
+    numbas = ours.__wrapped__
+    assert ours is not numbas
+    ctx = cpu_target.target_context
+
+    @njit
+    def warm(a):
+        return a.sum() + a[0]
+
+    warm(np.arange(3.0))
+    ctx.refresh()
+    before = dict(pipeline_trims.stats())
+    state = _context_state(ctx)
+    ctx.refresh()
+    assert pipeline_trims.stats()["refresh_skipped"] == before["refresh_skipped"] + 1
+    numbas(ctx)     # numba's own refresh finds nothing to load either
+    assert _context_state(ctx) == state
+
+    # a typing declaration and an implementation registered now: the next
+    # refresh is numba's and loads both
+    def robomaze_trim_probe(x):
+        raise NotImplementedError
+
+    globals()["robomaze_trim_probe"] = robomaze_trim_probe   # numba reads it as a global
+
+    @templates.infer_global(robomaze_trim_probe)
+    class _Probe(templates.AbstractTemplate):
+        def generic(self, args, kws):
+            return types.float64(types.float64)
+
+    @imputils.lower_builtin(robomaze_trim_probe, types.float64)
+    def _probe_impl(context, builder, sig, args):
+        return builder.fadd(args[0], args[0])
+
+    full = pipeline_trims.stats()["refresh_full"]
+    ctx.refresh()
+    assert pipeline_trims.stats()["refresh_full"] == full + 1
+    assert _context_state(ctx) != state
+
+    @njit
+    def use(x):
+        return robomaze_trim_probe(x) + 1.0
+
+    assert use(2.0) == 5.0

@@ -685,13 +685,15 @@ def _skip_untouched_ssa_blocks(ssa, ir) -> bool:
     block whose statements never mention the variable comes out as a new
     block holding the same statements, which is what this rewrite builds for
     it without calling the handler; every other block goes through numba's
-    loop as it is. The variables processed, their order and the fresh names
-    are numba's.
+    loop (its ``_run_ssa_block_pass`` written out without the debug logging,
+    which is off whenever this runs). The variables processed, their order
+    and the fresh names are numba's.
 
     What a block mentions is the union of its statements' ``list_vars()``
     names (a superset of what either handler reads), kept per body list
     during one ``_run_ssa`` call (numba builds a new list for every body it
-    changes; nothing there mutates one in place). Fresh names come from
+    changes; nothing there mutates one in place); a rewritten body mentions
+    at most the old names and those of the statements the handler replaced. Fresh names come from
     ``Scope.redefine``, which never reuses a name the scope knows: if a
     block mentions a name the scope does not know (numba then warns), a
     fresh name could equal a later violator, and that call runs numba's
@@ -711,7 +713,7 @@ def _skip_untouched_ssa_blocks(ssa, ir) -> bool:
         return False
     numba_rewrite, numba_run_ssa = ssa._run_block_rewrite, ssa._run_ssa
     handlers = (ssa._FreshVarHandler, ssa._FixSSAVars)
-    block_pass, logger, block_cls = ssa._run_ssa_block_pass, ssa._logger, ir.Block
+    logger, block_cls, assign = ssa._logger, ir.Block, ir.Assign
     new_block = object.__new__
     if list(vars(block_cls(ir.Scope(None, ir.unknown_loc), ir.unknown_loc))) != \
             ["scope", "body", "loc"]:  # pragma: no cover - another Block
@@ -764,16 +766,27 @@ def _skip_untouched_ssa_blocks(ssa, ir) -> bool:
                 newblocks[label] = newblk
                 _STATS["ssa_blocks_copied"] += 1
                 continue
-            # numba's loop body
+            # numba's loop body, with numba's _run_ssa_block_pass written out
+            # (its debug logging is off: checked above)
             newblk = block_cls(scope=blk.scope, loc=blk.loc)
             newbody = []
             states["label"] = label
             states["block"] = blk
-            for stmt in block_pass(states, blk, handler):
-                assert stmt is not None
-                newbody.append(stmt)
+            on_assign, on_other = handler.on_assign, handler.on_other
+            for stmt in body:
+                if isinstance(stmt, assign):
+                    ret = on_assign(states, stmt)
+                else:
+                    ret = on_other(states, stmt)
+                assert ret is not None
+                newbody.append(ret)
             newblk.body = newbody
             newblocks[label] = newblk
+            # what the new body mentions: the old names (a superset) and those
+            # of the statements the handler replaced
+            old = {id(st) for st in body}
+            index[id(newbody)] = (newbody, seen[1] | _names_in(
+                [st for st in newbody if id(st) not in old]))
             _STATS["ssa_blocks_rewritten"] += 1
         return newblocks
 

@@ -834,6 +834,10 @@ _STREAM_LIST = """    start = 0
 """
 
 
+#: the code of numba's ``utils.stream_list`` (set by :func:`_refresh_only_when_registered`)
+_STREAM_CODE: list = [None]
+
+
 def _loaded_upto(ctx):
     """``[(registry list, entries loaded)]`` of every registry loader of a
     context (numba's ``utils.stream_list`` generators, suspended at their
@@ -841,10 +845,13 @@ def _loaded_upto(ctx):
     started (then nothing is known)."""
     out = []
     for loader in ctx._registries.values():
-        for gen in loader._registrations.values():
-            frame = gen.gi_frame
-            if frame is None:  # pragma: no cover - stream_list never ends
-                return None
+        gens = getattr(loader, "_registrations", None)
+        if type(gens) is not dict:  # pragma: no cover - another kind of loader
+            return None
+        for gen in gens.values():
+            frame = getattr(gen, "gi_frame", None)
+            if frame is None or getattr(gen, "gi_code", None) is not _STREAM_CODE[0]:
+                return None     # not numba's stream_list (which never ends)
             loc = frame.f_locals
             if "stop" not in loc or "lst" not in loc:
                 return None
@@ -883,6 +890,7 @@ def _refresh_only_when_registered(base) -> bool:
         return False
     if _STREAM_LIST not in stream:  # pragma: no cover - another numba
         return False
+    _STREAM_CODE[0] = utils.stream_list.__code__
     numba_refresh = base.BaseContext.refresh
 
     def refresh(self):

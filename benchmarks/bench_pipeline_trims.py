@@ -27,6 +27,12 @@ is off while replaying, as it is in a compile (``robomaze._compile.events``).
 compares the optimised LLVM IR of every library it finalises (addresses
 masked): the trims must leave every one the same.
 
+Round 13's: each ``ssa._run_ssa`` call of the warm-up (a deep copy of the
+blocks it was given, copied again before each replay: the reconstruction
+renames in the scope) run with numba's block rewrites and with the trim's
+(``ssa``); each ``_inline_const_arraycall`` call (a copy of its block) run
+with numba's function and with the trim's (``constarr``).
+
 Usage::
 
     python benchmarks/bench_pipeline_trims.py [--checkout DIR] [--repeat 5]
@@ -98,8 +104,23 @@ def rec_inl(self, caller_ir, block, i, callee_ir, *a, **k):
     FRESH[0] = False
     return _inl(self, caller_ir, block, i, callee_ir, *a, **k)
 icc.InlineWorker.inline_ir = rec_inl; icc.InlineWorker.inline_function = rec_inf
+# round 13: each SSA reconstruction's blocks, each constant-array rewrite's block
+from numba.core import ssa
+SSA = []; ARR = []
+_ssa_run = ssa._run_ssa
+def rec_ssa(blocks):
+    SSA.append(_copymod.deepcopy(blocks))
+    return _ssa_run(blocks)
+ssa._run_ssa = rec_ssa
+_arr = icc._inline_const_arraycall
+def rec_arr(block, func_ir, context, typemap, calltypes):
+    ARR.append((_copymod.deepcopy(block), func_ir, context, typemap, calltypes))
+    return _arr(block, func_ir, context, typemap, calltypes)
+icc._inline_const_arraycall = rec_arr
 import robomaze.bench._warm  # noqa: F401  (runs the warm-up)
 total = time.thread_time() - t
+ssa._run_ssa = _ssa_run; icc._inline_const_arraycall = _arr
+print("SSA reconstructions", len(SSA), "constant-array rewrites", len(ARR), flush=True)
 lock._cblist.pop()
 ir.Inst._rec_list_vars = _lv; base.BaseContext.get_abi_sizeof = _abi
 postproc.PostProcessor.run = _pp_run
@@ -181,6 +202,29 @@ def t_inl(trim):
             if not trim:
                 copy_ir(c)
     return time.thread_time() - t
+fast_ssa = ssa._run_ssa; slow_ssa = fast_ssa.__wrapped__
+assert fast_ssa is not slow_ssa
+fast_arr = icc._inline_const_arraycall; slow_arr = fast_arr.__wrapped__
+import warnings
+def t_ssa(run):
+    # each call on a fresh copy of the blocks it had (numba's redefinitions mutate the scope)
+    t0 = 0.0
+    for blocks in SSA:
+        b = _copymod.deepcopy(blocks)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t = time.thread_time()
+            run(b)
+            t0 += time.thread_time() - t
+    return t0
+def t_arr(fn):
+    t = time.thread_time()
+    for block, fir, ctx, tm, ct in ARR:
+        try:
+            fn(block, fir, ctx, tm, ct)
+        except Exception:
+            pass   # numba's guard() catches these too
+    return time.thread_time() - t
 gc.disable()
 R = collections.defaultdict(list)
 for rep in range(int(os.environ.get('REPLAY_REPEAT', '5'))):
@@ -190,12 +234,16 @@ for rep in range(int(os.environ.get('REPLAY_REPEAT', '5'))):
     R["postproc_numba"].append(t_pp(slow_pp)); R["postproc_trim"].append(t_pp(fast_pp))
     R["inline_numba"].append(t_inl(False)); R["inline_trim"].append(t_inl(True))
     R["usedefs_numba"].append(t_ud(slow_ud)); R["usedefs_trim"].append(t_ud(fast_ud))
+    R["ssa_numba"].append(t_ssa(slow_ssa)); R["ssa_trim"].append(t_ssa(fast_ssa))
+    R["constarr_numba"].append(t_arr(slow_arr)); R["constarr_trim"].append(t_arr(fast_arr))
     gc.collect()
 import statistics
 med = {k: round(statistics.median(v), 3) for k, v in R.items()}
 med["saved"] = round(sum(med[f"{k}_numba"] - med[f"{k}_trim"] for k in ("abi", "lv", "lock")), 3)
 med["saved_round12"] = round(sum(med[f"{k}_numba"] - med[f"{k}_trim"]
                                  for k in ("postproc", "inline")), 3)   # usedefs is inside postproc
+med["saved_round13"] = round(sum(med[f"{k}_numba"] - med[f"{k}_trim"]
+                                 for k in ("ssa", "constarr")), 3)
 med["load"] = os.getloadavg()[0]
 print(json.dumps(med))
 '''

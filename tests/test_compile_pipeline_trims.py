@@ -80,6 +80,13 @@ _KERNELS = textwrap.dedent('''
             t += v
         return t
 
+    @njit
+    def consts(x):
+        # a constant list made an array: numba's RewriteArrayOfConsts
+        a = np.array([1.0, 2.5, x])
+        n = len(a)
+        return a.sum() * n
+
     from robomaze._search import bfs_path
 
     s, out, c = mixed(np.arange(7.0), 7)
@@ -90,7 +97,7 @@ _KERNELS = textwrap.dedent('''
     free[0, 0] = free[-1, -1] = 1
     route = bfs_path(free.ravel(), 15, 15, 0, 15 * 15 - 1)
     res = {"mixed": [s, out.tolist(), float(c)], "bfs": np.asarray(route).tolist(),
-           "collatz": steps.tolist(), "gen": int(g)}
+           "collatz": steps.tolist(), "gen": int(g), "consts": consts(4.5)}
     print(json.dumps({"irs": irs, "results": res}))
 ''')
 
@@ -122,6 +129,7 @@ def test_kernels_compiled_with_and_without_the_trims_are_the_same_code():
     assert len(with_trims["results"]["bfs"]) == 29
     # hand-checked: 27 takes 111 steps to reach 1; 0 + 4 + 16 + 36 + 64 + 100
     assert with_trims["results"]["collatz"][26] == 111 and with_trims["results"]["gen"] == 220
+    assert with_trims["results"]["consts"] == 24.0    # (1 + 2.5 + 4.5) * 3
     # every library (kernels, numba's overloads, wrappers) optimised to the same IR
     assert with_trims["irs"] == without["irs"]
     assert len(with_trims["irs"]) >= 4
@@ -451,3 +459,208 @@ def test_use_defs_are_numbas_in_the_same_order():
     got = ours(fir.blocks)
     assert "robomaze_extra_use" in set().union(*got.usemap.values())
     assert numbas(fir.blocks) == got
+
+
+def _ssa_dump(blocks) -> tuple:
+    """A block-by-block dump of SSA-reconstructed blocks and their scope's names."""
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for label, block in blocks.items():
+            print("label", label, type(block).__name__, list(vars(block)))
+            block.dump()
+    scope = next(iter(blocks.values())).scope
+    return (out.getvalue(), sorted(scope.localvars._con), dict(scope.redefined),
+            {k: sorted(v) for k, v in scope.var_redefinitions.items()})
+
+
+def test_ssa_reconstruction_is_numbas_block_for_block():
+    if not _installed():
+        pytest.skip("trims not installed")
+    import copy
+    import warnings
+
+    from numba.core import ssa
+
+    from robomaze._search import _engine
+    from robomaze.plan.classic import _kernels as classic
+
+    ours = ssa._run_ssa
+    numbas = ours.__wrapped__
+    assert ours is not numbas and ssa._run_block_rewrite.__wrapped__ is not None
+    funcs = [f.py_func for m in (_engine, classic) for f in vars(m).values()
+             if hasattr(f, "py_func")]
+    assert len(funcs) >= 8
+    before = pipeline_trims.stats()
+    checked = 0
+    for f in funcs:
+        fir = compiler.run_frontend(f)
+        twin = copy.deepcopy(fir.blocks)
+        want, got = numbas(twin), ours(fir.blocks)
+        assert _ssa_dump(got) == _ssa_dump(want), f.__name__
+        checked += sum(len(b.body) for b in got.values())
+    after = pipeline_trims.stats()
+    # blocks were left to numba's loop and blocks were copied past it
+    assert after["ssa_blocks_rewritten"] > before["ssa_blocks_rewritten"]
+    assert after["ssa_blocks_copied"] > before["ssa_blocks_copied"]
+    assert checked > 1000
+    # a name the scope does not know: numba warns, and its rewrite runs throughout
+    fir = compiler.run_frontend(classic.walker.py_func)
+    scope = next(iter(fir.blocks.values())).scope
+    name = next(n for n in scope.localvars._con if not n.startswith("$"))
+    del scope.localvars._con[name]
+    twin = copy.deepcopy(fir.blocks)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want, got = numbas(twin), ours(fir.blocks)
+    assert _ssa_dump(got) == _ssa_dump(want)
+    assert pipeline_trims.stats()["ssa_fallbacks"] == after["ssa_fallbacks"] + 1
+
+
+def test_ssa_trim_switches_off_alone():
+    code = ("from robomaze._compile import pipeline_trims as p; p.install(); "
+            "from numba.core import ssa; "
+            "print(hasattr(ssa._run_ssa, '__wrapped__'), "
+            "hasattr(__import__('numba.core.analysis').core.analysis.compute_use_defs, "
+            "'__wrapped__'))")
+    got = {}
+    for value in ("1", "0"):
+        env = dict(os.environ, ROBOMAZE_TRIM_SSA=value)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, check=True)
+        got[value] = out.stdout.split()
+    if got["1"][1] != "True":
+        pytest.skip("trims not installed")
+    assert got == {"1": ["True", "True"], "0": ["False", "True"]}
+
+
+def test_const_array_rewrite_lists_variables_only_with_a_list():
+    if not _installed():
+        pytest.skip("trims not installed")
+    import inspect
+
+    from numba.core import inline_closurecall as icc
+
+    fast = icc._inline_const_arraycall
+    slow = fast.__wrapped__
+    assert fast is not slow
+    assert inspect.getsource(slow).count(pipeline_trims._LIST_VAR_USED) == 1
+
+    def codes(co):
+        yield co
+        for c in co.co_consts:
+            if hasattr(c, "co_code"):
+                yield from codes(c)
+
+    import dis
+
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+
+    def ops(co):
+        # as in the inliner's test: a method call compiles as LOAD_ATTR or
+        # LOAD_METHOD, with or without a NULL, by where the text was compiled
+        return [(i.opname.replace("LOAD_METHOD", "LOAD_ATTR"), None if i.opcode in jumps else
+                 "<code>" if hasattr(i.argval, "co_code") else
+                 i.argval.replace("NULL + ", "") if isinstance(i.argval, str) else i.argval)
+                for i in dis.get_instructions(co)
+                if i.opname not in ("CACHE", "PRECALL", "PUSH_NULL")]
+
+    theirs = {c.co_qualname: c for c in codes(slow.__code__)}
+    mine = {c.co_qualname: c for c in codes(fast.__code__)}
+    assert theirs.keys() == mine.keys()
+    changed = [k for k in theirs if ops(theirs[k]) != ops(mine[k])
+               or theirs[k].co_firstlineno != mine[k].co_firstlineno]
+    # numba's every nested function, at numba's lines, but the one answer
+    assert [k.rsplit(".", 1)[-1] for k in changed] == ["list_var_used"], changed
+    assert fast.__code__.co_filename == slow.__code__.co_filename
+
+    class Var:
+        def __init__(self, name):
+            self.name = name
+
+    class Inst:
+        walked = 0
+
+        def list_vars(self):
+            Inst.walked += 1
+            return [Var("a"), Var("b")]
+
+    state_of = {}
+    for f in (slow, fast):
+        # State is built inside the function; its method read from the code object
+        code = next(c for c in codes(f.__code__) if c.co_name == "list_var_used")
+        fn = type(f)(code, {"any": any, "bool": bool})
+        state_of[f] = fn
+    for tracked in ([], ["b"], ["c"]):
+        st = type("S", (), {"list_vars": tracked})()
+        Inst.walked = 0
+        want = state_of[slow](st, Inst())
+        walked = Inst.walked
+        got = state_of[fast](st, Inst())
+        assert got is want
+        assert Inst.walked - walked == (1 if tracked else 0)
+
+
+def _context_state(ctx) -> tuple:
+    """What a refresh fills: the target's implementations and the typing declarations."""
+    tctx = ctx.typing_context
+    return (sorted((repr(k), len(v.versions)) for k, v in ctx._defns.items()),
+            sorted((repr(k), len(v.versions)) for k, v in ctx._getattrs.items()),
+            len(ctx._casts.versions), len(ctx._registries),
+            sorted((repr(k), len(v)) for k, v in tctx._functions.items()),
+            sorted(repr(k) for k in tctx._globals), len(tctx._registries))
+
+
+def test_a_refresh_is_skipped_only_when_numbas_would_load_nothing():
+    if not _installed():
+        pytest.skip("trims not installed")
+    from numba.core import base, imputils, types
+    from numba.core.registry import cpu_target
+    from numba.core.typing import templates
+
+    ours = base.BaseContext.refresh
+    numbas = ours.__wrapped__
+    assert ours is not numbas
+    ctx = cpu_target.target_context
+
+    @njit
+    def warm(a):
+        return a.sum() + a[0]
+
+    warm(np.arange(3.0))
+    ctx.refresh()
+    before = dict(pipeline_trims.stats())
+    state = _context_state(ctx)
+    ctx.refresh()
+    assert pipeline_trims.stats()["refresh_skipped"] == before["refresh_skipped"] + 1
+    numbas(ctx)     # numba's own refresh finds nothing to load either
+    assert _context_state(ctx) == state
+
+    # a typing declaration and an implementation registered now: the next
+    # refresh is numba's and loads both
+    def robomaze_trim_probe(x):
+        raise NotImplementedError
+
+    globals()["robomaze_trim_probe"] = robomaze_trim_probe   # numba reads it as a global
+
+    @templates.infer_global(robomaze_trim_probe)
+    class _Probe(templates.AbstractTemplate):
+        def generic(self, args, kws):
+            return types.float64(types.float64)
+
+    @imputils.lower_builtin(robomaze_trim_probe, types.float64)
+    def _probe_impl(context, builder, sig, args):
+        return builder.fadd(args[0], args[0])
+
+    full = pipeline_trims.stats()["refresh_full"]
+    ctx.refresh()
+    assert pipeline_trims.stats()["refresh_full"] == full + 1
+    assert _context_state(ctx) != state
+
+    @njit
+    def use(x):
+        return robomaze_trim_probe(x) + 1.0
+
+    assert use(2.0) == 5.0

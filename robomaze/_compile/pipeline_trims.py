@@ -48,6 +48,26 @@ Round 12 (benchmarks/README.md, "Issue 40, round 12 (r12-jit)") added two:
   ``inline="always"`` call the first copies IR built for that call alone
   (:func:`_skip_unused_inline_copy`).
 
+Round 13 (benchmarks/README.md, "Issue 40, round 13 (r13-jit)") added two:
+
+* **SSA rewrites of blocks a variable is not in.** numba's SSA
+  reconstruction rewrites every block twice per SSA-violating variable;
+  :func:`_skip_untouched_ssa_blocks` gives a block that never mentions the
+  variable the new block numba's loop would build for it (the same
+  statements) without running the handlers over it.
+  ``ROBOMAZE_TRIM_SSA=0`` turns this one off alone.
+* **No variable walk without a list.** numba's constant-array rewrite lists
+  every statement's variables to see whether it uses a list it tracks, also
+  while it tracks none (:func:`_no_list_no_walk`).
+
+* **Context refreshes with nothing to load.** numba refreshes its target
+  context (re-reading every registry of implementations and typing
+  declarations for new entries) on every failed implementation look-up --
+  once per array structure it lowers (``make_array`` asks for an
+  ``__array__`` that plain arrays lack) -- ~900 times a warm-up;
+  :func:`_refresh_only_when_registered` returns at once when no registry
+  the two contexts read has an entry they have not loaded.
+
 The LLVM pipeline itself (function passes, the module passes, machine code:
 a third of the compile) is left as it ships: every change tried there changed
 the optimised IR (the README's section says what was tried).
@@ -72,10 +92,12 @@ import sys
 
 from .typing_memo import release
 
-__all__ = ["install", "ENV", "stats", "verified", "VERIFIED"]
+__all__ = ["install", "ENV", "SSA_ENV", "stats", "verified", "VERIFIED"]
 
 #: Set to ``0`` to leave numba's pipeline as it ships.
 ENV = "ROBOMAZE_PIPELINE_TRIMS"
+#: Set to ``0`` to leave numba's SSA reconstruction alone (the other trims stay)
+SSA_ENV = "ROBOMAZE_TRIM_SSA"
 
 #: ``(numba (major, minor), llvmlite (major, minor))`` the trims were checked
 #: against (tests/test_compile_pipeline_trims.py); others compile as they ship
@@ -83,7 +105,9 @@ VERIFIED = ((0, 68), (0, 50))
 
 _INSTALLED: bool | None = None
 #: ABI sizes answered from the memo / asked of llvmlite (a test reads it)
-_STATS = {"abi_hits": 0, "abi_misses": 0, "postproc_runs": 0, "entry_vars_computed": 0}
+_STATS = {"abi_hits": 0, "abi_misses": 0, "postproc_runs": 0, "entry_vars_computed": 0,
+          "ssa_blocks_rewritten": 0, "ssa_blocks_copied": 0, "ssa_fallbacks": 0,
+          "refresh_full": 0, "refresh_skipped": 0}
 
 
 def verified(numba_version: str, llvmlite_version: str) -> bool:
@@ -139,6 +163,12 @@ def install() -> bool:
         _defer_liveness(postproc, analysis, transforms, ir)
     _skip_unused_inline_copy()
     _one_walk_use_defs(analysis, ir)
+    if os.environ.get(SSA_ENV, "1") != "0":
+        from numba.core import ssa
+
+        _skip_untouched_ssa_blocks(ssa, ir)
+    _no_list_no_walk()
+    _refresh_only_when_registered(base)
     _INSTALLED = True
     return True
 
@@ -625,3 +655,263 @@ def _one_walk_use_defs(analysis, ir) -> None:
         if (name == "numba" or name.startswith("numba.")) and \
                 getattr(module, "compute_use_defs", None) is numba_fn:
             module.compute_use_defs = compute_use_defs
+
+
+#: sha256 of numba 0.68.1's ``numba/core/ssa.py``: :func:`_skip_untouched_ssa_blocks`
+#: is an argument about that module's handlers; any other text compiles as numba ships
+_NUMBA_SSA_SHA256 = "d20accd92757fef663a43e78d0ee88fe01d9333379eda463c9e15f0e7785e490"
+
+
+def _names_in(body) -> set:
+    """Every variable name a block's statements mention (targets included)."""
+    out = set()
+    for stmt in body:
+        for v in stmt.list_vars():
+            out.add(v.name)
+    return out
+
+
+def _skip_untouched_ssa_blocks(ssa, ir) -> bool:
+    """numba's SSA reconstruction without rewriting the blocks a variable is not in.
+
+    ``ReconstructSSA`` (4-5% of a cold warm-up) fixes one SSA-violating
+    variable at a time, and for each runs two rewrites (fresh names for its
+    assignments, ``_FreshVarHandler``; its uses re-pointed at the reaching
+    definition, ``_FixSSAVars``) over *every* statement of *every* block,
+    building new blocks -- so the cost is violators x statements. Both
+    handlers return a statement unchanged, with no side effect, unless the
+    variable is its target (fresh names) or among its variables (uses);
+    ``_FixSSAVars`` inserts phi nodes only when it finds such a use. So a
+    block whose statements never mention the variable comes out as a new
+    block holding the same statements, which is what this rewrite builds for
+    it without calling the handler; every other block goes through numba's
+    loop (its ``_run_ssa_block_pass`` written out without the debug logging,
+    which is off whenever this runs). The variables processed, their order
+    and the fresh names are numba's.
+
+    What a block mentions is the union of its statements' ``list_vars()``
+    names (a superset of what either handler reads), kept per body list
+    during one ``_run_ssa`` call (numba builds a new list for every body it
+    changes; nothing there mutates one in place); a rewritten body mentions
+    at most the old names and those of the statements the handler replaced. Fresh names come from
+    ``Scope.redefine``, which never reuses a name the scope knows: if a
+    block mentions a name the scope does not know (numba then warns), a
+    fresh name could equal a later violator, and that call runs numba's
+    rewrite throughout. numba's debug logging of the module on, or another
+    handler, also run numba's. Only on the ``ssa.py`` numba 0.68.1 ships
+    (:data:`_NUMBA_SSA_SHA256`). Returns whether it was installed.
+    """
+    import hashlib
+    import inspect
+    import logging
+
+    try:
+        text = inspect.getsource(ssa)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return False
+    if hashlib.sha256(text.encode()).hexdigest() != _NUMBA_SSA_SHA256:  # pragma: no cover
+        return False
+    numba_rewrite, numba_run_ssa = ssa._run_block_rewrite, ssa._run_ssa
+    handlers = (ssa._FreshVarHandler, ssa._FixSSAVars)
+    logger, block_cls, assign = ssa._logger, ir.Block, ir.Assign
+    new_block = object.__new__
+    if list(vars(block_cls(ir.Scope(None, ir.unknown_loc), ir.unknown_loc))) != \
+            ["scope", "body", "loc"]:  # pragma: no cover - another Block
+        return False
+    held: list = []     # per _run_ssa call: {id(body): (body, names)}, or False
+
+    def _run_ssa(blocks):
+        held.append(None)
+        try:
+            return numba_run_ssa(blocks)
+        finally:
+            held.pop()
+
+    def _known(blocks, scope):
+        index = {}
+        localvars = scope.localvars
+        for blk in blocks.values():
+            names = _names_in(blk.body)
+            if not all(n in localvars for n in names):
+                _STATS["ssa_fallbacks"] += 1
+                return False
+            index[id(blk.body)] = (blk.body, names)
+        return index
+
+    def _run_block_rewrite(blocks, states, handler):
+        if (not held or type(handler) not in handlers
+                or logger.isEnabledFor(logging.DEBUG)):
+            return numba_rewrite(blocks, states, handler)
+        index = held[-1]
+        if index is None:
+            index = held[-1] = _known(blocks, states["scope"])
+        if index is False:
+            return numba_rewrite(blocks, states, handler)
+        varname = states["varname"]
+        newblocks = {}
+        for label, blk in blocks.items():
+            body = blk.body
+            seen = index.get(id(body))
+            if seen is None or seen[0] is not body:
+                seen = index[id(body)] = (body, _names_in(body))
+            if varname not in seen[1]:
+                # what numba's loop builds for it: a new block (numba's
+                # attributes in numba's order; its checks passed for ``blk``),
+                # the same statements
+                newblk = new_block(block_cls)
+                newblk.scope = blk.scope
+                newblk.body = newbody = list(body)
+                newblk.loc = blk.loc
+                index[id(newbody)] = (newbody, seen[1])
+                newblocks[label] = newblk
+                _STATS["ssa_blocks_copied"] += 1
+                continue
+            # numba's loop body, with numba's _run_ssa_block_pass written out
+            # (its debug logging is off: checked above)
+            newblk = block_cls(scope=blk.scope, loc=blk.loc)
+            newbody = []
+            states["label"] = label
+            states["block"] = blk
+            on_assign, on_other = handler.on_assign, handler.on_other
+            for stmt in body:
+                if isinstance(stmt, assign):
+                    ret = on_assign(states, stmt)
+                else:
+                    ret = on_other(states, stmt)
+                assert ret is not None
+                newbody.append(ret)
+            newblk.body = newbody
+            newblocks[label] = newblk
+            # what the new body mentions: the old names (a superset) and those
+            # of the statements the handler replaced
+            old = {id(st) for st in body}
+            index[id(newbody)] = (newbody, seen[1] | _names_in(
+                [st for st in newbody if id(st) not in old]))
+            _STATS["ssa_blocks_rewritten"] += 1
+        return newblocks
+
+    _run_ssa.__wrapped__ = numba_run_ssa
+    _run_ssa.__doc__ = numba_run_ssa.__doc__
+    _run_block_rewrite.__wrapped__ = numba_rewrite
+    ssa._run_ssa, ssa._run_block_rewrite = _run_ssa, _run_block_rewrite
+    return True
+
+
+_LIST_VAR_USED = "            return any([x.name in self.list_vars for x in inst.list_vars()])\n"
+
+
+def _no_list_no_walk() -> bool:
+    """numba's constant-array rewrite without listing statements while no list is tracked.
+
+    ``RewriteArrayOfConsts`` (an after-inference rewrite, run on every block
+    of every typed compile) walks a block's statements and, after each,
+    asks whether the statement uses one of the variables holding the last
+    ``build_list`` (``State.list_var_used``): ``any([x.name in
+    self.list_vars for x in inst.list_vars()])`` -- a variable walk of every
+    statement, though until a ``build_list`` is seen the list is empty and
+    the answer is False. Here the walk is made only when the list is not
+    empty (``list_vars()`` has no side effect): numba's
+    ``_inline_const_arraycall`` compiled again from its source with that
+    line changed (:func:`_numbas_with`). Returns whether it was replaced.
+    """
+    from numba.core import inline_closurecall as icc
+
+    fast = _numbas_with(icc._inline_const_arraycall, {
+        # one line, so numba's line numbers hold
+        _LIST_VAR_USED: "            return bool(self.list_vars) and any("
+                        "[x.name in self.list_vars for x in inst.list_vars()])\n"})
+    if fast is None:  # pragma: no cover - another numba
+        return False
+    icc._inline_const_arraycall = fast
+    return True
+
+
+_STREAM_LIST = """    start = 0
+    while True:
+        stop = len(lst)
+        yield sublist_iterator(start, stop)
+        start = stop
+"""
+
+
+#: the code of numba's ``utils.stream_list`` (set by :func:`_refresh_only_when_registered`)
+_STREAM_CODE: list = [None]
+
+
+def _loaded_upto(ctx):
+    """``[(registry list, entries loaded)]`` of every registry loader of a
+    context (numba's ``utils.stream_list`` generators, suspended at their
+    ``yield`` with the end of the slice they last gave); None if one has not
+    started (then nothing is known)."""
+    out = []
+    for loader in ctx._registries.values():
+        gens = getattr(loader, "_registrations", None)
+        if type(gens) is not dict:  # pragma: no cover - another kind of loader
+            return None
+        for gen in gens.values():
+            frame = getattr(gen, "gi_frame", None)
+            if frame is None or getattr(gen, "gi_code", None) is not _STREAM_CODE[0]:
+                return None     # not numba's stream_list (which never ends)
+            loc = frame.f_locals
+            if "stop" not in loc or "lst" not in loc:
+                return None
+            out.append((loc["lst"], loc["stop"]))
+    return out
+
+
+def _refresh_only_when_registered(base) -> bool:
+    """numba's ``BaseContext.refresh`` returning at once when it would load nothing.
+
+    A target context's refresh imports numba's implementation modules,
+    installs a fixed list of registries (each through a loader that hands
+    out the entries appended since it last read: numba's
+    ``utils.stream_list``) and refreshes its typing context the same way.
+    numba calls it on every failed implementation look-up
+    (``BaseContext.get_function``'s retry) -- e.g. for each array structure
+    lowered, as ``make_array`` asks for an ``__array__`` plain arrays have
+    not -- ~900 times in the one-process warm-up, ~0.4 ms each, nearly all
+    finding nothing new. Here, after a full refresh, the context keeps
+    every loader's registry list and how far it has read it (both
+    contexts'); a later refresh returns at once when no list has grown and
+    no registry was added, i.e. when numba's would have installed nothing.
+    Its imports and the NRT set-up are no-ops after the first full refresh
+    (the modules are imported; numba's runtime initialises once). Anything
+    new -- an extension registering an implementation or a type, a
+    registry installed elsewhere -- makes the next refresh numba's.
+    Returns whether it was installed.
+    """
+    import inspect
+
+    from numba.core import utils
+
+    try:
+        stream = inspect.getsource(utils.stream_list)
+    except (OSError, TypeError):  # pragma: no cover - no sources installed
+        return False
+    if _STREAM_LIST not in stream:  # pragma: no cover - another numba
+        return False
+    _STREAM_CODE[0] = utils.stream_list.__code__
+    numba_refresh = base.BaseContext.refresh
+
+    def refresh(self):
+        held = self.__dict__.get("_robomaze_loaded")
+        typing_ctx = self.typing_context
+        if held is not None:
+            mine, theirs, n_mine, n_theirs, ours = held
+            if (ours is typing_ctx and len(self._registries) == n_mine
+                    and len(typing_ctx._registries) == n_theirs
+                    and all(len(lst) == end for lst, end in mine)
+                    and all(len(lst) == end for lst, end in theirs)):
+                _STATS["refresh_skipped"] += 1
+                return
+        numba_refresh(self)
+        _STATS["refresh_full"] += 1
+        mine, theirs = _loaded_upto(self), _loaded_upto(typing_ctx)
+        self.__dict__["_robomaze_loaded"] = (
+            None if mine is None or theirs is None else
+            (mine, theirs, len(self._registries), len(typing_ctx._registries), typing_ctx))
+
+    refresh.__wrapped__ = numba_refresh
+    refresh.__doc__ = numba_refresh.__doc__
+    base.BaseContext.refresh = refresh
+    return True

@@ -405,6 +405,49 @@ def install_locator() -> None:
     after_import("numba", lambda module: _pipeline_trims())
     # and optimises the kernels declared cold at a cheaper level (:mod:`.tiers`)
     after_import("numba", lambda module: _tiers())
+    # and saves robomaze's kernels without their annotated source
+    after_import("numba", lambda module: _lean_annotations())
+
+
+#: Set to ``1`` (before compiling) to keep numba's annotated source of each
+#: robomaze kernel in its cache entry, for ``inspect_types()`` on a cached kernel.
+ANNOTATIONS_ENV = "ROBOMAZE_CACHE_ANNOTATIONS"
+#: What a cached robomaze kernel's ``inspect_types()`` shows instead.
+NO_ANNOTATIONS = ("robomaze: this kernel's annotated source is not kept in its cache entry; "
+                  f"set {ANNOTATIONS_ENV}=1 and clear the cache to keep it")
+
+
+def _lean_annotations() -> bool:
+    """Save robomaze's kernels without numba's annotated source.
+
+    numba renders each compiled kernel's source annotated with the type of
+    every variable (``str(type_annotation)``) into its cache entry, where
+    only ``inspect_types()`` of a kernel loaded from the cache reads it:
+    0.21 s of the 0.38 s of cache saves in the default sweep's one-process
+    warm-up (issue 40, round 13, benchmarks/README.md). A kernel compiled
+    in this process keeps its annotation; other packages' kernels are
+    saved as numba saves them. Returns whether it is installed.
+    """
+    from numba.core import compiler
+
+    cls = getattr(compiler, "CompileResult", None)
+    reduce = getattr(cls, "_reduce", None)
+    if reduce is None or not hasattr(cls, "_replace"):  # pragma: no cover - another numba
+        return False
+    if getattr(reduce, "_robomaze_lean", False):
+        return True
+
+    def _reduce(self):
+        if (not isinstance(self.type_annotation, str)
+                and os.environ.get(ANNOTATIONS_ENV, "").strip() != "1"
+                and str(getattr(self.fndesc, "modname", "")).startswith("robomaze.")):
+            self = self._replace(type_annotation=NO_ANNOTATIONS)
+        return reduce(self)
+
+    _reduce._robomaze_lean = True
+    _reduce.__wrapped__ = reduce
+    cls._reduce = _reduce
+    return True
 
 
 def _typing_memo() -> None:

@@ -304,8 +304,9 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             nb |= 4
         if c > 0 and free[p - 1]:
             nb |= 8
-        q = -1
-        d = 0
+        # each rule picks the direction d of its move; the move itself (q, one
+        # step from p) is written once below, not once per rule
+        d = -1
         if rule <= PLEDGE:
             if straight:
                 if rule == PLEDGE:
@@ -314,7 +315,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                         break
                     s0[p] = 1
                 if (nb >> aux) & 1:
-                    q = p + DR[aux] * cols + DC[aux]
+                    d = aux
                 else:
                     straight = False
                     h = (aux - hand) & 3
@@ -324,21 +325,20 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     else:
                         start_state = p * 4 + h
                         s0[p] |= 1 << h
-            if q < 0:
+            if d < 0:
                 k = 0
                 for k in range(4):
-                    d = (h + hand * _PLEDGE_TURN[k]) & 3
-                    if (nb >> d) & 1:
-                        q = p + DR[d] * cols + DC[d]
+                    dd = (h + hand * _PLEDGE_TURN[k]) & 3
+                    if (nb >> dd) & 1:
+                        d = dd
                         break
-                if q < 0:
+                if d < 0:
                     status = STUCK
                     break
                 count += hand * _PLEDGE_TURN[k]
                 h = d
                 check = rule == WALL
         elif rule == TREMAUX:
-            d = -1
             if bounce:
                 d = (h + 2) & 3
             else:
@@ -352,40 +352,22 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 if d < 0:
                     status = EXHAUSTED
                     break
-            q = p + DR[d] * cols + DC[d]
-            m = ((s0[p] >> (2 * d)) & 3) + 1
-            # a passage's two marks are equal and at most 2: a mark + 1 does
-            # not carry into the next direction's bits
-            s0[p] += 1 << (2 * d)
-            s0[q] += 1 << (2 * ((d + 2) & 3))
-            if m == 1 and s1[q] == 0:
-                if depth == buf.shape[0]:
-                    status = ROOM
-                    break
-                buf[depth] = q                          # a new cell: unroll the thread
-                depth += 1
-            elif m == 2 and not bounce:
-                depth -= 1                              # retreat: roll it back up
-            bounce = s1[q] == 1 and m == 1
-            s1[q] = 1
-            h = d
         elif rule == DFS:
             while s1[p] < 4:
-                d = perms[4 * s3[p] + s1[p]]
+                dd = perms[4 * s3[p] + s1[p]]
                 s1[p] += 1
-                if (nb >> d) & 1:
-                    q = p + DR[d] * cols + DC[d]
+                if (nb >> dd) & 1:
+                    q = p + DR[dd] * cols + DC[dd]
                     if not s0[q]:
                         s0[q] = 1
-                        s2[q] = (d + 2) & 3
+                        s2[q] = (dd + 2) & 3
+                        d = dd
                         break
-                    q = -1
-            if q < 0:
+            if d < 0:
                 if p == start:
                     status = EXHAUSTED
                     break
                 d = np.int64(s2[p])
-                q = p + DR[d] * cols + DC[d]
         else:
             if i == u.shape[0]:
                 status = STEP_LIMIT
@@ -402,9 +384,26 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             else:
                 j = np.int64(u[i] * m)
                 d = _NTH_BIT[4 * mask + (j if j < m - 1 else m - 1)]
-            q = p + DR[d] * cols + DC[d]
             h = d
             i += 1
+        q = p + DR[d] * cols + DC[d]
+        if rule == TREMAUX:
+            m = ((s0[p] >> (2 * d)) & 3) + 1
+            # a passage's two marks are equal and at most 2: a mark + 1 does
+            # not carry into the next direction's bits
+            s0[p] += 1 << (2 * d)
+            s0[q] += 1 << (2 * ((d + 2) & 3))
+            if m == 1 and s1[q] == 0:
+                if depth == buf.shape[0]:
+                    status = ROOM
+                    break
+                buf[depth] = q                          # a new cell: unroll the thread
+                depth += 1
+            elif m == 2 and not bounce:
+                depth -= 1                              # retreat: roll it back up
+            bounce = s1[q] == 1 and m == 1
+            s1[q] = 1
+            h = d
         p = q
         if n == walk.shape[0]:
             status = ROOM
@@ -556,31 +555,27 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     ncells = rows * cols
     head = 0
     size = 0
-    for p in range(ncells):
-        if not free[p] or p == a or p == b:
-            continue
-        r = p // cols
-        c = p - r * cols
-        border = False
-        for d in range(8):
-            rr = r + DR[d]
-            cc = c + DC[d]
-            if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
-                border = True
-                break
-        if border:
-            queue[size] = p     # head is 0 and size < ncells here
-            size += 1
-            inq[p] = 1
     filled = 0
-    while size > 0:
-        p = queue[head]
-        # the ring's indices wrap by a test, not a modulo (no division)
-        head += 1
-        if head == ncells:
-            head = 0
-        size -= 1
-        inq[p] = 0
+    # one loop for both phases, so the 8 neighbours are read by one piece of
+    # code (two copies compiled ~10% more): first every cell in order, a free
+    # one with a blocked or off-grid neighbour queued (its reading stops at
+    # the first such), then the queue, first in, first out
+    scan = 0
+    while True:
+        scanning = scan < ncells
+        if scanning:
+            p = scan
+            scan += 1
+        elif size > 0:
+            p = queue[head]
+            # the ring's indices wrap by a test, not a modulo (no division)
+            head += 1
+            if head == ncells:
+                head = 0
+            size -= 1
+            inq[p] = 0
+        else:
+            break
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
@@ -592,6 +587,15 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
                 config |= 1 << i
+            elif scanning:
+                config = -1
+                break
+        if scanning:
+            if config < 0:
+                queue[size] = p     # head is 0 and size < ncells here
+                size += 1
+                inq[p] = 1
+            continue
         if not removable[config]:
             continue
         free[p] = 0

@@ -28,6 +28,9 @@ from ._common import closed_walls, kernel_state
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -168,7 +171,7 @@ def backtracker(rows, cols, seed):
     return east, south
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """The search of :func:`backtracker` on its arrays.
 

@@ -41,6 +41,9 @@ from ..._compile.kernels import noalloc
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 
@@ -194,7 +197,7 @@ SIGHT = 5
 KNOWN = 6
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
     """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
     :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
@@ -540,7 +543,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.
@@ -555,27 +558,31 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     ncells = rows * cols
     head = 0
     size = 0
+    for p in range(ncells):
+        if not free[p] or p == a or p == b:
+            continue
+        r = p // cols
+        c = p - r * cols
+        border = False
+        for d in range(8):
+            rr = r + DR[d]
+            cc = c + DC[d]
+            if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not free[rr * cols + cc]:
+                border = True
+                break
+        if border:
+            queue[size] = p     # head is 0 and size < ncells here
+            size += 1
+            inq[p] = 1
     filled = 0
-    # one loop for both phases, so the 8 neighbours are read by one piece of
-    # code (two copies compiled ~10% more): first every cell in order, a free
-    # one with a blocked or off-grid neighbour queued (its reading stops at
-    # the first such), then the queue, first in, first out
-    scan = 0
-    while True:
-        scanning = scan < ncells
-        if scanning:
-            p = scan
-            scan += 1
-        elif size > 0:
-            p = queue[head]
-            # the ring's indices wrap by a test, not a modulo (no division)
-            head += 1
-            if head == ncells:
-                head = 0
-            size -= 1
-            inq[p] = 0
-        else:
-            break
+    while size > 0:
+        p = queue[head]
+        # the ring's indices wrap by a test, not a modulo (no division)
+        head += 1
+        if head == ncells:
+            head = 0
+        size -= 1
+        inq[p] = 0
         if not free[p] or p == a or p == b:
             continue
         r = p // cols
@@ -587,15 +594,6 @@ def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
             cc = c + DC[d]
             if 0 <= rr < rows and 0 <= cc < cols and free[rr * cols + cc]:
                 config |= 1 << i
-            elif scanning:
-                config = -1
-                break
-        if scanning:
-            if config < 0:
-                queue[size] = p     # head is 0 and size < ncells here
-                size += 1
-                inq[p] = 1
-            continue
         if not removable[config]:
             continue
         free[p] = 0

@@ -28,6 +28,9 @@ from ._common import closed_walls, kernel_state
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -168,7 +171,7 @@ def backtracker(rows, cols, seed):
     return east, south
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """The search of :func:`backtracker` on its arrays.
 
@@ -178,47 +181,55 @@ def _backtrack(rows, cols, seed, east, south, visited, stack, cand):
     """
     n = rows * cols
     st = np.uint64(seed)
-    st, z = step(st)
-    u = scale_below(z, n)
-    visited[u] = 1
-    stack[0] = u
-    sp = 1
-    while sp > 0:
-        u = stack[sp - 1]
-        r = u // cols
-        c = u - r * cols
-        m = 0
-        if r > 0 and visited[u - cols] == 0:  # N, E, S, W: the candidates' order
-            cand[m] = u - cols
-            m += 1
-        if c < cols - 1 and visited[u + 1] == 0:
-            cand[m] = u + 1
-            m += 1
-        if r < rows - 1 and visited[u + cols] == 0:
-            cand[m] = u + cols
-            m += 1
-        if c > 0 and visited[u - 1] == 0:
-            cand[m] = u - 1
-            m += 1
-        if m == 0:
-            sp -= 1
-            continue
+    # one draw site (step and scale_below are inlined, typed and copied at
+    # each site): the first draw picks the start among all n cells, each
+    # later one a candidate of the stack's top
+    sp = 0
+    m = n
+    u = 0
+    while True:
         st, z = step(st)
         k = scale_below(z, m)
-        v = cand[k]
-        # the wall written out, not wall_between(): its second branch on a
-        # random direction cost this kernel 20-25% (no other kernel minded)
-        if v == u + cols:
-            south[u] = 0
-        elif v == u - cols:
-            south[v] = 0
-        elif v == u + 1:
-            east[u] = 0
+        if sp == 0:
+            v = k
         else:
-            east[v] = 0
+            v = cand[k]
+            # the wall written out, not wall_between(): its second branch on a
+            # random direction cost this kernel 20-25% (no other kernel minded)
+            if v == u + cols:
+                south[u] = 0
+            elif v == u - cols:
+                south[v] = 0
+            elif v == u + 1:
+                east[u] = 0
+            else:
+                east[v] = 0
         visited[v] = 1
         stack[sp] = v
         sp += 1
+        # down the stack to a cell with unvisited neighbours
+        while sp > 0:
+            u = stack[sp - 1]
+            r = u // cols
+            c = u - r * cols
+            m = 0
+            if r > 0 and visited[u - cols] == 0:  # N, E, S, W: the candidates' order
+                cand[m] = u - cols
+                m += 1
+            if c < cols - 1 and visited[u + 1] == 0:
+                cand[m] = u + 1
+                m += 1
+            if r < rows - 1 and visited[u + cols] == 0:
+                cand[m] = u + cols
+                m += 1
+            if c > 0 and visited[u - 1] == 0:
+                cand[m] = u - 1
+                m += 1
+            if m > 0:
+                break
+            sp -= 1
+        if sp == 0:
+            break
 
 
 _U0 = np.uint64(0)

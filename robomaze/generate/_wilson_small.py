@@ -51,7 +51,10 @@ def wilson(rows: int, cols: int, seed: int) -> tuple[np.ndarray, np.ndarray, int
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
-@noalloc(no_cfunc_wrapper=True)
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def _wilson_steps(rows, cols, seed, walls, intree, nxt, dr, dc, off, woff, wsel):
     """Loop-erased walks into the tree (``nxt``: each cell's last exit);
     returns the number of moves. A word's 32 steps run on into the next

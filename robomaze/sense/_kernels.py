@@ -36,11 +36,16 @@ from .._compile.kernels import NOALLOC, inner, noalloc
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" where every division's divisor is nonzero: the grid's
+# resolution (positive, checked by OccupancyGrid) and, in _axis_setup, a
+# direction component tested nonzero first. numba's default (Python) model
+# tests each divisor and lowers a ZeroDivisionError never raised (issue 40,
+# round 13: benchmarks/README.md).
 _TINY_DIR = 1e-12
 _CORNER_TOL = 1e-9
 
 
-@inner(**NOALLOC)
+@inner(**NOALLOC, error_model="numpy")   # see the note on error_model
 def _axis_setup(p0, d, cell):
     """Amanatides-Woo set-up along one axis: (step, t of the first line crossing, t per cell)."""
     if d > 0.0:
@@ -217,7 +222,7 @@ def _scan_pose(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b
             out[j] = range_max if t >= tmax else t * res
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, range_min,
               range_max, finish, out):
     """Noise-free scans of a sensor at ``mount`` on robots at world ``poses (n, 3)``.
@@ -235,7 +240,7 @@ def scan_rows(occ, rows, cols, res, ox, oy, oyaw, poses, mount, cos_b, sin_b, ra
                    mount, cos_b, sin_b, range_min, range_max, finish, out[i])
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
               range_min, range_max, out):
     """Noise-free finished scan of one robot pose into ``out``, for other numba kernels.
@@ -249,7 +254,7 @@ def scan_into(occ, rows, cols, res, ox, oy, oyaw, x, y, th, mount, cos_b, sin_b,
                range_max, True, out)
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def mark_scan(rows, cols, res, ox, oy, oyaw, x, y, th, beam_angles, ranges, range_max,
               marks_free, marks_hit):
     """Add the free/hit evidence of one scan (sensor pose ``x, y, th``) to a belief grid.

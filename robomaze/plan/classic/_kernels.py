@@ -41,6 +41,9 @@ from ..._compile.kernels import noalloc
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
 DR = np.array([-1, 0, 1, 0, -1, 1, 1, -1], dtype=np.int64)
 DC = np.array([0, 1, 0, -1, 1, 1, -1, -1], dtype=np.int64)
 
@@ -194,7 +197,7 @@ SIGHT = 5
 KNOWN = 6
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, buf, perms, u):
     """Every classic walker in one kernel: ``rule`` (:data:`WALL`,
     :data:`PLEDGE`, :data:`TREMAUX`, :data:`DFS`, :data:`MOUSE`) picks the
@@ -304,8 +307,9 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             nb |= 4
         if c > 0 and free[p - 1]:
             nb |= 8
-        q = -1
-        d = 0
+        # each rule picks the direction d of its move; the move itself (q, one
+        # step from p) is written once below, not once per rule
+        d = -1
         if rule <= PLEDGE:
             if straight:
                 if rule == PLEDGE:
@@ -314,7 +318,7 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                         break
                     s0[p] = 1
                 if (nb >> aux) & 1:
-                    q = p + DR[aux] * cols + DC[aux]
+                    d = aux
                 else:
                     straight = False
                     h = (aux - hand) & 3
@@ -324,21 +328,20 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                     else:
                         start_state = p * 4 + h
                         s0[p] |= 1 << h
-            if q < 0:
+            if d < 0:
                 k = 0
                 for k in range(4):
-                    d = (h + hand * _PLEDGE_TURN[k]) & 3
-                    if (nb >> d) & 1:
-                        q = p + DR[d] * cols + DC[d]
+                    dd = (h + hand * _PLEDGE_TURN[k]) & 3
+                    if (nb >> dd) & 1:
+                        d = dd
                         break
-                if q < 0:
+                if d < 0:
                     status = STUCK
                     break
                 count += hand * _PLEDGE_TURN[k]
                 h = d
                 check = rule == WALL
         elif rule == TREMAUX:
-            d = -1
             if bounce:
                 d = (h + 2) & 3
             else:
@@ -352,40 +355,22 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
                 if d < 0:
                     status = EXHAUSTED
                     break
-            q = p + DR[d] * cols + DC[d]
-            m = ((s0[p] >> (2 * d)) & 3) + 1
-            # a passage's two marks are equal and at most 2: a mark + 1 does
-            # not carry into the next direction's bits
-            s0[p] += 1 << (2 * d)
-            s0[q] += 1 << (2 * ((d + 2) & 3))
-            if m == 1 and s1[q] == 0:
-                if depth == buf.shape[0]:
-                    status = ROOM
-                    break
-                buf[depth] = q                          # a new cell: unroll the thread
-                depth += 1
-            elif m == 2 and not bounce:
-                depth -= 1                              # retreat: roll it back up
-            bounce = s1[q] == 1 and m == 1
-            s1[q] = 1
-            h = d
         elif rule == DFS:
             while s1[p] < 4:
-                d = perms[4 * s3[p] + s1[p]]
+                dd = perms[4 * s3[p] + s1[p]]
                 s1[p] += 1
-                if (nb >> d) & 1:
-                    q = p + DR[d] * cols + DC[d]
+                if (nb >> dd) & 1:
+                    q = p + DR[dd] * cols + DC[dd]
                     if not s0[q]:
                         s0[q] = 1
-                        s2[q] = (d + 2) & 3
+                        s2[q] = (dd + 2) & 3
+                        d = dd
                         break
-                    q = -1
-            if q < 0:
+            if d < 0:
                 if p == start:
                     status = EXHAUSTED
                     break
                 d = np.int64(s2[p])
-                q = p + DR[d] * cols + DC[d]
         else:
             if i == u.shape[0]:
                 status = STEP_LIMIT
@@ -402,9 +387,26 @@ def walker(rule, free, rows, cols, p, h, aux, vis, hand, s0, s1, s2, s3, walk, b
             else:
                 j = np.int64(u[i] * m)
                 d = _NTH_BIT[4 * mask + (j if j < m - 1 else m - 1)]
-            q = p + DR[d] * cols + DC[d]
             h = d
             i += 1
+        q = p + DR[d] * cols + DC[d]
+        if rule == TREMAUX:
+            m = ((s0[p] >> (2 * d)) & 3) + 1
+            # a passage's two marks are equal and at most 2: a mark + 1 does
+            # not carry into the next direction's bits
+            s0[p] += 1 << (2 * d)
+            s0[q] += 1 << (2 * ((d + 2) & 3))
+            if m == 1 and s1[q] == 0:
+                if depth == buf.shape[0]:
+                    status = ROOM
+                    break
+                buf[depth] = q                          # a new cell: unroll the thread
+                depth += 1
+            elif m == 2 and not bounce:
+                depth -= 1                              # retreat: roll it back up
+            bounce = s1[q] == 1 and m == 1
+            s1[q] = 1
+            h = d
         p = q
         if n == walk.shape[0]:
             status = ROOM
@@ -541,7 +543,7 @@ def known_cells(free, rows, cols, walk, known):
                   walk, _NO_BUF, _NO_PERMS, _NO_U)[0]
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def fill_dead_ends(free, rows, cols, a, b, removable, inq, queue):
     """Fill (in place) every free cell that is a dead end in the topological
     sense, except the anchors ``a`` and ``b``, until none is left.

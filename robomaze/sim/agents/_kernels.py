@@ -9,13 +9,16 @@ from ..._compile.kernels import noalloc
 # Kernels here that allocate nothing (their callers do: kernel style 3) are
 # noalloc(no_cfunc_wrapper=True): no reference counting lowered and
 # no C wrapper, which nothing calls (issue 40, round 12: benchmarks/README.md).
+# error_model="numpy" on those whose only divisions are ``// cols`` (cols >= 1):
+# numba's default (Python) model tests every ``//`` for a zero divisor and
+# lowers a ZeroDivisionError never raised (issue 40, round 13: benchmarks/README.md).
 # module constants (numba embeds them): a tuple indexed by a variable
 # compiled a switch over its items at each look-up
 _DR = np.array([-1, 1, 0, 0, -1, -1, 1, 1], np.int64)
 _DC = np.array([0, 0, -1, 1, -1, 1, -1, 1], np.int64)
 
 
-@noalloc(no_cfunc_wrapper=True)
+@noalloc(no_cfunc_wrapper=True, error_model="numpy")   # see the note on error_model
 def descend(dist, blocked, rows, cols, start, steps, out):
     """Follow the field downhill from ``start`` for up to ``steps`` cells into ``out``.
 

@@ -1056,12 +1056,8 @@ def bfs_path(free, rows, cols, s, g):
     """
     pc = cols + 2
     npd = (rows + 2) * pc
-    # padded labels: -1 blocked and border, -2 free and not reached. Every
-    # array int64, as the path it returns: numba compiles np.empty's
-    # implementation once per dtype in a process, and these were the only
-    # int32 np.empty of the classic solvers' warm-up (0.08 s; and their casts:
-    # issue 40, round 13)
-    dist = np.empty(npd, np.int64)
+    # padded labels: -1 blocked and border, -2 free and not reached
+    dist = np.empty(npd, np.int32)
     for k in range(pc):        # loops, not slice stores (kernel style, rule 4)
         dist[k] = -1
         dist[npd - pc + k] = -1
@@ -1069,11 +1065,11 @@ def bfs_path(free, rows, cols, s, g):
     for r in range(rows):
         o = (r + 1) * pc + 1
         for c in range(cols):
-            dist[o + c] = np.int64(-1) - (free[r * cols + c] != 0)
+            dist[o + c] = np.int32(-1) - (free[r * cols + c] != 0)
         dist[o + cols] = -1
         dist[o + cols + 1] = -1
-    parent = np.empty(npd, np.int64)       # read only where a cell was labelled
-    queue = np.empty(rows * cols + 1, np.int64)
+    parent = np.empty(npd, np.int32)       # read only where a cell was labelled
+    queue = np.empty(rows * cols + 1, np.int32)
     # padded ends (_to_pad written out: each inlined call is a compile of its own)
     rs = s // cols
     ps = (rs + 1) * pc + (s - rs * cols) + 1

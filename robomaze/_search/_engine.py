@@ -614,17 +614,13 @@ def _astar4(free, cols, start, goal):
     n = free.shape[0]
     # np.full written out (np.full: two overloads more to compile; kernels.filled
     # inlined: its site typed again, ~0.05 s, issue 40 round 12)
-    # every array int64, as the path it returns: numba compiles np.empty's
-    # implementation once per dtype in a process, and int32 arrays here were
-    # the only int32 np.empty of a collision_free warm-up (0.08 s; and their
-    # casts: issue 40, round 13)
-    g = np.empty(n, np.int64)
+    g = np.empty(n, np.int32)
     for i in range(n):
         g[i] = -1
     cap = n // 16
     cap = cap if cap > 1024 else 1024
-    cur_s = np.empty(cap, np.int64)
-    nxt_s = np.empty(cap, np.int64)
+    cur_s = np.empty(cap, np.int32)
+    nxt_s = np.empty(cap, np.int32)
     nnxt = 0
     gr = goal // pc
     gc = goal - gr * pc
@@ -676,7 +672,7 @@ def _astar4(free, cols, start, goal):
                 f = ng + abs(nr - gr) + abs(nc - gc)
                 if f == fcur:
                     if ncur == cur_s.shape[0]:
-                        grown = np.empty(2 * ncur, np.int64)   # not np.concatenate: its own compile
+                        grown = np.empty(2 * ncur, np.int32)   # not np.concatenate: its own compile
                         for i in range(ncur):
                             grown[i] = cur_s[i]
                         cur_s = grown
@@ -684,7 +680,7 @@ def _astar4(free, cols, start, goal):
                     ncur += 1
                 else:
                     if nnxt == nxt_s.shape[0]:
-                        grown = np.empty(2 * nnxt, np.int64)   # not np.concatenate: its own compile
+                        grown = np.empty(2 * nnxt, np.int32)   # not np.concatenate: its own compile
                         for i in range(nnxt):
                             grown[i] = nxt_s[i]
                         nxt_s = grown

@@ -93,7 +93,7 @@ def test_the_options_are_what_the_docs_say():
 def test_inner_kernels_exist():
     # the scan below must have something to look for
     names = set(_inner_kernels().values())
-    assert "robomaze._search._bins._rotate_closure" in names
+    assert "robomaze._search._bins._mask" in names
     assert "robomaze.geometry._kernels._shape_box" in names
     assert len(names) >= 15
 
@@ -224,7 +224,7 @@ def test_inner_kernels_call_no_numba_overloads():
 
 
 def test_an_inner_kernel_runs_through_its_caller():
-    # heading_path -> bin_search -> _expand_cells -> _rotate_closure (INNER)
+    # heading_path -> bin_search -> _expand_cells -> _mask (INNER)
     import numpy as np
 
     from robomaze._search import heading_path

@@ -28,7 +28,6 @@ the grid were most of the time on small grids.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .._compile.kernels import inner, noalloc
 from ._engine import SQRT2, _DC, offsets
@@ -37,10 +36,20 @@ from ._heap import heap_grow, heap_push_py
 
 @inner
 def _mask(fm, cell, nw):
-    """Free bins of padded ``cell`` as one uint64 (bit b = bin b)."""
-    m = np.uint64(fm[cell * nw])
-    for k in range(1, nw):
-        m |= np.uint64(fm[cell * nw + k]) << np.uint64(16 * k)
+    """Free bins of padded ``cell`` (int64) as one uint64 (bit b = bin b); ``nw`` <= 4.
+
+    No loop over the words: LLVM vectorised that loop of at most four
+    iterations (67 vector instructions, compiled for nothing; issue 40,
+    round 13). ``cell`` is int64 at every call, so one specialisation (an
+    int32 heap node made a second)."""
+    i = cell * nw
+    m = np.uint64(fm[i])
+    if nw > 1:
+        m |= np.uint64(fm[i + 1]) << np.uint64(16)
+        if nw > 2:
+            m |= np.uint64(fm[i + 2]) << np.uint64(32)
+            if nw > 3:
+                m |= np.uint64(fm[i + 3]) << np.uint64(48)
     return m
 
 
@@ -53,53 +62,6 @@ _DB_INDEX = np.array([0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
                       53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5, 63, 47, 56, 27, 60, 41, 37,
                       16, 54, 35, 52, 21, 44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14,
                       19, 9, 13, 8, 7, 6], np.int64)
-
-
-@njit(cache=True, inline="always")
-def _lowest(m):
-    """``(bin, bit)`` of the lowest set bit of a non-zero uint64 mask."""
-    bit = m & (~m + np.uint64(1))
-    return _DB_INDEX[(bit * _DEBRUIJN) >> np.uint64(58)], bit
-
-
-@inner
-def _rotate_closure(G, parent, got, fmask, base, nbins, nk, rot, d):
-    """Rotations on the spot out of the dirty bins ``d``, over the cell's free bins ``fmask``.
-
-    Between pops only translations change a cell's values, and only on its
-    dirty bins, so the values are already closed under rotation apart from
-    what those bins carry: from each dirty bin one walk each way, stopping
-    at the first bin it does not improve (that bin's own value already
-    covers what lies beyond it). Returns the reached bins and the bins the
-    walks improved.
-    """
-    one = np.uint64(1)
-    changed = np.uint64(0)
-    m = d
-    while m:
-        b, bit = _lowest(m)
-        m ^= bit
-        for direction in range(2):
-            if direction == 1 and nbins == 2:
-                break               # both neighbours of a bin are the same bin
-            v = G[base + b]
-            x = b
-            for _ in range(nbins - 1):
-                if direction == 0:
-                    x = x + 1 if x + 1 < nbins else 0
-                else:
-                    x = x - 1 if x > 0 else nbins - 1
-                bx = one << np.uint64(x)
-                if not (fmask & bx):
-                    break
-                v = v + rot
-                if (got & bx) and not (v < G[base + x]):
-                    break
-                G[base + x] = v
-                parent[base + x] = nk + direction
-                got |= bx
-                changed |= bx
-    return got, changed
 
 
 def bin_search(fm, cols, nbins, conn8, rot, starts, goal, goal_bin, h, slot, pool, heap):
@@ -181,10 +143,11 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
     one call) fewer (issue 40 round 11); written into the caller's array, this
     kernel allocates nothing and compiles without reference counting.
 
-    The heap's pop and push (:mod:`._heap`), :func:`_lowest`, a cell's slot
-    and the path's read-back are written out here, not inlined helpers:
-    numba types an inlined helper again at each site, ~0.1 s of compile
-    apiece (issue 40, round 12)."""
+    The heap's pop and push (:mod:`._heap`), the lowest set bit's index, a
+    cell's slot and the path's read-back are written out here, not inlined
+    helpers: numba types an inlined helper again at each site, ~0.1 s of
+    compile apiece (issue 40, round 12); so is the rotation closure, which
+    was an inner kernel (round 13)."""
     nk = 8 if conn8 else 4
     done = True
     one = np.uint64(1)
@@ -197,7 +160,7 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
             break
         # heap_pop (the top, then the last entry sifted down from the root)
         key = hk[0]
-        cell = hn[0]
+        cell = np.int64(hn[0])             # int64: one _mask specialisation, no casts
         size -= 1
         lk, lg, ln = hk[size], hg[size], hn[size]
         usize = np.uint64(size)
@@ -229,8 +192,44 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
         qkey[sc] = np.inf
         base = sc * nbins
         if nbins > 1:
-            got, changed = _rotate_closure(G, parent, reached[sc], _mask(fm, cell, nw), base,
-                                           nbins, nk, rot, d)
+            # rotations on the spot out of the dirty bins d, over the cell's free
+            # bins: between pops only translations change a cell's values, and
+            # only on its dirty bins, so the values are already closed under
+            # rotation apart from what those bins carry -- from each dirty bin
+            # one walk each way, stopping at the first bin it does not improve
+            # (that bin's own value already covers what lies beyond it); the
+            # bins the walks improve become dirty too. Written out here, not an
+            # inner kernel of its own (its one call site): a kernel's own
+            # passes, library and machine code cost ~0.15-0.3 s of compile
+            # (issue 40, round 13)
+            fmask = _mask(fm, cell, nw)
+            got = reached[sc]
+            changed = zero
+            m = d
+            while m:
+                bit = m & (~m + one)       # the lowest set bit and its index (de Bruijn)
+                b = _DB_INDEX[(bit * _DEBRUIJN) >> b58]
+                m ^= bit
+                for direction in range(2):
+                    if direction == 1 and nbins == 2:
+                        break               # both neighbours of a bin are the same bin
+                    v = G[base + b]
+                    x = b
+                    for _ in range(nbins - 1):
+                        if direction == 0:
+                            x = x + 1 if x + 1 < nbins else 0
+                        else:
+                            x = x - 1 if x > 0 else nbins - 1
+                        bx = one << np.uint64(x)
+                        if not (fmask & bx):
+                            break
+                        v = v + rot
+                        if (got & bx) and not (v < G[base + x]):
+                            break
+                        G[base + x] = v
+                        parent[base + x] = nk + direction
+                        got |= bx
+                        changed |= bx
             reached[sc] = got
             d |= changed
         if cell == goal:
@@ -244,7 +243,11 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
             expanded += np.int64(m & one)
             m >>= one
         # bins reached by a move from a neighbour cannot improve that neighbour
-        back[:] = zero
+        # (a loop: the slice store lowered to 300 instructions, its error path's)
+        k = 0
+        while k < 8:
+            back[k] = zero
+            k += 1
         for b in range(nbins):
             pk = parent[base + b]
             if pk < nk:
@@ -275,7 +278,7 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
             low = np.inf
             m = allowed
             while m:
-                bit = m & (~m + one)       # _lowest: the lowest set bit and its index
+                bit = m & (~m + one)       # the lowest set bit and its index
                 b = _DB_INDEX[(bit * _DEBRUIJN) >> b58]
                 m ^= bit
                 v = G[base + b] + step
@@ -308,29 +311,29 @@ def _expand_cells(fm, off, nbins, nw, conn8, rot, goal, goal_bin, h, slot, G, pa
                     size += 1
     # the path: padded states cell * nbins + bin, from a start (move 255)
     # to (goal, best_bin), undoing the moves; none before the search is done
-    # or when the goal is out of reach
-    n = 1 if done and best_bin >= 0 else 0
-    c, x = goal, best_bin
-    while n > 0:
-        k = parent[slot[c] * nbins + x]
-        if k == 255:
-            break
-        if k < nk:
-            c = c - off[k]
-        elif k == nk:                               # came from the previous bin
-            x = (x + nbins - 1) % nbins
-        else:
-            x = (x + 1) % nbins
-        n += 1
-    c, x = goal, best_bin
-    for i in range(n - 1, -1, -1):
-        out[i] = c * nbins + x
-        if i:
+    # or when the goal is out of reach. One walk from the goal writes it
+    # backwards, then it is turned around in place (a counting walk and a
+    # writing walk were the move code twice; issue 40, round 13); a rotation
+    # undone by selects, not ``%`` (Python's modulo: ~50 instructions each)
+    n = 0
+    if done and best_bin >= 0:
+        c, x = goal, best_bin
+        while True:
+            out[n] = c * nbins + x
+            n += 1
             k = parent[slot[c] * nbins + x]
+            if k == 255:
+                break
             if k < nk:
                 c = c - off[k]
-            elif k == nk:
-                x = (x + nbins - 1) % nbins
+            elif k == nk:                           # came from the previous bin
+                x = x - 1 if x > 0 else nbins - 1
             else:
-                x = (x + 1) % nbins
+                x = x + 1 if x + 1 < nbins else 0
+        i = 0
+        while i < n - 1 - i:
+            v = out[i]
+            out[i] = out[n - 1 - i]
+            out[n - 1 - i] = v
+            i += 1
     return done, size, expanded, best, best_bin, nslots, n

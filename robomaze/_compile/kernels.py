@@ -97,15 +97,22 @@ from numba import njit, types
 from numba.core import cgutils, errors
 from numba.extending import intrinsic
 
-__all__ = ["INNER", "NOALLOC", "AllocatesWithoutNRT", "inner", "noalloc", "filled", "counting", "prefetch", "with_index_cast", "direct_entry"]
+__all__ = ["INNER", "NOALLOC", "NO_CFUNC", "AllocatesWithoutNRT", "inner", "noalloc", "filled", "counting", "prefetch", "with_index_cast", "direct_entry"]
 
 #: njit options of a kernel only other kernels call: cached, no wrappers
 INNER = {"cache": True, "no_cfunc_wrapper": True, "no_cpython_wrapper": True}
 
 #: njit options of a kernel that allocates nothing: no reference counting
 #: lowered (use as ``@noalloc`` or ``@inner(**NOALLOC)``, which name the kernel
-#: when it breaks the rule)
-NOALLOC = {"cache": True, "_nrt": False}
+#: when it breaks the rule), and no C wrapper (:data:`NO_CFUNC`)
+NOALLOC = {"cache": True, "_nrt": False, "no_cfunc_wrapper": True}
+
+#: njit option of a kernel called from Python and from kernels, never passed
+#: to a kernel as a first-class function (which is what numba's C wrapper of
+#: each kernel is for): the wrapper is not lowered, optimised or cached
+#: (18 of the default sweep's kernels had one: ~0.3 s of its compile CPU,
+#: issue 40 round 13, benchmarks/README.md)
+NO_CFUNC = {"no_cfunc_wrapper": True}
 
 # what numba says when a kernel compiled without NRT allocates: typing refuses
 # an array it did not receive (np.empty's own implementation returns one), and

@@ -47,7 +47,7 @@ import mmap
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import noalloc
+from .._compile.kernels import NO_CFUNC, noalloc
 from ._engine import (WAVE_EDGES, WAVE_GRID, _astar4, _expand, _from_pad, _to_pad,
                       best_first, line_of_sight, offsets, wave)
 from ._bins import bin_search
@@ -60,7 +60,7 @@ __all__ = ["Padded", "shortest_path", "jump_point_path", "any_angle_path", "shor
 
 
 # ---------------------------------------------------------------- public core calls
-@njit(cache=True)
+@njit(cache=True, **NO_CFUNC)
 def _chain(parent, last, cols):
     """Parent chain from the root (parent -1) to ``last``.
 
@@ -1037,7 +1037,7 @@ def _wave4_branchless_q(dist, cols, source, queue):
     return tail
 
 
-@njit(cache=True)
+@njit(cache=True, **NO_CFUNC)
 def bfs_path(free, rows, cols, s, g):
     """Shortest 4-connected route ``s -> g`` over free cells, first-found parents (N, E, S, W).
 

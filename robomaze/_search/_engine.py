@@ -11,7 +11,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .._compile.kernels import noalloc
+from .._compile.kernels import NO_CFUNC, noalloc
 from ._heap import heap_grow, heap_push, heap_push_py
 
 SQRT2 = math.sqrt(2.0)
@@ -596,7 +596,7 @@ def wave(rule, free, know, cols, conn8, sources, goal, unknown_open, dist, queue
 
 
 # ---------------------------------------------------------------- 4-connected unit A*
-@njit(cache=True)
+@njit(cache=True, **NO_CFUNC)
 def _astar4(free, cols, start, goal):
     """A* with unit moves and the Manhattan heuristic on a padded mask.
 

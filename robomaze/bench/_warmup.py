@@ -407,11 +407,14 @@ def serve() -> None:
         here: set[str] = set()
         measured: set[str] = set()
 
+        server = os.getpid()
+
         def run(task: str) -> None:
-            if "metrics" in here:
+            if "metrics" in here and os.getpid() == server:
                 # the tasks that ran before the metrics' kernels were here are
                 # measured now, while a helper may still compile, not in the
-                # tail after the last compile (~0.25 s of a default sweep's)
+                # tail after the last compile (~0.25 s of a default sweep's);
+                # a helper (a fork running this too) has nobody to measure for
                 for earlier in [t for t in ordered if t in here and t not in measured]:
                     measured.add(earlier)
                     _run(earlier, ctx, True)

@@ -42,9 +42,11 @@ MAX_PROCESSES = 4
 # a warm-up) count 1 s and, for planners, wait for "common". Wrong figures
 # cost time, never results.
 _SHARED = {
-    # the grid's clearance (costs: each task's compile CPU in the default
-    # sweep's warm-up at load ~1.4, issue 40 round 12, benchmarks/README.md)
-    "common": Warmup(task="common", cost=0.4),
+    # the grid's clearance and the clearance at points, which the path
+    # metrics and every simulation read (costs: each task's compile CPU in
+    # the default sweep's warm-up, one process, load 1.3, issue 40 round 13,
+    # benchmarks/README.md)
+    "common": Warmup(task="common", cost=0.8),
     # the 4-connected wave field (``bfs_field``), apart from the clearance since
     # round 10: only the tasks that call it wait for it (wavefront, the heading
     # search's heuristic), where every planner waited for both
@@ -57,7 +59,11 @@ _SHARED = {
     # starts at once, beside it
     "heap": Warmup(task="heap", cost=0.8),
     # the reference length of the path and trajectory metrics is theta_star's
-    "metrics": Warmup(task="metrics", cost=0.3, needs=("common", "heap", "plan:theta_star")),
+    # (their clearance at points is "common"'s since round 13: "simulate",
+    # which compiles it too, then waits for "common" only, not for this
+    # chain behind theta_star; it had been the warm-up's last task, ~0.4 s
+    # after everything else)
+    "metrics": Warmup(task="metrics", cost=0.1, needs=("common", "heap", "plan:theta_star")),
 }
 _PREFIX = {"planner": "plan", "generator": "generate"}
 
@@ -283,7 +289,11 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
 
         core.distance_field(ctx.grid.free, [ctx.start[0] * ctx.grid.cols + ctx.start[1]])
     elif task == "common":
+        from ..geometry import footprint_clearance
+
         ctx.grid.clearance()
+        x, y = ctx.grid.cell_to_world(ctx.start)
+        footprint_clearance(ctx.grid, Footprint.disc(0.04), [(x, y, 0.0)])
     elif task == "field":
         import numpy as np
 

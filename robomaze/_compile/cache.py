@@ -407,6 +407,8 @@ def install_locator() -> None:
     after_import("numba", lambda module: _tiers())
     # and saves robomaze's kernels without their annotated source
     after_import("numba", lambda module: _lean_annotations())
+    # and sets its target up without importing scipy.linalg (:mod:`.blas_probe`)
+    after_import("numba", lambda module: _blas_probe())
 
 
 #: Set to ``1`` (before compiling) to keep numba's annotated source of each
@@ -460,6 +462,12 @@ def _pipeline_trims() -> None:
     from . import pipeline_trims
 
     pipeline_trims.install()
+
+
+def _blas_probe() -> None:
+    from . import blas_probe
+
+    blas_probe.install()
 
 
 def _tiers() -> None:

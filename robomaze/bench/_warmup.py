@@ -64,6 +64,16 @@ _SHARED = {
     # chain behind theta_star; it had been the warm-up's last task, ~0.4 s
     # after everything else)
     "metrics": Warmup(task="metrics", cost=0.1, needs=("common", "heap", "plan:theta_star")),
+    # the range sensors' scans and the occupancy marks of a scan, which every
+    # agent's run reads: apart from "simulate" since round 14, so that the
+    # agents' 2.3 s no longer come as one block at the end of the warm-up
+    # (shares no kernel with anything: it starts at once)
+    "sense": Warmup(task="sense", cost=1.4),
+    # collision_free for the footprints that are not discs: the heading
+    # search, its rotated c-space and the bit dilation, none of which the
+    # disc's 4-connected A* compiles (round 14: apart from plan:collision_free,
+    # whose 4 s were the warm-up's largest block)
+    "shapes": Warmup(task="shapes", cost=2.6, needs=("common", "field")),
 }
 _PREFIX = {"planner": "plan", "generator": "generate"}
 
@@ -124,7 +134,9 @@ def _tasks(wanted) -> list[str]:
     if shared:
         tasks.append("classic")  # they share most kernels: one process compiles them
     if AGENTS if wanted is None else wanted[1] & set(AGENTS):
-        tasks.append("simulate")  # likewise the agents
+        tasks += ["simulate", "sense"]  # likewise the agents (their scans apart)
+    if "plan:collision_free" in tasks and _shapes(wanted) - {"disc"}:
+        tasks.append("shapes")
     if tasks:
         tasks += ["common", "figures", "metrics"]
         if any("field" in _warmup(t).needs for t in tasks):
@@ -148,6 +160,11 @@ def _tasks(wanted) -> list[str]:
         # beside the maze's tasks (a generator waits for nothing)
         tasks += [f"generate:{n}" for n in sorted(wanted[4] & set(GENERATORS))]
     return tasks
+
+
+def _shapes(wanted) -> set[str]:
+    """The footprint shapes the warm-up plans with."""
+    return {"disc", "rectangle", "polygon"} if wanted is None else wanted[2]
 
 
 def _classic(planners) -> set[str]:
@@ -193,7 +210,7 @@ def _cost(task: str, tasks) -> float:
     True
     """
     w = _warmup(task)
-    if w.alone is not None and any(n not in tasks for n in w.needs if ":" in n):
+    if w.alone is not None and any(n not in tasks for n in w.needs if n not in _SHARED):
         return w.alone
     return w.cost
 
@@ -210,7 +227,7 @@ class _Context:
 
         self.wanted = wanted
         self._grid = None
-        shapes = {"disc", "rectangle", "polygon"} if wanted is None else wanted[2]
+        shapes = _shapes(wanted)
         self.footprints = [Footprint.disc(0.04)] if "disc" in shapes else []
         if shapes - {"disc"}:
             self.footprints.append(Footprint.rectangle(0.1, 0.06))  # polygons share its kernels
@@ -243,11 +260,11 @@ class _Context:
         return self._ends[1]
 
 
-def _plan(ctx: _Context, names, metrics: bool) -> None:
+def _plan(ctx: _Context, names, metrics: bool, footprints=None) -> None:
     from ..metrics import path_metrics
     from ..plan import plan
 
-    for fp in ctx.footprints:
+    for fp in ctx.footprints if footprints is None else footprints:
         for name in names:
             try:
                 path = plan(ctx.grid, ctx.start, ctx.goal, method=name, footprint=fp)
@@ -270,7 +287,12 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
     from ..sim import simulate
 
     w = ctx.wanted
-    if task.startswith("plan:"):
+    if task == "plan:collision_free":
+        # the disc only: the other shapes' kernels are the "shapes" task's
+        _plan(ctx, ["collision_free"], metrics, [f for f in ctx.footprints if f.kind == "disc"])
+    elif task == "shapes":
+        _plan(ctx, ["collision_free"], metrics, [f for f in ctx.footprints if f.kind != "disc"])
+    elif task.startswith("plan:"):
         _plan(ctx, [task[5:]], metrics)
     elif task == "classic":
         _plan(ctx, sorted(_classic(set(PLANNERS) if w is None else w[0])), metrics)
@@ -284,6 +306,20 @@ def _run(task: str, ctx: _Context, metrics: bool) -> None:
                              sensor=sensor, max_steps=30, rng=0)
                 except Exception:
                     pass  # an agent that fails here fails again, reported, in its own run
+    elif task == "sense":
+        import numpy as np
+
+        from ..sense import make_sensor, mark_scan
+
+        pose = (*ctx.grid.cell_to_world(ctx.start), 0.0)
+        for name in ("lidar", "ir") if w is None else sorted(w[3]) or ("lidar",):
+            try:
+                sensor = make_sensor(name)
+                ranges = sensor.readings(ctx.grid, pose)
+                free, hit = (np.zeros(ctx.grid.free.size, np.int32) for _ in "fh")
+                mark_scan(ctx.grid.frame, sensor, pose, ranges, free, hit)
+            except Exception:
+                pass  # a sensor that fails here fails again, reported, in its run
     elif task == "heap":
         from .. import _search as core
 

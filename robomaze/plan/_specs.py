@@ -21,10 +21,11 @@ __all__ = ["SPECS"]
 
 _HEADING = "required world heading (radians) at the {} (non-disc shapes)"
 
-# The classic maze solvers share most kernels: one warm-up task compiles them all.
-# Costs: the task's compile CPU in the default sweep's warm-up at load ~1.4
-# (issue 40 round 12, benchmarks/README.md), the warm-up's order only.
-_CLASSIC = Warmup(task="classic", cost=3.3, needs=("common",))
+# The classic maze walkers share their kernels (the walker, the route through
+# the cells seen): one warm-up task compiles them all. Costs: the task's
+# compile CPU in the default sweep's warm-up (issue 40 round 14,
+# benchmarks/README.md), the warm-up's order only.
+_CLASSIC = Warmup(task="classic", cost=2.1, needs=("common",))
 _SIGHT = Option("sight", bool, True, "walk straight to the goal once it is in line of sight")
 _ROUTE = Option("route", str, "shortest_known", "the path returned: the walk with its loops "
                 "erased, or the shortest route through the cells it saw",
@@ -61,10 +62,10 @@ SPECS = [
                     "between neighbouring heading bins", low=0.0),
              Option("start_heading", float, None, _HEADING.format("start")),
              Option("goal_heading", float, None, _HEADING.format("goal")),
-             # shares two small kernels with "heap" (0.2 s): compiling them twice is
-             # cheaper than waiting for it on the longest chain; a shape's search
-             # takes its heuristic from the wave field
-             cost=3.8, needs=("common", "field")),
+             # a disc's 4-connected A* only: the other shapes' heading search is the
+             # bench warm-up's "shapes" task (round 14); a shape's search takes its
+             # heuristic from the wave field
+             cost=1.2, needs=("common", "field")),
     _planner("max_clearance", "robomaze.plan.clearance_planner:max_clearance",
              "Path minimising length weighted by proximity to obstacles.",
              Option("weight", float, 50.0, "weight of the proximity cost", low=0.0, high=1e12),
@@ -96,9 +97,12 @@ SPECS = [
     _planner("dfs_backtracking", "robomaze.plan.classic:dfs_backtracking",
              "Solve by depth-first search with backtracking in a random neighbour order.",
              _SIGHT, _ROUTE, cost=0, task="classic", open_options=True, takes_rng=True),
+    # its own task since round 14 (the classic block was 2.4 s): it waits for
+    # "classic", which compiles the route search both use; alone it compiles
+    # that too
     _planner("dead_end_filling", "robomaze.plan.classic:dead_end_filling",
              "Solve by filling dead ends on the whole map, then walking what is left.",
-             cost=0, task="classic", open_options=True),
+             cost=0.4, needs=("common", "classic"), alone=0.9, open_options=True),
     _planner("random_mouse", "robomaze.plan.classic:random_mouse",
              "Solve by random walk: at every cell pick an open direction at random.",
              Option("max_steps", int, None, "give up after this many random moves (default "

@@ -33,7 +33,7 @@ def test_warm_module_reads_the_list_and_warms_only_those():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=600, check=True).stdout
     assert out.strip() == ("['astar'] ['explore'] ['disc'] ['ir'] ['wilson'] ['tremaux'] ['mcl'] "
-                           "['plan:astar', 'simulate', 'common', 'figures', 'heap', 'metrics', "
+                           "['plan:astar', 'simulate', 'sense', 'common', 'figures', 'heap', 'metrics', "
                            "'localize', 'mouse', 'generate:wilson']")
 
 
@@ -212,3 +212,65 @@ def test_the_server_claims_common_first_and_metrics_as_soon_as_it_can_start(monk
     assert sorted(order) == sorted(w._tasks(w._wanted()))
     # the agents wait for the clearance at points in "common", not for "metrics"
     assert "metrics" not in seen["needs"]["simulate"] and "common" in seen["needs"]["simulate"]
+
+
+def test_the_big_blocks_are_split_into_tasks_that_can_run_side_by_side():
+    # round 14: the agents' scans ("sense"), the heading search of the shapes
+    # that are not discs ("shapes") and the dead-end filling are tasks of
+    # their own, so that two processes end together
+    import robomaze.bench._warmup as w
+
+    full = w._tasks(None)
+    assert {"sense", "shapes", "plan:dead_end_filling", "classic"} <= set(full)
+    assert "sense" in w._needs("simulate", full) and w._needs("sense", full) == ()
+    assert "classic" in w._needs("plan:dead_end_filling", full)
+    # the disc's search and the shapes' share no kernel: neither waits for the other
+    assert "plan:collision_free" not in w._needs("shapes", full)
+    assert "shapes" not in w._needs("plan:collision_free", full)
+    assert "field" in w._needs("shapes", full)
+    # without a shape other than the disc, or without agents, no such task
+    discs = w._tasks(({"collision_free"}, {"explore"}, {"disc"}, {"lidar"}, set(), set(), set()))
+    assert "shapes" not in discs and "sense" in discs
+    planners = w._tasks(({"collision_free"}, set(), {"disc", "rectangle"}, set(), set(), set(),
+                         set()))
+    assert "shapes" in planners and "sense" not in planners
+    # the filling alone compiles the route search "classic" shares with it
+    alone = w._tasks(({"dead_end_filling"}, set(), {"disc"}, set(), set(), set(), set()))
+    assert "classic" not in alone
+    assert w._cost("plan:dead_end_filling", alone) > w._cost("plan:dead_end_filling", full)
+
+
+def test_collision_free_warms_the_disc_and_shapes_the_other_footprints(monkeypatch):
+    import robomaze.bench._warmup as w
+
+    seen = []
+    monkeypatch.setattr(w, "_plan", lambda ctx, names, metrics, footprints=None: seen.append(
+        (tuple(names), tuple(f.kind for f in (ctx.footprints if footprints is None
+                                              else footprints)))))
+    ctx = w._Context(None)
+    w._run("plan:collision_free", ctx, False)
+    w._run("shapes", ctx, False)
+    w._run("plan:astar", ctx, False)
+    assert seen == [(("collision_free",), ("disc",)), (("collision_free",), ("rectangle",)),
+                    (("astar",), ("disc", "rectangle"))]
+
+
+def test_the_split_tasks_compile_what_the_tasks_after_them_call(tmp_path):
+    # "sense" compiles the scans every agent reads (the same specialisations:
+    # "simulate" then compiles none of them); "shapes" compiles no kernel of
+    # the disc's 4-connected A*, which "plan:collision_free" compiles alone
+    code = (
+        "import robomaze.bench._warmup as w; from robomaze.sense import _kernels as s; "
+        "from robomaze._search import _engine as e, _bins as b; "
+        "ctx = w._Context(w._wanted()); n = lambda f: len(f.overloads); "
+        "w._run('sense', ctx, False); a = (n(s.scan_rows), n(s.mark_scan)); "
+        "w._run('simulate', ctx, False); c = (n(s.scan_rows), n(s.mark_scan)); "
+        "w._run('shapes', ctx, False); d = (n(e._astar4), n(b._expand_cells)); "
+        "w._run('plan:collision_free', ctx, False); f = (n(e._astar4), n(b._expand_cells)); "
+        "print(a, c, d, f)")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), ROBOMAZE_SHIPPED_KERNELS="0",
+               **{WARM_ENV: "plan:collision_free,simulate:explore,simulate:wall_follow,"
+                            "sensor:lidar,shape:disc,shape:rectangle"})
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, timeout=600)
+    assert out.stdout.split("\n")[-2] == "(1, 1) (1, 1) (0, 1) (1, 1)"

@@ -18,9 +18,10 @@ __all__ = ["SPECS"]
 
 # The agents share their kernels: one warm-up task simulates them all.
 # follow_plan plans with max_clearance; every run's clearance at points is
-# compiled by "common" (round 13: it waited for the "metrics" task for it)
-_SIMULATE = Warmup(task="simulate", cost=2.2,
-                   needs=("common", "heap", "plan:max_clearance"))
+# compiled by "common" (round 13: it waited for the "metrics" task for it),
+# the range sensors' scans and marks by "sense" (round 14)
+_SIMULATE = Warmup(task="simulate", cost=0.9,
+                   needs=("common", "heap", "plan:max_clearance", "sense"))
 _SPEED = Option("speed", float, None, "cruise speed (m/s); default the kinematics' limit",
                 low=0.0)
 

@@ -7,7 +7,11 @@ afresh (``cache=False``; relative imports made absolute, so the rest of the
 package is this checkout's) and compiles its entry kernels for the
 signatures the warm-up's task gives them, nested inner kernels included;
 the thread CPU per checkout, order alternating, medians. Same process, so
-the load moves both sides alike.
+the load moves both sides alike. Each load of a module's source gets an
+empty numba cache folder of its own: kernels whose decorator caches them
+anyway (``@noalloc``, ``NOALLOC``) would otherwise load from the first
+repetition's cache entries in every later one and time nothing (issue 40,
+round 13's finding, fixed in round 14).
 
 Usage::
 
@@ -17,7 +21,8 @@ Usage::
 other checkout (e.g. ``git archive main | tar -x -C /tmp/base``; default
 ``$AB_BASE`` or /tmp/base_r12w). Run with ``PYTHONPATH`` at this checkout.
 """
-import os, sys, time, statistics, types
+import os, sys, time, statistics, types, tempfile, shutil
+from numba.core import config
 from robomaze.bench import _warmup as W
 import numpy as np
 NEW = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -54,8 +59,12 @@ def load(root):
     exec(compile("\n".join(lines), os.path.join(root, path), "exec"), m.__dict__)
     return m
 res = {"base": [], "new": []}
+folders = []
 for r in range(reps):
     for k, root in (("base", BASE), ("new", NEW)) if r % 2 == 0 else (("new", NEW), ("base", BASE)):
+        # robomaze's locator names a kernel's cache folder when it is decorated
+        config.CACHE_DIR = tempfile.mkdtemp(prefix="rm-sources-")
+        folders.append(config.CACHE_DIR)
         m = load(root)
         t = time.thread_time()
         for n in names:
@@ -67,6 +76,8 @@ for r in range(reps):
                 sig = tuple(a)
             getattr(m, n).compile(sig)
         res[k].append(time.thread_time() - t)
+for folder in folders:
+    shutil.rmtree(folder, ignore_errors=True)
 b, n = statistics.median(res["base"]), statistics.median(res["new"])
 runs = "; ".join(f"{k} " + " ".join(f"{x:.2f}" for x in v) for k, v in res.items())
 load = " ".join(open("/proc/loadavg").read().split()[:3])

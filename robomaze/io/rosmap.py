@@ -68,7 +68,6 @@ import os
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from ..errors import ParameterError
 from ..grid import OccupancyGrid
@@ -104,6 +103,8 @@ def parse_map_yaml(text: str, *, path=None) -> dict[str, tuple[object, int, int]
     >>> d["image"][0], d["origin"], d["negate"][0]
     ('m.pgm', ([-1.5, 2, 0.0], 3, 1), 0)
     """
+    import yaml  # here: every command imports this module, few read a ROS map (~0.03 s)
+
     try:
         loader = yaml.SafeLoader(text)      # checks the characters already
     except yaml.YAMLError:

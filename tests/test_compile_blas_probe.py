@@ -13,8 +13,9 @@ from robomaze._compile import blas_probe
 SETUP = ("import sys, robomaze.geometry; from numba.core.registry import cpu_target; "
          "cpu_target.typing_context.refresh(); cpu_target.target_context.refresh(); "
          "import numba.np.arraymath as A, numba.np.linalg as L; "
+         "from robomaze._compile import blas_probe; "
          "print('scipy.linalg' in sys.modules, A._HAVE_BLAS, "
-         "A.ensure_blas is L.ensure_blas, L.ensure_blas.__module__); ")
+         "A.ensure_blas is L.ensure_blas, L.ensure_blas.__module__, blas_probe.answered()); ")
 
 
 def _run(code, **env):
@@ -24,11 +25,12 @@ def _run(code, **env):
 
 
 def test_setting_numbas_target_up_imports_no_scipy_linalg_and_finds_the_blas():
-    assert _run(SETUP) == ["False", "True", "True", "numba.np.linalg"]
+    assert _run(SETUP) == ["False", "True", "True", "numba.np.linalg", "True"]
 
 
 def test_numbas_own_check_runs_when_turned_off():
-    assert _run(SETUP, ROBOMAZE_DEFER_BLAS="0") == ["True", "True", "True", "numba.np.linalg"]
+    assert _run(SETUP, ROBOMAZE_DEFER_BLAS="0") == ["True", "True", "True", "numba.np.linalg",
+                                                    "False"]
 
 
 def test_a_kernel_that_calls_blas_imports_it_and_gives_numpys_answer(tmp_path):
@@ -37,8 +39,8 @@ def test_a_kernel_that_calls_blas_imports_it_and_gives_numpys_answer(tmp_path):
         ".reshape(4, 2); f = numba.njit(lambda x, y: np.dot(x, y)); "
         "print(np.array_equal(f(a, b), a @ b), 'scipy.linalg' in sys.modules)")
     out = _run(code, NUMBA_CACHE_DIR=str(tmp_path))
-    assert out[:4] == ["False", "True", "True", "numba.np.linalg"]
-    assert out[4:] == ["True", "True"]
+    assert out[:5] == ["False", "True", "True", "numba.np.linalg", "True"]
+    assert out[5:] == ["True", "True"]
 
 
 def test_the_probe_says_what_numba_says_without_scipy(monkeypatch):

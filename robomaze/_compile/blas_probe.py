@@ -36,7 +36,7 @@ import importlib.util
 import os
 import sys
 
-__all__ = ["ENV", "install", "installed"]
+__all__ = ["ENV", "answered", "install"]
 
 #: Set to ``0`` to let numba import ``scipy.linalg`` when it sets its target up.
 ENV = "ROBOMAZE_DEFER_BLAS"
@@ -44,7 +44,7 @@ ENV = "ROBOMAZE_DEFER_BLAS"
 _STATE: dict = {}
 
 
-def installed() -> bool:
+def answered() -> bool:
     """Whether this process's ``_HAVE_BLAS`` was answered by the probe."""
     return bool(_STATE.get("answered"))
 

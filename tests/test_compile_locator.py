@@ -207,3 +207,30 @@ def test_the_garbage_collector_is_held_during_a_compile_only():
     assert out[0] == "[False, False] True"
     # a collector the program switched off stays off
     assert out[1] == "False"
+
+
+def test_a_modules_kernels_share_one_content_key_per_execution(monkeypatch, tmp_path):
+    # round 14: the content key (a hash of the file and every package file it
+    # imports) was computed again for each kernel of a module; now once per
+    # execution of the module, and again when the module runs again (as a
+    # benchmark reloading a source does), under the cache root of that time
+    from numba.core import config
+
+    calls = []
+    real = _jit_cache.module_folder_name
+    monkeypatch.setattr(_jit_cache, "module_folder_name",
+                        lambda path, *a: calls.append(path) or real(path, *a))
+    path = os.path.join(_jit_cache.PACKAGE_DIR, "plan", "_kernels.py")
+    source = ("import numba\n@numba.njit(cache=True)\ndef one(x):\n    return x + 1\n"
+              "@numba.njit(cache=True)\ndef two(x):\n    return x * 2\n")
+    folders = []
+    for root in (tmp_path / "a", tmp_path / "b"):
+        monkeypatch.setattr(config, "CACHE_DIR", str(root))
+        scope = {"__name__": "robomaze.plan._kernels_probe"}
+        exec(compile(source, path, "exec"), scope)
+        assert scope["one"]._cache._cache_path == scope["two"]._cache._cache_path
+        assert scope["one"]._cache._cache_path == _jit_cache.cache_folder(path)
+        folders.append(scope["one"]._cache._cache_path)
+    assert len(calls) == 4  # one per execution, one per cache_folder() above
+    assert folders[0].startswith(str(tmp_path / "a")) and folders[1].startswith(str(tmp_path / "b"))
+    assert os.path.basename(folders[0]) == os.path.basename(folders[1])

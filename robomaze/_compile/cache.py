@@ -252,6 +252,34 @@ def cache_folder(py_file: str) -> str | None:
     return os.path.join(cache_root(), version_name(), name)
 
 
+#: ``(file, id of the module's globals) -> (those globals, folder name)``: the
+#: content key of a module's kernel folder, computed once per execution of
+#: the module (its kernels are decorated one after the other; hashing the
+#: file and all it imports for each was ~0.06 s of every process start
+#: that imports robomaze's kernels, issue 40 round 14). The globals are held
+#: so that their id names this execution only.
+_FOLDER_NAMES: dict = {}
+
+
+def _module_cache_folder(py_func, py_file: str) -> str | None:
+    """:func:`cache_folder` of ``py_file`` for a kernel defined in it, the
+    content key computed once per execution of its module (a module run
+    again, as a benchmark reloading a source does, is keyed again).
+
+    The key describes the sources as the module's execution read them,
+    which is the code its kernels hold.
+    """
+    scope = getattr(py_func, "__globals__", None)
+    if not isinstance(scope, dict):
+        return cache_folder(py_file)
+    key = (os.path.abspath(py_file), id(scope))
+    hit = _FOLDER_NAMES.get(key)
+    if hit is None or hit[0] is not scope:
+        hit = _FOLDER_NAMES[key] = (scope, module_folder_name(py_file))
+    name = hit[1]
+    return None if name is None else os.path.join(cache_root(), version_name(), name)
+
+
 def _locator_class():
     from numba.core.caching import _CacheLocator, _SourceFileBackedLocatorMixin
 
@@ -273,7 +301,7 @@ def _locator_class():
         @classmethod
         def from_function(cls, py_func, py_file):
             try:
-                folder = cache_folder(py_file)
+                folder = _module_cache_folder(py_func, py_file)
             except OSError:
                 return None
             if folder is None:

@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from robomaze._threads import one_thread_pools
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TINY = """name = "tiny"
@@ -92,6 +94,7 @@ def cold(n: int, wanted: str, compare: str | None = None) -> dict:
             env = _env(NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, ROBOMAZE_COMPILE_NOTICE="1",
                        **extra)
             env["PYTHONPATH"] = str(root)
+            one_thread_pools(env)  # as the runner starts its fork server, where this runs
             load = _load()
             # cwd: not a checkout (``python -c`` puts the working directory
             # before PYTHONPATH, so --compare would measure this one twice)

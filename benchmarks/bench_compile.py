@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from robomaze._threads import one_thread_pools
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TINY = """name = "tiny"
@@ -245,6 +247,7 @@ def sweep(n: int, compare: Path | None = None) -> dict:
         for mode, root, extra in modes:
             cache = tempfile.mkdtemp(prefix="rm-cold-")
             env = _env(root, NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=wanted, **extra)
+            one_thread_pools(env)  # as the runner starts its fork server, where this runs
             load = _load()
             cpu0 = _children_cpu()
             # cwd: the cache folder, not a checkout (``python -c`` puts the

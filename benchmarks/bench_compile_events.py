@@ -42,6 +42,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from robomaze._threads import one_thread_pools
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _CHILD = r"""
@@ -124,6 +126,7 @@ def run(checkout: Path, command: str | None, processes: int | None,
         env["ROBOMAZE_WARM_PROCESSES"] = str(processes)
     if command is None:
         env["ROBOMAZE_WARM"] = warm or bench_coldstart._default_list()
+        one_thread_pools(env)  # as the runner starts its fork server, where this runs
         argv = ["sweep"]
     else:
         argv = ["cmd", *command.split()]

@@ -5,7 +5,8 @@ processes for every checkout given (``--tree NAME=PATH``, its code first on
 ``PYTHONPATH``), interleaved, ``--repeat`` times each after one warm-up
 run, and reports the median user + system CPU of the child
 (``resource.getrusage(RUSAGE_CHILDREN)`` deltas) and the baseline of
-``python -c pass`` and ``python -c "import numpy"`` in the same rounds.
+``python -c pass`` and ``python -c "import numpy"`` (with the default BLAS
+pool, and with the one thread the command gives it) in the same rounds.
 The 1-minute load average before and after.
 
 Usage::
@@ -54,6 +55,10 @@ def main(argv=None) -> int:
     base = dict(os.environ)
     cases[("python -c pass", "", False)] = ([sys.executable, "-c", "pass"], base)
     cases[("import numpy", "", False)] = ([sys.executable, "-c", "import numpy"], base)
+    # what the command itself pays for numpy: it sizes OpenBLAS's pool to one
+    # thread before numpy loads (robomaze._threads)
+    cases[("import numpy, 1 BLAS thread", "", False)] = (
+        [sys.executable, "-c", "import numpy"], dict(base, OPENBLAS_NUM_THREADS="1"))
     load0 = os.getloadavg()[0]
     for cmd, env in cases.values():               # warm: numba cache, page cache
         _cpu(cmd, env)

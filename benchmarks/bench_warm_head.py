@@ -27,6 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from robomaze._threads import one_thread_pools
+
 ROOT = Path(__file__).resolve().parents[1]
 
 _CODE = (
@@ -58,6 +60,7 @@ def head(root: Path, warm: str) -> tuple[float, float, bool]:
         env = dict(os.environ, PYTHONPATH=str(root), ROBOMAZE_SHIPPED_KERNELS="0",
                    NUMBA_CACHE_DIR=cache, ROBOMAZE_WARM=warm)
         env.pop("ROBOMAZE_WARM_PROCESSES", None)
+        one_thread_pools(env)  # as the runner starts its fork server, where this runs
         out = subprocess.run([sys.executable, "-c", _CODE], env=env, capture_output=True,
                              text=True, cwd=cache, timeout=300)
     finally:

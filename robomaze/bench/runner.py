@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from .._threads import THREAD_VARS
 from ..errors import ParameterError
 from .plugins import import_plugins
 from .refcache import REFERENCE_CACHE_ENV, cache_files, spread_by_reference, sweep_cache
@@ -289,8 +290,7 @@ class _Slot:
 #: Thread pools of numerical libraries in each worker: the sweep parallelises
 #: over runs, and idle BLAS/OpenMP threads spinning in every worker steal the
 #: cores the other workers need (measured: 2 workers ran slower than 1).
-_THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
-                "NUMBA_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+_THREAD_VARS = THREAD_VARS
 
 
 class _single_threaded_children:

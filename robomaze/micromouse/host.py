@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._threads import user_environ
 from .._validate import check_float, check_int
 from ..errors import ParameterError
 from ..maze import Maze
@@ -170,7 +171,7 @@ def _check(maze, command, command_timeout, total_timeout, stop_after, goal, stde
 def _start(cmd, cwd, env, token):
     err_r, err_w = os.pipe()
     try:
-        run = start_contained(cmd, cwd=cwd, env=os.environ if env is None else env,
+        run = start_contained(cmd, cwd=cwd, env=user_environ() if env is None else env,
                               token=token, stderr=err_w)
     except BaseException:
         os.close(err_r)

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tomllib
 from typing import Any, Callable
 
 from ._validate import cell_limit
@@ -207,6 +206,8 @@ def load_toml(path: str | os.PathLike, error: Callable[..., Exception] = Paramet
               limit: int | None = None) -> dict:
     """The table of a TOML file read by :func:`read_guarded_text`, nested at
     most ``max_depth`` deep; every failure one ``error`` naming the file."""
+    import tomllib  # here: most commands read no TOML
+
     text = read_guarded_text(path, error, expected=expected, limit=limit)
     try:
         data = tomllib.loads(text)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import hashlib
 import numbers
 import re
 from typing import Iterator
@@ -145,5 +144,7 @@ def safe_name(text: str, *, limit: int = 80) -> str:
     clean = _UNSAFE.sub("_", text).lstrip("._") or "_"
     if clean == text and len(clean) <= limit:
         return clean
+    import hashlib  # here: only a name that had to change needs it (most commands: none)
+
     digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
     return f"{clean[:limit - 7].rstrip('_')}-{digest}"

@@ -252,3 +252,52 @@ def test_giving_back_the_loaded_entry_keeps_its_spec(monkeypatch):
     assert registry.PLANNERS.spec("max_clearance").warmup is None
     registry.PLANNERS["max_clearance"] = before
     assert registry.PLANNERS.spec("max_clearance").options == before.options
+
+
+# ------------------------------------------------------------------ plugins read lazily
+@pytest.fixture
+def counted_entry_points(monkeypatch):
+    """importlib.metadata.entry_points counting its calls, offering one plugin."""
+    import importlib.metadata as md
+
+    calls = []
+
+    def plugin(grid, start, goal):
+        return None
+
+    class EntryPoint:  # what the registry reads of one: its name, value and load()
+        name, value = "plug", "a_plugin:plugin"
+
+        def load(self):
+            return plugin
+
+    def fake(group):
+        calls.append(group)
+        return [EntryPoint()]
+
+    monkeypatch.setattr(md, "entry_points", fake)
+    return calls
+
+
+def test_a_built_in_name_reads_no_plugin_metadata(counted_entry_points):
+    def builtin(grid, start, goal):
+        return None
+
+    reg = Registry("thing", "robomaze.test_things", {"builtin": builtin})
+    assert reg["builtin"] is builtin and "builtin" in reg and reg.spec("builtin").name == "builtin"
+    assert counted_entry_points == []
+    # a name no built-in has: the plugins are read, once
+    assert "plug" in reg and reg["plug"].__name__ == "plugin"
+    assert "nothing" not in reg
+    assert counted_entry_points == ["robomaze.test_things"]
+
+
+def test_iter_specs_reads_plugins_only_past_the_built_ins(counted_entry_points):
+    def builtin(grid, start, goal):
+        return None
+
+    reg = Registry("thing", "robomaze.test_things", {"builtin": builtin})
+    assert next(reg.iter_specs()).name == "builtin"
+    assert counted_entry_points == []
+    assert [s.name for s in reg.iter_specs()] == ["builtin", "plug"] == [s.name for s in reg.specs()]
+    assert counted_entry_points == ["robomaze.test_things"]

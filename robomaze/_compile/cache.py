@@ -34,7 +34,6 @@ True
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import re
 import sys
@@ -102,6 +101,8 @@ def cache_root() -> str:
 @functools.lru_cache(maxsize=None)
 def _content_hash(path: str, mtime: float, size: int) -> str:
     # keyed by mtime and size too: an edited file is hashed again
+    import hashlib  # here: a command that decorates no kernel (mouse route) needs none
+
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()[:20]
 
@@ -188,6 +189,8 @@ def dependencies(py_file: str, root: str = PACKAGE_DIR) -> list[str]:
 def _source_key(path: str, root: str = PACKAGE_DIR) -> str:
     """A hash of the file and of every package file it imports (their paths and contents,
     and the optimisation tiers declared for their kernels: :mod:`.tiers`)."""
+    import hashlib
+
     h = hashlib.sha256()
     for p in [path, *dependencies(path, root)]:
         rel = os.path.relpath(p, root)

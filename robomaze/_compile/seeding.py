@@ -48,7 +48,6 @@ import contextlib
 import functools
 import json
 import os
-import platform
 import shutil
 import sys
 from typing import Callable
@@ -140,6 +139,8 @@ def runtime() -> dict:
     >>> sorted(runtime())
     ['llvmlite', 'machine', 'numba', 'numpy', 'platform', 'python']
     """
+    import platform
+
     import llvmlite
     import numba
     import numpy

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..errors import ParameterError, unknown_name
 from ..grid import OccupancyGrid
@@ -177,8 +177,14 @@ def unregister_format(name: str) -> FormatSpec:
 
 def formats(kind: str | None = None) -> list[FormatSpec]:
     """Registered formats of ``kind`` (all when None), in sniffing order."""
-    specs = FORMATS.declared() if _DECLARING else FORMATS.specs()
-    return [s.load() for s in specs if kind is None or s.load().kind == kind]
+    return list(_in_order(kind))
+
+
+def _in_order(kind: str | None) -> Iterator[FormatSpec]:
+    """:func:`formats`, lazily: plugins' formats come after the built-ins,
+    so a file a built-in format recognises reads no plugin metadata."""
+    specs = FORMATS.declared() if _DECLARING else FORMATS.iter_specs()
+    return (s.load() for s in specs if kind is None or s.load().kind == kind)
 
 
 def extensions(kind: str, *, writable: bool = False) -> tuple[str, ...]:
@@ -202,7 +208,7 @@ def get_format(name: str, kind: str | None = None) -> FormatSpec:
 def spec_for_extension(kind: str, path: PathLike) -> FormatSpec:
     """The ``kind`` format whose extensions include ``path``'s."""
     ext = Path(os.fspath(path)).suffix.lower()
-    for spec in formats(kind):
+    for spec in _in_order(kind):
         if ext in spec.extensions:
             return spec
     raise ParameterError(
@@ -227,7 +233,7 @@ def sniff(path: PathLike, kind: str | None = None) -> FormatSpec:
         No registered format of ``kind`` recognises the content.
     """
     head = read_head(path)
-    for spec in formats(kind):
+    for spec in _in_order(kind):
         if spec.sniff(head):
             return spec
     names = ", ".join(f"{s.description}" for s in formats(kind))

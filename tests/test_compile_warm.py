@@ -276,6 +276,25 @@ def test_warm_loads_every_helper_task_into_the_caller(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
+def test_a_here_only_task_is_never_a_helpers(monkeypatch):
+    monkeypatch.delenv("ROBOMAZE_WARM_PROCESSES", raising=False)
+    monkeypatch.setattr(parallel, "all_cached", lambda files: False)
+    import time
+
+    def run(task):
+        if task == "slow":
+            time.sleep(0.5)  # the caller is busy: a helper would take "m", the next free task
+
+    for here_only, m_by_caller in (((), False), (("m",), True)):
+        stats = parallel.warm(["slow", "m", "p"], run, cap=2, here_only=here_only)
+        by = {task: proc for proc, task, _, _ in stats["timeline"]}
+        assert sorted(by) == ["m", "p", "slow"] and stats["processes"] == 2
+        assert (by["m"] == 0) is m_by_caller, stats["timeline"]
+        if m_by_caller:
+            assert by["p"] != 0  # the helper took the other task instead
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
 def test_a_helper_never_collects_garbage_and_the_caller_still_does(monkeypatch):
     import gc
     import time

@@ -245,7 +245,7 @@ class _Worker:
 def warm(tasks: Sequence[str], run: Callable[[str], None], *,
          needs: Callable[[str], Iterable[str]] = lambda task: (), probes: Iterable[str] = (),
          cap: int = 2, load: Callable[[str], None] | None = None,
-         idle: Callable[[], None] | None = None) -> dict:
+         idle: Callable[[], None] | None = None, here_only: Iterable[str] = ()) -> dict:
     """Run ``run(task)`` once for every task, this process first taking ``tasks[0]``.
 
     Helpers (forks, up to ``cap`` processes in all) start only when
@@ -255,7 +255,8 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
     the helper's kernels, now in the cache, load into this process.
     ``idle()``, if given, runs in this process whenever it starts waiting
     for a helper with nothing to do (never after the last task: one process
-    never waits). Returns
+    never waits). ``here_only``: tasks no helper takes (they compile nothing
+    and matter only in this process, as the bench warm-up's "metrics"). Returns
     ``processes``, ``tasks``, ``compiled_here``, ``compiled_helpers``,
     ``seconds``, ``errors`` (``[process, task, "Type: message"]``),
     ``timeline`` (``[process, task, start, end]``, seconds from the start)
@@ -274,7 +275,8 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
             claim(folder, tasks[0])  # the caller's: a fork starting now must not take it
         if nproc > 1 and not all_cached(probes):
             prime()
-            pids = fork(nproc - 1, lambda i: _helper(folder, tasks, run, needs, i))
+            theirs = [t for t in tasks if t not in set(here_only)]
+            pids = fork(nproc - 1, lambda i: _helper(folder, theirs, run, needs, i))
         alive = set(pids)
 
         def others_alive() -> bool:

@@ -7,9 +7,18 @@ numpy version; matplotlib never opens a window.
 
 import os
 
-import matplotlib
-import numpy as np
-import pytest
+from robomaze._threads import one_thread_pools
+
+# numpy's BLAS pools start with one thread in the test workers and in every
+# process a test starts (set before numpy loads, inherited by both), as
+# robomaze's own entry points and its sweep runner start theirs: two workers
+# share two cores, and a pool's idle threads spin ~0.1 s of CPU per process
+# (robomaze._threads). tests/test_threads.py clears them to test the CLI's own.
+one_thread_pools()
+
+import matplotlib  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 matplotlib.use("Agg")
 

@@ -489,7 +489,10 @@ def clearance_field(occupied: np.ndarray, *, outside_occupied: bool = True) -> n
     if occ.ndim != 2:
         raise ParameterError(f"occupied must be 2-D, got shape {occ.shape}")
     if outside_occupied:
-        occ = np.pad(occ, 1, constant_values=True)
+        # not np.pad (~0.1 ms of Python set-up a call: agents call this each replan)
+        padded = np.ones((occ.shape[0] + 2, occ.shape[1] + 2), bool)
+        padded[1:-1, 1:-1] = occ
+        occ = padded
     elif not occ.any():
         return np.full(occ.shape, np.inf)
     else:

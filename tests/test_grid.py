@@ -149,3 +149,11 @@ def test_padded_free_is_the_bordered_free_mask_cached_read_only():
     occ2 = occ.copy()
     occ2[2, 3] = not occ2[2, 3]
     assert g.replace(occupied=occ2).padded_free().reshape(7, 9)[3, 4] == (not occ2[2, 3])
+
+
+def test_clearance_field_of_a_grid_walled_outside_is_the_padded_grids():
+    # outside_occupied pads a blocked border (written out, not np.pad):
+    # the same as padding by hand and measuring without the outside
+    occ = np.random.default_rng(3).random((7, 9)) < 0.3
+    by_hand = clearance_field(np.pad(occ, 1, constant_values=True), outside_occupied=False)
+    assert np.array_equal(clearance_field(occ), by_hand[1:-1, 1:-1])

@@ -88,7 +88,11 @@ def _chain(parent, last, cols):
 def _padded(mask, rows: int, cols: int) -> np.ndarray:
     """Flat uint8 mask(s) of ``rows*cols`` cells with a blocked one-cell border (read-only)."""
     m = np.asarray(mask).reshape(-1, rows, cols)
-    return _readonly(np.pad(m.astype(np.uint8, copy=False), ((0, 0), (1, 1), (1, 1))).ravel())
+    # not np.pad: its Python set-up is ~0.1 ms a call, most of a small grid's
+    # search (an exploring agent replans every few steps: 25 % of its run)
+    out = np.zeros((m.shape[0], rows + 2, cols + 2), np.uint8)
+    out[:, 1:-1, 1:-1] = m                # the cast np.pad's astype(uint8) made
+    return _readonly(out.ravel())
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:

@@ -109,3 +109,15 @@ def test_landmark_fields_equal_to_the_general_loop(rows, cols, p, seed):
         got = core._unit_field(fp, cols, int(core._to_padded([s], rows, cols)[0]))
         got = got.reshape(rows + 2, cols + 2)[1:-1, 1:-1].ravel()
         assert np.allclose(got, want, rtol=1e-12) and np.array_equal(np.isinf(got), np.isinf(want))
+
+
+@pytest.mark.parametrize("dtype", [bool, np.uint8, np.int64, np.float64])
+@pytest.mark.parametrize("shape", [(1, 1), (3, 5), (2, 40, 31)])
+def test_the_padded_mask_is_numpys_pad(dtype, shape):
+    # the engine's pad is written out (np.pad's set-up dominated small
+    # grids' searches); numpy's own pad of the same cast is the reference
+    rows, cols = shape[-2:]
+    mask = (np.random.default_rng(5).random(shape) * 3).astype(dtype)
+    got = core._padded(mask, rows, cols)
+    want = np.pad(mask.reshape(-1, rows, cols).astype(np.uint8), ((0, 0), (1, 1), (1, 1))).ravel()
+    assert got.dtype == np.uint8 and np.array_equal(got, want) and not got.flags.writeable

@@ -276,17 +276,26 @@ def test_warm_loads_every_helper_task_into_the_caller(tmp_path, monkeypatch):
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no helper starts")
-def test_a_here_only_task_is_never_a_helpers(monkeypatch):
+def test_a_here_only_task_is_never_a_helpers(tmp_path, monkeypatch):
     monkeypatch.delenv("ROBOMAZE_WARM_PROCESSES", raising=False)
     monkeypatch.setattr(parallel, "all_cached", lambda files: False)
     import time
 
-    def run(task):
-        if task == "slow":
-            time.sleep(0.5)  # the caller is busy: a helper would take "m", the next free task
+    def run(task, started):
+        if task != "slow":
+            started.touch()
+            return
+        # the caller holds "slow" until a helper has started a task, so the
+        # helper's pick is the first free one it may take, however busy the
+        # machine (no sleep to race)
+        deadline = time.monotonic() + 120
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
 
     for here_only, m_by_caller in (((), False), (("m",), True)):
-        stats = parallel.warm(["slow", "m", "p"], run, cap=2, here_only=here_only)
+        started = tmp_path / f"started-{len(here_only)}"
+        stats = parallel.warm(["slow", "m", "p"], lambda t: run(t, started), cap=2,
+                              here_only=here_only)
         by = {task: proc for proc, task, _, _ in stats["timeline"]}
         assert sorted(by) == ["m", "p", "slow"] and stats["processes"] == 2
         assert (by["m"] == 0) is m_by_caller, stats["timeline"]

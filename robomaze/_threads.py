@@ -4,8 +4,8 @@ robomaze's work runs in numba kernels, one core per process; it makes no
 BLAS call large enough for a thread pool to pay. OpenBLAS, which numpy
 loads on import, starts a pool of one thread per core anyway, and each
 thread spins before it sleeps: ~0.1 s of CPU in every ``robomaze`` command
-on 2 cores (``OPENBLAS_NUM_THREADS=1``: a warm ``mouse route`` 0.65 -> 0.50 s,
-issue 40), and in every sweep worker a core taken from the others. The pool
+on 2 cores (a warm ``mouse route`` 0.57-0.59 -> 0.42-0.46 s of CPU, issue 40,
+round 15), and in every sweep worker a core taken from the others. The pool
 size is read once, when the library loads, so the variables must be set
 before numpy is imported.
 
@@ -15,9 +15,8 @@ as a library changes nothing. A value the user set is kept. Programs of the
 user's that robomaze starts (a mouse under ``robomaze mouse run``) get the
 environment as the user gave it: :func:`user_environ`.
 
->>> import os
->>> saved = one_thread_pools({"MKL_NUM_THREADS": "4"})
->>> saved["MKL_NUM_THREADS"], saved["OPENBLAS_NUM_THREADS"]
+>>> env = one_thread_pools({"MKL_NUM_THREADS": "4"})
+>>> env["MKL_NUM_THREADS"], env["OPENBLAS_NUM_THREADS"]
 ('4', '1')
 """
 

@@ -275,7 +275,8 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
             claim(folder, tasks[0])  # the caller's: a fork starting now must not take it
         if nproc > 1 and not all_cached(probes):
             prime()
-            theirs = [t for t in tasks if t not in set(here_only)]
+            mine = set(here_only)
+            theirs = [t for t in tasks if t not in mine]
             pids = fork(nproc - 1, lambda i: _helper(folder, theirs, run, needs, i))
         alive = set(pids)
 

@@ -287,18 +287,17 @@ class _Slot:
         self.pid = None
 
 
-#: Thread pools of numerical libraries in each worker: the sweep parallelises
-#: over runs, and idle BLAS/OpenMP threads spinning in every worker steal the
-#: cores the other workers need (measured: 2 workers ran slower than 1).
-_THREAD_VARS = THREAD_VARS
-
-
 class _single_threaded_children:
-    """Set the thread variables (unless the user set them) while workers start."""
+    """Set the thread variables (unless the user set them) while workers start.
+
+    The sweep parallelises over runs, and idle BLAS/OpenMP threads spinning
+    in every worker steal the cores the other workers need (measured: 2
+    workers ran slower than 1).
+    """
 
     def __enter__(self):
-        self.saved = {k: os.environ.get(k) for k in _THREAD_VARS}
-        for k in _THREAD_VARS:
+        self.saved = {k: os.environ.get(k) for k in THREAD_VARS}
+        for k in THREAD_VARS:
             os.environ.setdefault(k, "1")
         return self
 

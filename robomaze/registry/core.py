@@ -126,11 +126,11 @@ class Registry(MutableMapping):
         'micromouse'
         """
         self._provide()
-        first = list(self._specs.values())
-        yield from first
+        first = dict(self._specs)
+        yield from first.values()
         if not self._plugins_loaded:
             self._ready()
-            yield from [s for s in self._specs.values() if s not in first]
+            yield from [s for name, s in self._specs.items() if name not in first]
 
     def _as_spec(self, name: str, obj: Any) -> Spec:
         if isinstance(obj, Spec):

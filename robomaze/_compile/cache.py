@@ -438,6 +438,8 @@ def install_locator() -> None:
     after_import("numba", lambda module: _tiers())
     # and saves robomaze's kernels without their annotated source
     after_import("numba", lambda module: _lean_annotations())
+    # and loads cached kernels without setting numba's compiler up
+    after_import("numba", lambda module: _loads_without_refresh())
     # and sets its target up without importing scipy.linalg (:mod:`.blas_probe`)
     after_import("numba", lambda module: _blas_probe())
 
@@ -480,6 +482,54 @@ def _lean_annotations() -> bool:
     _reduce._robomaze_lean = True
     _reduce.__wrapped__ = reduce
     cls._reduce = _reduce
+    return True
+
+
+def _loads_without_refresh() -> bool:
+    """Load cached kernels without refreshing numba's contexts first.
+
+    numba's ``Cache.load_overload`` refreshes the target context before it
+    reads a cached kernel: the first time in a process that imports ~40 of
+    numba's implementation modules and installs its typing and lowering
+    registries (1,125 function templates), 0.6-0.7 s of CPU, about a quarter of a
+    ``robomaze generate 16x16`` or ``plan`` command whose kernels are all
+    cached (issue 40, round 16, benchmarks/README.md). Loading needs none of
+    it: the entry's machine code is linked by numba's code generator and
+    calls only numba's runtime (NRT), which is initialised here as the
+    refresh would; the arguments' types come from ``typeof``, not from the
+    registries. A kernel that does compile gets the full refresh from
+    numba's compiler, which refreshes both contexts itself before typing.
+    Every cache's loads are affected, robomaze's and other packages'.
+    Returns whether it is installed (numba 0.68 only, with the trims:
+    :data:`.pipeline_trims.ENV` ``=0`` leaves numba's loads as they ship).
+    """
+    import llvmlite
+    import numba
+    from numba.core import caching
+
+    from .pipeline_trims import ENV, verified
+
+    cache_cls = getattr(caching, "Cache", None)
+    numba_load = getattr(cache_cls, "load_overload", None)
+    if (numba_load is None or not verified(numba.__version__, llvmlite.__version__)
+            or os.environ.get(ENV, "1") == "0"
+            or not hasattr(cache_cls, "_load_overload")):  # pragma: no cover - another numba
+        return False
+    if getattr(numba_load, "_robomaze_lazy", False):
+        return True
+
+    def load_overload(self, sig, target_context):
+        """Load and recreate the cached object for the given signature,
+        using the *target_context* (numba's runtime initialised, no refresh)."""
+        from numba.core.runtime import rtsys
+
+        rtsys.initialize(target_context)  # a no-op once initialised
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    load_overload._robomaze_lazy = True
+    load_overload.__wrapped__ = numba_load
+    cache_cls.load_overload = load_overload
     return True
 
 

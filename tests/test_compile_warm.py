@@ -323,33 +323,6 @@ def test_a_helper_never_collects_garbage_and_the_caller_still_does(monkeypatch):
     assert gc.isenabled()                      # the caller's collector untouched
 
 
-def test_idle_runs_when_the_server_starts_waiting_once_per_wait(tmp_path, monkeypatch):
-    folder = str(tmp_path)
-    parallel.claim(folder, "common")       # running elsewhere: "plan" must wait for it
-    calls = []
-    needs = lambda t: ("common",) if t == "plan" else ()  # noqa: E731
-    server = parallel._Worker(folder, lambda t: calls.append(t), needs, 0)
-    server.idle = lambda: calls.append("idle")
-    server.waiting()
-    server.waiting()
-    assert calls == ["idle"]                  # once per wait, not at every poll
-    open(parallel._file(folder, "common", ".done"), "w").close()
-    server.work(["common", "plan"], lambda: True, True)
-    server.waiting()
-    assert calls == ["idle", "plan", "idle"]  # it ran "plan": the next wait collects again
-    # one process never waits: idle never runs, not even after the last task
-    # (that would be the warm-up's tail; the caller settles its garbage)
-    monkeypatch.setenv("ROBOMAZE_WARM_PROCESSES", "1")
-    order = []
-    stats = parallel.warm(["x", "y"], order.append, idle=lambda: order.append("idle"), cap=4)
-    assert order == ["x", "y"] and stats["errors"] == []
-    # an idle that raises is recorded, never raised
-    server = parallel._Worker(str(tmp_path), lambda t: None, needs, 0)
-    server.idle = lambda: 1 / 0
-    server.waiting()
-    assert server.errors == [[0, "(idle)", "ZeroDivisionError: division by zero"]]
-
-
 def test_the_sweep_warm_up_leaves_the_collector_as_it_found_it(monkeypatch):
     import gc
 

@@ -177,17 +177,6 @@ class _Worker:
         self.errors: list = []
         self.loaded: set[str] = set()
         self.loads: list = []
-        self.idle: Callable[[], None] | None = None
-        self._busy = True  # ran or loaded something since ``idle`` last ran
-
-    def waiting(self) -> None:
-        """Run ``idle`` when this process has nothing to do but wait, once per wait."""
-        if self.idle is not None and self._busy:
-            self._busy = False
-            try:
-                self.idle()
-            except Exception as exc:  # an optimisation only, like everything here
-                self.errors.append([self.index, "(idle)", f"{type(exc).__name__}: {exc}"])
 
     def catch_up(self, ordered: Sequence[str]) -> None:
         """``load`` every task of ``ordered`` another process has finished since the last call."""
@@ -197,7 +186,6 @@ class _Worker:
         for task in ordered:
             if task not in self.loaded and task not in mine and _done(self.folder, task):
                 self.loaded.add(task)
-                self._busy = True
                 t = time.time()
                 try:
                     self.load(task)
@@ -206,7 +194,6 @@ class _Worker:
                 self.loads.append([task, t, time.time()])
 
     def run(self, task: str) -> None:
-        self._busy = True
         t = time.time()
         try:
             self.run_task(task)
@@ -236,7 +223,6 @@ class _Worker:
                 return
             ready = [t for t in left if stuck or all(_done(self.folder, n) for n in self.needs(t))]
             if not ready:
-                self.waiting()
                 time.sleep(0.02)
             elif claim(self.folder, ready[0]):
                 self.run(ready[0])
@@ -245,7 +231,7 @@ class _Worker:
 def warm(tasks: Sequence[str], run: Callable[[str], None], *,
          needs: Callable[[str], Iterable[str]] = lambda task: (), probes: Iterable[str] = (),
          cap: int = 2, load: Callable[[str], None] | None = None,
-         idle: Callable[[], None] | None = None, here_only: Iterable[str] = ()) -> dict:
+         here_only: Iterable[str] = ()) -> dict:
     """Run ``run(task)`` once for every task, this process first taking ``tasks[0]``.
 
     Helpers (forks, up to ``cap`` processes in all) start only when
@@ -253,9 +239,7 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
     this process for every task a helper ran, once, as soon as this process
     sees it done (before its next task, while it waits, and at the end):
     the helper's kernels, now in the cache, load into this process.
-    ``idle()``, if given, runs in this process whenever it starts waiting
-    for a helper with nothing to do (never after the last task: one process
-    never waits). ``here_only``: tasks no helper takes (they compile nothing
+    ``here_only``: tasks no helper takes (they compile nothing
     and matter only in this process, as the bench warm-up's "metrics"). Returns
     ``processes``, ``tasks``, ``compiled_here``, ``compiled_helpers``,
     ``seconds``, ``errors`` (``[process, task, "Type: message"]``),
@@ -266,7 +250,6 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
     base = events.compiled()
     folder = tempfile.mkdtemp(prefix="robomaze-warm-")
     me = _Worker(folder, run, needs, 0, load)
-    me.idle = idle
     pids: list[int] = []
     reports: list[dict] = []
     try:
@@ -294,10 +277,7 @@ def warm(tasks: Sequence[str], run: Callable[[str], None], *,
                and not (all(_done(folder, t) for t in tasks)
                         and sum(n.startswith("report.") for n in os.listdir(folder)) >= len(pids))):
             me.catch_up(tasks)
-            me.waiting()
             time.sleep(0.01)
-        # no ``idle`` here: what is left after the last task is the warm-up's
-        # tail, and the caller decides what to do with its garbage
         me.catch_up(tasks)
         for name in sorted(os.listdir(folder)):
             if name.startswith("report."):

@@ -406,7 +406,7 @@ def _mice(names) -> None:
 
 
 def _settle(fork_server: bool) -> None:
-    """What becomes of the garbage the warm-up's last compiles left (gc off).
+    """What becomes of the garbage the warm-up's compiles left (gc off throughout).
 
     In the runner's fork server (``ROBOMAZE_WARM`` set) it is frozen
     (:func:`gc.freeze`): never traversed again, here or in the workers
@@ -414,8 +414,11 @@ def _settle(fork_server: bool) -> None:
     without exec (no worker's collection then writes to the pages it shares
     with the server). Collecting it instead cost 0.5-0.6 s at the end of the
     default sweep's warm-up, on its critical path (issue 40, round 13,
-    benchmarks/README.md), for ~85 MB that the server now holds for the
-    sweep's life. Elsewhere (a dask worker warms up and then runs its tasks
+    benchmarks/README.md), and bought no memory: the server's resident size
+    after the default sweep's warm-up is 265-271 MB with or without the
+    collections it had made while waiting for helpers (round 16: freed
+    objects' arenas stay with Python).
+    Elsewhere (a dask worker warms up and then runs its tasks
     in the same, long-lived process) generation 0 is collected, as before.
     """
     if fork_server:
@@ -476,14 +479,18 @@ def serve() -> None:
                 measured.add(task)
 
         # The compiles' garbage (~0.7 M objects, ~0.7 s of collecting in this
-        # process) is collected while this process waits for a helper, not
-        # after each compile on the warm-up's critical path (generation 0:
-        # everything made since the last wait, not the whole heap)
+        # process) is never collected during the warm-up, and in the fork
+        # server never at all (_settle). It had been collected whenever this
+        # process waited for a helper: the server's resident memory after the
+        # default sweep's warm-up is the same without (265-271 MB either way:
+        # freed objects stay in Python's arenas), and a collection that began
+        # just before a helper's last task ended delayed the tail by ~0.6 s
+        # (issue 40, round 16, benchmarks/README.md)
         collecting = gc.isenabled()
         gc.disable()
         try:
             stats = _compile.warm(ordered, run, needs=lambda task: _needs(task, tasks),
-                                  probes=PROBES, load=run, idle=lambda: gc.collect(0),
+                                  probes=PROBES, load=run,
                                   # it compiles nothing (its kernels are other
                                   # tasks'): in a helper it only cost that core
                                   # ~0.4 s (SciPy's import) and made the helper

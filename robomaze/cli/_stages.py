@@ -398,11 +398,33 @@ PROBES = {"plan": ("metrics/keyposes.py",), "cspace": ("geometry/_kernels.py",),
           "metrics": ("geometry/_kernels.py",)}
 
 
+def _applies(task: str, spec: dict) -> bool:
+    """Whether ``task`` compiles anything for ``spec``: the heading search's
+    configuration space and heuristic only for the shapes searched apart.
+
+    A task listed but doing nothing kept its probe file uncached in a fresh
+    cache, so every warm ``plan`` of a disc (astar, the default) forked a
+    helper and set numba's compiler up for nothing (issue 40, round 16).
+
+    >>> _applies("cspace", {"method": "astar", "footprint": "disc:0.1"})
+    False
+    >>> _applies("heuristic", {"method": "collision_free", "footprint": "rect:0.3x0.2"})
+    True
+    >>> _applies("plan", {"method": "astar"})
+    True
+    """
+    if task == "cspace":
+        return _cspace_apart(spec)
+    if task == "heuristic":
+        return _cspace_apart(spec) and _headings(spec) <= _BIN_SEARCH_MAX
+    return True
+
+
 def prepare(spec: dict) -> None:
     """Compile (or load from the cache) the kernels of ``spec["tasks"]``, on
     two cores when the cache lacks them. Never raises; see the module docstring."""
     STATS.clear()
-    tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS])
+    tasks = _ordered([t for t in spec.get("tasks", ()) if t in TASKS and _applies(t, spec)])
     if not tasks:
         return
     needs = {k: tuple(v) for k, v in spec.get("needs", {}).items()}

@@ -3,7 +3,8 @@
 Each checkout gets its own numba cache folder, filled by one run that is
 not counted; then the command runs ``--repeat`` times per checkout, one
 checkout right after the other, each in a fresh ``python -m robomaze``
-process. Printed: the medians of wall seconds and of the process's CPU
+process started in the checkout's scratch folder (so that neither the
+working directory nor another checkout shadows it). Printed: the medians of wall seconds and of the process's CPU
 seconds (user + system), the load average before and after, and the
 command's first output line (the same in both, or the comparison means
 nothing).
@@ -34,7 +35,11 @@ def run(root: Path, cache: str, argv: list[str]) -> tuple[float, float, str]:
     env = dict(os.environ, PYTHONPATH=str(root), NUMBA_CACHE_DIR=cache)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "robomaze", *argv], env=env,
+    # cwd: a scratch folder, not a checkout: ``python -m`` puts the working
+    # directory before PYTHONPATH, so run from a checkout it measured that
+    # checkout for every root (round 16: --compare had compared a tree with
+    # itself); relative output paths of the command land there too
+    proc = subprocess.run([sys.executable, "-m", "robomaze", *argv], env=env, cwd=cache,
                           capture_output=True, text=True, timeout=600)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

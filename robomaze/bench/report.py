@@ -261,6 +261,9 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
     d = Path(directory)
     rows = read_rows(d)
     _check_rows(rows, d)
+    # read with the rows, before anything is drawn: a bad sweep.json is the
+    # report's one error, not the last line after seconds of figures
+    info = _sweep_info(d / "sweep.json") if (d / "sweep.json").exists() else {}
     if not files.owned(d):
         raise ResultsDirError(f"{d}: not a robomaze results directory (its results.jsonl is a "
                               "link or missing); the report is written only into one")
@@ -269,7 +272,7 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
         staging = Path(tempfile.mkdtemp(dir=d, prefix=".tmp-report-"))
         try:
             written = _write_report(d, rows, manifest, staging, figures=figures,
-                                    examples=examples)
+                                    examples=examples, info=info)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
             manifest.save()
@@ -301,7 +304,7 @@ def _place(d: Path, manifest, rel: str, src: Path) -> Path:
 
 
 def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
-                  examples: bool) -> dict[str, Path]:
+                  examples: bool, info: dict) -> dict[str, Path]:
     all_rows, rows = rows, [r for r in rows if r.get("kind") != "mapf"]   # mapf: own section
     summary = summarize(rows)
     written: dict[str, Path] = {}
@@ -351,7 +354,8 @@ def _write_report(d: Path, rows, manifest, staging: Path, *, figures: bool,
 
     tests, medians = paired_tests(rows), median_intervals(rows, per_width=True)
     written["stats"] = files.write_file(d, "stats.csv", stats_csv(tests), manifest)
-    md = (_markdown(all_rows, summary, figs, ex, d, glance=glance_sentences(tests, medians))
+    md = (_markdown(all_rows, summary, figs, ex, d, info,
+                    glance=glance_sentences(tests, medians))
           + stats_section(rows, tests=tests, medians=medians)
           + wall_follower_note(rows) + gap_section(rows, d, figures=figures))
     from .mapf import mapf_section   # the mapf run kind's table and success figures
@@ -557,11 +561,8 @@ def _sweep_info(path: Path) -> dict:
     return out
 
 
-def _markdown(rows, summary, figs, examples, d: Path, *, glance=()) -> str:
+def _markdown(rows, summary, figs, examples, d: Path, info: dict, *, glance=()) -> str:
     prov = rows[0].get("provenance", {}) if rows else {}
-    info = {}
-    if (d / "sweep.json").exists():
-        info = _sweep_info(d / "sweep.json")
     n_ok = sum(r.get("status") == "ok" for r in rows)
     n_succ = sum(bool(r.get("success")) for r in rows)
     sweeps = sorted({r.get("sweep") or "?" for r in rows})

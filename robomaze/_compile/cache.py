@@ -491,7 +491,7 @@ def _loads_without_refresh() -> bool:
     numba's ``Cache.load_overload`` refreshes the target context before it
     reads a cached kernel: the first time in a process that imports ~40 of
     numba's implementation modules and installs its typing and lowering
-    registries (1,125 function templates), 0.6-0.7 s of CPU, about a quarter of a
+    registries (1,125 function templates), 0.6-0.8 s of CPU, about a quarter of a
     ``robomaze generate 16x16`` or ``plan`` command whose kernels are all
     cached (issue 40, round 16, benchmarks/README.md). Loading needs none of
     it: the entry's machine code is linked by numba's code generator and

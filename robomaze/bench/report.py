@@ -261,13 +261,13 @@ def write_report(directory: str | os.PathLike, *, figures: bool = True,
     d = Path(directory)
     rows = read_rows(d)
     _check_rows(rows, d)
-    # read with the rows, before anything is drawn: a bad sweep.json is the
-    # report's one error, not the last line after seconds of figures
-    info = _sweep_info(d / "sweep.json") if (d / "sweep.json").exists() else {}
     if not files.owned(d):
         raise ResultsDirError(f"{d}: not a robomaze results directory (its results.jsonl is a "
                               "link or missing); the report is written only into one")
     with files.DirLock(d, "bench report"):
+        # read before anything is drawn: a bad sweep.json is the report's one
+        # error, not the last line after seconds of figures
+        info = _sweep_info(d / "sweep.json") if (d / "sweep.json").exists() else {}
         manifest = files.Manifest.load(d)
         staging = Path(tempfile.mkdtemp(dir=d, prefix=".tmp-report-"))
         try:

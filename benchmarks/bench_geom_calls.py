@@ -113,7 +113,8 @@ print(json.dumps(out))
 
 def run_once(checkout: str, inner: int) -> dict:
     env = dict(os.environ, PYTHONPATH=checkout)
-    res = subprocess.run([sys.executable, "-c", _CHILD, str(inner)], env=env,
+    # cwd = the checkout: ``python -c`` puts the working directory first on sys.path
+    res = subprocess.run([sys.executable, "-c", _CHILD, str(inner)], env=env, cwd=checkout,
                          capture_output=True, text=True, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
 

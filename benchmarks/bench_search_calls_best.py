@@ -76,7 +76,8 @@ def main(argv=None) -> int:
     for i in range(a.reps):
         for who in (("compare", "checkout") if i % 2 == 0 else ("checkout", "compare")):
             loads.append(open("/proc/loadavg").read().split()[0])
-            r = subprocess.run([sys.executable, "-c", CHILD],
+            # cwd = the tree: ``python -c`` puts the working directory first on sys.path
+            r = subprocess.run([sys.executable, "-c", CHILD], cwd=dirs[who],
                                env=dict(os.environ, PYTHONPATH=dirs[who]), capture_output=True,
                                text=True)
             if r.returncode:

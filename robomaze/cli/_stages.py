@@ -97,9 +97,8 @@ def _headings(spec: dict) -> int:
 
 def _task_cspace(spec: dict) -> None:
     """The footprint's heading-binned configuration space (its dilation kernels),
-    unpacked into the bin search's layout (its unpacking kernel)."""
-    if not _cspace_apart(spec):
-        return
+    unpacked into the bin search's layout (its unpacking kernel). Run only
+    where :func:`_applies`."""
     from .. import _search
     from ..geometry import cspace_bits
 
@@ -110,9 +109,8 @@ def _task_cspace(spec: dict) -> None:
 
 def _task_heuristic(spec: dict) -> None:
     """The bin search's heuristic (the 4-connected wave field, or the 8-connected
-    engine's distances) over a point robot's free cells."""
-    if not _cspace_apart(spec) or _headings(spec) > _BIN_SEARCH_MAX:
-        return
+    engine's distances) over a point robot's free cells. Run only where
+    :func:`_applies`."""
     from .. import _search
 
     grid = _tiny_grid(spec)

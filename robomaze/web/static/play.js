@@ -99,7 +99,14 @@
     return clientT();
   }
 
-  function tick() { $("timer").textContent = "time " + shownTime().toFixed(1) + " s"; }
+  // the clock's text is written only when it changes: rewriting the same text
+  // ten times a second repainted the page for nothing (an idle page cost
+  // headless Chromium 3.7x the CPU: benchmarks/README.md, round 17)
+  let shownText = "";
+  function tick() {
+    const text = "time " + shownTime().toFixed(1) + " s";
+    if (text !== shownText) { shownText = text; $("timer").textContent = text; }
+  }
 
   function togglePause() {
     if (!st || st.finished || gone) { return; }

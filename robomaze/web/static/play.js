@@ -101,7 +101,7 @@
 
   // the clock's text is written only when it changes: rewriting the same text
   // ten times a second repainted the page for nothing (an idle page cost
-  // headless Chromium 3.7x the CPU: benchmarks/README.md, round 17)
+  // headless Chromium 3-4x the CPU: benchmarks/bench_web_idle.py, round 17)
   let shownText = "";
   function tick() {
     const text = "time " + shownTime().toFixed(1) + " s";

@@ -4,7 +4,8 @@ For each ``--tree`` (a checkout; default this one) this starts
 ``robomaze play backtracker 10x10 --seed 5 --web`` from that tree, opens
 the page in headless Chromium (the flags of ``tests/web``), lets it settle
 for 3 s and then measures, over ``--seconds``, the CPU time (user + system,
-from ``/proc``) of every Chromium process and of the server, with nobody
+from ``/proc``) of this run's chromedriver and the Chromium below it, and
+of the server, with nobody
 playing. Trees are interleaved repetition by repetition; the medians of
 ``--repeat`` are printed with the load.
 
@@ -48,17 +49,22 @@ def _cpu(pids) -> float:
     return total
 
 
-def _chromium_pids() -> list[int]:
-    pids = []
+def _descendants(root: int) -> list[int]:
+    """``root`` and every process below it: this run's chromedriver and its
+    Chromium, not another browser on the machine (a test run beside it)."""
+    parent = {}
     for name in os.listdir("/proc"):
         if name.isdigit():
             try:
-                with open(f"/proc/{name}/cmdline", "rb") as f:
-                    if b"chrom" in f.read():
-                        pids.append(int(name))
+                with open(f"/proc/{name}/stat") as f:
+                    parent[int(name)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except OSError:
                 continue
-    return pids
+    out, frontier = [root], [root]
+    while frontier:
+        frontier = [p for p, pp in parent.items() if pp in frontier]
+        out += frontier
+    return out
 
 
 def once(tree: str, seconds: float) -> tuple[float, float]:
@@ -73,7 +79,11 @@ def once(tree: str, seconds: float) -> tuple[float, float]:
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tree)
     driver = None
     try:
-        url = next(line.split()[1] for line in server.stdout if line.startswith("serving "))
+        url = next((line.split()[1] for line in server.stdout if line.startswith("serving ")),
+                   None)
+        if url is None:
+            raise SystemExit(f"bench_web_idle: --tree {tree}: `robomaze play --web` printed no "
+                             f"URL: {server.stderr.read().strip()[-500:]}")
         opts = webdriver.ChromeOptions()
         opts.binary_location = CHROMIUM
         for flag in (*FLAGS, f"--user-data-dir={tempfile.mkdtemp()}"):
@@ -81,9 +91,10 @@ def once(tree: str, seconds: float) -> tuple[float, float]:
         driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
         driver.get(url)
         time.sleep(3.0)
-        before = _cpu(_chromium_pids()), _cpu([server.pid])
+        browser = driver.service.process.pid
+        before = _cpu(_descendants(browser)), _cpu([server.pid])
         time.sleep(seconds)
-        after = _cpu(_chromium_pids()), _cpu([server.pid])
+        after = _cpu(_descendants(browser)), _cpu([server.pid])
         return after[0] - before[0], after[1] - before[1]
     finally:
         if driver is not None:
@@ -100,6 +111,11 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     trees = [str(Path(t).resolve()) for t in (args.tree or [HERE.parent])]
+    bad = [t for t in trees if not (Path(t) / "robomaze" / "__init__.py").is_file()]
+    if bad:
+        ap.error(f"--tree {bad[0]}: not a robomaze checkout (no robomaze/__init__.py)")
+    if args.seconds <= 0 or args.repeat < 1:
+        ap.error(f"--seconds {args.seconds:g} and --repeat {args.repeat}: expected > 0 and >= 1")
     for exe in (CHROMIUM, CHROMEDRIVER):
         if not os.access(exe, os.X_OK):
             print(f"bench_web_idle: {exe} is not installed (Debian packages chromium and "

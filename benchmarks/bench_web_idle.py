@@ -5,8 +5,7 @@ For each ``--tree`` (a checkout; default this one) this starts
 the page in headless Chromium (the flags of ``tests/web``), lets it settle
 for 3 s and then measures, over ``--seconds``, the CPU time (user + system,
 from ``/proc``) of this run's chromedriver and the Chromium below it, and
-of the server, with nobody
-playing. Trees are interleaved repetition by repetition; the medians of
+of the server, with nobody playing. Trees are interleaved repetition by repetition; the medians of
 ``--repeat`` are printed with the load.
 
 Needs ``chromium``, ``chromedriver`` (Debian packages) and ``selenium``
